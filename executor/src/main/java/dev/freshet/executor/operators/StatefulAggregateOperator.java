@@ -1,0 +1,189 @@
+package dev.freshet.executor.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.state.StateStore;
+import dev.freshet.executor.state.StateStoreProvider;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Streaming aggregation over a versioned, partitioned state store.
+ *
+ * <p>While a batch's rows arrive it pre-aggregates them per key (the partial aggregate), routing
+ * each key to its state partition. When the batch ends, every partition opens its store at the
+ * batch's version, restores each key's saved value, merges the batch's partial value into it (the
+ * saved value first), saves the result and commits, producing the next version. What it emits
+ * depends on the output mode: in {@link OutputMode#UPDATE} one row per key the batch touched; in
+ * {@link OutputMode#COMPLETE} every key in the store.
+ *
+ * <p>Per key and batch it does one state read and one state write; values are immutable once saved,
+ * so an aborted batch leaves the previous version intact.
+ */
+public final class StatefulAggregateOperator implements Operator {
+  private final StatefulAggregateSpec spec;
+  private final List<StateStoreProvider<Object, Object[]>> partitions;
+  private final Operator downstream;
+  private final KeyExtractor keys;
+  private final KeyExtractor partialRowKeys;
+  private final Accumulator[] partial;
+  private final Accumulator[] merge;
+  private final int keyCount;
+  /** Per partition, this batch's partial aggregates; cleared at the start of each batch. */
+  private final List<HashMap<Object, Object[]>> batchGroups;
+  /** Reused rows: the partial row handed to the merge accumulators, and the output row. */
+  private final Object[] partialRow;
+  private final Object[] outputRow;
+  private final List<StateStore<Object, Object[]>> openStores = new ArrayList<>();
+  private final AggregateMetrics metrics = new AggregateMetrics();
+
+  /**
+   * Creates the operator.
+   *
+   * @param spec what to compute
+   * @param partitions one provider per state partition, in partition order
+   * @param downstream receives the output rows
+   */
+  public StatefulAggregateOperator(StatefulAggregateSpec spec,
+      List<StateStoreProvider<Object, Object[]>> partitions, Operator downstream) {
+    this.spec = requireNonNull(spec, "spec");
+    this.partitions = List.copyOf(partitions);
+    this.downstream = requireNonNull(downstream, "downstream");
+    if (partitions.size() != spec.numPartitions()) {
+      throw new IllegalArgumentException("expected " + spec.numPartitions()
+          + " state partitions, got " + partitions.size());
+    }
+    if (spec.outputMode() == OutputMode.APPEND) {
+      throw new IllegalArgumentException(
+          "Append output mode needs a watermark on a grouping column; this operator has none");
+    }
+    this.keys = new KeyExtractor(spec.keyIndexes());
+    this.keyCount = keys.keyCount();
+    int[] leading = new int[keyCount];
+    for (int i = 0; i < keyCount; i++) {
+      leading[i] = i;
+    }
+    this.partialRowKeys = new KeyExtractor(leading);
+    this.partial = accumulators(spec.partialCalls());
+    this.merge = accumulators(spec.mergeCalls());
+    this.batchGroups = new ArrayList<>(spec.numPartitions());
+    for (int p = 0; p < spec.numPartitions(); p++) {
+      batchGroups.add(new HashMap<>());
+    }
+    this.partialRow = new Object[keyCount + partial.length];
+    this.outputRow = new Object[spec.outputFieldCount()];
+  }
+
+  private Accumulator[] accumulators(List<AggregateCall> calls) {
+    Accumulator[] result = new Accumulator[calls.size()];
+    for (int i = 0; i < result.length; i++) {
+      result[i] = Accumulator.of(calls.get(i), keyCount + i);
+    }
+    return result;
+  }
+
+  /** Metrics of the last batch. */
+  public AggregateMetrics metrics() {
+    return metrics;
+  }
+
+  @Override public void startBatch(BatchContext batch) {
+    for (HashMap<Object, Object[]> groups : batchGroups) {
+      groups.clear();
+    }
+    metrics.reset();
+    downstream.startBatch(batch);
+  }
+
+  @Override public void push(Object[] row) {
+    Object key = keys.keyOf(row);
+    HashMap<Object, Object[]> groups = batchGroups.get(partitionOf(key));
+    Object[] buffer = groups.get(key);
+    if (buffer == null) {
+      buffer = newBuffer(partial);
+      groups.put(key, buffer);
+    }
+    for (Accumulator a : partial) {
+      a.accumulate(buffer, row);
+    }
+  }
+
+  @Override public void finishBatch(BatchContext batch) {
+    openStores.clear();
+    for (int p = 0; p < partitions.size(); p++) {
+      StateStore<Object, Object[]> store = partitions.get(p).getStore(batch.stateVersion());
+      openStores.add(store);
+      for (Map.Entry<Object, Object[]> group : batchGroups.get(p).entrySet()) {
+        Object key = group.getKey();
+        Object[] merged = restoreAndMerge(store, key, group.getValue());
+        store.put(key, merged);
+        metrics.numUpdatedStateRows++;
+        if (spec.outputMode() == OutputMode.UPDATE) {
+          emit(key, merged);
+        }
+      }
+      if (spec.outputMode() == OutputMode.COMPLETE) {
+        for (Map.Entry<Object, Object[]> e : store.entries()) {
+          emit(e.getKey(), e.getValue());
+        }
+      }
+    }
+    for (StateStore<Object, Object[]> store : openStores) {
+      store.commit();
+      metrics.numTotalStateRows += store.numKeys();
+    }
+    openStores.clear();
+    downstream.finishBatch(batch);
+  }
+
+  @Override public void abortBatch(BatchContext batch) {
+    for (StateStore<Object, Object[]> store : openStores) {
+      store.abort();
+    }
+    openStores.clear();
+    downstream.abortBatch(batch);
+  }
+
+  /** Returns a new saved value: the restored value (if any) with the partial value folded in. */
+  private Object[] restoreAndMerge(StateStore<Object, Object[]> store, Object key, Object[] part) {
+    Object[] restored = store.get(key);
+    Object[] merged = restored == null ? newBuffer(merge) : restored.clone();
+    if (keyCount > 0) {
+      partialRowKeys.writeKey(key, partialRow);
+    }
+    System.arraycopy(part, keyCount, partialRow, keyCount, partial.length);
+    for (Accumulator a : merge) {
+      a.accumulate(merged, partialRow);
+    }
+    return merged;
+  }
+
+  private void emit(Object key, Object[] value) {
+    if (keyCount > 0) {
+      partialRowKeys.writeKey(key, outputRow);
+    }
+    System.arraycopy(value, keyCount, outputRow, keyCount, merge.length);
+    metrics.numOutputRows++;
+    downstream.push(outputRow);
+  }
+
+  private Object[] newBuffer(Accumulator[] accumulators) {
+    Object[] buffer = new Object[keyCount + accumulators.length];
+    for (Accumulator a : accumulators) {
+      buffer[a.slot] = a.initial();
+    }
+    return buffer;
+  }
+
+  private int partitionOf(Object key) {
+    if (partitions.size() == 1) {
+      return 0;
+    }
+    int h = key == null ? 0 : key.hashCode();
+    h ^= h >>> 16;
+    return Math.floorMod(h, partitions.size());
+  }
+}

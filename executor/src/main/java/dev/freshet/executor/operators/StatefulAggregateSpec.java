@@ -1,0 +1,70 @@
+package dev.freshet.executor.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.OutputMode;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Physical description of a streaming aggregation: partial aggregate, state restore, merge and
+ * state save, as the planner's {@code StateStoreRestore}/{@code StateStoreSave} chain describes it.
+ *
+ * <p>The partial aggregate groups the batch's input rows by {@code keyIndexes} and applies
+ * {@code partialCalls}; its output row is the key columns followed by one column per partial call.
+ * The merge calls read that row (their argument indexes refer to it) and fold it into the state
+ * restored for the key. The operator's output row is the key columns followed by the merged values.
+ *
+ * @param operatorId the stateful operator id (state directory {@code state/<operatorId>})
+ * @param keyIndexes grouping columns of the input row
+ * @param partialCalls aggregates over input rows
+ * @param mergeCalls aggregates folding a partial row into the saved state
+ * @param outputMode what to emit after each batch
+ * @param numPartitions number of state partitions
+ */
+public record StatefulAggregateSpec(
+    int operatorId,
+    int[] keyIndexes,
+    List<AggregateCall> partialCalls,
+    List<AggregateCall> mergeCalls,
+    OutputMode outputMode,
+    int numPartitions) {
+  public StatefulAggregateSpec {
+    keyIndexes = keyIndexes.clone();
+    partialCalls = List.copyOf(partialCalls);
+    mergeCalls = List.copyOf(mergeCalls);
+    requireNonNull(outputMode, "outputMode");
+    if (partialCalls.size() != mergeCalls.size()) {
+      throw new IllegalArgumentException("every partial call needs one merge call");
+    }
+    if (numPartitions < 1) {
+      throw new IllegalArgumentException("numPartitions must be positive: " + numPartitions);
+    }
+  }
+
+  /** Number of columns of the output row: keys, then one per aggregate. */
+  public int outputFieldCount() {
+    return keyIndexes.length + mergeCalls.size();
+  }
+
+  @Override public int[] keyIndexes() {
+    return keyIndexes.clone();
+  }
+
+  @Override public boolean equals(Object o) {
+    return o instanceof StatefulAggregateSpec s && operatorId == s.operatorId
+        && Arrays.equals(keyIndexes, s.keyIndexes) && partialCalls.equals(s.partialCalls)
+        && mergeCalls.equals(s.mergeCalls) && outputMode == s.outputMode
+        && numPartitions == s.numPartitions;
+  }
+
+  @Override public int hashCode() {
+    return Arrays.hashCode(keyIndexes) * 31 + partialCalls.hashCode();
+  }
+
+  @Override public String toString() {
+    return "StatefulAggregateSpec[operatorId=" + operatorId + ", keys=" + Arrays.toString(keyIndexes)
+        + ", partial=" + partialCalls + ", merge=" + mergeCalls + ", outputMode=" + outputMode
+        + ", numPartitions=" + numPartitions + "]";
+  }
+}

@@ -1,0 +1,24 @@
+package dev.freshet.executor.runtime;
+
+import java.util.List;
+
+/**
+ * Destination of a streaming query's output, handed the rows of each micro-batch.
+ *
+ * <p>A batch id is handed over at most once per run of a query; a sink that outlives restarts must
+ * ignore a batch id it already has, which is what makes the output exactly-once.
+ */
+public interface Sink {
+  /**
+   * Takes the output rows of batch {@code batchId}; the sink owns the rows afterwards.
+   * Called from the query's batch thread.
+   */
+  void addBatch(long batchId, List<Object[]> rows);
+
+  /**
+   * Called once when the query stops, with the error that stopped it, or null if it was stopped
+   * on request.
+   */
+  default void queryTerminated(Throwable error) {
+  }
+}

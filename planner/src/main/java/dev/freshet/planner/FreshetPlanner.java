@@ -1,0 +1,273 @@
+package dev.freshet.planner;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.WatermarkSpec;
+import dev.freshet.planner.rel.StreamingRels;
+import dev.freshet.planner.rules.StreamingAggregateRule;
+import dev.freshet.sql.parser.EmitMode;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.RelColumnOrigin;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSelectKeyword;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Validates queries over a {@link Catalog} and plans them for streaming execution.
+ *
+ * <p>Planning runs in three phases: Calcite's validator and {@code SqlToRelConverter} produce a
+ * logical plan; the output-mode checker rejects queries that cannot run in the requested mode;
+ * {@link StreamingAggregateRule} turns the aggregate into the stateful chain; finally filters and
+ * projections are merged into {@code Calc}s that the executor compiles.
+ *
+ * <pre>{@code
+ * FreshetPlanner planner = new FreshetPlanner(catalog);
+ * PlannedQuery q = planner.planQuery(sqlNode, EmitMode.UPDATE, 1);
+ * }</pre>
+ */
+public final class FreshetPlanner {
+  /** Name of the schema that holds the streams; it is the default schema of every session. */
+  public static final String SCHEMA = "FRESHET";
+
+  private final Catalog catalog;
+  private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE);
+  private final CalciteSchema rootSchema;
+
+  public FreshetPlanner(Catalog catalog) {
+    this.catalog = requireNonNull(catalog, "catalog");
+    this.rootSchema = CalciteSchema.createRootSchema(false, false);
+    this.rootSchema.add(SCHEMA, catalog);
+  }
+
+  /** The type factory of every plan this planner makes. */
+  public JavaTypeFactory typeFactory() {
+    return typeFactory;
+  }
+
+  /** The catalog queries resolve names against. */
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  /**
+   * Plans a query for streaming execution.
+   *
+   * @param query a query, possibly {@code SELECT STREAM} (the keyword is taken out here)
+   * @param emit the {@code EMIT} mode, or null for the default (UPDATE if the query aggregates,
+   *     APPEND otherwise)
+   * @param numPartitions number of state partitions
+   */
+  public PlannedQuery planQuery(SqlNode query, @Nullable EmitMode emit, int numPartitions)
+      throws SQLException {
+    SqlNode node = withoutStreamKeyword(query);
+    Converter converter = new Converter();
+    RelNode rel = converter.toRel(node);
+
+    StreamTable source = singleStream(rel);
+    RelNode normalized = hep(rel, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_MERGE,
+        CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE);
+    OutputMode mode = OutputModeChecker.check(normalized, emit);
+
+    RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
+        .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
+    RelNode logical = hep(normalized, streamingAggregate);
+    RelNode physical = hep(logical, CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC,
+        CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
+    boolean aggregating = containsAggregate(normalized);
+    return new PlannedQuery(logical, physical, rel.getRowType(), mode, source, aggregating);
+  }
+
+  /** Whether {@code query} starts with {@code SELECT STREAM}. */
+  public static boolean isStreamQuery(SqlNode query) {
+    return query instanceof SqlSelect
+        && ((SqlSelect) query).getModifierNode(SqlSelectKeyword.STREAM) != null;
+  }
+
+  /**
+   * Validates an {@code INSERT INTO stream VALUES ...} and converts it to a relational plan whose
+   * root's input produces the rows (with casts to the stream's column types).
+   */
+  public RelNode planInsert(SqlInsert insert) throws SQLException {
+    return new Converter().toRel(insert);
+  }
+
+  /** Derives the Calcite type of a column declaration. */
+  public RelDataType columnType(org.apache.calcite.sql.SqlDataTypeSpec spec, boolean nullable) {
+    RelDataType type = spec.deriveType(new Converter().validator);
+    return typeFactory.createTypeWithNullability(type, nullable);
+  }
+
+  /** Looks a stream up by identifier; the error names the stream and how to create one. */
+  public StreamTable stream(SqlIdentifier name) throws SQLException {
+    String simple = name.names.get(name.names.size() - 1);
+    Optional<StreamTable> table = catalog.stream(simple);
+    if (table.isEmpty()) {
+      throw PlannerErrors.streamNotFound(simple);
+    }
+    return table.get();
+  }
+
+  /** The single stream that a plan reads. */
+  private static StreamTable singleStream(RelNode rel) throws SQLException {
+    Set<RelOptTable> tables = RelOptUtil.findAllTables(rel).stream()
+        .collect(java.util.stream.Collectors.toSet());
+    List<StreamTable> streams = new ArrayList<>();
+    for (RelOptTable table : tables) {
+      StreamTable stream = table.unwrap(StreamTable.class);
+      if (stream != null) {
+        streams.add(stream);
+      }
+    }
+    if (streams.size() != 1) {
+      throw PlannerErrors.notSupported("A continuous query must read exactly one stream; this one"
+          + " reads " + streams.size() + ". Joins and unions of streams are not supported yet.");
+    }
+    return streams.get(0);
+  }
+
+  private static boolean containsAggregate(RelNode rel) {
+    if (rel instanceof Aggregate) {
+      return true;
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (containsAggregate(input)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether grouping column {@code key} of {@code aggregate} derives from a watermark column. */
+  static boolean isWatermarkKey(Aggregate aggregate, int key) {
+    RelMetadataQuery mq = aggregate.getCluster().getMetadataQuery();
+    Set<RelColumnOrigin> origins = mq.getColumnOrigins(aggregate.getInput(), key);
+    if (origins == null) {
+      return false;
+    }
+    for (RelColumnOrigin origin : origins) {
+      StreamTable stream = origin.getOriginTable().unwrap(StreamTable.class);
+      if (stream != null) {
+        Optional<WatermarkSpec> watermark = stream.watermark();
+        String column = origin.getOriginTable().getRowType().getFieldNames()
+            .get(origin.getOriginColumnOrdinal());
+        if (watermark.isPresent() && watermark.get().column().equals(column)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static SqlNode withoutStreamKeyword(SqlNode query) {
+    if (!isStreamQuery(query)) {
+      return query;
+    }
+    // The validator would require a StreamableTable and a monotonic GROUP BY key for STREAM;
+    // Freshet decides streaming execution itself, so the keyword has done its job once seen.
+    SqlSelect select = (SqlSelect) query;
+    SqlNode stream = select.getModifierNode(SqlSelectKeyword.STREAM);
+    SqlNodeList keywords = new SqlNodeList(select.getParserPosition());
+    for (SqlNode keyword : (SqlNodeList) requireNonNull(select.getOperandList().get(0))) {
+      if (keyword != stream) {
+        keywords.add(keyword);
+      }
+    }
+    select.setOperand(0, keywords);
+    return select;
+  }
+
+  private static RelNode hep(RelNode rel, RelOptRule... rules) {
+    HepProgramBuilder program = new HepProgramBuilder();
+    for (RelOptRule rule : rules) {
+      program.addRuleInstance(rule);
+    }
+    HepPlanner planner = new HepPlanner(program.build());
+    planner.setRoot(rel);
+    return planner.findBestExp();
+  }
+
+  /** One validation and conversion; validators and clusters are not reusable across queries. */
+  private final class Converter {
+    final CalciteCatalogReader catalogReader = new CalciteCatalogReader(rootSchema,
+        List.of(SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT);
+    final SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(),
+        catalogReader, typeFactory,
+        SqlValidator.Config.DEFAULT.withIdentifierExpansion(true));
+
+    RelNode toRel(SqlNode node) throws SQLException {
+      SqlNode validated;
+      try {
+        validated = validator.validate(node);
+      } catch (CalciteContextException e) {
+        throw validationError(e);
+      }
+      VolcanoPlanner planner = new VolcanoPlanner();
+      planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+      RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+      SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader,
+          cluster, StandardConvertletTable.INSTANCE,
+          SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false));
+      RelRoot root = converter.convertQuery(validated, false, true);
+      RelNode rel = converter.trimUnusedFields(true, root.rel);
+      return root.withRel(rel).project();
+    }
+
+    private SQLException validationError(CalciteContextException e) {
+      String message = e.getMessage();
+      String cause = e.getCause() == null ? "" : String.valueOf(e.getCause().getMessage());
+      String sqlState = "42000";
+      if (cause.startsWith("Object '") || cause.startsWith("Table '")) {
+        sqlState = "42S02";
+        message += ". See SHOW STREAMS for the streams that exist, or create one with"
+            + " CREATE STREAM name (...) WITH (connector = 'memory')";
+      } else if (cause.startsWith("Column '")) {
+        sqlState = "42S22";
+        message += ". DESCRIBE the stream to see its columns";
+      }
+      return PlannerErrors.validationError(message, sqlState, e);
+    }
+  }
+
+  /** The stream a scan reads; for plans known to read one. */
+  static StreamTable streamOf(TableScan scan) {
+    return StreamingRels.streamOf(scan).orElseThrow();
+  }
+}

@@ -1,0 +1,113 @@
+package dev.freshet.planner.exec;
+
+import dev.freshet.executor.operators.RowCalc;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.adapter.enumerable.RexToLixTranslator;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.ClassDeclaration;
+import org.apache.calcite.linq4j.tree.ClassDeclarationFinder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.MemberDeclaration;
+import org.apache.calcite.linq4j.tree.ParameterExpression;
+import org.apache.calcite.linq4j.tree.Primitive;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.codehaus.commons.compiler.CompilerFactoryFactory;
+import org.codehaus.commons.compiler.ISimpleCompiler;
+
+/**
+ * Compiles a {@link RexProgram} (a filter plus projections) into Java byte code implementing the
+ * executor's {@link RowCalc}.
+ *
+ * <p>Calcite's {@link RexToLixTranslator} turns the expressions into linq4j code, as for
+ * {@code EnumerableCalc}; Janino compiles it. Constant sub-expressions such as a {@code LIKE}
+ * pattern are hoisted into static fields, so a row costs no allocation beyond its boxed results.
+ *
+ * <pre>{@code
+ * RowCalc calc = CalcCompiler.compile(calc.getProgram(), typeFactory, dataContext);
+ * }</pre>
+ */
+public final class CalcCompiler {
+  private static final AtomicLong CLASS_COUNTER = new AtomicLong();
+
+  private CalcCompiler() {
+  }
+
+  /**
+   * Compiles {@code program}; rows are arrays in Calcite's internal representation.
+   *
+   * @param program the filter and projections
+   * @param typeFactory the type factory the program's types come from
+   * @param dataContext values such as the current time, read by some functions
+   */
+  public static RowCalc compile(RexProgram program, JavaTypeFactory typeFactory,
+      DataContext dataContext) {
+    ParameterExpression in = Expressions.parameter(Object[].class, "in");
+    ParameterExpression out = Expressions.parameter(Object[].class, "out");
+    PhysType inputType =
+        PhysTypeImpl.of(typeFactory, program.getInputRowType(), JavaRowFormat.ARRAY, false);
+    RexToLixTranslator.InputGetter inputGetter =
+        new RexToLixTranslator.InputGetterImpl(in, inputType);
+
+    BlockBuilder body = new BlockBuilder();
+    if (program.getCondition() != null) {
+      // The condition is translated on its own so that a filtered-out row skips the projections.
+      Expression condition = RexToLixTranslator.translateCondition(program, typeFactory, body,
+          inputGetter, name -> {
+            throw new IllegalArgumentException("correlation is not supported: " + name);
+          }, SqlConformanceEnum.DEFAULT);
+      body.add(Expressions.ifThen(Expressions.not(condition),
+          Expressions.return_(null, Expressions.constant(false))));
+    }
+    List<Expression> projects = RexToLixTranslator.translateProjects(program, typeFactory,
+        SqlConformanceEnum.DEFAULT, body, null, DataContext.ROOT, inputGetter, null);
+    for (int i = 0; i < projects.size(); i++) {
+      Expression e = projects.get(i);
+      Expression boxed = Primitive.is(e.getType()) ? Expressions.box(e) : e;
+      body.add(Expressions.statement(
+          Expressions.assign(Expressions.arrayIndex(out, Expressions.constant(i)), boxed)));
+    }
+    body.add(Expressions.return_(null, Expressions.constant(true)));
+
+    String className = "FreshetCalc" + CLASS_COUNTER.incrementAndGet();
+    List<MemberDeclaration> members = new ArrayList<>();
+    members.add(Expressions.fieldDecl(Modifier.PRIVATE | Modifier.FINAL, DataContext.ROOT, null));
+    members.add(Expressions.methodDecl(Modifier.PUBLIC, boolean.class, "apply",
+        List.of(in, out), body.toBlock()));
+    ClassDeclaration declaration = Expressions.classDecl(Modifier.PUBLIC | Modifier.FINAL,
+        className, null, List.of(RowCalc.class), members);
+    declaration = (ClassDeclaration) declaration.accept(ClassDeclarationFinder.create());
+
+    String source = "public final class " + className + " implements "
+        + RowCalc.class.getCanonicalName() + " {\n"
+        + "  public " + className + "(" + DataContext.class.getCanonicalName() + " root) {\n"
+        + "    this.root = root;\n"
+        + "  }\n"
+        + Expressions.toString(declaration.memberDeclarations, "\n", false)
+        + "}\n";
+    return instantiate(className, source, dataContext);
+  }
+
+  private static RowCalc instantiate(String className, String source, DataContext dataContext) {
+    try {
+      ClassLoader loader = CalcCompiler.class.getClassLoader();
+      ISimpleCompiler compiler =
+          CompilerFactoryFactory.getDefaultCompilerFactory(loader).newSimpleCompiler();
+      compiler.setParentClassLoader(loader);
+      compiler.cook(source);
+      Class<?> clazz = compiler.getClassLoader().loadClass(className);
+      return (RowCalc) clazz.getConstructor(DataContext.class).newInstance(dataContext);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot compile generated expression code:\n" + source, e);
+    }
+  }
+}

@@ -1,0 +1,169 @@
+package dev.freshet.planner.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.operators.AggregateCall;
+import dev.freshet.executor.operators.AggregateFunction;
+import dev.freshet.executor.operators.CalcOperator;
+import dev.freshet.executor.operators.CollectOperator;
+import dev.freshet.executor.operators.Operator;
+import dev.freshet.executor.operators.StatefulAggregateOperator;
+import dev.freshet.executor.operators.StatefulAggregateSpec;
+import dev.freshet.executor.operators.ValueKind;
+import dev.freshet.executor.state.StateStoreId;
+import dev.freshet.executor.state.StateStoreProvider;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.rel.AggregatePhase;
+import dev.freshet.planner.rel.StateStoreRestore;
+import dev.freshet.planner.rel.StateStoreSave;
+import dev.freshet.planner.rel.StreamingRels;
+import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.type.RelDataType;
+
+/**
+ * Translates a planned query's physical plan into the executor's operator pipeline.
+ *
+ * <p>Calcs are compiled to byte code; the {@code StateStoreSave -> merge -> StateStoreRestore ->
+ * partial} chain becomes one {@link StatefulAggregateOperator}; the stream scan becomes the
+ * pipeline's source.
+ */
+public final class ExecPlanBuilder {
+  private final JavaTypeFactory typeFactory;
+  private final DataContext dataContext;
+  private final String queryId;
+
+  /**
+   * Creates a builder for one query.
+   *
+   * @param typeFactory the planner's type factory
+   * @param dataContext values that functions such as CURRENT_TIMESTAMP read
+   * @param queryId the query id, which names its state stores
+   */
+  public ExecPlanBuilder(JavaTypeFactory typeFactory, DataContext dataContext, String queryId) {
+    this.typeFactory = requireNonNull(typeFactory, "typeFactory");
+    this.dataContext = requireNonNull(dataContext, "dataContext");
+    this.queryId = requireNonNull(queryId, "queryId");
+  }
+
+  /** Builds the operators of {@code query}, ending in {@code output}; returns the first one. */
+  public Operator build(PlannedQuery query, CollectOperator output) throws SQLException {
+    return build(query.physical(), output);
+  }
+
+  private Operator build(RelNode rel, Operator downstream) throws SQLException {
+    if (rel instanceof TableScan && StreamingRels.streamOf((TableScan) rel).isPresent()) {
+      return downstream;
+    }
+    if (rel instanceof Calc) {
+      Calc calc = (Calc) rel;
+      return build(calc.getInput(), new CalcOperator(
+          CalcCompiler.compile(calc.getProgram(), typeFactory, dataContext),
+          calc.getRowType().getFieldCount(), downstream));
+    }
+    if (rel instanceof StateStoreSave) {
+      StateStoreSave save = (StateStoreSave) rel;
+      LogicalStreamAggregate merge = phase(save.getInput(), AggregatePhase.MERGE);
+      if (!(merge.getInput() instanceof StateStoreRestore)) {
+        throw unsupported(rel);
+      }
+      LogicalStreamAggregate partial =
+          phase(((StateStoreRestore) merge.getInput()).getInput(), AggregatePhase.PARTIAL);
+      StatefulAggregateSpec spec = new StatefulAggregateSpec(save.operatorId(),
+          partial.getGroupSet().toArray(), calls(partial), calls(merge), save.outputMode(),
+          save.numPartitions());
+      List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
+      for (int p = 0; p < spec.numPartitions(); p++) {
+        providers.add(new InMemoryStateStoreProvider<>(
+            new StateStoreId(queryId, save.operatorId(), p)));
+      }
+      return build(partial.getInput(),
+          new StatefulAggregateOperator(spec, providers, downstream));
+    }
+    throw unsupported(rel);
+  }
+
+  private static LogicalStreamAggregate phase(RelNode rel, AggregatePhase phase)
+      throws SQLException {
+    if (rel instanceof LogicalStreamAggregate
+        && ((LogicalStreamAggregate) rel).phase() == phase) {
+      return (LogicalStreamAggregate) rel;
+    }
+    throw unsupported(rel);
+  }
+
+  private static List<AggregateCall> calls(LogicalStreamAggregate aggregate) {
+    List<AggregateCall> calls = new ArrayList<>();
+    for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+      List<Integer> args = call.getArgList();
+      AggregateFunction function;
+      switch (call.getAggregation().getKind()) {
+      case COUNT:
+        function = args.isEmpty() ? AggregateFunction.COUNT_STAR : AggregateFunction.COUNT;
+        break;
+      case SUM:
+        function = AggregateFunction.SUM;
+        break;
+      case SUM0:
+        function = AggregateFunction.SUM0;
+        break;
+      case MIN:
+        function = AggregateFunction.MIN;
+        break;
+      case MAX:
+        function = AggregateFunction.MAX;
+        break;
+      default:
+        throw new IllegalArgumentException("no streaming implementation of " + call);
+      }
+      calls.add(new AggregateCall(function, args.isEmpty() ? -1 : args.get(0),
+          valueKind(call.getType())));
+    }
+    return calls;
+  }
+
+  /** The executor's representation of values of {@code type}. */
+  public static ValueKind valueKind(RelDataType type) {
+    switch (type.getSqlTypeName()) {
+    case BOOLEAN:
+      return ValueKind.BOOLEAN;
+    case TINYINT:
+    case SMALLINT:
+    case INTEGER:
+      return ValueKind.INT;
+    case BIGINT:
+      return ValueKind.LONG;
+    case REAL:
+    case FLOAT:
+    case DOUBLE:
+      return ValueKind.DOUBLE;
+    case DECIMAL:
+      return ValueKind.DECIMAL;
+    case CHAR:
+    case VARCHAR:
+      return ValueKind.STRING;
+    case TIMESTAMP:
+      return ValueKind.TIMESTAMP;
+    case DATE:
+    case TIME:
+      return ValueKind.DATE;
+    default:
+      return ValueKind.OTHER;
+    }
+  }
+
+  private static SQLException unsupported(RelNode rel) {
+    return PlannerErrors.notSupported("Freshet cannot run this part of a continuous query yet: "
+        + rel.getRelTypeName() + ". Plan:\n" + RelOptUtil.toString(rel));
+  }
+}

@@ -1,0 +1,77 @@
+package dev.freshet.planner.rel;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.OutputMode;
+import java.util.List;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.SingleRel;
+import org.apache.calcite.util.ImmutableBitSet;
+
+/**
+ * Relational expression that saves the merged value of each key as state version {@code N + 1}
+ * and emits rows according to its output mode.
+ *
+ * <p>In {@link OutputMode#UPDATE} it emits one row per key its input touched in the batch; in
+ * {@link OutputMode#COMPLETE} every key in the store; in {@link OutputMode#APPEND} the groups the
+ * watermark finalized.
+ */
+public abstract class StateStoreSave extends SingleRel {
+  protected final int operatorId;
+  protected final ImmutableBitSet keys;
+  protected final OutputMode outputMode;
+  protected final int numPartitions;
+
+  protected StateStoreSave(RelOptCluster cluster, RelTraitSet traits, RelNode input,
+      int operatorId, ImmutableBitSet keys, OutputMode outputMode, int numPartitions) {
+    super(cluster, traits, input);
+    if (operatorId < 0) {
+      throw new IllegalArgumentException("operatorId must not be negative: " + operatorId);
+    }
+    if (numPartitions < 1) {
+      throw new IllegalArgumentException("numPartitions must be positive: " + numPartitions);
+    }
+    this.operatorId = operatorId;
+    this.keys = requireNonNull(keys, "keys");
+    this.outputMode = requireNonNull(outputMode, "outputMode");
+    this.numPartitions = numPartitions;
+  }
+
+  /** The stateful operator id, shared with the matching {@link StateStoreRestore}. */
+  public int operatorId() {
+    return operatorId;
+  }
+
+  /** The key columns of the input. */
+  public ImmutableBitSet keys() {
+    return keys;
+  }
+
+  /** What the operator emits after each batch. */
+  public OutputMode outputMode() {
+    return outputMode;
+  }
+
+  /** The number of state partitions. */
+  public int numPartitions() {
+    return numPartitions;
+  }
+
+  /** Returns a copy with a new input and operator id. */
+  public abstract StateStoreSave copy(RelTraitSet traitSet, RelNode input, int operatorId);
+
+  @Override public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+    return copy(traitSet, sole(inputs), operatorId);
+  }
+
+  @Override public RelWriter explainTerms(RelWriter pw) {
+    return super.explainTerms(pw)
+        .item("operatorId", operatorId)
+        .item("keys", keys)
+        .item("outputMode", outputMode.displayName())
+        .item("statePartitions", numPartitions);
+  }
+}

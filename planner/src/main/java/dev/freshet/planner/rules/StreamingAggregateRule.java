@@ -1,0 +1,232 @@
+package dev.freshet.planner.rules;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.planner.rel.AggregatePhase;
+import dev.freshet.planner.rel.StreamingRels;
+import dev.freshet.planner.rel.logical.LogicalStateStoreRestore;
+import dev.freshet.planner.rel.logical.LogicalStateStoreSave;
+import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.logical.LogicalAggregate;
+import org.apache.calcite.rel.rules.TransformationRule;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlAggFunction;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.tools.RelBuilderFactory;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Planner rule that turns an aggregate over a stream into a stateful streaming aggregation.
+ *
+ * <p>{@code Aggregate(keys, calls)} over a stream becomes, bottom to top:
+ * <pre>
+ * LogicalStreamAggregate(phase=PARTIAL)       group this batch's rows by key
+ *   LogicalStateStoreRestore(operatorId)      read each key's saved value (version N)
+ *     LogicalStreamAggregate(phase=MERGE)     fold the batch's value into it
+ *       LogicalStateStoreSave(outputMode)     save version N+1; emit per the output mode
+ *         Project                             final values, e.g. AVG = SUM / COUNT
+ * </pre>
+ * Partial {@code COUNT}s are merged with {@code $SUM0}; {@code SUM}, {@code MIN} and {@code MAX}
+ * with themselves; {@code AVG(x)} is kept as {@code SUM(x)} and {@code COUNT(x)}.
+ *
+ * @see FreshetRules#STREAMING_AGGREGATE
+ */
+public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Config>
+    implements TransformationRule {
+
+  /** Creates a StreamingAggregateRule. */
+  protected StreamingAggregateRule(Config config) {
+    super(config);
+  }
+
+  @Override public void onMatch(RelOptRuleCall call) {
+    final Aggregate aggregate = call.rel(0);
+    final RelNode result = apply(call.builder(), aggregate, config.outputMode(),
+        config.numPartitions());
+    if (result != null) {
+      call.transformTo(result);
+    }
+  }
+
+  /**
+   * Builds the streaming chain for {@code aggregate}, or returns null if it cannot be run
+   * incrementally (the output-mode checker reports why before planning gets here).
+   */
+  public static @Nullable RelNode apply(RelBuilder relBuilder, Aggregate aggregate,
+      OutputMode outputMode, int numPartitions) {
+    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      // Grouping sets would need one state key space per set; Spark rejects them too.
+      return null;
+    }
+    for (AggregateCall call : aggregate.getAggCallList()) {
+      if (!isSupported(call)) {
+        return null;
+      }
+    }
+    final RelNode input = aggregate.getInput();
+    final RexBuilder rexBuilder = aggregate.getCluster().getRexBuilder();
+    final RelDataTypeFactory typeFactory = aggregate.getCluster().getTypeFactory();
+    final int keyCount = aggregate.getGroupCount();
+    final ImmutableBitSet stateKeys = ImmutableBitSet.range(keyCount);
+
+    final List<AggregateCall> partialCalls = new ArrayList<>();
+    final List<AggregateCall> mergeCalls = new ArrayList<>();
+    // For each original call, the merged columns its final value is computed from.
+    final List<int[]> finalInputs = new ArrayList<>();
+    for (AggregateCall call : aggregate.getAggCallList()) {
+      if (call.getAggregation().getKind() == SqlKind.AVG) {
+        RelDataType sumType = typeFactory.createTypeWithNullability(
+            typeFactory.getTypeSystem().deriveSumType(typeFactory,
+                input.getRowType().getFieldList().get(call.getArgList().get(0)).getType()),
+            true);
+        RelDataType countType = typeFactory.createSqlType(SqlTypeName.BIGINT);
+        int sum = addPhases(partialCalls, mergeCalls, keyCount, SqlStdOperatorTable.SUM,
+            SqlStdOperatorTable.SUM, call.getArgList(), sumType, call.getName() + "$SUM");
+        int count = addPhases(partialCalls, mergeCalls, keyCount, SqlStdOperatorTable.COUNT,
+            SqlStdOperatorTable.SUM0, call.getArgList(), countType, call.getName() + "$COUNT");
+        finalInputs.add(new int[] {sum, count});
+      } else {
+        SqlAggFunction merge = call.getAggregation().getKind() == SqlKind.COUNT
+            ? SqlStdOperatorTable.SUM0 : call.getAggregation();
+        finalInputs.add(new int[] {addPhases(partialCalls, mergeCalls, keyCount,
+            call.getAggregation(), merge, call.getArgList(), call.getType(), call.getName())});
+      }
+    }
+
+    final RelNode partial = LogicalStreamAggregate.create(input, aggregate.getGroupSet(),
+        partialCalls, AggregatePhase.PARTIAL);
+    final RelNode restore = LogicalStateStoreRestore.create(partial, 0, stateKeys);
+    final RelNode merged = LogicalStreamAggregate.create(restore, stateKeys, mergeCalls,
+        AggregatePhase.MERGE);
+    final RelNode save = LogicalStateStoreSave.create(merged, 0, stateKeys, outputMode,
+        numPartitions);
+
+    relBuilder.push(save);
+    final List<RexNode> projects = new ArrayList<>(relBuilder.fields(stateKeys));
+    for (int i = 0; i < aggregate.getAggCallList().size(); i++) {
+      AggregateCall call = aggregate.getAggCallList().get(i);
+      int[] columns = finalInputs.get(i);
+      projects.add(columns.length == 1
+          ? relBuilder.field(columns[0])
+          : average(rexBuilder, call.getType(), relBuilder.field(columns[0]),
+              relBuilder.field(columns[1])));
+    }
+    relBuilder.project(projects, aggregate.getRowType().getFieldNames(), true);
+    final RelNode result = relBuilder.build();
+    return RelOptUtil.areRowTypesEqual(result.getRowType(), aggregate.getRowType(), false)
+        ? result
+        : RelOptUtil.createCastRel(result, aggregate.getRowType(), true);
+  }
+
+  /** Adds a partial call and its merge call; returns the merged column's index. */
+  private static int addPhases(List<AggregateCall> partialCalls, List<AggregateCall> mergeCalls,
+      int keyCount, SqlAggFunction partial, SqlAggFunction merge, List<Integer> args,
+      RelDataType type, @Nullable String name) {
+    int column = keyCount + partialCalls.size();
+    partialCalls.add(AggregateCall.create(partial, false, false, false, List.of(), args, -1, null,
+        RelCollations.EMPTY, type, name));
+    mergeCalls.add(AggregateCall.create(merge, false, false, false, List.of(), List.of(column),
+        -1, null, RelCollations.EMPTY, type, name));
+    return column;
+  }
+
+  /** {@code CASE WHEN count = 0 THEN NULL ELSE CAST(sum AS t) / CAST(count AS t) END}. */
+  private static RexNode average(RexBuilder rexBuilder, RelDataType type, RexNode sum,
+      RexNode count) {
+    RelDataType nullableType =
+        rexBuilder.getTypeFactory().createTypeWithNullability(type, true);
+    RexNode quotient = rexBuilder.makeCall(SqlStdOperatorTable.DIVIDE,
+        rexBuilder.makeCast(nullableType, sum), rexBuilder.makeCast(nullableType, count));
+    return rexBuilder.makeCall(SqlStdOperatorTable.CASE,
+        rexBuilder.makeCall(SqlStdOperatorTable.EQUALS, count,
+            rexBuilder.makeBigintLiteral(java.math.BigDecimal.ZERO)),
+        rexBuilder.makeNullLiteral(nullableType),
+        rexBuilder.makeCast(nullableType, quotient));
+  }
+
+  /** Whether the executor can maintain {@code call} incrementally. */
+  public static boolean isSupported(AggregateCall call) {
+    if (call.isDistinct() || call.hasFilter() || call.isApproximate()
+        || !call.getCollation().getFieldCollations().isEmpty()) {
+      return false;
+    }
+    switch (call.getAggregation().getKind()) {
+    case COUNT:
+      return call.getArgList().size() <= 1;
+    case SUM:
+    case SUM0:
+    case MIN:
+    case MAX:
+    case AVG:
+      return call.getArgList().size() == 1;
+    default:
+      return false;
+    }
+  }
+
+  /** Rule configuration. */
+  public record Config(RelBuilderFactory relBuilderFactory, @Nullable String description,
+      OperandTransform operandSupplier, OutputMode outputMode, int numPartitions)
+      implements RelRule.Config {
+    /** Matches a {@code LogicalAggregate} over a stream; output mode UPDATE, one partition. */
+    public static final Config DEFAULT = new Config(RelBuilder.proto(), "StreamingAggregateRule",
+        b0 -> b0.operand(LogicalAggregate.class)
+            .predicate(aggregate -> StreamingRels.isStreaming(aggregate.getInput()))
+            .anyInputs(),
+        OutputMode.UPDATE, 1);
+
+    public Config {
+      requireNonNull(relBuilderFactory, "relBuilderFactory");
+      requireNonNull(operandSupplier, "operandSupplier");
+      requireNonNull(outputMode, "outputMode");
+      if (numPartitions < 1) {
+        throw new IllegalArgumentException("numPartitions must be positive: " + numPartitions);
+      }
+    }
+
+    @Override public StreamingAggregateRule toRule() {
+      return new StreamingAggregateRule(this);
+    }
+
+    @Override public Config withRelBuilderFactory(RelBuilderFactory factory) {
+      return new Config(factory, description, operandSupplier, outputMode, numPartitions);
+    }
+
+    @Override public Config withDescription(@Nullable String description) {
+      return new Config(relBuilderFactory, description, operandSupplier, outputMode,
+          numPartitions);
+    }
+
+    @Override public Config withOperandSupplier(OperandTransform transform) {
+      return new Config(relBuilderFactory, description, transform, outputMode, numPartitions);
+    }
+
+    /** Returns a config whose rule emits in {@code mode}. */
+    public Config withOutputMode(OutputMode mode) {
+      return new Config(relBuilderFactory, description, operandSupplier, mode, numPartitions);
+    }
+
+    /** Returns a config whose rule uses {@code n} state partitions. */
+    public Config withNumPartitions(int n) {
+      return new Config(relBuilderFactory, description, operandSupplier, outputMode, n);
+    }
+  }
+}
