@@ -108,9 +108,11 @@ public final class Session {
       return FreshetSqlParser.parse(sql);
     } catch (SqlParseException e) {
       SqlParserPos pos = e.getPos();
-      String message = e.getMessage();
-      int newline = message == null ? -1 : message.indexOf('\n');
-      String first = newline < 0 ? String.valueOf(message) : message.substring(0, newline);
+      String message = String.valueOf(e.getMessage());
+      int newline = message.indexOf('\n');
+      String first = newline < 0 ? message : message.substring(0, newline);
+      // Calcite ends its first line with the position, which the error names already.
+      first = first.replaceFirst(" at line \\d+, column \\d+\\.?$", ".");
       throw PlannerErrors.parseError(first, pos == null ? 0 : pos.getLineNum(),
           pos == null ? 0 : pos.getColumnNum(), e);
     }

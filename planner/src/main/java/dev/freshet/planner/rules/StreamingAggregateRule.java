@@ -129,7 +129,7 @@ public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Confi
           : average(rexBuilder, call.getType(), relBuilder.field(columns[0]),
               relBuilder.field(columns[1])));
     }
-    relBuilder.project(projects, aggregate.getRowType().getFieldNames(), true);
+    relBuilder.project(projects, aggregate.getRowType().getFieldNames());
     final RelNode result = relBuilder.build();
     return RelOptUtil.areRowTypesEqual(result.getRowType(), aggregate.getRowType(), false)
         ? result

@@ -1,0 +1,52 @@
+package dev.freshet.jdbc;
+
+import dev.freshet.engine.Engine;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The engines running in this JVM, keyed by data directory or engine name, so that every
+ * connection to the same data directory shares one engine.
+ *
+ * <p>Engines live as long as the JVM: continuous queries and streams outlive the connection that
+ * created them, as they would on a server.
+ */
+final class EngineRegistry {
+  /** Connection property: the engine's data directory; it also identifies the engine. */
+  static final String DATA_DIR = "dataDir";
+  /** Connection property: name of an engine without data directory; default {@code default}. */
+  static final String ENGINE = "engine";
+  /** Properties that Avatica, DriverManager or pools pass and that Freshet ignores. */
+  private static final Set<String> PASSED_THROUGH = Set.of("user", "password", "timeZone",
+      "fetch_size", "transparent_reconnection");
+
+  static final EngineRegistry INSTANCE = new EngineRegistry();
+
+  private final ConcurrentHashMap<String, Engine> engines = new ConcurrentHashMap<>();
+
+  private EngineRegistry() {
+  }
+
+  /** Returns the engine that the connection properties {@code info} name, starting it if needed. */
+  Engine resolve(Map<String, String> info) throws SQLException {
+    for (String key : info.keySet()) {
+      if (!key.equals(DATA_DIR) && !key.equals(ENGINE) && !PASSED_THROUGH.contains(key)) {
+        throw new SQLException("Unknown connection property '" + key + "'. Freshet's embedded"
+            + " driver knows " + DATA_DIR + " (the data directory) and " + ENGINE
+            + " (the name of an in-memory engine), e.g. jdbc:freshet:dataDir=/tmp/freshet",
+            "08001");
+      }
+    }
+    String dataDir = info.get(DATA_DIR);
+    String key;
+    if (dataDir != null && !dataDir.isBlank()) {
+      key = "dir:" + Path.of(dataDir).toAbsolutePath().normalize();
+    } else {
+      key = "mem:" + info.getOrDefault(ENGINE, "default");
+    }
+    return engines.computeIfAbsent(key, Engine::new);
+  }
+}

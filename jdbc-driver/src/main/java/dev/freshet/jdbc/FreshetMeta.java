@@ -1,0 +1,340 @@
+package dev.freshet.jdbc;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.engine.Engine;
+import dev.freshet.engine.PushQuery;
+import dev.freshet.engine.ResultColumn;
+import dev.freshet.engine.Session;
+import dev.freshet.engine.StatementResult;
+import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.avatica.MissingResultsException;
+import org.apache.calcite.avatica.NoSuchStatementException;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.remote.TypedValue;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Avatica {@link Meta} that executes statements on a Freshet engine.
+ *
+ * <p>A push query's result never ends. Embedded, {@link #createIterable} hands the result set an
+ * iterator whose {@code hasNext()} blocks until the next changed row exists and returns it at once,
+ * without looking ahead. {@link #fetch} serves the same rows as frames (long-polled by the server).
+ * Closing or cancelling the statement stops the continuous query.
+ */
+public class FreshetMeta extends MetaImpl {
+  /** Finds the engine a connection's properties name. */
+  @FunctionalInterface
+  public interface EngineResolver {
+    /** Returns the engine for {@code info}, or throws with a message naming the bad property. */
+    Engine resolve(Map<String, String> info) throws SQLException;
+  }
+
+  private final EngineResolver engines;
+  private final ConcurrentHashMap<String, ConnectionState> connections = new ConcurrentHashMap<>();
+  private final AtomicInteger statementIds = new AtomicInteger();
+
+  /**
+   * Creates a Meta.
+   *
+   * @param connection the client connection when embedded, null on a server
+   * @param engines resolves a connection's engine
+   */
+  public FreshetMeta(@Nullable AvaticaConnection connection, EngineResolver engines) {
+    super(connection);
+    this.engines = requireNonNull(engines, "engines");
+  }
+
+  /** Per connection: its session and its open statements. */
+  private static final class ConnectionState {
+    final Session session;
+    final ConcurrentHashMap<Integer, StatementState> statements = new ConcurrentHashMap<>();
+
+    ConnectionState(Session session) {
+      this.session = session;
+    }
+  }
+
+  /** Per statement: the SQL it was prepared with and its current result. */
+  static final class StatementState {
+    volatile String sql;
+    volatile @Nullable PushQuery push;
+    volatile @Nullable List<Object> rows;
+    volatile boolean cancelled;
+
+    void closeResult() {
+      PushQuery p = push;
+      push = null;
+      rows = null;
+      if (p != null) {
+        p.close();
+      }
+    }
+  }
+
+  @Override public void openConnection(ConnectionHandle ch, Map<String, String> info) {
+    try {
+      connections.put(ch.id, new ConnectionState(engines.resolve(info).openSession()));
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
+  }
+
+  @Override public void closeConnection(ConnectionHandle ch) {
+    ConnectionState state = connections.remove(ch.id);
+    if (state != null) {
+      for (StatementState statement : state.statements.values()) {
+        statement.closeResult();
+      }
+      state.statements.clear();
+    }
+  }
+
+  @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
+      ConnectionProperties connProps) {
+    return connProps;
+  }
+
+  @Override public StatementHandle createStatement(ConnectionHandle ch) {
+    ConnectionState state = connection(ch.id);
+    int id = statementIds.incrementAndGet();
+    state.statements.put(id, new StatementState());
+    return new StatementHandle(ch.id, id, null);
+  }
+
+  @Override public void closeStatement(StatementHandle h) {
+    ConnectionState state = connections.get(h.connectionId);
+    if (state != null) {
+      StatementState statement = state.statements.remove(h.id);
+      if (statement != null) {
+        statement.closeResult();
+      }
+    }
+  }
+
+  /** Stops the continuous query of a statement whose {@code cancel()} was called. */
+  static void cancel(AvaticaConnection connection, StatementHandle h) {
+    if (connection instanceof FreshetJdbcFactory.FreshetConnection) {
+      Meta meta = ((FreshetJdbcFactory.FreshetConnection) connection).meta();
+      if (meta instanceof FreshetMeta) {
+        ((FreshetMeta) meta).cancelStatement(h);
+      }
+    }
+  }
+
+  void cancelStatement(StatementHandle h) {
+    ConnectionState state = connections.get(h.connectionId);
+    StatementState statement = state == null ? null : state.statements.get(h.id);
+    if (statement != null) {
+      statement.cancelled = true;
+      statement.closeResult();
+    }
+  }
+
+  @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    StatementHandle h = createStatement(ch);
+    statement(h).sql = sql;
+    h.signature = signature(sql, List.of(), StatementType.SELECT);
+    return h;
+  }
+
+  @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
+      long maxRowCount, PrepareCallback callback) throws NoSuchStatementException {
+    return prepareAndExecute(h, sql, maxRowCount, -1, callback);
+  }
+
+  @Override public ExecuteResult prepareAndExecute(StatementHandle h, String sql,
+      long maxRowCount, int maxRowsInFirstFrame, PrepareCallback callback)
+      throws NoSuchStatementException {
+    StatementState statement = statementOrThrow(h);
+    statement.sql = sql;
+    try {
+      synchronized (callback.getMonitor()) {
+        callback.clear();
+        MetaResultSet result = execute(h, statement, sql, maxRowCount);
+        callback.assign(result.signature, result.firstFrame, result.updateCount);
+        callback.execute();
+        return new ExecuteResult(List.of(result));
+      }
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
+  }
+
+  @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      long maxRowCount) throws NoSuchStatementException {
+    return execute(h, parameterValues, (int) Math.min(maxRowCount, Integer.MAX_VALUE));
+  }
+
+  @Override public ExecuteResult execute(StatementHandle h, List<TypedValue> parameterValues,
+      int maxRowsInFirstFrame) throws NoSuchStatementException {
+    StatementState statement = statementOrThrow(h);
+    try {
+      if (parameterValues != null && !parameterValues.isEmpty()) {
+        throw new SQLException("Statement parameters (?) are not supported yet; put the values"
+            + " in the SQL text", "0A000");
+      }
+      return new ExecuteResult(List.of(execute(h, statement, statement.sql, -1)));
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
+  }
+
+  private MetaResultSet execute(StatementHandle h, StatementState statement, String sql,
+      long maxRowCount) throws SQLException {
+    statement.closeResult();
+    statement.cancelled = false;
+    StatementResult result = connection(h.connectionId).session.execute(sql);
+    if (result instanceof StatementResult.UpdateCount) {
+      return MetaResultSet.count(h.connectionId, h.id,
+          ((StatementResult.UpdateCount) result).count());
+    }
+    if (result instanceof StatementResult.Rows) {
+      StatementResult.Rows rows = (StatementResult.Rows) result;
+      List<Object> list = new ArrayList<>(rows.rows());
+      if (maxRowCount > 0 && list.size() > maxRowCount) {
+        list = new ArrayList<>(list.subList(0, (int) maxRowCount));
+      }
+      statement.rows = list;
+      Signature signature = signature(sql, rows.columns(), StatementType.SELECT);
+      return MetaResultSet.create(h.connectionId, h.id, false, signature,
+          Frame.create(0, true, list));
+    }
+    StatementResult.Push push = (StatementResult.Push) result;
+    statement.push = push.query();
+    Signature signature = signature(sql, push.columns(), StatementType.SELECT);
+    // Never wait for rows here: the first frame is empty and not final; rows come by iteration.
+    return MetaResultSet.create(h.connectionId, h.id, false, signature,
+        Frame.create(0, false, List.of()));
+  }
+
+  @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,
+      List<String> sqlCommands) throws NoSuchStatementException {
+    StatementState statement = statementOrThrow(h);
+    long[] counts = new long[sqlCommands.size()];
+    try {
+      for (int i = 0; i < counts.length; i++) {
+        MetaResultSet r = execute(h, statement, sqlCommands.get(i), -1);
+        counts[i] = r.updateCount;
+        statement.closeResult();
+      }
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
+    return new ExecuteBatchResult(counts);
+  }
+
+  @Override public ExecuteBatchResult executeBatch(StatementHandle h,
+      List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
+    throw new RuntimeException(new SQLException("Statement parameters (?) are not supported yet;"
+        + " use Statement.addBatch(sql) with the values in the SQL text", "0A000"));
+  }
+
+  @Override public Iterable<Object> createIterable(StatementHandle h, QueryState state,
+      Signature signature, List<TypedValue> parameterValues, Frame firstFrame) {
+    ConnectionState connection = connections.get(h.connectionId);
+    StatementState statement = connection == null ? null : connection.statements.get(h.id);
+    if (statement != null && statement.push != null) {
+      return new PushRowIterable(statement.push, () -> statement.cancelled);
+    }
+    return super.createIterable(h, state, signature, parameterValues, firstFrame);
+  }
+
+  @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
+      throws NoSuchStatementException, MissingResultsException {
+    StatementState statement = statementOrThrow(h);
+    PushQuery push = statement.push;
+    if (push == null) {
+      List<Object> rows = statement.rows;
+      if (rows == null) {
+        throw new MissingResultsException(h);
+      }
+      int from = (int) Math.min(offset, rows.size());
+      int to = fetchMaxRowCount < 0 ? rows.size() : Math.min(rows.size(), from + fetchMaxRowCount);
+      return Frame.create(offset, to == rows.size(), new ArrayList<>(rows.subList(from, to)));
+    }
+    List<Object> rows = new ArrayList<>();
+    try {
+      Object[] row = push.next(java.time.Duration.ofSeconds(1));
+      int max = fetchMaxRowCount <= 0 ? 100 : fetchMaxRowCount;
+      while (row != null) {
+        rows.add(row);
+        if (rows.size() >= max) {
+          break;
+        }
+        row = push.next(java.time.Duration.ZERO);
+      }
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
+    return Frame.create(offset, push.isClosed(), rows);
+  }
+
+  @Override public boolean syncResults(StatementHandle sh, QueryState state, long offset) {
+    return false;
+  }
+
+  @Override public void commit(ConnectionHandle ch) {
+    // Every statement commits on its own; there are no transactions to end.
+  }
+
+  @Override public void rollback(ConnectionHandle ch) {
+    // Nothing is pending: every statement committed when it returned.
+  }
+
+  private ConnectionState connection(String id) {
+    ConnectionState state = connections.get(id);
+    if (state == null) {
+      throw new RuntimeException(new SQLException("Connection " + id + " is not open", "08003"));
+    }
+    return state;
+  }
+
+  private StatementState statement(StatementHandle h) {
+    StatementState statement = connection(h.connectionId).statements.get(h.id);
+    if (statement == null) {
+      throw new RuntimeException(new SQLException("Statement " + h.id + " is not open", "HY010"));
+    }
+    return statement;
+  }
+
+  private StatementState statementOrThrow(StatementHandle h) throws NoSuchStatementException {
+    ConnectionState state = connections.get(h.connectionId);
+    StatementState statement = state == null ? null : state.statements.get(h.id);
+    if (statement == null) {
+      throw new NoSuchStatementException(h);
+    }
+    return statement;
+  }
+
+  private static Signature signature(String sql, List<ResultColumn> columns, StatementType type) {
+    List<ColumnMetaData> metaData = new ArrayList<>();
+    for (int i = 0; i < columns.size(); i++) {
+      metaData.add(columnMetaData(i, columns.get(i)));
+    }
+    return Signature.create(metaData, sql, List.of(), CursorFactory.ARRAY, type);
+  }
+
+  private static ColumnMetaData columnMetaData(int ordinal, ResultColumn column) {
+    ColumnMetaData.AvaticaType type = ColumnMetaData.scalar(column.jdbcType(), column.typeName(),
+        ColumnMetaData.Rep.of(column.valueClass()));
+    boolean signed = column.jdbcType() != Types.VARCHAR && column.jdbcType() != Types.CHAR
+        && column.jdbcType() != Types.BOOLEAN;
+    return new ColumnMetaData(ordinal, false, true, false, false,
+        column.nullable() ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
+        signed, column.displaySize(), column.name(), column.name(), null,
+        Math.max(column.precision(), 0), Math.max(column.scale(), 0), null, null, type, true,
+        false, false, type.columnClassName());
+  }
+}

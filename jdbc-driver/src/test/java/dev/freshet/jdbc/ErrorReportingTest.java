@@ -1,0 +1,111 @@
+package dev.freshet.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Bad statements get a SQLException with a SQLSTATE, the problem and the fix. */
+class ErrorReportingTest {
+  private Connection connection;
+  private Statement statement;
+
+  @BeforeEach void connect() throws Exception {
+    connection = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+    statement = connection.createStatement();
+    statement.execute("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)"
+        + " WITH (connector = 'memory')");
+  }
+
+  @AfterEach void close() throws Exception {
+    connection.close();
+  }
+
+  private SQLException fails(String sql) {
+    return assertThrows(SQLException.class, () -> statement.execute(sql));
+  }
+
+  private static void assertContains(String expected, String actual) {
+    assertTrue(actual.contains(expected), () -> "expected <" + expected + "> in <" + actual + ">");
+  }
+
+  @Test void shouldNameLineAndColumnWhenSqlDoesNotParse() {
+    SQLException e = fails("SELECT STREAM user_id,\n  COUNT(*) FROM clicks GROUP BY GROUP");
+    assertEquals("42000", e.getSQLState());
+    assertEquals("Syntax error at line 2, column 33: Incorrect syntax near the keyword 'GROUP'.",
+        e.getMessage());
+  }
+
+  @Test void shouldNameTheStreamAndTheFixWhenTheStreamIsUnknown() {
+    SQLException e = fails("SELECT STREAM user_id, COUNT(*) FROM clickz GROUP BY user_id");
+    assertEquals("42S02", e.getSQLState());
+    assertContains("Object 'CLICKZ' not found", e.getMessage());
+    assertContains("CREATE STREAM", e.getMessage());
+  }
+
+  @Test void shouldNameTheColumnWhenTheColumnIsUnknown() {
+    SQLException e = fails("SELECT STREAM usr, COUNT(*) FROM clicks GROUP BY usr");
+    assertEquals("42S22", e.getSQLState());
+    assertContains("Column 'USR' not found", e.getMessage());
+    assertContains("line 1, column 50", e.getMessage());
+  }
+
+  @Test void shouldNameTheFixWhenAppendModeAggregatesWithoutWatermark() {
+    SQLException e = fails("SELECT STREAM user_id, COUNT(*) FROM clicks GROUP BY user_id"
+        + " EMIT APPEND");
+    assertEquals("42KDE", e.getSQLState());
+    assertContains("EMIT APPEND is not supported for a streaming aggregation without a"
+        + " watermark", e.getMessage());
+    assertContains("WATERMARK FOR ts AS ts - INTERVAL", e.getMessage());
+    assertContains("EMIT UPDATE", e.getMessage());
+  }
+
+  @Test void shouldRejectCompleteModeWithoutAggregation() {
+    SQLException e = fails("SELECT STREAM user_id FROM clicks EMIT COMPLETE");
+    assertEquals("42KDE", e.getSQLState());
+    assertContains("EMIT COMPLETE is not supported for a query without a streaming aggregation",
+        e.getMessage());
+  }
+
+  @Test void shouldRejectInsertIntoAnUnknownStream() {
+    SQLException e = fails("INSERT INTO nope VALUES ('a', 1)");
+    assertEquals("42S02", e.getSQLState());
+  }
+
+  @Test void shouldRejectCreatingAStreamTwiceUnlessIfNotExists() throws Exception {
+    SQLException e = fails("CREATE STREAM clicks (x INTEGER) WITH (connector = 'memory')");
+    assertEquals("42S01", e.getSQLState());
+    assertContains("IF NOT EXISTS", e.getMessage());
+    statement.execute("CREATE STREAM IF NOT EXISTS clicks (x INTEGER)"
+        + " WITH (connector = 'memory')");
+  }
+
+  @Test void shouldRejectAnUnknownConnectionProperty() {
+    SQLException e = assertThrows(SQLException.class,
+        () -> DriverManager.getConnection("jdbc:freshet:dataDri=/tmp/x"));
+    assertEquals("08001", e.getSQLState());
+    assertContains("dataDri", e.getMessage());
+  }
+
+  @Test void shouldDropAStreamAndReportAMissingOne() throws Exception {
+    statement.execute("DROP STREAM clicks");
+    SQLException e = fails("DROP STREAM clicks");
+    assertEquals("42S02", e.getSQLState());
+    statement.execute("DROP STREAM IF EXISTS clicks");
+  }
+
+  @Test void shouldRejectAWatermarkOnANonTimestampColumn() {
+    SQLException e = fails("CREATE STREAM w (k VARCHAR, v INTEGER,"
+        + " WATERMARK FOR v AS v - INTERVAL '5' SECOND) WITH (connector = 'memory')");
+    assertEquals("42000", e.getSQLState());
+    assertContains("needs a TIMESTAMP column", e.getMessage());
+  }
+}

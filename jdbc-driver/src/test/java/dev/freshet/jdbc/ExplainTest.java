@@ -1,0 +1,39 @@
+package dev.freshet.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** EXPLAIN of a push query shows the stateful chain through JDBC. */
+class ExplainTest {
+  @Test void shouldShowStateStoreRestoreAndSaveInUpdateModeWhenExplainingAPushQuery()
+      throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)"
+          + " WITH (connector = 'memory')");
+      try (ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR SELECT STREAM user_id, COUNT(*) AS n,"
+          + " SUM(amount) AS total FROM clicks GROUP BY user_id EMIT UPDATE")) {
+        assertTrue(rs.next());
+        String plan = rs.getString(1);
+        assertFalse(rs.next());
+        String expected = ""
+            + "LogicalStateStoreSave(operatorId=[0], keys=[{0}], outputMode=[Update],"
+            + " statePartitions=[1])\n"
+            + "  LogicalStreamAggregate(group=[{0}], N=[$SUM0($1)], TOTAL=[SUM($2)],"
+            + " phase=[MERGE])\n"
+            + "    LogicalStateStoreRestore(operatorId=[0], keys=[{0}])\n"
+            + "      LogicalStreamAggregate(group=[{0}], N=[COUNT()], TOTAL=[SUM($1)],"
+            + " phase=[PARTIAL])\n"
+            + "        LogicalTableScan(table=[[FRESHET, CLICKS]])\n";
+        assertTrue(plan.equals(expected), () -> "plan was:\n" + plan);
+      }
+    }
+  }
+}
