@@ -1,0 +1,76 @@
+package dev.freshet.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Which connections share an engine, and what one INSERT statement means to a query. */
+class EngineSharingTest {
+  @TempDir Path dataDir;
+
+  @Test void shouldShareOneEngineBetweenConnectionsToTheSameDataDirectory() throws Exception {
+    try (Connection a = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
+         Connection b = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir + "/.");
+         Connection other = DriverManager.getConnection(
+             "jdbc:freshet:dataDir=" + dataDir.resolve("other"))) {
+      a.createStatement().execute("CREATE STREAM shared (k VARCHAR) WITH (connector = 'memory')");
+      try (ResultSet rs = b.createStatement().executeQuery("SHOW STREAMS")) {
+        assertTrue(rs.next());
+        assertEquals("SHARED", rs.getString(1));
+      }
+      SQLException e = assertThrows(SQLException.class,
+          () -> other.createStatement().executeQuery("SELECT * FROM shared"));
+      assertEquals("42S02", e.getSQLState());
+    }
+  }
+
+  @Test void shouldDeliverTheRowsOfOneInsertInOneBatch() throws Exception {
+    String url = "jdbc:freshet:engine=" + UUID.randomUUID();
+    int statements = 20;
+    int rowsPerStatement = 250;
+    StringBuilder values = new StringBuilder();
+    for (int i = 0; i < rowsPerStatement; i++) {
+      values.append(i == 0 ? "" : ", ").append("('a')");
+    }
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    try (Connection a = DriverManager.getConnection(url);
+         Connection b = DriverManager.getConnection(url)) {
+      a.createStatement().execute("CREATE STREAM s (k VARCHAR) WITH (connector = 'memory')");
+      try (Statement query = b.createStatement();
+           ResultSet rs = query.executeQuery("SELECT STREAM k, COUNT(*) FROM s GROUP BY k")) {
+        Future<?> inserts = writer.submit(() -> {
+          try (Statement insert = a.createStatement()) {
+            for (int i = 0; i < statements; i++) {
+              insert.executeUpdate("INSERT INTO s VALUES " + values);
+            }
+          }
+          return null;
+        });
+        // A batch may take several statements if the writer is ahead, but never part of one.
+        long count = 0;
+        while (count < (long) statements * rowsPerStatement) {
+          List<Object> row = PushResults.read(rs, 1).get(0);
+          count = (Long) row.get(1);
+          assertEquals(0, count % rowsPerStatement, "a batch split a statement: " + row);
+        }
+        inserts.get();
+      }
+    } finally {
+      writer.shutdownNow();
+    }
+  }
+}
