@@ -123,6 +123,11 @@ public final class MicroBatchExecution implements StreamingQuery {
     synchronized (lock) {
       stopRequested = true;
       lock.notifyAll();
+      if (status == QueryStatus.INITIALIZING) {
+        status = QueryStatus.STOPPED;
+        sink.queryTerminated(null);
+        return;
+      }
     }
     if (Thread.currentThread() != thread && thread.isAlive()) {
       boolean interrupted = false;
@@ -161,12 +166,13 @@ public final class MicroBatchExecution implements StreamingQuery {
       failure = t;
       LOG.warn("Query {} failed", name, t);
     }
+    // The sink hears first, so that whoever sees the final status knows the sink has too.
+    sink.queryTerminated(failure);
     synchronized (lock) {
       status = failure == null ? QueryStatus.STOPPED : QueryStatus.FAILED;
       error = failure;
       lock.notifyAll();
     }
-    sink.queryTerminated(failure);
   }
 
   private void runBatch(BatchContext batch, long start, long end) {

@@ -19,10 +19,13 @@ public interface StateStoreProvider<K, V> extends AutoCloseable {
    */
   StateStore<K, V> getStore(long version);
 
-  /** Opens version {@code version} for reading. */
-  default ReadStateStore<K, V> getReadStore(long version) {
-    return getStore(version);
-  }
+  /**
+   * Opens version {@code version} for reading; any number of read stores may be open beside one
+   * writable store.
+   *
+   * @throws StateStoreException if that version cannot be loaded
+   */
+  ReadStateStore<K, V> getReadStore(long version);
 
   /** Runs housekeeping (snapshots, deleting files no longer needed); never throws. */
   default void doMaintenance() {

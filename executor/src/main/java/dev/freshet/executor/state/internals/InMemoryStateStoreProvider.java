@@ -2,6 +2,7 @@ package dev.freshet.executor.state.internals;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
@@ -34,6 +35,7 @@ public final class InMemoryStateStoreProvider<K, V>
   private long committedVersion;
   /** The store currently open for update, or null; at most one at a time. */
   private Store openStore;
+  private boolean closed;
 
   public InMemoryStateStoreProvider(StateStoreId id) {
     this.id = requireNonNull(id, "id");
@@ -44,10 +46,7 @@ public final class InMemoryStateStoreProvider<K, V>
   }
 
   @Override public StateStore<K, V> getStore(long version) {
-    if (version != committedVersion) {
-      throw StateStoreException.cannotLoad(id, version,
-          "this in-memory provider holds only the latest version, " + committedVersion);
-    }
+    checkVersion(version);
     if (openStore != null && !openStore.closed) {
       throw new StateStoreException("Version " + version + " of " + id
           + " is already open for update; commit or abort it first");
@@ -56,8 +55,63 @@ public final class InMemoryStateStoreProvider<K, V>
     return openStore;
   }
 
+  @Override public ReadStateStore<K, V> getReadStore(long version) {
+    checkVersion(version);
+    return new ReadStore(version);
+  }
+
+  private void checkVersion(long version) {
+    if (closed) {
+      throw new StateStoreException(id + " is closed");
+    }
+    if (version != committedVersion) {
+      throw StateStoreException.cannotLoad(id, version,
+          "this in-memory provider holds only the latest version, " + committedVersion);
+    }
+  }
+
   @Override public void close() {
+    closed = true;
     committed.clear();
+  }
+
+  /**
+   * Read-only view of the committed version; valid until the next commit, which is how the batch
+   * that opened it uses it.
+   */
+  private final class ReadStore implements ReadStateStore<K, V> {
+    private final long version;
+
+    ReadStore(long version) {
+      this.version = version;
+    }
+
+    @Override public StateStoreId id() {
+      return id;
+    }
+
+    @Override public long version() {
+      return version;
+    }
+
+    @Override public V get(K key) {
+      return committed.get(key);
+    }
+
+    @Override public Iterable<Map.Entry<K, V>> entries() {
+      List<Map.Entry<K, V>> result = new ArrayList<>(committed.size());
+      for (Map.Entry<K, V> e : committed.entrySet()) {
+        result.add(new AbstractMap.SimpleImmutableEntry<>(e));
+      }
+      return result;
+    }
+
+    @Override public long numKeys() {
+      return committed.size();
+    }
+
+    @Override public void abort() {
+    }
   }
 
   /** Writable view: the committed map plus an overlay of this batch's changes. */
@@ -115,7 +169,7 @@ public final class InMemoryStateStoreProvider<K, V>
       List<Map.Entry<K, V>> result = new ArrayList<>((int) Math.min(numKeys, Integer.MAX_VALUE));
       for (Map.Entry<K, V> e : committed.entrySet()) {
         if (!overlay.containsKey(e.getKey())) {
-          result.add(e);
+          result.add(new AbstractMap.SimpleImmutableEntry<>(e));
         }
       }
       for (Map.Entry<K, Object> e : overlay.entrySet()) {

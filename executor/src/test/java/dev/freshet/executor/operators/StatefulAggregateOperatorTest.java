@@ -1,0 +1,437 @@
+package dev.freshet.executor.operators;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.state.StateStore;
+import dev.freshet.executor.state.StateStoreException;
+import dev.freshet.executor.state.StateStoreId;
+import dev.freshet.executor.state.StateStoreProvider;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tests {@link StatefulAggregateOperator} driven batch by batch, as the Update and Complete output
+ * modes of SEMANTICS.md §4.1 and §4.3 describe.
+ */
+class StatefulAggregateOperatorTest {
+  /** {@code SELECT k, COUNT(*), SUM(v) FROM (k VARCHAR, v DOUBLE) GROUP BY k}. */
+  private static final List<AggregateCall> COUNT_AND_SUM_PARTIAL = List.of(
+      new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG),
+      new AggregateCall(AggregateFunction.SUM, 1, ValueKind.DOUBLE));
+  /** Merges the partial row {@code (k, count, sum)}. */
+  private static final List<AggregateCall> COUNT_AND_SUM_MERGE = List.of(
+      new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG),
+      new AggregateCall(AggregateFunction.SUM, 2, ValueKind.DOUBLE));
+
+  @Test void shouldEmitOnlyTouchedKeysWhenUpdateMode() {
+    Harness h = new Harness(countAndSum(OutputMode.UPDATE, 1));
+
+    assertRows(h.runBatch(row("a", 1.0), row("b", 2.0), row("a", 3.0)),
+        row("a", 2L, 4.0), row("b", 1L, 2.0));
+    assertMetrics(h.operator.metrics(), 2, 2, 2);
+
+    assertRows(h.runBatch(row("a", 5.0)), row("a", 3L, 9.0));
+    assertMetrics(h.operator.metrics(), 1, 1, 2);
+
+    assertRows(h.runBatch(row("c", -1.5), row("b", 0.5)), row("b", 2L, 2.5), row("c", 1L, -1.5));
+    assertMetrics(h.operator.metrics(), 2, 2, 3);
+  }
+
+  @Test void shouldEmitEveryKeyWhenCompleteMode() {
+    Harness h = new Harness(countAndSum(OutputMode.COMPLETE, 1));
+
+    assertRows(h.runBatch(row("a", 1.0), row("b", 2.0), row("a", 3.0)),
+        row("a", 2L, 4.0), row("b", 1L, 2.0));
+    assertRows(h.runBatch(row("a", 5.0)), row("a", 3L, 9.0), row("b", 1L, 2.0));
+    assertMetrics(h.operator.metrics(), 2, 1, 2);
+    assertRows(h.runBatch(row("c", 1.0)), row("a", 3L, 9.0), row("b", 1L, 2.0), row("c", 1L, 1.0));
+  }
+
+  @Test void shouldEmitNothingWhenBatchIsEmpty() {
+    Harness update = new Harness(countAndSum(OutputMode.UPDATE, 1));
+    update.runBatch(row("a", 1.0));
+    assertRows(update.runBatch());
+    assertRows(update.runBatch(row("a", 1.0)), row("a", 2L, 2.0));
+
+    Harness complete = new Harness(countAndSum(OutputMode.COMPLETE, 1));
+    complete.runBatch(row("a", 1.0));
+    assertRows(complete.runBatch(), row("a", 1L, 1.0));
+  }
+
+  @Test void shouldGroupByBothColumnsWhenTwoGroupingColumns() {
+    // Input (v BIGINT, region VARCHAR, day INTEGER); GROUP BY region, day; COUNT(*), SUM(v).
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {1, 2},
+        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 0, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 2, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 3, ValueKind.LONG)),
+        OutputMode.UPDATE, 1);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row(1L, "eu", 1), row(2L, "eu", 2), row(3L, "us", 1), row(4L, "eu", 1)),
+        row("eu", 1, 2L, 5L), row("eu", 2, 1L, 2L), row("us", 1, 1L, 3L));
+    assertRows(h.runBatch(row(10L, "us", 1), row(20L, "us", 2)),
+        row("us", 1, 2L, 13L), row("us", 2, 1L, 20L));
+  }
+
+  @Test void shouldAggregateEveryGroupIntoOneRowWhenNoGroupingColumns() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[0],
+        COUNT_AND_SUM_PARTIAL,
+        List.of(new AggregateCall(AggregateFunction.SUM0, 0, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 1, ValueKind.DOUBLE)),
+        OutputMode.UPDATE, 4);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row("a", 1.0), row("b", 2.0)), row(2L, 3.0));
+    assertRows(h.runBatch(row("c", 4.0)), row(3L, 7.0));
+  }
+
+  @Test void shouldKeepExtremesWhenMinAndMaxOfNumbersAndStrings() {
+    // Input (k, d DOUBLE, s VARCHAR); MIN(d), MAX(d), MIN(s), MAX(s).
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(new AggregateCall(AggregateFunction.MIN, 1, ValueKind.DOUBLE),
+            new AggregateCall(AggregateFunction.MAX, 1, ValueKind.DOUBLE),
+            new AggregateCall(AggregateFunction.MIN, 2, ValueKind.STRING),
+            new AggregateCall(AggregateFunction.MAX, 2, ValueKind.STRING)),
+        List.of(new AggregateCall(AggregateFunction.MIN, 1, ValueKind.DOUBLE),
+            new AggregateCall(AggregateFunction.MAX, 2, ValueKind.DOUBLE),
+            new AggregateCall(AggregateFunction.MIN, 3, ValueKind.STRING),
+            new AggregateCall(AggregateFunction.MAX, 4, ValueKind.STRING)),
+        OutputMode.UPDATE, 1);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row("a", 5.0, "m"), row("a", null, null), row("a", -2.0, "b"),
+            row("a", 3.0, "z"), row("b", null, null)),
+        row("a", -2.0, 5.0, "b", "z"), row("b", null, null, null, null));
+    assertRows(h.runBatch(row("a", 0.0, "c"), row("b", 1.0, "Q"), row("a", 9.5, "a")),
+        row("a", -2.0, 9.5, "a", "z"), row("b", 1.0, 1.0, "Q", "Q"));
+    assertRows(h.runBatch(row("a", -7.0, "zz"), row("b", null, null)),
+        row("a", -7.0, 9.5, "a", "zz"), row("b", 1.0, 1.0, "Q", "Q"));
+  }
+
+  @Test void shouldIgnoreNullsWhenCountingColumn() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(new AggregateCall(AggregateFunction.COUNT, 1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM0, 2, ValueKind.LONG)),
+        OutputMode.UPDATE, 1);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row("a", null), row("a", 1.0), row("b", null), row("a", "x")),
+        row("a", 2L, 3L), row("b", 0L, 1L));
+    assertRows(h.runBatch(row("b", null)), row("b", 0L, 2L));
+    assertRows(h.runBatch(row("b", 0.0)), row("b", 1L, 3L));
+  }
+
+  @Test void shouldBeNullWhenSumOfLongsHasOnlyNulls() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(new AggregateCall(AggregateFunction.SUM, 1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 1, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM, 1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM0, 2, ValueKind.LONG)),
+        OutputMode.UPDATE, 1);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row("a", null), row("a", null), row("b", 4L)),
+        row("a", null, 0L), row("b", 4L, 4L));
+    assertRows(h.runBatch(row("a", null)), row("a", null, 0L));
+    assertRows(h.runBatch(row("a", 5), row("a", null), row("b", null)),
+        row("a", 5L, 5L), row("b", 4L, 4L));
+    assertRows(h.runBatch(row("a", -7L)), row("a", -2L, -2L));
+  }
+
+  @Test void shouldFormOwnGroupWhenGroupingKeyIsNull() {
+    Harness h = new Harness(countAndSum(OutputMode.UPDATE, 1));
+
+    assertRows(h.runBatch(row(null, 1.0), row("a", 2.0), row(null, 3.0)),
+        row(null, 2L, 4.0), row("a", 1L, 2.0));
+    assertRows(h.runBatch(row(null, 1.0)), row(null, 3L, 5.0));
+  }
+
+  @Test void shouldFormOwnGroupWhenOneOfTwoGroupingKeysIsNull() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0, 1},
+        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 2, ValueKind.LONG)),
+        OutputMode.COMPLETE, 4);
+    Harness h = new Harness(spec);
+
+    h.runBatch(row("a", null), row(null, "a"), row(null, null), row("a", "a"), row("a", null));
+    assertRows(h.runBatch(row(null, null)),
+        row("a", null, 2L), row(null, "a", 1L), row(null, null, 2L), row("a", "a", 1L));
+  }
+
+  @Test void shouldFormOneGroupWhenKeysAreNegativeAndPositiveZero() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG)),
+        OutputMode.UPDATE, 4);
+    Harness h = new Harness(spec);
+
+    // Row equality uses Double.equals, which tells -0.0 from 0.0: the key must come out as 0.0.
+    assertRows(h.runBatch(row(-0.0), row(0.0), row(-0.0), row(1.0)), row(0.0, 3L), row(1.0, 1L));
+    assertRows(h.runBatch(row(-0.0)), row(0.0, 4L));
+    assertRows(h.runBatch(row(0.0)), row(0.0, 5L));
+  }
+
+  @Test void shouldFormOneGroupWhenCompositeKeysHaveNegativeAndPositiveZero() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0, 1},
+        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 2, ValueKind.LONG)),
+        OutputMode.UPDATE, 4);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row("a", -0.0f), row("a", 0.0f), row("b", -0.0d)),
+        row("a", 0.0f, 2L), row("b", 0.0d, 1L));
+    assertRows(h.runBatch(row("a", -0.0f), row("b", 0.0d)), row("a", 0.0f, 3L), row("b", 0.0d, 2L));
+  }
+
+  @Test void shouldMatchSinglePartitionWhenStateHasFourPartitions() {
+    long seed = Long.getLong("freshet.test.seed", System.nanoTime());
+    for (OutputMode mode : List.of(OutputMode.UPDATE, OutputMode.COMPLETE)) {
+      Random random = new Random(seed);
+      Harness one = new Harness(mixedAggregates(mode, 1));
+      Harness four = new Harness(mixedAggregates(mode, 4));
+      Map<List<Object>, long[]> model = new HashMap<>();
+      for (int batch = 0; batch < 20; batch++) {
+        String where = "seed=" + seed + " (set -Dfreshet.test.seed), mode=" + mode
+            + ", batchId=" + batch;
+        Object[][] rows = new Object[random.nextInt(30)][];
+        for (int i = 0; i < rows.length; i++) {
+          String k1 = random.nextInt(8) == 0 ? null : "k" + random.nextInt(6);
+          Integer k2 = random.nextInt(3);
+          Long v = random.nextInt(6) == 0 ? null : (long) random.nextInt(200) - 100;
+          rows[i] = row(k1, k2, v);
+          long[] m = model.computeIfAbsent(Arrays.asList(k1, k2), k -> new long[] {0, 0, 0});
+          m[0]++;
+          if (v != null) {
+            m[1]++;
+            m[2] += v;
+          }
+        }
+        List<List<Object>> expected = sorted(one.runBatch(rows));
+        assertEquals(expected, sorted(four.runBatch(rows)), where);
+        assertEquals(one.operator.metrics().numOutputRows(),
+            four.operator.metrics().numOutputRows(), where);
+        assertEquals(model.size(), four.operator.metrics().numTotalStateRows(), where);
+        if (mode == OutputMode.COMPLETE) {
+          assertEquals(model.size(), expected.size(), where);
+          for (List<Object> r : expected) {
+            long[] m = model.get(r.subList(0, 2));
+            assertEquals(Arrays.asList(r.get(0), r.get(1), m[0], m[1], m[1] == 0 ? null : m[2]),
+                r.subList(0, 5), where);
+          }
+        }
+      }
+      int used = 0;
+      for (StateStoreProvider<Object, Object[]> p : four.providers) {
+        StateStore<Object, Object[]> store = p.getStore(20);
+        used += store.numKeys() > 0 ? 1 : 0;
+        store.abort();
+      }
+      assertTrue(used > 1, "keys should spread over the partitions; seed=" + seed);
+    }
+  }
+
+  @Test void shouldContinueFromPreviousVersionWhenBatchAbortedDuringFinish() {
+    FailingOperator failing = new FailingOperator();
+    StatefulAggregateSpec spec = countAndSum(OutputMode.UPDATE, 4);
+    Harness h = new Harness(spec, failing);
+    assertRows(h.runBatch(row("a", 1.0), row("b", 2.0), row("a", 3.0), row("c", 1.0)),
+        row("a", 2L, 4.0), row("b", 1L, 2.0), row("c", 1L, 1.0));
+
+    BatchContext batch1 = new BatchContext(1, 2000);
+    h.operator.startBatch(batch1);
+    for (String k : List.of("a", "b", "c", "d", "e", "f", "g", "h")) {
+      h.operator.push(row(k, 100.0));
+    }
+    failing.failAfter = 2;
+    RuntimeException e = assertThrows(RuntimeException.class, () -> h.operator.finishBatch(batch1));
+    assertEquals("downstream failed", e.getMessage());
+    h.operator.abortBatch(batch1);
+
+    for (StateStoreProvider<Object, Object[]> p : h.providers) {
+      assertThrows(StateStoreException.class, () -> p.getStore(2));
+      p.getStore(1).abort();
+    }
+    assertRows(h.runBatch(1, row("a", 5.0)), row("a", 3L, 9.0));
+    assertRows(h.runBatch(2, row("b", 5.0), row("d", 1.0)), row("b", 2L, 7.0), row("d", 1L, 1.0));
+  }
+
+  @Test void shouldContinueFromPreviousVersionWhenBatchAbortedBeforeFinish() {
+    Harness h = new Harness(countAndSum(OutputMode.COMPLETE, 2));
+    h.runBatch(row("a", 1.0));
+
+    BatchContext batch1 = new BatchContext(1, 2000);
+    h.operator.startBatch(batch1);
+    h.operator.push(row("a", 100.0));
+    h.operator.push(row("z", 100.0));
+    h.operator.abortBatch(batch1);
+
+    assertRows(h.runBatch(1, row("b", 2.0)), row("a", 1L, 1.0), row("b", 1L, 2.0));
+  }
+
+  @Test void shouldRejectAppendModeWhenConstructed() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new Harness(countAndSum(OutputMode.APPEND, 1)));
+
+    assertTrue(e.getMessage().contains("watermark"), e.getMessage());
+    assertEquals("Append output mode needs a watermark on a grouping column; this operator has none",
+        e.getMessage());
+  }
+
+  @Test void shouldRejectPartitionsWhenCountDiffersFromSpec() {
+    StatefulAggregateSpec spec = countAndSum(OutputMode.UPDATE, 2);
+
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new StatefulAggregateOperator(spec, providers(3), new CollectOperator()));
+    assertEquals("expected 2 state partitions, got 3", e.getMessage());
+  }
+
+  private static StatefulAggregateSpec countAndSum(OutputMode mode, int numPartitions) {
+    return new StatefulAggregateSpec(0, new int[] {0}, COUNT_AND_SUM_PARTIAL, COUNT_AND_SUM_MERGE,
+        mode, numPartitions);
+  }
+
+  /** Input (k1, k2, v BIGINT); GROUP BY k1, k2; COUNT(*), COUNT(v), SUM(v), MIN(v), MAX(v). */
+  private static StatefulAggregateSpec mixedAggregates(OutputMode mode, int numPartitions) {
+    return new StatefulAggregateSpec(0, new int[] {0, 1},
+        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.COUNT, 2, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 2, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.MIN, 2, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.MAX, 2, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 2, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM0, 3, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 4, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.MIN, 5, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.MAX, 6, ValueKind.LONG)),
+        mode, numPartitions);
+  }
+
+  private static List<StateStoreProvider<Object, Object[]>> providers(int n) {
+    List<StateStoreProvider<Object, Object[]>> result = new ArrayList<>();
+    for (int p = 0; p < n; p++) {
+      result.add(new InMemoryStateStoreProvider<>(new StateStoreId("q", 0, p)));
+    }
+    return result;
+  }
+
+  private static Object[] row(Object... values) {
+    return values;
+  }
+
+  private static void assertMetrics(AggregateMetrics m, long output, long updated, long total) {
+    assertEquals(List.of(output, updated, total),
+        List.of(m.numOutputRows(), m.numUpdatedStateRows(), m.numTotalStateRows()),
+        "numOutputRows, numUpdatedStateRows, numTotalStateRows");
+  }
+
+  /** Asserts that {@code actual} holds exactly {@code expected}, in any order, duplicates counted. */
+  private static void assertRows(List<Object[]> actual, Object[]... expected) {
+    List<List<Object>> want = new ArrayList<>();
+    for (Object[] r : expected) {
+      want.add(Arrays.asList(r));
+    }
+    assertEquals(sortedLists(want), sorted(actual));
+  }
+
+  private static List<List<Object>> sorted(List<Object[]> rows) {
+    List<List<Object>> lists = new ArrayList<>();
+    for (Object[] r : rows) {
+      lists.add(Arrays.asList(r));
+    }
+    return sortedLists(lists);
+  }
+
+  private static List<List<Object>> sortedLists(List<List<Object>> rows) {
+    List<List<Object>> copy = new ArrayList<>(rows);
+    copy.sort(Comparator.comparing(StatefulAggregateOperatorTest::describe));
+    return copy;
+  }
+
+  /** A sort key that tells apart values whose {@code toString} agree (1 and 1L, 0.0 and -0.0). */
+  private static String describe(List<Object> row) {
+    StringBuilder b = new StringBuilder();
+    for (Object v : row) {
+      b.append(v == null ? "null" : v.getClass().getSimpleName() + ":" + v).append('|');
+    }
+    return b.toString();
+  }
+
+  /** Runs batches against fresh in-memory providers and collects the output. */
+  private static final class Harness {
+    final List<StateStoreProvider<Object, Object[]>> providers;
+    final CollectOperator collect = new CollectOperator();
+    final StatefulAggregateOperator operator;
+    long nextBatchId;
+
+    Harness(StatefulAggregateSpec spec) {
+      this(spec, null);
+    }
+
+    Harness(StatefulAggregateSpec spec, FailingOperator failing) {
+      providers = providers(spec.numPartitions());
+      Operator downstream = collect;
+      if (failing != null) {
+        failing.downstream = collect;
+        downstream = failing;
+      }
+      operator = new StatefulAggregateOperator(spec, providers, downstream);
+    }
+
+    List<Object[]> runBatch(Object[]... rows) {
+      return runBatch(nextBatchId, rows);
+    }
+
+    List<Object[]> runBatch(long batchId, Object[]... rows) {
+      BatchContext batch = new BatchContext(batchId, 1000 * batchId);
+      operator.startBatch(batch);
+      for (Object[] r : rows) {
+        operator.push(r);
+      }
+      operator.finishBatch(batch);
+      nextBatchId = batchId + 1;
+      return collect.takeRows();
+    }
+  }
+
+  /** Passes rows on, but throws on the push after {@code failAfter} rows once armed. */
+  private static final class FailingOperator implements Operator {
+    Operator downstream;
+    int failAfter = -1;
+
+    @Override public void startBatch(BatchContext batch) {
+      downstream.startBatch(batch);
+    }
+
+    @Override public void push(Object[] row) {
+      if (failAfter == 0) {
+        failAfter = -1;
+        throw new IllegalStateException("downstream failed");
+      }
+      if (failAfter > 0) {
+        failAfter--;
+      }
+      downstream.push(row);
+    }
+
+    @Override public void finishBatch(BatchContext batch) {
+      downstream.finishBatch(batch);
+    }
+
+    @Override public void abortBatch(BatchContext batch) {
+      downstream.abortBatch(batch);
+    }
+  }
+}
