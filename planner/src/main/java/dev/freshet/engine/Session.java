@@ -2,10 +2,9 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.operators.CollectOperator;
-import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.MicroBatchExecution;
+import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
@@ -121,12 +120,11 @@ public final class Session {
   private StatementResult push(SqlNode query, @Nullable EmitMode emit) throws SQLException {
     PlannedQuery plan = engine.planner().planQuery(query, emit, statePartitions);
     String id = UUID.randomUUID().toString();
-    CollectOperator output = new CollectOperator();
-    Operator pipeline = new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id)
-        .build(plan, output);
+    StreamingPipeline pipeline =
+        new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id).build(plan);
     PushQuery push = new PushQuery();
     MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
-        plan.source().source(), pipeline, output, push.sink(), System::currentTimeMillis);
+        pipeline, push.sink(), System::currentTimeMillis);
     push.attach(new RegisteredQuery(execution));
     engine.register(push.query());
     execution.start();
@@ -135,11 +133,9 @@ public final class Session {
 
   private StatementResult bounded(SqlNode query) throws SQLException {
     PlannedQuery plan = engine.planner().planQuery(query, null, 1);
-    CollectOperator output = new CollectOperator();
-    Operator pipeline = new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY,
-        "bounded-" + UUID.randomUUID()).build(plan, output);
-    List<Object[]> rows = BoundedExecution.run(plan.source().source(), pipeline, output,
-        System.currentTimeMillis());
+    StreamingPipeline pipeline = new ExecPlanBuilder(engine.planner().typeFactory(),
+        DataContexts.EMPTY, "bounded-" + UUID.randomUUID()).build(plan);
+    List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
     return new StatementResult.Rows(columns(plan.rowType()), rows);
   }
 
@@ -236,6 +232,10 @@ public final class Session {
     @Override public boolean processAllAvailable(java.time.Duration timeout)
         throws InterruptedException {
       return delegate.processAllAvailable(timeout);
+    }
+
+    @Override public List<dev.freshet.executor.runtime.StreamingQueryProgress> recentProgress() {
+      return delegate.recentProgress();
     }
 
     @Override public void stop() {

@@ -6,7 +6,10 @@ import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
+import dev.freshet.planner.rel.EventTimeLineage;
 import dev.freshet.planner.rel.StreamingRels;
+import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;
+import dev.freshet.planner.rules.FreshetRules;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
 import java.sql.SQLException;
@@ -27,6 +30,7 @@ import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.Aggregate;
@@ -41,6 +45,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -102,23 +107,43 @@ public final class FreshetPlanner {
     RelNode rel = converter.toRel(node);
 
     StreamTable source = singleStream(rel);
-    RelNode normalized = hep(rel, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_MERGE,
-        CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE);
+    RelNode normalized = hep(withWatermarks(rel), CoreRules.AGGREGATE_PROJECT_MERGE,
+        CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE,
+        FreshetRules.WINDOW_TABLE_FUNCTION, FreshetRules.GROUP_WINDOW);
     OutputMode mode = OutputModeChecker.check(normalized, emit);
 
     RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
         .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
-    RelNode logical = hep(normalized, streamingAggregate);
+    RelNode logical = hep(normalized, streamingAggregate, CoreRules.PROJECT_REMOVE);
     RelNode physical = hep(logical, CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC,
         CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
     boolean aggregating = containsAggregate(normalized);
     return new PlannedQuery(logical, physical, rel.getRowType(), mode, source, aggregating);
   }
 
+  /**
+   * Puts an {@link LogicalEventTimeWatermark} above each scan of a stream that declares a
+   * watermark, where it sees every row before anything filters them.
+   */
+  private static RelNode withWatermarks(RelNode rel) {
+    return rel.accept(new RelHomogeneousShuttle() {
+      @Override public RelNode visit(TableScan scan) {
+        Optional<StreamTable> stream = StreamingRels.streamOf(scan);
+        if (stream.isEmpty() || stream.get().watermark().isEmpty()) {
+          return scan;
+        }
+        WatermarkSpec watermark = stream.get().watermark().get();
+        int column = scan.getRowType().getFieldNames().indexOf(watermark.column());
+        return LogicalEventTimeWatermark.create(scan, column, watermark.delayMs());
+      }
+    });
+  }
+
   /** Whether {@code query} starts with {@code SELECT STREAM}. */
   public static boolean isStreamQuery(SqlNode query) {
-    return query instanceof SqlSelect
-        && ((SqlSelect) query).getModifierNode(SqlSelectKeyword.STREAM) != null;
+    SqlNode select = query instanceof SqlOrderBy ? ((SqlOrderBy) query).query : query;
+    return select instanceof SqlSelect
+        && ((SqlSelect) select).getModifierNode(SqlSelectKeyword.STREAM) != null;
   }
 
   /**
@@ -175,25 +200,12 @@ public final class FreshetPlanner {
     return false;
   }
 
-  /** Whether grouping column {@code key} of {@code aggregate} derives from a watermark column. */
+  /**
+   * Whether grouping column {@code key} (a column of the aggregate's input) carries event time:
+   * the watermark column itself, or a window start or end computed from it.
+   */
   static boolean isWatermarkKey(Aggregate aggregate, int key) {
-    RelMetadataQuery mq = aggregate.getCluster().getMetadataQuery();
-    Set<RelColumnOrigin> origins = mq.getColumnOrigins(aggregate.getInput(), key);
-    if (origins == null) {
-      return false;
-    }
-    for (RelColumnOrigin origin : origins) {
-      StreamTable stream = origin.getOriginTable().unwrap(StreamTable.class);
-      if (stream != null) {
-        Optional<WatermarkSpec> watermark = stream.watermark();
-        String column = origin.getOriginTable().getRowType().getFieldNames()
-            .get(origin.getOriginColumnOrdinal());
-        if (watermark.isPresent() && watermark.get().column().equals(column)) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return EventTimeLineage.of(aggregate.getInput(), key).isPresent();
   }
 
   private static SqlNode withoutStreamKeyword(SqlNode query) {
@@ -202,7 +214,8 @@ public final class FreshetPlanner {
     }
     // The validator would require a StreamableTable and a monotonic GROUP BY key for STREAM;
     // Freshet decides streaming execution itself, so the keyword has done its job once seen.
-    SqlSelect select = (SqlSelect) query;
+    SqlSelect select = (SqlSelect) (query instanceof SqlOrderBy ? ((SqlOrderBy) query).query
+        : query);
     SqlNode stream = select.getModifierNode(SqlSelectKeyword.STREAM);
     SqlNodeList keywords = new SqlNodeList(select.getParserPosition());
     for (SqlNode keyword : (SqlNodeList) requireNonNull(select.getOperandList().get(0))) {
@@ -211,7 +224,7 @@ public final class FreshetPlanner {
       }
     }
     select.setOperand(0, keywords);
-    return select;
+    return query;
   }
 
   private static RelNode hep(RelNode rel, RelOptRule... rules) {
@@ -226,8 +239,11 @@ public final class FreshetPlanner {
 
   /** One validation and conversion; validators and clusters are not reusable across queries. */
   private final class Converter {
+    // Case-insensitive, so that the window functions' lower-case window_start and window_end can
+    // be written unquoted like every other column.
     final CalciteCatalogReader catalogReader = new CalciteCatalogReader(rootSchema,
-        List.of(SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT);
+        List.of(SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT.set(
+            org.apache.calcite.config.CalciteConnectionProperty.CASE_SENSITIVE, "false"));
     final SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(),
         catalogReader, typeFactory,
         SqlValidator.Config.DEFAULT.withIdentifierExpansion(true));

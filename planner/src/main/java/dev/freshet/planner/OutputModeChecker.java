@@ -65,8 +65,6 @@ final class OutputModeChecker {
                   + " window of ts, e.g. GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE); or use EMIT"
                   + " UPDATE or EMIT COMPLETE");
         }
-        throw PlannerErrors.notSupported("EMIT APPEND for aggregations with a watermark is not"
-            + " supported yet. Use EMIT UPDATE or EMIT COMPLETE");
       }
     } else if (mode == OutputMode.COMPLETE) {
       throw PlannerErrors.outputModeNotSupported(
@@ -81,8 +79,6 @@ final class OutputModeChecker {
                 + " in EMIT COMPLETE mode",
             "Remove them, or aggregate and use EMIT COMPLETE");
       }
-      throw PlannerErrors.notSupported("ORDER BY and LIMIT in EMIT COMPLETE mode are not"
-          + " supported yet. Sort the rows in the client");
     }
     return mode;
   }

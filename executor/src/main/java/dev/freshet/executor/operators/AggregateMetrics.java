@@ -7,11 +7,25 @@ public final class AggregateMetrics {
   long numOutputRows;
   long numUpdatedStateRows;
   long numTotalStateRows;
+  long numRemovedStateRows;
+  long numRowsDroppedByWatermark;
 
   void reset() {
     numOutputRows = 0;
     numUpdatedStateRows = 0;
     numTotalStateRows = 0;
+    numRemovedStateRows = 0;
+    numRowsDroppedByWatermark = 0;
+  }
+
+  /** Keys removed from state because the watermark passed them. */
+  public long numRemovedStateRows() {
+    return numRemovedStateRows;
+  }
+
+  /** Partial groups dropped as late (one per key and batch, as in Spark). */
+  public long numRowsDroppedByWatermark() {
+    return numRowsDroppedByWatermark;
   }
 
   /** Rows emitted downstream. */

@@ -35,4 +35,8 @@ public final class CalcOperator implements Operator {
   @Override public void abortBatch(BatchContext batch) {
     downstream.abortBatch(batch);
   }
+
+  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
+    return downstream.needsNoDataBatch(newWatermarkMs);
+  }
 }

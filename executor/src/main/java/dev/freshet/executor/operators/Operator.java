@@ -23,4 +23,12 @@ public interface Operator {
   /** Gives up the current batch after a failure; stateful operators abort their stores. */
   default void abortBatch(BatchContext batch) {
   }
+
+  /**
+   * Whether a batch without new data should run because the watermark advanced to
+   * {@code newWatermarkMs}: true when a stateful operator would then evict or finalize state.
+   */
+  default boolean needsNoDataBatch(long newWatermarkMs) {
+    return false;
+  }
 }

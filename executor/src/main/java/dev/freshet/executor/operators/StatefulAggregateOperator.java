@@ -18,7 +18,13 @@ import java.util.Map;
  * batch's version, restores each key's saved value, merges the batch's partial value into it (the
  * saved value first), saves the result and commits, producing the next version. What it emits
  * depends on the output mode: in {@link OutputMode#UPDATE} one row per key the batch touched; in
- * {@link OutputMode#COMPLETE} every key in the store.
+ * {@link OutputMode#COMPLETE} every key in the store; in {@link OutputMode#APPEND} the groups that
+ * the watermark made final, each once.
+ *
+ * <p>With an event-time key ({@link StatefulAggregateSpec#eventTimeKey()}), UPDATE and APPEND
+ * follow Spark: a partial group at or before the previous batch's watermark is late, dropped and
+ * counted; after the merge, groups at or before this batch's watermark are removed from state,
+ * silently in UPDATE mode, emitted in APPEND mode. COMPLETE mode ignores the watermark.
  *
  * <p>Per key and batch it does one state read and one state write; values are immutable once saved,
  * so an aborted batch leaves the previous version intact.
@@ -39,6 +45,10 @@ public final class StatefulAggregateOperator implements Operator {
   private final Object[] outputRow;
   private final List<StateStore<Object, Object[]>> openStores = new ArrayList<>();
   private final AggregateMetrics metrics = new AggregateMetrics();
+  /** The key carrying event time, or null when the watermark does not apply (COMPLETE mode). */
+  private final EventTimeKey eventTimeKey;
+  /** The eviction watermark of the last batch that finished; no-data batches run beyond it. */
+  private long lastEvictionWatermarkMs = Long.MIN_VALUE;
 
   /**
    * Creates the operator.
@@ -56,10 +66,7 @@ public final class StatefulAggregateOperator implements Operator {
       throw new IllegalArgumentException("expected " + spec.numPartitions()
           + " state partitions, got " + partitions.size());
     }
-    if (spec.outputMode() == OutputMode.APPEND) {
-      throw new IllegalArgumentException(
-          "Append output mode needs a watermark on a grouping column; this operator has none");
-    }
+    this.eventTimeKey = spec.outputMode() == OutputMode.COMPLETE ? null : spec.eventTimeKey();
     this.keys = new KeyExtractor(spec.keyIndexes());
     this.keyCount = keys.keyCount();
     int[] leading = new int[keyCount];
@@ -83,6 +90,11 @@ public final class StatefulAggregateOperator implements Operator {
       result[i] = Accumulator.of(calls.get(i), keyCount + i);
     }
     return result;
+  }
+
+  /** Number of state partitions. */
+  public int numPartitions() {
+    return partitions.size();
   }
 
   /** Metrics of the last batch. */
@@ -118,6 +130,10 @@ public final class StatefulAggregateOperator implements Operator {
       openStores.add(store);
       for (Map.Entry<Object, Object[]> group : batchGroups.get(p).entrySet()) {
         Object key = group.getKey();
+        if (eventTimeKey != null && isAtOrBefore(key, batch.lateEventsWatermarkMs())) {
+          metrics.numRowsDroppedByWatermark++;
+          continue;
+        }
         Object[] merged = restoreAndMerge(store, key, group.getValue());
         store.put(key, merged);
         metrics.numUpdatedStateRows++;
@@ -129,6 +145,8 @@ public final class StatefulAggregateOperator implements Operator {
         for (Map.Entry<Object, Object[]> e : store.entries()) {
           emit(e.getKey(), e.getValue());
         }
+      } else if (eventTimeKey != null) {
+        evict(store, batch.evictionWatermarkMs());
       }
     }
     for (StateStore<Object, Object[]> store : openStores) {
@@ -136,7 +154,36 @@ public final class StatefulAggregateOperator implements Operator {
       metrics.numTotalStateRows += store.numKeys();
     }
     openStores.clear();
+    lastEvictionWatermarkMs = batch.evictionWatermarkMs();
     downstream.finishBatch(batch);
+  }
+
+  /** Removes the groups the watermark made final; APPEND mode emits them, UPDATE drops them. */
+  private void evict(StateStore<Object, Object[]> store, long watermarkMs) {
+    List<Map.Entry<Object, Object[]>> done = new ArrayList<>();
+    for (Map.Entry<Object, Object[]> e : store.entries()) {
+      if (isAtOrBefore(e.getKey(), watermarkMs)) {
+        done.add(e);
+      }
+    }
+    for (Map.Entry<Object, Object[]> e : done) {
+      store.remove(e.getKey());
+      metrics.numRemovedStateRows++;
+      if (spec.outputMode() == OutputMode.APPEND) {
+        emit(e.getKey(), e.getValue());
+      }
+    }
+  }
+
+  /** Whether the group's event time is at or before {@code watermarkMs} (Spark's {@code <=}). */
+  private boolean isAtOrBefore(Object key, long watermarkMs) {
+    Object value = keyCount == 1 ? key : ((GroupKey) key).get(eventTimeKey.keyIndex());
+    return value != null && (Long) value + eventTimeKey.offsetMs() <= watermarkMs;
+  }
+
+  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
+    return eventTimeKey != null && newWatermarkMs > lastEvictionWatermarkMs
+        || downstream.needsNoDataBatch(newWatermarkMs);
   }
 
   @Override public void abortBatch(BatchContext batch) {

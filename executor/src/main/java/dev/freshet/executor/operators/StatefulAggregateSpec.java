@@ -21,6 +21,8 @@ import java.util.List;
  * @param mergeCalls aggregates folding a partial row into the saved state
  * @param outputMode what to emit after each batch
  * @param numPartitions number of state partitions
+ * @param eventTimeKey the grouping column that carries event time, or null: without one the
+ *     watermark neither drops late rows nor evicts state here, and APPEND mode is impossible
  */
 public record StatefulAggregateSpec(
     int operatorId,
@@ -28,7 +30,8 @@ public record StatefulAggregateSpec(
     List<AggregateCall> partialCalls,
     List<AggregateCall> mergeCalls,
     OutputMode outputMode,
-    int numPartitions) {
+    int numPartitions,
+    EventTimeKey eventTimeKey) {
   public StatefulAggregateSpec {
     keyIndexes = keyIndexes.clone();
     partialCalls = List.copyOf(partialCalls);
@@ -40,6 +43,20 @@ public record StatefulAggregateSpec(
     if (numPartitions < 1) {
       throw new IllegalArgumentException("numPartitions must be positive: " + numPartitions);
     }
+    if (eventTimeKey != null && eventTimeKey.keyIndex() >= keyIndexes.length) {
+      throw new IllegalArgumentException("event-time key " + eventTimeKey.keyIndex()
+          + " is not one of the " + keyIndexes.length + " grouping columns");
+    }
+    if (outputMode == OutputMode.APPEND && eventTimeKey == null) {
+      throw new IllegalArgumentException(
+          "Append output mode needs a watermark on a grouping column; this aggregation has none");
+    }
+  }
+
+  /** A spec without event-time key. */
+  public StatefulAggregateSpec(int operatorId, int[] keyIndexes, List<AggregateCall> partialCalls,
+      List<AggregateCall> mergeCalls, OutputMode outputMode, int numPartitions) {
+    this(operatorId, keyIndexes, partialCalls, mergeCalls, outputMode, numPartitions, null);
   }
 
   /** Number of columns of the output row: keys, then one per aggregate. */
@@ -55,7 +72,8 @@ public record StatefulAggregateSpec(
     return o instanceof StatefulAggregateSpec s && operatorId == s.operatorId
         && Arrays.equals(keyIndexes, s.keyIndexes) && partialCalls.equals(s.partialCalls)
         && mergeCalls.equals(s.mergeCalls) && outputMode == s.outputMode
-        && numPartitions == s.numPartitions;
+        && numPartitions == s.numPartitions
+        && java.util.Objects.equals(eventTimeKey, s.eventTimeKey);
   }
 
   @Override public int hashCode() {
@@ -65,6 +83,6 @@ public record StatefulAggregateSpec(
   @Override public String toString() {
     return "StatefulAggregateSpec[operatorId=" + operatorId + ", keys=" + Arrays.toString(keyIndexes)
         + ", partial=" + partialCalls + ", merge=" + mergeCalls + ", outputMode=" + outputMode
-        + ", numPartitions=" + numPartitions + "]";
+        + ", numPartitions=" + numPartitions + ", eventTimeKey=" + eventTimeKey + "]";
   }
 }

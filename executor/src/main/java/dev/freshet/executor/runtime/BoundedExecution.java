@@ -1,7 +1,6 @@
 package dev.freshet.executor.runtime;
 
 import dev.freshet.executor.operators.BatchContext;
-import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.source.Source;
 import java.util.List;
@@ -16,10 +15,15 @@ public final class BoundedExecution {
   private BoundedExecution() {
   }
 
-  /** Runs one batch over the source's offsets {@code (0, latest]} and returns its output rows. */
-  public static List<Object[]> run(Source source, Operator pipeline, CollectOperator output,
-      long batchTimestampMs) {
-    BatchContext batch = new BatchContext(0, batchTimestampMs);
+  /**
+   * Runs one batch over the source's offsets {@code (0, latest]} and returns its output rows.
+   * Nothing is late and nothing final: the watermark has no say over a bounded query.
+   */
+  public static List<Object[]> run(StreamingPipeline streamingPipeline, long batchTimestampMs) {
+    Source source = streamingPipeline.source();
+    Operator pipeline = streamingPipeline.head();
+    BatchContext batch = new BatchContext(0, batchTimestampMs, BatchContext.NO_WATERMARK,
+        BatchContext.NO_WATERMARK);
     long end = source.latestOffset();
     pipeline.startBatch(batch);
     try {
@@ -29,6 +33,6 @@ public final class BoundedExecution {
       pipeline.abortBatch(batch);
       throw e;
     }
-    return output.takeRows();
+    return streamingPipeline.output().takeRows();
   }
 }

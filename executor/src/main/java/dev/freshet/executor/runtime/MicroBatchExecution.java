@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.CollectOperator;
+import dev.freshet.executor.operators.AggregateMetrics;
 import dev.freshet.executor.operators.Operator;
+import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.source.Source;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * <p>Each batch takes the source's offsets {@code (committed, latest]}, pushes those rows through
  * the operator pipeline, hands the output to the sink, and only then marks the range committed.
  * When there is no new data the thread waits for the source's new-data signal: it never spins.
+ *
+ * <p>Event time follows Spark: the watermark computed after batch {@code N - 1} is batch
+ * {@code N}'s eviction watermark, and the previous batch's watermark its late-data watermark. When
+ * the watermark advances far enough that a stateful operator would evict or finalize groups, a
+ * batch runs even without new data.
  */
 public final class MicroBatchExecution implements StreamingQuery {
   private static final Logger LOG = LoggerFactory.getLogger(MicroBatchExecution.class);
@@ -26,6 +33,7 @@ public final class MicroBatchExecution implements StreamingQuery {
   private final String id;
   private final String name;
   private final Source source;
+  private final StreamingPipeline streamingPipeline;
   private final Operator pipeline;
   private final CollectOperator output;
   private final Sink sink;
@@ -36,10 +44,17 @@ public final class MicroBatchExecution implements StreamingQuery {
   private final Object lock = new Object();
   private boolean newData;
   private boolean stopRequested;
+  /** True while the batch thread waits for data: no batch, not even a no-data batch, is due. */
+  private boolean idle;
   private QueryStatus status = QueryStatus.INITIALIZING;
   private Throwable error;
   private long committedOffset;
   private long lastBatchId = -1;
+  /** The most recent progress records, oldest first; at most {@link #PROGRESS_RETAINED}. */
+  private final java.util.ArrayDeque<StreamingQueryProgress> progress = new java.util.ArrayDeque<>();
+
+  /** Number of progress records kept, as Spark's {@code numRecentProgressUpdates}. */
+  public static final int PROGRESS_RETAINED = 100;
 
   /**
    * Creates a query; call {@link #start()} to run it.
@@ -54,11 +69,26 @@ public final class MicroBatchExecution implements StreamingQuery {
    */
   public MicroBatchExecution(String id, String name, Source source, Operator pipeline,
       CollectOperator output, Sink sink, LongSupplier clock) {
+    this(id, name, StreamingPipeline.of(source, pipeline, output), sink, clock);
+  }
+
+  /**
+   * Creates a query; call {@link #start()} to run it.
+   *
+   * @param id query id
+   * @param name display name
+   * @param pipeline the query's operators and source
+   * @param sink receives each batch's output
+   * @param clock processing-time clock in milliseconds
+   */
+  public MicroBatchExecution(String id, String name, StreamingPipeline pipeline, Sink sink,
+      LongSupplier clock) {
     this.id = requireNonNull(id, "id");
     this.name = requireNonNull(name, "name");
-    this.source = requireNonNull(source, "source");
-    this.pipeline = requireNonNull(pipeline, "pipeline");
-    this.output = requireNonNull(output, "output");
+    this.streamingPipeline = requireNonNull(pipeline, "pipeline");
+    this.source = pipeline.source();
+    this.pipeline = pipeline.head();
+    this.output = pipeline.output();
     this.sink = requireNonNull(sink, "sink");
     this.clock = requireNonNull(clock, "clock");
     this.thread = new Thread(this::runBatches, "freshet-query-" + name);
@@ -103,11 +133,17 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>It also waits for the batches without data that the watermark makes due, so that after it
+   * returns the query is idle.
+   */
   @Override public boolean processAllAvailable(Duration timeout) throws InterruptedException {
     long target = source.latestOffset();
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
-      while (committedOffset < target && status == QueryStatus.ACTIVE) {
+      while ((committedOffset < target || !idle) && status == QueryStatus.ACTIVE) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
@@ -144,22 +180,49 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
   }
 
+  /** The progress of the most recent batches, oldest first. */
+  public java.util.List<StreamingQueryProgress> recentProgress() {
+    synchronized (lock) {
+      return java.util.List.copyOf(progress);
+    }
+  }
+
+  /** The progress of the last batch, if one ran. */
+  public Optional<StreamingQueryProgress> lastProgress() {
+    synchronized (lock) {
+      return Optional.ofNullable(progress.peekLast());
+    }
+  }
+
   private void runBatches() {
     Throwable failure = null;
     try (AutoCloseable registration = source.onNewData(this::signalNewData)) {
       long batchId = 0;
-      while (awaitWork()) {
+      long previousWatermark = 0;
+      while (true) {
         long start = committedOffsetSnapshot();
         long end = source.latestOffset();
-        if (end <= start) {
+        long watermark = streamingPipeline.watermarkMs();
+        boolean hasData = end > start;
+        // A batch without data runs only to let the advanced watermark evict or finalize state.
+        boolean noDataBatch = !hasData && batchId > 0 && pipeline.needsNoDataBatch(watermark);
+        if (!hasData && !noDataBatch) {
+          if (!awaitWork()) {
+            break;
+          }
           continue;
         }
-        runBatch(new BatchContext(batchId, clock.getAsLong()), start, end);
+        if (isStopRequested()) {
+          break;
+        }
+        runBatch(new BatchContext(batchId, clock.getAsLong(), previousWatermark, watermark),
+            start, end);
         synchronized (lock) {
           committedOffset = end;
           lastBatchId = batchId;
           lock.notifyAll();
         }
+        previousWatermark = watermark;
         batchId++;
       }
     } catch (Throwable t) {
@@ -176,9 +239,14 @@ public final class MicroBatchExecution implements StreamingQuery {
   }
 
   private void runBatch(BatchContext batch, long start, long end) {
+    long started = System.nanoTime();
+    long[] inputRows = {0};
     pipeline.startBatch(batch);
     try {
-      source.readRange(start, end, pipeline::push);
+      source.readRange(start, end, row -> {
+        inputRows[0]++;
+        pipeline.push(row);
+      });
       pipeline.finishBatch(batch);
     } catch (RuntimeException | Error e) {
       pipeline.abortBatch(batch);
@@ -186,6 +254,33 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
     List<Object[]> rows = output.takeRows();
     sink.addBatch(batch.batchId(), rows);
+    recordProgress(batch, inputRows[0], rows.size(), (System.nanoTime() - started) / 1_000_000);
+  }
+
+  private void recordProgress(BatchContext batch, long inputRows, long outputRows,
+      long durationMs) {
+    List<StateOperatorProgress> operators = new java.util.ArrayList<>();
+    for (StatefulAggregateOperator op : streamingPipeline.statefulOperators()) {
+      AggregateMetrics m = op.metrics();
+      operators.add(new StateOperatorProgress("stateStoreSave", m.numTotalStateRows(),
+          m.numUpdatedStateRows(), m.numRemovedStateRows(), m.numRowsDroppedByWatermark(),
+          op.numPartitions()));
+    }
+    StreamingQueryProgress p = new StreamingQueryProgress(id, name, batch.batchId(),
+        batch.batchTimestampMs(), inputRows, batch.evictionWatermarkMs(), durationMs, outputRows,
+        operators);
+    synchronized (lock) {
+      progress.addLast(p);
+      if (progress.size() > PROGRESS_RETAINED) {
+        progress.removeFirst();
+      }
+    }
+  }
+
+  private boolean isStopRequested() {
+    synchronized (lock) {
+      return stopRequested;
+    }
   }
 
   /** Waits until the source has data beyond the committed offset; false if stop was requested. */
@@ -194,8 +289,11 @@ public final class MicroBatchExecution implements StreamingQuery {
       while (!stopRequested) {
         if (newData || source.latestOffset() > committedOffset) {
           newData = false;
+          idle = false;
           return true;
         }
+        idle = true;
+        lock.notifyAll();
         lock.wait();
       }
       return false;

@@ -36,6 +36,9 @@ public interface StreamingQuery {
    */
   boolean processAllAvailable(Duration timeout) throws InterruptedException;
 
+  /** The progress of the most recent batches, oldest first (at most 100). */
+  java.util.List<StreamingQueryProgress> recentProgress();
+
   /** Stops the query and waits for its batch thread to end; idempotent. */
   void stop();
 }

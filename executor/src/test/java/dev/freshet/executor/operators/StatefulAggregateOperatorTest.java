@@ -281,12 +281,13 @@ class StatefulAggregateOperatorTest {
     assertRows(h.runBatch(1, row("b", 2.0)), row("a", 1L, 1.0), row("b", 1L, 2.0));
   }
 
-  @Test void shouldRejectAppendModeWhenConstructed() {
+  @Test void shouldRejectAppendModeWithoutEventTimeKey() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new Harness(countAndSum(OutputMode.APPEND, 1)));
 
     assertTrue(e.getMessage().contains("watermark"), e.getMessage());
-    assertEquals("Append output mode needs a watermark on a grouping column; this operator has none",
+    assertEquals(
+        "Append output mode needs a watermark on a grouping column; this aggregation has none",
         e.getMessage());
   }
 

@@ -6,6 +6,12 @@ import dev.freshet.executor.operators.AggregateCall;
 import dev.freshet.executor.operators.AggregateFunction;
 import dev.freshet.executor.operators.CalcOperator;
 import dev.freshet.executor.operators.CollectOperator;
+import dev.freshet.executor.operators.EventTimeKey;
+import dev.freshet.executor.operators.EventTimeWatermarkOperator;
+import dev.freshet.executor.operators.SortKey;
+import dev.freshet.executor.operators.SortOperator;
+import dev.freshet.executor.operators.TimeWindowOperator;
+import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
@@ -16,6 +22,9 @@ import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.rel.AggregatePhase;
+import dev.freshet.planner.rel.EventTimeColumn;
+import dev.freshet.planner.rel.EventTimeWatermark;
+import dev.freshet.planner.rel.TimeWindow;
 import dev.freshet.planner.rel.StateStoreRestore;
 import dev.freshet.planner.rel.StateStoreSave;
 import dev.freshet.planner.rel.StreamingRels;
@@ -26,10 +35,13 @@ import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexLiteral;
 
 /**
  * Translates a planned query's physical plan into the executor's operator pipeline.
@@ -56,20 +68,52 @@ public final class ExecPlanBuilder {
     this.queryId = requireNonNull(queryId, "queryId");
   }
 
-  /** Builds the operators of {@code query}, ending in {@code output}; returns the first one. */
-  public Operator build(PlannedQuery query, CollectOperator output) throws SQLException {
-    return build(query.physical(), output);
+  /** Builds the operators of {@code query}, wired from its source to a collecting sink. */
+  public StreamingPipeline build(PlannedQuery query) throws SQLException {
+    CollectOperator output = new CollectOperator();
+    List<EventTimeWatermarkOperator> watermarks = new ArrayList<>();
+    List<StatefulAggregateOperator> stateful = new ArrayList<>();
+    Operator head = build(query.physical(), output, watermarks, stateful);
+    java.util.Collections.reverse(stateful);
+    return new StreamingPipeline(query.source().source(), head, output, watermarks, stateful);
   }
 
-  private Operator build(RelNode rel, Operator downstream) throws SQLException {
+  private Operator build(RelNode rel, Operator downstream,
+      List<EventTimeWatermarkOperator> watermarks, List<StatefulAggregateOperator> stateful)
+      throws SQLException {
     if (rel instanceof TableScan && StreamingRels.streamOf((TableScan) rel).isPresent()) {
       return downstream;
+    }
+    if (rel instanceof EventTimeWatermark) {
+      EventTimeWatermark w = (EventTimeWatermark) rel;
+      EventTimeWatermarkOperator op =
+          new EventTimeWatermarkOperator(w.eventTimeIndex(), w.delayMs(), downstream);
+      watermarks.add(op);
+      return build(w.getInput(), op, watermarks, stateful);
+    }
+    if (rel instanceof TimeWindow) {
+      TimeWindow w = (TimeWindow) rel;
+      return build(w.getInput(), new TimeWindowOperator(w.eventTimeIndex(), w.sizeMs(),
+          w.slideMs(), w.getInput().getRowType().getFieldCount(), downstream), watermarks,
+          stateful);
+    }
+    if (rel instanceof Sort) {
+      Sort sort = (Sort) rel;
+      List<SortKey> keys = new ArrayList<>();
+      for (RelFieldCollation c : sort.getCollation().getFieldCollations()) {
+        keys.add(new SortKey(c.getFieldIndex(), c.direction.isDescending(),
+            c.nullDirection == RelFieldCollation.NullDirection.FIRST));
+      }
+      long offset = sort.offset == null ? 0 : RexLiteral.longValue(sort.offset);
+      long fetch = sort.fetch == null ? -1 : RexLiteral.longValue(sort.fetch);
+      return build(sort.getInput(), new SortOperator(keys, offset, fetch, downstream),
+          watermarks, stateful);
     }
     if (rel instanceof Calc) {
       Calc calc = (Calc) rel;
       return build(calc.getInput(), new CalcOperator(
           CalcCompiler.compile(calc.getProgram(), typeFactory, dataContext),
-          calc.getRowType().getFieldCount(), downstream));
+          calc.getRowType().getFieldCount(), downstream), watermarks, stateful);
     }
     if (rel instanceof StateStoreSave) {
       StateStoreSave save = (StateStoreSave) rel;
@@ -79,16 +123,19 @@ public final class ExecPlanBuilder {
       }
       LogicalStreamAggregate partial =
           phase(((StateStoreRestore) merge.getInput()).getInput(), AggregatePhase.PARTIAL);
+      EventTimeColumn eventTime = save.eventTimeKey();
       StatefulAggregateSpec spec = new StatefulAggregateSpec(save.operatorId(),
           partial.getGroupSet().toArray(), calls(partial), calls(merge), save.outputMode(),
-          save.numPartitions());
+          save.numPartitions(), eventTime == null ? null
+              : new EventTimeKey(save.keys().indexOf(eventTime.index()), eventTime.offsetMs()));
       List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
       for (int p = 0; p < spec.numPartitions(); p++) {
         providers.add(new InMemoryStateStoreProvider<>(
             new StateStoreId(queryId, save.operatorId(), p)));
       }
-      return build(partial.getInput(),
-          new StatefulAggregateOperator(spec, providers, downstream));
+      StatefulAggregateOperator op = new StatefulAggregateOperator(spec, providers, downstream);
+      stateful.add(op);
+      return build(partial.getInput(), op, watermarks, stateful);
     }
     throw unsupported(rel);
   }

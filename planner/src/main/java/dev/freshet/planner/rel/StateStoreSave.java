@@ -10,6 +10,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.SingleRel;
 import org.apache.calcite.util.ImmutableBitSet;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Relational expression that saves the merged value of each key as state version {@code N + 1}
@@ -24,9 +25,11 @@ public abstract class StateStoreSave extends SingleRel {
   protected final ImmutableBitSet keys;
   protected final OutputMode outputMode;
   protected final int numPartitions;
+  protected final @Nullable EventTimeColumn eventTimeKey;
 
   protected StateStoreSave(RelOptCluster cluster, RelTraitSet traits, RelNode input,
-      int operatorId, ImmutableBitSet keys, OutputMode outputMode, int numPartitions) {
+      int operatorId, ImmutableBitSet keys, OutputMode outputMode, int numPartitions,
+      @Nullable EventTimeColumn eventTimeKey) {
     super(cluster, traits, input);
     if (operatorId < 0) {
       throw new IllegalArgumentException("operatorId must not be negative: " + operatorId);
@@ -38,6 +41,22 @@ public abstract class StateStoreSave extends SingleRel {
     this.keys = requireNonNull(keys, "keys");
     this.outputMode = requireNonNull(outputMode, "outputMode");
     this.numPartitions = numPartitions;
+    if (eventTimeKey != null && !keys.get(eventTimeKey.index())) {
+      throw new IllegalArgumentException("event-time column " + eventTimeKey.index()
+          + " is not a key of " + keys);
+    }
+    if (outputMode == OutputMode.APPEND && eventTimeKey == null) {
+      throw new IllegalArgumentException("APPEND mode needs an event-time key");
+    }
+    this.eventTimeKey = eventTimeKey;
+  }
+
+  /**
+   * The key column that carries event time, through which the watermark drops late rows and
+   * evicts state; null if no key carries it.
+   */
+  public @Nullable EventTimeColumn eventTimeKey() {
+    return eventTimeKey;
   }
 
   /** The stateful operator id, shared with the matching {@link StateStoreRestore}. */
@@ -72,6 +91,11 @@ public abstract class StateStoreSave extends SingleRel {
         .item("operatorId", operatorId)
         .item("keys", keys)
         .item("outputMode", outputMode.displayName())
-        .item("statePartitions", numPartitions);
+        .item("statePartitions", numPartitions)
+        .itemIf("eventTimeKey", eventTimeKey == null ? "" : eventTimeKey.describe(),
+            eventTimeKey != null)
+        .itemIf("watermark", eventTimeKey == null ? ""
+            : eventTimeKey.watermarkColumn() + " - " + eventTimeKey.delayMs() + " ms",
+            eventTimeKey != null);
   }
 }

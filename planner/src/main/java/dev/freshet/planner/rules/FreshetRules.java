@@ -10,4 +10,11 @@ public final class FreshetRules {
   /** Rule that plans an aggregate over a stream as a stateful streaming aggregation, UPDATE mode. */
   public static final StreamingAggregateRule STREAMING_AGGREGATE =
       StreamingAggregateRule.Config.DEFAULT.toRule();
+
+  /** Rule that turns the TUMBLE and HOP table functions into a time window. */
+  public static final WindowTableFunctionRule WINDOW_TABLE_FUNCTION =
+      WindowTableFunctionRule.Config.DEFAULT.toRule();
+
+  /** Rule that computes {@code GROUP BY TUMBLE(ts, size)} and HOP with a time window. */
+  public static final GroupWindowRule GROUP_WINDOW = GroupWindowRule.Config.DEFAULT.toRule();
 }

@@ -4,12 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.planner.rel.AggregatePhase;
+import dev.freshet.planner.rel.EventTimeColumn;
+import dev.freshet.planner.rel.EventTimeLineage;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.logical.LogicalStateStoreRestore;
 import dev.freshet.planner.rel.logical.LogicalStateStoreSave;
 import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
@@ -116,8 +119,13 @@ public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Confi
     final RelNode restore = LogicalStateStoreRestore.create(partial, 0, stateKeys);
     final RelNode merged = LogicalStreamAggregate.create(restore, stateKeys, mergeCalls,
         AggregatePhase.MERGE);
+    final EventTimeColumn eventTimeKey = eventTimeKey(aggregate);
+    if (outputMode == OutputMode.APPEND && eventTimeKey == null) {
+      // No group could ever be final; the output-mode checker has told the user.
+      return null;
+    }
     final RelNode save = LogicalStateStoreSave.create(merged, 0, stateKeys, outputMode,
-        numPartitions);
+        numPartitions, eventTimeKey);
 
     relBuilder.push(save);
     final List<RexNode> projects = new ArrayList<>(relBuilder.fields(stateKeys));
@@ -134,6 +142,17 @@ public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Confi
     return RelOptUtil.areRowTypesEqual(result.getRowType(), aggregate.getRowType(), false)
         ? result
         : RelOptUtil.createCastRel(result, aggregate.getRowType(), true);
+  }
+
+  /** The first grouping column that carries event time, if any. */
+  private static @Nullable EventTimeColumn eventTimeKey(Aggregate aggregate) {
+    for (int i = 0; i < aggregate.getGroupCount(); i++) {
+      Optional<EventTimeColumn> column = EventTimeLineage.of(aggregate, i);
+      if (column.isPresent()) {
+        return column.get();
+      }
+    }
+    return null;
   }
 
   /** Adds a partial call and its merge call; returns the merged column's index. */

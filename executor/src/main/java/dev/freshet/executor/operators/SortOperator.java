@@ -1,0 +1,85 @@
+package dev.freshet.executor.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Sorts the rows of each batch and keeps {@code fetch} of them after skipping {@code offset}:
+ * ORDER BY and LIMIT over a complete-mode aggregation, whose every batch is the whole result.
+ */
+public final class SortOperator implements Operator {
+  private final Comparator<Object[]> comparator;
+  private final long offset;
+  private final long fetch;
+  private final Operator downstream;
+  private final List<Object[]> rows = new ArrayList<>();
+
+  /**
+   * Creates the operator.
+   *
+   * @param keys the ORDER BY columns, most significant first
+   * @param offset rows to skip
+   * @param fetch rows to keep after the offset, or -1 for all
+   * @param downstream receives the sorted rows at the end of each batch
+   */
+  public SortOperator(List<SortKey> keys, long offset, long fetch, Operator downstream) {
+    this.comparator = comparator(List.copyOf(keys));
+    this.offset = offset;
+    this.fetch = fetch;
+    this.downstream = requireNonNull(downstream, "downstream");
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Comparator<Object[]> comparator(List<SortKey> keys) {
+    return (a, b) -> {
+      for (SortKey key : keys) {
+        Object x = a[key.field()];
+        Object y = b[key.field()];
+        int c;
+        if (x == null || y == null) {
+          c = x == y ? 0 : (x == null) == key.nullsFirst() ? -1 : 1;
+        } else {
+          c = ((Comparable) x).compareTo(y);
+          if (key.descending()) {
+            c = -c;
+          }
+        }
+        if (c != 0) {
+          return c;
+        }
+      }
+      return 0;
+    };
+  }
+
+  @Override public void startBatch(BatchContext batch) {
+    rows.clear();
+    downstream.startBatch(batch);
+  }
+
+  @Override public void push(Object[] row) {
+    rows.add(row.clone());
+  }
+
+  @Override public void finishBatch(BatchContext batch) {
+    rows.sort(comparator);
+    long end = fetch < 0 ? rows.size() : Math.min(rows.size(), offset + fetch);
+    for (long i = offset; i < end; i++) {
+      downstream.push(rows.get((int) i));
+    }
+    rows.clear();
+    downstream.finishBatch(batch);
+  }
+
+  @Override public void abortBatch(BatchContext batch) {
+    rows.clear();
+    downstream.abortBatch(batch);
+  }
+
+  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
+    return downstream.needsNoDataBatch(newWatermarkMs);
+  }
+}

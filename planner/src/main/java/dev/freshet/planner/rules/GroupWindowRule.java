@@ -1,0 +1,150 @@
+package dev.freshet.planner.rules;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.planner.rel.logical.LogicalTimeWindow;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.rules.TransformationRule;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlGroupedWindowFunction;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.tools.RelBuilderFactory;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Planner rule that implements the group window functions {@code GROUP BY TUMBLE(ts, size)} and
+ * {@code GROUP BY HOP(ts, slide, size)}: Calcite computes them as {@code $TUMBLE($i, size)} in the
+ * project below the aggregate; this rule puts a {@link LogicalTimeWindow} under that project and
+ * replaces the call by the window's {@code window_start} column (what {@code $TUMBLE} stands for).
+ *
+ * <p>{@code TUMBLE_END} becomes {@code start + size} above the aggregate already. All window calls
+ * of one project must be the same window; {@code SESSION} is left alone.
+ *
+ * @see FreshetRules#GROUP_WINDOW
+ */
+public class GroupWindowRule extends RelRule<GroupWindowRule.Config>
+    implements TransformationRule {
+
+  protected GroupWindowRule(Config config) {
+    super(config);
+  }
+
+  @Override public void onMatch(RelOptRuleCall call) {
+    final LogicalProject project = call.rel(0);
+    final RelNode result = apply(project);
+    if (result != null) {
+      call.transformTo(result);
+    }
+  }
+
+  /** The project with its window calls computed by a time window below, or null. */
+  public static @Nullable RelNode apply(LogicalProject project) {
+    RexCall window = null;
+    for (RexNode e : project.getProjects()) {
+      RexCall found = findWindow(e);
+      if (found != null) {
+        if (window != null && !window.equals(found)) {
+          // Two different windows over one input cannot be one window assignment.
+          return null;
+        }
+        window = found;
+      }
+    }
+    if (window == null || !(window.getOperands().get(0) instanceof RexInputRef)) {
+      return null;
+    }
+    final int column = ((RexInputRef) window.getOperands().get(0)).getIndex();
+    final long size;
+    final long slide;
+    if (window.getKind() == SqlKind.TUMBLE && window.getOperands().size() == 2) {
+      size = WindowTableFunctionRule.millis(window.getOperands().get(1));
+      slide = size;
+    } else if (window.getKind() == SqlKind.HOP && window.getOperands().size() == 3) {
+      slide = WindowTableFunctionRule.millis(window.getOperands().get(1));
+      size = WindowTableFunctionRule.millis(window.getOperands().get(2));
+    } else {
+      return null;
+    }
+    if (size <= 0 || slide <= 0 || slide > size) {
+      return null;
+    }
+    final LogicalTimeWindow windowed =
+        LogicalTimeWindow.create(project.getInput(), column, size, slide);
+    final RexBuilder rexBuilder = project.getCluster().getRexBuilder();
+    final RexCall target = window;
+    final RexNode start = rexBuilder.makeInputRef(windowed, windowed.windowStartIndex());
+    final RexShuttle replace = new RexShuttle() {
+      @Override public RexNode visitCall(RexCall call) {
+        if (call.equals(target)) {
+          return rexBuilder.makeCast(call.getType(), start, true, false);
+        }
+        return super.visitCall(call);
+      }
+    };
+    final List<RexNode> projects = new ArrayList<>();
+    for (RexNode e : project.getProjects()) {
+      projects.add(e.accept(replace));
+    }
+    return LogicalProject.create(windowed, project.getHints(), projects,
+        project.getRowType().getFieldNames(), project.getVariablesSet());
+  }
+
+  private static @Nullable RexCall findWindow(RexNode e) {
+    if (e instanceof RexCall) {
+      RexCall call = (RexCall) e;
+      if (call.getOperator() instanceof SqlGroupedWindowFunction
+          && (call.getKind() == SqlKind.TUMBLE || call.getKind() == SqlKind.HOP
+              || call.getKind() == SqlKind.SESSION)) {
+        return call;
+      }
+      for (RexNode operand : call.getOperands()) {
+        RexCall found = findWindow(operand);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Rule configuration. */
+  public record Config(RelBuilderFactory relBuilderFactory, @Nullable String description,
+      OperandTransform operandSupplier) implements RelRule.Config {
+    /** Matches a project that computes a group window function. */
+    public static final Config DEFAULT = new Config(
+        org.apache.calcite.rel.core.RelFactories.LOGICAL_BUILDER, "GroupWindowRule",
+        b0 -> b0.operand(LogicalProject.class)
+            .predicate(p -> p.getProjects().stream().anyMatch(e -> findWindow(e) != null))
+            .anyInputs());
+
+    public Config {
+      requireNonNull(relBuilderFactory, "relBuilderFactory");
+      requireNonNull(operandSupplier, "operandSupplier");
+    }
+
+    @Override public GroupWindowRule toRule() {
+      return new GroupWindowRule(this);
+    }
+
+    @Override public Config withRelBuilderFactory(RelBuilderFactory factory) {
+      return new Config(factory, description, operandSupplier);
+    }
+
+    @Override public Config withDescription(@Nullable String description) {
+      return new Config(relBuilderFactory, description, operandSupplier);
+    }
+
+    @Override public Config withOperandSupplier(OperandTransform transform) {
+      return new Config(relBuilderFactory, description, transform);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package dev.freshet.planner.rules;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.planner.rel.logical.LogicalTimeWindow;
+import java.util.List;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelRule;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalTableFunctionScan;
+import org.apache.calcite.rel.rules.TransformationRule;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlHopTableFunction;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlTumbleTableFunction;
+import org.apache.calcite.sql.SqlWindowTableFunction;
+import org.apache.calcite.tools.RelBuilderFactory;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Planner rule that turns the window table functions
+ * {@code TABLE(TUMBLE(TABLE s, DESCRIPTOR(ts), size))} and
+ * {@code TABLE(HOP(TABLE s, DESCRIPTOR(ts), slide, size))} into a {@link LogicalTimeWindow}.
+ *
+ * <p>Windows with an offset argument and {@code SESSION} are left alone (the executor cannot run
+ * them; planning then reports the unsupported operator).
+ *
+ * @see FreshetRules#WINDOW_TABLE_FUNCTION
+ */
+public class WindowTableFunctionRule extends RelRule<WindowTableFunctionRule.Config>
+    implements TransformationRule {
+
+  protected WindowTableFunctionRule(Config config) {
+    super(config);
+  }
+
+  @Override public void onMatch(RelOptRuleCall call) {
+    final LogicalTableFunctionScan scan = call.rel(0);
+    final RelNode result = apply(scan);
+    if (result != null) {
+      call.transformTo(result);
+    }
+  }
+
+  /** The time window equivalent to {@code scan}, or null if it is not a supported window. */
+  public static @Nullable RelNode apply(LogicalTableFunctionScan scan) {
+    if (!(scan.getCall() instanceof RexCall) || scan.getInputs().size() != 1) {
+      return null;
+    }
+    final RexCall call = (RexCall) scan.getCall();
+    if (!(call.getOperator() instanceof SqlWindowTableFunction)) {
+      return null;
+    }
+    final List<RexNode> operands = call.getOperands();
+    final Integer column = descriptorColumn(operands.get(0));
+    if (column == null) {
+      return null;
+    }
+    final long size;
+    final long slide;
+    // The call's kind is OTHER_FUNCTION; the operator class tells the window.
+    if (call.getOperator() instanceof SqlTumbleTableFunction && operands.size() == 2) {
+      size = millis(operands.get(1));
+      slide = size;
+    } else if (call.getOperator() instanceof SqlHopTableFunction && operands.size() == 3) {
+      slide = millis(operands.get(1));
+      size = millis(operands.get(2));
+    } else {
+      // SESSION windows, and windows with an offset: not supported by the executor.
+      return null;
+    }
+    if (size <= 0 || slide <= 0 || slide > size) {
+      return null;
+    }
+    final RelNode window = LogicalTimeWindow.create(scan.getInputs().get(0), column, size, slide);
+    return RelOptUtil.areRowTypesEqual(window.getRowType(), scan.getRowType(), false)
+        ? window
+        : RelOptUtil.createCastRel(window, scan.getRowType(), true);
+  }
+
+  private static @Nullable Integer descriptorColumn(RexNode descriptor) {
+    if (descriptor.getKind() != SqlKind.DESCRIPTOR) {
+      return null;
+    }
+    List<RexNode> columns = ((RexCall) descriptor).getOperands();
+    return columns.size() == 1 && columns.get(0) instanceof RexInputRef
+        ? ((RexInputRef) columns.get(0)).getIndex() : null;
+  }
+
+  /** An interval literal's length in milliseconds, or -1 if it is not a literal. */
+  static long millis(RexNode interval) {
+    if (interval instanceof RexLiteral) {
+      Long value = ((RexLiteral) interval).getValueAs(Long.class);
+      return value == null ? -1 : value;
+    }
+    return -1;
+  }
+
+  /** Rule configuration. */
+  public record Config(RelBuilderFactory relBuilderFactory, @Nullable String description,
+      OperandTransform operandSupplier) implements RelRule.Config {
+    /** Matches a window table function over one input. */
+    public static final Config DEFAULT = new Config(
+        org.apache.calcite.rel.core.RelFactories.LOGICAL_BUILDER, "WindowTableFunctionRule",
+        b0 -> b0.operand(LogicalTableFunctionScan.class).anyInputs());
+
+    public Config {
+      requireNonNull(relBuilderFactory, "relBuilderFactory");
+      requireNonNull(operandSupplier, "operandSupplier");
+    }
+
+    @Override public WindowTableFunctionRule toRule() {
+      return new WindowTableFunctionRule(this);
+    }
+
+    @Override public Config withRelBuilderFactory(RelBuilderFactory factory) {
+      return new Config(factory, description, operandSupplier);
+    }
+
+    @Override public Config withDescription(@Nullable String description) {
+      return new Config(relBuilderFactory, description, operandSupplier);
+    }
+
+    @Override public Config withOperandSupplier(OperandTransform transform) {
+      return new Config(relBuilderFactory, description, transform);
+    }
+  }
+}
