@@ -38,6 +38,7 @@ public final class MicroBatchExecution implements StreamingQuery {
   private final CollectOperator output;
   private final Sink sink;
   private final LongSupplier clock;
+  private final Trigger trigger;
   private final Thread thread;
 
   /** Guards the fields below; also the monitor the batch thread waits on. */
@@ -83,6 +84,22 @@ public final class MicroBatchExecution implements StreamingQuery {
    */
   public MicroBatchExecution(String id, String name, StreamingPipeline pipeline, Sink sink,
       LongSupplier clock) {
+    this(id, name, pipeline, sink, clock, Trigger.DEFAULT);
+  }
+
+  /**
+   * Creates a query with a trigger; call {@link #start()} to run it.
+   *
+   * @param id query id
+   * @param name display name
+   * @param pipeline the query's operators and source
+   * @param sink receives each batch's output
+   * @param clock processing-time clock in milliseconds
+   * @param trigger when batches start
+   */
+  public MicroBatchExecution(String id, String name, StreamingPipeline pipeline, Sink sink,
+      LongSupplier clock, Trigger trigger) {
+    this.trigger = requireNonNull(trigger, "trigger");
     this.id = requireNonNull(id, "id");
     this.name = requireNonNull(name, "name");
     this.streamingPipeline = requireNonNull(pipeline, "pipeline");
@@ -199,6 +216,7 @@ public final class MicroBatchExecution implements StreamingQuery {
     try (AutoCloseable registration = source.onNewData(this::signalNewData)) {
       long batchId = 0;
       long previousWatermark = 0;
+      long lastBatchStartMs = 0;
       while (true) {
         long start = committedOffsetSnapshot();
         long end = source.latestOffset();
@@ -212,10 +230,16 @@ public final class MicroBatchExecution implements StreamingQuery {
           }
           continue;
         }
+        if (batchId > 0 && !awaitTrigger(lastBatchStartMs)) {
+          break;
+        }
         if (isStopRequested()) {
           break;
         }
-        runBatch(new BatchContext(batchId, clock.getAsLong(), previousWatermark, watermark),
+        // A batch takes everything that arrived by now, including during the trigger wait.
+        end = source.latestOffset();
+        lastBatchStartMs = clock.getAsLong();
+        runBatch(new BatchContext(batchId, lastBatchStartMs, previousWatermark, watermark),
             start, end);
         synchronized (lock) {
           committedOffset = end;
@@ -274,6 +298,23 @@ public final class MicroBatchExecution implements StreamingQuery {
       if (progress.size() > PROGRESS_RETAINED) {
         progress.removeFirst();
       }
+    }
+  }
+
+  /**
+   * Waits until the trigger lets the batch after one started at {@code lastStartMs} begin;
+   * returns false if the query was stopped meanwhile.
+   */
+  private boolean awaitTrigger(long lastStartMs) throws InterruptedException {
+    if (!(trigger instanceof Trigger.ProcessingTime)) {
+      return true;
+    }
+    long next = ((Trigger.ProcessingTime) trigger).nextAfter(lastStartMs);
+    synchronized (lock) {
+      for (long now = clock.getAsLong(); now < next && !stopRequested; now = clock.getAsLong()) {
+        lock.wait(next - now);
+      }
+      return !stopRequested;
     }
   }
 
