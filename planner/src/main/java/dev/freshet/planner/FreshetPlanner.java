@@ -37,13 +37,18 @@ import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSelectKeyword;
+import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -115,10 +120,29 @@ public final class FreshetPlanner {
     return new PlannedQuery(logical, physical, rel.getRowType(), mode, source, aggregating);
   }
 
-  /** Whether {@code query} starts with {@code SELECT STREAM}. */
+  /**
+   * Whether {@code query} is a {@code SELECT STREAM}: a select with the keyword, or an
+   * {@code ORDER BY}, {@code WITH} or set operation ({@code UNION}, {@code EXCEPT},
+   * {@code INTERSECT}) one of whose selects has it.
+   */
   public static boolean isStreamQuery(SqlNode query) {
-    return query instanceof SqlSelect
-        && ((SqlSelect) query).getModifierNode(SqlSelectKeyword.STREAM) != null;
+    if (query instanceof SqlSelect) {
+      return ((SqlSelect) query).getModifierNode(SqlSelectKeyword.STREAM) != null;
+    }
+    if (query instanceof SqlOrderBy) {
+      return isStreamQuery(((SqlOrderBy) query).query);
+    }
+    if (query instanceof SqlWith) {
+      return isStreamQuery(((SqlWith) query).body);
+    }
+    if (query.isA(SqlKind.SET_QUERY)) {
+      for (SqlNode operand : ((SqlCall) query).getOperandList()) {
+        if (isStreamQuery(operand)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**
@@ -196,14 +220,29 @@ public final class FreshetPlanner {
     return false;
   }
 
+  /**
+   * Takes the {@code STREAM} keyword out of every select of {@code query}, wherever it is written
+   * (in an {@code ORDER BY}, a branch of a {@code UNION}, a subquery).
+   */
   private static SqlNode withoutStreamKeyword(SqlNode query) {
-    if (!isStreamQuery(query)) {
-      return query;
-    }
     // The validator would require a StreamableTable and a monotonic GROUP BY key for STREAM;
     // Freshet decides streaming execution itself, so the keyword has done its job once seen.
-    SqlSelect select = (SqlSelect) query;
+    query.accept(new SqlBasicVisitor<Void>() {
+      @Override public Void visit(SqlCall call) {
+        if (call instanceof SqlSelect) {
+          removeStreamKeyword((SqlSelect) call);
+        }
+        return super.visit(call);
+      }
+    });
+    return query;
+  }
+
+  private static void removeStreamKeyword(SqlSelect select) {
     SqlNode stream = select.getModifierNode(SqlSelectKeyword.STREAM);
+    if (stream == null) {
+      return;
+    }
     SqlNodeList keywords = new SqlNodeList(select.getParserPosition());
     for (SqlNode keyword : (SqlNodeList) requireNonNull(select.getOperandList().get(0))) {
       if (keyword != stream) {
@@ -211,7 +250,6 @@ public final class FreshetPlanner {
       }
     }
     select.setOperand(0, keywords);
-    return select;
   }
 
   private static RelNode hep(RelNode rel, RelOptRule... rules) {
