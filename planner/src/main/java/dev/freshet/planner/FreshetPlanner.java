@@ -10,7 +10,7 @@ import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
 import java.sql.SQLException;
-import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -106,10 +106,10 @@ public final class FreshetPlanner {
     Converter converter = new Converter();
     RelNode rel = converter.toRel(node);
 
-    StreamTable source = singleStream(rel);
     RelNode normalized = hep(rel, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_MERGE,
         CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE);
     OutputMode mode = OutputModeChecker.check(normalized, emit);
+    StreamTable source = singleStream(normalized);
 
     RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
         .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
@@ -169,22 +169,23 @@ public final class FreshetPlanner {
     return table.get();
   }
 
-  /** The single stream that a plan reads. */
-  private static StreamTable singleStream(RelNode rel) throws SQLException {
-    Set<RelOptTable> tables = RelOptUtil.findAllTables(rel).stream()
-        .collect(java.util.stream.Collectors.toSet());
-    List<StreamTable> streams = new ArrayList<>();
-    for (RelOptTable table : tables) {
+  /**
+   * The single stream that a plan reads. {@link OutputModeChecker} has rejected plans that read no
+   * stream, and the joins, set operations and subqueries through which a plan could read more.
+   */
+  private static StreamTable singleStream(RelNode rel) {
+    Set<StreamTable> streams = new HashSet<>();
+    for (RelOptTable table : RelOptUtil.findAllTables(rel)) {
       StreamTable stream = table.unwrap(StreamTable.class);
       if (stream != null) {
         streams.add(stream);
       }
     }
     if (streams.size() != 1) {
-      throw PlannerErrors.notSupported("A continuous query must read exactly one stream; this one"
-          + " reads " + streams.size() + ". Joins and unions of streams are not supported yet.");
+      throw new IllegalStateException("the output-mode checker passed a plan that reads "
+          + streams.size() + " streams:\n" + RelOptUtil.toString(rel));
     }
-    return streams.get(0);
+    return streams.iterator().next();
   }
 
   private static boolean containsAggregate(RelNode rel) {
@@ -201,8 +202,18 @@ public final class FreshetPlanner {
 
   /** Whether grouping column {@code key} of {@code aggregate} derives from a watermark column. */
   static boolean isWatermarkKey(Aggregate aggregate, int key) {
-    RelMetadataQuery mq = aggregate.getCluster().getMetadataQuery();
-    Set<RelColumnOrigin> origins = mq.getColumnOrigins(aggregate.getInput(), key);
+    return isWatermarkColumn(aggregate.getInput(), key);
+  }
+
+  /**
+   * Whether {@code column} of {@code rel} is, or is computed from, a stream's watermark column,
+   * e.g. {@code ts} or {@code TUMBLE(ts, INTERVAL '1' MINUTE)}. Calcite's column origins follow
+   * projections and filters, marking origins through expressions as derived; they stop at table
+   * functions.
+   */
+  static boolean isWatermarkColumn(RelNode rel, int column) {
+    RelMetadataQuery mq = rel.getCluster().getMetadataQuery();
+    Set<RelColumnOrigin> origins = mq.getColumnOrigins(rel, column);
     if (origins == null) {
       return false;
     }
@@ -210,9 +221,9 @@ public final class FreshetPlanner {
       StreamTable stream = origin.getOriginTable().unwrap(StreamTable.class);
       if (stream != null) {
         Optional<WatermarkSpec> watermark = stream.watermark();
-        String column = origin.getOriginTable().getRowType().getFieldNames()
+        String name = origin.getOriginTable().getRowType().getFieldNames()
             .get(origin.getOriginColumnOrdinal());
-        if (watermark.isPresent() && watermark.get().column().equals(column)) {
+        if (watermark.isPresent() && watermark.get().column().equals(name)) {
           return true;
         }
       }
