@@ -13,7 +13,7 @@ import dev.freshet.planner.rules.FreshetRules;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
 import java.sql.SQLException;
-import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -41,14 +41,18 @@ import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSelectKeyword;
+import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
@@ -106,15 +110,17 @@ public final class FreshetPlanner {
     Converter converter = new Converter();
     RelNode rel = converter.toRel(node);
 
-    StreamTable source = singleStream(rel);
-    RelNode normalized = hep(withWatermarks(rel), CoreRules.AGGREGATE_PROJECT_MERGE,
-        CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE,
-        FreshetRules.WINDOW_TABLE_FUNCTION, FreshetRules.GROUP_WINDOW);
+    RelNode normalized = hep(rel, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_MERGE,
+        CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE);
     OutputMode mode = OutputModeChecker.check(normalized, emit);
+    StreamTable source = singleStream(normalized);
 
+    // Event time and windows enter the plan after the checker, which reads the query as written.
+    RelNode windowed = hep(withWatermarks(normalized), FreshetRules.WINDOW_TABLE_FUNCTION,
+        FreshetRules.GROUP_WINDOW);
     RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
         .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
-    RelNode logical = hep(normalized, streamingAggregate, CoreRules.PROJECT_REMOVE);
+    RelNode logical = hep(windowed, streamingAggregate, CoreRules.PROJECT_REMOVE);
     RelNode physical = hep(logical, CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC,
         CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
     boolean aggregating = containsAggregate(normalized);
@@ -139,11 +145,29 @@ public final class FreshetPlanner {
     });
   }
 
-  /** Whether {@code query} starts with {@code SELECT STREAM}. */
+  /**
+   * Whether {@code query} is a {@code SELECT STREAM}: a select with the keyword, or an
+   * {@code ORDER BY}, {@code WITH} or set operation ({@code UNION}, {@code EXCEPT},
+   * {@code INTERSECT}) one of whose selects has it.
+   */
   public static boolean isStreamQuery(SqlNode query) {
-    SqlNode select = query instanceof SqlOrderBy ? ((SqlOrderBy) query).query : query;
-    return select instanceof SqlSelect
-        && ((SqlSelect) select).getModifierNode(SqlSelectKeyword.STREAM) != null;
+    if (query instanceof SqlSelect) {
+      return ((SqlSelect) query).getModifierNode(SqlSelectKeyword.STREAM) != null;
+    }
+    if (query instanceof SqlOrderBy) {
+      return isStreamQuery(((SqlOrderBy) query).query);
+    }
+    if (query instanceof SqlWith) {
+      return isStreamQuery(((SqlWith) query).body);
+    }
+    if (query.isA(SqlKind.SET_QUERY)) {
+      for (SqlNode operand : ((SqlCall) query).getOperandList()) {
+        if (isStreamQuery(operand)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**
@@ -170,22 +194,23 @@ public final class FreshetPlanner {
     return table.get();
   }
 
-  /** The single stream that a plan reads. */
-  private static StreamTable singleStream(RelNode rel) throws SQLException {
-    Set<RelOptTable> tables = RelOptUtil.findAllTables(rel).stream()
-        .collect(java.util.stream.Collectors.toSet());
-    List<StreamTable> streams = new ArrayList<>();
-    for (RelOptTable table : tables) {
+  /**
+   * The single stream that a plan reads. {@link OutputModeChecker} has rejected plans that read no
+   * stream, and the joins, set operations and subqueries through which a plan could read more.
+   */
+  private static StreamTable singleStream(RelNode rel) {
+    Set<StreamTable> streams = new HashSet<>();
+    for (RelOptTable table : RelOptUtil.findAllTables(rel)) {
       StreamTable stream = table.unwrap(StreamTable.class);
       if (stream != null) {
         streams.add(stream);
       }
     }
     if (streams.size() != 1) {
-      throw PlannerErrors.notSupported("A continuous query must read exactly one stream; this one"
-          + " reads " + streams.size() + ". Joins and unions of streams are not supported yet.");
+      throw new IllegalStateException("the output-mode checker passed a plan that reads "
+          + streams.size() + " streams:\n" + RelOptUtil.toString(rel));
     }
-    return streams.get(0);
+    return streams.iterator().next();
   }
 
   private static boolean containsAggregate(RelNode rel) {
@@ -205,18 +230,58 @@ public final class FreshetPlanner {
    * the watermark column itself, or a window start or end computed from it.
    */
   static boolean isWatermarkKey(Aggregate aggregate, int key) {
-    return EventTimeLineage.of(aggregate.getInput(), key).isPresent();
+    return isWatermarkColumn(aggregate.getInput(), key);
   }
 
-  private static SqlNode withoutStreamKeyword(SqlNode query) {
-    if (!isStreamQuery(query)) {
-      return query;
+  /**
+   * Whether {@code column} of {@code rel} is, or is computed from, a stream's watermark column,
+   * e.g. {@code ts} or {@code TUMBLE(ts, INTERVAL '1' MINUTE)}. Calcite's column origins follow
+   * projections and filters, marking origins through expressions as derived; they stop at table
+   * functions.
+   */
+  static boolean isWatermarkColumn(RelNode rel, int column) {
+    RelMetadataQuery mq = rel.getCluster().getMetadataQuery();
+    Set<RelColumnOrigin> origins = mq.getColumnOrigins(rel, column);
+    if (origins == null) {
+      return false;
     }
+    for (RelColumnOrigin origin : origins) {
+      StreamTable stream = origin.getOriginTable().unwrap(StreamTable.class);
+      if (stream != null) {
+        Optional<WatermarkSpec> watermark = stream.watermark();
+        String name = origin.getOriginTable().getRowType().getFieldNames()
+            .get(origin.getOriginColumnOrdinal());
+        if (watermark.isPresent() && watermark.get().column().equals(name)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Takes the {@code STREAM} keyword out of every select of {@code query}, wherever it is written
+   * (in an {@code ORDER BY}, a branch of a {@code UNION}, a subquery).
+   */
+  private static SqlNode withoutStreamKeyword(SqlNode query) {
     // The validator would require a StreamableTable and a monotonic GROUP BY key for STREAM;
     // Freshet decides streaming execution itself, so the keyword has done its job once seen.
-    SqlSelect select = (SqlSelect) (query instanceof SqlOrderBy ? ((SqlOrderBy) query).query
-        : query);
+    query.accept(new SqlBasicVisitor<Void>() {
+      @Override public Void visit(SqlCall call) {
+        if (call instanceof SqlSelect) {
+          removeStreamKeyword((SqlSelect) call);
+        }
+        return super.visit(call);
+      }
+    });
+    return query;
+  }
+
+  private static void removeStreamKeyword(SqlSelect select) {
     SqlNode stream = select.getModifierNode(SqlSelectKeyword.STREAM);
+    if (stream == null) {
+      return;
+    }
     SqlNodeList keywords = new SqlNodeList(select.getParserPosition());
     for (SqlNode keyword : (SqlNodeList) requireNonNull(select.getOperandList().get(0))) {
       if (keyword != stream) {
@@ -224,7 +289,6 @@ public final class FreshetPlanner {
       }
     }
     select.setOperand(0, keywords);
-    return query;
   }
 
   private static RelNode hep(RelNode rel, RelOptRule... rules) {

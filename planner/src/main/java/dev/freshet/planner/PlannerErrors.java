@@ -9,8 +9,8 @@ import java.sql.SQLSyntaxErrorException;
  * how to fix it.
  *
  * <p>SQLSTATEs: {@code 42000} syntax error, {@code 42S01} object exists, {@code 42S02} object not
- * found, {@code 42S22} column not found, {@code 42KDE} query not valid in its output mode (as
- * Spark), {@code 0A000} not supported yet, {@code 22000} bad data.
+ * found, {@code 42S22} column not found, {@code 42KDE} query not valid on a stream or in its output
+ * mode (as Spark), {@code 0A000} not supported yet, {@code 22000} bad data.
  */
 public final class PlannerErrors {
   private PlannerErrors() {
@@ -44,9 +44,25 @@ public final class PlannerErrors {
     return new SQLException(rule + ". " + fix, "42KDE");
   }
 
+  /**
+   * An operation that a continuous query cannot have in any output mode, as Spark rejects it on a
+   * stream; {@code rule} names the rule, {@code fix} the fix.
+   */
+  public static SQLException notValidOnStream(String rule, String fix) {
+    return new SQLException(rule + ". " + fix, "42KDE");
+  }
+
   /** A statement, query shape or option Freshet does not support. */
   public static SQLException notSupported(String what) {
     return new SQLFeatureNotSupportedException(what, "0A000");
+  }
+
+  /**
+   * A query shape Freshet does not support yet; {@code what} names it, {@code fix} says how to
+   * change the query.
+   */
+  public static SQLException notSupported(String what, String fix) {
+    return new SQLFeatureNotSupportedException(what + ". " + fix, "0A000");
   }
 
   /** A malformed value, e.g. in an option or a watermark declaration. */
