@@ -34,12 +34,15 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -118,6 +121,7 @@ public final class FreshetPlanner {
     // Event time and windows enter the plan after the checker, which reads the query as written.
     RelNode windowed = hep(withWatermarks(normalized), FreshetRules.WINDOW_TABLE_FUNCTION,
         FreshetRules.GROUP_WINDOW);
+    rejectSessionWindows(windowed);
     RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
         .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
     RelNode logical = hep(windowed, streamingAggregate, CoreRules.PROJECT_REMOVE);
@@ -125,6 +129,23 @@ public final class FreshetPlanner {
         CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
     boolean aggregating = containsAggregate(normalized);
     return new PlannedQuery(logical, physical, rel.getRowType(), mode, source, aggregating);
+  }
+
+  /**
+   * Session windows pass the output-mode checker in APPEND and COMPLETE mode, as in Spark, but
+   * Freshet cannot merge sessions yet; the window rules leave them in the plan, and this says so.
+   */
+  private static void rejectSessionWindows(RelNode rel) throws SQLException {
+    if (rel instanceof TableFunctionScan || rel instanceof Project
+        && ((Project) rel).getProjects().stream().anyMatch(e -> RexUtil.find(SqlKind.SESSION)
+            .anyContain(List.of(e)))) {
+      throw PlannerErrors.notSupported("SESSION windows are not supported yet (Freshet cannot"
+          + " merge sessions). Group by TUMBLE or HOP windows instead, e.g."
+          + " GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)");
+    }
+    for (RelNode input : rel.getInputs()) {
+      rejectSessionWindows(input);
+    }
   }
 
   /**

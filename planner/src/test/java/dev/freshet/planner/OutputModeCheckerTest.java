@@ -93,8 +93,10 @@ class OutputModeCheckerTest {
         + " GROUP BY k, TUMBLE(ts, INTERVAL '1' MINUTE) EMIT APPEND"));
     assertEquals(OutputMode.APPEND, mode("SELECT STREAM COUNT(*) FROM s"
         + " GROUP BY HOP(ts, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE) EMIT APPEND"));
-    assertEquals(OutputMode.APPEND, mode("SELECT STREAM k, COUNT(*) FROM s"
-        + " GROUP BY k, SESSION(ts, INTERVAL '1' MINUTE) EMIT APPEND"));
+    // The checker lets a session window pass in APPEND mode, as Spark does; Freshet cannot merge
+    // sessions yet, so planning stops later with 0A000 rather than with an output-mode rule.
+    assertRejected("SELECT STREAM k, COUNT(*) FROM s"
+        + " GROUP BY k, SESSION(ts, INTERVAL '1' MINUTE) EMIT APPEND", "0A000");
   }
 
   @Test void shouldAllowAppendModeWhenGroupingByTheBoundsOfAWindowTableFunction()
@@ -105,9 +107,9 @@ class OutputModeCheckerTest {
     assertEquals(OutputMode.APPEND, mode("SELECT STREAM \"window_end\", SUM(v)"
         + " FROM TABLE(HOP(TABLE s, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '5' MINUTE))"
         + " WHERE v > 0 GROUP BY \"window_end\" EMIT APPEND"));
-    assertEquals(OutputMode.APPEND, mode("SELECT STREAM k, \"window_start\", COUNT(*)"
+    assertRejected("SELECT STREAM k, \"window_start\", COUNT(*)"
         + " FROM TABLE(SESSION(TABLE s, DESCRIPTOR(ts), DESCRIPTOR(k), INTERVAL '1' MINUTE))"
-        + " GROUP BY k, \"window_start\" EMIT APPEND"));
+        + " GROUP BY k, \"window_start\" EMIT APPEND", "0A000");
   }
 
   @Test void shouldRejectAppendModeWhenTheWindowedColumnHasNoWatermark() {
@@ -125,8 +127,9 @@ class OutputModeCheckerTest {
   @Test void shouldAllowSessionWindowsInAppendAndCompleteModeOnly() throws Exception {
     String query = "SELECT STREAM k, COUNT(*) FROM s"
         + " GROUP BY k, SESSION(ts, INTERVAL '1' MINUTE)";
-    assertEquals(OutputMode.COMPLETE, mode(query + " EMIT COMPLETE"));
-    assertEquals(OutputMode.APPEND, mode(query + " EMIT APPEND"));
+    // Past the checker, planning says session windows are not supported yet (0A000).
+    assertRejected(query + " EMIT COMPLETE", "0A000");
+    assertRejected(query + " EMIT APPEND", "0A000");
     assertRejected(query + " EMIT UPDATE", "42KDE");
     // A tumbling window is no session window.
     assertEquals(OutputMode.UPDATE, mode("SELECT STREAM k, COUNT(*) FROM s"
