@@ -28,6 +28,7 @@ import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.tools.RelBuilderFactory;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -167,13 +168,24 @@ public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Confi
     return column;
   }
 
-  /** {@code CASE WHEN count = 0 THEN NULL ELSE CAST(sum AS t) / CAST(count AS t) END}. */
+  /**
+   * {@code CASE WHEN count = 0 THEN NULL ELSE CAST(sum AS t) / CAST(count AS t) END}, or for a
+   * decimal {@code t(p, s)}, {@code CAST(ROUND(sum / count, s) AS t)}: a decimal sum may have more
+   * integer digits than the average's type, and Spark rounds the average half up where a cast would
+   * truncate it.
+   */
   private static RexNode average(RexBuilder rexBuilder, RelDataType type, RexNode sum,
       RexNode count) {
-    RelDataType nullableType =
-        rexBuilder.getTypeFactory().createTypeWithNullability(type, true);
-    RexNode quotient = rexBuilder.makeCall(SqlStdOperatorTable.DIVIDE,
-        rexBuilder.makeCast(nullableType, sum), rexBuilder.makeCast(nullableType, count));
+    RelDataTypeFactory typeFactory = rexBuilder.getTypeFactory();
+    RelDataType nullableType = typeFactory.createTypeWithNullability(type, true);
+    RexNode quotient = SqlTypeUtil.isDecimal(type)
+        ? rexBuilder.makeCall(SqlStdOperatorTable.ROUND,
+            rexBuilder.makeCall(SqlStdOperatorTable.DIVIDE, sum,
+                rexBuilder.makeCast(typeFactory.createSqlType(SqlTypeName.DECIMAL,
+                    typeFactory.getTypeSystem().getMaxPrecision(SqlTypeName.DECIMAL), 0), count)),
+            rexBuilder.makeExactLiteral(java.math.BigDecimal.valueOf(type.getScale())))
+        : rexBuilder.makeCall(SqlStdOperatorTable.DIVIDE,
+            rexBuilder.makeCast(nullableType, sum), rexBuilder.makeCast(nullableType, count));
     return rexBuilder.makeCall(SqlStdOperatorTable.CASE,
         rexBuilder.makeCall(SqlStdOperatorTable.EQUALS, count,
             rexBuilder.makeBigintLiteral(java.math.BigDecimal.ZERO)),

@@ -33,6 +33,10 @@ class StreamingAggregateRuleTest {
         .add("USER_ID", SqlTypeName.VARCHAR).nullable(true)
         .add("AMOUNT", SqlTypeName.DOUBLE).nullable(true)
         .build(), Optional.empty(), Map.of(), new MemoryStream("CLICKS", 2)));
+    root.add("ORDERS", new StreamTable("ORDERS", f -> f.builder()
+        .add("REGION", SqlTypeName.VARCHAR).nullable(true)
+        .add("PRICE", SqlTypeName.DECIMAL, 10, 2).nullable(true)
+        .build(), Optional.empty(), Map.of(), new MemoryStream("ORDERS", 2)));
     root.add("USERS", new AbstractTable() {
       @Override public RelDataType getRowType(RelDataTypeFactory f) {
         return f.builder().add("USER_ID", SqlTypeName.VARCHAR).add("AGE", SqlTypeName.INTEGER)
@@ -172,6 +176,24 @@ class StreamingAggregateRuleTest {
         + "      LogicalStreamAggregate(group=[{0}], phase=[PARTIAL])\n"
         + "        LogicalProject(USER_ID=[$0])\n"
         + "          LogicalTableScan(table=[[CLICKS]])\n",
+        apply(FreshetRules.STREAMING_AGGREGATE, rel));
+  }
+
+  @Test void shouldDivideTheDecimalSumAndRoundWhenAveragingDecimals() {
+    RelNode rel = builder.scan("ORDERS")
+        .aggregate(builder.groupKey("REGION"), builder.avg(builder.field("PRICE")).as("A"))
+        .build();
+    assertEquals(""
+        + "LogicalProject(REGION=[$0], A=[CASE(=($2, 0), null:DECIMAL(14, 6),"
+        + " CAST(ROUND(/($1, CAST($2):DECIMAL(19, 0) NOT NULL), 6)):DECIMAL(14, 6))])\n"
+        + "  LogicalStateStoreSave(operatorId=[0], keys=[{0}], outputMode=[Update],"
+        + " statePartitions=[1])\n"
+        + "    LogicalStreamAggregate(group=[{0}], A$SUM=[SUM($1)], A$COUNT=[$SUM0($2)],"
+        + " phase=[MERGE])\n"
+        + "      LogicalStateStoreRestore(operatorId=[0], keys=[{0}])\n"
+        + "        LogicalStreamAggregate(group=[{0}], A$SUM=[SUM($1)], A$COUNT=[COUNT($1)],"
+        + " phase=[PARTIAL])\n"
+        + "          LogicalTableScan(table=[[ORDERS]])\n",
         apply(FreshetRules.STREAMING_AGGREGATE, rel));
   }
 
