@@ -97,6 +97,7 @@ public final class StatefulAggregateOperator implements Operator {
       groups.clear();
     }
     if (keyCount == 0) {
+      // The global group exists in every batch, so that the batch emits it even if no row comes.
       batchGroups.get(partitionOf(GroupKey.EMPTY)).put(GroupKey.EMPTY, newBuffer(partial));
     }
     metrics.reset();
