@@ -188,6 +188,17 @@ class AggregateSemanticsTest {
     }
   }
 
+  @Test void shouldAnswerOneRowWhenABoundedGlobalAggregateReadsAnEmptyStream() throws Exception {
+    try (Statement s = b.createStatement();
+         ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(amount) FROM clicks")) {
+      List<List<Object>> rows = new ArrayList<>();
+      while (rs.next()) {
+        rows.add(PushResults.row(rs));
+      }
+      assertEquals(List.of(row(0L, null)), rows);
+    }
+  }
+
   @Test void shouldNameTheCallWhenCountingDistinctValuesOfSeveralColumns() {
     SQLException e = assertThrows(SQLException.class, () -> push("SELECT STREAM"
         + " COUNT(DISTINCT user_id, url) FROM clicks"));
