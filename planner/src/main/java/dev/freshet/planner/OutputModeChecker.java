@@ -450,17 +450,10 @@ final class OutputModeChecker {
   }
 
   private static void checkCall(AggregateCall call) throws SQLException {
-    if (call.isDistinct()) {
-      throw PlannerErrors.notSupported("Distinct aggregations such as " + call
-          + " are not supported on streams yet. Aggregate without DISTINCT");
-    }
-    if (call.hasFilter()) {
-      throw PlannerErrors.notSupported("FILTER (WHERE ...) on an aggregate is not supported on"
-          + " streams yet. Move the condition into a CASE expression: SUM(CASE WHEN c THEN x END)");
-    }
     if (!StreamingAggregateRule.isSupported(call)) {
-      throw PlannerErrors.notSupported("Aggregate function " + call.getAggregation().getName()
-          + " is not supported on streams. Use COUNT, SUM, MIN, MAX or AVG");
+      throw PlannerErrors.notSupported("Aggregate " + call + " is not supported on streams. Use"
+          + " COUNT(*) or COUNT, SUM, MIN, MAX or AVG of one column, with DISTINCT or FILTER"
+          + " (WHERE ...) if needed");
     }
   }
 

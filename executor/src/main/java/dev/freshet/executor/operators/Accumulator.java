@@ -1,9 +1,18 @@
 package dev.freshet.executor.operators;
 
 import java.math.BigDecimal;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * Updates one slot of an aggregation buffer with one value; chosen once per call when a plan is built.
+ *
+ * <p>A buffer slot holds what the state keeps, which for most calls is the SQL value itself. A
+ * distinct call keeps the set of its distinct values instead; {@link #result} turns a slot into the
+ * SQL value when the operator emits a row.
  */
 abstract class Accumulator {
   final int slot;
@@ -20,7 +29,31 @@ abstract class Accumulator {
   /** Folds the argument of {@code row} into {@code buffer[slot]}. */
   abstract void accumulate(Object[] buffer, Object[] row);
 
-  static Accumulator of(AggregateCall call, int slot) {
+  /** The SQL value of the slot value {@code buffer}; the slot value itself unless overridden. */
+  Object result(Object buffer) {
+    return buffer;
+  }
+
+  /** The accumulator of a partial call, which folds the batch's input rows into a new buffer. */
+  static Accumulator partial(AggregateCall call, int slot) {
+    Accumulator accumulator = call.distinct()
+        ? new DistinctValues(slot, call.argIndex(), DistinctSet.of(call))
+        : of(call, slot);
+    return call.hasFilter() ? new Filtered(accumulator, call.filterArg()) : accumulator;
+  }
+
+  /**
+   * The accumulator of a merge call, which folds a partial row into a copy of the restored buffer;
+   * it must leave the restored slot values as they are, because saved values are immutable.
+   */
+  static Accumulator merge(AggregateCall call, int slot) {
+    if (call.hasFilter()) {
+      throw new IllegalArgumentException("a merge call has no filter: " + call);
+    }
+    return call.distinct() ? new DistinctUnion(call, slot) : of(call, slot);
+  }
+
+  private static Accumulator of(AggregateCall call, int slot) {
     int arg = call.argIndex();
     switch (call.function()) {
     case COUNT_STAR:
@@ -28,19 +61,9 @@ abstract class Accumulator {
     case COUNT:
       return new Count(slot, arg);
     case SUM:
+      return new Sum(slot, arg, Addition.of(call.resultKind()), false);
     case SUM0:
-      boolean zero = call.function() == AggregateFunction.SUM0;
-      switch (call.resultKind()) {
-      case INT:
-      case LONG:
-        return new SumLong(slot, arg, zero);
-      case DOUBLE:
-        return new SumDouble(slot, arg, zero);
-      case DECIMAL:
-        return new SumDecimal(slot, arg, zero);
-      default:
-        throw new IllegalArgumentException("SUM over " + call.resultKind() + " is not supported");
-      }
+      return new Sum(slot, arg, Addition.of(call.resultKind()), true);
     case MIN:
       return new MinMax(slot, arg, -1);
     case MAX:
@@ -82,71 +105,25 @@ abstract class Accumulator {
     }
   }
 
-  /** SUM and $SUM0 of exact integers, kept as a long. */
-  private static final class SumLong extends Accumulator {
+  /** SUM and $SUM0. */
+  private static final class Sum extends Accumulator {
+    private final Addition addition;
     private final boolean zeroWhenEmpty;
 
-    SumLong(int slot, int argIndex, boolean zeroWhenEmpty) {
+    Sum(int slot, int argIndex, Addition addition, boolean zeroWhenEmpty) {
       super(slot, argIndex);
+      this.addition = addition;
       this.zeroWhenEmpty = zeroWhenEmpty;
     }
 
     @Override Object initial() {
-      return zeroWhenEmpty ? 0L : null;
+      return zeroWhenEmpty ? addition.zero() : null;
     }
 
     @Override void accumulate(Object[] buffer, Object[] row) {
       Object v = row[argIndex];
       if (v != null) {
-        Object acc = buffer[slot];
-        long value = ((Number) v).longValue();
-        buffer[slot] = acc == null ? value : Math.addExact((Long) acc, value);
-      }
-    }
-  }
-
-  /** SUM and $SUM0 of approximate numbers, kept as a double. */
-  private static final class SumDouble extends Accumulator {
-    private final boolean zeroWhenEmpty;
-
-    SumDouble(int slot, int argIndex, boolean zeroWhenEmpty) {
-      super(slot, argIndex);
-      this.zeroWhenEmpty = zeroWhenEmpty;
-    }
-
-    @Override Object initial() {
-      return zeroWhenEmpty ? 0D : null;
-    }
-
-    @Override void accumulate(Object[] buffer, Object[] row) {
-      Object v = row[argIndex];
-      if (v != null) {
-        Object acc = buffer[slot];
-        double value = ((Number) v).doubleValue();
-        buffer[slot] = acc == null ? value : (Double) acc + value;
-      }
-    }
-  }
-
-  /** SUM and $SUM0 of decimals. */
-  private static final class SumDecimal extends Accumulator {
-    private final boolean zeroWhenEmpty;
-
-    SumDecimal(int slot, int argIndex, boolean zeroWhenEmpty) {
-      super(slot, argIndex);
-      this.zeroWhenEmpty = zeroWhenEmpty;
-    }
-
-    @Override Object initial() {
-      return zeroWhenEmpty ? BigDecimal.ZERO : null;
-    }
-
-    @Override void accumulate(Object[] buffer, Object[] row) {
-      Object v = row[argIndex];
-      if (v != null) {
-        Object acc = buffer[slot];
-        BigDecimal value = v instanceof BigDecimal ? (BigDecimal) v : new BigDecimal(v.toString());
-        buffer[slot] = acc == null ? value : ((BigDecimal) acc).add(value);
+        buffer[slot] = addition.add(buffer[slot], v);
       }
     }
   }
@@ -173,6 +150,232 @@ abstract class Accumulator {
           buffer[slot] = v;
         }
       }
+    }
+  }
+
+  /**
+   * Partial phase of {@code COUNT(DISTINCT x)} and {@code SUM(DISTINCT x)}: collects the batch's
+   * distinct non-null values of the key into a set that the batch's buffer owns.
+   */
+  private static final class DistinctValues extends Accumulator {
+    private final DistinctSet distinctSet;
+
+    DistinctValues(int slot, int argIndex, DistinctSet distinctSet) {
+      super(slot, argIndex);
+      this.distinctSet = distinctSet;
+    }
+
+    @Override Object initial() {
+      return distinctSet.newSet();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override void accumulate(Object[] buffer, Object[] row) {
+      Object v = row[argIndex];
+      if (v != null) {
+        ((Set<Object>) buffer[slot]).add(distinctSet.canonical(v));
+      }
+    }
+  }
+
+  /**
+   * Merge phase of {@code COUNT(DISTINCT x)} and {@code SUM(DISTINCT x)}: adds a batch's set of
+   * distinct values to the saved set, and emits the size or the sum of the result.
+   *
+   * <p>The saved set is never modified, since an earlier state version holds it too: when the
+   * batch brings a new value the result is a new set. The batch's set is adopted as it is when
+   * nothing is saved yet, because the partial phase no longer writes to it.
+   */
+  private static final class DistinctUnion extends Accumulator {
+    private final DistinctSet distinctSet;
+    /** Null for COUNT, which emits the set's size. */
+    private final Addition sum;
+
+    DistinctUnion(AggregateCall call, int slot) {
+      super(slot, call.argIndex());
+      this.distinctSet = DistinctSet.of(call);
+      this.sum = call.function() == AggregateFunction.SUM ? Addition.of(call.resultKind()) : null;
+    }
+
+    @Override Object initial() {
+      return Set.of();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override void accumulate(Object[] buffer, Object[] row) {
+      Set<Object> saved = (Set<Object>) buffer[slot];
+      Set<Object> batch = (Set<Object>) row[argIndex];
+      if (batch.isEmpty() || saved.containsAll(batch)) {
+        return;
+      }
+      if (saved.isEmpty()) {
+        buffer[slot] = batch;
+        return;
+      }
+      Set<Object> union = distinctSet.copy(saved);
+      union.addAll(batch);
+      buffer[slot] = union;
+    }
+
+    @Override Object result(Object buffer) {
+      Collection<?> values = (Collection<?>) buffer;
+      if (sum == null) {
+        return (long) values.size();
+      }
+      Object total = null;
+      for (Object v : values) {
+        total = sum.add(total, v);
+      }
+      return total;
+    }
+  }
+
+  /** Counts a row only if its filter column is TRUE: {@code FILTER (WHERE ...)}. */
+  private static final class Filtered extends Accumulator {
+    private final Accumulator accumulator;
+    private final int filterArg;
+
+    Filtered(Accumulator accumulator, int filterArg) {
+      super(accumulator.slot, accumulator.argIndex);
+      this.accumulator = accumulator;
+      this.filterArg = filterArg;
+    }
+
+    @Override Object initial() {
+      return accumulator.initial();
+    }
+
+    @Override void accumulate(Object[] buffer, Object[] row) {
+      if (Boolean.TRUE.equals(row[filterArg])) {
+        accumulator.accumulate(buffer, row);
+      }
+    }
+
+    @Override Object result(Object buffer) {
+      return accumulator.result(buffer);
+    }
+  }
+
+  /**
+   * Addition of SQL numbers in the representation of a SUM's result, chosen once per call.
+   */
+  private enum Addition {
+    /** Exact integers, kept as a long; overflow is an error, not a wrapped sum. */
+    LONG {
+      @Override Object zero() {
+        return 0L;
+      }
+
+      @Override Object add(Object sum, Object v) {
+        long value = ((Number) v).longValue();
+        return sum == null ? value : Math.addExact((Long) sum, value);
+      }
+    },
+    /** Approximate numbers, kept as a double. */
+    DOUBLE {
+      @Override Object zero() {
+        return 0D;
+      }
+
+      @Override Object add(Object sum, Object v) {
+        double value = ((Number) v).doubleValue();
+        return sum == null ? value : (Double) sum + value;
+      }
+    },
+    /** Decimals. */
+    DECIMAL {
+      @Override Object zero() {
+        return BigDecimal.ZERO;
+      }
+
+      @Override Object add(Object sum, Object v) {
+        BigDecimal value = v instanceof BigDecimal ? (BigDecimal) v : new BigDecimal(v.toString());
+        return sum == null ? value : ((BigDecimal) sum).add(value);
+      }
+    };
+
+    /** The sum of no values, for {@code $SUM0}. */
+    abstract Object zero();
+
+    /** Returns {@code sum + v}; {@code sum} is null before the first value. */
+    abstract Object add(Object sum, Object v);
+
+    static Addition of(ValueKind resultKind) {
+      switch (resultKind) {
+      case INT:
+      case LONG:
+        return LONG;
+      case DOUBLE:
+        return DOUBLE;
+      case DECIMAL:
+        return DECIMAL;
+      default:
+        throw new IllegalArgumentException("SUM over " + resultKind + " is not supported");
+      }
+    }
+  }
+
+  /**
+   * How a distinct call decides which values are the same, and the kind of set that holds them;
+   * the partial and the merge accumulator of a call choose the same one.
+   */
+  private enum DistinctSet {
+    /**
+     * A hash set of canonical values: {@code -0.0} becomes {@code 0.0} and a decimal loses its
+     * trailing zeros, so that values SQL calls equal are {@code equals}.
+     */
+    HASHED {
+      @Override Set<Object> newSet() {
+        return new HashSet<>();
+      }
+
+      @Override Set<Object> copy(Set<Object> set) {
+        return new HashSet<>(set);
+      }
+
+      @Override Object canonical(Object v) {
+        if (v instanceof Double) {
+          return (Double) v == 0.0d ? 0.0d : v;
+        }
+        if (v instanceof Float) {
+          return (Float) v == 0.0f ? 0.0f : v;
+        }
+        if (v instanceof BigDecimal) {
+          return ((BigDecimal) v).stripTrailingZeros();
+        }
+        return v;
+      }
+    },
+    /**
+     * A sorted set of decimals, which compares 1.5 and 1.50 as equal and keeps the first one's
+     * scale, so that {@code SUM(DISTINCT x)} has the scale that {@code SUM(x)} would have.
+     */
+    SORTED {
+      @Override Set<Object> newSet() {
+        return new TreeSet<>();
+      }
+
+      @SuppressWarnings("unchecked")
+      @Override Set<Object> copy(Set<Object> set) {
+        return new TreeSet<>((SortedSet<Object>) set);
+      }
+
+      @Override Object canonical(Object v) {
+        return v;
+      }
+    };
+
+    abstract Set<Object> newSet();
+
+    /** Returns a new, modifiable set with the values of {@code set}. */
+    abstract Set<Object> copy(Set<Object> set);
+
+    /** The representative of the values that SQL calls equal to {@code v}. */
+    abstract Object canonical(Object v);
+
+    static DistinctSet of(AggregateCall call) {
+      return call.function() == AggregateFunction.SUM && call.resultKind() == ValueKind.DECIMAL
+          ? SORTED : HASHED;
     }
   }
 }

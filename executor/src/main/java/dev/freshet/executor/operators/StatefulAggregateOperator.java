@@ -18,13 +18,19 @@ import java.util.Map;
  * batch's version, restores each key's saved value, merges the batch's partial value into it (the
  * saved value first), saves the result and commits, producing the next version. What it emits
  * depends on the output mode: in {@link OutputMode#UPDATE} one row per key the batch touched; in
- * {@link OutputMode#COMPLETE} every key in the store; in {@link OutputMode#APPEND} the groups that
- * the watermark made final, each once.
+ * {@link OutputMode#COMPLETE} every key in the store. An emitted row carries the SQL value of each
+ * aggregate, which for a distinct aggregate is computed from the set of values the state keeps.
+ *
+ * <p>A global aggregation (no grouping columns) has one group that every batch touches, even a
+ * batch none of whose rows reach the operator, as in Spark: its partial aggregate over no rows is
+ * one row of initial values, so the batch re-emits the saved value (or the initial values on the
+ * first batch) rather than nothing.
  *
  * <p>With an event-time key ({@link StatefulAggregateSpec#eventTimeKey()}), UPDATE and APPEND
  * follow Spark: a partial group at or before the previous batch's watermark is late, dropped and
  * counted; after the merge, groups at or before this batch's watermark are removed from state,
- * silently in UPDATE mode, emitted in APPEND mode. COMPLETE mode ignores the watermark.
+ * silently in UPDATE mode, emitted in APPEND mode; APPEND emits the groups the watermark made
+ * final, each once. COMPLETE mode ignores the watermark.
  *
  * <p>Per key and batch it does one state read and one state write; values are immutable once saved,
  * so an aborted batch leaves the previous version intact.
@@ -74,22 +80,18 @@ public final class StatefulAggregateOperator implements Operator {
       leading[i] = i;
     }
     this.partialRowKeys = new KeyExtractor(leading);
-    this.partial = accumulators(spec.partialCalls());
-    this.merge = accumulators(spec.mergeCalls());
+    this.partial = new Accumulator[spec.partialCalls().size()];
+    this.merge = new Accumulator[spec.mergeCalls().size()];
+    for (int i = 0; i < partial.length; i++) {
+      partial[i] = Accumulator.partial(spec.partialCalls().get(i), keyCount + i);
+      merge[i] = Accumulator.merge(spec.mergeCalls().get(i), keyCount + i);
+    }
     this.batchGroups = new ArrayList<>(spec.numPartitions());
     for (int p = 0; p < spec.numPartitions(); p++) {
       batchGroups.add(new HashMap<>());
     }
     this.partialRow = new Object[keyCount + partial.length];
     this.outputRow = new Object[spec.outputFieldCount()];
-  }
-
-  private Accumulator[] accumulators(List<AggregateCall> calls) {
-    Accumulator[] result = new Accumulator[calls.size()];
-    for (int i = 0; i < result.length; i++) {
-      result[i] = Accumulator.of(calls.get(i), keyCount + i);
-    }
-    return result;
   }
 
   /** Number of state partitions. */
@@ -105,6 +107,10 @@ public final class StatefulAggregateOperator implements Operator {
   @Override public void startBatch(BatchContext batch) {
     for (HashMap<Object, Object[]> groups : batchGroups) {
       groups.clear();
+    }
+    if (keyCount == 0) {
+      // The global group exists in every batch, so that the batch emits it even if no row comes.
+      batchGroups.get(partitionOf(GroupKey.EMPTY)).put(GroupKey.EMPTY, newBuffer(partial));
     }
     metrics.reset();
     downstream.startBatch(batch);
@@ -212,7 +218,9 @@ public final class StatefulAggregateOperator implements Operator {
     if (keyCount > 0) {
       partialRowKeys.writeKey(key, outputRow);
     }
-    System.arraycopy(value, keyCount, outputRow, keyCount, merge.length);
+    for (Accumulator a : merge) {
+      outputRow[a.slot] = a.result(value[a.slot]);
+    }
     metrics.numOutputRows++;
     downstream.push(outputRow);
   }

@@ -15,6 +15,10 @@ import java.util.List;
  * The merge calls read that row (their argument indexes refer to it) and fold it into the state
  * restored for the key. The operator's output row is the key columns followed by the merged values.
  *
+ * <p>Partial call {@code i} goes with merge call {@code i}. Only partial calls have filters. A
+ * distinct partial call (whose value is a set of values) goes with a distinct merge call of the same
+ * function, which folds sets.
+ *
  * @param operatorId the stateful operator id (state directory {@code state/<operatorId>})
  * @param keyIndexes grouping columns of the input row
  * @param partialCalls aggregates over input rows
@@ -39,6 +43,19 @@ public record StatefulAggregateSpec(
     requireNonNull(outputMode, "outputMode");
     if (partialCalls.size() != mergeCalls.size()) {
       throw new IllegalArgumentException("every partial call needs one merge call");
+    }
+    for (int i = 0; i < partialCalls.size(); i++) {
+      AggregateCall partial = partialCalls.get(i);
+      AggregateCall merge = mergeCalls.get(i);
+      if (merge.hasFilter()) {
+        throw new IllegalArgumentException("merge call " + merge + " cannot have a filter: only"
+            + " input rows are filtered");
+      }
+      if (partial.distinct() != merge.distinct()
+          || partial.distinct() && partial.function() != merge.function()) {
+        throw new IllegalArgumentException("partial call " + partial + " and merge call " + merge
+            + " do not fit: a distinct call merges with the same distinct function");
+      }
     }
     if (numPartitions < 1) {
       throw new IllegalArgumentException("numPartitions must be positive: " + numPartitions);

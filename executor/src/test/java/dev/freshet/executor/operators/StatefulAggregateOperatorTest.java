@@ -10,13 +10,16 @@ import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -299,9 +302,236 @@ class StatefulAggregateOperatorTest {
     assertEquals("expected 2 state partitions, got 3", e.getMessage());
   }
 
+  @Test void shouldCountAndSumDistinctValuesAcrossBatchesWhenUpdateMode() {
+    Harness h = new Harness(countAndSumDistinct(OutputMode.UPDATE, 1));
+
+    assertRows(h.runBatch(row("a", 1L), row("a", 1L), row("a", 2L), row("a", null),
+            row("b", null)),
+        row("a", 2L, 3L), row("b", 0L, null));
+    // Values already seen leave the aggregates as they are, but the key was touched.
+    assertRows(h.runBatch(row("a", 2L), row("a", 1L)), row("a", 2L, 3L));
+    assertRows(h.runBatch(row("a", 3L), row("a", 2L), row("b", 1L), row("b", 1L)),
+        row("a", 3L, 6L), row("b", 1L, 1L));
+    assertMetrics(h.operator.metrics(), 2, 2, 2);
+  }
+
+  @Test void shouldEmitDistinctAggregatesOfEveryKeyWhenCompleteMode() {
+    Harness h = new Harness(countAndSumDistinct(OutputMode.COMPLETE, 4));
+
+    assertRows(h.runBatch(row("a", 5L), row("b", 5L), row("a", 5L)),
+        row("a", 1L, 5L), row("b", 1L, 5L));
+    assertRows(h.runBatch(row("a", 7L)), row("a", 2L, 12L), row("b", 1L, 5L));
+    assertRows(h.runBatch(), row("a", 2L, 12L), row("b", 1L, 5L));
+  }
+
+  @Test void shouldLeaveSavedVersionsUnchangedWhenDistinctValuesAreAdded() {
+    Harness h = new Harness(countAndSumDistinct(OutputMode.UPDATE, 1));
+    h.runBatch(row("a", 1L), row("a", 2L));
+    Object version1 = savedSet(h, 1, "a");
+    h.runBatch(row("a", 2L));
+    Object version2 = savedSet(h, 2, "a");
+    h.runBatch(row("a", 3L));
+
+    // State keeps sets; a set once saved still holds the values it was committed with.
+    assertEquals(List.of(Set.of(1L, 2L), Set.of(1L, 2L), Set.of(1L, 2L, 3L)),
+        List.of(version1, version2, savedSet(h, 3, "a")));
+  }
+
+  @Test void shouldContinueFromPreviousDistinctValuesWhenBatchAborted() {
+    FailingOperator failing = new FailingOperator();
+    Harness h = new Harness(countAndSumDistinct(OutputMode.UPDATE, 1), failing);
+    assertRows(h.runBatch(row("a", 1L), row("b", 1L)), row("a", 1L, 1L), row("b", 1L, 1L));
+
+    BatchContext batch1 = new BatchContext(1, 2000);
+    h.operator.startBatch(batch1);
+    h.operator.push(row("a", 10L));
+    h.operator.push(row("b", 20L));
+    failing.failAfter = 1;
+    assertThrows(RuntimeException.class, () -> h.operator.finishBatch(batch1));
+    h.operator.abortBatch(batch1);
+
+    assertRows(h.runBatch(1, row("a", 2L), row("b", 1L)), row("a", 2L, 3L), row("b", 1L, 1L));
+  }
+
+  @Test void shouldTreatValuesThatSqlCallsEqualAsOneWhenDistinct() {
+    // Input (k, d DOUBLE, m DECIMAL); COUNT(DISTINCT d), COUNT(DISTINCT m), SUM(DISTINCT m).
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(distinct(AggregateFunction.COUNT, 1, ValueKind.LONG),
+            distinct(AggregateFunction.COUNT, 2, ValueKind.LONG),
+            distinct(AggregateFunction.SUM, 2, ValueKind.DECIMAL)),
+        List.of(distinct(AggregateFunction.COUNT, 1, ValueKind.LONG),
+            distinct(AggregateFunction.COUNT, 2, ValueKind.LONG),
+            distinct(AggregateFunction.SUM, 3, ValueKind.DECIMAL)),
+        OutputMode.UPDATE, 1);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row("a", -0.0, new BigDecimal("1.50")), row("a", 0.0,
+            new BigDecimal("1.5")), row("a", 0.0, new BigDecimal("2.00"))),
+        row("a", 1L, 2L, new BigDecimal("3.50")));
+    assertRows(h.runBatch(row("a", -0.0, new BigDecimal("2")), row("a", 1.0,
+            new BigDecimal("0.25"))),
+        row("a", 2L, 3L, new BigDecimal("3.75")));
+  }
+
+  @Test void shouldSumDistinctIntegersIntoALongWhenArgumentIsInteger() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(distinct(AggregateFunction.SUM, 1, ValueKind.LONG),
+            distinct(AggregateFunction.SUM, 2, ValueKind.DOUBLE)),
+        List.of(distinct(AggregateFunction.SUM, 1, ValueKind.LONG),
+            distinct(AggregateFunction.SUM, 2, ValueKind.DOUBLE)),
+        OutputMode.UPDATE, 1);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row("a", Integer.MAX_VALUE, 0.5), row("a", Integer.MAX_VALUE, 0.5),
+            row("a", 1, 0.25)),
+        row("a", Integer.MAX_VALUE + 1L, 0.75));
+  }
+
+  @Test void shouldMatchModelOfDistinctValuesWhenBatchesAreRandom() {
+    long seed = Long.getLong("freshet.test.seed", System.nanoTime());
+    for (OutputMode mode : List.of(OutputMode.UPDATE, OutputMode.COMPLETE)) {
+      Random random = new Random(seed);
+      Harness h = new Harness(countAndSumDistinct(mode, 4));
+      Map<String, Set<Long>> model = new HashMap<>();
+      for (int batch = 0; batch < 20; batch++) {
+        String where = "seed=" + seed + " (set -Dfreshet.test.seed), mode=" + mode
+            + ", batchId=" + batch;
+        Object[][] rows = new Object[random.nextInt(30)][];
+        Set<String> touched = new HashSet<>();
+        for (int i = 0; i < rows.length; i++) {
+          String k = "k" + random.nextInt(6);
+          Long v = random.nextInt(6) == 0 ? null : (long) random.nextInt(20) - 10;
+          rows[i] = row(k, v);
+          touched.add(k);
+          Set<Long> values = model.computeIfAbsent(k, key -> new HashSet<>());
+          if (v != null) {
+            values.add(v);
+          }
+        }
+        List<Object[]> expected = new ArrayList<>();
+        for (Map.Entry<String, Set<Long>> e : model.entrySet()) {
+          if (mode == OutputMode.COMPLETE || touched.contains(e.getKey())) {
+            Long sum = e.getValue().isEmpty() ? null
+                : e.getValue().stream().mapToLong(Long::longValue).sum();
+            expected.add(row(e.getKey(), (long) e.getValue().size(), sum));
+          }
+        }
+        assertEquals(sorted(expected), sorted(h.runBatch(rows)), where);
+      }
+    }
+  }
+
+  @Test void shouldSkipRowsWhoseFilterIsNotTrueWhenCallHasFilter() {
+    // Input (k, v BIGINT, big BOOLEAN): COUNT(*) FILTER (WHERE big), SUM(v) FILTER (WHERE big),
+    // COUNT(DISTINCT v) FILTER (WHERE big), COUNT(*).
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG, false, 2),
+            new AggregateCall(AggregateFunction.SUM, 1, ValueKind.LONG, false, 2),
+            new AggregateCall(AggregateFunction.COUNT, 1, ValueKind.LONG, true, 2),
+            new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 2, ValueKind.LONG),
+            distinct(AggregateFunction.COUNT, 3, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM0, 4, ValueKind.LONG)),
+        OutputMode.UPDATE, 1);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row("a", 1L, false), row("a", 2L, null), row("b", 3L, false)),
+        row("a", 0L, null, 0L, 2L), row("b", 0L, null, 0L, 1L));
+    assertRows(h.runBatch(row("a", 5L, true), row("a", 1L, false), row("a", 5L, true)),
+        row("a", 2L, 10L, 1L, 5L));
+  }
+
+  @Test void shouldEmitTheGlobalRowEveryBatchWhenNoRowReachesAGlobalAggregate() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[0],
+        COUNT_AND_SUM_PARTIAL,
+        List.of(new AggregateCall(AggregateFunction.SUM0, 0, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 1, ValueKind.DOUBLE)),
+        OutputMode.UPDATE, 4);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(), row(0L, null));
+    assertRows(h.runBatch(row("a", 1.0), row("b", 2.0), row("c", 3.0)), row(3L, 6.0));
+    // Not reset: the empty partial aggregate merges into the saved value.
+    assertRows(h.runBatch(), row(3L, 6.0));
+    assertMetrics(h.operator.metrics(), 1, 1, 1);
+    assertRows(h.runBatch(row("d", 4.0)), row(4L, 10.0));
+  }
+
+  @Test void shouldEmitTheGlobalRowOnceWhenCompleteModeHasSeveralPartitions() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[0],
+        List.of(distinct(AggregateFunction.COUNT, 1, ValueKind.LONG)),
+        List.of(distinct(AggregateFunction.COUNT, 0, ValueKind.LONG)),
+        OutputMode.COMPLETE, 4);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(), row(0L));
+    assertRows(h.runBatch(row("a", 1.0), row("b", 1.0)), row(1L));
+    assertRows(h.runBatch(row("c", 2.0)), row(2L));
+  }
+
+  @Test void shouldEmitTouchedKeysWhenAggregateHasNoCalls() {
+    // SELECT DISTINCT k: an aggregate without calls.
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0}, List.of(), List.of(),
+        OutputMode.UPDATE, 2);
+    Harness h = new Harness(spec);
+
+    assertRows(h.runBatch(row("a", 1.0), row("b", 2.0), row("a", 3.0)), row("a"), row("b"));
+    assertRows(h.runBatch(row("a", 1.0), row("c", 2.0)), row("a"), row("c"));
+    assertMetrics(h.operator.metrics(), 2, 2, 3);
+  }
+
+  @Test void shouldRejectCallsThatDoNotFitWhenSpecIsCreated() {
+    AggregateCall countDistinct = distinct(AggregateFunction.COUNT, 1, ValueKind.LONG);
+    AggregateCall sumDistinct = distinct(AggregateFunction.SUM, 1, ValueKind.LONG);
+    AggregateCall sum0 = new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG);
+    AggregateCall filteredSum0 = new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG,
+        false, 2);
+
+    assertEquals("partial call COUNT(DISTINCT $1) and merge call SUM0($1) do not fit: a distinct"
+            + " call merges with the same distinct function",
+        assertThrows(IllegalArgumentException.class, () -> new StatefulAggregateSpec(0,
+            new int[] {0}, List.of(countDistinct), List.of(sum0), OutputMode.UPDATE, 1))
+            .getMessage());
+    assertEquals("partial call COUNT(DISTINCT $1) and merge call SUM(DISTINCT $1) do not fit: a"
+            + " distinct call merges with the same distinct function",
+        assertThrows(IllegalArgumentException.class, () -> new StatefulAggregateSpec(0,
+            new int[] {0}, List.of(countDistinct), List.of(sumDistinct), OutputMode.UPDATE, 1))
+            .getMessage());
+    assertEquals("merge call SUM0($1) FILTER $2 cannot have a filter: only input rows are filtered",
+        assertThrows(IllegalArgumentException.class, () -> new StatefulAggregateSpec(0,
+            new int[] {0}, List.of(sum0), List.of(filteredSum0), OutputMode.UPDATE, 1))
+            .getMessage());
+    assertEquals("MAX cannot be distinct", assertThrows(IllegalArgumentException.class,
+        () -> distinct(AggregateFunction.MAX, 1, ValueKind.LONG)).getMessage());
+    assertEquals("filterArg must be a column or -1: -2", assertThrows(
+        IllegalArgumentException.class,
+        () -> new AggregateCall(AggregateFunction.COUNT, 1, ValueKind.LONG, false, -2))
+        .getMessage());
+  }
+
   private static StatefulAggregateSpec countAndSum(OutputMode mode, int numPartitions) {
     return new StatefulAggregateSpec(0, new int[] {0}, COUNT_AND_SUM_PARTIAL, COUNT_AND_SUM_MERGE,
         mode, numPartitions);
+  }
+
+  /** Input (k, v BIGINT); GROUP BY k; COUNT(DISTINCT v), SUM(DISTINCT v). */
+  private static StatefulAggregateSpec countAndSumDistinct(OutputMode mode, int numPartitions) {
+    return new StatefulAggregateSpec(0, new int[] {0},
+        List.of(distinct(AggregateFunction.COUNT, 1, ValueKind.LONG),
+            distinct(AggregateFunction.SUM, 1, ValueKind.LONG)),
+        List.of(distinct(AggregateFunction.COUNT, 1, ValueKind.LONG),
+            distinct(AggregateFunction.SUM, 2, ValueKind.LONG)),
+        mode, numPartitions);
+  }
+
+  private static AggregateCall distinct(AggregateFunction function, int arg, ValueKind kind) {
+    return new AggregateCall(function, arg, kind, true, -1);
+  }
+
+  /** The set that state version {@code version} keeps for the first call of {@code key}. */
+  private static Object savedSet(Harness h, long version, Object key) {
+    return h.providers.get(0).getReadStore(version).get(key)[1];
   }
 
   /** Input (k1, k2, v BIGINT); GROUP BY k1, k2; COUNT(*), COUNT(v), SUM(v), MIN(v), MAX(v). */

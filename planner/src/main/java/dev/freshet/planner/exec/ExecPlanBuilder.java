@@ -174,7 +174,7 @@ public final class ExecPlanBuilder {
         throw new IllegalArgumentException("no streaming implementation of " + call);
       }
       calls.add(new AggregateCall(function, args.isEmpty() ? -1 : args.get(0),
-          valueKind(call.getType())));
+          valueKind(call.getType()), call.isDistinct(), call.filterArg));
     }
     return calls;
   }

@@ -31,6 +31,7 @@ import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.tools.RelBuilderFactory;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -49,6 +50,18 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * </pre>
  * Partial {@code COUNT}s are merged with {@code $SUM0}; {@code SUM}, {@code MIN} and {@code MAX}
  * with themselves; {@code AVG(x)} is kept as {@code SUM(x)} and {@code COUNT(x)}.
+ *
+ * <p>{@code COUNT(DISTINCT x)} and {@code SUM(DISTINCT x)} stay distinct in both phases: the
+ * PARTIAL call {@code COUNT(DISTINCT $1)} is merged by the MERGE call {@code COUNT(DISTINCT $k)} of
+ * its partial column {@code k}. Their column has the call's SQL type in the plan, but at run time
+ * the value between the PARTIAL aggregate and {@code StateStoreSave} is the set of distinct values
+ * (the batch's, then the saved ones): a count of distinct values cannot be merged, a set can. The
+ * executor turns the set into its size or sum when {@code StateStoreSave} emits a row.
+ * {@code AVG(DISTINCT x)} is {@code SUM(DISTINCT x) / COUNT(DISTINCT x)}; {@code MIN(DISTINCT x)}
+ * and {@code MAX(DISTINCT x)} are {@code MIN(x)} and {@code MAX(x)}.
+ *
+ * <p>{@code FILTER (WHERE c)} stays on the PARTIAL call, which reads the input's filter column;
+ * the MERGE call has none, because the partial values already left the filtered rows out.
  *
  * @see FreshetRules#STREAMING_AGGREGATE
  */
@@ -95,22 +108,26 @@ public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Confi
     // For each original call, the merged columns its final value is computed from.
     final List<int[]> finalInputs = new ArrayList<>();
     for (AggregateCall call : aggregate.getAggCallList()) {
-      if (call.getAggregation().getKind() == SqlKind.AVG) {
+      final SqlKind kind = call.getAggregation().getKind();
+      // Duplicates change neither a minimum nor a maximum.
+      final boolean distinct = call.isDistinct() && kind != SqlKind.MIN && kind != SqlKind.MAX;
+      if (kind == SqlKind.AVG) {
         RelDataType sumType = typeFactory.createTypeWithNullability(
             typeFactory.getTypeSystem().deriveSumType(typeFactory,
                 input.getRowType().getFieldList().get(call.getArgList().get(0)).getType()),
             true);
         RelDataType countType = typeFactory.createSqlType(SqlTypeName.BIGINT);
         int sum = addPhases(partialCalls, mergeCalls, keyCount, SqlStdOperatorTable.SUM,
-            SqlStdOperatorTable.SUM, call.getArgList(), sumType, call.getName() + "$SUM");
+            SqlStdOperatorTable.SUM, distinct, call, sumType, call.getName() + "$SUM");
         int count = addPhases(partialCalls, mergeCalls, keyCount, SqlStdOperatorTable.COUNT,
-            SqlStdOperatorTable.SUM0, call.getArgList(), countType, call.getName() + "$COUNT");
+            distinct ? SqlStdOperatorTable.COUNT : SqlStdOperatorTable.SUM0, distinct, call,
+            countType, call.getName() + "$COUNT");
         finalInputs.add(new int[] {sum, count});
       } else {
-        SqlAggFunction merge = call.getAggregation().getKind() == SqlKind.COUNT
+        SqlAggFunction merge = kind == SqlKind.COUNT && !distinct
             ? SqlStdOperatorTable.SUM0 : call.getAggregation();
         finalInputs.add(new int[] {addPhases(partialCalls, mergeCalls, keyCount,
-            call.getAggregation(), merge, call.getArgList(), call.getType(), call.getName())});
+            call.getAggregation(), merge, distinct, call, call.getType(), call.getName())});
       }
     }
 
@@ -155,25 +172,39 @@ public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Confi
     return null;
   }
 
-  /** Adds a partial call and its merge call; returns the merged column's index. */
+  /**
+   * Adds a partial call over the arguments and filter of {@code call}, and its merge call; returns
+   * the merged column's index.
+   */
   private static int addPhases(List<AggregateCall> partialCalls, List<AggregateCall> mergeCalls,
-      int keyCount, SqlAggFunction partial, SqlAggFunction merge, List<Integer> args,
-      RelDataType type, @Nullable String name) {
+      int keyCount, SqlAggFunction partial, SqlAggFunction merge, boolean distinct,
+      AggregateCall call, RelDataType type, @Nullable String name) {
     int column = keyCount + partialCalls.size();
-    partialCalls.add(AggregateCall.create(partial, false, false, false, List.of(), args, -1, null,
-        RelCollations.EMPTY, type, name));
-    mergeCalls.add(AggregateCall.create(merge, false, false, false, List.of(), List.of(column),
-        -1, null, RelCollations.EMPTY, type, name));
+    partialCalls.add(AggregateCall.create(partial, distinct, false, false, List.of(),
+        call.getArgList(), call.filterArg, null, RelCollations.EMPTY, type, name));
+    mergeCalls.add(AggregateCall.create(merge, distinct, false, false, List.of(),
+        List.of(column), -1, null, RelCollations.EMPTY, type, name));
     return column;
   }
 
-  /** {@code CASE WHEN count = 0 THEN NULL ELSE CAST(sum AS t) / CAST(count AS t) END}. */
+  /**
+   * {@code CASE WHEN count = 0 THEN NULL ELSE CAST(sum AS t) / CAST(count AS t) END}, or for a
+   * decimal {@code t(p, s)}, {@code CAST(ROUND(sum / count, s) AS t)}: a decimal sum may have more
+   * integer digits than the average's type, and Spark rounds the average half up where a cast would
+   * truncate it.
+   */
   private static RexNode average(RexBuilder rexBuilder, RelDataType type, RexNode sum,
       RexNode count) {
-    RelDataType nullableType =
-        rexBuilder.getTypeFactory().createTypeWithNullability(type, true);
-    RexNode quotient = rexBuilder.makeCall(SqlStdOperatorTable.DIVIDE,
-        rexBuilder.makeCast(nullableType, sum), rexBuilder.makeCast(nullableType, count));
+    RelDataTypeFactory typeFactory = rexBuilder.getTypeFactory();
+    RelDataType nullableType = typeFactory.createTypeWithNullability(type, true);
+    RexNode quotient = SqlTypeUtil.isDecimal(type)
+        ? rexBuilder.makeCall(SqlStdOperatorTable.ROUND,
+            rexBuilder.makeCall(SqlStdOperatorTable.DIVIDE, sum,
+                rexBuilder.makeCast(typeFactory.createSqlType(SqlTypeName.DECIMAL,
+                    typeFactory.getTypeSystem().getMaxPrecision(SqlTypeName.DECIMAL), 0), count)),
+            rexBuilder.makeExactLiteral(java.math.BigDecimal.valueOf(type.getScale())))
+        : rexBuilder.makeCall(SqlStdOperatorTable.DIVIDE,
+            rexBuilder.makeCast(nullableType, sum), rexBuilder.makeCast(nullableType, count));
     return rexBuilder.makeCall(SqlStdOperatorTable.CASE,
         rexBuilder.makeCall(SqlStdOperatorTable.EQUALS, count,
             rexBuilder.makeBigintLiteral(java.math.BigDecimal.ZERO)),
@@ -183,15 +214,17 @@ public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Confi
 
   /** Whether the executor can maintain {@code call} incrementally. */
   public static boolean isSupported(AggregateCall call) {
-    if (call.isDistinct() || call.hasFilter() || call.isApproximate()
+    if (call.isApproximate() || call.distinctKeys != null
         || !call.getCollation().getFieldCollations().isEmpty()) {
       return false;
     }
     switch (call.getAggregation().getKind()) {
     case COUNT:
-      return call.getArgList().size() <= 1;
-    case SUM:
+      // The executor keeps distinct values of one column, not of a row of several.
+      return call.isDistinct() ? call.getArgList().size() == 1 : call.getArgList().size() <= 1;
     case SUM0:
+      return !call.isDistinct() && call.getArgList().size() == 1;
+    case SUM:
     case MIN:
     case MAX:
     case AVG:
