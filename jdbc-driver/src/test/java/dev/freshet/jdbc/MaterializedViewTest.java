@@ -95,6 +95,15 @@ class MaterializedViewTest {
     awaitRows(select, "SELECT n FROM bare_counts", List.of(row(3L), row(2L), row(1L)));
   }
 
+  @Test void shouldAddAGroupOnceHavingAdmitsItWhenTheViewIsInUpdateMode() throws Exception {
+    insert.execute("CREATE MATERIALIZED VIEW repeat_users AS SELECT COUNT(*) AS n, user_id"
+        + " FROM clicks GROUP BY user_id HAVING COUNT(*) > 1");
+    insert.executeUpdate("INSERT INTO clicks (user_id) VALUES ('a'), ('a'), ('b')");
+    awaitRows(select, "SELECT * FROM repeat_users", List.of(row(2L, "a")));
+    insert.executeUpdate("INSERT INTO clicks (user_id) VALUES ('b'), ('a')");
+    awaitRows(select, "SELECT * FROM repeat_users", List.of(row(3L, "a"), row(2L, "b")));
+  }
+
   @Test void shouldKeepOneRowWhenTheViewAggregatesWithoutGroupBy() throws Exception {
     insert.execute("CREATE MATERIALIZED VIEW totals AS SELECT COUNT(*) AS n, SUM(amount) AS s"
         + " FROM clicks");

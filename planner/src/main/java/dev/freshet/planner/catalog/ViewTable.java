@@ -22,8 +22,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <pre>{@code
  * ViewTable view = new ViewTable("CLICKS_PER_USER", proto, OutputMode.UPDATE, queryId, sql,
  *     List.of("CLICKS"));
- * view.publish(new ViewSnapshot(0, rows));       // from the query's batch thread
- * SELECT * FROM clicks_per_user WHERE n > 10     -- reads the snapshot of batch 0
+ * view.publish(new ViewSnapshot(0, rows));   // from the query's batch thread
+ * // now SELECT * FROM clicks_per_user reads the rows of batch 0
  * }</pre>
  *
  * <p>The snapshot is published through a volatile field, so a reader sees the rows of whole
