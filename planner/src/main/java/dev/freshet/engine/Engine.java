@@ -6,13 +6,16 @@ import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A Freshet engine: the streams, the running continuous queries, and the planner, shared by every
- * session (JDBC connection) opened on it.
+ * A Freshet engine: the streams, the materialized views, the running continuous queries, and the
+ * planner, shared by every session (JDBC connection) opened on it.
  *
  * <pre>{@code
  * try (Engine engine = new Engine("demo")) {
@@ -25,7 +28,15 @@ public final class Engine implements AutoCloseable {
   private final String name;
   private final Catalog catalog = new Catalog();
   private final FreshetPlanner planner = new FreshetPlanner(catalog);
-  private final Map<String, StreamingQuery> queries = new ConcurrentHashMap<>();
+  private final PullQueryExecutor pullQueries = new PullQueryExecutor(catalog);
+  /** Continuous queries by id: push queries until stopped, views' queries while the view exists. */
+  private final Map<String, ContinuousQuery> queries = new ConcurrentHashMap<>();
+  /**
+   * Held by statements that change the catalog, so that checks spanning several objects hold when
+   * the change is made: no view is created over a stream being dropped, and no stream is dropped
+   * while a view reads it.
+   */
+  private final Object ddlLock = new Object();
   private volatile boolean closed;
 
   /** Creates an engine; {@code name} identifies it in messages and thread names. */
@@ -54,23 +65,52 @@ public final class Engine implements AutoCloseable {
     return catalog;
   }
 
-  void register(StreamingQuery query) {
+  PullQueryExecutor pullQueries() {
+    return pullQueries;
+  }
+
+  Object ddlLock() {
+    return ddlLock;
+  }
+
+  void register(ContinuousQuery query) {
     queries.put(query.id(), query);
   }
 
-  void unregister(StreamingQuery query) {
-    queries.remove(query.id());
+  void unregister(ContinuousQuery query) {
+    queries.remove(query.id(), query);
   }
 
-  /** The continuous queries running now. */
+  /** The continuous queries running now, and views' queries that stopped or failed. */
   public List<StreamingQuery> queries() {
     return new ArrayList<>(queries.values());
+  }
+
+  /** The registered continuous queries, sorted by name. */
+  public List<ContinuousQuery> continuousQueries() {
+    List<ContinuousQuery> list = new ArrayList<>(queries.values());
+    list.sort(Comparator.comparing(ContinuousQuery::name).thenComparing(ContinuousQuery::id));
+    return list;
+  }
+
+  /**
+   * Finds a query by its id, or else by its name ignoring case (a view's query is named after the
+   * view).
+   */
+  public Optional<ContinuousQuery> query(String idOrName) {
+    ContinuousQuery byId = queries.get(idOrName);
+    if (byId != null) {
+      return Optional.of(byId);
+    }
+    String lower = idOrName.toLowerCase(Locale.ROOT);
+    return queries.values().stream()
+        .filter(q -> q.name().toLowerCase(Locale.ROOT).equals(lower)).findFirst();
   }
 
   /** Stops every continuous query. Idempotent. */
   @Override public void close() {
     closed = true;
-    for (StreamingQuery query : queries()) {
+    for (ContinuousQuery query : continuousQueries()) {
       query.stop();
       unregister(query);
     }

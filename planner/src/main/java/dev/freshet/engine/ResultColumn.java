@@ -32,6 +32,11 @@ public record ResultColumn(String name, int jdbcType, String typeName, int preci
         displaySize, String.class);
   }
 
+  /** A nullable BIGINT column, for results that the engine makes itself (SHOW). */
+  public static ResultColumn bigint(String name) {
+    return new ResultColumn(name, java.sql.Types.BIGINT, "BIGINT", 19, 0, true, 20, Long.class);
+  }
+
   /** Describes a field of a Calcite row type. */
   public static ResultColumn of(RelDataTypeField field) {
     RelDataType type = field.getType();

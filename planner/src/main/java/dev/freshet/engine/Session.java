@@ -6,9 +6,13 @@ import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.runtime.StreamingQuery;
+import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.FreshetSqlParser;
@@ -17,20 +21,28 @@ import dev.freshet.sql.parser.SqlDropStream;
 import dev.freshet.sql.parser.SqlEmit;
 import dev.freshet.sql.parser.SqlSetProperty;
 import dev.freshet.sql.parser.SqlShow;
+import dev.freshet.sql.parser.SqlStopQuery;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
+import org.apache.calcite.sql.ddl.SqlDropMaterializedView;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -40,16 +52,30 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * own (set by {@code SET 'key' = 'value'}).
  *
  * <pre>{@code
- * StatementResult r = session.execute(
- *     "SELECT STREAM user_id, COUNT(*) FROM clicks GROUP BY user_id EMIT UPDATE");
+ * session.execute("CREATE MATERIALIZED VIEW clicks_per_user AS"
+ *     + " SELECT user_id, COUNT(*) AS n FROM clicks GROUP BY user_id EMIT UPDATE");
+ * StatementResult r = session.execute("SELECT * FROM clicks_per_user WHERE n > 10");
  * }</pre>
+ *
+ * <p>Where a plain {@code SELECT} goes depends on what it reads: over streams only, Freshet's
+ * executor answers it from every row the streams hold; over materialized views only (or no table
+ * at all), Calcite's enumerable engine answers it from the views' current snapshots. A query that
+ * reads both is rejected.
  */
 public final class Session {
   /** Option: number of state partitions of continuous queries this session starts. */
-  public static final String STATE_PARTITIONS = "state.partitions";
+  public static final String STATE_PARTITIONS = SessionOptions.STATE_PARTITIONS;
+  /**
+   * Option: the micro-batch trigger interval of continuous queries this session starts, a
+   * duration such as {@code '1 second'} or {@code '500 ms'}; {@code '0'}, the default, starts a
+   * batch as soon as data arrives.
+   */
+  public static final String TRIGGER_INTERVAL = SessionOptions.TRIGGER_INTERVAL;
+  /** Option: where continuous queries this session starts keep state; only {@code memory}. */
+  public static final String STATE_STORE_PROVIDER = SessionOptions.STATE_STORE_PROVIDER;
 
   private final Engine engine;
-  private int statePartitions = 1;
+  private final SessionOptions options = new SessionOptions();
 
   Session(Engine engine) {
     this.engine = requireNonNull(engine, "engine");
@@ -58,6 +84,24 @@ public final class Session {
   /** The engine this session runs on. */
   public Engine engine() {
     return engine;
+  }
+
+  /** The number of state partitions of the continuous queries this session starts. */
+  public int statePartitions() {
+    return options.statePartitions();
+  }
+
+  /**
+   * The trigger interval of the continuous queries this session starts; {@link Duration#ZERO}
+   * means a batch starts as soon as data arrives.
+   */
+  public Duration triggerInterval() {
+    return options.triggerInterval();
+  }
+
+  /** Where the continuous queries this session starts keep state, e.g. {@code memory}. */
+  public String stateStoreProvider() {
+    return options.stateStoreProvider();
   }
 
   /**
@@ -69,11 +113,23 @@ public final class Session {
     SqlNode node = parse(sql);
     FreshetPlanner planner = engine.planner();
     if (node instanceof SqlCreateStream) {
-      StreamDdl.create(planner, (SqlCreateStream) node);
+      synchronized (engine.ddlLock()) {
+        StreamDdl.create(planner, (SqlCreateStream) node);
+      }
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDropStream) {
-      StreamDdl.drop(planner, (SqlDropStream) node);
+      synchronized (engine.ddlLock()) {
+        StreamDdl.drop(planner, (SqlDropStream) node);
+      }
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlCreateMaterializedView) {
+      MaterializedViewDdl.create(engine, options, (SqlCreateMaterializedView) node, sql);
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlDropMaterializedView) {
+      MaterializedViewDdl.drop(engine, (SqlDropMaterializedView) node);
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlInsert) {
@@ -83,21 +139,35 @@ public final class Session {
       return explain((SqlExplain) node);
     }
     if (node instanceof SqlSetProperty) {
-      set((SqlSetProperty) node);
+      SqlSetProperty set = (SqlSetProperty) node;
+      options.set(set.key(), set.value());
       return new StatementResult.UpdateCount(0);
     }
-    if (node instanceof SqlShow && ((SqlShow) node).kind() == SqlShow.Kind.STREAMS) {
-      return showStreams();
+    if (node instanceof SqlShow) {
+      switch (((SqlShow) node).kind()) {
+      case STREAMS:
+        return showStreams();
+      case VIEWS:
+        return showViews();
+      case QUERIES:
+        return showQueries();
+      default:
+        break;
+      }
+    }
+    if (node instanceof SqlStopQuery) {
+      stopQuery(((SqlStopQuery) node).queryId());
+      return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDescribeTable) {
       return describe((SqlDescribeTable) node);
     }
     if (node instanceof SqlEmit) {
       SqlEmit emit = (SqlEmit) node;
-      return push(emit.query(), emit.mode());
+      return push(emit.query(), emit.mode(), sql);
     }
     if (node.isA(SqlKind.QUERY)) {
-      return FreshetPlanner.isStreamQuery(node) ? push(node, null) : bounded(node);
+      return FreshetPlanner.isStreamQuery(node) ? push(node, null, sql) : select(node, sql);
     }
     throw PlannerErrors.notSupported("Statement " + node.getKind() + " is not supported yet");
   }
@@ -117,18 +187,48 @@ public final class Session {
     }
   }
 
-  private StatementResult push(SqlNode query, @Nullable EmitMode emit) throws SQLException {
-    PlannedQuery plan = engine.planner().planQuery(query, emit, statePartitions);
+  private StatementResult push(SqlNode query, @Nullable EmitMode emit, String sql)
+      throws SQLException {
+    ViewReferences.rejectInContinuousQuery(engine, query, sql);
+    PlannedQuery plan = engine.planner().planQuery(query, emit, options.statePartitions());
     String id = UUID.randomUUID().toString();
     StreamingPipeline pipeline =
         new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id).build(plan);
     PushQuery push = new PushQuery();
     MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
-        pipeline, push.sink(), System::currentTimeMillis);
-    push.attach(new RegisteredQuery(execution));
-    engine.register(push.query());
-    execution.start();
+        pipeline, push.sink(), System::currentTimeMillis, options.trigger());
+    ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
+        engine::unregister);
+    push.attach(continuous);
+    engine.register(continuous);
+    continuous.start();
     return new StatementResult.Push(columns(plan.rowType()), push);
+  }
+
+  /** A plain SELECT: over streams by Freshet's executor, otherwise by Calcite. */
+  private StatementResult select(SqlNode query, String sql) throws SQLException {
+    Catalog catalog = engine.catalog();
+    Set<String> identifiers = ViewReferences.identifiers(query);
+    if (!ViewReferences.mentionsView(catalog, identifiers)
+        && ViewReferences.mentionsStream(catalog, identifiers)) {
+      return bounded(query);
+    }
+    PullQueryExecutor.Prepared prepared = engine.pullQueries().prepare(query);
+    if (prepared.streams().isEmpty()) {
+      return prepared.execute();
+    }
+    if (!prepared.views().isEmpty()) {
+      throw PlannerErrors.notSupported("A query cannot read both streams and materialized views:"
+          + " it reads stream " + names(prepared.streams(), StreamTable::name) + " and view "
+          + names(prepared.views(), ViewTable::name) + ". Query the views alone, or create a"
+          + " materialized view over the stream and join the views");
+    }
+    // Validation rewrote the tree; the executor's planner validates a fresh one.
+    return bounded(parse(sql));
+  }
+
+  private static <T> String names(List<T> objects, Function<T, String> name) {
+    return objects.stream().map(name).collect(Collectors.joining(", "));
   }
 
   private StatementResult bounded(SqlNode query) throws SQLException {
@@ -146,30 +246,18 @@ public final class Session {
       mode = ((SqlEmit) explicandum).mode();
       explicandum = ((SqlEmit) explicandum).query();
     }
-    PlannedQuery plan = engine.planner().planQuery(explicandum, mode, statePartitions);
+    PlannedQuery plan = engine.planner().planQuery(explicandum, mode, options.statePartitions());
     String text = RelOptUtil.toString(plan.logical());
     return new StatementResult.Rows(List.of(ResultColumn.varchar("PLAN", 4096)),
         List.<Object[]>of(new Object[] {text}));
   }
 
-  private void set(SqlSetProperty set) throws SQLException {
-    String key = set.key().toLowerCase(Locale.ROOT);
-    if (!key.equals(STATE_PARTITIONS)) {
-      throw PlannerErrors.invalidDefinition("Unknown option '" + set.key() + "'. Options: "
-          + STATE_PARTITIONS);
+  private void stopQuery(String idOrName) throws SQLException {
+    Optional<ContinuousQuery> query = engine.query(idOrName);
+    if (query.isEmpty()) {
+      throw PlannerErrors.queryNotFound(idOrName);
     }
-    String value = set.value();
-    int partitions;
-    try {
-      partitions = value == null ? 1 : Integer.parseInt(value.trim());
-    } catch (NumberFormatException e) {
-      partitions = 0;
-    }
-    if (partitions < 1 || partitions > 1024) {
-      throw PlannerErrors.invalidDefinition("Option '" + STATE_PARTITIONS + "' must be an integer"
-          + " from 1 to 1024, not '" + value + "'");
-    }
-    statePartitions = partitions;
+    query.get().stop();
   }
 
   private StatementResult showStreams() {
@@ -180,13 +268,51 @@ public final class Session {
     return new StatementResult.Rows(List.of(ResultColumn.varchar("STREAM_NAME", 128)), rows);
   }
 
+  private StatementResult showViews() {
+    List<Object[]> rows = new ArrayList<>();
+    for (ViewTable view : engine.catalog().views()) {
+      // A view's query is registered while the view exists; a view dropped meanwhile is skipped.
+      Optional<ContinuousQuery> query = engine.query(view.queryId());
+      if (query.isPresent()) {
+        rows.add(new Object[] {view.name(), view.outputMode().name(), view.queryId(),
+            query.get().status().name(), view.snapshot().batchId()});
+      }
+    }
+    return new StatementResult.Rows(List.of(ResultColumn.varchar("VIEW_NAME", 128),
+        ResultColumn.varchar("OUTPUT_MODE", 8), ResultColumn.varchar("QUERY_ID", 36),
+        ResultColumn.varchar("STATUS", 12), ResultColumn.bigint("BATCH_ID")), rows);
+  }
+
+  private StatementResult showQueries() {
+    List<Object[]> rows = new ArrayList<>();
+    for (ContinuousQuery query : engine.continuousQueries()) {
+      QueryStatus status = query.status();
+      rows.add(new Object[] {query.id(), query.name(), status.name(),
+          query.outputMode().name(), query.lastBatchId(), query.sql(),
+          query.exception().map(Throwable::toString).orElse(null)});
+    }
+    return new StatementResult.Rows(List.of(ResultColumn.varchar("QUERY_ID", 36),
+        ResultColumn.varchar("NAME", 128), ResultColumn.varchar("STATUS", 12),
+        ResultColumn.varchar("OUTPUT_MODE", 8), ResultColumn.bigint("LAST_BATCH_ID"),
+        ResultColumn.varchar("SQL", 4096), ResultColumn.varchar("ERROR", 4096)), rows);
+  }
+
   private StatementResult describe(SqlDescribeTable describe) throws SQLException {
-    var stream = engine.planner().stream(describe.getTable());
-    RelDataType rowType = stream.getRowType(engine.planner().typeFactory());
+    SqlIdentifier id = describe.getTable();
+    String name = id.names.get(id.names.size() - 1);
+    Optional<StreamTable> stream = engine.catalog().stream(name);
+    Optional<ViewTable> view = engine.catalog().view(name);
+    if (stream.isEmpty() && view.isEmpty()) {
+      throw PlannerErrors.objectNotFound(name);
+    }
+    RelDataType rowType = stream.isPresent()
+        ? stream.get().getRowType(engine.planner().typeFactory())
+        : view.get().getRowType(engine.planner().typeFactory());
     List<Object[]> rows = new ArrayList<>();
     for (RelDataTypeField field : rowType.getFieldList()) {
       rows.add(new Object[] {field.getName(), field.getType().getFullTypeString(),
-          stream.watermark().filter(w -> w.column().equals(field.getName()))
+          stream.flatMap(StreamTable::watermark)
+              .filter(w -> w.column().equals(field.getName()))
               .map(w -> "WATERMARK " + w.delayMs() + " ms").orElse(null)});
     }
     return new StatementResult.Rows(List.of(ResultColumn.varchar("COLUMN_NAME", 128),
@@ -199,48 +325,5 @@ public final class Session {
       columns.add(ResultColumn.of(field));
     }
     return columns;
-  }
-
-  /** Removes the query from the engine's registry when it is stopped. */
-  private final class RegisteredQuery implements StreamingQuery {
-    private final MicroBatchExecution delegate;
-
-    RegisteredQuery(MicroBatchExecution delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override public String id() {
-      return delegate.id();
-    }
-
-    @Override public String name() {
-      return delegate.name();
-    }
-
-    @Override public dev.freshet.executor.runtime.QueryStatus status() {
-      return delegate.status();
-    }
-
-    @Override public long lastBatchId() {
-      return delegate.lastBatchId();
-    }
-
-    @Override public java.util.Optional<Throwable> exception() {
-      return delegate.exception();
-    }
-
-    @Override public boolean processAllAvailable(java.time.Duration timeout)
-        throws InterruptedException {
-      return delegate.processAllAvailable(timeout);
-    }
-
-    @Override public List<dev.freshet.executor.runtime.StreamingQueryProgress> recentProgress() {
-      return delegate.recentProgress();
-    }
-
-    @Override public void stop() {
-      delegate.stop();
-      engine.unregister(this);
-    }
   }
 }

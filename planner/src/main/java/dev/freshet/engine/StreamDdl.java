@@ -3,14 +3,18 @@ package dev.freshet.engine;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
 import dev.freshet.sql.parser.SqlCreateStream;
 import dev.freshet.sql.parser.SqlDropStream;
 import dev.freshet.sql.parser.SqlWatermark;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +32,10 @@ import org.apache.calcite.sql.parser.SqlParserUtil;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Executes {@code CREATE STREAM} and {@code DROP STREAM}.
+ * Executes {@code CREATE STREAM} and {@code DROP STREAM}; callers hold the engine's DDL lock.
+ *
+ * <p>A stream's name must not be taken by a materialized view, and a stream that a view reads
+ * cannot be dropped (SQLSTATE {@code 2BP01}) until the view is.
  */
 final class StreamDdl {
   /** Options a memory stream accepts. */
@@ -77,14 +84,39 @@ final class StreamDdl {
 
     StreamTable table = new StreamTable(name, RelDataTypeImpl.proto(rowType), watermark, options,
         new MemoryStream(name, rowType.getFieldCount()));
-    if (!planner.catalog().addStream(table) && !create.ifNotExists()) {
-      throw PlannerErrors.streamExists(name);
+    Catalog catalog = planner.catalog();
+    if (!catalog.addStream(table)) {
+      if (catalog.view(name).isPresent()) {
+        // Even with IF NOT EXISTS: the statement asked for a stream, and there is none.
+        throw PlannerErrors.nameTaken("stream", name, "materialized view",
+            "DROP MATERIALIZED VIEW " + name);
+      }
+      if (!create.ifNotExists()) {
+        throw PlannerErrors.streamExists(name);
+      }
     }
   }
 
+  /** Drops a stream; the caller holds the engine's DDL lock, so no view starts reading it. */
   static void drop(FreshetPlanner planner, SqlDropStream drop) throws SQLException {
     String name = simpleName(drop.name());
-    if (!planner.catalog().dropStream(name) && !drop.ifExists()) {
+    Catalog catalog = planner.catalog();
+    if (catalog.view(name).isPresent()) {
+      throw PlannerErrors.wrongObjectType(name, "materialized view", "stream",
+          "DROP MATERIALIZED VIEW " + name);
+    }
+    List<String> readers = new ArrayList<>();
+    for (ViewTable view : catalog.views()) {
+      if (view.sources().contains(name)) {
+        readers.add(view.name());
+      }
+    }
+    if (!readers.isEmpty()) {
+      // A view that lost its stream could never change again, nor be told apart from one whose
+      // stream merely has no new rows; the user decides what goes first.
+      throw PlannerErrors.streamInUse(name, readers);
+    }
+    if (!catalog.dropStream(name) && !drop.ifExists()) {
       throw PlannerErrors.streamNotFound(name);
     }
   }

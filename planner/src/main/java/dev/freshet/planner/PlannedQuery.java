@@ -26,4 +26,9 @@ public record PlannedQuery(RelNode logical, RelNode physical, RelDataType rowTyp
     requireNonNull(outputMode, "outputMode");
     requireNonNull(source, "source");
   }
+
+  /** The same query with another physical plan, e.g. one that also outputs hidden columns. */
+  public PlannedQuery withPhysical(RelNode physical) {
+    return new PlannedQuery(logical, physical, rowType, outputMode, source, aggregating);
+  }
 }

@@ -3,14 +3,17 @@ package dev.freshet.planner;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLSyntaxErrorException;
+import java.util.List;
 
 /**
  * Factory of the errors the planner and the engine report, each with a SQLSTATE, what is wrong and
  * how to fix it.
  *
  * <p>SQLSTATEs: {@code 42000} syntax error, {@code 42S01} object exists, {@code 42S02} object not
- * found, {@code 42S22} column not found, {@code 42KDE} query not valid on a stream or in its output
- * mode (as Spark), {@code 0A000} not supported yet, {@code 22000} bad data.
+ * found, {@code 42S22} column not found, {@code 42704} unknown query id, {@code 42809} object of
+ * the wrong kind, {@code 42KDE} query not valid on a stream or in its output mode (as Spark),
+ * {@code 2BP01} object still used by another (as PostgreSQL's "dependent objects still exist"),
+ * {@code 0A000} not supported yet, {@code 22000} bad data.
  */
 public final class PlannerErrors {
   private PlannerErrors() {
@@ -39,6 +42,67 @@ public final class PlannerErrors {
         + " CREATE STREAM " + name + " (...) WITH (connector = 'memory').", "42S02");
   }
 
+  /**
+   * A name that an object of another kind holds; streams and views share one namespace.
+   *
+   * @param kind what the statement creates, e.g. {@code stream}
+   * @param holderKind what holds the name, e.g. {@code materialized view}
+   * @param dropHolder the statement that would free the name
+   */
+  public static SQLException nameTaken(String kind, String name, String holderKind,
+      String dropHolder) {
+    return new SQLException("Cannot create " + kind + " '" + name + "': a " + holderKind
+        + " of that name exists, and streams and views share one namespace. Choose another name,"
+        + " or " + dropHolder + " first.", "42S01");
+  }
+
+  /** A materialized view that already exists. */
+  public static SQLException viewExists(String name) {
+    return new SQLException("Materialized view '" + name + "' already exists. Use CREATE"
+        + " MATERIALIZED VIEW IF NOT EXISTS, or DROP MATERIALIZED VIEW " + name + " first.",
+        "42S01");
+  }
+
+  /** A materialized view that does not exist. */
+  public static SQLException viewNotFound(String name) {
+    return new SQLException("Materialized view '" + name + "' not found. See SHOW VIEWS, or"
+        + " create it with CREATE MATERIALIZED VIEW " + name + " AS SELECT ...", "42S02");
+  }
+
+  /** A name that is neither a stream nor a view. */
+  public static SQLException objectNotFound(String name) {
+    return new SQLException("Stream or view '" + name + "' not found. See SHOW STREAMS and"
+        + " SHOW VIEWS.", "42S02");
+  }
+
+  /** A stream that cannot be dropped because materialized views read it. */
+  public static SQLException streamInUse(String name, List<String> views) {
+    String list = String.join(", ", views);
+    return new SQLException("Cannot drop stream '" + name + "': materialized view"
+        + (views.size() == 1 ? " " : "s ") + list + (views.size() == 1 ? " reads" : " read")
+        + " it. Drop " + (views.size() == 1 ? "the view" : "them") + " first: DROP MATERIALIZED"
+        + " VIEW " + views.get(0) + ".", "2BP01");
+  }
+
+  /**
+   * A statement that names an object of another kind, e.g. {@code DROP STREAM} of a view.
+   *
+   * @param kind what the name is, e.g. {@code materialized view}
+   * @param expected what the statement expects, e.g. {@code stream}
+   * @param fix the statement to use instead
+   */
+  public static SQLException wrongObjectType(String name, String kind, String expected,
+      String fix) {
+    return new SQLException("'" + name + "' is a " + kind + ", not a " + expected + ". Use "
+        + fix + ".", "42809");
+  }
+
+  /** A query id that names no query of the engine. */
+  public static SQLException queryNotFound(String id) {
+    return new SQLException("Query '" + id + "' not found. See SHOW QUERIES for the ids and names"
+        + " of the engine's queries.", "42704");
+  }
+
   /** An output mode that a query cannot run in; {@code rule} names the rule, {@code fix} the fix. */
   public static SQLException outputModeNotSupported(String rule, String fix) {
     return new SQLException(rule + ". " + fix, "42KDE");
@@ -63,6 +127,11 @@ public final class PlannerErrors {
    */
   public static SQLException notSupported(String what, String fix) {
     return new SQLFeatureNotSupportedException(what + ". " + fix, "0A000");
+  }
+
+  /** A query Freshet does not support, with the failure that showed it. */
+  public static SQLException notSupported(String what, Throwable cause) {
+    return new SQLFeatureNotSupportedException(what, "0A000", cause);
   }
 
   /** A malformed value, e.g. in an option or a watermark declaration. */

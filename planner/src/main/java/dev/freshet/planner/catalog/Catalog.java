@@ -1,5 +1,6 @@
 package dev.freshet.planner.catalog;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -9,36 +10,81 @@ import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
- * The streams an engine knows, by name; shared by all sessions of the engine.
+ * The streams and materialized views an engine knows, by name; shared by all sessions of the
+ * engine.
  *
- * <p>It is also the Calcite schema that queries resolve names against, so a stream created by one
- * connection is visible to the next statement of any other.
+ * <pre>{@code
+ * catalog.addStream(clicks);               // false if a stream or a view is called CLICKS
+ * catalog.addView(clicksPerUser);
+ * Optional<ViewTable> v = catalog.view("CLICKS_PER_USER");
+ * }</pre>
+ *
+ * <p>Streams and views share one namespace: a name is unique across both, so that a query's
+ * {@code FROM} clause is never ambiguous. It is also the Calcite schema that queries resolve names
+ * against, so an object created by one connection is visible to the next statement of any other.
+ *
+ * <p>Each method is atomic on its own. Checks that span several calls, such as "no view reads
+ * the stream being dropped", are the caller's to serialize.
  */
 public final class Catalog extends AbstractSchema {
-  private final ConcurrentHashMap<String, StreamTable> streams = new ConcurrentHashMap<>();
+  /** Every stream and view, by name; values are {@link StreamTable}s and {@link ViewTable}s. */
+  private final ConcurrentHashMap<String, Table> tables = new ConcurrentHashMap<>();
 
-  /** Adds {@code stream}; returns false if a stream of that name exists (nothing changes then). */
+  /** Adds {@code stream}; returns false if the name is taken (nothing changes then). */
   public boolean addStream(StreamTable stream) {
-    return streams.putIfAbsent(stream.name(), stream) == null;
+    return tables.putIfAbsent(stream.name(), stream) == null;
   }
 
-  /** Removes a stream; returns whether it existed. */
+  /** Adds {@code view}; returns false if the name is taken (nothing changes then). */
+  public boolean addView(ViewTable view) {
+    return tables.putIfAbsent(view.name(), view) == null;
+  }
+
+  /** Removes a stream; returns whether it existed. A view of that name is not removed. */
   public boolean dropStream(String name) {
-    return streams.remove(name) != null;
+    Table table = tables.get(name);
+    return table instanceof StreamTable && tables.remove(name, table);
+  }
+
+  /** Removes a view and returns it; a stream of that name is not removed. */
+  public Optional<ViewTable> dropView(String name) {
+    Table table = tables.get(name);
+    return table instanceof ViewTable && tables.remove(name, table)
+        ? Optional.of((ViewTable) table) : Optional.empty();
   }
 
   /** Looks a stream up by its exact (case-sensitive) name. */
   public Optional<StreamTable> stream(String name) {
-    return Optional.ofNullable(streams.get(name));
+    Table table = tables.get(name);
+    return table instanceof StreamTable ? Optional.of((StreamTable) table) : Optional.empty();
+  }
+
+  /** Looks a view up by its exact (case-sensitive) name. */
+  public Optional<ViewTable> view(String name) {
+    Table table = tables.get(name);
+    return table instanceof ViewTable ? Optional.of((ViewTable) table) : Optional.empty();
+  }
+
+  /** Whether a stream or a view has this exact name. */
+  public boolean contains(String name) {
+    return tables.containsKey(name);
   }
 
   /** Names of all streams, sorted. */
   public List<String> streamNames() {
-    return streams.keySet().stream().sorted().collect(Collectors.toList());
+    return tables.entrySet().stream().filter(e -> e.getValue() instanceof StreamTable)
+        .map(Map.Entry::getKey).sorted().collect(Collectors.toList());
+  }
+
+  /** All views, sorted by name. */
+  public List<ViewTable> views() {
+    return tables.values().stream().filter(t -> t instanceof ViewTable)
+        .map(t -> (ViewTable) t).sorted(Comparator.comparing(ViewTable::name))
+        .collect(Collectors.toList());
   }
 
   @Override protected Map<String, Table> getTableMap() {
-    return Map.copyOf(streams);
+    return Map.copyOf(tables);
   }
 
   @Override public boolean isMutable() {

@@ -1,0 +1,75 @@
+package dev.freshet.jdbc;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads materialized views through plain SELECTs, and waits for a view's query to catch up.
+ *
+ * <p>A view's query runs in the background, so a test waits by re-running a query until it
+ * returns the expected rows, failing after a deadline; nothing sleeps.
+ */
+final class ViewResults {
+  /** Generous: a view normally catches up within milliseconds, but CI machines are loaded. */
+  static final Duration DEADLINE = Duration.ofSeconds(30);
+
+  private ViewResults() {
+  }
+
+  /** Runs {@code sql} and returns its rows, each as a list of its column values. */
+  static List<List<Object>> query(Statement statement, String sql) throws SQLException {
+    List<List<Object>> rows = new ArrayList<>();
+    try (ResultSet rs = statement.executeQuery(sql)) {
+      while (rs.next()) {
+        rows.add(PushResults.row(rs));
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * Re-runs {@code sql} until its rows, in any order, are {@code expected}; fails after
+   * {@link #DEADLINE} naming the last rows seen.
+   */
+  static void awaitRows(Statement statement, String sql, List<List<Object>> expected)
+      throws SQLException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    List<List<Object>> rows = query(statement, sql);
+    while (!sameRows(rows, expected)) {
+      if (System.nanoTime() > deadline) {
+        fail("after " + DEADLINE + ", " + sql + " returned " + rows + ", not " + expected);
+      }
+      rows = query(statement, sql);
+    }
+  }
+
+  /** Whether two lists hold the same rows the same number of times, in any order. */
+  static boolean sameRows(List<List<Object>> actual, List<List<Object>> expected) {
+    return counts(actual).equals(counts(expected));
+  }
+
+  private static Map<List<Object>, Integer> counts(List<List<Object>> rows) {
+    Map<List<Object>, Integer> counts = new HashMap<>();
+    for (List<Object> row : rows) {
+      counts.merge(row, 1, Integer::sum);
+    }
+    return counts;
+  }
+
+  /** A row, for expected values: {@code row("a", 2L)}; nulls allowed. */
+  static List<Object> row(Object... values) {
+    List<Object> row = new ArrayList<>();
+    for (Object value : values) {
+      row.add(value);
+    }
+    return row;
+  }
+}

@@ -1,0 +1,286 @@
+package dev.freshet.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.FreshetTypeSystem;
+import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewTable;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TimeZone;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelCollationTraitDef;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.TimeFrames;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.Programs;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.Pair;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Runs plain {@code SELECT}s over materialized views with Calcite's own enumerable engine: any
+ * query Calcite can run (filters, joins between views, aggregates, ORDER BY, LIMIT) reads the
+ * views' current snapshots.
+ *
+ * <pre>{@code
+ * PullQueryExecutor.Prepared q = pullQueries.prepare(FreshetSqlParser.parse(
+ *     "SELECT * FROM clicks_per_user WHERE n > 10 ORDER BY n DESC LIMIT 5"));
+ * if (q.streams().isEmpty()) {
+ *   StatementResult.Rows rows = q.execute();
+ * }
+ * }</pre>
+ *
+ * <p>Preparation follows Calcite's own ({@code PlannerImpl}, {@code CalcitePrepareImpl}):
+ * validation, conversion, decorrelation, {@link Programs#standard()} on a Volcano planner with the
+ * default rules, then {@link EnumerableInterpretable#toBindable} compiles the plan. Views are
+ * {@link org.apache.calcite.schema.ScannableTable}s; a stream is a table Calcite cannot scan, so
+ * callers look at {@link Prepared#streams()} first and send queries over streams elsewhere.
+ *
+ * <p>Each view a statement reads is read at one snapshot, pinned when execution starts: a
+ * self-join sees one batch of the view. Different views are maintained by different queries, so
+ * a join of two views sees the latest batch of each. Rows come out in Calcite's internal
+ * representation (TIMESTAMP as {@code Long}), as {@link ResultColumn#valueClass()} says.
+ */
+final class PullQueryExecutor {
+  private final CalciteSchema rootSchema;
+
+  PullQueryExecutor(Catalog catalog) {
+    // Not caching: a stream or view created a moment ago must resolve in the next statement.
+    this.rootSchema = CalciteSchema.createRootSchema(false, false);
+    this.rootSchema.add(FreshetPlanner.SCHEMA, requireNonNull(catalog, "catalog"));
+  }
+
+  /**
+   * Validates and converts a query; does not run it.
+   *
+   * @throws SQLException if the query is not valid, with the SQLSTATE of the problem
+   */
+  Prepared prepare(SqlNode query) throws SQLException {
+    JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE);
+    CalciteCatalogReader catalogReader = new CalciteCatalogReader(rootSchema,
+        List.of(FreshetPlanner.SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT);
+    SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(),
+        catalogReader, typeFactory, SqlValidator.Config.DEFAULT.withIdentifierExpansion(true));
+    SqlNode validated;
+    try {
+      validated = validator.validate(query);
+    } catch (CalciteContextException e) {
+      throw validationError(e);
+    }
+    VolcanoPlanner planner = new VolcanoPlanner();
+    planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+    planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+    RelOptUtil.registerDefaultRules(planner, false, false);
+    RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+    SqlToRelConverter.Config config = SqlToRelConverter.config().withTrimUnusedFields(false);
+    SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
+        StandardConvertletTable.INSTANCE, config);
+    RelRoot root = converter.convertQuery(validated, false, true);
+    root = root.withRel(converter.flattenTypes(root.rel, true));
+    RelBuilder relBuilder = config.getRelBuilderFactory().create(cluster, null);
+    root = root.withRel(RelDecorrelator.decorrelateQuery(root.rel, relBuilder));
+
+    Set<StreamTable> streams = new LinkedHashSet<>();
+    Set<ViewTable> views = new LinkedHashSet<>();
+    for (RelOptTable table : RelOptUtil.findAllTables(root.rel)) {
+      StreamTable stream = table.unwrap(StreamTable.class);
+      if (stream != null) {
+        streams.add(stream);
+      }
+      ViewTable view = table.unwrap(ViewTable.class);
+      if (view != null) {
+        views.add(view);
+      }
+    }
+    return new Prepared(root, catalogReader, typeFactory, List.copyOf(streams),
+        List.copyOf(views));
+  }
+
+  /** A validated query, ready to run if it reads no stream. */
+  final class Prepared {
+    private final RelRoot root;
+    private final CalciteCatalogReader catalogReader;
+    private final JavaTypeFactory typeFactory;
+    private final List<StreamTable> streams;
+    private final List<ViewTable> views;
+
+    private Prepared(RelRoot root, CalciteCatalogReader catalogReader,
+        JavaTypeFactory typeFactory, List<StreamTable> streams, List<ViewTable> views) {
+      this.root = root;
+      this.catalogReader = catalogReader;
+      this.typeFactory = typeFactory;
+      this.streams = streams;
+      this.views = views;
+    }
+
+    /** The streams the query reads. */
+    List<StreamTable> streams() {
+      return streams;
+    }
+
+    /** The materialized views the query reads. */
+    List<ViewTable> views() {
+      return views;
+    }
+
+    /** Plans, compiles and runs the query over the views' current snapshots. */
+    StatementResult.Rows execute() throws SQLException {
+      if (!streams.isEmpty()) {
+        throw new IllegalStateException("Calcite cannot scan streams " + streams);
+      }
+      Map<String, Object> parameters = new HashMap<>();
+      parameters.put("_conformance", SqlConformanceEnum.DEFAULT);
+      Bindable<?> bindable;
+      try {
+        // As Calcite's Prepare: the root's sort order is a required trait, and the final
+        // projection (which may drop a sort column) goes on top of the optimized plan.
+        RelTraitSet desired = root.rel.getTraitSet().replace(EnumerableConvention.INSTANCE)
+            .replace(root.collation).simplify();
+        EnumerableRel best = (EnumerableRel) Programs.standard().run(
+            root.rel.getCluster().getPlanner(), root.rel, desired, List.of(), List.of());
+        if (!root.isRefTrivial()) {
+          RexBuilder rexBuilder = best.getCluster().getRexBuilder();
+          List<RexNode> projects = new ArrayList<>();
+          for (int field : Pair.left(root.fields)) {
+            projects.add(rexBuilder.makeInputRef(best, field));
+          }
+          best = EnumerableCalc.create(best, RexProgram.create(best.getRowType(), projects, null,
+              root.validatedRowType, rexBuilder));
+        }
+        Prepare.CatalogReader.THREAD_LOCAL.set(catalogReader);
+        try {
+          bindable = EnumerableInterpretable.toBindable(parameters, null, best,
+              EnumerableRel.Prefer.ARRAY);
+        } finally {
+          Prepare.CatalogReader.THREAD_LOCAL.remove();
+        }
+      } catch (RuntimeException e) {
+        // Calcite plans and compiles any valid query it supports; what is left is a gap.
+        throw PlannerErrors.notSupported("Calcite cannot run this query over materialized views."
+            + " Plan:\n" + RelOptUtil.toString(root.rel), e);
+      }
+      for (ViewTable view : views) {
+        parameters.put(ViewTable.snapshotVariable(view.name()), view.snapshot());
+      }
+      Enumerable<?> enumerable = bindable.bind(new StatementContext(parameters));
+      // Calcite hands a one-column result out as bare values, not arrays.
+      boolean scalar = root.validatedRowType.getFieldCount() == 1;
+      List<Object[]> rows = new ArrayList<>();
+      try {
+        for (Object row : enumerable) {
+          rows.add(scalar ? new Object[] {row} : (Object[]) row);
+        }
+      } catch (RuntimeException e) {
+        // The plan ran and a value broke it, e.g. a division by zero.
+        throw new SQLException("Cannot compute the result of the query over materialized views "
+            + names(views) + ": " + e, "22000", e);
+      }
+      return new StatementResult.Rows(columns(root.validatedRowType), rows);
+    }
+
+    /** Values that generated code reads through {@link DataContext#get}. */
+    private final class StatementContext implements DataContext {
+      private final Map<String, Object> variables = new HashMap<>();
+
+      StatementContext(Map<String, Object> parameters) {
+        // As Calcite's JDBC connection does, fixed per statement; Freshet's time zone is UTC.
+        long now = System.currentTimeMillis();
+        variables.put(Variable.UTC_TIMESTAMP.camelName, now);
+        variables.put(Variable.CURRENT_TIMESTAMP.camelName, now);
+        variables.put(Variable.LOCAL_TIMESTAMP.camelName, now);
+        variables.put(Variable.SYS_TIMESTAMP.camelName, now);
+        variables.put(Variable.TIME_ZONE.camelName, TimeZone.getTimeZone("UTC"));
+        variables.put(Variable.TIME_FRAME_SET.camelName,
+            typeFactory.getTypeSystem().deriveTimeFrameSet(TimeFrames.CORE));
+        variables.put(Variable.LOCALE.camelName, Locale.ROOT);
+        variables.put(Variable.USER.camelName, "sa");
+        variables.put(Variable.CANCEL_FLAG.camelName, new AtomicBoolean());
+        variables.putAll(parameters);
+      }
+
+      @Override public SchemaPlus getRootSchema() {
+        return rootSchema.plus();
+      }
+
+      @Override public JavaTypeFactory getTypeFactory() {
+        return typeFactory;
+      }
+
+      @Override public QueryProvider getQueryProvider() {
+        return Linq4j.DEFAULT_PROVIDER;
+      }
+
+      @Override public @Nullable Object get(String name) {
+        return variables.get(name);
+      }
+    }
+  }
+
+  private static String names(List<ViewTable> views) {
+    return views.stream().map(ViewTable::name).collect(Collectors.joining(", "));
+  }
+
+  private static List<ResultColumn> columns(RelDataType rowType) {
+    return rowType.getFieldList().stream().map(ResultColumn::of).toList();
+  }
+
+  private static SQLException validationError(CalciteContextException e) {
+    String message = e.getMessage();
+    String cause = e.getCause() == null ? "" : String.valueOf(e.getCause().getMessage());
+    String sqlState = "42000";
+    if (cause.startsWith("Object '") || cause.startsWith("Table '")) {
+      sqlState = "42S02";
+      message += ". See SHOW STREAMS and SHOW VIEWS for what exists, or create a stream with"
+          + " CREATE STREAM name (...) WITH (connector = 'memory')";
+    } else if (cause.startsWith("Column '")) {
+      sqlState = "42S22";
+      message += ". DESCRIBE the stream or view to see its columns";
+    }
+    return PlannerErrors.validationError(message, sqlState, e);
+  }
+}

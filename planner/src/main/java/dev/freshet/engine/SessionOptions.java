@@ -1,0 +1,143 @@
+package dev.freshet.engine;
+
+import dev.freshet.planner.PlannerErrors;
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The options of one session, as {@code SET 'key' = 'value'} and {@code RESET 'key'} change them.
+ *
+ * <pre>{@code
+ * options.set("trigger.interval", "500 ms");   // triggerInterval() = PT0.5S
+ * options.set("trigger.interval", null);       // RESET: back to Duration.ZERO
+ * }</pre>
+ *
+ * <p>Mutable; the fields are volatile because a JDBC connection may run its statements on
+ * different threads. Each option applies to the continuous queries the session starts afterwards,
+ * not to those running.
+ */
+final class SessionOptions {
+  /** Number of state partitions of the aggregations of new continuous queries; default 1. */
+  static final String STATE_PARTITIONS = "state.partitions";
+  /** Time between the starts of micro-batches; {@code 0}, the default, starts each on new data. */
+  static final String TRIGGER_INTERVAL = "trigger.interval";
+  /** Where state is kept; only {@code memory} exists. */
+  static final String STATE_STORE_PROVIDER = "state.store.provider";
+  /** Every option, sorted, as error messages list them. */
+  static final List<String> KEYS = List.of(STATE_PARTITIONS, STATE_STORE_PROVIDER,
+      TRIGGER_INTERVAL);
+  /** The values of {@link #STATE_STORE_PROVIDER}. */
+  static final List<String> STATE_STORE_PROVIDERS = List.of("memory");
+
+  /** An amount and an optional unit: {@code 1 second}, {@code 500ms}, {@code 0}. */
+  private static final Pattern DURATION =
+      Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-z]*)\\s*");
+  /** Milliseconds per unit, by every spelling that Spark's trigger intervals accept. */
+  private static final Map<String, Long> UNIT_MILLIS = Map.ofEntries(
+      Map.entry("ms", 1L), Map.entry("milli", 1L), Map.entry("millis", 1L),
+      Map.entry("millisecond", 1L), Map.entry("milliseconds", 1L),
+      Map.entry("s", 1000L), Map.entry("sec", 1000L), Map.entry("secs", 1000L),
+      Map.entry("second", 1000L), Map.entry("seconds", 1000L),
+      Map.entry("min", 60_000L), Map.entry("mins", 60_000L), Map.entry("minute", 60_000L),
+      Map.entry("minutes", 60_000L),
+      Map.entry("h", 3_600_000L), Map.entry("hour", 3_600_000L),
+      Map.entry("hours", 3_600_000L));
+
+  /** A day: a longer interval is a mistake, not a schedule. */
+  private static final BigDecimal MAX_TRIGGER_MILLIS = BigDecimal.valueOf(86_400_000L);
+
+  private volatile int statePartitions = 1;
+  private volatile Duration triggerInterval = Duration.ZERO;
+  private volatile String stateStoreProvider = "memory";
+
+  int statePartitions() {
+    return statePartitions;
+  }
+
+  Duration triggerInterval() {
+    return triggerInterval;
+  }
+
+  /** The trigger of the continuous queries this session starts. */
+  dev.freshet.executor.runtime.Trigger trigger() {
+    return dev.freshet.executor.runtime.Trigger.processingTime(triggerInterval.toMillis());
+  }
+
+  String stateStoreProvider() {
+    return stateStoreProvider;
+  }
+
+  /**
+   * Sets option {@code key} (any case) to {@code value}, or back to its default if {@code value}
+   * is null ({@code RESET}).
+   *
+   * @throws SQLException if the key is unknown or the value not valid for it; nothing changes
+   */
+  void set(String key, @Nullable String value) throws SQLException {
+    switch (key.toLowerCase(Locale.ROOT)) {
+    case STATE_PARTITIONS:
+      statePartitions = value == null ? 1 : statePartitions(value);
+      break;
+    case TRIGGER_INTERVAL:
+      triggerInterval = value == null ? Duration.ZERO : triggerInterval(value);
+      break;
+    case STATE_STORE_PROVIDER:
+      stateStoreProvider = value == null ? "memory" : stateStoreProvider(value);
+      break;
+    default:
+      throw PlannerErrors.invalidDefinition("Unknown option '" + key + "'. Options: "
+          + String.join(", ", KEYS));
+    }
+  }
+
+  private static int statePartitions(String value) throws SQLException {
+    int partitions;
+    try {
+      partitions = Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      partitions = 0;
+    }
+    if (partitions < 1 || partitions > 1024) {
+      throw PlannerErrors.invalidDefinition("Option '" + STATE_PARTITIONS + "' must be an integer"
+          + " from 1 to 1024, not '" + value + "'");
+    }
+    return partitions;
+  }
+
+  /** Parses {@code '1 second'}, {@code '500 ms'}, {@code '1.5 s'} or {@code '0'}. */
+  static Duration triggerInterval(String value) throws SQLException {
+    Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
+    BigDecimal amount = m.matches() ? new BigDecimal(m.group(1)) : null;
+    Long unit = m.matches() ? UNIT_MILLIS.get(m.group(2)) : null;
+    if (amount != null && unit == null && m.group(2).isEmpty() && amount.signum() == 0) {
+      unit = 1L;
+    }
+    if (amount == null || unit == null) {
+      throw PlannerErrors.invalidDefinition("Option '" + TRIGGER_INTERVAL + "' must be a"
+          + " duration such as '1 second', '500 ms' or '2 minutes', or '0' to start each batch"
+          + " as soon as data arrives; not '" + value + "'");
+    }
+    BigDecimal millis = amount.multiply(BigDecimal.valueOf(unit));
+    if (millis.stripTrailingZeros().scale() > 0 || millis.compareTo(MAX_TRIGGER_MILLIS) > 0) {
+      throw PlannerErrors.invalidDefinition("Option '" + TRIGGER_INTERVAL + "' must be a whole"
+          + " number of milliseconds up to a day, not '" + value + "'");
+    }
+    return Duration.ofMillis(millis.longValueExact());
+  }
+
+  private static String stateStoreProvider(String value) throws SQLException {
+    String provider = value.trim().toLowerCase(Locale.ROOT);
+    if (!STATE_STORE_PROVIDERS.contains(provider)) {
+      throw PlannerErrors.invalidDefinition("Option '" + STATE_STORE_PROVIDER + "' must be one"
+          + " of: " + String.join(", ", STATE_STORE_PROVIDERS) + "; not '" + value + "'");
+    }
+    return provider;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.freshet.engine;
+
+import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.rel.StateStoreSave;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexLocalRef;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexProgramBuilder;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.util.Pair;
+
+/**
+ * Makes an aggregating query's rows carry their group key, so that a materialized view in UPDATE
+ * mode can upsert them.
+ *
+ * <pre>{@code
+ * SELECT UPPER(user_id) AS u, COUNT(*) AS n FROM clicks GROUP BY user_id
+ * // rows become (u, n, user_id): the view shows (u, n) and upserts by user_id
+ * UpsertKeys.Keyed keyed = UpsertKeys.appendKeyColumns(plan, "V");  // keyColumns() = [2]
+ * }</pre>
+ *
+ * <p>The key is the {@link StateStoreSave}'s: it is what the state store groups by, so two rows of
+ * different batches are the same group exactly when their keys are equal. The select list cannot
+ * stand in for it: it may leave out a grouping column, compute over one ({@code UPPER(k)}, a
+ * window's end), or show it twice. So, rather than trace output columns back to the key, each
+ * {@link Calc} above the save is rewritten to output the key columns of its input after its own
+ * columns, and the view's sink drops them after extracting the key. Rows a HAVING condition
+ * rejects stay rejected: the condition is kept as it is.
+ */
+final class UpsertKeys {
+  /**
+   * A query whose rows end with the group key.
+   *
+   * @param plan the query with its physical plan rewritten
+   * @param keyColumns positions of the key columns in its rows, after the visible columns
+   */
+  record Keyed(PlannedQuery plan, int[] keyColumns) {
+  }
+
+  /** A rewritten plan and the positions of the key columns in its rows. */
+  private record KeyedRel(RelNode rel, int[] keyColumns) {
+  }
+
+  private UpsertKeys() {
+  }
+
+  /**
+   * Rewrites {@code plan} so that its rows end with the group key of its aggregation.
+   *
+   * @throws SQLException if the plan has, above the aggregation, something other than calcs
+   */
+  static Keyed appendKeyColumns(PlannedQuery plan, String viewName) throws SQLException {
+    KeyedRel keyed = keyed(plan.physical(), viewName);
+    return new Keyed(plan.withPhysical(keyed.rel()), keyed.keyColumns());
+  }
+
+  private static KeyedRel keyed(RelNode rel, String viewName) throws SQLException {
+    if (rel instanceof StateStoreSave) {
+      // The save outputs its input's columns, so its key columns are positions in its rows.
+      return new KeyedRel(rel, ((StateStoreSave) rel).keys().toArray());
+    }
+    if (!(rel instanceof Calc)) {
+      throw PlannerErrors.notSupported("Materialized view " + viewName + " cannot be maintained"
+          + " in UPDATE mode: its plan has " + rel.getRelTypeName() + " above the aggregation,"
+          + " so its rows cannot be matched to their groups. Use EMIT COMPLETE");
+    }
+    Calc calc = (Calc) rel;
+    KeyedRel input = keyed(calc.getInput(), viewName);
+    RexProgram program = calc.getProgram();
+    RexBuilder rexBuilder = calc.getCluster().getRexBuilder();
+    // The rewritten input has the old input's columns first, so the old expressions stay valid.
+    RexProgramBuilder builder = new RexProgramBuilder(input.rel().getRowType(), rexBuilder);
+    List<String> names = new ArrayList<>();
+    for (Pair<RexLocalRef, String> project : program.getNamedProjects()) {
+      builder.addProject(program.expandLocalRef(project.left), project.right);
+      names.add(project.right);
+    }
+    RexLocalRef condition = program.getCondition();
+    if (condition != null) {
+      builder.addCondition(program.expandLocalRef(condition));
+    }
+    int[] keyColumns = new int[input.keyColumns().length];
+    for (int i = 0; i < keyColumns.length; i++) {
+      names.add("KEY$" + i);
+      String name = SqlValidatorUtil.uniquify(names, SqlValidatorUtil.EXPR_SUGGESTER, true)
+          .get(names.size() - 1);
+      names.set(names.size() - 1, name);
+      builder.addProject(rexBuilder.makeInputRef(input.rel(), input.keyColumns()[i]), name);
+      keyColumns[i] = program.getProjectList().size() + i;
+    }
+    return new KeyedRel(calc.copy(calc.getTraitSet(), input.rel(), builder.getProgram()),
+        keyColumns);
+  }
+}
