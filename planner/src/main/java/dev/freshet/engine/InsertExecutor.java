@@ -3,6 +3,7 @@ package dev.freshet.engine;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.StreamTable;
+import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
@@ -151,6 +153,10 @@ final class InsertExecutor {
 
   /** A literal in Calcite's internal representation, e.g. a TIMESTAMP as {@code Long}. */
   private static Object internalValue(FreshetPlanner planner, RexLiteral literal) {
+    if (literal.getType().getSqlTypeName() == SqlTypeName.DECIMAL) {
+      // Calcite translates a DECIMAL literal to "new BigDecimal(...)", not to a constant.
+      return literal.getValueAs(BigDecimal.class);
+    }
     Expression e = RexToLixTranslator.translateLiteral(literal, literal.getType(),
         planner.typeFactory(), RexImpTable.NullAs.NULL);
     if (e instanceof ConstantExpression) {
