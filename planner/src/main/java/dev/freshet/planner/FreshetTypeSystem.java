@@ -11,7 +11,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  *
  * <p>{@code SUM} of a TINYINT, SMALLINT, INTEGER or BIGINT column is a BIGINT (Calcite would keep
  * the argument's type and overflow early), and {@code AVG} of an exact integer column is a DOUBLE
- * (Calcite would truncate to an integer).
+ * (Calcite would truncate to an integer). Strings of different lengths unify to VARCHAR, not to
+ * a blank-padded CHAR.
  */
 public final class FreshetTypeSystem extends RelDataTypeSystemImpl {
   /** The single instance. */
@@ -36,5 +37,14 @@ public final class FreshetTypeSystem extends RelDataTypeSystemImpl {
           typeFactory.createSqlType(SqlTypeName.DOUBLE), argumentType.isNullable());
     }
     return super.deriveAvgAggType(typeFactory, argumentType);
+  }
+
+  /**
+   * String literals of different lengths ({@code CASE ... THEN 'big' ELSE 'small' END},
+   * {@code UNION}) unify to VARCHAR, as Spark's strings: standard SQL's CHAR(5) would pad
+   * {@code 'big'} to {@code 'big  '}.
+   */
+  @Override public boolean shouldConvertRaggedUnionTypesToVarying() {
+    return true;
   }
 }
