@@ -13,7 +13,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  * the argument's type and overflow early), {@code AVG} of an exact integer column is a DOUBLE
  * (Calcite would truncate to an integer), and {@code AVG} of a {@code DECIMAL(p, s)} column is a
  * {@code DECIMAL(p + 4, s + 4)}, within the maximum precision and scale (Calcite would cut the
- * average to the argument's scale).
+ * average to the argument's scale). Strings of different lengths unify to VARCHAR, not to a
+ * blank-padded CHAR.
  */
 public final class FreshetTypeSystem extends RelDataTypeSystemImpl {
   /** The single instance. */
@@ -44,5 +45,14 @@ public final class FreshetTypeSystem extends RelDataTypeSystemImpl {
           argumentType.isNullable());
     }
     return super.deriveAvgAggType(typeFactory, argumentType);
+  }
+
+  /**
+   * String literals of different lengths ({@code CASE ... THEN 'big' ELSE 'small' END},
+   * {@code UNION}) unify to VARCHAR, as Spark's strings: standard SQL's CHAR(5) would pad
+   * {@code 'big'} to {@code 'big  '}.
+   */
+  @Override public boolean shouldConvertRaggedUnionTypesToVarying() {
+    return true;
   }
 }
