@@ -108,4 +108,28 @@ class ErrorReportingTest {
     assertEquals("42000", e.getSQLState());
     assertContains("needs a TIMESTAMP column", e.getMessage());
   }
+
+  @Test void shouldRejectANegativeWatermarkDelay() {
+    SQLException e = fails("CREATE STREAM w (ts TIMESTAMP(3),"
+        + " WATERMARK FOR ts AS ts - INTERVAL '-5' SECOND) WITH (connector = 'memory')");
+    assertEquals("42000", e.getSQLState());
+    assertEquals("The watermark delay of stream W must not be negative, but is INTERVAL '-5'"
+        + " SECOND. Use a delay such as INTERVAL '5' SECOND", e.getMessage());
+  }
+
+  @Test void shouldRejectAWatermarkOnAnUnknownColumn() {
+    SQLException e = fails("CREATE STREAM w (ts TIMESTAMP(3),"
+        + " WATERMARK FOR event_time AS event_time - INTERVAL '5' SECOND)"
+        + " WITH (connector = 'memory')");
+    assertEquals("42000", e.getSQLState());
+    assertEquals("WATERMARK FOR EVENT_TIME of stream W names an unknown column. Declare it first:"
+        + " EVENT_TIME TIMESTAMP(3)", e.getMessage());
+  }
+
+  @Test void shouldRejectAWatermarkThatIsNotColumnMinusInterval() {
+    SQLException e = fails("CREATE STREAM w (ts TIMESTAMP(3),"
+        + " WATERMARK FOR ts AS ts + INTERVAL '5' SECOND) WITH (connector = 'memory')");
+    assertEquals("42000", e.getSQLState());
+    assertContains("must read WATERMARK FOR TS AS TS - INTERVAL '5' SECOND", e.getMessage());
+  }
 }
