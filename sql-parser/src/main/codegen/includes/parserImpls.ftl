@@ -341,7 +341,8 @@ SqlNode FreshetQueryOrDml() :
 
 /**
  * Parses "EXPLAIN PLAN [detail] [depth] [AS format] FOR statement" as
- * Calcite does, except that the query may end with EMIT.
+ * Calcite does, except that the query may end with EMIT and the statement may
+ * be a CREATE MATERIALIZED VIEW.
  */
 SqlNode FreshetExplain() :
 {
@@ -349,7 +350,8 @@ SqlNode FreshetExplain() :
     SqlExplainLevel detailLevel = SqlExplainLevel.EXPPLAN_ATTRIBUTES;
     final SqlExplain.Depth depth;
     SqlExplainFormat format = SqlExplainFormat.TEXT;
-    final SqlNode stmt;
+    SqlNode stmt;
+    final Span c;
 }
 {
     <EXPLAIN> { s = span(); } <PLAN>
@@ -365,7 +367,14 @@ SqlNode FreshetExplain() :
             <DOT_FORMAT> { format = SqlExplainFormat.DOT; }
         )
     ]
-    <FOR> stmt = FreshetQueryOrDml() {
+    <FOR>
+    (
+        stmt = FreshetQueryOrDml()
+    |
+        // The plan of a materialized view's query, as it would run in the background.
+        <CREATE> { c = span(); } stmt = SqlCreateMaterializedView(c, false)
+    )
+    {
         return new SqlExplain(s.end(this), stmt,
             detailLevel.symbol(SqlParserPos.ZERO),
             depth.symbol(SqlParserPos.ZERO),

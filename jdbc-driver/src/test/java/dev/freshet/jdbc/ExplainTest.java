@@ -36,4 +36,22 @@ class ExplainTest {
       }
     }
   }
+
+  @Test void shouldShowTheStatefulChainOfAMaterializedViewsQuery() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)"
+          + " WITH (connector = 'memory')");
+      try (ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR CREATE MATERIALIZED VIEW totals AS"
+          + " SELECT user_id, COUNT(*) AS n FROM clicks GROUP BY user_id EMIT COMPLETE")) {
+        assertTrue(rs.next());
+        String plan = rs.getString(1);
+        assertTrue(plan.startsWith("LogicalStateStoreSave(operatorId=[0], keys=[{0}],"
+            + " outputMode=[Complete]"), () -> "plan was:\n" + plan);
+      }
+      try (ResultSet rs = s.executeQuery("SHOW VIEWS")) {
+        assertFalse(rs.next(), "EXPLAIN must not create the view");
+      }
+    }
+  }
 }

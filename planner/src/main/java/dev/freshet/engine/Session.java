@@ -241,6 +241,10 @@ public final class Session {
 
   private StatementResult explain(SqlExplain explain) throws SQLException {
     SqlNode explicandum = explain.getExplicandum();
+    if (explicandum instanceof SqlCreateMaterializedView) {
+      // A view's query is planned exactly like a push query.
+      explicandum = ((SqlCreateMaterializedView) explicandum).query;
+    }
     EmitMode mode = null;
     if (explicandum instanceof SqlEmit) {
       mode = ((SqlEmit) explicandum).mode();

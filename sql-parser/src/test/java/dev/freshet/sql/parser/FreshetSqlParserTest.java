@@ -341,6 +341,17 @@ class FreshetSqlParserTest {
         + "EMIT UPDATE", unparse(explain));
   }
 
+  @Test void shouldExplainTheQueryOfAMaterializedView() throws Exception {
+    final SqlExplain explain = (SqlExplain) parse(
+        "EXPLAIN PLAN FOR CREATE MATERIALIZED VIEW v AS SELECT k, COUNT(*) FROM s GROUP BY k"
+            + " EMIT COMPLETE");
+
+    final SqlCreateMaterializedView create =
+        assertInstanceOf(SqlCreateMaterializedView.class, explain.getExplicandum());
+    final SqlEmit emit = assertInstanceOf(SqlEmit.class, create.query);
+    assertEquals(EmitMode.COMPLETE, emit.mode());
+  }
+
   @Test void shouldKeepExplainOptionsWhenExplainHasNoEmit() throws Exception {
     final SqlExplain explain = (SqlExplain) parse(
         "EXPLAIN PLAN EXCLUDING ATTRIBUTES WITHOUT IMPLEMENTATION AS JSON FOR "
