@@ -37,6 +37,14 @@ public final class Engine implements AutoCloseable {
    * while a view reads it.
    */
   private final Object ddlLock = new Object();
+  /** Runs the state partitions of every query's batches; one thread per core. */
+  private final java.util.concurrent.ExecutorService partitionExecutor =
+      java.util.concurrent.Executors.newFixedThreadPool(
+          Runtime.getRuntime().availableProcessors(), runnable -> {
+            Thread thread = new Thread(runnable, "freshet-state-partition");
+            thread.setDaemon(true);
+            return thread;
+          });
   private volatile boolean closed;
 
   /** Creates an engine; {@code name} identifies it in messages and thread names. */
@@ -108,11 +116,17 @@ public final class Engine implements AutoCloseable {
   }
 
   /** Stops every continuous query. Idempotent. */
+  /** The pool that runs state partitions in parallel. */
+  java.util.concurrent.Executor partitionExecutor() {
+    return partitionExecutor;
+  }
+
   @Override public void close() {
     closed = true;
     for (ContinuousQuery query : continuousQueries()) {
       query.stop();
       unregister(query);
     }
+    partitionExecutor.shutdown();
   }
 }

@@ -2,6 +2,7 @@ package dev.freshet.engine;
 
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
@@ -85,7 +86,8 @@ final class MaterializedViewDdl {
       sink = ViewSink.upsert(view, rowType.getFieldCount(), keyed.keyColumns());
     }
     StreamingPipeline pipeline =
-        new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY, id).build(run);
+        new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY, id,
+            InMemoryStateStoreProvider::new, engine.partitionExecutor()).build(run);
     MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, sink,
         System::currentTimeMillis, options.trigger());
     // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP

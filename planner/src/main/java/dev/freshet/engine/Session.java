@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.planner.FreshetPlanner;
@@ -193,7 +194,8 @@ public final class Session {
     PlannedQuery plan = engine.planner().planQuery(query, emit, options.statePartitions());
     String id = UUID.randomUUID().toString();
     StreamingPipeline pipeline =
-        new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id).build(plan);
+        new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id,
+            InMemoryStateStoreProvider::new, engine.partitionExecutor()).build(plan);
     PushQuery push = new PushQuery();
     MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
         pipeline, push.sink(), System::currentTimeMillis, options.trigger());

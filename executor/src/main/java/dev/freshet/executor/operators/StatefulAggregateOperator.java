@@ -9,6 +9,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
  * Streaming aggregation over a versioned, partitioned state store.
@@ -46,10 +50,10 @@ public final class StatefulAggregateOperator implements Operator {
   private final int keyCount;
   /** Per partition, this batch's partial aggregates; cleared at the start of each batch. */
   private final List<HashMap<Object, Object[]>> batchGroups;
-  /** Reused rows: the partial row handed to the merge accumulators, and the output row. */
-  private final Object[] partialRow;
-  private final Object[] outputRow;
-  private final List<StateStore<Object, Object[]>> openStores = new ArrayList<>();
+  /** The partitions of the batch being finished, whose stores are open; for abort. */
+  private List<PartitionTask> openTasks = List.of();
+  /** Runs the partitions of a batch in parallel; null to run them on the batch thread. */
+  private final Executor executor;
   private final AggregateMetrics metrics = new AggregateMetrics();
   /** The key carrying event time, or null when the watermark does not apply (COMPLETE mode). */
   private final EventTimeKey eventTimeKey;
@@ -65,6 +69,22 @@ public final class StatefulAggregateOperator implements Operator {
    */
   public StatefulAggregateOperator(StatefulAggregateSpec spec,
       List<StateStoreProvider<Object, Object[]>> partitions, Operator downstream) {
+    this(spec, partitions, downstream, null);
+  }
+
+  /**
+   * Creates the operator.
+   *
+   * @param spec what to compute
+   * @param partitions one provider per state partition, in partition order
+   * @param downstream receives the output rows
+   * @param executor runs the state partitions of a batch in parallel; null runs them one by one
+   *     on the batch thread
+   */
+  public StatefulAggregateOperator(StatefulAggregateSpec spec,
+      List<StateStoreProvider<Object, Object[]>> partitions, Operator downstream,
+      Executor executor) {
+    this.executor = executor;
     this.spec = requireNonNull(spec, "spec");
     this.partitions = List.copyOf(partitions);
     this.downstream = requireNonNull(downstream, "downstream");
@@ -90,8 +110,6 @@ public final class StatefulAggregateOperator implements Operator {
     for (int p = 0; p < spec.numPartitions(); p++) {
       batchGroups.add(new HashMap<>());
     }
-    this.partialRow = new Object[keyCount + partial.length];
-    this.outputRow = new Object[spec.outputFieldCount()];
   }
 
   /** Number of state partitions. */
@@ -130,19 +148,89 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   @Override public void finishBatch(BatchContext batch) {
-    openStores.clear();
+    List<PartitionTask> tasks = new ArrayList<>(partitions.size());
     for (int p = 0; p < partitions.size(); p++) {
-      StateStore<Object, Object[]> store = partitions.get(p).getStore(batch.stateVersion());
-      openStores.add(store);
-      for (Map.Entry<Object, Object[]> group : batchGroups.get(p).entrySet()) {
+      tasks.add(new PartitionTask(p));
+    }
+    openTasks = tasks;
+    runAll(tasks, task -> task.process(batch));
+    // Rows go downstream from this thread only, in partition order.
+    for (PartitionTask task : tasks) {
+      for (Object[] row : task.output) {
+        metrics.numOutputRows++;
+        downstream.push(row);
+      }
+    }
+    runAll(tasks, PartitionTask::commit);
+    for (PartitionTask task : tasks) {
+      metrics.numRowsDroppedByWatermark += task.dropped;
+      metrics.numUpdatedStateRows += task.updated;
+      metrics.numRemovedStateRows += task.removed;
+      metrics.numTotalStateRows += task.totalKeys;
+    }
+    openTasks = List.of();
+    lastEvictionWatermarkMs = batch.evictionWatermarkMs();
+    downstream.finishBatch(batch);
+  }
+
+  /**
+   * Runs {@code action} for every partition: on the executor, in parallel, when there is more than
+   * one partition; a failure of any is rethrown here after all have finished.
+   */
+  private void runAll(List<PartitionTask> tasks, Consumer<PartitionTask> action) {
+    if (executor == null || tasks.size() == 1) {
+      tasks.forEach(action);
+      return;
+    }
+    CompletableFuture<?>[] futures = new CompletableFuture<?>[tasks.size()];
+    for (int i = 0; i < futures.length; i++) {
+      PartitionTask task = tasks.get(i);
+      futures[i] = CompletableFuture.runAsync(() -> action.accept(task), executor);
+    }
+    try {
+      CompletableFuture.allOf(futures).join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The work of one state partition in one batch: restore, merge, save and evict against the
+   * partition's store. Partitions share nothing but the (stateless) accumulators, so they can run
+   * on different threads; their output rows are collected and emitted by the batch thread.
+   */
+  private final class PartitionTask {
+    private final int partition;
+    private final Object[] partialRow = new Object[keyCount + partial.length];
+    private final List<Object[]> output = new ArrayList<>();
+    private StateStore<Object, Object[]> store;
+    private long dropped;
+    private long updated;
+    private long removed;
+    private long totalKeys;
+
+    PartitionTask(int partition) {
+      this.partition = partition;
+    }
+
+    void process(BatchContext batch) {
+      store = partitions.get(partition).getStore(batch.stateVersion());
+      for (Map.Entry<Object, Object[]> group : batchGroups.get(partition).entrySet()) {
         Object key = group.getKey();
         if (eventTimeKey != null && isAtOrBefore(key, batch.lateEventsWatermarkMs())) {
-          metrics.numRowsDroppedByWatermark++;
+          dropped++;
           continue;
         }
-        Object[] merged = restoreAndMerge(store, key, group.getValue());
+        Object[] merged = restoreAndMerge(key, group.getValue());
         store.put(key, merged);
-        metrics.numUpdatedStateRows++;
+        updated++;
         if (spec.outputMode() == OutputMode.UPDATE) {
           emit(key, merged);
         }
@@ -152,32 +240,61 @@ public final class StatefulAggregateOperator implements Operator {
           emit(e.getKey(), e.getValue());
         }
       } else if (eventTimeKey != null) {
-        evict(store, batch.evictionWatermarkMs());
+        evict(batch.evictionWatermarkMs());
       }
     }
-    for (StateStore<Object, Object[]> store : openStores) {
-      store.commit();
-      metrics.numTotalStateRows += store.numKeys();
-    }
-    openStores.clear();
-    lastEvictionWatermarkMs = batch.evictionWatermarkMs();
-    downstream.finishBatch(batch);
-  }
 
-  /** Removes the groups the watermark made final; APPEND mode emits them, UPDATE drops them. */
-  private void evict(StateStore<Object, Object[]> store, long watermarkMs) {
-    List<Map.Entry<Object, Object[]>> done = new ArrayList<>();
-    for (Map.Entry<Object, Object[]> e : store.entries()) {
-      if (isAtOrBefore(e.getKey(), watermarkMs)) {
-        done.add(e);
+    void commit() {
+      store.commit();
+      totalKeys = store.numKeys();
+    }
+
+    void abort() {
+      if (store != null) {
+        store.abort();
       }
     }
-    for (Map.Entry<Object, Object[]> e : done) {
-      store.remove(e.getKey());
-      metrics.numRemovedStateRows++;
-      if (spec.outputMode() == OutputMode.APPEND) {
-        emit(e.getKey(), e.getValue());
+
+    /** Removes the groups the watermark made final; APPEND mode emits them, UPDATE drops them. */
+    private void evict(long watermarkMs) {
+      List<Map.Entry<Object, Object[]>> done = new ArrayList<>();
+      for (Map.Entry<Object, Object[]> e : store.entries()) {
+        if (isAtOrBefore(e.getKey(), watermarkMs)) {
+          done.add(e);
+        }
       }
+      for (Map.Entry<Object, Object[]> e : done) {
+        store.remove(e.getKey());
+        removed++;
+        if (spec.outputMode() == OutputMode.APPEND) {
+          emit(e.getKey(), e.getValue());
+        }
+      }
+    }
+
+    /** Returns a new saved value: the restored value (if any) with the partial value folded in. */
+    private Object[] restoreAndMerge(Object key, Object[] part) {
+      Object[] restored = store.get(key);
+      Object[] merged = restored == null ? newBuffer(merge) : restored.clone();
+      if (keyCount > 0) {
+        partialRowKeys.writeKey(key, partialRow);
+      }
+      System.arraycopy(part, keyCount, partialRow, keyCount, partial.length);
+      for (Accumulator a : merge) {
+        a.accumulate(merged, partialRow);
+      }
+      return merged;
+    }
+
+    private void emit(Object key, Object[] value) {
+      Object[] row = new Object[spec.outputFieldCount()];
+      if (keyCount > 0) {
+        partialRowKeys.writeKey(key, row);
+      }
+      for (Accumulator a : merge) {
+        row[a.slot] = a.result(value[a.slot]);
+      }
+      output.add(row);
     }
   }
 
@@ -193,36 +310,11 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   @Override public void abortBatch(BatchContext batch) {
-    for (StateStore<Object, Object[]> store : openStores) {
-      store.abort();
+    for (PartitionTask task : openTasks) {
+      task.abort();
     }
-    openStores.clear();
+    openTasks = List.of();
     downstream.abortBatch(batch);
-  }
-
-  /** Returns a new saved value: the restored value (if any) with the partial value folded in. */
-  private Object[] restoreAndMerge(StateStore<Object, Object[]> store, Object key, Object[] part) {
-    Object[] restored = store.get(key);
-    Object[] merged = restored == null ? newBuffer(merge) : restored.clone();
-    if (keyCount > 0) {
-      partialRowKeys.writeKey(key, partialRow);
-    }
-    System.arraycopy(part, keyCount, partialRow, keyCount, partial.length);
-    for (Accumulator a : merge) {
-      a.accumulate(merged, partialRow);
-    }
-    return merged;
-  }
-
-  private void emit(Object key, Object[] value) {
-    if (keyCount > 0) {
-      partialRowKeys.writeKey(key, outputRow);
-    }
-    for (Accumulator a : merge) {
-      outputRow[a.slot] = a.result(value[a.slot]);
-    }
-    metrics.numOutputRows++;
-    downstream.push(outputRow);
   }
 
   private Object[] newBuffer(Accumulator[] accumulators) {

@@ -18,6 +18,7 @@ import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.executor.operators.ValueKind;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
+import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.PlannerErrors;
@@ -42,6 +43,7 @@ import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexLiteral;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Translates a planned query's physical plan into the executor's operator pipeline.
@@ -54,6 +56,8 @@ public final class ExecPlanBuilder {
   private final JavaTypeFactory typeFactory;
   private final DataContext dataContext;
   private final String queryId;
+  private final StateStoreProviderFactory stateStores;
+  private final java.util.concurrent.Executor partitionExecutor;
 
   /**
    * Creates a builder for one query.
@@ -63,9 +67,26 @@ public final class ExecPlanBuilder {
    * @param queryId the query id, which names its state stores
    */
   public ExecPlanBuilder(JavaTypeFactory typeFactory, DataContext dataContext, String queryId) {
+    this(typeFactory, dataContext, queryId, InMemoryStateStoreProvider::new, null);
+  }
+
+  /**
+   * Creates a builder for one query.
+   *
+   * @param typeFactory the planner's type factory
+   * @param dataContext values that functions such as CURRENT_TIMESTAMP read
+   * @param queryId the query id, which names its state stores
+   * @param stateStores creates the provider of each state partition
+   * @param partitionExecutor runs state partitions in parallel; null runs them on the batch thread
+   */
+  public ExecPlanBuilder(JavaTypeFactory typeFactory, DataContext dataContext, String queryId,
+      StateStoreProviderFactory stateStores,
+      java.util.concurrent.@Nullable Executor partitionExecutor) {
     this.typeFactory = requireNonNull(typeFactory, "typeFactory");
     this.dataContext = requireNonNull(dataContext, "dataContext");
     this.queryId = requireNonNull(queryId, "queryId");
+    this.stateStores = requireNonNull(stateStores, "stateStores");
+    this.partitionExecutor = partitionExecutor;
   }
 
   /** Builds the operators of {@code query}, wired from its source to a collecting sink. */
@@ -130,10 +151,10 @@ public final class ExecPlanBuilder {
               : new EventTimeKey(save.keys().indexOf(eventTime.index()), eventTime.offsetMs()));
       List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
       for (int p = 0; p < spec.numPartitions(); p++) {
-        providers.add(new InMemoryStateStoreProvider<>(
-            new StateStoreId(queryId, save.operatorId(), p)));
+        providers.add(stateStores.create(new StateStoreId(queryId, save.operatorId(), p)));
       }
-      StatefulAggregateOperator op = new StatefulAggregateOperator(spec, providers, downstream);
+      StatefulAggregateOperator op =
+          new StatefulAggregateOperator(spec, providers, downstream, partitionExecutor);
       stateful.add(op);
       return build(partial.getInput(), op, watermarks, stateful);
     }
