@@ -172,6 +172,25 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
   }
 
+  /**
+   * Waits until the query has stopped, by itself (a bounded trigger), on request, or by failure.
+   *
+   * @return whether it stopped within {@code timeout}
+   */
+  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (lock) {
+      while (status == QueryStatus.ACTIVE || status == QueryStatus.INITIALIZING) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        lock.wait(Math.max(1, Duration.ofNanos(left).toMillis()));
+      }
+      return true;
+    }
+  }
+
   @Override public void stop() {
     synchronized (lock) {
       stopRequested = true;
@@ -217,15 +236,21 @@ public final class MicroBatchExecution implements StreamingQuery {
       long batchId = 0;
       long previousWatermark = 0;
       long lastBatchStartMs = 0;
+      int batchesRun = 0;
+      // Once and AvailableNow process what is there at start, and no more.
+      long target = trigger.isBounded() ? source.latestOffset() : Long.MAX_VALUE;
       while (true) {
         long start = committedOffsetSnapshot();
-        long end = source.latestOffset();
+        long end = Math.min(source.latestOffset(), target);
         long watermark = streamingPipeline.watermarkMs();
         boolean hasData = end > start;
         // A batch without data runs only to let the advanced watermark evict or finalize state.
         boolean noDataBatch = !hasData && batchId > 0 && pipeline.needsNoDataBatch(watermark);
+        if (trigger instanceof Trigger.Once && batchesRun > 0) {
+          break;
+        }
         if (!hasData && !noDataBatch) {
-          if (!awaitWork()) {
+          if (trigger.isBounded() || !awaitWork()) {
             break;
           }
           continue;
@@ -237,7 +262,7 @@ public final class MicroBatchExecution implements StreamingQuery {
           break;
         }
         // A batch takes everything that arrived by now, including during the trigger wait.
-        end = source.latestOffset();
+        end = Math.min(source.latestOffset(), target);
         lastBatchStartMs = clock.getAsLong();
         runBatch(new BatchContext(batchId, lastBatchStartMs, previousWatermark, watermark),
             start, end);
@@ -248,6 +273,7 @@ public final class MicroBatchExecution implements StreamingQuery {
         }
         previousWatermark = watermark;
         batchId++;
+        batchesRun++;
       }
     } catch (Throwable t) {
       failure = t;

@@ -12,6 +12,15 @@ public sealed interface Trigger {
   /** The next batch starts as soon as the previous one ended and new data is there. */
   Trigger DEFAULT = new AsSoonAsPossible();
 
+  /** One batch over the data available at start, then the query stops (Spark's Trigger.Once). */
+  Trigger ONCE = new Once();
+
+  /**
+   * Batches until the data available at start is processed, including the batches without data
+   * that the watermark makes due; then the query stops (Spark's Trigger.AvailableNow).
+   */
+  Trigger AVAILABLE_NOW = new AvailableNow();
+
   /** A trigger that starts batches at multiples of {@code intervalMs} (0 means the default). */
   static Trigger processingTime(long intervalMs) {
     if (intervalMs < 0) {
@@ -22,6 +31,19 @@ public sealed interface Trigger {
 
   /** Batches as soon as possible. */
   record AsSoonAsPossible() implements Trigger {
+  }
+
+  /** One batch, then stop. */
+  record Once() implements Trigger {
+  }
+
+  /** What is available at start, then stop. */
+  record AvailableNow() implements Trigger {
+  }
+
+  /** Whether the query stops by itself once it has processed the data available at start. */
+  default boolean isBounded() {
+    return this instanceof Once || this instanceof AvailableNow;
   }
 
   /**

@@ -3,7 +3,18 @@ package dev.freshet.executor.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.executor.operators.AggregateCall;
+import dev.freshet.executor.operators.AggregateFunction;
 import dev.freshet.executor.operators.CollectOperator;
+import dev.freshet.executor.operators.EventTimeKey;
+import dev.freshet.executor.operators.EventTimeWatermarkOperator;
+import dev.freshet.executor.operators.StatefulAggregateOperator;
+import dev.freshet.executor.operators.StatefulAggregateSpec;
+import dev.freshet.executor.operators.TimeWindowOperator;
+import dev.freshet.executor.operators.ValueKind;
+import dev.freshet.executor.state.StateStoreId;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import java.util.Arrays;
 import dev.freshet.executor.source.MemoryStream;
 import java.time.Duration;
 import java.util.List;
@@ -59,5 +70,62 @@ class TriggerTest {
     } finally {
       query.stop();
     }
+  }
+
+  @Test void shouldRunOneBatchOverWhatIsThereAndStopWhenTriggeredOnce() throws Exception {
+    MemoryStream stream = new MemoryStream("s", 1);
+    stream.addData(List.<Object[]>of(new Object[] {"a"}));
+    stream.addData(List.<Object[]>of(new Object[] {"b"}));
+    Map<Long, List<Object[]>> batches = new TreeMap<>();
+    CollectOperator output = new CollectOperator();
+    MicroBatchExecution query = new MicroBatchExecution("q", "q",
+        StreamingPipeline.of(stream, output, output), recording(batches), () -> 0L,
+        Trigger.ONCE);
+    query.start();
+    assertTrue(query.awaitTermination(TIMEOUT));
+    assertEquals(QueryStatus.STOPPED, query.status());
+    synchronized (batches) {
+      assertEquals(List.of(0L), List.copyOf(batches.keySet()));
+      assertEquals(2, batches.get(0L).size());
+    }
+  }
+
+  @Test void shouldProcessWhatIsThereIncludingNoDataBatchesWhenAvailableNow() throws Exception {
+    MemoryStream stream = new MemoryStream("events", 1);
+    // Event times 10 s and 25 s; windows of 5 s; watermark delay 10 s.
+    stream.addData(List.<Object[]>of(new Object[] {10_000L}));
+    Map<Long, List<Object[]>> batches = new TreeMap<>();
+    CollectOperator output = new CollectOperator();
+    StatefulAggregateOperator count = new StatefulAggregateOperator(
+        new StatefulAggregateSpec(0, new int[] {1},
+            List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG)),
+            List.of(new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG)),
+            OutputMode.APPEND, 1, new EventTimeKey(0, 5_000)),
+        List.of(new InMemoryStateStoreProvider<>(new StateStoreId("q", 0, 0))), output);
+    TimeWindowOperator window = new TimeWindowOperator(0, 5_000, 5_000, 1, count);
+    EventTimeWatermarkOperator watermark = new EventTimeWatermarkOperator(0, 10_000, window);
+    MicroBatchExecution first = new MicroBatchExecution("q", "q",
+        new StreamingPipeline(stream, watermark, output, List.of(watermark), List.of(count)),
+        recording(batches), () -> 0L, Trigger.AVAILABLE_NOW);
+    stream.addData(List.<Object[]>of(new Object[] {25_000L}));
+    first.start();
+    assertTrue(first.awaitTermination(TIMEOUT));
+    synchronized (batches) {
+      // Batch 0 reads both rows (watermark 0: nothing final); batch 1 runs without data at
+      // watermark 15 s and emits window [10 s, 15 s); then nothing is due and the query stops.
+      assertEquals(List.of(0L, 1L), List.copyOf(batches.keySet()));
+      assertEquals(0, batches.get(0L).size());
+      assertEquals(List.of(List.of(10_000L, 1L)),
+          batches.get(1L).stream().map(Arrays::asList).toList());
+    }
+    assertEquals(QueryStatus.STOPPED, first.status());
+  }
+
+  private static Sink recording(Map<Long, List<Object[]>> batches) {
+    return (batchId, rows) -> {
+      synchronized (batches) {
+        batches.put(batchId, rows);
+      }
+    };
   }
 }
