@@ -1,0 +1,119 @@
+package dev.freshet.executor.checkpoint;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.util.OptionalLong;
+
+/**
+ * A streaming query's checkpoint directory: its id, its offset and commit logs and where its
+ * state stores live (SEMANTICS.md §7.4).
+ *
+ * <pre>
+ * &lt;root&gt;/
+ *   metadata                         {"id":"&lt;query id&gt;"}, see {@link CheckpointMetadata}
+ *   offsets/0, offsets/1, ...        {@link OffsetLog}, written before a batch runs
+ *   commits/0, commits/1, ...        {@link CommitLog}, written after its output is in the sink
+ *   state/&lt;operatorId&gt;/&lt;partitionId&gt;/  one directory per state store
+ * </pre>
+ *
+ * <p>One batch follows the protocol: {@code offsetLog().add(N, ...)} (false means another run owns
+ * the checkpoint), {@link #retain}, run the batch, {@code commitLog().add(N, ...)}. On start,
+ * {@link RestartDecision#decide} reads the logs and says which batch runs next.
+ *
+ * <pre>{@code
+ * Checkpoint checkpoint = Checkpoint.open(Path.of("/var/freshet/q1"));
+ * RestartDecision next = RestartDecision.decide(checkpoint, 1,
+ *     Map.of(OffsetSeq.STATE_PARTITIONS, "4"));
+ * Path store = checkpoint.stateDirectory(0, 3);   // /var/freshet/q1/state/0/3
+ * }</pre>
+ */
+public final class Checkpoint {
+  /** Spark's default {@code minBatchesToRetain}: batches kept loadable behind the latest one. */
+  public static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
+
+  private final Path root;
+  private final String queryId;
+  private final OffsetLog offsetLog;
+  private final CommitLog commitLog;
+
+  private Checkpoint(Path root, String queryId, OffsetLog offsetLog, CommitLog commitLog) {
+    this.root = root;
+    this.queryId = queryId;
+    this.offsetLog = offsetLog;
+    this.commitLog = commitLog;
+  }
+
+  /**
+   * Opens the checkpoint in {@code root}, creating the directory, the query id and the log
+   * directories if this is the query's first run, and deleting temp files a crash left.
+   *
+   * @throws CheckpointException if the files cannot be read or created
+   */
+  public static Checkpoint open(Path root) {
+    requireNonNull(root, "root");
+    String queryId = CheckpointMetadata.loadOrCreateQueryId(root);
+    return new Checkpoint(root, queryId, new OffsetLog(root.resolve("offsets")),
+        new CommitLog(root.resolve("commits")));
+  }
+
+  /** The checkpoint directory. */
+  public Path root() {
+    return root;
+  }
+
+  /** The query's id, the same in every run on this checkpoint. */
+  public String queryId() {
+    return queryId;
+  }
+
+  /** The write-ahead log, {@code offsets/}. */
+  public OffsetLog offsetLog() {
+    return offsetLog;
+  }
+
+  /** The completion log, {@code commits/}. */
+  public CommitLog commitLog() {
+    return commitLog;
+  }
+
+  /**
+   * The directory of the state store of partition {@code partitionId} of stateful operator
+   * {@code operatorId}, {@code state/<operatorId>/<partitionId>}; the store creates it.
+   */
+  public Path stateDirectory(int operatorId, int partitionId) {
+    if (operatorId < 0 || partitionId < 0) {
+      throw new IllegalArgumentException("negative operator or partition id: " + operatorId
+          + ", " + partitionId);
+    }
+    return root.resolve("state").resolve(Integer.toString(operatorId))
+        .resolve(Integer.toString(partitionId));
+  }
+
+  /**
+   * Purges old log entries after {@code offsets/N} was added (SEMANTICS.md §7.1 step 1d): with
+   * {@code N} the latest offsets entry, deletes the offsets and commits entries of every batch
+   * below {@code N - minBatchesToRetain}. Batches {@code N - minBatchesToRetain} to {@code N}
+   * stay, so a restart still finds the entry before the latest one.
+   *
+   * @param minBatchesToRetain how many batches before the latest to keep, at least 1; normally
+   *     {@link #DEFAULT_MIN_BATCHES_TO_RETAIN}
+   * @throws CheckpointException if the file system fails
+   */
+  public void retain(int minBatchesToRetain) {
+    if (minBatchesToRetain < 1) {
+      throw new IllegalArgumentException("minBatchesToRetain must be positive: "
+          + minBatchesToRetain);
+    }
+    OptionalLong latest = offsetLog.latestBatchId();
+    if (latest.isPresent() && latest.getAsLong() > minBatchesToRetain) {
+      long threshold = latest.getAsLong() - minBatchesToRetain;
+      offsetLog.purgeBefore(threshold);
+      commitLog.purgeBefore(threshold);
+    }
+  }
+
+  @Override public String toString() {
+    return "Checkpoint[" + root + ", query " + queryId + "]";
+  }
+}

@@ -1,0 +1,106 @@
+package dev.freshet.executor.checkpoint;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+
+/**
+ * Failure to read, write or make sense of a query's checkpoint; the message names the file.
+ *
+ * <p>The {@link Reason} tells callers apart without parsing the message, for example to map a
+ * checkpoint written by a newer Freshet to its own error code. Every instance is made by one of
+ * the static factories below, which are the only place the messages are worded.
+ *
+ * <pre>{@code
+ * try {
+ *   checkpoint.offsetLog().get(7);
+ * } catch (CheckpointException e) {
+ *   if (e.reason() == CheckpointException.Reason.UNSUPPORTED_VERSION) {
+ *     // offsets/7 was written by a newer Freshet
+ *   }
+ * }
+ * }</pre>
+ */
+public class CheckpointException extends RuntimeException {
+  /** Why a checkpoint could not be used. */
+  public enum Reason {
+    /** A file the checkpoint must hold is not there. */
+    MISSING,
+    /** A file is there but cannot be parsed: empty, truncated or not in the expected format. */
+    CORRUPT,
+    /** A file starts with a version this Freshet does not read. */
+    UNSUPPORTED_VERSION,
+    /** Files that are each well formed contradict each other or the query. */
+    INCONSISTENT,
+    /** Another run of the query wrote the same batch first. */
+    CONCURRENT_UPDATE,
+    /** The file system failed; the cause says how. */
+    IO
+  }
+
+  private final Reason reason;
+  private final Path file;
+
+  private CheckpointException(Reason reason, Path file, String message, Throwable cause) {
+    super(message, cause);
+    this.reason = requireNonNull(reason, "reason");
+    this.file = requireNonNull(file, "file");
+  }
+
+  /** Why the checkpoint could not be used. */
+  public Reason reason() {
+    return reason;
+  }
+
+  /** The file (or directory) the message is about. */
+  public Path file() {
+    return file;
+  }
+
+  /** {@code file} must exist because {@code why}. */
+  public static CheckpointException missing(Path file, String why) {
+    return new CheckpointException(Reason.MISSING, file,
+        "Checkpoint file " + file + " does not exist, but " + why, null);
+  }
+
+  /** {@code file} is not in the format its log writes; {@code what} says which part is wrong. */
+  public static CheckpointException corrupt(Path file, String what) {
+    return corrupt(file, what, null);
+  }
+
+  /** {@code file} is not in the format its log writes, as the parser's {@code cause} shows. */
+  public static CheckpointException corrupt(Path file, String what, Throwable cause) {
+    return new CheckpointException(Reason.CORRUPT, file,
+        "Checkpoint file " + file + " is corrupt or truncated: " + what, cause);
+  }
+
+  /** {@code file} starts with {@code version} (e.g. {@code v2}), newer than {@code v<supported>}. */
+  public static CheckpointException unsupportedVersion(Path file, String version, int supported) {
+    return new CheckpointException(Reason.UNSUPPORTED_VERSION, file,
+        "Checkpoint file " + file + " was written by a newer Freshet: its log version is "
+            + version + ", but this Freshet reads up to v" + supported
+            + "; upgrade Freshet to run this query", null);
+  }
+
+  /** {@code file} contradicts the rest of the checkpoint or the query, as {@code what} says. */
+  public static CheckpointException inconsistent(Path file, String what) {
+    return new CheckpointException(Reason.INCONSISTENT, file,
+        "Checkpoint file " + file + " is inconsistent: " + what, null);
+  }
+
+  /**
+   * {@code file} already existed when this run tried to write it: another run of the same query
+   * uses the checkpoint (Spark's "Multiple streaming queries are concurrently using ...").
+   */
+  public static CheckpointException concurrentUpdate(Path file) {
+    return new CheckpointException(Reason.CONCURRENT_UPDATE, file,
+        "Checkpoint file " + file + " was written by another run: multiple streaming queries are"
+            + " concurrently using this checkpoint", null);
+  }
+
+  /** The file system failed while doing {@code action} ("read", "write", ...) on {@code file}. */
+  public static CheckpointException io(Path file, String action, Throwable cause) {
+    return new CheckpointException(Reason.IO, file,
+        "Cannot " + action + " checkpoint file " + file, requireNonNull(cause, "cause"));
+  }
+}

@@ -1,0 +1,97 @@
+package dev.freshet.executor.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Tests {@link Checkpoint}: the directory layout of SEMANTICS.md §7.4 and log retention. */
+class CheckpointTest {
+  @TempDir Path dir;
+
+  @Test void shouldLayOutTheDirectoryWhenOpened() {
+    Path root = dir.resolve("q");
+
+    Checkpoint checkpoint = Checkpoint.open(root);
+
+    assertEquals(root, checkpoint.root());
+    assertTrue(Files.isRegularFile(root.resolve("metadata")));
+    assertEquals(root.resolve("offsets"), checkpoint.offsetLog().directory());
+    assertEquals(root.resolve("commits"), checkpoint.commitLog().directory());
+    assertTrue(Files.isDirectory(root.resolve("offsets")));
+    assertTrue(Files.isDirectory(root.resolve("commits")));
+    assertEquals(root.resolve("state").resolve("0").resolve("3"),
+        checkpoint.stateDirectory(0, 3));
+    assertThrows(IllegalArgumentException.class, () -> checkpoint.stateDirectory(-1, 0));
+  }
+
+  @Test void shouldKeepTheQueryIdAndTheLogsWhenReopened() {
+    Checkpoint first = Checkpoint.open(dir);
+    first.offsetLog().add(0, new OffsetSeq(0, 1, Map.of(), List.of(1L)));
+    first.commitLog().add(0, new CommitMetadata(0));
+
+    Checkpoint second = Checkpoint.open(dir);
+
+    assertEquals(first.queryId(), second.queryId());
+    assertEquals(List.of(0L), second.offsetLog().batchIds());
+    assertEquals(List.of(0L), second.commitLog().batchIds());
+  }
+
+  @Test void shouldKeepTheLastKBatchesBeforeTheLatestWhenRetaining() {
+    Checkpoint checkpoint = Checkpoint.open(dir);
+    for (long n = 0; n <= 10; n++) {
+      addBatch(checkpoint, n);
+    }
+    checkpoint.offsetLog().add(11, new OffsetSeq(0, 0, Map.of(), List.of(11L)));
+
+    // As Spark after adding offsets/11 with minBatchesToRetain 3: purge(11 - 3).
+    checkpoint.retain(3);
+
+    assertEquals(List.of(8L, 9L, 10L, 11L), checkpoint.offsetLog().batchIds());
+    assertEquals(List.of(8L, 9L, 10L), checkpoint.commitLog().batchIds());
+  }
+
+  @Test void shouldPurgeNothingWhenThereAreNoMoreBatchesThanK() {
+    Checkpoint checkpoint = Checkpoint.open(dir);
+    checkpoint.retain(Checkpoint.DEFAULT_MIN_BATCHES_TO_RETAIN);
+    for (long n = 0; n <= 3; n++) {
+      addBatch(checkpoint, n);
+    }
+
+    checkpoint.retain(3);
+    assertEquals(List.of(0L, 1L, 2L, 3L), checkpoint.offsetLog().batchIds());
+    checkpoint.retain(Checkpoint.DEFAULT_MIN_BATCHES_TO_RETAIN);
+    assertEquals(List.of(0L, 1L, 2L, 3L), checkpoint.commitLog().batchIds());
+
+    addBatch(checkpoint, 4);
+    checkpoint.retain(3);
+    assertEquals(List.of(1L, 2L, 3L, 4L), checkpoint.offsetLog().batchIds());
+    assertThrows(IllegalArgumentException.class, () -> checkpoint.retain(0));
+  }
+
+  @Test void shouldKeepTheDefaultNumberOfBatchesWhenRetainingWithTheDefault() {
+    Checkpoint checkpoint = Checkpoint.open(dir);
+    for (long n = 0; n <= 150; n++) {
+      addBatch(checkpoint, n);
+    }
+
+    checkpoint.retain(Checkpoint.DEFAULT_MIN_BATCHES_TO_RETAIN);
+
+    assertEquals(LongStream.rangeClosed(50, 150).boxed().toList(),
+        checkpoint.offsetLog().batchIds());
+    assertEquals(LongStream.rangeClosed(50, 150).boxed().toList(),
+        checkpoint.commitLog().batchIds());
+  }
+
+  private static void addBatch(Checkpoint checkpoint, long n) {
+    assertTrue(checkpoint.offsetLog().add(n, new OffsetSeq(0, 0, Map.of(), List.of(n))));
+    assertTrue(checkpoint.commitLog().add(n, new CommitMetadata(0)));
+  }
+}
