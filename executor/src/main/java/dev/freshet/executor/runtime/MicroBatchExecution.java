@@ -4,12 +4,19 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.CollectOperator;
+import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.checkpoint.CheckpointException;
+import dev.freshet.executor.checkpoint.CommitMetadata;
+import dev.freshet.executor.checkpoint.OffsetSeq;
+import dev.freshet.executor.checkpoint.RestartDecision;
 import dev.freshet.executor.operators.AggregateMetrics;
+import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.source.Source;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -39,6 +46,10 @@ public final class MicroBatchExecution implements StreamingQuery {
   private final Sink sink;
   private final LongSupplier clock;
   private final Trigger trigger;
+  /** Offset and commit logs of a checkpointed query; null for a query that starts afresh. */
+  private final Checkpoint checkpoint;
+  /** Settings pinned in the offset log at the first batch, e.g. the number of state partitions. */
+  private final Map<String, String> pinnedConf;
   private final Thread thread;
 
   /** Guards the fields below; also the monitor the batch thread waits on. */
@@ -99,6 +110,28 @@ public final class MicroBatchExecution implements StreamingQuery {
    */
   public MicroBatchExecution(String id, String name, StreamingPipeline pipeline, Sink sink,
       LongSupplier clock, Trigger trigger) {
+    this(id, name, pipeline, sink, clock, trigger, null, Map.of());
+  }
+
+  /**
+   * Creates a checkpointed query; call {@link #start()} to run it. It resumes where the
+   * checkpoint's logs say (SEMANTICS.md §7.2): after the last committed batch, or by re-running
+   * an uncommitted one with exactly its recorded offsets, watermark and timestamp.
+   *
+   * @param id query id
+   * @param name display name
+   * @param pipeline the query's operators and source; its state stores must read the same
+   *     checkpoint
+   * @param sink receives each batch's output; must ignore a batch id it already has
+   * @param clock processing-time clock in milliseconds
+   * @param trigger when batches start
+   * @param checkpoint the query's logs, or null for none
+   * @param pinnedConf settings recorded in every offset log entry
+   */
+  public MicroBatchExecution(String id, String name, StreamingPipeline pipeline, Sink sink,
+      LongSupplier clock, Trigger trigger, Checkpoint checkpoint, Map<String, String> pinnedConf) {
+    this.checkpoint = checkpoint;
+    this.pinnedConf = Map.copyOf(pinnedConf);
     this.trigger = requireNonNull(trigger, "trigger");
     this.id = requireNonNull(id, "id");
     this.name = requireNonNull(name, "name");
@@ -233,10 +266,36 @@ public final class MicroBatchExecution implements StreamingQuery {
   private void runBatches() {
     Throwable failure = null;
     try (AutoCloseable registration = source.onNewData(this::signalNewData)) {
+      RestartDecision restart = checkpoint == null ? null
+          : RestartDecision.decide(checkpoint, 1, pinnedConf);
       long batchId = 0;
       long previousWatermark = 0;
       long lastBatchStartMs = 0;
       int batchesRun = 0;
+      boolean resumed = false;
+      if (restart != null && !restart.isFreshStart()) {
+        resumed = true;
+        batchId = restart.batchId();
+        previousWatermark = restart.previousBatchWatermarkMs();
+        for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
+          w.advanceTo(restart.watermarkMs());
+        }
+        synchronized (lock) {
+          committedOffset = restart.startOffsets().get(0);
+          lastBatchId = batchId - 1;
+        }
+        if (restart.rerun()) {
+          // The batch was planned and maybe half done: run it again exactly as recorded.
+          long end = restart.endOffsets().orElseThrow().get(0);
+          lastBatchStartMs = restart.batchTimestampMs().orElse(clock.getAsLong());
+          runBatch(new BatchContext(batchId, lastBatchStartMs, previousWatermark,
+              restart.watermarkMs()), committedOffset, end);
+          commit(batchId, end);
+          previousWatermark = restart.watermarkMs();
+          batchId++;
+          batchesRun++;
+        }
+      }
       // Once and AvailableNow process what is there at start, and no more.
       long target = trigger.isBounded() ? source.latestOffset() : Long.MAX_VALUE;
       while (true) {
@@ -245,7 +304,8 @@ public final class MicroBatchExecution implements StreamingQuery {
         long watermark = streamingPipeline.watermarkMs();
         boolean hasData = end > start;
         // A batch without data runs only to let the advanced watermark evict or finalize state.
-        boolean noDataBatch = !hasData && batchId > 0 && pipeline.needsNoDataBatch(watermark);
+        boolean noDataBatch = !hasData && (batchesRun > 0 || resumed)
+            && pipeline.needsNoDataBatch(watermark);
         if (trigger instanceof Trigger.Once && batchesRun > 0) {
           break;
         }
@@ -255,7 +315,7 @@ public final class MicroBatchExecution implements StreamingQuery {
           }
           continue;
         }
-        if (batchId > 0 && !awaitTrigger(lastBatchStartMs)) {
+        if (batchesRun > 0 && !awaitTrigger(lastBatchStartMs)) {
           break;
         }
         if (isStopRequested()) {
@@ -264,13 +324,17 @@ public final class MicroBatchExecution implements StreamingQuery {
         // A batch takes everything that arrived by now, including during the trigger wait.
         end = Math.min(source.latestOffset(), target);
         lastBatchStartMs = clock.getAsLong();
+        if (checkpoint != null) {
+          // Write-ahead: the batch's offsets, watermark and time are durable before it runs.
+          if (!checkpoint.offsetLog().add(batchId,
+              new OffsetSeq(watermark, lastBatchStartMs, pinnedConf, List.of(end)))) {
+            throw CheckpointException.concurrentUpdate(checkpoint.offsetLog().batchFile(batchId));
+          }
+          checkpoint.retain(Checkpoint.DEFAULT_MIN_BATCHES_TO_RETAIN);
+        }
         runBatch(new BatchContext(batchId, lastBatchStartMs, previousWatermark, watermark),
             start, end);
-        synchronized (lock) {
-          committedOffset = end;
-          lastBatchId = batchId;
-          lock.notifyAll();
-        }
+        commit(batchId, end);
         previousWatermark = watermark;
         batchId++;
         batchesRun++;
@@ -324,6 +388,21 @@ public final class MicroBatchExecution implements StreamingQuery {
       if (progress.size() > PROGRESS_RETAINED) {
         progress.removeFirst();
       }
+    }
+  }
+
+  /** Marks batch {@code batchId} done: in the commit log, then for waiting callers. */
+  private void commit(long batchId, long end) {
+    if (checkpoint != null) {
+      long nextWatermark = streamingPipeline.watermarkMs();
+      if (!checkpoint.commitLog().add(batchId, new CommitMetadata(nextWatermark))) {
+        throw CheckpointException.concurrentUpdate(checkpoint.commitLog().batchFile(batchId));
+      }
+    }
+    synchronized (lock) {
+      committedOffset = end;
+      lastBatchId = batchId;
+      lock.notifyAll();
     }
   }
 
