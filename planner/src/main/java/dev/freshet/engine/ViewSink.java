@@ -6,7 +6,10 @@ import dev.freshet.executor.operators.KeyExtractor;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.planner.catalog.ViewSnapshot;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.executor.checkpoint.SinkStateLog;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,14 +38,38 @@ final class ViewSink implements Sink {
   private interface ResultUpdate {
     /** Folds the batch's rows (owned by the callee) into the result and returns the new result. */
     List<Object[]> apply(List<Object[]> batch);
+
+    /** What must be kept to rebuild the result after a restart. */
+    List<Object[]> state();
+
+    /** Rebuilds the result from {@link #state()}; returns it. */
+    List<Object[]> restore(List<Object[]> state);
   }
 
   private final ViewTable view;
   private final ResultUpdate update;
+  /** Where the result is kept across restarts; null for a view without data directory. */
+  private SinkStateLog log;
+  /** The last batch folded into the result; a re-run batch at or below it is skipped. */
+  private long lastBatchId = -1;
 
   private ViewSink(ViewTable view, ResultUpdate update) {
     this.view = requireNonNull(view, "view");
     this.update = requireNonNull(update, "update");
+  }
+
+  /**
+   * Makes the result durable in {@code log}, starting from what it holds: the result of the last
+   * batch recorded, which the restarted query will not apply again.
+   */
+  ViewSink recoverFrom(SinkStateLog log) {
+    this.log = requireNonNull(log, "log");
+    Optional<SinkStateLog.Entry> latest = log.latest();
+    if (latest.isPresent()) {
+      lastBatchId = latest.get().batchId();
+      view.publish(new ViewSnapshot(lastBatchId, update.restore(latest.get().rows())));
+    }
+    return this;
   }
 
   /**
@@ -57,7 +84,25 @@ final class ViewSink implements Sink {
 
   /** A sink for COMPLETE mode: each batch is the whole result. */
   static ViewSink replace(ViewTable view) {
-    return new ViewSink(view, Collections::unmodifiableList);
+    return new ViewSink(view, new Replace());
+  }
+
+  /** The batch is the result. */
+  private static final class Replace implements ResultUpdate {
+    private List<Object[]> result = List.of();
+
+    @Override public List<Object[]> apply(List<Object[]> batch) {
+      result = Collections.unmodifiableList(batch);
+      return result;
+    }
+
+    @Override public List<Object[]> state() {
+      return result;
+    }
+
+    @Override public List<Object[]> restore(List<Object[]> state) {
+      return apply(new ArrayList<>(state));
+    }
   }
 
   /** A sink for APPEND mode: each batch's rows are added to the result. */
@@ -66,7 +111,16 @@ final class ViewSink implements Sink {
   }
 
   @Override public void addBatch(long batchId, List<Object[]> rows) {
-    view.publish(new ViewSnapshot(batchId, update.apply(rows)));
+    if (batchId <= lastBatchId) {
+      // A batch re-run after a crash: its rows are in the result already.
+      return;
+    }
+    List<Object[]> result = update.apply(rows);
+    if (log != null) {
+      log.write(batchId, update.state());
+    }
+    lastBatchId = batchId;
+    view.publish(new ViewSnapshot(batchId, result));
   }
 
   /**
@@ -87,6 +141,21 @@ final class ViewSink implements Sink {
     @Override public List<Object[]> apply(List<Object[]> batch) {
       for (Object[] row : batch) {
         rowsByKey.put(keys.keyOf(row), row.length == width ? row : Arrays.copyOf(row, width));
+      }
+      return List.copyOf(rowsByKey.values());
+    }
+
+    /** Each group as {@code [key, row]}: the key may be a hidden column the row does not show. */
+    @Override public List<Object[]> state() {
+      List<Object[]> state = new ArrayList<>(rowsByKey.size());
+      rowsByKey.forEach((key, row) -> state.add(new Object[] {key, row}));
+      return state;
+    }
+
+    @Override public List<Object[]> restore(List<Object[]> state) {
+      rowsByKey.clear();
+      for (Object[] entry : state) {
+        rowsByKey.put(entry[0], (Object[]) entry[1]);
       }
       return List.copyOf(rowsByKey.values());
     }
@@ -113,6 +182,16 @@ final class ViewSink implements Sink {
       Object[][] published = slots;
       int publishedSize = size;
       return Collections.unmodifiableList(Arrays.asList(published).subList(0, publishedSize));
+    }
+
+    @Override public List<Object[]> state() {
+      return Arrays.asList(slots).subList(0, size);
+    }
+
+    @Override public List<Object[]> restore(List<Object[]> state) {
+      slots = new Object[16][];
+      size = 0;
+      return apply(state);
     }
   }
 }
