@@ -166,7 +166,7 @@ class ViewErrorReportingTest {
 
     e = fails("SET 'state.store.provider' = 'rocksdb'");
     assertEquals("42000", e.getSQLState());
-    assertEquals("Option 'state.store.provider' must be one of: memory; not 'rocksdb'",
+    assertEquals("Option 'state.store.provider' must be one of: memory, mvstore; not 'rocksdb'",
         e.getMessage());
     statement.execute("SET 'state.store.provider' = 'MEMORY'");
 

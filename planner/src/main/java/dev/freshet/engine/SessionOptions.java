@@ -28,13 +28,17 @@ final class SessionOptions {
   static final String STATE_PARTITIONS = "state.partitions";
   /** Time between the starts of micro-batches; {@code 0}, the default, starts each on new data. */
   static final String TRIGGER_INTERVAL = "trigger.interval";
-  /** Where state is kept; only {@code memory} exists. */
+  /**
+   * Where state is kept: {@code memory} (versions in memory, with delta and snapshot files in the
+   * checkpoint when the engine has a data directory) or {@code mvstore} (H2's MVStore on disk, for
+   * state larger than the heap).
+   */
   static final String STATE_STORE_PROVIDER = "state.store.provider";
   /** Every option, sorted, as error messages list them. */
   static final List<String> KEYS = List.of(STATE_PARTITIONS, STATE_STORE_PROVIDER,
       TRIGGER_INTERVAL);
   /** The values of {@link #STATE_STORE_PROVIDER}. */
-  static final List<String> STATE_STORE_PROVIDERS = List.of("memory");
+  static final List<String> STATE_STORE_PROVIDERS = List.of("memory", "mvstore");
 
   /** An amount and an optional unit: {@code 1 second}, {@code 500ms}, {@code 0}. */
   private static final Pattern DURATION =

@@ -47,13 +47,13 @@ class SessionOptionsTest {
     assertEquals(Duration.ofSeconds(3), session.triggerInterval());
   }
 
-  @Test void shouldAcceptOnlyTheMemoryStateStoreProvider() throws Exception {
+  @Test void shouldAcceptOnlyKnownStateStoreProviders() throws Exception {
     assertEquals("memory", session.stateStoreProvider());
     session.execute("SET 'STATE.STORE.PROVIDER' = ' Memory '");
     assertEquals("memory", session.stateStoreProvider());
     SQLException e = assertThrows(SQLException.class,
         () -> session.execute("SET 'state.store.provider' = 'h2'"));
-    assertEquals("Option 'state.store.provider' must be one of: memory; not 'h2'",
+    assertEquals("Option 'state.store.provider' must be one of: memory, mvstore; not 'h2'",
         e.getMessage());
   }
 

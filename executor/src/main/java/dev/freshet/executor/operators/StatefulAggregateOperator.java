@@ -112,6 +112,13 @@ public final class StatefulAggregateOperator implements Operator {
     }
   }
 
+  /** Closes the state store providers; the operator is not used afterwards. */
+  public void closeStores() {
+    for (StateStoreProvider<Object, Object[]> provider : partitions) {
+      provider.close();
+    }
+  }
+
   /** Number of state partitions. */
   public int numPartitions() {
     return partitions.size();

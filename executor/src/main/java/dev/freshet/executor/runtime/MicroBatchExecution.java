@@ -343,6 +343,13 @@ public final class MicroBatchExecution implements StreamingQuery {
       failure = t;
       LOG.warn("Query {} failed", name, t);
     }
+    for (StatefulAggregateOperator op : streamingPipeline.statefulOperators()) {
+      try {
+        op.closeStores();
+      } catch (RuntimeException e) {
+        LOG.warn("Query {}: closing its state stores failed", name, e);
+      }
+    }
     // The sink hears first, so that whoever sees the final status knows the sink has too.
     sink.queryTerminated(failure);
     synchronized (lock) {
