@@ -1,15 +1,24 @@
 package dev.freshet.jdbc;
 
 import dev.freshet.engine.Engine;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The engines running in this JVM, keyed by data directory or engine name, so that every
  * connection to the same data directory shares one engine.
+ *
+ * <pre>{@code
+ * Engine engine = EngineRegistry.INSTANCE.resolve(Map.of("dataDir", "/var/lib/freshet"));
+ * }</pre>
+ *
+ * <p>An engine of a data directory keeps its streams' rows there ({@link Engine}); one without
+ * keeps everything in memory.
  *
  * <p>Engines live as long as the JVM: continuous queries and streams outlive the connection that
  * created them, as they would on a server.
@@ -41,12 +50,15 @@ final class EngineRegistry {
       }
     }
     String dataDir = info.get(DATA_DIR);
-    String key;
-    if (dataDir != null && !dataDir.isBlank()) {
-      key = "dir:" + Path.of(dataDir).toAbsolutePath().normalize();
-    } else {
-      key = "mem:" + info.getOrDefault(ENGINE, "default");
+    if (dataDir == null || dataDir.isBlank()) {
+      return engines.computeIfAbsent("mem:" + info.getOrDefault(ENGINE, "default"), Engine::new);
     }
-    return engines.computeIfAbsent(key, Engine::new);
+    Path path = Path.of(dataDir).toAbsolutePath().normalize();
+    try {
+      return engines.computeIfAbsent("dir:" + path, key -> new Engine(key, Optional.of(path)));
+    } catch (UncheckedIOException e) {
+      // The engine's message names the directory and what to do (e.g. another engine uses it).
+      throw new SQLException(e.getMessage(), "08001", e.getCause());
+    }
   }
 }

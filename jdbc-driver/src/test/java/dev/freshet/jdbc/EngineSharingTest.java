@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.engine.Engine;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,6 +39,34 @@ class EngineSharingTest {
       SQLException e = assertThrows(SQLException.class,
           () -> other.createStatement().executeQuery("SELECT * FROM shared"));
       assertEquals("42S02", e.getSQLState());
+    }
+  }
+
+  @Test void shouldKeepTheRowsOfAStreamInTheDataDirectory() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir)) {
+      c.createStatement().execute("CREATE STREAM kept (k VARCHAR) WITH (connector = 'memory')");
+      c.createStatement().executeUpdate("INSERT INTO kept VALUES ('a'), ('b')");
+      Path stream = dataDir.resolve("streams").resolve("KEPT");
+      assertEquals("v1\nstream\tKEPT\ncolumn\tK\tVARCHAR\n",
+          Files.readString(stream.resolve("metadata")));
+      assertTrue(Files.size(stream.resolve("rows.log")) > 3, "one record after the header");
+      // The engine of the directory holds it: no second engine may append to its logs.
+      UncheckedIOException e = assertThrows(UncheckedIOException.class,
+          () -> new Engine("second", Optional.of(dataDir)));
+      assertTrue(e.getMessage().startsWith("Data directory " + dataDir + " is in use"),
+          e.getMessage());
+    }
+  }
+
+  @Test void shouldRefuseAConnectionToADataDirectoryThatAnotherEngineUses() throws Exception {
+    Path elsewhere = dataDir.resolve("elsewhere");
+    try (Engine engine = new Engine("elsewhere", Optional.of(elsewhere))) {
+      SQLException e = assertThrows(SQLException.class,
+          () -> DriverManager.getConnection("jdbc:freshet:dataDir=" + elsewhere));
+      assertEquals("08001", e.getSQLState());
+      assertEquals("Data directory " + elsewhere + " is in use by another Freshet engine, which"
+          + " holds " + elsewhere.resolve("lock") + ". Stop that engine, or use another data"
+          + " directory", e.getMessage());
     }
   }
 

@@ -3,8 +3,19 @@ package dev.freshet.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.runtime.StreamingQuery;
+import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,17 +29,36 @@ import java.util.concurrent.ConcurrentHashMap;
  * planner, shared by every session (JDBC connection) opened on it.
  *
  * <pre>{@code
- * try (Engine engine = new Engine("demo")) {
+ * try (Engine engine = new Engine("demo", Optional.of(Path.of("/var/lib/freshet")))) {
  *   Session session = engine.openSession();
- *   session.execute("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE) WITH (connector = 'memory')");
+ *   session.execute("CREATE STREAM IF NOT EXISTS clicks (user_id VARCHAR, amount DOUBLE)"
+ *       + " WITH (connector = 'memory')");   // after a restart: the rows of the last run
  * }
  * }</pre>
+ *
+ * <p>An engine without a data directory keeps everything in memory. With one, each memory
+ * stream keeps its rows in the directory, written to disk before an {@code INSERT} returns, so
+ * they survive a crash; stream definitions are not kept yet, so after a restart the application
+ * declares its streams again ({@code CREATE STREAM IF NOT EXISTS}) and each finds its rows. The
+ * directory's layout:
+ * <pre>
+ * lock                     locked (an OS file lock) while an engine uses the directory
+ * streams/NAME/metadata    the stream's columns
+ * streams/NAME/rows.log    its rows, one record per INSERT (see {@link MemoryStream#open})
+ * </pre>
+ * A stream's directory is its name with every character but {@code A-Z}, {@code 0-9} and
+ * {@code _} written as {@code %XX} (its UTF-8 bytes), so that any quoted name is a safe file name,
+ * and names that differ only in case stay apart on case-insensitive file systems.
  */
 public final class Engine implements AutoCloseable {
   private final String name;
+  private final Optional<Path> dataDir;
+  /** The lock on {@code <dataDir>/lock}, held until {@link #close}; null without data directory. */
+  private final FileLock dataDirLock;
   private final Catalog catalog = new Catalog();
   private final FreshetPlanner planner = new FreshetPlanner(catalog);
-  private final PullQueryExecutor pullQueries = new PullQueryExecutor(catalog);
+  private final PullQueryExecutor pullQueries =
+      new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries));
   /** Continuous queries by id: push queries until stopped, views' queries while the view exists. */
   private final Map<String, ContinuousQuery> queries = new ConcurrentHashMap<>();
   /**
@@ -47,14 +77,97 @@ public final class Engine implements AutoCloseable {
           });
   private volatile boolean closed;
 
-  /** Creates an engine; {@code name} identifies it in messages and thread names. */
+  /**
+   * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
+   * and thread names.
+   */
   public Engine(String name) {
+    this(name, Optional.empty());
+  }
+
+  /**
+   * Creates an engine that keeps its streams' rows in {@code dataDir}, creating the directory if
+   * needed, or in memory if {@code dataDir} is empty.
+   *
+   * @throws UncheckedIOException if the directory cannot be created, or another engine (in this
+   *     process or another) uses it; its message says which and what to do
+   */
+  public Engine(String name, Optional<Path> dataDir) {
     this.name = requireNonNull(name, "name");
+    this.dataDir = requireNonNull(dataDir, "dataDir").map(d -> d.toAbsolutePath().normalize());
+    this.dataDirLock = this.dataDir.isPresent() ? lock(this.dataDir.get()) : null;
+  }
+
+  /**
+   * Locks the data directory: two engines appending to one stream log would interleave their
+   * records and corrupt it.
+   */
+  private static FileLock lock(Path dataDir) {
+    Path file = dataDir.resolve("lock");
+    FileChannel channel = null;
+    try {
+      Files.createDirectories(dataDir);
+      channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null;
+      }
+      if (lock == null) {
+        channel.close();
+        String message = "Data directory " + dataDir + " is in use by another Freshet engine,"
+            + " which holds " + file + ". Stop that engine, or use another data directory";
+        throw new UncheckedIOException(message, new IOException(message));
+      }
+      // For whoever looks: which process holds the lock. The OS lock is what counts.
+      channel.truncate(0);
+      channel.write(java.nio.ByteBuffer.wrap((ProcessHandle.current().pid() + "\n")
+          .getBytes(StandardCharsets.US_ASCII)));
+      return lock;
+    } catch (IOException e) {
+      if (channel != null) {
+        try {
+          channel.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw new UncheckedIOException("Cannot use data directory " + dataDir + " (" + e + ")", e);
+    }
   }
 
   /** The engine's name. */
   public String name() {
     return name;
+  }
+
+  /** Where the engine keeps its streams' rows; empty if it keeps them in memory. */
+  public Optional<Path> dataDir() {
+    return dataDir;
+  }
+
+  /** The directory of stream {@code stream}'s files, if the engine has a data directory. */
+  Optional<Path> streamDirectory(String stream) {
+    return dataDir.map(d -> d.resolve("streams").resolve(directoryName(stream)));
+  }
+
+  /** {@code stream} as a file name: {@code A-Z}, {@code 0-9} and {@code _} kept, the rest %XX. */
+  static String directoryName(String stream) {
+    StringBuilder sb = new StringBuilder(stream.length());
+    for (int i = 0; i < stream.length(); i++) {
+      char c = stream.charAt(i);
+      if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') {
+        sb.append(c);
+        continue;
+      }
+      int end = Character.isHighSurrogate(c) && i + 1 < stream.length() ? i + 2 : i + 1;
+      for (byte b : stream.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
+        sb.append('%').append(String.format(Locale.ROOT, "%02X", b & 0xFF));
+      }
+      i = end - 1;
+    }
+    return sb.toString();
   }
 
   /** Opens a session with default options. */
@@ -115,12 +228,15 @@ public final class Engine implements AutoCloseable {
         .filter(q -> q.name().toLowerCase(Locale.ROOT).equals(lower)).findFirst();
   }
 
-  /** Stops every continuous query. Idempotent. */
   /** The pool that runs state partitions in parallel. */
   java.util.concurrent.Executor partitionExecutor() {
     return partitionExecutor;
   }
 
+  /**
+   * Stops every continuous query, closes the streams' files and releases the data directory.
+   * Idempotent.
+   */
   @Override public void close() {
     closed = true;
     for (ContinuousQuery query : continuousQueries()) {
@@ -128,5 +244,17 @@ public final class Engine implements AutoCloseable {
       unregister(query);
     }
     partitionExecutor.shutdown();
+    synchronized (ddlLock) {
+      for (String stream : catalog.streamNames()) {
+        catalog.stream(stream).map(StreamTable::source).ifPresent(MemoryStream::close);
+      }
+      if (dataDirLock != null && dataDirLock.channel().isOpen()) {
+        try {
+          dataDirLock.channel().close();
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot release " + dataDir.get().resolve("lock"), e);
+        }
+      }
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.freshet.engine;
 
+import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.StreamTable;
@@ -46,7 +47,12 @@ final class InsertExecutor {
       throw PlannerErrors.notSupported("Cannot plan " + insert);
     }
     List<Object[]> rows = evaluate(planner, ((TableModify) plan).getInput(), stream);
-    stream.source().addData(rows);
+    try {
+      stream.source().addData(rows);
+    } catch (StreamLogException e) {
+      // Not written: the INSERT fails, and the stream is as it was.
+      throw PlannerErrors.streamLogError(e);
+    }
     return rows.size();
   }
 

@@ -89,10 +89,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 final class PullQueryExecutor {
   private final CalciteSchema rootSchema;
 
-  PullQueryExecutor(Catalog catalog) {
+  /**
+   * Creates the executor of an engine.
+   *
+   * @param catalog the engine's streams and views, the default schema
+   * @param system the {@code SYS} schema
+   */
+  PullQueryExecutor(Catalog catalog, SystemSchema system) {
     // Not caching: a stream or view created a moment ago must resolve in the next statement.
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
     this.rootSchema.add(FreshetPlanner.SCHEMA, requireNonNull(catalog, "catalog"));
+    this.rootSchema.add(SystemSchema.NAME, requireNonNull(system, "system"));
   }
 
   /**
@@ -127,6 +134,7 @@ final class PullQueryExecutor {
 
     Set<StreamTable> streams = new LinkedHashSet<>();
     Set<ViewTable> views = new LinkedHashSet<>();
+    Set<String> systemTables = new LinkedHashSet<>();
     for (RelOptTable table : RelOptUtil.findAllTables(root.rel)) {
       StreamTable stream = table.unwrap(StreamTable.class);
       if (stream != null) {
@@ -136,9 +144,12 @@ final class PullQueryExecutor {
       if (view != null) {
         views.add(view);
       }
+      if (table.unwrap(SystemSchema.SystemTable.class) != null) {
+        systemTables.add(String.join(".", table.getQualifiedName()));
+      }
     }
     return new Prepared(root, catalogReader, typeFactory, List.copyOf(streams),
-        List.copyOf(views));
+        List.copyOf(views), List.copyOf(systemTables));
   }
 
   /** A validated query, ready to run if it reads no stream. */
@@ -148,14 +159,17 @@ final class PullQueryExecutor {
     private final JavaTypeFactory typeFactory;
     private final List<StreamTable> streams;
     private final List<ViewTable> views;
+    private final List<String> systemTables;
 
     private Prepared(RelRoot root, CalciteCatalogReader catalogReader,
-        JavaTypeFactory typeFactory, List<StreamTable> streams, List<ViewTable> views) {
+        JavaTypeFactory typeFactory, List<StreamTable> streams, List<ViewTable> views,
+        List<String> systemTables) {
       this.root = root;
       this.catalogReader = catalogReader;
       this.typeFactory = typeFactory;
       this.streams = streams;
       this.views = views;
+      this.systemTables = systemTables;
     }
 
     /** The streams the query reads. */
@@ -166,6 +180,11 @@ final class PullQueryExecutor {
     /** The materialized views the query reads. */
     List<ViewTable> views() {
       return views;
+    }
+
+    /** The system tables the query reads, by qualified name, e.g. {@code SYS.QUERIES}. */
+    List<String> systemTables() {
+      return systemTables;
     }
 
     /** Plans, compiles and runs the query over the views' current snapshots. */

@@ -53,6 +53,10 @@ public final class PushQuery implements AutoCloseable {
       @Override public void queryTerminated(Throwable error) {
         queue.add(new End(error));
       }
+
+      @Override public String description() {
+        return "PushQuery[" + (query == null ? "" : query.name()) + "]";
+      }
     };
   }
 

@@ -115,13 +115,13 @@ public final class Session {
     FreshetPlanner planner = engine.planner();
     if (node instanceof SqlCreateStream) {
       synchronized (engine.ddlLock()) {
-        StreamDdl.create(planner, (SqlCreateStream) node);
+        StreamDdl.create(engine, (SqlCreateStream) node);
       }
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDropStream) {
       synchronized (engine.ddlLock()) {
-        StreamDdl.drop(planner, (SqlDropStream) node);
+        StreamDdl.drop(engine, (SqlDropStream) node);
       }
       return new StatementResult.UpdateCount(0);
     }
@@ -211,7 +211,9 @@ public final class Session {
   private StatementResult select(SqlNode query, String sql) throws SQLException {
     Catalog catalog = engine.catalog();
     Set<String> identifiers = ViewReferences.identifiers(query);
+    // SYS names a system table, which only Calcite reads, even when a stream is named too.
     if (!ViewReferences.mentionsView(catalog, identifiers)
+        && !identifiers.contains(SystemSchema.NAME)
         && ViewReferences.mentionsStream(catalog, identifiers)) {
       return bounded(query);
     }
@@ -224,6 +226,11 @@ public final class Session {
           + " it reads stream " + names(prepared.streams(), StreamTable::name) + " and view "
           + names(prepared.views(), ViewTable::name) + ". Query the views alone, or create a"
           + " materialized view over the stream and join the views");
+    }
+    if (!prepared.systemTables().isEmpty()) {
+      throw PlannerErrors.notSupported("A query cannot read both streams and system tables: it"
+          + " reads stream " + names(prepared.streams(), StreamTable::name) + " and "
+          + String.join(", ", prepared.systemTables()) + ". Query them separately");
     }
     // Validation rewrote the tree; the executor's planner validates a fresh one.
     return bounded(parse(sql));

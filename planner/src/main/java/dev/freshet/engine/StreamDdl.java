@@ -1,6 +1,8 @@
 package dev.freshet.engine;
 
 import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.executor.source.StreamColumn;
+import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.Catalog;
@@ -10,6 +12,7 @@ import dev.freshet.planner.catalog.WatermarkSpec;
 import dev.freshet.sql.parser.SqlCreateStream;
 import dev.freshet.sql.parser.SqlDropStream;
 import dev.freshet.sql.parser.SqlWatermark;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rel.type.RelDataTypeImpl;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -36,15 +40,39 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *
  * <p>A stream's name must not be taken by a materialized view, and a stream that a view reads
  * cannot be dropped (SQLSTATE {@code 2BP01}) until the view is.
+ *
+ * <p>On an engine with a data directory a stream is durable: {@code CREATE STREAM} (with or
+ * without {@code IF NOT EXISTS}) over the files an earlier run left reopens them with their rows,
+ * if the columns are the same, which is how a restarted application finds its streams until the
+ * catalog itself is kept; {@code DROP STREAM} deletes the files.
  */
 final class StreamDdl {
   /** Options a memory stream accepts. */
   private static final Set<String> MEMORY_OPTIONS = Set.of("connector");
+  /**
+   * Types whose values (in Calcite's internal representation: String, Boolean, the boxed
+   * numbers, BigDecimal, and Integer or Long for dates, times, timestamps and intervals) the
+   * stream log can encode. Listed one by one: Calcite's type groups also hold unsigned integers
+   * and zoned times, whose values are objects of their own.
+   */
+  private static final Set<SqlTypeName> STORABLE;
+
+  static {
+    Set<SqlTypeName> storable = new HashSet<>(List.of(SqlTypeName.BOOLEAN,
+        SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER, SqlTypeName.BIGINT,
+        SqlTypeName.DECIMAL, SqlTypeName.FLOAT, SqlTypeName.REAL, SqlTypeName.DOUBLE,
+        SqlTypeName.CHAR, SqlTypeName.VARCHAR, SqlTypeName.DATE, SqlTypeName.TIME,
+        SqlTypeName.TIME_WITH_LOCAL_TIME_ZONE, SqlTypeName.TIMESTAMP,
+        SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE));
+    storable.addAll(SqlTypeName.INTERVAL_TYPES);
+    STORABLE = Set.copyOf(storable);
+  }
 
   private StreamDdl() {
   }
 
-  static void create(FreshetPlanner planner, SqlCreateStream create) throws SQLException {
+  static void create(Engine engine, SqlCreateStream create) throws SQLException {
+    FreshetPlanner planner = engine.planner();
     String name = simpleName(create.name());
     Map<String, String> options = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : create.options().entrySet()) {
@@ -82,10 +110,10 @@ final class StreamDdl {
     Optional<WatermarkSpec> watermark = create.watermark() == null
         ? Optional.empty() : Optional.of(watermark(name, create.watermark(), rowType));
 
-    StreamTable table = new StreamTable(name, RelDataTypeImpl.proto(rowType), watermark, options,
-        new MemoryStream(name, rowType.getFieldCount()));
     Catalog catalog = planner.catalog();
-    if (!catalog.addStream(table)) {
+    // Checked before the source is opened: a stream of this name has its files open already.
+    // The DDL lock keeps the answer true until the stream is added.
+    if (catalog.contains(name)) {
       if (catalog.view(name).isPresent()) {
         // Even with IF NOT EXISTS: the statement asked for a stream, and there is none.
         throw PlannerErrors.nameTaken("stream", name, "materialized view",
@@ -94,11 +122,56 @@ final class StreamDdl {
       if (!create.ifNotExists()) {
         throw PlannerErrors.streamExists(name);
       }
+      return;
+    }
+    MemoryStream source = openSource(engine, name, rowType);
+    StreamTable table = new StreamTable(name, RelDataTypeImpl.proto(rowType), watermark, options,
+        source);
+    if (!catalog.addStream(table)) {
+      source.close();
+      throw new IllegalStateException("name " + name + " was taken while the DDL lock was held");
     }
   }
 
-  /** Drops a stream; the caller holds the engine's DDL lock, so no view starts reading it. */
-  static void drop(FreshetPlanner planner, SqlDropStream drop) throws SQLException {
+  /** The stream's rows: on disk if the engine has a data directory, otherwise in memory. */
+  private static MemoryStream openSource(Engine engine, String name, RelDataType rowType)
+      throws SQLException {
+    Optional<Path> directory = engine.streamDirectory(name);
+    if (directory.isEmpty()) {
+      return new MemoryStream(name, rowType.getFieldCount());
+    }
+    List<StreamColumn> columns = new ArrayList<>();
+    for (RelDataTypeField field : rowType.getFieldList()) {
+      if (!STORABLE.contains(field.getType().getSqlTypeName())) {
+        // Refused here rather than at the first INSERT, which could not write the value.
+        throw PlannerErrors.notSupported("Column " + field.getName() + " of stream " + name
+            + " is " + typeName(field.getType()) + ", which a stream in a data directory cannot"
+            + " store yet. Use a character, numeric, boolean, date, time or timestamp type");
+      }
+      columns.add(new StreamColumn(field.getName(), typeName(field.getType())));
+    }
+    try {
+      return MemoryStream.open(name, columns, directory.get());
+    } catch (StreamLogException e) {
+      throw PlannerErrors.streamLogError(e);
+    }
+  }
+
+  /**
+   * A column's type as the stream's metadata records it, e.g. {@code DECIMAL(10, 2) NOT NULL}:
+   * without the character set and collation that Calcite's full type string adds, which say
+   * nothing about the values stored and could change with Calcite's defaults.
+   */
+  static String typeName(RelDataType type) {
+    return type.toString() + (type.isNullable() ? "" : " NOT NULL");
+  }
+
+  /**
+   * Drops a stream and deletes its files; the caller holds the engine's DDL lock, so no view
+   * starts reading it. Push queries that read it keep the rows they have.
+   */
+  static void drop(Engine engine, SqlDropStream drop) throws SQLException {
+    FreshetPlanner planner = engine.planner();
     String name = simpleName(drop.name());
     Catalog catalog = planner.catalog();
     if (catalog.view(name).isPresent()) {
@@ -116,8 +189,21 @@ final class StreamDdl {
       // stream merely has no new rows; the user decides what goes first.
       throw PlannerErrors.streamInUse(name, readers);
     }
-    if (!catalog.dropStream(name) && !drop.ifExists()) {
-      throw PlannerErrors.streamNotFound(name);
+    Optional<StreamTable> stream = catalog.stream(name);
+    if (stream.isEmpty() || !catalog.dropStream(name)) {
+      if (!drop.ifExists()) {
+        throw PlannerErrors.streamNotFound(name);
+      }
+      return;
+    }
+    MemoryStream source = stream.get().source();
+    source.close();
+    if (source.directory().isPresent()) {
+      try {
+        MemoryStream.delete(source.directory().get());
+      } catch (StreamLogException e) {
+        throw PlannerErrors.streamLogError(e);
+      }
     }
   }
 

@@ -110,6 +110,10 @@ final class ViewSink implements Sink {
     return new ViewSink(view, new Append());
   }
 
+  @Override public String description() {
+    return "MaterializedView[" + view.name() + "]";
+  }
+
   @Override public void addBatch(long batchId, List<Object[]> rows) {
     if (batchId <= lastBatchId) {
       // A batch re-run after a crash: its rows are in the result already.

@@ -1,5 +1,6 @@
 package dev.freshet.planner;
 
+import dev.freshet.executor.source.StreamLogException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLSyntaxErrorException;
@@ -13,7 +14,8 @@ import java.util.List;
  * found, {@code 42S22} column not found, {@code 42704} unknown query id, {@code 42809} object of
  * the wrong kind, {@code 42KDE} query not valid on a stream or in its output mode (as Spark),
  * {@code 2BP01} object still used by another (as PostgreSQL's "dependent objects still exist"),
- * {@code 0A000} not supported yet, {@code 22000} bad data.
+ * {@code 0A000} not supported yet, {@code 22000} bad data, and as PostgreSQL for the files in the
+ * data directory: {@code 58030} I/O error, {@code XX001} damaged file.
  */
 public final class PlannerErrors {
   private PlannerErrors() {
@@ -137,5 +139,29 @@ public final class PlannerErrors {
   /** A malformed value, e.g. in an option or a watermark declaration. */
   public static SQLException invalidDefinition(String message) {
     return new SQLException(message, "42000");
+  }
+
+  /**
+   * A failure of a stream's files in the data directory; the message, which names the file and
+   * what to do, is the executor's. Rows stored with other columns are {@code 42S01}: a stream of
+   * that name exists, with another definition.
+   */
+  public static SQLException streamLogError(StreamLogException e) {
+    String sqlState;
+    switch (e.code()) {
+    case COLUMNS_DIFFER:
+      sqlState = "42S01";
+      break;
+    case CORRUPT:
+      sqlState = "XX001";
+      break;
+    case UNSUPPORTED_VERSION:
+      sqlState = "0A000";
+      break;
+    default:
+      sqlState = "58030";
+      break;
+    }
+    return new SQLException(e.getMessage(), sqlState, e);
   }
 }

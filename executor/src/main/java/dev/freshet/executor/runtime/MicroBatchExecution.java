@@ -67,6 +67,11 @@ public final class MicroBatchExecution implements StreamingQuery {
 
   /** Number of progress records kept, as Spark's {@code numRecentProgressUpdates}. */
   public static final int PROGRESS_RETAINED = 100;
+  /**
+   * Id of this run, in every progress record: as Spark's {@code runId}, new each time a query
+   * starts, also when it resumes from its checkpoint with the same {@link #id}.
+   */
+  private final String runId = java.util.UUID.randomUUID().toString();
 
   /**
    * Creates a query; call {@link #start()} to run it.
@@ -375,11 +380,12 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
     List<Object[]> rows = output.takeRows();
     sink.addBatch(batch.batchId(), rows);
-    recordProgress(batch, inputRows[0], rows.size(), (System.nanoTime() - started) / 1_000_000);
+    recordProgress(batch, start, end, inputRows[0], rows.size(),
+        (System.nanoTime() - started) / 1_000_000);
   }
 
-  private void recordProgress(BatchContext batch, long inputRows, long outputRows,
-      long durationMs) {
+  private void recordProgress(BatchContext batch, long startOffset, long endOffset,
+      long inputRows, long outputRows, long durationMs) {
     List<StateOperatorProgress> operators = new java.util.ArrayList<>();
     for (StatefulAggregateOperator op : streamingPipeline.statefulOperators()) {
       AggregateMetrics m = op.metrics();
@@ -387,9 +393,26 @@ public final class MicroBatchExecution implements StreamingQuery {
           m.numUpdatedStateRows(), m.numRemovedStateRows(), m.numRowsDroppedByWatermark(),
           op.numPartitions()));
     }
+    StreamingQueryProgress previous;
+    synchronized (lock) {
+      previous = progress.peekLast();
+    }
+    // As Spark's ProgressReporter: input rate over the time since the previous batch started
+    // (none before the first batch: 0), processing rate over at least 1 ms.
+    long sincePreviousMs = previous == null ? 0 : batch.batchTimestampMs() - previous.timestampMs();
+    double inputRate = sincePreviousMs > 0 ? inputRows * 1000.0 / sincePreviousMs : 0;
+    double processedRate = inputRows * 1000.0 / Math.max(1, durationMs);
+    java.util.Map<String, String> eventTime = streamingPipeline.watermarks().isEmpty()
+        ? java.util.Map.of()
+        : java.util.Map.of("watermark", java.time.format.DateTimeFormatter.ofPattern(
+            "uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC)
+            .format(java.time.Instant.ofEpochMilli(batch.evictionWatermarkMs())));
     StreamingQueryProgress p = new StreamingQueryProgress(id, name, batch.batchId(),
         batch.batchTimestampMs(), inputRows, batch.evictionWatermarkMs(), durationMs, outputRows,
-        operators);
+        operators, runId, inputRate, processedRate, eventTime,
+        List.of(new SourceProgress(source.description(), startOffset, endOffset, inputRows,
+            inputRate, processedRate)),
+        new SinkProgress(sink.description(), outputRows));
     synchronized (lock) {
       progress.addLast(p);
       if (progress.size() > PROGRESS_RETAINED) {

@@ -15,6 +15,11 @@ public interface Sink {
    */
   void addBatch(long batchId, List<Object[]> rows);
 
+  /** A short description for progress reports, e.g. {@code MaterializedView[V]}. */
+  default String description() {
+    return getClass().getSimpleName();
+  }
+
   /**
    * Called once when the query stops, with the error that stopped it, or null if it was stopped
    * on request.

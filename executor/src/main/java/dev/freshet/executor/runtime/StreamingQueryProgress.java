@@ -1,10 +1,20 @@
 package dev.freshet.executor.runtime;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a streaming query did in one micro-batch, with the names of Spark's
  * {@code StreamingQueryProgress}.
+ *
+ * <pre>{@code
+ * StreamingQueryProgress p = query.recentProgress().get(0);
+ * p.numInputRows();                          // rows the batch read
+ * p.stateOperators().get(0).numRowsTotal();  // groups in state after it
+ * p.eventTime().get("watermark");            // e.g. 1970-01-01T00:00:05.000Z, if a watermark
+ * }</pre>
  *
  * @param id query id
  * @param name query name
@@ -15,11 +25,25 @@ import java.util.List;
  * @param durationMs time from planning the batch to handing its output to the sink
  * @param numOutputRows rows handed to the sink
  * @param stateOperators one entry per stateful operator
+ * @param runId id of this run of the query
+ * @param inputRowsPerSecond {@code numInputRows} over the seconds since the previous batch
+ *     started (0 for the first batch, as Spark)
+ * @param processedRowsPerSecond {@code numInputRows} over the batch's duration (at least 1 ms)
+ * @param eventTime as Spark's: {@code watermark} (ISO-8601, UTC) when the query has a watermark,
+ *     otherwise empty
+ * @param sources one entry per source
+ * @param sink the sink
  */
 public record StreamingQueryProgress(String id, String name, long batchId, long timestampMs,
     long numInputRows, long batchWatermarkMs, long durationMs, long numOutputRows,
-    List<StateOperatorProgress> stateOperators) {
+    List<StateOperatorProgress> stateOperators, String runId, double inputRowsPerSecond,
+    double processedRowsPerSecond, Map<String, String> eventTime, List<SourceProgress> sources,
+    SinkProgress sink) {
   public StreamingQueryProgress {
     stateOperators = List.copyOf(stateOperators);
+    requireNonNull(runId, "runId");
+    eventTime = Map.copyOf(eventTime);
+    sources = List.copyOf(sources);
+    requireNonNull(sink, "sink");
   }
 }

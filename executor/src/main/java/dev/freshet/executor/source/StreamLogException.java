@@ -1,0 +1,102 @@
+package dev.freshet.executor.source;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Failure to open, read or append to the log of a durable {@link MemoryStream}; the message names
+ * the file and, for a damaged record, the offset and the byte position.
+ *
+ * <pre>{@code
+ * try {
+ *   MemoryStream.open("CLICKS", columns, directory);
+ * } catch (StreamLogException e) {
+ *   if (e.code() == StreamLogException.Code.COLUMNS_DIFFER) { ... }
+ * }
+ * }</pre>
+ */
+public final class StreamLogException extends RuntimeException {
+  /** What went wrong, for callers that map failures to their own error codes. */
+  public enum Code {
+    /** A file is damaged where no crash could have damaged it; nothing is discarded. */
+    CORRUPT,
+    /** A file was written by a newer Freshet, in a format this one does not know. */
+    UNSUPPORTED_VERSION,
+    /** The log holds rows of other columns than the stream is opened with. */
+    COLUMNS_DIFFER,
+    /** The file system refused a read or a write. */
+    IO_ERROR
+  }
+
+  private final Code code;
+  private final Path file;
+
+  private StreamLogException(Code code, Path file, String message, Throwable cause) {
+    super(message, cause);
+    this.code = requireNonNull(code, "code");
+    this.file = requireNonNull(file, "file");
+  }
+
+  /** What went wrong. */
+  public Code code() {
+    return code;
+  }
+
+  /** The file (or the stream's directory) concerned. */
+  public Path file() {
+    return file;
+  }
+
+  /** A record that fails its checks and is not the torn tail of a crash. */
+  static StreamLogException corrupt(Path file, long offset, long position, String why) {
+    return new StreamLogException(Code.CORRUPT, file, "Stream log " + file + " is corrupt at"
+        + " offset " + offset + " (byte " + position + "): " + why + ". It is not the torn last"
+        + " record of a crash, and the records from there on may have been acknowledged, so"
+        + " Freshet does not discard them: restore the file from a backup, or move the stream's"
+        + " directory " + file.getParent() + " away to start the stream empty", null);
+  }
+
+  /** A damaged metadata or log file header. */
+  static StreamLogException corruptFile(Path file, String why) {
+    return new StreamLogException(Code.CORRUPT, file, "Stream file " + file + " is corrupt: "
+        + why + ". Restore it from a backup, or move the stream's directory " + file.getParent()
+        + " away to start the stream empty", null);
+  }
+
+  /** A file whose first line names a version other than {@code v1}. */
+  static StreamLogException unsupportedVersion(Path file, String version) {
+    return new StreamLogException(Code.UNSUPPORTED_VERSION, file, "Stream file " + file
+        + " has format version '" + version + "', but this Freshet reads v1 only: it was"
+        + " written by a newer Freshet. Open the data directory with that version", null);
+  }
+
+  /** A log opened with other columns than it was created with. */
+  static StreamLogException columnsDiffer(Path directory, String stream,
+      List<StreamColumn> stored, List<StreamColumn> declared) {
+    return new StreamLogException(Code.COLUMNS_DIFFER, directory, "Stream '" + stream
+        + "' has rows in " + directory + " with columns " + list(stored) + ", but is declared"
+        + " with columns " + list(declared) + ". Declare the columns of the stored rows to"
+        + " reopen them, or move " + directory + " away to start the stream empty", null);
+  }
+
+  /** A read or write that the file system refused. */
+  static StreamLogException ioError(String action, Path file, IOException cause) {
+    return new StreamLogException(Code.IO_ERROR, file, "Cannot " + action + " " + file + " ("
+        + cause + ")", cause);
+  }
+
+  /** The log of a stream that was closed, e.g. by {@code DROP STREAM} or engine shutdown. */
+  static StreamLogException closed(Path file) {
+    return new StreamLogException(Code.IO_ERROR, file, "Stream log " + file + " is closed: the"
+        + " stream was dropped or its engine closed", null);
+  }
+
+  private static String list(List<StreamColumn> columns) {
+    return columns.stream().map(StreamColumn::toString)
+        .collect(Collectors.joining(", ", "(", ")"));
+  }
+}
