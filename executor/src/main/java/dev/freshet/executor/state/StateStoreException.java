@@ -16,4 +16,11 @@ public class StateStoreException extends RuntimeException {
   public static StateStoreException cannotLoad(StateStoreId id, long version, String why) {
     return new StateStoreException("Cannot load version " + version + " of " + id + ": " + why);
   }
+
+  /** A version that the provider cannot produce, because of {@code cause}. */
+  public static StateStoreException cannotLoad(StateStoreId id, long version, String why,
+      Throwable cause) {
+    return new StateStoreException("Cannot load version " + version + " of " + id + ": " + why,
+        cause);
+  }
 }

@@ -1,0 +1,430 @@
+package dev.freshet.executor.state.internals;
+
+import dev.freshet.executor.operators.GroupKey;
+import java.math.BigDecimal;
+import java.util.AbstractMap;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * The map of one committed state version of a {@link DeltaFileStateStoreProvider}: a base hash map
+ * plus a delta of the changes made since the base was built. Immutable once built, so that the
+ * cached versions, the read stores, a writable store opened on it and the maintenance thread can
+ * all share it without locks or copies.
+ *
+ * <p>Successive versions share their base. The version after this one is built by
+ * {@link #apply}: it merges this version's delta into the new changes (cost: the size of the
+ * delta) or, once the merging done since the base was built has cost as much as one copy of the
+ * base, folds everything into a new base (cost: the size of the map). This "rent or buy" rule
+ * stays within about twice the cost of the best fold schedule and needs no tuning. With {@code w}
+ * keys changed per version and {@code n} keys in all, the delta stays below about
+ * {@code sqrt(2 n w)} entries, a lookup costs at most two hash probes, and producing a version
+ * costs {@code O(w + sqrt(n w))} amortized rather than the {@code O(n)} of copying the map.
+ *
+ * <p>Keys are Freshet state keys (null, a single value or a {@link GroupKey}); values are rows
+ * ({@code Object[]}) and are never modified.
+ */
+final class CommittedMap {
+  /** Marks, in a delta or an edit map, a key that the version below has and this one removed. */
+  static final Object TOMBSTONE = new Object();
+
+  /** Version 0: no keys. */
+  static final CommittedMap EMPTY = new CommittedMap(new HashMap<>(), new HashMap<>(), 0, 0);
+
+  /** Assumed size of a {@code HashMap.Node} (compressed references) plus its table slot. */
+  private static final int ENTRY_BYTES = 40;
+  /** Entries whose size is measured to estimate a map's; the rest are assumed alike. */
+  private static final int SAMPLE = 32;
+
+  /** Values are {@code Object[]}; never modified once this map is built. */
+  private final HashMap<Object, Object> base;
+  /** Values are {@code Object[]} or {@link #TOMBSTONE} (only for keys of {@link #base}). */
+  private final HashMap<Object, Object> delta;
+  private final long size;
+  /** Entries copied from deltas into their successors since {@link #base} was built. */
+  private final long mergedSinceFold;
+
+  private CommittedMap(HashMap<Object, Object> base, HashMap<Object, Object> delta, long size,
+      long mergedSinceFold) {
+    this.base = base;
+    this.delta = delta;
+    this.size = size;
+    this.mergedSinceFold = mergedSinceFold;
+  }
+
+  /** Wraps a map that nobody else holds (read from files); its values must be rows. */
+  static CommittedMap of(HashMap<Object, Object> map) {
+    return new CommittedMap(map, new HashMap<>(), map.size(), 0);
+  }
+
+  /**
+   * Builds the version that applies {@code edits} to {@code parent}.
+   *
+   * @param edits changes to {@code parent}: a row, or {@link #TOMBSTONE} for a key that
+   *     {@code parent} has and the new version removes; taken over by the new version, so the
+   *     caller must drop it
+   * @param mayHaveTombstones false if {@code edits} certainly holds no {@link #TOMBSTONE}
+   * @param size number of keys of the new version
+   */
+  static CommittedMap apply(CommittedMap parent, HashMap<Object, Object> edits,
+      boolean mayHaveTombstones, long size) {
+    HashMap<Object, Object> base = parent.base;
+    HashMap<Object, Object> delta = parent.delta;
+    long merged = parent.mergedSinceFold + delta.size();
+    if (merged >= base.size()) {
+      // Merging has cost as much as a copy of the base by now: fold everything into a new base,
+      // so that the next versions start from an empty delta.
+      HashMap<Object, Object> folded;
+      if (edits.size() >= base.size() / 2) {
+        // Most keys changed: the edits already hold most of the new map.
+        folded = edits;
+        addAbsent(folded, delta);
+        addAbsent(folded, base);
+        folded.values().removeIf(v -> v == TOMBSTONE);
+      } else {
+        folded = presized(base.size() + delta.size() + edits.size());
+        folded.putAll(base);
+        overwrite(folded, delta);
+        overwrite(folded, edits);
+      }
+      return new CommittedMap(folded, new HashMap<>(), size, 0);
+    }
+    // The parent's delta is shared with the parent, so the new delta is a copy of it with the
+    // edits on top, made in whichever of the two maps is bigger to save resizing.
+    HashMap<Object, Object> next;
+    if (delta.size() > edits.size()) {
+      next = presized(delta.size() + edits.size());
+      next.putAll(delta);
+      next.putAll(edits);
+    } else {
+      next = edits;
+      addAbsent(next, delta);
+    }
+    if (mayHaveTombstones) {
+      // A tombstone of the edits for a key that the base lacks only hid a key of the parent's
+      // delta, which the new delta replaces as a whole. (The parent's own tombstones are for keys
+      // of the base, which stays.)
+      next.entrySet().removeIf(e -> e.getValue() == TOMBSTONE && !base.containsKey(e.getKey()));
+    }
+    return new CommittedMap(base, next, size, merged);
+  }
+
+  private static HashMap<Object, Object> presized(long entries) {
+    return new HashMap<>((int) Math.min(1 << 30, entries * 4 / 3 + 1));
+  }
+
+  private static void addAbsent(HashMap<Object, Object> target, HashMap<Object, Object> source) {
+    for (Map.Entry<Object, Object> e : source.entrySet()) {
+      target.putIfAbsent(e.getKey(), e.getValue());
+    }
+  }
+
+  /** Puts the rows of {@code changes} into {@code target} and removes its tombstoned keys. */
+  private static void overwrite(HashMap<Object, Object> target, HashMap<Object, Object> changes) {
+    for (Map.Entry<Object, Object> e : changes.entrySet()) {
+      if (e.getValue() == TOMBSTONE) {
+        target.remove(e.getKey());
+      } else {
+        target.put(e.getKey(), e.getValue());
+      }
+    }
+  }
+
+  /** Returns the row of {@code key}, or null. */
+  Object[] get(Object key) {
+    Object value = delta.get(key);
+    if (value == null) {
+      return (Object[]) base.get(key);
+    }
+    return value == TOMBSTONE ? null : (Object[]) value;
+  }
+
+  /** Number of keys. */
+  long size() {
+    return size;
+  }
+
+  /** Iterates over the entries; they cannot be modified. */
+  Iterator<Map.Entry<Object, Object[]>> iterator() {
+    // Not Map.of(): keys may be null, and its containsKey(null) throws.
+    return new Entries(Collections.emptyMap(), Collections.emptyIterator());
+  }
+
+  /**
+   * Iterates over the entries whose keys {@code hidden} does not contain, then over
+   * {@code extra}; the entries cannot be modified.
+   */
+  Iterator<Map.Entry<Object, Object[]>> iterator(Map<Object, ?> hidden,
+      Iterator<Map.Entry<Object, Object[]>> extra) {
+    return new Entries(hidden, extra);
+  }
+
+  /**
+   * Estimates the heap bytes of this version's maps, skipping those in {@code counted} (a map
+   * that a newer version shares) and adding its own to it.
+   */
+  long estimateBytes(Set<Object> counted) {
+    return estimateBytes(base, counted) + estimateBytes(delta, counted);
+  }
+
+  private static long estimateBytes(HashMap<Object, Object> map, Set<Object> counted) {
+    if (!counted.add(map) || map.isEmpty()) {
+      return 0;
+    }
+    long sampled = 0;
+    int n = 0;
+    for (Map.Entry<Object, Object> e : map.entrySet()) {
+      sampled += heapBytes(e.getKey()) + heapBytes(e.getValue());
+      if (++n == SAMPLE) {
+        break;
+      }
+    }
+    return 48 + 16 + 4L * tableLength(map.size()) + map.size() * (ENTRY_BYTES + sampled / n);
+  }
+
+  private static long tableLength(int size) {
+    return Long.highestOneBit(Math.max(1, size * 4L / 3)) * 2;
+  }
+
+  /**
+   * Rough heap size of a key or value as {@code StateCodec} reads it back, for a 64-bit JVM with
+   * compressed references: 12-byte headers, 4-byte references, 8-byte alignment.
+   */
+  private static long heapBytes(Object value) {
+    if (value == null || value == TOMBSTONE || value instanceof Boolean) {
+      return 0;
+    } else if (value instanceof Number && !(value instanceof BigDecimal)) {
+      return 16;
+    } else if (value instanceof String) {
+      return 24 + align(16 + ((String) value).length());
+    } else if (value instanceof BigDecimal) {
+      // The BigDecimal and, past 18 digits, its BigInteger and magnitude array.
+      BigDecimal d = (BigDecimal) value;
+      return 40 + (d.precision() > 18 ? 40 + align(16 + d.unscaledValue().bitLength() / 8) : 0);
+    } else if (value instanceof Object[]) {
+      long bytes = align(16 + 4L * ((Object[]) value).length);
+      for (Object element : (Object[]) value) {
+        bytes += heapBytes(element);
+      }
+      return bytes;
+    } else if (value instanceof GroupKey) {
+      GroupKey key = (GroupKey) value;
+      long bytes = 24 + align(16 + 4L * key.size());
+      for (int i = 0; i < key.size(); i++) {
+        bytes += heapBytes(key.get(i));
+      }
+      return bytes;
+    } else if (value instanceof Collection) {
+      // A HashSet: the set, its HashMap, the table and one node per element.
+      Collection<?> set = (Collection<?>) value;
+      long bytes = 16 + 48 + 16 + 4 * tableLength(set.size()) + 32L * set.size();
+      for (Object element : set) {
+        bytes += heapBytes(element);
+      }
+      return bytes;
+    }
+    return 16;
+  }
+
+  private static long align(long bytes) {
+    return (bytes + 7) & ~7L;
+  }
+
+  /**
+   * Changes to a committed version, made by one writer (a store, or a loader replaying delta
+   * files) and turned into the next version by {@link #commit()}. Not thread-safe.
+   *
+   * <p>Iterating while changing is allowed: an iterator sees the changes made before it was
+   * created. The first change made while an iterator is unfinished copies the change map
+   * (copy-on-write), so the usual patterns (iterate then commit, iterate then remove what was
+   * collected) copy nothing, or the changes once.
+   */
+  static final class Edits {
+    private final CommittedMap parent;
+    /** Rows, or {@link #TOMBSTONE} for keys of {@link #parent} removed. */
+    private HashMap<Object, Object> changes = new HashMap<>();
+    private long size;
+    private boolean mayHaveTombstones;
+    /** Unfinished iterators over {@link #changes}, which must not change under them. */
+    private int iterators;
+
+    Edits(CommittedMap parent) {
+      this.parent = parent;
+      this.size = parent.size;
+    }
+
+    /** Returns the row of {@code key}, or null. */
+    Object[] get(Object key) {
+      Object change = changes.get(key);
+      if (change == null) {
+        return parent.get(key);
+      }
+      return change == TOMBSTONE ? null : (Object[]) change;
+    }
+
+    /** Number of keys. */
+    long size() {
+      return size;
+    }
+
+    void put(Object key, Object[] value) {
+      beforeChange();
+      Object previous = changes.put(key, value);
+      if (previous == null ? parent.get(key) == null : previous == TOMBSTONE) {
+        size++;
+      }
+    }
+
+    /** Removes {@code key}; returns false if it was not there. */
+    boolean remove(Object key) {
+      Object change = changes.get(key);
+      if (change == TOMBSTONE || change == null && parent.get(key) == null) {
+        return false;
+      }
+      beforeChange();
+      if (change != null && parent.get(key) == null) {
+        changes.remove(key);
+      } else {
+        changes.put(key, TOMBSTONE);
+        mayHaveTombstones = true;
+      }
+      size--;
+      return true;
+    }
+
+    /** Iterates over the keys and rows as they are now. */
+    Iterator<Map.Entry<Object, Object[]>> iterator() {
+      iterators++;
+      return new EditsIterator(changes);
+    }
+
+    /** Builds the next version; these edits must not be used afterwards. */
+    CommittedMap commit() {
+      beforeChange();
+      CommittedMap next = apply(parent, changes, mayHaveTombstones, size);
+      changes = null;
+      return next;
+    }
+
+    private void beforeChange() {
+      if (iterators > 0) {
+        changes = new HashMap<>(changes);
+        iterators = 0;
+      }
+    }
+
+    /** The parent's entries the changes do not touch, then the changed rows. */
+    private final class EditsIterator implements Iterator<Map.Entry<Object, Object[]>> {
+      private final HashMap<Object, Object> snapshot;
+      private final Iterator<Map.Entry<Object, Object[]>> entries;
+      private boolean finished;
+
+      EditsIterator(HashMap<Object, Object> snapshot) {
+        this.snapshot = snapshot;
+        this.entries = parent.iterator(snapshot, new Rows(snapshot.entrySet().iterator()));
+      }
+
+      @Override public boolean hasNext() {
+        if (entries.hasNext()) {
+          return true;
+        }
+        if (!finished) {
+          finished = true;
+          if (changes == snapshot) {
+            iterators--;
+          }
+        }
+        return false;
+      }
+
+      @Override public Map.Entry<Object, Object[]> next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return entries.next();
+      }
+    }
+  }
+
+  /** The rows of a change map, skipping tombstones. */
+  private static final class Rows implements Iterator<Map.Entry<Object, Object[]>> {
+    private final Iterator<Map.Entry<Object, Object>> changes;
+    private Map.Entry<Object, Object[]> next;
+
+    Rows(Iterator<Map.Entry<Object, Object>> changes) {
+      this.changes = changes;
+    }
+
+    @Override public boolean hasNext() {
+      while (next == null && changes.hasNext()) {
+        Map.Entry<Object, Object> e = changes.next();
+        if (e.getValue() != TOMBSTONE) {
+          next = new AbstractMap.SimpleImmutableEntry<>(e.getKey(), (Object[]) e.getValue());
+        }
+      }
+      return next != null;
+    }
+
+    @Override public Map.Entry<Object, Object[]> next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      Map.Entry<Object, Object[]> result = next;
+      next = null;
+      return result;
+    }
+  }
+
+  /** The base's entries not overridden, then the delta's rows, then the extra entries. */
+  private final class Entries implements Iterator<Map.Entry<Object, Object[]>> {
+    private final Map<Object, ?> hidden;
+    private final Iterator<Map.Entry<Object, Object[]>> extra;
+    private final Iterator<Map.Entry<Object, Object>> baseEntries = base.entrySet().iterator();
+    private final Iterator<Map.Entry<Object, Object>> deltaEntries = delta.entrySet().iterator();
+    private Map.Entry<Object, Object[]> next;
+
+    Entries(Map<Object, ?> hidden, Iterator<Map.Entry<Object, Object[]>> extra) {
+      this.hidden = hidden;
+      this.extra = extra;
+    }
+
+    @Override public boolean hasNext() {
+      if (next != null) {
+        return true;
+      }
+      while (baseEntries.hasNext()) {
+        Map.Entry<Object, Object> e = baseEntries.next();
+        if (!delta.containsKey(e.getKey()) && !hidden.containsKey(e.getKey())) {
+          next = new AbstractMap.SimpleImmutableEntry<>(e.getKey(), (Object[]) e.getValue());
+          return true;
+        }
+      }
+      while (deltaEntries.hasNext()) {
+        Map.Entry<Object, Object> e = deltaEntries.next();
+        if (e.getValue() != TOMBSTONE && !hidden.containsKey(e.getKey())) {
+          next = new AbstractMap.SimpleImmutableEntry<>(e.getKey(), (Object[]) e.getValue());
+          return true;
+        }
+      }
+      if (extra.hasNext()) {
+        next = extra.next();
+        return true;
+      }
+      return false;
+    }
+
+    @Override public Map.Entry<Object, Object[]> next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      Map.Entry<Object, Object[]> result = next;
+      next = null;
+      return result;
+    }
+  }
+}
