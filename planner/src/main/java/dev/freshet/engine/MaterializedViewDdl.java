@@ -1,7 +1,11 @@
 package dev.freshet.engine;
 
 import dev.freshet.executor.runtime.MicroBatchExecution;
+import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.checkpoint.OffsetSeq;
+import dev.freshet.executor.checkpoint.SinkStateLog;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.planner.FreshetPlanner;
@@ -17,6 +21,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -67,10 +72,19 @@ final class MaterializedViewDdl {
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     FreshetPlanner planner = engine.planner();
-    PlannedQuery plan = planner.planQuery(query, emit, options.statePartitions());
+    // With a data directory the view's query is checkpointed, and a restarted query resumes.
+    Checkpoint checkpoint = engine.dataDir().map(d -> QueryCheckpoints.open(d, name))
+        .orElse(null);
+    Map<String, String> pinned = checkpoint == null ? Map.of()
+        : QueryCheckpoints.pinned(checkpoint);
+    int partitions = pinned.containsKey(OffsetSeq.STATE_PARTITIONS)
+        ? Integer.parseInt(pinned.get(OffsetSeq.STATE_PARTITIONS)) : options.statePartitions();
+    String provider = pinned.getOrDefault(OffsetSeq.STATE_STORE_PROVIDER,
+        options.stateStoreProvider());
+    PlannedQuery plan = planner.planQuery(query, emit, partitions);
     RelDataType rowType = rename(planner.typeFactory(), name, plan.rowType(), create.columnList);
 
-    String id = UUID.randomUUID().toString();
+    String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
     StreamTable source = plan.source();
     ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(), id,
         sql, List.of(source.name()));
@@ -85,11 +99,18 @@ final class MaterializedViewDdl {
       run = keyed.plan();
       sink = ViewSink.upsert(view, rowType.getFieldCount(), keyed.keyColumns());
     }
-    StreamingPipeline pipeline =
-        new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY, id,
-            InMemoryStateStoreProvider::new, engine.partitionExecutor()).build(run);
+    StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
+        : QueryCheckpoints.stateStores(checkpoint, provider);
+    if (checkpoint != null) {
+      sink.recoverFrom(new SinkStateLog(checkpoint.root().resolve("sink")));
+    }
+    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+        id, stores, engine.partitionExecutor()).build(run);
     MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, sink,
-        System::currentTimeMillis, options.trigger());
+        System::currentTimeMillis, options.trigger(), checkpoint, Map.of(
+            OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
+            OffsetSeq.STATE_STORE_PROVIDER, provider,
+            OffsetSeq.STATE_FORMAT_VERSION, "1"));
     // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
     // MATERIALIZED VIEW unregisters it.
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), name,
@@ -133,6 +154,8 @@ final class MaterializedViewDdl {
       query.get().stop();
       engine.unregister(query.get());
     }
+    // A view created again later starts afresh, as a new query.
+    engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
   }
 
   private static SQLException nameTaken(Catalog catalog, String name) {

@@ -69,6 +69,11 @@ public final class CrashTestChild {
           out.println("ROW " + rs.getString(1) + " " + rs.getLong(2) + " " + rs.getLong(3));
         }
       }
+      // How the view's query started in this JVM: resumed at a later batch, reading only new rows.
+      out.println("LASTBATCH " + count(s, "SELECT LAST_BATCH_ID FROM sys.queries"
+          + " WHERE NAME = 'TOTALS'"));
+      out.println("READ " + count(s, "SELECT COALESCE(SUM(NUM_INPUT_ROWS), 0)"
+          + " FROM sys.query_progress WHERE NAME = 'TOTALS'"));
       out.println("DONE");
       out.flush();
     }

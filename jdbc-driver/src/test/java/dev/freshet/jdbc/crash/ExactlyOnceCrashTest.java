@@ -62,6 +62,8 @@ class ExactlyOnceCrashTest {
     Process verify = start("verify", provider);
     List<String> in = new ArrayList<>();
     List<String> view = new ArrayList<>();
+    long lastBatch = -1;
+    long read = -1;
     try (BufferedReader lines = reader(verify)) {
       String line;
       while ((line = lines.readLine()) != null) {
@@ -69,11 +71,20 @@ class ExactlyOnceCrashTest {
           in.add(line.substring(3));
         } else if (line.startsWith("ROW ")) {
           view.add(line.substring(4));
+        } else if (line.startsWith("LASTBATCH ")) {
+          lastBatch = Long.parseLong(line.substring(10));
+        } else if (line.startsWith("READ ")) {
+          read = Long.parseLong(line.substring(5));
         }
       }
     }
     assertTrue(verify.waitFor(120, TimeUnit.SECONDS), context + ": verify did not end");
     assertEquals(0, verify.exitValue(), context + ": verify failed");
+
+    // The last run resumed from the checkpoint: it did not start over from the first row.
+    assertTrue(lastBatch > 0, context + ": the view's query did not resume; last batch "
+        + lastBatch);
+    assertTrue(read < in.size(), context + ": the last run re-read all " + in.size() + " rows");
 
     // Every acknowledged INSERT is in the stream, each exactly once, with all its rows.
     TreeSet<Long> statements = new TreeSet<>();
