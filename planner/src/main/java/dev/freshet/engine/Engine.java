@@ -228,6 +228,18 @@ public final class Engine implements AutoCloseable {
         .filter(q -> q.name().toLowerCase(Locale.ROOT).equals(lower)).findFirst();
   }
 
+  /**
+   * Snapshots and cleans the checkpointed state stores in the background, as Spark's maintenance
+   * task does (every 60 s there; 10 s here, as batches are small and frequent).
+   */
+  private final dev.freshet.executor.state.StateStoreMaintenance stateStoreMaintenance =
+      new dev.freshet.executor.state.StateStoreMaintenance(java.time.Duration.ofSeconds(10));
+
+  /** The thread that maintains checkpointed state stores. */
+  dev.freshet.executor.state.StateStoreMaintenance stateStoreMaintenance() {
+    return stateStoreMaintenance;
+  }
+
   /** The pool that runs state partitions in parallel. */
   java.util.concurrent.Executor partitionExecutor() {
     return partitionExecutor;
@@ -244,6 +256,7 @@ public final class Engine implements AutoCloseable {
       unregister(query);
     }
     partitionExecutor.shutdown();
+    stateStoreMaintenance.stop();
     synchronized (ddlLock) {
       for (String stream : catalog.streamNames()) {
         catalog.stream(stream).map(StreamTable::source).ifPresent(MemoryStream::close);

@@ -100,7 +100,7 @@ final class MaterializedViewDdl {
       sink = ViewSink.upsert(view, rowType.getFieldCount(), keyed.keyColumns());
     }
     StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
-        : QueryCheckpoints.stateStores(checkpoint, provider);
+        : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
     if (checkpoint != null) {
       sink.recoverFrom(new SinkStateLog(checkpoint.root().resolve("sink")));
     }

@@ -2,6 +2,8 @@ package dev.freshet.engine;
 
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.OffsetSeq;
+import dev.freshet.executor.state.MaintainedStateStoreProvider;
+import dev.freshet.executor.state.StateStoreMaintenance;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.StateStoreSpec;
 import dev.freshet.executor.state.internals.DeltaFileStateStoreProvider;
@@ -64,12 +66,17 @@ final class QueryCheckpoints {
     return entry.map(OffsetSeq::conf).orElse(Map.of());
   }
 
-  /** Providers of the query's state stores, in its checkpoint. */
-  static StateStoreProviderFactory stateStores(Checkpoint checkpoint, String provider) {
+  /**
+   * Providers of the query's state stores, in its checkpoint, each maintained (snapshots,
+   * deleting files no retained version needs) by the engine's maintenance thread while open.
+   */
+  static StateStoreProviderFactory stateStores(Checkpoint checkpoint, String provider,
+      StateStoreMaintenance maintenance) {
     return id -> {
       StateStoreSpec spec = StateStoreSpec.of(id,
           checkpoint.stateDirectory(id.operatorId(), id.partitionId()));
-      return new DeltaFileStateStoreProvider(spec);
+      return MaintainedStateStoreProvider.register(new DeltaFileStateStoreProvider(spec),
+          maintenance);
     };
   }
 
