@@ -7,6 +7,7 @@ import dev.freshet.executor.state.StateStoreMaintenance;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.StateStoreSpec;
 import dev.freshet.executor.state.internals.DeltaFileStateStoreProvider;
+import dev.freshet.executor.state.internals.MVStoreStateStoreProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -75,6 +76,10 @@ final class QueryCheckpoints {
     return id -> {
       StateStoreSpec spec = StateStoreSpec.of(id,
           checkpoint.stateDirectory(id.operatorId(), id.partitionId()));
+      if (provider.equals("mvstore")) {
+        // MVStore keeps its own versions and compacts its own file: no maintenance needed.
+        return new MVStoreStateStoreProvider<>(spec);
+      }
       return MaintainedStateStoreProvider.register(new DeltaFileStateStoreProvider(spec),
           maintenance);
     };

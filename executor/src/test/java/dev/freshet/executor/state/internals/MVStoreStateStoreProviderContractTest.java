@@ -1,0 +1,21 @@
+package dev.freshet.executor.state.internals;
+
+import dev.freshet.executor.state.AbstractStateStoreProviderTest;
+import dev.freshet.executor.state.StateStoreProvider;
+import dev.freshet.executor.state.StateStoreSpec;
+
+/**
+ * Runs the state store contract against {@link MVStoreStateStoreProvider} with buffers of 1 KB: a
+ * store applies its sorted writes to the data map every dozen writes, so reads find some writes
+ * pending and some applied, and MVStore writes changed pages to the file every few writes, so
+ * commit, abort, re-runs and reopening all have to undo or skip such writes.
+ */
+class MVStoreStateStoreProviderContractTest extends AbstractStateStoreProviderTest {
+  /** 1 MB of cache, 1 KB buffers, no fsync (it does not change what a test can see). */
+  static final MVStoreStateStoreProvider.Options SMALL =
+      new MVStoreStateStoreProvider.Options(1, 1, 1, false);
+
+  @Override protected <K, V> StateStoreProvider<K, V> newProvider(StateStoreSpec spec) {
+    return new MVStoreStateStoreProvider<>(spec, SMALL);
+  }
+}
