@@ -520,6 +520,7 @@ public abstract class AbstractStateStoreProviderTest {
     Random seeds = new Random(rootSeed);
     for (int run = 0; run < 40; run++) {
       long seed = seeds.nextLong();
+      System.out.println("model run " + run + ": rootSeed=" + rootSeed + ", seed=" + seed);
       runModel(seed, run, "rootSeed=" + rootSeed + " (set -Dfreshet.test.seed), seed=" + seed);
     }
   }
@@ -543,56 +544,60 @@ public abstract class AbstractStateStoreProviderTest {
     List<String> log = new ArrayList<>();
     for (int step = 0; step < 300; step++) {
       String at = where + ", step=" + step + ", ops=" + tail(log);
-      String key = keys[random.nextInt(keys.length)];
-      int op = random.nextInt(100);
-      if (op < 50) {
-        int value = random.nextInt(1000);
-        log.add("put(" + key + "," + value + ")");
-        store.put(key, value);
-        working.put(key, value);
-      } else if (op < 72) {
-        log.add("remove(" + key + ")");
-        store.remove(key);
-        working.remove(key);
-      } else if (op < 84) {
-        log.add("commit@" + version);
-        long next = store.commit();
-        assertEquals(version + 1, next, at);
-        assertTrue(store.hasCommitted(), at);
-        version = next;
-        committed.add(copy(working));
-        store = provider.getStore(version);
-      } else if (op < 91) {
-        log.add("abort@" + version);
-        store.abort();
-        assertFalse(store.hasCommitted(), at);
-        working = copy(committed.get((int) version));
-        store = provider.getStore(version);
-      } else if (op < 95 && retainsOlderVersions()) {
-        long oldest = Math.max(0, version - retain);
-        long rerun = oldest + random.nextInt((int) (version - oldest + 1));
-        log.add("rerun(" + rerun + ")@" + version);
-        store.abort();
-        store = provider.getStore(rerun);
-        version = rerun;
-        committed.subList((int) version + 1, committed.size()).clear();
-        working = copy(committed.get((int) version));
-      } else if (op < 98 && persistsAcrossInstances()) {
-        log.add("reopen@" + version);
-        provider = reopen(provider, spec);
-        working = copy(committed.get((int) version));
-        store = provider.getStore(version);
-      } else {
-        log.add("read@" + version);
-        ReadStateStore<String, Integer> read = provider.getReadStore(version);
-        assertEquals(committed.get((int) version), toMap(read.entries()), at);
-        assertEquals(committed.get((int) version).size(), read.numKeys(), at);
-      }
-      assertEquals(version, store.version(), at);
-      assertEquals(working.size(), store.numKeys(), at);
-      assertEquals(working, toMap(store.entries()), at);
-      for (String k : keys) {
-        assertEquals(working.get(k), store.get(k), "get(" + k + "); " + at);
+      try {
+        String key = keys[random.nextInt(keys.length)];
+        int op = random.nextInt(100);
+        if (op < 50) {
+          int value = random.nextInt(1000);
+          log.add("put(" + key + "," + value + ")");
+          store.put(key, value);
+          working.put(key, value);
+        } else if (op < 72) {
+          log.add("remove(" + key + ")");
+          store.remove(key);
+          working.remove(key);
+        } else if (op < 84) {
+          log.add("commit@" + version);
+          long next = store.commit();
+          assertEquals(version + 1, next, at);
+          assertTrue(store.hasCommitted(), at);
+          version = next;
+          committed.add(copy(working));
+          store = provider.getStore(version);
+        } else if (op < 91) {
+          log.add("abort@" + version);
+          store.abort();
+          assertFalse(store.hasCommitted(), at);
+          working = copy(committed.get((int) version));
+          store = provider.getStore(version);
+        } else if (op < 95 && retainsOlderVersions()) {
+          long oldest = Math.max(0, version - retain);
+          long rerun = oldest + random.nextInt((int) (version - oldest + 1));
+          log.add("rerun(" + rerun + ")@" + version);
+          store.abort();
+          store = provider.getStore(rerun);
+          version = rerun;
+          committed.subList((int) version + 1, committed.size()).clear();
+          working = copy(committed.get((int) version));
+        } else if (op < 98 && persistsAcrossInstances()) {
+          log.add("reopen@" + version);
+          provider = reopen(provider, spec);
+          working = copy(committed.get((int) version));
+          store = provider.getStore(version);
+        } else {
+          log.add("read@" + version);
+          ReadStateStore<String, Integer> read = provider.getReadStore(version);
+          assertEquals(committed.get((int) version), toMap(read.entries()), at);
+          assertEquals(committed.get((int) version).size(), read.numKeys(), at);
+        }
+        assertEquals(version, store.version(), at);
+        assertEquals(working.size(), store.numKeys(), at);
+        assertEquals(working, toMap(store.entries()), at);
+        for (String k : keys) {
+          assertEquals(working.get(k), store.get(k), "get(" + k + "); " + at);
+        }
+      } catch (RuntimeException e) {
+        throw new AssertionError(at, e);
       }
     }
     store.abort();
@@ -632,7 +637,7 @@ public abstract class AbstractStateStoreProviderTest {
   }
 
   private static String tail(List<String> log) {
-    return log.subList(Math.max(0, log.size() - 8), log.size()).toString();
+    return log.subList(Math.max(0, log.size() - 12), log.size()).toString();
   }
 
   private static void assertState(ReadStateStore<String, Integer> store,

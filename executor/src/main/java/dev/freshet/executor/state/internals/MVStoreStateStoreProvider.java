@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
 import org.h2.mvstore.Cursor;
 import org.h2.mvstore.DataUtils;
@@ -48,34 +49,37 @@ import org.slf4j.LoggerFactory;
  * {@code v + 1}. MVStore may write a batch's changes before the commit (whenever more than
  * {@link Options#pageBufferKb()} of changed pages are in memory; that is what bounds memory), so
  * several MVStore versions may lie between two state versions; none of them is ever named by the
- * {@code versions} map, and reading that map is how every path finds a state version:
+ * {@code versions} map:
  * <ul>
- *   <li>{@link #getStore(long) getStore(v)} for the latest version continues at the head; for an
- *       older, retained version (a batch re-run after a failure) it first rolls the MVStore back to
- *       {@code m(v)} ({@link MVStore#rollbackTo}), which discards the newer state versions, as
- *       re-running batch {@code v} will produce {@code v + 1} again;
- *   <li>{@link StateStore#abort()} rolls back to {@code m(v)}, undoing what the batch wrote, also
- *       what MVStore already wrote to the file;
+ *   <li>{@link StateStore#abort()} rolls back to {@code m(v)} ({@link MVStore#rollbackTo}), undoing
+ *       what the batch wrote, also what MVStore already wrote to the file;
  *   <li>opening the file rolls back to {@code m(latest)}: a process that died in the middle of a
  *       batch may have left that batch's first changes in the file, after the last commit;
- *   <li>{@link #getReadStore(long) getReadStore(v)} reads a snapshot: the root of the data map taken
- *       when version {@code v} was committed (or opened). MVStore's pages are copy-on-write, so the
- *       snapshot is immutable. {@link MVMap#openVersion} is not used for this: it finds a version
- *       through the chain of in-memory roots, which has no entry for a version in which the map did
- *       not change (a batch without data) and none at all for versions written before the file was
- *       opened, and in both cases it answers with a newer root instead of failing.
+ *   <li>{@link #getReadStore(long)} reads a snapshot: the root of the data map taken when the
+ *       version was committed (or the file opened). MVStore's pages are copy-on-write, so the
+ *       snapshot is immutable. {@link MVMap#openVersion} is not used: it finds a version through the
+ *       chain of in-memory roots, which has no entry for a version in which the map did not change
+ *       (a batch without data) and none for versions written before the file was opened, and in both
+ *       cases it answers with a newer root instead of failing.
  * </ul>
- * The provider retains the versions from {@code latest - spec.minVersionsToRetain()} to {@code
- * latest}, as Spark retains {@code minBatchesToRetain}: MVStore's {@code versionsToKeep} is set at
- * each commit so that no chunk that the oldest retained version needs is overwritten. While a batch
- * runs, {@code versionsToKeep} is unbounded, because MVStore's own writes in the middle of the batch
- * would otherwise count against it. Copy-on-write means that retaining versions costs disk space:
- * every page a retained version needs stays in the file. {@code spec.minDeltasForSnapshot()} does
- * not apply: there are no delta files.
+ *
+ * <p><b>Only the latest version.</b> Like {@link InMemoryStateStoreProvider}, this provider opens
+ * only the latest committed version, so it cannot re-run an older batch, and it ignores
+ * {@code spec.minVersionsToRetain()} and {@code spec.minDeltasForSnapshot()}. Rolling MVStore
+ * (2.3.232) back to a commit older than the last is not reliable once the file's space has been
+ * reused: {@code rollbackTo} re-reads the store header, which verifies the newest chunks that the
+ * old version's layout lists and, when one of them has been overwritten since, silently falls back
+ * to an older complete version (the model test of {@code AbstractStateStoreProviderTest} found such
+ * cases). Rolling back to the latest commit is safe, because chunks are freed only by a commit,
+ * never between commits: each commit sets MVStore's {@code versionsToKeep} so that no chunk the new
+ * version reads, or that rolling back to it verifies, is reused, and sets it back to unbounded
+ * until the next commit, since MVStore's own writes in the middle of a batch would otherwise count
+ * against it.
  *
  * <p><b>File layout.</b> One file, {@code <spec.directory()>/state.mv.db}, an MVStore with three maps:
  * {@code data} (key and value each a {@link StateCodec} encoding; keys are ordered by their
- * encodings' unsigned bytes), {@code versions} (state version to MVStore version, both longs) and
+ * encodings' unsigned bytes), {@code versions} (one entry: the latest state version to its
+ * MVStore version and the version from which chunks are kept, two big-endian longs) and
  * {@code info} ({@code layout} = {@value #LAYOUT_VERSION}, {@code codec} = the
  * {@link StateCodec#FORMAT_VERSION}, {@code store} = the store id it was created for). A file with
  * another layout or codec version is rejected by name. Commits are fsynced unless
@@ -99,8 +103,8 @@ import org.slf4j.LoggerFactory;
  * store is open for update at a time; read stores may be open beside it. Like every provider, this
  * one and its stores are used by one thread at a time (the query's batch thread): they share
  * encoding buffers, and MVStore's background writer is off, so nothing of the provider runs between
- * calls. A read store stays valid until its version is no longer retained, or is discarded by
- * opening an older version for update, or the provider is closed; then it throws.
+ * calls. A read store stays valid until a later version is committed or the provider is closed;
+ * then it throws.
  *
  * <pre>{@code
  * try (MVStoreStateStoreProvider<Object, Object[]> provider = new MVStoreStateStoreProvider<>(spec)) {
@@ -128,6 +132,8 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   private static final byte[] REMOVED = new byte[0];
   /** Heap a pending write takes besides its bytes: a tree entry and two array headers. */
   private static final int PENDING_ENTRY_BYTES = 72;
+  /** How many of the newest chunks MVStore verifies when it reads its header (rollbackTo does). */
+  private static final int VERIFIED_CHUNKS = 20;
 
   /**
    * Memory and durability settings.
@@ -157,18 +163,17 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     }
   }
 
-  private final StateStoreSpec spec;
   private final StateStoreId id;
   private final Options options;
   private final Path file;
   private final MVStore mvStore;
   /** The state: encoded key to encoded value. */
   private final MVMap<byte[], byte[]> data;
-  /** State version to the MVStore version whose beginning holds it; the last key is the latest. */
-  private final MVMap<Long, Long> versions;
+  /** State version to {@link MVVersion}; the last key is the latest committed version. */
+  private final MVMap<Long, byte[]> versions;
   /**
-   * Readable committed versions: those committed since the file was opened and the version it was
-   * opened at, at most the retained ones.
+   * Snapshots of committed versions that read stores may still use; only the latest can be
+   * opened, the others are discarded as soon as a later version is committed.
    */
   private final TreeMap<Long, Snapshot> snapshots = new TreeMap<>();
   private final Codec codec = new Codec();
@@ -190,7 +195,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
    *     provider has it open), or was written with another layout or codec version
    */
   public MVStoreStateStoreProvider(StateStoreSpec spec, Options options) {
-    this.spec = requireNonNull(spec, "spec");
+    requireNonNull(spec, "spec");
     this.options = requireNonNull(options, "options");
     this.id = spec.id();
     this.file = spec.directory().resolve(FILE_NAME);
@@ -213,15 +218,21 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     }
     this.mvStore = opened;
     try {
-      // Nothing may be dropped until the first commit says which versions are retained.
+      // Nothing may be dropped until a commit says what the latest version needs.
       mvStore.setVersionsToKeep(Integer.MAX_VALUE);
+      if (options.syncOnCommit()) {
+        // MVStore's retention time (45 s) keeps dead chunks in case unsynced writes are lost.
+        // Commits are synced, chunks are freed only by commits, and never while the latest
+        // version needs them; reusing their space at once keeps the file near its live size.
+        mvStore.setRetentionTime(0);
+      }
       MVMap<String, String> info = mvStore.openMap(INFO_MAP);
       this.data = mvStore.openMap(DATA_MAP,
           new MVMap.Builder<byte[], byte[]>().keyType(BytesType.INSTANCE)
               .valueType(BytesType.INSTANCE));
       this.versions = mvStore.openMap(VERSIONS_MAP,
-          new MVMap.Builder<Long, Long>().keyType(LongDataType.INSTANCE)
-              .valueType(LongDataType.INSTANCE));
+          new MVMap.Builder<Long, byte[]>().keyType(LongDataType.INSTANCE)
+              .valueType(BytesType.INSTANCE));
       if (versions.isEmpty()) {
         create(info);
       } else {
@@ -261,7 +272,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   /** Goes back to the latest committed version, dropping what an unfinished batch wrote. */
   private void recover() {
     latestVersion = versions.lastKey();
-    long committed = versions.get(latestVersion);
+    long committed = MVVersion.committed(versions.get(latestVersion));
     long head = mvStore.getCurrentVersion();
     if (head != committed) {
       mvStore.rollbackTo(committed);
@@ -290,17 +301,10 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     return latestVersion;
   }
 
-  /** The oldest version that {@link #getStore(long)} can still open. */
-  public long oldestRetainedVersion() {
-    checkNotClosed();
-    return versions.firstKey();
-  }
-
   /**
    * {@inheritDoc}
    *
-   * <p>Opening a version older than the latest discards the versions after it (see the class
-   * comment).
+   * <p>Only the latest committed version can be opened (see the class comment).
    */
   @Override public StateStore<K, V> getStore(long version) {
     checkNotClosed();
@@ -309,11 +313,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
           + " is already open for update; commit or abort it first");
     }
     try {
-      long committed = mvVersionOf(version);
-      if (version < latestVersion) {
-        rollbackTo(version, committed);
-      }
-      openStore = new WriteStore(version, committed);
+      openStore = new WriteStore(version, mvVersionOf(version));
       return openStore;
     } catch (MVStoreException e) {
       throw new StateStoreException("Cannot load version " + version + " of " + id + " from "
@@ -324,8 +324,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   /**
    * {@inheritDoc}
    *
-   * <p>Only the versions committed since this provider opened the file, and the version it opened
-   * at, can be read; an older version still retained in the file can be opened for update.
+   * <p>Only the latest committed version can be read.
    */
   @Override public ReadStateStore<K, V> getReadStore(long version) {
     checkNotClosed();
@@ -335,74 +334,42 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
       throw new StateStoreException("Cannot load version " + version + " of " + id + " from "
           + file, e);
     }
-    Snapshot snapshot = snapshots.get(version);
-    if (snapshot == null) {
-      throw StateStoreException.cannotLoad(id, version, "it was committed before this provider"
-          + " opened " + file + " at version " + snapshots.firstKey() + ", and only versions since"
-          + " then can be read without rolling back to them");
-    }
-    return new ReadStore(snapshot);
+    return new ReadStore(snapshots.get(version));
   }
 
-  /** Returns the MVStore version that holds {@code version}, or throws if it is not retained. */
+  /** Returns the MVStore version that holds {@code version}, or throws unless it is the latest. */
   private long mvVersionOf(long version) {
-    if (version < 0 || version > latestVersion) {
+    if (version != latestVersion) {
       throw StateStoreException.cannotLoad(id, version,
-          "the latest committed version is " + latestVersion);
+          "this provider opens only the latest committed version, " + latestVersion);
     }
-    Long committed = versions.get(version);
-    if (committed == null) {
-      throw StateStoreException.cannotLoad(id, version, "the oldest retained version is "
-          + versions.firstKey() + " (minVersionsToRetain = " + spec.minVersionsToRetain() + ")");
-    }
-    return committed;
-  }
-
-  /** Rolls the file back to state version {@code version}, discarding the versions after it. */
-  private void rollbackTo(long version, long committed) {
-    try {
-      mvStore.rollbackTo(committed);
-    } catch (MVStoreException | IllegalArgumentException e) {
-      throw new StateStoreException("Cannot load version " + version + " of " + id
-          + ": rolling " + file + " back to MVStore version " + committed + " failed", e);
-    }
-    LOG.info("{}: opened version {} for update, discarding versions {} to {}", id, version,
-        version + 1, latestVersion);
-    while (!snapshots.isEmpty() && snapshots.lastKey() > version) {
-      snapshots.pollLastEntry().getValue().discard("an older version was opened for update");
-    }
-    // A version committed before the file was opened has no snapshot yet; the head now holds it.
-    snapshots.putIfAbsent(version, new Snapshot(version, data.getRoot()));
-    latestVersion = version;
+    return MVVersion.committed(versions.get(version));
   }
 
   /**
    * Commits the MVStore as state version {@code newVersion} and returns the MVStore version that
-   * holds it; prunes the versions no longer retained.
+   * holds it; forgets the previous version.
    */
   private long commitVersion(long newVersion) {
-    long oldest = newVersion;
-    if (!versions.isEmpty()) {
-      oldest = Math.max(versions.firstKey(), newVersion - spec.minVersionsToRetain());
-      while (versions.firstKey() < oldest) {
-        versions.remove(versions.firstKey());
-      }
+    while (!versions.isEmpty()) {
+      versions.remove(versions.firstKey());
     }
     // The recorded MVStore version must be the one the commit below creates. A write lets MVStore
     // first write out the changes so far if its buffer is full, which advances its version; after
-    // writing out everything here, there is nothing it could write before the put.
+    // writing out everything here, there is nothing it could write before the put (one put: a
+    // second could find the buffer full again).
     if (mvStore.hasUnsavedChanges()) {
       mvStore.commit();
     }
     long expected = mvStore.getCurrentVersion() + 1;
-    versions.put(newVersion, expected);
+    long floor = Math.min(expected - 1, verifiedChunksFloor());
+    versions.put(newVersion, MVVersion.encode(expected, floor));
     if (mvStore.getCurrentVersion() + 1 != expected) {
       throw new StateStoreException("Commit of version " + newVersion + " of " + id
           + ": MVStore wrote before its version was recorded");
     }
-    long oldestMvVersion = oldest == newVersion ? expected : versions.get(oldest);
-    // Keep from one version before the oldest retained one's, so that no chunk it reads is reused.
-    mvStore.setVersionsToKeep((int) Math.min(Integer.MAX_VALUE, expected - oldestMvVersion + 1));
+    // No chunk that the new version reads, or that rolling back to it verifies, may be reused.
+    mvStore.setVersionsToKeep((int) Math.min(Integer.MAX_VALUE, expected - floor));
     long result;
     try {
       result = mvStore.commit();
@@ -416,10 +383,30 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     if (options.syncOnCommit()) {
       mvStore.sync();
     }
-    while (!snapshots.isEmpty() && snapshots.firstKey() < oldest) {
-      snapshots.pollFirstEntry().getValue().discard("it is no longer retained");
+    while (!snapshots.isEmpty() && snapshots.firstKey() < newVersion) {
+      snapshots.pollFirstEntry().getValue().discard("a later version was committed");
     }
     return expected;
+  }
+
+  /**
+   * The oldest MVStore version among the chunks that rolling back to the version about to be
+   * committed will verify: {@link MVStore#rollbackTo} re-reads the store header, which checks the
+   * {@value #VERIFIED_CHUNKS} newest chunks the layout lists and, if one of them was reused,
+   * silently goes back to an older version instead. Those chunks may be ones the version no longer
+   * reads, so keeping what it reads does not keep them.
+   */
+  private long verifiedChunksFloor() {
+    PriorityQueue<Long> newest = new PriorityQueue<>();
+    for (Map.Entry<String, String> e : mvStore.getLayoutMap().entrySet()) {
+      if (e.getKey().startsWith("chunk.")) {
+        newest.add(DataUtils.readHexLong(DataUtils.parseMap(e.getValue()), "version", 0));
+        if (newest.size() > VERIFIED_CHUNKS) {
+          newest.poll();
+        }
+      }
+    }
+    return newest.isEmpty() ? 0 : newest.peek();
   }
 
   /** Rolls back a store still open for update, then closes the file; idempotent. */
@@ -472,6 +459,28 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   private StateStoreException failure(String what, long version, RuntimeException e) {
     return new StateStoreException("Cannot " + what + " version " + version + " of " + id
         + " in " + file, e);
+  }
+
+  /**
+   * Value of the versions map: the MVStore version whose beginning holds the state version, then
+   * the floor from which MVStore must keep chunks so that rolling back to it works; 8 bytes each,
+   * big-endian.
+   */
+  private static final class MVVersion {
+    private MVVersion() {
+    }
+
+    static byte[] encode(long committed, long floor) {
+      return ByteBuffer.allocate(16).putLong(committed).putLong(floor).array();
+    }
+
+    static long committed(byte[] value) {
+      return ByteBuffer.wrap(value).getLong(0);
+    }
+
+    static long floor(byte[] value) {
+      return ByteBuffer.wrap(value).getLong(8);
+    }
   }
 
   /** The root of the data map at one committed version. */

@@ -1,0 +1,76 @@
+package dev.freshet.executor.state.internals;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 4, acceptance 5, at the provider level: a streaming aggregation over 5,000,000 distinct
+ * BIGINT keys keeps its state in {@link MVStoreStateStoreProvider} in a JVM with {@code -Xmx256m}.
+ * The state would take well over a gigabyte as Java objects.
+ *
+ * <p>A child JVM runs {@link LargeStateMain}: 10 batches of 500,000 new keys, then one batch of
+ * 500,000 rows that revisit keys written earlier (so restored values come back from the file), over
+ * 4 state partitions. The child reads the last version back through cursors and prints the totals;
+ * this test checks them against the totals computed from the input's definition.
+ */
+class MVStoreLargeStateTest {
+  private static final long KEYS = 5_000_000;
+  private static final long REVISITS = 500_000;
+
+  @TempDir Path dir;
+
+  @Test void shouldKeepFiveMillionKeysWhenHeapIs256Mb() throws IOException, InterruptedException {
+    Path log = dir.resolve("child.log");
+    Process child = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m",
+        "-cp", System.getProperty("java.class.path"),
+        LargeStateMain.class.getName(),
+        dir.resolve("checkpoint").toString(),
+        Long.toString(KEYS), "500000", "4", Long.toString(REVISITS))
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+    boolean finished = child.waitFor(10, TimeUnit.MINUTES);
+    if (!finished) {
+      child.destroyForcibly().waitFor();
+    }
+    List<String> output = Files.readAllLines(log, StandardCharsets.UTF_8);
+    output.forEach(System.out::println);
+    assertTrue(finished, "the child did not finish within 10 minutes");
+    assertEquals(0, child.exitValue(), "exit code of the child; its output:\n"
+        + String.join("\n", output));
+
+    Map<String, Long> result = null;
+    for (String line : output) {
+      if (line.startsWith("RESULT ")) {
+        result = new HashMap<>();
+        for (String field : line.substring("RESULT ".length()).split(" ")) {
+          String[] kv = field.split("=");
+          result.put(kv[0], Long.parseLong(kv[1]));
+        }
+      }
+    }
+    assertNotNull(result, "the child printed no RESULT line");
+    // Row i < KEYS has value i % 1000; each revisiting row has value 1.
+    long sumOfValues = KEYS / 1000 * (999 * 1000 / 2) + REVISITS;
+    assertEquals(KEYS, result.get("keys"), "keys read back");
+    assertEquals(KEYS, result.get("numKeys"), "numKeys");
+    assertEquals(KEYS + REVISITS, result.get("countSum"), "sum of COUNT(*)");
+    assertEquals(sumOfValues, result.get("sumSum"), "sum of SUM(v)");
+    assertEquals(REVISITS, result.get("revisited"), "keys with COUNT(*) 2");
+    assertEquals(KEYS + REVISITS, result.get("outputRows"), "rows emitted in UPDATE mode");
+  }
+}
