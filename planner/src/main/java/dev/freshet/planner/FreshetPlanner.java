@@ -366,9 +366,4 @@ public final class FreshetPlanner {
       return PlannerErrors.validationError(message, sqlState, e);
     }
   }
-
-  /** The stream a scan reads; for plans known to read one. */
-  static StreamTable streamOf(TableScan scan) {
-    return StreamingRels.streamOf(scan).orElseThrow();
-  }
 }

@@ -63,22 +63,20 @@ public class GroupWindowRule extends RelRule<GroupWindowRule.Config>
       return null;
     }
     final int column = ((RexInputRef) window.getOperands().get(0)).getIndex();
-    final long size;
-    final long slide;
+    final WindowIntervals intervals;
     if (window.getKind() == SqlKind.TUMBLE && window.getOperands().size() == 2) {
-      size = WindowTableFunctionRule.millis(window.getOperands().get(1));
-      slide = size;
+      intervals = WindowIntervals.tumble(window.getOperands().get(1));
     } else if (window.getKind() == SqlKind.HOP && window.getOperands().size() == 3) {
-      slide = WindowTableFunctionRule.millis(window.getOperands().get(1));
-      size = WindowTableFunctionRule.millis(window.getOperands().get(2));
+      intervals = WindowIntervals.hop(window.getOperands().get(1), window.getOperands().get(2));
     } else {
       return null;
     }
-    if (size <= 0 || slide <= 0 || slide > size) {
+    if (intervals == null) {
       return null;
     }
     final LogicalTimeWindow windowed =
-        LogicalTimeWindow.create(project.getInput(), column, size, slide);
+        LogicalTimeWindow.create(project.getInput(), column, intervals.sizeMs(),
+            intervals.slideMs());
     final RexBuilder rexBuilder = project.getCluster().getRexBuilder();
     final RexCall target = window;
     final RexNode start = rexBuilder.makeInputRef(windowed, windowed.windowStartIndex());

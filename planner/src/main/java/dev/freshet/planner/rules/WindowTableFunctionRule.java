@@ -12,7 +12,6 @@ import org.apache.calcite.rel.logical.LogicalTableFunctionScan;
 import org.apache.calcite.rel.rules.TransformationRule;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlHopTableFunction;
 import org.apache.calcite.sql.SqlKind;
@@ -60,23 +59,21 @@ public class WindowTableFunctionRule extends RelRule<WindowTableFunctionRule.Con
     if (column == null) {
       return null;
     }
-    final long size;
-    final long slide;
-    // The call's kind is OTHER_FUNCTION; the operator class tells the window.
+    // The call's kind is OTHER_FUNCTION; the operator class tells the window. SESSION windows,
+    // and windows with an offset, are not supported by the executor.
+    final WindowIntervals intervals;
     if (call.getOperator() instanceof SqlTumbleTableFunction && operands.size() == 2) {
-      size = millis(operands.get(1));
-      slide = size;
+      intervals = WindowIntervals.tumble(operands.get(1));
     } else if (call.getOperator() instanceof SqlHopTableFunction && operands.size() == 3) {
-      slide = millis(operands.get(1));
-      size = millis(operands.get(2));
+      intervals = WindowIntervals.hop(operands.get(1), operands.get(2));
     } else {
-      // SESSION windows, and windows with an offset: not supported by the executor.
       return null;
     }
-    if (size <= 0 || slide <= 0 || slide > size) {
+    if (intervals == null) {
       return null;
     }
-    final RelNode window = LogicalTimeWindow.create(scan.getInputs().get(0), column, size, slide);
+    final RelNode window = LogicalTimeWindow.create(scan.getInputs().get(0), column,
+        intervals.sizeMs(), intervals.slideMs());
     return RelOptUtil.areRowTypesEqual(window.getRowType(), scan.getRowType(), false)
         ? window
         : RelOptUtil.createCastRel(window, scan.getRowType(), true);
@@ -89,15 +86,6 @@ public class WindowTableFunctionRule extends RelRule<WindowTableFunctionRule.Con
     List<RexNode> columns = ((RexCall) descriptor).getOperands();
     return columns.size() == 1 && columns.get(0) instanceof RexInputRef
         ? ((RexInputRef) columns.get(0)).getIndex() : null;
-  }
-
-  /** An interval literal's length in milliseconds, or -1 if it is not a literal. */
-  static long millis(RexNode interval) {
-    if (interval instanceof RexLiteral) {
-      Long value = ((RexLiteral) interval).getValueAs(Long.class);
-      return value == null ? -1 : value;
-    }
-    return -1;
   }
 
   /** Rule configuration. */
