@@ -1,9 +1,7 @@
 package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.freshet.engine.Engine;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
 import java.math.BigDecimal;
@@ -180,7 +178,7 @@ class DifferentialTest {
           fs.executeUpdate("INSERT INTO s VALUES " + String.join(", ", tuples));
           hs.executeUpdate("INSERT INTO s VALUES " + String.join(", ",
               tuples.stream().map(t -> t.substring(0, t.length() - 1) + bn).toList()));
-          StreamingQuery streamingQuery = awaitIdle(engineName, context);
+          StreamingQuery streamingQuery = PushResults.awaitOnlyQuery(engineName, context);
 
           List<List<Object>> expected = h2Rows(hs, shape.h2Sql());
           List<List<Object>> expectedOfBatch = expected;
@@ -275,19 +273,6 @@ class DifferentialTest {
         return PushResults.read(rs, n);
       }
     }
-  }
-
-  /** Waits until the engine's only query has processed every batch; fails with its error. */
-  private static StreamingQuery awaitIdle(String engineName, String context) throws Exception {
-    Engine engine = EngineRegistry.INSTANCE.resolve(Map.of("engine", engineName));
-    List<StreamingQuery> queries = engine.queries();
-    assertEquals(1, queries.size(), context + ": queries running");
-    StreamingQuery query = queries.get(0);
-    if (!query.processAllAvailable(PushResults.DEADLINE)) {
-      fail(context + ": the query did not catch up: " + query.status(),
-          query.exception().orElse(null));
-    }
-    return query;
   }
 
   private static StreamingQueryProgress lastProgress(StreamingQuery query) {

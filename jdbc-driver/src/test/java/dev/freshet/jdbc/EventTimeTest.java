@@ -3,7 +3,6 @@ package dev.freshet.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.Engine;
 import dev.freshet.executor.runtime.StateOperatorProgress;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
@@ -13,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -56,11 +54,7 @@ class EventTimeTest {
 
   /** Waits until the query has processed everything, including batches without data. */
   private StreamingQuery awaitIdle() throws Exception {
-    Engine engine = EngineRegistry.INSTANCE.resolve(Map.of("engine", engineName));
-    List<StreamingQuery> queries = engine.queries();
-    assertEquals(1, queries.size());
-    assertTrue(queries.get(0).processAllAvailable(PushResults.DEADLINE), "query did not catch up");
-    return queries.get(0);
+    return PushResults.awaitOnlyQuery(engineName, "event time");
   }
 
   private StreamingQueryProgress lastProgress() throws Exception {

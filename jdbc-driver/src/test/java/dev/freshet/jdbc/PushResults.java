@@ -1,13 +1,19 @@
 package dev.freshet.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.freshet.engine.Engine;
+import dev.freshet.executor.runtime.StreamingQuery;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Reads rows of a never-ending result set, failing if they do not arrive before a deadline. */
 final class PushResults {
@@ -27,6 +33,31 @@ final class PushResults {
       }
       return rows;
     }, () -> "fewer than " + n + " rows arrived within " + DEADLINE);
+  }
+
+  /**
+   * Waits until every continuous query of the in-memory engine {@code engineName} has processed
+   * all its input, including batches without data; fails with a query's error if it stopped.
+   *
+   * @return the engine's queries
+   */
+  static List<StreamingQuery> awaitIdle(String engineName, String context) throws Exception {
+    Engine engine = EngineRegistry.INSTANCE.resolve(Map.of("engine", engineName));
+    List<StreamingQuery> queries = engine.queries();
+    for (StreamingQuery query : queries) {
+      if (!query.processAllAvailable(DEADLINE)) {
+        fail(context + ": query " + query.name() + " did not catch up: " + query.status(),
+            query.exception().orElse(null));
+      }
+    }
+    return queries;
+  }
+
+  /** {@link #awaitIdle(String, String)} for an engine that runs exactly one query. */
+  static StreamingQuery awaitOnlyQuery(String engineName, String context) throws Exception {
+    List<StreamingQuery> queries = awaitIdle(engineName, context);
+    assertEquals(1, queries.size(), context + ": queries running");
+    return queries.get(0);
   }
 
   static List<Object> row(ResultSet rs) throws SQLException {

@@ -10,8 +10,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.freshet.engine.Engine;
-import dev.freshet.executor.runtime.StreamingQuery;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -21,7 +19,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,10 +59,7 @@ class SystemTablesTest {
           .append("' SECOND)");
     }
     statement.executeUpdate("INSERT INTO events VALUES " + values);
-    Engine engine = EngineRegistry.INSTANCE.resolve(Map.of("engine", engineName));
-    for (StreamingQuery q : engine.queries()) {
-      assertTrue(q.processAllAvailable(PushResults.DEADLINE), "query did not catch up");
-    }
+    PushResults.awaitIdle(engineName, "sys tables");
   }
 
   private static Timestamp seconds(long s) {
@@ -172,10 +166,7 @@ class SystemTablesTest {
     statement.execute("CREATE MATERIALIZED VIEW ratios AS SELECT k, 10 / amount AS r"
         + " FROM amounts");
     statement.executeUpdate("INSERT INTO amounts VALUES ('a', 5)");
-    Engine engine = EngineRegistry.INSTANCE.resolve(Map.of("engine", engineName));
-    for (StreamingQuery q : engine.queries()) {
-      assertTrue(q.processAllAvailable(PushResults.DEADLINE), "query did not catch up");
-    }
+    PushResults.awaitIdle(engineName, "sys tables");
     statement.executeUpdate("INSERT INTO amounts VALUES ('b', 0)");
 
     String sql = "SELECT name, status, output_mode, watermark, state_rows, last_error"
@@ -237,8 +228,7 @@ class SystemTablesTest {
     statement.execute("CREATE MATERIALIZED VIEW counts AS SELECT k, COUNT(*) AS n FROM clicks"
         + " GROUP BY k");
     statement.executeUpdate("INSERT INTO clicks VALUES ('a'), ('b'), ('a')");
-    Engine engine = EngineRegistry.INSTANCE.resolve(Map.of("engine", engineName));
-    assertTrue(engine.queries().get(0).processAllAvailable(PushResults.DEADLINE));
+    PushResults.awaitOnlyQuery(engineName, "sys tables");
     assertEquals(List.of(row(0L, 3L, null, 2L, 2L, 0L, 0L, 2L)), query(statement, "SELECT "
         + PROGRESS_COLUMNS + " FROM sys.query_progress"));
     String json = (String) query(statement, "SELECT json FROM sys.query_progress").get(0).get(0);
