@@ -57,8 +57,7 @@ public final class Engine implements AutoCloseable {
   private final FileLock dataDirLock;
   private final Catalog catalog = new Catalog();
   private final FreshetPlanner planner = new FreshetPlanner(catalog);
-  private final PullQueryExecutor pullQueries =
-      new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries));
+  private final PullQueryExecutor pullQueries;
   /** Continuous queries by id: push queries until stopped, views' queries while the view exists. */
   private final Map<String, ContinuousQuery> queries = new ConcurrentHashMap<>();
   /**
@@ -75,6 +74,8 @@ public final class Engine implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
           });
+  /** The views' results (and, with a data directory, the catalog). */
+  private final ResultDatabase results;
   private volatile boolean closed;
 
   /**
@@ -96,6 +97,16 @@ public final class Engine implements AutoCloseable {
     this.name = requireNonNull(name, "name");
     this.dataDir = requireNonNull(dataDir, "dataDir").map(d -> d.toAbsolutePath().normalize());
     this.dataDirLock = this.dataDir.isPresent() ? lock(this.dataDir.get()) : null;
+    try {
+      this.results = ResultDatabase.open(this.dataDir);
+    } catch (java.sql.SQLException e) {
+      releaseLock();
+      String message = "Cannot open the database of the views' results in "
+          + this.dataDir.map(Path::toString).orElse("memory") + ": " + e.getMessage();
+      throw new UncheckedIOException(message, new IOException(message, e));
+    }
+    this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries),
+        results);
   }
 
   /**
@@ -190,6 +201,10 @@ public final class Engine implements AutoCloseable {
     return pullQueries;
   }
 
+  ResultDatabase results() {
+    return results;
+  }
+
   Object ddlLock() {
     return ddlLock;
   }
@@ -261,12 +276,23 @@ public final class Engine implements AutoCloseable {
       for (String stream : catalog.streamNames()) {
         catalog.stream(stream).map(StreamTable::source).ifPresent(MemoryStream::close);
       }
-      if (dataDirLock != null && dataDirLock.channel().isOpen()) {
-        try {
-          dataDirLock.channel().close();
-        } catch (IOException e) {
-          throw new UncheckedIOException("Cannot release " + dataDir.get().resolve("lock"), e);
-        }
+      try {
+        results.close();
+      } catch (java.sql.SQLException e) {
+        // Every view's batch was made durable when it committed; nothing is lost here.
+        org.slf4j.LoggerFactory.getLogger(Engine.class).warn("Engine {}: closing the results"
+            + " database failed", name, e);
+      }
+      releaseLock();
+    }
+  }
+
+  private void releaseLock() {
+    if (dataDirLock != null && dataDirLock.channel().isOpen()) {
+      try {
+        dataDirLock.channel().close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot release " + dataDir.get().resolve("lock"), e);
       }
     }
   }

@@ -3,7 +3,6 @@ package dev.freshet.engine;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.OffsetSeq;
-import dev.freshet.executor.checkpoint.SinkStateLog;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
@@ -86,46 +85,51 @@ final class MaterializedViewDdl {
 
     String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
     StreamTable source = plan.source();
-    ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(), id,
-        sql, List.of(source.name()));
     PlannedQuery run = plan;
-    ViewSink sink;
+    ResultTable.Layout layout;
+    int[] keyColumns = {};
     if (!plan.aggregating() || plan.outputMode() == OutputMode.APPEND) {
-      sink = ViewSink.append(view);
+      layout = ResultTable.Layout.APPEND;
     } else if (plan.outputMode() == OutputMode.COMPLETE) {
-      sink = ViewSink.replace(view);
+      layout = ResultTable.Layout.REPLACE;
     } else {
       UpsertKeys.Keyed keyed = UpsertKeys.appendKeyColumns(plan, name);
       run = keyed.plan();
-      sink = ViewSink.upsert(view, rowType.getFieldCount(), keyed.keyColumns());
+      layout = ResultTable.Layout.UPSERT;
+      keyColumns = keyed.keyColumns();
     }
     StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
-    if (checkpoint != null) {
-      sink.recoverFrom(new SinkStateLog(checkpoint.root().resolve("sink")));
-    }
     StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
         id, stores, engine.partitionExecutor()).build(run);
-    MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, sink,
-        System::currentTimeMillis, options.trigger(), checkpoint, Map.of(
-            OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
-            OffsetSeq.STATE_STORE_PROVIDER, provider,
-            OffsetSeq.STATE_FORMAT_VERSION, "1"));
-    // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
-    // MATERIALIZED VIEW unregisters it.
-    ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), name,
-        stopped -> { });
 
     synchronized (engine.ddlLock()) {
       if (catalog.stream(source.name()).orElse(null) != source) {
         // Dropped (or dropped and created again) while the query was being planned.
         throw PlannerErrors.streamNotFound(source.name());
       }
-      if (!catalog.addView(view)) {
+      if (catalog.contains(name)) {
         if (create.ifNotExists && catalog.view(name).isPresent()) {
           return;
         }
         throw nameTaken(catalog, name);
+      }
+      // Opened only now that the name is free: opening resets a result another query wrote.
+      ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,
+          keyColumns);
+      ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(), id,
+          sql, List.of(source.name()), result);
+      MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,
+          new ViewSink(name, result), System::currentTimeMillis, options.trigger(), checkpoint,
+          Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
+              OffsetSeq.STATE_STORE_PROVIDER, provider,
+              OffsetSeq.STATE_FORMAT_VERSION, "1"));
+      // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
+      // MATERIALIZED VIEW unregisters it.
+      ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), name,
+          stopped -> { });
+      if (!catalog.addView(view)) {
+        throw new IllegalStateException("name " + name + " was taken while the DDL lock was held");
       }
       engine.register(continuous);
       continuous.start();
@@ -154,8 +158,14 @@ final class MaterializedViewDdl {
       query.get().stop();
       engine.unregister(query.get());
     }
-    // A view created again later starts afresh, as a new query.
-    engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
+    synchronized (engine.ddlLock()) {
+      // A view created again later starts afresh, as a new query; unless one has been created
+      // already while this one stopped, and the files are its own.
+      if (!catalog.contains(name)) {
+        engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
+        ResultTable.drop(engine.results(), name);
+      }
+    }
   }
 
   private static SQLException nameTaken(Catalog catalog, String name) {

@@ -8,6 +8,7 @@ import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -81,21 +82,25 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@link org.apache.calcite.schema.ScannableTable}s; a stream is a table Calcite cannot scan, so
  * callers look at {@link Prepared#streams()} first and send queries over streams elsewhere.
  *
- * <p>Each view a statement reads is read at one snapshot, pinned when execution starts: a
- * self-join sees one batch of the view. Different views are maintained by different queries, so
- * a join of two views sees the latest batch of each. Rows come out in Calcite's internal
+ * <p>A statement reads every view through one connection to the engine's
+ * {@link ResultDatabase} in SNAPSHOT isolation: one committed state of the database, so a
+ * self-join sees one batch of the view, and a join of two views sees, for each, the last batch
+ * committed when the statement started. Rows come out in Calcite's internal
  * representation (TIMESTAMP as {@code Long}), as {@link ResultColumn#valueClass()} says.
  */
 final class PullQueryExecutor {
   private final CalciteSchema rootSchema;
+  private final ResultDatabase results;
 
   /**
    * Creates the executor of an engine.
    *
    * @param catalog the engine's streams and views, the default schema
    * @param system the {@code SYS} schema
+   * @param results where the views' results are kept
    */
-  PullQueryExecutor(Catalog catalog, SystemSchema system) {
+  PullQueryExecutor(Catalog catalog, SystemSchema system, ResultDatabase results) {
+    this.results = requireNonNull(results, "results");
     // Not caching: a stream or view created a moment ago must resolve in the next statement.
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
     this.rootSchema.add(FreshetPlanner.SCHEMA, requireNonNull(catalog, "catalog"));
@@ -223,14 +228,12 @@ final class PullQueryExecutor {
         throw PlannerErrors.notSupported("Calcite cannot run this query over materialized views."
             + " Plan:\n" + RelOptUtil.toString(root.rel), e);
       }
-      for (ViewTable view : views) {
-        parameters.put(ViewTable.snapshotVariable(view.name()), view.snapshot());
-      }
-      Enumerable<?> enumerable = bindable.bind(new StatementContext(parameters));
       // Calcite hands a one-column result out as bare values, not arrays.
       boolean scalar = root.validatedRowType.getFieldCount() == 1;
       List<Object[]> rows = new ArrayList<>();
-      try {
+      try (Connection snapshot = views.isEmpty() ? null : results.connectSnapshot()) {
+        parameters.put(ResultTable.SNAPSHOT_VARIABLE, snapshot);
+        Enumerable<?> enumerable = bindable.bind(new StatementContext(parameters));
         for (Object row : enumerable) {
           rows.add(scalar ? new Object[] {row} : (Object[]) row);
         }

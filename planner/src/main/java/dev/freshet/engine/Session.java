@@ -288,7 +288,7 @@ public final class Session {
       Optional<ContinuousQuery> query = engine.query(view.queryId());
       if (query.isPresent()) {
         rows.add(new Object[] {view.name(), view.outputMode().name(), view.queryId(),
-            query.get().status().name(), view.snapshot().batchId()});
+            query.get().status().name(), view.result().batchId()});
       }
     }
     return new StatementResult.Rows(List.of(ResultColumn.varchar("VIEW_NAME", 128),

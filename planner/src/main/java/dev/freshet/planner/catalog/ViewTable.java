@@ -6,7 +6,6 @@ import dev.freshet.executor.runtime.OutputMode;
 import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelProtoDataType;
@@ -16,20 +15,14 @@ import org.apache.calcite.schema.impl.AbstractTable;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * A materialized view as Calcite sees it: a table whose rows are the latest {@link ViewSnapshot}
- * that the view's continuous query published.
+ * A materialized view as Calcite sees it: a table whose rows are the committed result that the
+ * view's continuous query keeps in a {@link ViewResult}.
  *
  * <pre>{@code
  * ViewTable view = new ViewTable("CLICKS_PER_USER", proto, OutputMode.UPDATE, queryId, sql,
- *     List.of("CLICKS"));
- * view.publish(new ViewSnapshot(0, rows));   // from the query's batch thread
- * // now SELECT * FROM clicks_per_user reads the rows of batch 0
+ *     List.of("CLICKS"), result);
+ * // SELECT * FROM clicks_per_user reads result.scan(...)
  * }</pre>
- *
- * <p>The snapshot is published through a volatile field, so a reader sees the rows of whole
- * batches only. A statement that reads a view more than once (a self-join) should read the same
- * snapshot each time: whoever executes it can pin the snapshot in the {@link DataContext} under
- * {@link #snapshotVariable(String)}, and {@link #scan} then reads the pinned one.
  *
  * <p>The planner's streaming rules do not apply to a view: a continuous query cannot read one.
  */
@@ -40,11 +33,10 @@ public final class ViewTable extends AbstractTable implements ScannableTable {
   private final String queryId;
   private final String sql;
   private final List<String> sources;
-  /** The result of the last batch applied; replaced whole, never modified. */
-  private volatile ViewSnapshot snapshot = ViewSnapshot.EMPTY;
+  private final ViewResult result;
 
   /**
-   * Creates a view table with an empty result.
+   * Creates a view table.
    *
    * @param name view name as stored in the catalog
    * @param rowType column names and types
@@ -52,20 +44,17 @@ public final class ViewTable extends AbstractTable implements ScannableTable {
    * @param queryId id of the continuous query that maintains the view
    * @param sql the statement that created the view
    * @param sources names of the streams the view reads
+   * @param result where the view's result is kept
    */
   public ViewTable(String name, RelProtoDataType rowType, OutputMode outputMode, String queryId,
-      String sql, List<String> sources) {
+      String sql, List<String> sources, ViewResult result) {
     this.name = requireNonNull(name, "name");
     this.rowType = requireNonNull(rowType, "rowType");
     this.outputMode = requireNonNull(outputMode, "outputMode");
     this.queryId = requireNonNull(queryId, "queryId");
     this.sql = requireNonNull(sql, "sql");
     this.sources = List.copyOf(sources);
-  }
-
-  /** Name of the {@link DataContext} variable that pins the snapshot of view {@code name}. */
-  public static String snapshotVariable(String name) {
-    return "freshet.viewSnapshot." + name;
+    this.result = requireNonNull(result, "result");
   }
 
   @Override public RelDataType getRowType(RelDataTypeFactory typeFactory) {
@@ -77,9 +66,7 @@ public final class ViewTable extends AbstractTable implements ScannableTable {
   }
 
   @Override public Enumerable<@Nullable Object[]> scan(DataContext root) {
-    Object pinned = root.get(snapshotVariable(name));
-    ViewSnapshot s = pinned instanceof ViewSnapshot ? (ViewSnapshot) pinned : snapshot;
-    return Linq4j.asEnumerable(s.rows());
+    return result.scan(root);
   }
 
   /** The view's name. */
@@ -107,21 +94,8 @@ public final class ViewTable extends AbstractTable implements ScannableTable {
     return sources;
   }
 
-  /** The result of the last batch applied. */
-  public ViewSnapshot snapshot() {
-    return snapshot;
-  }
-
-  /**
-   * Makes {@code next} the view's result; called by the view's query after each batch, from one
-   * thread. Batch ids must grow.
-   */
-  public void publish(ViewSnapshot next) {
-    requireNonNull(next, "next");
-    if (next.batchId() <= snapshot.batchId()) {
-      throw new IllegalArgumentException("view " + name + " has batch " + snapshot.batchId()
-          + " already; cannot publish batch " + next.batchId());
-    }
-    snapshot = next;
+  /** Where the view's result is kept. */
+  public ViewResult result() {
+    return result;
   }
 }
