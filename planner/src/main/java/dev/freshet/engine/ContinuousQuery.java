@@ -86,6 +86,14 @@ public final class ContinuousQuery implements StreamingQuery {
     return execution.exception();
   }
 
+  /**
+   * Waits until the query has stopped (by itself, with a bounded trigger, on request, or by
+   * failing) or {@code timeout} passed; returns whether it stopped.
+   */
+  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+    return execution.awaitTermination(timeout);
+  }
+
   @Override public boolean processAllAvailable(Duration timeout) throws InterruptedException {
     return execution.processAllAvailable(timeout);
   }

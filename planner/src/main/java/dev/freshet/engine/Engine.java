@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -23,6 +24,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Freshet engine: the streams, the materialized views, the running continuous queries, and the
@@ -32,25 +35,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * try (Engine engine = new Engine("demo", Optional.of(Path.of("/var/lib/freshet")))) {
  *   Session session = engine.openSession();
  *   session.execute("CREATE STREAM IF NOT EXISTS clicks (user_id VARCHAR, amount DOUBLE)"
- *       + " WITH (connector = 'memory')");   // after a restart: the rows of the last run
+ *       + " WITH (connector = 'memory')");   // after a restart: there already, with its rows
  * }
  * }</pre>
  *
- * <p>An engine without a data directory keeps everything in memory. With one, each memory
- * stream keeps its rows in the directory, written to disk before an {@code INSERT} returns, so
- * they survive a crash; stream definitions are not kept yet, so after a restart the application
- * declares its streams again ({@code CREATE STREAM IF NOT EXISTS}) and each finds its rows. The
- * directory's layout:
+ * <p>An engine without a data directory keeps everything in memory. With one, everything
+ * survives a crash: each memory stream keeps its rows in the directory, written to disk before
+ * an {@code INSERT} returns; the catalog records the statement that declared each stream and
+ * view ({@link CatalogStore}), and a restarted engine declares them again, each view's query
+ * resuming from its checkpoint; views keep their results in the engine's database
+ * ({@link ResultTable}). The directory's layout:
  * <pre>
  * lock                     locked (an OS file lock) while an engine uses the directory
+ * catalog.mv.db            H2: the catalog and the views' results
  * streams/NAME/metadata    the stream's columns
  * streams/NAME/rows.log    its rows, one record per INSERT (see {@link MemoryStream#open})
+ * checkpoints/NAME/        a view's checkpoint: offsets, commits, state
  * </pre>
  * A stream's directory is its name with every character but {@code A-Z}, {@code 0-9} and
  * {@code _} written as {@code %XX} (its UTF-8 bytes), so that any quoted name is a safe file name,
  * and names that differ only in case stay apart on case-insensitive file systems.
  */
 public final class Engine implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
   private final String name;
   private final Optional<Path> dataDir;
   /** The lock on {@code <dataDir>/lock}, held until {@link #close}; null without data directory. */
@@ -76,6 +84,8 @@ public final class Engine implements AutoCloseable {
           });
   /** The views' results (and, with a data directory, the catalog). */
   private final ResultDatabase results;
+  /** The declared streams and views, kept in {@link #results} across restarts. */
+  private final CatalogStore catalogStore;
   private volatile boolean closed;
 
   /**
@@ -99,7 +109,7 @@ public final class Engine implements AutoCloseable {
     this.dataDirLock = this.dataDir.isPresent() ? lock(this.dataDir.get()) : null;
     try {
       this.results = ResultDatabase.open(this.dataDir);
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       releaseLock();
       String message = "Cannot open the database of the views' results in "
           + this.dataDir.map(Path::toString).orElse("memory") + ": " + e.getMessage();
@@ -107,6 +117,40 @@ public final class Engine implements AutoCloseable {
     }
     this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries),
         results);
+    try {
+      this.catalogStore = new CatalogStore(results);
+    } catch (SQLException e) {
+      close();
+      String message = "Cannot open the catalog in " + this.dataDir.map(Path::toString)
+          .orElse("memory") + ": " + e.getMessage();
+      throw new UncheckedIOException(message, new IOException(message, e));
+    }
+    restoreCatalog();
+  }
+
+  /**
+   * Declares again the streams and views the catalog recorded, in creation order; each view's
+   * query resumes from its checkpoint. An object that cannot be declared again (its statement
+   * is no longer valid, say) is left out with a warning and stays recorded.
+   */
+  private void restoreCatalog() {
+    List<CatalogStore.Entry> entries;
+    try {
+      entries = catalogStore.entries();
+    } catch (SQLException e) {
+      close();
+      String message = "Cannot read the catalog in " + dataDir.map(Path::toString).orElse("memory")
+          + ": " + e.getMessage();
+      throw new UncheckedIOException(message, new IOException(message, e));
+    }
+    for (CatalogStore.Entry entry : entries) {
+      try {
+        new Session(this).recreate(entry);
+      } catch (SQLException | RuntimeException e) {
+        LOG.warn("Engine {}: cannot declare {} {} again from the catalog; it is left out: {}",
+            name, entry.kind(), entry.name(), e.getMessage(), e);
+      }
+    }
   }
 
   /**
@@ -201,6 +245,10 @@ public final class Engine implements AutoCloseable {
     return pullQueries;
   }
 
+  CatalogStore catalogStore() {
+    return catalogStore;
+  }
+
   ResultDatabase results() {
     return results;
   }
@@ -278,10 +326,9 @@ public final class Engine implements AutoCloseable {
       }
       try {
         results.close();
-      } catch (java.sql.SQLException e) {
+      } catch (SQLException e) {
         // Every view's batch was made durable when it committed; nothing is lost here.
-        org.slf4j.LoggerFactory.getLogger(Engine.class).warn("Engine {}: closing the results"
-            + " database failed", name, e);
+        LOG.warn("Engine {}: closing the results database failed", name, e);
       }
       releaseLock();
     }

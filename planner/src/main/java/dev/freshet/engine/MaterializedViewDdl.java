@@ -72,7 +72,8 @@ final class MaterializedViewDdl {
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     FreshetPlanner planner = engine.planner();
     // With a data directory the view's query is checkpointed, and a restarted query resumes.
-    Checkpoint checkpoint = engine.dataDir().map(d -> QueryCheckpoints.open(d, name))
+    Checkpoint checkpoint = engine.dataDir()
+        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain()))
         .orElse(null);
     Map<String, String> pinned = checkpoint == null ? Map.of()
         : QueryCheckpoints.pinned(checkpoint);
@@ -131,6 +132,8 @@ final class MaterializedViewDdl {
       if (!catalog.addView(view)) {
         throw new IllegalStateException("name " + name + " was taken while the DDL lock was held");
       }
+      engine.catalogStore().record(CatalogStore.Kind.MATERIALIZED_VIEW, name, sql,
+          options.values());
       engine.register(continuous);
       continuous.start();
     }
@@ -162,6 +165,7 @@ final class MaterializedViewDdl {
       // A view created again later starts afresh, as a new query; unless one has been created
       // already while this one stopped, and the files are its own.
       if (!catalog.contains(name)) {
+        engine.catalogStore().remove(name);
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
         ResultTable.drop(engine.results(), name);
       }

@@ -29,9 +29,12 @@ final class QueryCheckpoints {
   private QueryCheckpoints() {
   }
 
-  /** The checkpoint of view {@code name} in {@code dataDir}, created if new. */
-  static Checkpoint open(Path dataDir, String name) {
-    return Checkpoint.open(directory(dataDir, name));
+  /**
+   * The checkpoint of view {@code name} in {@code dataDir}, created if new, keeping
+   * {@code minBatchesToRetain} batches behind the latest.
+   */
+  static Checkpoint open(Path dataDir, String name, int minBatchesToRetain) {
+    return Checkpoint.open(directory(dataDir, name), minBatchesToRetain);
   }
 
   /** The checkpoint directory of view {@code name}. */
@@ -74,8 +77,10 @@ final class QueryCheckpoints {
   static StateStoreProviderFactory stateStores(Checkpoint checkpoint, String provider,
       StateStoreMaintenance maintenance) {
     return id -> {
-      StateStoreSpec spec = StateStoreSpec.of(id,
-          checkpoint.stateDirectory(id.operatorId(), id.partitionId()));
+      // The state keeps loadable every version the checkpoint's logs can still re-run.
+      StateStoreSpec spec = new StateStoreSpec(id,
+          checkpoint.stateDirectory(id.operatorId(), id.partitionId()),
+          StateStoreSpec.DEFAULT_MIN_DELTAS_FOR_SNAPSHOT, checkpoint.minBatchesToRetain());
       if (provider.equals("mvstore")) {
         // MVStore keeps its own versions and compacts its own file: no maintenance needed.
         return new MVStoreStateStoreProvider<>(spec);

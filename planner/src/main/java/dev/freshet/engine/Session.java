@@ -27,6 +27,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -100,6 +101,16 @@ public final class Session {
     return options.triggerInterval();
   }
 
+  /** When the batches of the continuous queries this session starts run. */
+  public dev.freshet.executor.runtime.Trigger trigger() {
+    return options.trigger();
+  }
+
+  /** How many batches behind the latest the checkpoints of queries this session starts keep. */
+  public int minBatchesToRetain() {
+    return options.minBatchesToRetain();
+  }
+
   /** Where the continuous queries this session starts keep state, e.g. {@code memory}. */
   public String stateStoreProvider() {
     return options.stateStoreProvider();
@@ -115,13 +126,18 @@ public final class Session {
     FreshetPlanner planner = engine.planner();
     if (node instanceof SqlCreateStream) {
       synchronized (engine.ddlLock()) {
-        StreamDdl.create(engine, (SqlCreateStream) node);
+        SqlCreateStream create = (SqlCreateStream) node;
+        StreamDdl.create(engine, create);
+        engine.catalogStore().record(CatalogStore.Kind.STREAM,
+            StreamDdl.simpleName(create.name()), sql, Map.of());
       }
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDropStream) {
       synchronized (engine.ddlLock()) {
-        StreamDdl.drop(engine, (SqlDropStream) node);
+        SqlDropStream drop = (SqlDropStream) node;
+        StreamDdl.drop(engine, drop);
+        engine.catalogStore().remove(StreamDdl.simpleName(drop.name()));
       }
       return new StatementResult.UpdateCount(0);
     }
@@ -171,6 +187,17 @@ public final class Session {
       return FreshetPlanner.isStreamQuery(node) ? push(node, null, sql) : select(node, sql);
     }
     throw PlannerErrors.notSupported("Statement " + node.getKind() + " is not supported yet");
+  }
+
+  /**
+   * Runs a stream's or view's recorded {@code CREATE} again, with the options the view was created
+   * with: how a restarted engine gets its catalog back.
+   */
+  void recreate(CatalogStore.Entry entry) throws SQLException {
+    for (Map.Entry<String, String> option : entry.options().entrySet()) {
+      options.set(option.getKey(), option.getValue());
+    }
+    execute(entry.sql());
   }
 
   private static SqlNode parse(String sql) throws SQLException {

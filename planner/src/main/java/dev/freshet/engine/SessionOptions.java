@@ -1,9 +1,11 @@
 package dev.freshet.engine;
 
+import dev.freshet.executor.runtime.Trigger;
 import dev.freshet.planner.PlannerErrors;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -34,9 +36,25 @@ final class SessionOptions {
    * state larger than the heap).
    */
   static final String STATE_STORE_PROVIDER = "state.store.provider";
+  /**
+   * When batches run, as Spark's triggers: {@code processing-time} (the default: batches go on,
+   * paced by {@link #TRIGGER_INTERVAL}), {@code once} (one batch over the data there at start,
+   * then the query stops) or {@code available-now} (batches until the data there at start is
+   * processed, then the query stops).
+   */
+  static final String TRIGGER = "trigger";
+  /**
+   * How many batches before the latest a checkpoint keeps in its offset and commit logs, and the
+   * state versions it keeps loadable (Spark's {@code spark.sql.streaming.minBatchesToRetain});
+   * default 100.
+   */
+  static final String MIN_BATCHES_TO_RETAIN = "min.batches.to.retain";
   /** Every option, sorted, as error messages list them. */
-  static final List<String> KEYS = List.of(STATE_PARTITIONS, STATE_STORE_PROVIDER,
-      TRIGGER_INTERVAL);
+  static final List<String> KEYS = List.of(MIN_BATCHES_TO_RETAIN, STATE_PARTITIONS,
+      STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
+  /** The values of {@link #TRIGGER}. */
+  static final List<String> TRIGGERS = List.of("processing-time", "once", "available-now");
+  private static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
   /** The values of {@link #STATE_STORE_PROVIDER}. */
   static final List<String> STATE_STORE_PROVIDERS = List.of("memory", "mvstore");
 
@@ -60,6 +78,8 @@ final class SessionOptions {
   private volatile int statePartitions = 1;
   private volatile Duration triggerInterval = Duration.ZERO;
   private volatile String stateStoreProvider = "memory";
+  private volatile String trigger = "processing-time";
+  private volatile int minBatchesToRetain = DEFAULT_MIN_BATCHES_TO_RETAIN;
 
   int statePartitions() {
     return statePartitions;
@@ -70,8 +90,34 @@ final class SessionOptions {
   }
 
   /** The trigger of the continuous queries this session starts. */
-  dev.freshet.executor.runtime.Trigger trigger() {
-    return dev.freshet.executor.runtime.Trigger.processingTime(triggerInterval.toMillis());
+  Trigger trigger() {
+    switch (trigger) {
+    case "once":
+      return Trigger.ONCE;
+    case "available-now":
+      return Trigger.AVAILABLE_NOW;
+    default:
+      return Trigger.processingTime(triggerInterval.toMillis());
+    }
+  }
+
+  /** How many batches before the latest the checkpoints of new queries keep. */
+  int minBatchesToRetain() {
+    return minBatchesToRetain;
+  }
+
+  /**
+   * Every option as {@code SET} would give it, so that {@link #set} of each restores them: a
+   * materialized view keeps the options it was created with across restarts.
+   */
+  Map<String, String> values() {
+    Map<String, String> values = new LinkedHashMap<>();
+    values.put(MIN_BATCHES_TO_RETAIN, Integer.toString(minBatchesToRetain));
+    values.put(STATE_PARTITIONS, Integer.toString(statePartitions));
+    values.put(STATE_STORE_PROVIDER, stateStoreProvider);
+    values.put(TRIGGER, trigger);
+    values.put(TRIGGER_INTERVAL, triggerInterval.toMillis() + " ms");
+    return values;
   }
 
   String stateStoreProvider() {
@@ -95,6 +141,13 @@ final class SessionOptions {
     case STATE_STORE_PROVIDER:
       stateStoreProvider = value == null ? "memory" : stateStoreProvider(value);
       break;
+    case TRIGGER:
+      trigger = value == null ? "processing-time" : oneOf(TRIGGER, TRIGGERS, value);
+      break;
+    case MIN_BATCHES_TO_RETAIN:
+      minBatchesToRetain = value == null ? DEFAULT_MIN_BATCHES_TO_RETAIN
+          : integer(MIN_BATCHES_TO_RETAIN, value, 1, 1_000_000);
+      break;
     default:
       throw PlannerErrors.invalidDefinition("Unknown option '" + key + "'. Options: "
           + String.join(", ", KEYS));
@@ -102,17 +155,31 @@ final class SessionOptions {
   }
 
   private static int statePartitions(String value) throws SQLException {
-    int partitions;
+    return integer(STATE_PARTITIONS, value, 1, 1024);
+  }
+
+  private static int integer(String key, String value, int min, int max) throws SQLException {
+    int n;
     try {
-      partitions = Integer.parseInt(value.trim());
+      n = Integer.parseInt(value.trim());
     } catch (NumberFormatException e) {
-      partitions = 0;
+      n = min - 1;
     }
-    if (partitions < 1 || partitions > 1024) {
-      throw PlannerErrors.invalidDefinition("Option '" + STATE_PARTITIONS + "' must be an integer"
-          + " from 1 to 1024, not '" + value + "'");
+    if (n < min || n > max) {
+      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be an integer from " + min
+          + " to " + max + ", not '" + value + "'");
     }
-    return partitions;
+    return n;
+  }
+
+  private static String oneOf(String key, List<String> allowed, String value)
+      throws SQLException {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (!allowed.contains(v)) {
+      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be one of: "
+          + String.join(", ", allowed) + "; not '" + value + "'");
+    }
+    return v;
   }
 
   /** Parses {@code '1 second'}, {@code '500 ms'}, {@code '1.5 s'} or {@code '0'}. */
@@ -137,11 +204,6 @@ final class SessionOptions {
   }
 
   private static String stateStoreProvider(String value) throws SQLException {
-    String provider = value.trim().toLowerCase(Locale.ROOT);
-    if (!STATE_STORE_PROVIDERS.contains(provider)) {
-      throw PlannerErrors.invalidDefinition("Option '" + STATE_STORE_PROVIDER + "' must be one"
-          + " of: " + String.join(", ", STATE_STORE_PROVIDERS) + "; not '" + value + "'");
-    }
-    return provider;
+    return oneOf(STATE_STORE_PROVIDER, STATE_STORE_PROVIDERS, value);
   }
 }

@@ -3,6 +3,7 @@ package dev.freshet.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.freshet.executor.runtime.Trigger;
 import java.sql.SQLException;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -67,5 +68,33 @@ class SessionOptionsTest {
   @Test void shouldKeepOptionsPerSession() throws Exception {
     session.execute("SET 'trigger.interval' = '1 second'");
     assertEquals(Duration.ZERO, engine.openSession().triggerInterval());
+  }
+
+  @Test void shouldSelectSparksTriggersAndRejectOthers() throws Exception {
+    session.execute("SET 'trigger' = 'Available-Now'");
+    session.execute("SET 'trigger.interval' = '2 s'");
+    assertEquals(Trigger.AVAILABLE_NOW, session.trigger());
+    session.execute("SET 'trigger' = 'once'");
+    assertEquals(Trigger.ONCE, session.trigger());
+    session.execute("RESET 'trigger'");
+    assertEquals(new Trigger.ProcessingTime(2000), session.trigger());
+    SQLException e = assertThrows(SQLException.class,
+        () -> session.execute("SET 'trigger' = 'continuous'"));
+    assertEquals("Option 'trigger' must be one of: processing-time, once, available-now; not"
+        + " 'continuous'", e.getMessage());
+  }
+
+  @Test void shouldBoundTheBatchesToRetain() throws Exception {
+    assertEquals(100, session.minBatchesToRetain());
+    session.execute("SET 'min.batches.to.retain' = '7'");
+    assertEquals(7, session.minBatchesToRetain());
+    SQLException e = assertThrows(SQLException.class,
+        () -> session.execute("SET 'min.batches.to.retain' = '0'"));
+    assertEquals("Option 'min.batches.to.retain' must be an integer from 1 to 1000000, not '0'",
+        e.getMessage());
+    assertEquals("Unknown option 'nope'. Options: min.batches.to.retain, state.partitions,"
+        + " state.store.provider, trigger, trigger.interval",
+        assertThrows(SQLException.class, () -> session.execute("SET 'nope' = '1'"))
+            .getMessage());
   }
 }

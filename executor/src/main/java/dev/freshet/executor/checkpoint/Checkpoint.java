@@ -36,8 +36,15 @@ public final class Checkpoint {
   private final String queryId;
   private final OffsetLog offsetLog;
   private final CommitLog commitLog;
+  private final int minBatchesToRetain;
 
-  private Checkpoint(Path root, String queryId, OffsetLog offsetLog, CommitLog commitLog) {
+  private Checkpoint(Path root, String queryId, OffsetLog offsetLog, CommitLog commitLog,
+      int minBatchesToRetain) {
+    if (minBatchesToRetain < 1) {
+      throw new IllegalArgumentException("minBatchesToRetain must be positive: "
+          + minBatchesToRetain);
+    }
+    this.minBatchesToRetain = minBatchesToRetain;
     this.root = root;
     this.queryId = queryId;
     this.offsetLog = offsetLog;
@@ -51,10 +58,30 @@ public final class Checkpoint {
    * @throws CheckpointException if the files cannot be read or created
    */
   public static Checkpoint open(Path root) {
+    return open(root, DEFAULT_MIN_BATCHES_TO_RETAIN);
+  }
+
+  /**
+   * Opens the checkpoint in {@code root} as {@link #open(Path)} does; {@link #retain()} keeps
+   * {@code minBatchesToRetain} batches behind the latest.
+   *
+   * @throws IllegalArgumentException if {@code minBatchesToRetain} is not positive
+   */
+  public static Checkpoint open(Path root, int minBatchesToRetain) {
     requireNonNull(root, "root");
     String queryId = CheckpointMetadata.loadOrCreateQueryId(root);
     return new Checkpoint(root, queryId, new OffsetLog(root.resolve("offsets")),
-        new CommitLog(root.resolve("commits")));
+        new CommitLog(root.resolve("commits")), minBatchesToRetain);
+  }
+
+  /** How many batches behind the latest {@link #retain()} keeps. */
+  public int minBatchesToRetain() {
+    return minBatchesToRetain;
+  }
+
+  /** {@link #retain(int)} with the checkpoint's own {@link #minBatchesToRetain()}. */
+  public void retain() {
+    retain(minBatchesToRetain);
   }
 
   /** The checkpoint directory. */

@@ -335,7 +335,7 @@ public final class MicroBatchExecution implements StreamingQuery {
               new OffsetSeq(watermark, lastBatchStartMs, pinnedConf, List.of(end)))) {
             throw CheckpointException.concurrentUpdate(checkpoint.offsetLog().batchFile(batchId));
           }
-          checkpoint.retain(Checkpoint.DEFAULT_MIN_BATCHES_TO_RETAIN);
+          checkpoint.retain();
         }
         runBatch(new BatchContext(batchId, lastBatchStartMs, previousWatermark, watermark),
             start, end);
