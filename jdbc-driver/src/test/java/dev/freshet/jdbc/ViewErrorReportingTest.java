@@ -161,8 +161,8 @@ class ViewErrorReportingTest {
   @Test void shouldListTheValidOptionsWhenAnOptionIsUnknownOrBad() throws Exception {
     SQLException e = fails("SET 'trigger.intervall' = '1 second'");
     assertEquals("42000", e.getSQLState());
-    assertEquals("Unknown option 'trigger.intervall'. Options: state.partitions,"
-        + " state.store.provider, trigger.interval", e.getMessage());
+    assertEquals("Unknown option 'trigger.intervall'. Options: min.batches.to.retain,"
+        + " state.partitions, state.store.provider, trigger, trigger.interval", e.getMessage());
 
     e = fails("SET 'state.store.provider' = 'rocksdb'");
     assertEquals("42000", e.getSQLState());
