@@ -259,7 +259,7 @@ public final class Engine implements AutoCloseable {
     stateStoreMaintenance.stop();
     synchronized (ddlLock) {
       for (String stream : catalog.streamNames()) {
-        catalog.stream(stream).map(StreamTable::source).ifPresent(MemoryStream::close);
+        catalog.stream(stream).flatMap(StreamTable::memoryStream).ifPresent(MemoryStream::close);
       }
       if (dataDirLock != null && dataDirLock.channel().isOpen()) {
         try {

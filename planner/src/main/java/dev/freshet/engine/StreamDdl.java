@@ -196,11 +196,15 @@ final class StreamDdl {
       }
       return;
     }
-    MemoryStream source = stream.get().source();
-    source.close();
-    if (source.directory().isPresent()) {
+    // Only a memory stream has files; a generated stream has nothing to close or delete.
+    Optional<MemoryStream> memory = stream.get().memoryStream();
+    if (memory.isEmpty()) {
+      return;
+    }
+    memory.get().close();
+    if (memory.get().directory().isPresent()) {
       try {
-        MemoryStream.delete(source.directory().get());
+        MemoryStream.delete(memory.get().directory().get());
       } catch (StreamLogException e) {
         throw PlannerErrors.streamLogError(e);
       }
