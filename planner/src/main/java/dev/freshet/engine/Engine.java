@@ -137,6 +137,11 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /** Whether {@link #close} was called; a closed engine opens no sessions. */
+  public boolean isClosed() {
+    return closed;
+  }
+
   /** The engine's name. */
   public String name() {
     return name;
