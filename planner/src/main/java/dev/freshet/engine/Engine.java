@@ -39,8 +39,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>An engine without a data directory keeps everything in memory. With one, each memory
  * stream keeps its rows in the directory, written to disk before an {@code INSERT} returns, so
  * they survive a crash; stream definitions are not kept yet, so after a restart the application
- * declares its streams again ({@code CREATE STREAM IF NOT EXISTS}) and each finds its rows. The
- * directory's layout:
+ * declares its streams again ({@code CREATE STREAM IF NOT EXISTS}) and each finds its rows. A
+ * sequence stream ({@code connector = 'sequence'}) keeps nothing there: its rows are a function
+ * of the offset. The directory's layout:
  * <pre>
  * lock                     locked (an OS file lock) while an engine uses the directory
  * streams/NAME/metadata    the stream's columns
@@ -251,8 +252,8 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Stops every continuous query, closes the streams' files and releases the data directory.
-   * Idempotent.
+   * Stops every continuous query, closes the memory streams' files and releases the data
+   * directory. Idempotent.
    */
   @Override public void close() {
     closed = true;

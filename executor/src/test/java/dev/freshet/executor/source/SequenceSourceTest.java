@@ -12,7 +12,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** {@link SequenceSource}: its rows, its offsets, its batch limit and its pace on a manual clock. */
+/** {@link SequenceSource}: its rows, offsets, batch limit and pace, on a manual clock. */
 class SequenceSourceTest {
   /** A manual clock in milliseconds; it starts far from 0 so that only differences count. */
   private final AtomicLong clock = new AtomicLong(1_000_000);
