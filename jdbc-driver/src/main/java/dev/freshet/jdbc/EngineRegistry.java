@@ -21,7 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * keeps everything in memory.
  *
  * <p>Engines live as long as the JVM: continuous queries and streams outlive the connection that
- * created them, as they would on a server.
+ * created them, as they would on a server. An engine closed by its application ({@link
+ * Engine#close}) is replaced by a new one at the next connection, as a restart in the same JVM:
+ * on a data directory, the new engine finds the streams' rows and the views' checkpoints.
  */
 final class EngineRegistry {
   /** Connection property: the engine's data directory; it also identifies the engine. */
@@ -51,11 +53,13 @@ final class EngineRegistry {
     }
     String dataDir = info.get(DATA_DIR);
     if (dataDir == null || dataDir.isBlank()) {
-      return engines.computeIfAbsent("mem:" + info.getOrDefault(ENGINE, "default"), Engine::new);
+      return engines.compute("mem:" + info.getOrDefault(ENGINE, "default"),
+          (key, engine) -> engine == null || engine.isClosed() ? new Engine(key) : engine);
     }
     Path path = Path.of(dataDir).toAbsolutePath().normalize();
     try {
-      return engines.computeIfAbsent("dir:" + path, key -> new Engine(key, Optional.of(path)));
+      return engines.compute("dir:" + path, (key, engine) -> engine == null || engine.isClosed()
+          ? new Engine(key, Optional.of(path)) : engine);
     } catch (UncheckedIOException e) {
       // The engine's message names the directory and what to do (e.g. another engine uses it).
       throw new SQLException(e.getMessage(), "08001", e.getCause());

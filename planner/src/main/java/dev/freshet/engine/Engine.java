@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * an {@code INSERT} returns; the catalog records the statement that declared each stream and
  * view ({@link CatalogStore}), and a restarted engine declares them again, each view's query
  * resuming from its checkpoint; views keep their results in the engine's database
- * ({@link ResultTable}). The directory's layout:
+ * ({@link ResultTable}). A sequence stream ({@code connector = 'sequence'}) keeps nothing there:
+ * its rows are a function of the offset. The directory's layout:
  * <pre>
  * lock                     locked (an OS file lock) while an engine uses the directory
  * catalog.mv.db            H2: the catalog and the views' results
@@ -192,6 +193,11 @@ public final class Engine implements AutoCloseable {
     }
   }
 
+  /** Whether {@link #close} was called; a closed engine opens no sessions. */
+  public boolean isClosed() {
+    return closed;
+  }
+
   /** The engine's name. */
   public String name() {
     return name;
@@ -309,8 +315,8 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Stops every continuous query, closes the streams' files and releases the data directory.
-   * Idempotent.
+   * Stops every continuous query, closes the memory streams' files and releases the data
+   * directory. Idempotent.
    */
   @Override public void close() {
     closed = true;
@@ -322,7 +328,7 @@ public final class Engine implements AutoCloseable {
     stateStoreMaintenance.stop();
     synchronized (ddlLock) {
       for (String stream : catalog.streamNames()) {
-        catalog.stream(stream).map(StreamTable::source).ifPresent(MemoryStream::close);
+        catalog.stream(stream).flatMap(StreamTable::memoryStream).ifPresent(MemoryStream::close);
       }
       try {
         results.close();

@@ -1,5 +1,6 @@
 package dev.freshet.engine;
 
+import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannerErrors;
@@ -42,13 +43,16 @@ final class InsertExecutor {
   /** Appends the statement's rows to its stream and returns how many there were. */
   static long insert(FreshetPlanner planner, SqlInsert insert) throws SQLException {
     StreamTable stream = planner.stream((SqlIdentifier) insert.getTargetTable());
+    // Checked first: a stream that generates its rows has nowhere to put them.
+    MemoryStream target = stream.memoryStream().orElseThrow(() ->
+        PlannerErrors.streamNotInsertable(stream.name(), stream.connector()));
     RelNode plan = planner.planInsert(insert);
     if (!(plan instanceof TableModify)) {
       throw PlannerErrors.notSupported("Cannot plan " + insert);
     }
     List<Object[]> rows = evaluate(planner, ((TableModify) plan).getInput(), stream);
     try {
-      stream.source().addData(rows);
+      target.addData(rows);
     } catch (StreamLogException e) {
       // Not written: the INSERT fails, and the stream is as it was.
       throw PlannerErrors.streamLogError(e);

@@ -36,7 +36,7 @@ import java.util.TreeMap;
  * left out, as Spark leaves out what it did not measure. As in Spark, {@code eventTime} appears
  * only for a query with a watermark, a rate that is not a finite number is left out, timestamps
  * are ISO-8601 in UTC with milliseconds, and offsets are numbers (a memory stream's offset is the
- * count of INSERT statements).
+ * count of INSERT statements, a sequence stream's the count of rows).
  */
 public final class ProgressJson {
   private static final ObjectMapper MAPPER = new ObjectMapper();

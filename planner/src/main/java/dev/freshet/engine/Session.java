@@ -7,6 +7,7 @@ import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.StreamingQuery;
+import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
@@ -269,6 +270,12 @@ public final class Session {
 
   private StatementResult bounded(SqlNode query) throws SQLException {
     PlannedQuery plan = engine.planner().planQuery(query, null, 1);
+    // A sequence without end has more rows the older it is, without limit: a bounded read would
+    // cost whatever the stream's age makes it, so it is refused rather than cut at some point.
+    if (plan.source().source() instanceof SequenceSource sequence
+        && sequence.spec().end().isEmpty()) {
+      throw PlannerErrors.boundedReadOfEndlessStream(plan.source().name());
+    }
     StreamingPipeline pipeline = new ExecPlanBuilder(engine.planner().typeFactory(),
         DataContexts.EMPTY, "bounded-" + UUID.randomUUID()).build(plan);
     List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());

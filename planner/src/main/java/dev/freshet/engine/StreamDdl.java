@@ -1,6 +1,9 @@
 package dev.freshet.engine;
 
 import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.executor.source.SequenceSource;
+import dev.freshet.executor.source.SequenceSpec;
+import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.FreshetPlanner;
@@ -41,14 +44,18 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * <p>A stream's name must not be taken by a materialized view, and a stream that a view reads
  * cannot be dropped (SQLSTATE {@code 2BP01}) until the view is.
  *
- * <p>On an engine with a data directory a stream is durable: {@code CREATE STREAM} (with or
+ * <p>{@code connector = 'memory'} (the default) makes a {@link MemoryStream} that takes rows by
+ * INSERT; {@code connector = 'sequence'} a {@link SequenceSource} that generates them
+ * ({@link SequenceConnector} checks its columns and options).
+ *
+ * <p>On an engine with a data directory a memory stream is durable: {@code CREATE STREAM} (with or
  * without {@code IF NOT EXISTS}) over the files an earlier run left reopens them with their rows,
  * if the columns are the same, which is how a restarted application finds its streams until the
- * catalog itself is kept; {@code DROP STREAM} deletes the files.
+ * catalog itself is kept; {@code DROP STREAM} deletes the files. A sequence stream has no files.
  */
 final class StreamDdl {
   /** Options a memory stream accepts. */
-  private static final Set<String> MEMORY_OPTIONS = Set.of("connector");
+  private static final List<String> MEMORY_OPTIONS = List.of("connector");
   /**
    * Types whose values (in Calcite's internal representation: String, Boolean, the boxed
    * numbers, BigDecimal, and Integer or Long for dates, times, timestamps and intervals) the
@@ -78,18 +85,19 @@ final class StreamDdl {
     for (Map.Entry<String, String> e : create.options().entrySet()) {
       options.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue());
     }
-    String connector = options.getOrDefault("connector", "memory");
-    if (!connector.equalsIgnoreCase("memory")) {
-      throw PlannerErrors.notSupported("Connector '" + connector + "' of stream " + name
-          + " is not supported yet. Use WITH (connector = 'memory') and INSERT rows");
+    String connector = options.getOrDefault("connector", "memory").toLowerCase(Locale.ROOT);
+    boolean sequence = connector.equals(SequenceConnector.NAME);
+    if (!connector.equals("memory") && !sequence) {
+      throw PlannerErrors.unknownConnector(name, connector);
     }
-    for (String key : options.keySet()) {
-      if (!MEMORY_OPTIONS.contains(key)) {
-        throw PlannerErrors.invalidDefinition("Unknown option '" + key + "' for connector 'memory'"
-            + " of stream " + name + ". Valid options: " + MEMORY_OPTIONS);
+    if (!sequence) {
+      for (String key : options.keySet()) {
+        if (!MEMORY_OPTIONS.contains(key)) {
+          throw PlannerErrors.unknownStreamOption(name, connector, key, MEMORY_OPTIONS);
+        }
       }
     }
-    if (create.columns().isEmpty()) {
+    if (!sequence && create.columns().isEmpty()) {
       throw PlannerErrors.invalidDefinition("Stream " + name + " has no columns. A memory stream"
           + " needs its columns declared: CREATE STREAM " + name + " (id BIGINT, ...)");
     }
@@ -109,6 +117,8 @@ final class StreamDdl {
     RelDataType rowType = fields.build();
     Optional<WatermarkSpec> watermark = create.watermark() == null
         ? Optional.empty() : Optional.of(watermark(name, create.watermark(), rowType));
+    // Checked with the rest of the statement, before anything exists.
+    SequenceSpec sequenceSpec = sequence ? SequenceConnector.spec(name, rowType, options) : null;
 
     Catalog catalog = planner.catalog();
     // Checked before the source is opened: a stream of this name has its files open already.
@@ -124,11 +134,14 @@ final class StreamDdl {
       }
       return;
     }
-    MemoryStream source = openSource(engine, name, rowType);
+    // A sequence's rows are a function of the offset: it needs no directory, even in a data
+    // directory, and its pace starts now.
+    Source source = sequence ? new SequenceSource(sequenceSpec)
+        : openSource(engine, name, rowType);
     StreamTable table = new StreamTable(name, RelDataTypeImpl.proto(rowType), watermark, options,
         source);
     if (!catalog.addStream(table)) {
-      source.close();
+      table.memoryStream().ifPresent(MemoryStream::close);
       throw new IllegalStateException("name " + name + " was taken while the DDL lock was held");
     }
   }
@@ -196,11 +209,15 @@ final class StreamDdl {
       }
       return;
     }
-    MemoryStream source = stream.get().source();
-    source.close();
-    if (source.directory().isPresent()) {
+    // Only a memory stream has files; a generated stream has nothing to close or delete.
+    Optional<MemoryStream> memory = stream.get().memoryStream();
+    if (memory.isEmpty()) {
+      return;
+    }
+    memory.get().close();
+    if (memory.get().directory().isPresent()) {
       try {
-        MemoryStream.delete(source.directory().get());
+        MemoryStream.delete(memory.get().directory().get());
       } catch (StreamLogException e) {
         throw PlannerErrors.streamLogError(e);
       }

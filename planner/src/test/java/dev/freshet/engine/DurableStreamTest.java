@@ -235,7 +235,8 @@ class DurableStreamTest {
     var stream = engine.catalog().stream("CLICKS").orElseThrow();
     session.execute("DROP STREAM clicks");
     var e = assertThrows(dev.freshet.executor.source.StreamLogException.class,
-        () -> stream.source().addData(List.<Object[]>of(new Object[] {"a", null, 1L})));
+        () -> stream.memoryStream().orElseThrow()
+            .addData(List.<Object[]>of(new Object[] {"a", null, 1L})));
     assertEquals("58030", dev.freshet.planner.PlannerErrors.streamLogError(e).getSQLState());
     assertFalse(Files.exists(dataDir.resolve("streams").resolve("CLICKS")));
   }

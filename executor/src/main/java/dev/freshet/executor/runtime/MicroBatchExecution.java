@@ -14,10 +14,13 @@ import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.source.Source;
+import dev.freshet.executor.source.SupportsAdmissionControl;
+import dev.freshet.executor.source.SupportsTimedAvailability;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +30,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each batch takes the source's offsets {@code (committed, latest]}, pushes those rows through
  * the operator pipeline, hands the output to the sink, and only then marks the range committed.
- * When there is no new data the thread waits for the source's new-data signal: it never spins.
+ * When there is no new data the thread waits for the source's new-data signal, or, for a source
+ * whose data appears with time ({@link SupportsTimedAvailability}), until the source says the next
+ * offset is due: it never spins. A source with {@link SupportsAdmissionControl} limits how much
+ * one batch takes (except under {@link Trigger.Once}, which, as in Spark, takes everything), and
+ * the rest follows in the next batches.
  *
  * <p>Event time follows Spark: the watermark computed after batch {@code N - 1} is batch
  * {@code N}'s eviction watermark, and the previous batch's watermark its late-data watermark. When
@@ -64,6 +71,13 @@ public final class MicroBatchExecution implements StreamingQuery {
   private long lastBatchId = -1;
   /** The most recent progress records, oldest first; at most {@link #PROGRESS_RETAINED}. */
   private final java.util.ArrayDeque<StreamingQueryProgress> progress = new java.util.ArrayDeque<>();
+
+  /**
+   * The shortest wait for a source whose data appears with time, as Spark's
+   * {@code pollingDelay}: without it, a query keeping up with a fast paced source would wake and
+   * run a batch for every row.
+   */
+  static final long MIN_POLL_DELAY_MS = 10;
 
   /** Number of progress records kept, as Spark's {@code numRecentProgressUpdates}. */
   public static final int PROGRESS_RETAINED = 100;
@@ -305,7 +319,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       long target = trigger.isBounded() ? source.latestOffset() : Long.MAX_VALUE;
       while (true) {
         long start = committedOffsetSnapshot();
-        long end = Math.min(source.latestOffset(), target);
+        long end = nextBatchEnd(start, target);
         long watermark = streamingPipeline.watermarkMs();
         boolean hasData = end > start;
         // A batch without data runs only to let the advanced watermark evict or finalize state.
@@ -327,7 +341,7 @@ public final class MicroBatchExecution implements StreamingQuery {
           break;
         }
         // A batch takes everything that arrived by now, including during the trigger wait.
-        end = Math.min(source.latestOffset(), target);
+        end = nextBatchEnd(start, target);
         lastBatchStartMs = clock.getAsLong();
         if (checkpoint != null) {
           // Write-ahead: the batch's offsets, watermark and time are durable before it runs.
@@ -453,13 +467,29 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
   }
 
+  /**
+   * The end offset of the batch that starts after {@code start}: what is available, within the
+   * source's admission control and the bounded trigger's {@code target}. {@link Trigger.Once}
+   * runs one batch, so it takes everything, as Spark's {@code ReadAllAvailable} does.
+   */
+  private long nextBatchEnd(long start, long target) {
+    long latest = source instanceof SupportsAdmissionControl limited
+        && !(trigger instanceof Trigger.Once)
+        ? limited.latestOffset(start) : source.latestOffset();
+    return Math.min(latest, target);
+  }
+
   private boolean isStopRequested() {
     synchronized (lock) {
       return stopRequested;
     }
   }
 
-  /** Waits until the source has data beyond the committed offset; false if stop was requested. */
+  /**
+   * Waits until the source has data beyond the committed offset; false if stop was requested.
+   * The source wakes it by its new-data signal or, if its data appears with time, the wait ends
+   * when the next offset is due.
+   */
   private boolean awaitWork() throws InterruptedException {
     synchronized (lock) {
       while (!stopRequested) {
@@ -470,7 +500,13 @@ public final class MicroBatchExecution implements StreamingQuery {
         }
         idle = true;
         lock.notifyAll();
-        lock.wait();
+        OptionalLong due = source instanceof SupportsTimedAvailability timed
+            ? timed.millisUntilAvailable(committedOffset + 1) : OptionalLong.empty();
+        if (due.isPresent()) {
+          lock.wait(Math.max(MIN_POLL_DELAY_MS, due.getAsLong()));
+        } else {
+          lock.wait();
+        }
       }
       return false;
     }

@@ -3,6 +3,7 @@ package dev.freshet.planner.catalog;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.executor.source.Source;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.rel.type.RelDataType;
@@ -17,13 +18,24 @@ import org.apache.calcite.schema.impl.AbstractTable;
  * <p>Streams are not Calcite {@code StreamableTable}s on purpose: that route makes the validator
  * demand a monotonic GROUP BY key, which update-mode aggregation does not need. The planner
  * recognizes a stream by {@code scan.getTable().unwrap(StreamTable.class)}.
+ *
+ * <p>Its rows come from a {@link Source}: a {@link MemoryStream} for {@code connector = 'memory'}
+ * (rows arrive by INSERT, and may be kept in the data directory), a
+ * {@link dev.freshet.executor.source.SequenceSource} for {@code connector = 'sequence'}. Code that
+ * needs a memory stream (INSERT, closing and deleting its files) asks {@link #memoryStream()}.
+ *
+ * <pre>{@code
+ * StreamTable clicks = catalog.stream("CLICKS").orElseThrow();
+ * clicks.source().latestOffset();                           // any stream
+ * clicks.memoryStream().ifPresent(m -> m.addData(rows));   // only one that takes INSERTs
+ * }</pre>
  */
 public final class StreamTable extends AbstractTable {
   private final String name;
   private final RelProtoDataType rowType;
   private final Optional<WatermarkSpec> watermark;
   private final Map<String, String> options;
-  private final MemoryStream source;
+  private final Source source;
 
   /**
    * Creates a stream table.
@@ -32,10 +44,10 @@ public final class StreamTable extends AbstractTable {
    * @param rowType column names and types
    * @param watermark the declared watermark, if any
    * @param options the {@code WITH (...)} options
-   * @param source where its rows are kept
+   * @param source where its rows come from
    */
   public StreamTable(String name, RelProtoDataType rowType, Optional<WatermarkSpec> watermark,
-      Map<String, String> options, MemoryStream source) {
+      Map<String, String> options, Source source) {
     this.name = requireNonNull(name, "name");
     this.rowType = requireNonNull(rowType, "rowType");
     this.watermark = requireNonNull(watermark, "watermark");
@@ -62,8 +74,21 @@ public final class StreamTable extends AbstractTable {
     return options;
   }
 
+  /** The connector the stream was declared with, in lower case, e.g. {@code memory}. */
+  public String connector() {
+    return options.getOrDefault("connector", "memory").toLowerCase(java.util.Locale.ROOT);
+  }
+
   /** The rows of the stream. */
-  public MemoryStream source() {
+  public Source source() {
     return source;
+  }
+
+  /**
+   * The memory stream that holds the rows, for a stream whose rows arrive by INSERT; empty for a
+   * stream that generates its rows. The one place that tells the two apart.
+   */
+  public Optional<MemoryStream> memoryStream() {
+    return source instanceof MemoryStream memory ? Optional.of(memory) : Optional.empty();
   }
 }
