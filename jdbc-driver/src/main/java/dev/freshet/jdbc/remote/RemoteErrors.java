@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.avatica.AvaticaClientRuntimeException;
+import org.apache.calcite.avatica.AvaticaSqlException;
 import org.apache.calcite.avatica.remote.Service.ErrorResponse;
 
 /**
@@ -82,24 +83,40 @@ final class RemoteErrors {
 
   private static SQLException fromServer(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof AvaticaSqlException) {
+        // Avatica's statement wraps the server's message as "Error while executing SQL ...:
+        // Remote driver error: <message>" and drops the exception that held it alone.
+        AvaticaSqlException a = (AvaticaSqlException) t;
+        return new SQLException(serverMessage(a.getErrorMessage()),
+            knownState(a.getSQLState()), a.getErrorCode(), a);
+      }
       if (t instanceof SQLException && ((SQLException) t).getSQLState() != null) {
         return (SQLException) t;
       }
       if (t instanceof AvaticaClientRuntimeException) {
         AvaticaClientRuntimeException r = (AvaticaClientRuntimeException) t;
-        // Avatica sends 00000 ("success") when the server's exception had no SQLSTATE.
-        String state = UNKNOWN_SQL_STATE.equals(r.getSqlState()) ? "HY000" : r.getSqlState();
-        String message = r.getMessage();
-        if (message != null && message.startsWith(AVATICA_PREFIX)) {
-          message = message.substring(AVATICA_PREFIX.length());
-        }
-        return new SQLException(message, state, r.getErrorCode(), r);
+        return new SQLException(serverMessage(r.getMessage()), knownState(r.getSqlState()),
+            r.getErrorCode(), r);
       }
       if (t.getCause() == t) {
         break;
       }
     }
     return null;
+  }
+
+  /** The server's own message: what follows Avatica's prefix, if it is there. */
+  private static String serverMessage(String message) {
+    if (message == null) {
+      return null;
+    }
+    int at = message.indexOf(AVATICA_PREFIX);
+    return at < 0 ? message : message.substring(at + AVATICA_PREFIX.length());
+  }
+
+  /** Avatica sends 00000 ("success") when the server's exception had no SQLSTATE. */
+  private static String knownState(String state) {
+    return state == null || UNKNOWN_SQL_STATE.equals(state) ? "HY000" : state;
   }
 
   private static int httpStatus(Throwable e) {

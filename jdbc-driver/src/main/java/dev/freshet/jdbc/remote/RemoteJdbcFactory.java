@@ -177,6 +177,10 @@ public class RemoteJdbcFactory implements AvaticaFactory {
     }
 
     @Override public boolean next() throws SQLException {
+      if (isCancelled()) {
+        // Avatica's own check throws without a SQLSTATE.
+        throw new SQLException("Statement canceled", "HY008");
+      }
       try {
         return super.next();
       } catch (RuntimeException e) {
