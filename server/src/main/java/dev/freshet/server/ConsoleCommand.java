@@ -78,7 +78,8 @@ final class ConsoleCommand implements Callable<Integer> {
     SqlLine sqlLine = new SqlLine();
     sqlLine.setOutputStream(out);
     sqlLine.setErrorStream(err);
-    SqlLine.Status status = sqlLine.begin(arguments().toArray(new String[0]), in, true);
+    // History is kept for people at a terminal, not for scripted input.
+    SqlLine.Status status = sqlLine.begin(arguments().toArray(new String[0]), in, in == null);
     out.flush();
     return status == SqlLine.Status.OK ? 0 : 1;
   }
