@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.calcite.avatica.ConnectStringParser;
 
 /**
@@ -24,6 +25,9 @@ final class RemoteConnectionProperties {
   /** Properties whose values are secrets: no message may show them. */
   private static final Set<String> SECRETS = Set.of("password", "avatica_password",
       "truststore_password", "keystore_password", "key_password");
+
+  /** The {@code user:password@} of {@code http://user:password@host}. */
+  private static final Pattern USER_INFO = Pattern.compile("//[^/@]*@");
 
   private final Properties properties;
   private final String serverUrl;
@@ -88,9 +92,12 @@ final class RemoteConnectionProperties {
     return properties;
   }
 
-  /** The server's address, e.g. {@code http://localhost:8765}. */
+  /**
+   * The server's address for messages, e.g. {@code http://localhost:8765}, without user
+   * information ({@code http://user:password@host}) should the URL hold any.
+   */
   String serverUrl() {
-    return serverUrl;
+    return withoutUserInfo(serverUrl);
   }
 
   /** A URL for the connection that names the server and holds no secret. */
@@ -101,6 +108,11 @@ final class RemoteConnectionProperties {
         shown.setProperty(key, properties.getProperty(key));
       }
     }
+    shown.setProperty("url", serverUrl());
     return FreshetRemoteDriver.CONNECT_STRING_PREFIX + ConnectStringParser.getParamString(shown);
+  }
+
+  private static String withoutUserInfo(String url) {
+    return USER_INFO.matcher(url).replaceFirst("//");
   }
 }
