@@ -316,6 +316,34 @@ public class FreshetMeta extends MetaImpl {
     }
   }
 
+  /**
+   * Closes the push results that no client has fetched from for {@code idle}, stopping their
+   * queries: a client that died mid-stream never closes its statement, and its query would run
+   * and queue rows for nobody. A server calls this now and then; embedded results are read
+   * without fetches and are never closed by it. A client that comes back later finds its result
+   * gone ({@link MissingResultsException}).
+   *
+   * <pre>{@code
+   * int stopped = meta.closeAbandonedPushResults(Duration.ofMinutes(5));
+   * }</pre>
+   *
+   * @return how many results were closed
+   */
+  public int closeAbandonedPushResults(Duration idle) {
+    long now = System.nanoTime();
+    int closed = 0;
+    for (ConnectionState connection : connections.values()) {
+      for (StatementState statement : connection.statements.values()) {
+        PushFrames frames = statement.frames;
+        if (frames != null && frames.idleSince(now, idle)) {
+          statement.closeResult();
+          closed++;
+        }
+      }
+    }
+    return closed;
+  }
+
   @Override public boolean syncResults(StatementHandle sh, QueryState state, long offset) {
     return false;
   }

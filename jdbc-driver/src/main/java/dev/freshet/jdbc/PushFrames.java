@@ -42,10 +42,17 @@ final class PushFrames {
   private long nextOffset;
   /** The last non-empty frame, sent again if its offset is fetched again; guarded by {@code this}. */
   private @Nullable Frame lastFrame;
+  /** {@link System#nanoTime()} when a fetch last began or ended, or when the result was made. */
+  private volatile long lastActivityNanos = System.nanoTime();
 
   PushFrames(PushQuery push, long maxRows) {
     this.push = requireNonNull(push, "push");
     this.maxRows = Math.max(maxRows, 0);
+  }
+
+  /** Whether no fetch has begun or ended since {@code idle} before {@code nowNanos}. */
+  boolean idleSince(long nowNanos, Duration idle) {
+    return nowNanos - lastActivityNanos >= idle.toNanos();
   }
 
   /** Rows to send in all before the result ends; 0 for no limit. */
@@ -61,6 +68,15 @@ final class PushFrames {
    *     start of the last frame sent
    */
   synchronized Frame fetch(long offset, int fetchSize, Duration wait) throws SQLException {
+    lastActivityNanos = System.nanoTime();
+    try {
+      return fetchFrame(offset, fetchSize, wait);
+    } finally {
+      lastActivityNanos = System.nanoTime();
+    }
+  }
+
+  private Frame fetchFrame(long offset, int fetchSize, Duration wait) throws SQLException {
     Frame last = lastFrame;
     if (last != null && offset == last.offset) {
       return last;

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.Meta.ConnectionHandle;
 import org.apache.calcite.avatica.Meta.Frame;
 import org.apache.calcite.avatica.Meta.StatementHandle;
@@ -121,6 +122,18 @@ class LongPollFetchTest {
     Frame second = meta.fetch(pull, 2, 2);
     assertEquals(1, list(second).size());
     assertTrue(second.done);
+  }
+
+  @Test void shouldCloseAPushResultThatNoClientFetchedForTheIdleTime() throws Exception {
+    StatementHandle push = execute("SELECT STREAM user_id, COUNT(*) AS n FROM clicks"
+        + " GROUP BY user_id EMIT UPDATE", -1);
+    meta.fetch(push, 0, 100);
+    assertEquals(0, meta.closeAbandonedPushResults(Duration.ofHours(1)));
+    assertEquals(1, engine.queries().size());
+
+    assertEquals(1, meta.closeAbandonedPushResults(Duration.ZERO));
+    assertTrue(engine.queries().isEmpty(), "the query stopped: " + engine.queries());
+    assertThrows(MissingResultsException.class, () -> meta.fetch(push, 0, 100));
   }
 
   /** Fetches until a frame has at least {@code min} rows or is final. */

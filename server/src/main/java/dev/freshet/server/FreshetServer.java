@@ -13,6 +13,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.avatica.remote.Driver.Serialization;
 import org.apache.calcite.avatica.remote.LocalService;
@@ -66,12 +69,16 @@ public final class FreshetServer implements AutoCloseable {
   private final Options options;
   private final Engine engine;
   private final HttpServer http;
+  /** Closes push results whose client has gone (see {@link Builder#pushIdleTimeout}). */
+  private final ScheduledExecutorService sweeper;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private FreshetServer(Options options, Engine engine, HttpServer http) {
+  private FreshetServer(Options options, Engine engine, HttpServer http,
+      ScheduledExecutorService sweeper) {
     this.options = options;
     this.engine = engine;
     this.http = http;
+    this.sweeper = sweeper;
   }
 
   /** Returns a builder with the defaults: 127.0.0.1:8765, in memory, no authentication. */
@@ -103,6 +110,7 @@ public final class FreshetServer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    sweeper.shutdownNow();
     try {
       http.stop();
     } finally {
@@ -113,11 +121,13 @@ public final class FreshetServer implements AutoCloseable {
   /** Everything a server is built from; secrets are never shown by {@link #toString()}. */
   private record Options(int port, String bindAddress, Optional<Path> dataDir,
       Authentication authentication, Optional<Path> usersFile, String role,
-      Optional<Path> keystore, String keystorePassword, Duration fetchTimeout, int maxThreads) {
+      Optional<Path> keystore, String keystorePassword, Duration fetchTimeout,
+      Duration pushIdleTimeout, int maxThreads) {
     @Override public String toString() {
       return "port=" + port + " bind=" + bindAddress + " dataDir=" + dataDir.map(Path::toString)
           .orElse("(memory)") + " authentication=" + authentication + " tls="
-          + keystore.isPresent() + " fetchTimeout=" + fetchTimeout + " maxThreads=" + maxThreads;
+          + keystore.isPresent() + " fetchTimeout=" + fetchTimeout + " pushIdleTimeout="
+          + pushIdleTimeout + " maxThreads=" + maxThreads;
     }
   }
 
@@ -138,6 +148,7 @@ public final class FreshetServer implements AutoCloseable {
     private Optional<Path> keystore = Optional.empty();
     private String keystorePassword = "";
     private Duration fetchTimeout = FreshetMeta.DEFAULT_FETCH_TIMEOUT;
+    private Duration pushIdleTimeout = Duration.ofMinutes(5);
     private int maxThreads = 200;
 
     private Builder() {
@@ -203,6 +214,16 @@ public final class FreshetServer implements AutoCloseable {
     }
 
     /**
+     * How long a push query's result may go without a fetch before the server closes it and stops
+     * its query, taking its client for dead; default 5 minutes. A client reading the result
+     * fetches at least once per fetch timeout, so this must be longer than that.
+     */
+    public Builder pushIdleTimeout(Duration pushIdleTimeout) {
+      this.pushIdleTimeout = requireNonNull(pushIdleTimeout, "pushIdleTimeout");
+      return this;
+    }
+
+    /**
      * Jetty's maximum number of threads; each client waiting in a push query's fetch holds one.
      * Default 200.
      */
@@ -225,7 +246,7 @@ public final class FreshetServer implements AutoCloseable {
      */
     public FreshetServer start() {
       Options options = new Options(port, bindAddress, dataDir, authentication, usersFile, role,
-          keystore, keystorePassword, fetchTimeout, maxThreads);
+          keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads);
       check(options);
       Engine engine;
       try {
@@ -234,13 +255,23 @@ public final class FreshetServer implements AutoCloseable {
         // The engine's message names the directory and what to do.
         throw new IllegalStateException(e.getMessage(), e);
       }
+      ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "freshet-abandoned-results");
+        thread.setDaemon(true);
+        return thread;
+      });
       try {
-        HttpServer http = httpServer(options, engine);
+        FreshetMeta meta = new FreshetMeta(null, info -> engine, options.fetchTimeout());
+        HttpServer http = httpServer(options, meta);
         http.start();
-        FreshetServer server = new FreshetServer(options, engine, http);
+        long periodMs = Math.max(10, Math.min(30_000, options.pushIdleTimeout().toMillis() / 4));
+        sweeper.scheduleWithFixedDelay(() -> closeAbandoned(meta, options.pushIdleTimeout()),
+            periodMs, periodMs, TimeUnit.MILLISECONDS);
+        FreshetServer server = new FreshetServer(options, engine, http, sweeper);
         LOG.info("Freshet server listening on {} ({})", server.url(), options);
         return server;
       } catch (RuntimeException e) {
+        sweeper.shutdownNow();
         engine.close();
         if (hasCause(e, BindException.class)) {
           throw new IllegalStateException("Cannot listen on " + options.bindAddress() + ":"
@@ -265,6 +296,11 @@ public final class FreshetServer implements AutoCloseable {
           + " without authentication: anyone who reaches that address could read and change"
           + " every stream. Give --auth BASIC or DIGEST with --users-file, or bind 127.0.0.1");
     }
+    if (options.pushIdleTimeout().compareTo(options.fetchTimeout().multipliedBy(2)) < 0) {
+      throw new IllegalArgumentException("The push idle timeout (" + options.pushIdleTimeout()
+          + ") must be at least twice the fetch timeout (" + options.fetchTimeout() + "): a"
+          + " client that is reading fetches once per fetch timeout");
+    }
     if (options.usersFile().isPresent() && !Files.isReadable(options.usersFile().get())) {
       throw new IllegalArgumentException("Cannot read the users file "
           + options.usersFile().get() + "; it holds lines 'user: password[,role]'");
@@ -279,8 +315,14 @@ public final class FreshetServer implements AutoCloseable {
     }
   }
 
-  private static HttpServer httpServer(Options options, Engine engine) {
-    FreshetMeta meta = new FreshetMeta(null, info -> engine, options.fetchTimeout());
+  private static void closeAbandoned(FreshetMeta meta, Duration idle) {
+    int closed = meta.closeAbandonedPushResults(idle);
+    if (closed > 0) {
+      LOG.info("Closed {} push query result(s) that no client fetched from for {}", closed, idle);
+    }
+  }
+
+  private static HttpServer httpServer(Options options, FreshetMeta meta) {
     HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
         .withHandler(SqlStateService.wrap(new LocalService(meta)), Serialization.PROTOBUF)
         .withPort(options.port())

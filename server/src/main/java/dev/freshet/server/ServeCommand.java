@@ -62,6 +62,11 @@ final class ServeCommand implements Callable<Integer> {
           + " at most 60000 (default: ${DEFAULT-VALUE})")
   long fetchTimeoutMs;
 
+  @Option(names = "--push-idle-timeout-ms", defaultValue = "300000",
+      description = "Close a push query's result that no client fetched from for this long, and"
+          + " stop its query: its client is taken for dead (default: ${DEFAULT-VALUE})")
+  long pushIdleTimeoutMs;
+
   @Option(names = "--max-threads", defaultValue = "200",
       description = "Server threads; each client waiting for a push query's rows holds one"
           + " (default: ${DEFAULT-VALUE})")
@@ -109,6 +114,7 @@ final class ServeCommand implements Callable<Integer> {
         .port(port)
         .bindAddress(bind)
         .fetchTimeout(Duration.ofMillis(fetchTimeoutMs))
+        .pushIdleTimeout(Duration.ofMillis(pushIdleTimeoutMs))
         .maxThreads(maxThreads);
     if (dataDir != null) {
       builder.dataDir(dataDir);

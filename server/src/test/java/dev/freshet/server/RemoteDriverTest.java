@@ -16,6 +16,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -150,6 +151,22 @@ class RemoteDriverTest {
     assertEquals(1, queriesReading(server, stream).size());
     query.close();
     await("the push query stops", () -> queriesReading(server, stream).isEmpty());
+  }
+
+  @Test void shouldStopAPushQueryWhoseClientStoppedFetching() throws Exception {
+    try (FreshetServer strict = FreshetServer.builder().port(0)
+        .fetchTimeout(Duration.ofMillis(50)).pushIdleTimeout(Duration.ofMillis(200)).start();
+         Connection c = DriverManager.getConnection("jdbc:freshet:remote:url=" + strict.url());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM " + stream + " (user_id VARCHAR)");
+      try (Statement query = c.createStatement()) {
+        // Executed, never read: as if the client had died.
+        ResultSet rs = query.executeQuery("SELECT STREAM * FROM " + stream);
+        await("the abandoned push query stops", () -> queriesReading(strict, stream).isEmpty());
+        SQLException e = assertThrows(SQLException.class, rs::next);
+        assertEquals("24000", e.getSQLState(), e.toString());
+      }
+    }
   }
 
   @Test void shouldEndAPushResultAtTheStatementsRowLimit() throws Exception {
