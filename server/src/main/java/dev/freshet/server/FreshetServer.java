@@ -278,7 +278,10 @@ public final class FreshetServer implements AutoCloseable {
               + options.port() + ": the port is in use or the address is not this machine's."
               + " Choose another with --port or --bind", e);
         }
-        throw e;
+        // E.g. an unreadable keystore or a wrong keystore password (Jetty's messages name no
+        // secret).
+        throw new IllegalStateException("Cannot start the server on " + options.bindAddress()
+            + ":" + options.port() + ": " + rootCause(e), e);
       }
     }
   }
@@ -362,6 +365,14 @@ public final class FreshetServer implements AutoCloseable {
         ((QueuedThreadPool) server.getThreadPool()).setMaxThreads(options.maxThreads());
       }
     };
+  }
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root;
   }
 
   private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {

@@ -2,6 +2,7 @@ package dev.freshet.server;
 
 import static dev.freshet.server.RemoteTesting.readAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,6 +44,16 @@ class RemoteTlsTest {
           "jdbc:freshet:remote:url=" + server.url(), "alice", "pw"));
       assertEquals("08001", e.getSQLState(), e.toString());
     }
+  }
+
+  @Test void shouldRefuseToStartWithAWrongKeystorePasswordWithoutShowingIt() throws Exception {
+    Path keystore = selfSignedKeystore();
+    String wrong = "not-the-" + STORE_PASSWORD;
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> FreshetServer.builder().port(0).tls(keystore, wrong).start());
+    assertTrue(e.getMessage().startsWith("Cannot start the server on 127.0.0.1:0: "),
+        e.getMessage());
+    assertFalse(e.getMessage().contains(wrong), e.getMessage());
   }
 
   /** A PKCS12 keystore with a certificate for 127.0.0.1, made by the JDK's keytool. */
