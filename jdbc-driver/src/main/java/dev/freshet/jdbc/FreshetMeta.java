@@ -10,6 +10,7 @@ import dev.freshet.engine.StatementResult;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>A push query's result never ends. Embedded, {@link #createIterable} hands the result set an
  * iterator whose {@code hasNext()} blocks until the next changed row exists and returns it at once,
- * without looking ahead. {@link #fetch} serves the same rows as frames (long-polled by the server).
- * Closing or cancelling the statement stops the continuous query.
+ * without looking ahead. {@link #fetch} serves the same rows as frames to remote clients, with a
+ * long-poll ({@link PushFrames}): it waits up to the fetch timeout for rows, then answers with an
+ * empty frame that is not final. Closing or cancelling the statement stops the continuous query,
+ * and so does reaching the statement's row limit ({@code setMaxRows}).
  */
 public class FreshetMeta extends MetaImpl {
   /** Finds the engine a connection's properties name. */
@@ -41,7 +44,11 @@ public class FreshetMeta extends MetaImpl {
     Engine resolve(Map<String, String> info) throws SQLException;
   }
 
+  /** How long a fetch of a push query waits for rows when a remote client does not say. */
+  public static final Duration DEFAULT_FETCH_TIMEOUT = Duration.ofSeconds(5);
+
   private final EngineResolver engines;
+  private final Duration fetchTimeout;
   private final ConcurrentHashMap<String, ConnectionState> connections = new ConcurrentHashMap<>();
   private final AtomicInteger statementIds = new AtomicInteger();
 
@@ -52,8 +59,29 @@ public class FreshetMeta extends MetaImpl {
    * @param engines resolves a connection's engine
    */
   public FreshetMeta(@Nullable AvaticaConnection connection, EngineResolver engines) {
+    this(connection, engines, DEFAULT_FETCH_TIMEOUT);
+  }
+
+  /**
+   * Creates a Meta whose {@link #fetch} of a push query waits at most {@code fetchTimeout} for
+   * rows; a server keeps it below every HTTP timeout between it and its clients.
+   *
+   * <pre>{@code
+   * Meta meta = new FreshetMeta(null, info -> engine, Duration.ofSeconds(5));
+   * }</pre>
+   *
+   * @param connection the client connection when embedded, null on a server
+   * @param engines resolves a connection's engine
+   * @param fetchTimeout the long-poll bound, positive
+   */
+  public FreshetMeta(@Nullable AvaticaConnection connection, EngineResolver engines,
+      Duration fetchTimeout) {
     super(connection);
     this.engines = requireNonNull(engines, "engines");
+    this.fetchTimeout = requireNonNull(fetchTimeout, "fetchTimeout");
+    if (fetchTimeout.isNegative() || fetchTimeout.isZero()) {
+      throw new IllegalArgumentException("fetchTimeout must be positive: " + fetchTimeout);
+    }
   }
 
   /** Per connection: its session and its open statements. */
@@ -69,13 +97,18 @@ public class FreshetMeta extends MetaImpl {
   /** Per statement: the SQL it was prepared with and its current result. */
   static final class StatementState {
     volatile String sql;
+    /** Row limit given at prepare time ({@code setMaxRows} of a prepared statement); -1 for none. */
+    volatile long maxRowCount = -1;
     volatile @Nullable PushQuery push;
+    /** The push query's rows as frames for remote fetches. */
+    volatile @Nullable PushFrames frames;
     volatile @Nullable List<Object> rows;
     volatile boolean cancelled;
 
     void closeResult() {
       PushQuery p = push;
       push = null;
+      frames = null;
       rows = null;
       if (p != null) {
         p.close();
@@ -144,7 +177,9 @@ public class FreshetMeta extends MetaImpl {
 
   @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
     StatementHandle h = createStatement(ch);
-    statement(h).sql = sql;
+    StatementState statement = statement(h);
+    statement.sql = sql;
+    statement.maxRowCount = maxRowCount;
     h.signature = signature(sql, List.of(), StatementType.SELECT);
     return h;
   }
@@ -162,7 +197,12 @@ public class FreshetMeta extends MetaImpl {
     try {
       synchronized (callback.getMonitor()) {
         callback.clear();
-        MetaResultSet result = execute(h, statement, sql, maxRowCount);
+      }
+      // Outside the monitor: a server's callbacks share one monitor (LocalService.class), and
+      // holding it while the engine runs the statement would run every client's statements one
+      // at a time.
+      MetaResultSet result = execute(h, statement, sql, maxRowCount);
+      synchronized (callback.getMonitor()) {
         callback.assign(result.signature, result.firstFrame, result.updateCount);
         callback.execute();
         return new ExecuteResult(List.of(result));
@@ -185,7 +225,8 @@ public class FreshetMeta extends MetaImpl {
         throw new SQLException("Statement parameters (?) are not supported yet; put the values"
             + " in the SQL text", "0A000");
       }
-      return new ExecuteResult(List.of(execute(h, statement, statement.sql, -1)));
+      return new ExecuteResult(List.of(execute(h, statement, statement.sql,
+          statement.maxRowCount)));
     } catch (SQLException e) {
       throw new RuntimeException(e);
     }
@@ -212,6 +253,7 @@ public class FreshetMeta extends MetaImpl {
           Frame.create(0, true, list));
     }
     StatementResult.Push push = (StatementResult.Push) result;
+    statement.frames = new PushFrames(push.query(), Math.max(maxRowCount, 0));
     statement.push = push.query();
     Signature signature = signature(sql, push.columns(), StatementType.SELECT);
     // Never wait for rows here: the first frame is empty and not final; rows come by iteration.
@@ -246,7 +288,9 @@ public class FreshetMeta extends MetaImpl {
     ConnectionState connection = connections.get(h.connectionId);
     StatementState statement = connection == null ? null : connection.statements.get(h.id);
     if (statement != null && statement.push != null) {
-      return new PushRowIterable(statement.push, () -> statement.cancelled);
+      PushFrames frames = statement.frames;
+      return new PushRowIterable(statement.push, () -> statement.cancelled,
+          frames == null ? 0 : frames.maxRows());
     }
     return super.createIterable(h, state, signature, parameterValues, firstFrame);
   }
@@ -254,31 +298,50 @@ public class FreshetMeta extends MetaImpl {
   @Override public Frame fetch(StatementHandle h, long offset, int fetchMaxRowCount)
       throws NoSuchStatementException, MissingResultsException {
     StatementState statement = statementOrThrow(h);
-    PushQuery push = statement.push;
-    if (push == null) {
+    PushFrames frames = statement.frames;
+    if (frames == null) {
       List<Object> rows = statement.rows;
       if (rows == null) {
         throw new MissingResultsException(h);
       }
       int from = (int) Math.min(offset, rows.size());
-      int to = fetchMaxRowCount < 0 ? rows.size() : Math.min(rows.size(), from + fetchMaxRowCount);
+      int to = fetchMaxRowCount <= 0 ? rows.size()
+          : Math.min(rows.size(), from + fetchMaxRowCount);
       return Frame.create(offset, to == rows.size(), new ArrayList<>(rows.subList(from, to)));
     }
-    List<Object> rows = new ArrayList<>();
     try {
-      Object[] row = push.next(java.time.Duration.ofSeconds(1));
-      int max = fetchMaxRowCount <= 0 ? 100 : fetchMaxRowCount;
-      while (row != null) {
-        rows.add(row);
-        if (rows.size() >= max) {
-          break;
-        }
-        row = push.next(java.time.Duration.ZERO);
-      }
+      return frames.fetch(offset, fetchMaxRowCount, fetchTimeout);
     } catch (SQLException e) {
       throw new RuntimeException(e);
     }
-    return Frame.create(offset, push.isClosed(), rows);
+  }
+
+  /**
+   * Closes the push results that no client has fetched from for {@code idle}, stopping their
+   * queries: a client that died mid-stream never closes its statement, and its query would run
+   * and queue rows for nobody. A server calls this now and then; embedded results are read
+   * without fetches and are never closed by it. A client that comes back later finds its result
+   * gone ({@link MissingResultsException}).
+   *
+   * <pre>{@code
+   * int stopped = meta.closeAbandonedPushResults(Duration.ofMinutes(5));
+   * }</pre>
+   *
+   * @return how many results were closed
+   */
+  public int closeAbandonedPushResults(Duration idle) {
+    long now = System.nanoTime();
+    int closed = 0;
+    for (ConnectionState connection : connections.values()) {
+      for (StatementState statement : connection.statements.values()) {
+        PushFrames frames = statement.frames;
+        if (frames != null && frames.idleSince(now, idle)) {
+          statement.closeResult();
+          closed++;
+        }
+      }
+    }
+    return closed;
   }
 
   @Override public boolean syncResults(StatementHandle sh, QueryState state, long offset) {

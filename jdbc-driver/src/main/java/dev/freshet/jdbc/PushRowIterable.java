@@ -10,7 +10,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Rows of a push query as the embedded result set reads them: {@code hasNext()} blocks until the
  * next row exists and never reads ahead, so {@code ResultSet.next()} returns each row as soon as
- * its batch completes.
+ * its batch completes. With a row limit ({@code Statement.setMaxRows}) the rows end there and the
+ * query stops.
  */
 final class PushRowIterable implements Iterable<Object> {
   /** How long one wait lasts before the iterator re-checks for cancellation. */
@@ -18,17 +19,25 @@ final class PushRowIterable implements Iterable<Object> {
 
   private final PushQuery push;
   private final BooleanSupplier cancelled;
+  /** Rows to return in all; 0 for no limit. */
+  private final long maxRows;
 
-  PushRowIterable(PushQuery push, BooleanSupplier cancelled) {
+  PushRowIterable(PushQuery push, BooleanSupplier cancelled, long maxRows) {
     this.push = push;
     this.cancelled = cancelled;
+    this.maxRows = maxRows;
   }
 
   @Override public Iterator<Object> iterator() {
     return new Iterator<>() {
       private Object[] pending;
+      private long returned;
 
       @Override public boolean hasNext() {
+        if (pending == null && maxRows > 0 && returned >= maxRows) {
+          push.close();
+          return false;
+        }
         while (pending == null) {
           if (cancelled.getAsBoolean()) {
             throw new RuntimeException(new SQLException("Statement canceled", "HY008"));
@@ -51,6 +60,7 @@ final class PushRowIterable implements Iterable<Object> {
         }
         Object[] row = pending;
         pending = null;
+        returned++;
         return row;
       }
     };

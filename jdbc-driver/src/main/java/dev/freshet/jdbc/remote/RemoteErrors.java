@@ -1,0 +1,149 @@
+package dev.freshet.jdbc.remote;
+
+import java.net.ConnectException;
+import java.sql.SQLException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.avatica.AvaticaClientRuntimeException;
+import org.apache.calcite.avatica.AvaticaSqlException;
+import org.apache.calcite.avatica.remote.Service.ErrorResponse;
+
+/**
+ * Turns what Avatica's remote client throws (unchecked exceptions, HTTP statuses inside message
+ * text) into {@link SQLException}s with a SQLSTATE and a message that says what to do.
+ */
+final class RemoteErrors {
+  /** How Avatica's HTTP client reports a status it does not handle: "... got HTTP/401". */
+  private static final Pattern HTTP_STATUS = Pattern.compile("HTTP/(\\d{3})");
+  private static final String UNKNOWN_SQL_STATE = ErrorResponse.UNKNOWN_SQL_STATE;
+  /** What Avatica's client puts before the server's message. */
+  private static final String AVATICA_PREFIX = "Remote driver error: ";
+
+  private RemoteErrors() {
+  }
+
+  /**
+   * The error of a connection attempt to {@code serverUrl} that failed with {@code e}.
+   *
+   * <pre>{@code
+   * SQLException e = RemoteErrors.cannotConnect("http://db:8765", failure);
+   * e.getSQLState();   // 28000 for HTTP 401 and 403, else 08001
+   * }</pre>
+   */
+  static SQLException cannotConnect(String serverUrl, RuntimeException e) {
+    SQLException fromServer = fromServer(e);
+    if (fromServer != null) {
+      return fromServer;
+    }
+    int status = httpStatus(e);
+    if (status == 401) {
+      return new SQLException("Cannot connect to " + serverUrl + ": HTTP 401 Unauthorized. The"
+          + " server requires authentication and did not accept the credentials given: check"
+          + " user and password, and set authentication=DIGEST if the server uses digest"
+          + " authentication", "28000", e);
+    }
+    if (status == 403) {
+      return new SQLException("Cannot connect to " + serverUrl + ": HTTP 403 Forbidden. The"
+          + " user is known but lacks the role the server requires", "28000", e);
+    }
+    if (status > 0) {
+      return new SQLException("Cannot connect to " + serverUrl + ": the server answered HTTP "
+          + status + "; is it a Freshet server?", "08001", e);
+    }
+    if (hasCause(e, ConnectException.class)) {
+      return new SQLException("Cannot connect to " + serverUrl + ": nothing accepts connections"
+          + " there. Start the server with: freshet serve", "08001", e);
+    }
+    return new SQLException("Cannot connect to " + serverUrl + " (see the cause)", "08001", e);
+  }
+
+  /**
+   * The error of a call on an open connection: the server's own SQLException (its message and
+   * SQLSTATE travel in Avatica's error response), or a communication failure (08S01).
+   */
+  static SQLException onCall(String what, RuntimeException e) {
+    SQLException fromServer = fromServer(e);
+    if (fromServer != null) {
+      return fromServer;
+    }
+    int status = httpStatus(e);
+    return new SQLException(what + " failed: "
+        + (status > 0 ? "the server answered HTTP " + status : "the server cannot be reached")
+        + " (see the cause)", "08S01", e);
+  }
+
+  /**
+   * The error of a statement that Avatica's statement class reported: the server's message and
+   * SQLSTATE, without the SQL text and the prefixes that Avatica adds; else {@code e} itself.
+   */
+  static SQLException statementFailed(SQLException e) {
+    SQLException fromServer = fromServer(e);
+    return fromServer == null ? e : fromServer;
+  }
+
+  private static SQLException fromServer(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof AvaticaSqlException) {
+        // Avatica's statement wraps the server's message as "Error while executing SQL ...:
+        // Remote driver error: <message>" and drops the exception that held it alone.
+        AvaticaSqlException a = (AvaticaSqlException) t;
+        return new SQLException(serverMessage(a.getErrorMessage()),
+            knownState(a.getSQLState()), a.getErrorCode(), a);
+      }
+      if (t instanceof SQLException && ((SQLException) t).getSQLState() != null) {
+        return (SQLException) t;
+      }
+      if (t instanceof AvaticaClientRuntimeException) {
+        AvaticaClientRuntimeException r = (AvaticaClientRuntimeException) t;
+        return new SQLException(serverMessage(r.getMessage()), knownState(r.getSqlState()),
+            r.getErrorCode(), r);
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return null;
+  }
+
+  /** The server's own message: what follows Avatica's prefix, if it is there. */
+  private static String serverMessage(String message) {
+    if (message == null) {
+      return null;
+    }
+    int at = message.indexOf(AVATICA_PREFIX);
+    return at < 0 ? message : message.substring(at + AVATICA_PREFIX.length());
+  }
+
+  /** Avatica sends 00000 ("success") when the server's exception had no SQLSTATE. */
+  private static String knownState(String state) {
+    return state == null || UNKNOWN_SQL_STATE.equals(state) ? "HY000" : state;
+  }
+
+  private static int httpStatus(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String message = t.getMessage();
+      if (message != null) {
+        Matcher m = HTTP_STATUS.matcher(message);
+        if (m.find()) {
+          return Integer.parseInt(m.group(1));
+        }
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,191 @@
+package dev.freshet.jdbc.remote;
+
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.Properties;
+import java.util.TimeZone;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaFactory;
+import org.apache.calcite.avatica.AvaticaDatabaseMetaData;
+import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.AvaticaResultSet;
+import org.apache.calcite.avatica.AvaticaResultSetMetaData;
+import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.avatica.MetaImpl;
+import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.UnregisteredDriver;
+
+/**
+ * Creates the JDBC objects of {@link FreshetRemoteDriver}: Avatica's, except that a result set
+ * reads its rows without look-ahead ({@link FrameRowIterable}), errors keep the server's
+ * SQLSTATE, and {@code Statement.cancel()} stops the query on the server at once.
+ */
+public class RemoteJdbcFactory implements AvaticaFactory {
+  /** Called by Avatica, which instantiates the factory by name. */
+  public RemoteJdbcFactory() {
+  }
+
+  @Override public int getJdbcMajorVersion() {
+    return 4;
+  }
+
+  @Override public int getJdbcMinorVersion() {
+    return 1;
+  }
+
+  @Override public AvaticaConnection newConnection(UnregisteredDriver driver,
+      AvaticaFactory factory, String url, Properties info) {
+    return new RemoteConnection(driver, factory, url, info);
+  }
+
+  @Override public AvaticaStatement newStatement(AvaticaConnection connection,
+      Meta.StatementHandle h, int resultSetType, int resultSetConcurrency,
+      int resultSetHoldability) {
+    return new RemoteStatement(connection, h, resultSetType, resultSetConcurrency,
+        resultSetHoldability);
+  }
+
+  @Override public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection,
+      Meta.StatementHandle h, Meta.Signature signature, int resultSetType,
+      int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+    return new RemotePreparedStatement(connection, h, signature, resultSetType,
+        resultSetConcurrency, resultSetHoldability);
+  }
+
+  @Override public AvaticaSpecificDatabaseMetaData newDatabaseMetaData(
+      AvaticaConnection connection) {
+    return new RemoteDatabaseMetaData(connection);
+  }
+
+  @Override public ResultSetMetaData newResultSetMetaData(AvaticaStatement statement,
+      Meta.Signature signature) {
+    return new AvaticaResultSetMetaData(statement, null, signature);
+  }
+
+  @Override public AvaticaResultSet newResultSet(AvaticaStatement statement, QueryState state,
+      Meta.Signature signature, TimeZone timeZone, Meta.Frame firstFrame) throws SQLException {
+    ResultSetMetaData metaData = newResultSetMetaData(statement, signature);
+    return new RemoteResultSet(statement, state, signature, metaData, timeZone, firstFrame);
+  }
+
+  /** Connection whose Meta (Avatica's remote one) the result sets fetch from. */
+  static final class RemoteConnection extends AvaticaConnection {
+    RemoteConnection(UnregisteredDriver driver, AvaticaFactory factory, String url,
+        Properties info) {
+      super(driver, factory, url, info);
+    }
+
+    Meta meta() {
+      return meta;
+    }
+  }
+
+  /** Statement whose cancel also closes it on the server, which stops its push query. */
+  static final class RemoteStatement extends AvaticaStatement {
+    RemoteStatement(AvaticaConnection connection, Meta.StatementHandle h, int resultSetType,
+        int resultSetConcurrency, int resultSetHoldability) {
+      super(connection, h, resultSetType, resultSetConcurrency, resultSetHoldability);
+    }
+
+    boolean isCancelled() {
+      return cancelFlag.get();
+    }
+
+    @Override public ResultSet executeQuery(String sql) throws SQLException {
+      // A new query is not cancelled; Avatica leaves the flag set after a cancel.
+      cancelFlag.set(false);
+      try {
+        return super.executeQuery(sql);
+      } catch (SQLException e) {
+        throw RemoteErrors.statementFailed(e);
+      }
+    }
+
+    @Override public boolean execute(String sql) throws SQLException {
+      cancelFlag.set(false);
+      try {
+        return super.execute(sql);
+      } catch (SQLException e) {
+        throw RemoteErrors.statementFailed(e);
+      }
+    }
+
+    @Override public long executeLargeUpdate(String sql) throws SQLException {
+      try {
+        return super.executeLargeUpdate(sql);
+      } catch (SQLException e) {
+        throw RemoteErrors.statementFailed(e);
+      }
+    }
+
+    /**
+     * Sets the cancel flag, then closes the statement on the server (Avatica's protocol has no
+     * cancel request): its push query stops and a {@code next()} blocked in a long-poll fetch
+     * returns now instead of after the poll. A later execute on this statement opens a new one
+     * on the server.
+     */
+    @Override public void cancel() throws SQLException {
+      super.cancel();
+      try {
+        ((RemoteConnection) connection).meta().closeStatement(handle);
+      } catch (RuntimeException e) {
+        // The flag alone still stops the reader, at its next fetch.
+      }
+    }
+  }
+
+  /** Database metadata, answered by the server. */
+  static final class RemoteDatabaseMetaData extends AvaticaDatabaseMetaData {
+    RemoteDatabaseMetaData(AvaticaConnection connection) {
+      super(connection);
+    }
+  }
+
+  /** Result set that returns each row as soon as it arrives. */
+  static final class RemoteResultSet extends AvaticaResultSet {
+    RemoteResultSet(AvaticaStatement statement, QueryState state, Meta.Signature signature,
+        ResultSetMetaData metaData, TimeZone timeZone, Meta.Frame firstFrame)
+        throws SQLException {
+      super(statement, state, signature, metaData, timeZone, firstFrame);
+    }
+
+    @Override protected AvaticaResultSet execute() throws SQLException {
+      Iterable<Object> rows;
+      if (firstFrame != null && firstFrame.done) {
+        rows = firstFrame.rows;
+      } else {
+        RemoteConnection connection = (RemoteConnection) statement.connection;
+        rows = new FrameRowIterable(connection.meta(), statement.handle, firstFrame,
+            this::fetchSizeOrDefault, this::isCancelled);
+      }
+      return execute2(MetaImpl.createCursor(signature.cursorFactory, rows), columnMetaDataList);
+    }
+
+    private int fetchSizeOrDefault() {
+      try {
+        return statement.getFetchSize();
+      } catch (SQLException e) {
+        return AvaticaStatement.DEFAULT_FETCH_SIZE;
+      }
+    }
+
+    private boolean isCancelled() {
+      return statement instanceof RemoteStatement && ((RemoteStatement) statement).isCancelled();
+    }
+
+    @Override public boolean next() throws SQLException {
+      if (isCancelled()) {
+        // Avatica's own check throws without a SQLSTATE.
+        throw new SQLException("Statement canceled", "HY008");
+      }
+      try {
+        return super.next();
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Reading the next row", e);
+      }
+    }
+  }
+}

@@ -1,0 +1,389 @@
+package dev.freshet.server;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.engine.Engine;
+import dev.freshet.jdbc.FreshetMeta;
+import java.io.File;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.avatica.remote.Driver.Serialization;
+import org.apache.calcite.avatica.remote.LocalService;
+import org.apache.calcite.avatica.server.HttpServer;
+import org.apache.calcite.avatica.server.ServerCustomizer;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Freshet server: one engine behind Avatica's HTTP server, speaking protobuf, for clients of
+ * {@code jdbc:freshet:remote:url=http://host:8765} (and of Avatica's stock remote driver).
+ *
+ * <pre>{@code
+ * try (FreshetServer server = FreshetServer.builder()
+ *     .port(0)                                        // any free port
+ *     .dataDir(Path.of("/var/lib/freshet"))
+ *     .authentication(Authentication.BASIC, Path.of("/etc/freshet/users.properties"))
+ *     .start()) {
+ *   System.out.println(server.url());                 // http://127.0.0.1:41234
+ * }
+ * }</pre>
+ *
+ * <p>It listens on loopback unless told otherwise and refuses another address without
+ * authentication. A push query's fetch waits up to the fetch timeout for rows (a long-poll, see
+ * {@link FreshetMeta}); each waiting fetch holds one of Jetty's threads, so the thread pool bounds
+ * how many clients can read push queries at once, and Jetty's idle timeout is kept well above the
+ * fetch timeout so that a waiting fetch is never cut off.
+ */
+public final class FreshetServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FreshetServer.class);
+
+  /** The port a server listens on unless told otherwise. */
+  public static final int DEFAULT_PORT = 8765;
+  /** Any user the users file authenticates may connect, whatever their roles. */
+  static final String ANY_AUTHENTICATED_USER = "**";
+
+  /** How clients prove who they are: HTTP authentication against a Jetty users file. */
+  public enum Authentication {
+    /** Anyone who reaches the port may connect; only allowed on a loopback address. */
+    NONE,
+    /** HTTP Basic: the password travels base64-encoded, so use TLS beyond loopback. */
+    BASIC,
+    /** HTTP Digest: the password never travels. */
+    DIGEST
+  }
+
+  private final Options options;
+  private final Engine engine;
+  private final HttpServer http;
+  /** Closes push results whose client has gone (see {@link Builder#pushIdleTimeout}). */
+  private final ScheduledExecutorService sweeper;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private FreshetServer(Options options, Engine engine, HttpServer http,
+      ScheduledExecutorService sweeper) {
+    this.options = options;
+    this.engine = engine;
+    this.http = http;
+    this.sweeper = sweeper;
+  }
+
+  /** Returns a builder with the defaults: 127.0.0.1:8765, in memory, no authentication. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The port the server listens on (the chosen one if it was built with port 0). */
+  public int port() {
+    return http.getPort();
+  }
+
+  /** The address to give clients, e.g. {@code http://127.0.0.1:8765}. */
+  public String url() {
+    String host = options.bindAddress.contains(":") ? "[" + options.bindAddress + "]"
+        : options.bindAddress;
+    return (options.keystore.isPresent() ? "https" : "http") + "://" + host + ":" + port();
+  }
+
+  /** The engine the server runs. */
+  public Engine engine() {
+    return engine;
+  }
+
+  /**
+   * Stops accepting requests, stops every continuous query and closes the engine. Idempotent.
+   */
+  @Override public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    sweeper.shutdownNow();
+    try {
+      http.stop();
+    } finally {
+      engine.close();
+    }
+  }
+
+  /** Everything a server is built from; secrets are never shown by {@link #toString()}. */
+  private record Options(int port, String bindAddress, Optional<Path> dataDir,
+      Authentication authentication, Optional<Path> usersFile, String role,
+      Optional<Path> keystore, String keystorePassword, Duration fetchTimeout,
+      Duration pushIdleTimeout, int maxThreads) {
+    @Override public String toString() {
+      return "port=" + port + " bind=" + bindAddress + " dataDir=" + dataDir.map(Path::toString)
+          .orElse("(memory)") + " authentication=" + authentication + " tls="
+          + keystore.isPresent() + " fetchTimeout=" + fetchTimeout + " pushIdleTimeout="
+          + pushIdleTimeout + " maxThreads=" + maxThreads;
+    }
+  }
+
+  /**
+   * Builds a {@link FreshetServer}.
+   *
+   * <pre>{@code
+   * FreshetServer server = FreshetServer.builder().port(8765).start();
+   * }</pre>
+   */
+  public static final class Builder {
+    private int port = DEFAULT_PORT;
+    private String bindAddress = "127.0.0.1";
+    private Optional<Path> dataDir = Optional.empty();
+    private Authentication authentication = Authentication.NONE;
+    private Optional<Path> usersFile = Optional.empty();
+    private String role = ANY_AUTHENTICATED_USER;
+    private Optional<Path> keystore = Optional.empty();
+    private String keystorePassword = "";
+    private Duration fetchTimeout = FreshetMeta.DEFAULT_FETCH_TIMEOUT;
+    private Duration pushIdleTimeout = Duration.ofMinutes(5);
+    private int maxThreads = 200;
+
+    private Builder() {
+    }
+
+    /** The port to listen on; 0 picks a free one ({@link FreshetServer#port()} tells which). */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("Port must be between 0 and 65535, not " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** The address to listen on; default 127.0.0.1. Others need authentication. */
+    public Builder bindAddress(String bindAddress) {
+      this.bindAddress = requireNonNull(bindAddress, "bindAddress");
+      return this;
+    }
+
+    /** The engine's data directory; without one the engine keeps everything in memory. */
+    public Builder dataDir(Path dataDir) {
+      this.dataDir = Optional.of(dataDir);
+      return this;
+    }
+
+    /**
+     * Requires HTTP authentication against {@code usersFile}, a Jetty {@code HashLoginService}
+     * file of lines {@code user: password[,role...]} (realm {@code Avatica}).
+     */
+    public Builder authentication(Authentication authentication, Path usersFile) {
+      this.authentication = requireNonNull(authentication, "authentication");
+      this.usersFile = authentication == Authentication.NONE ? Optional.empty()
+          : Optional.of(usersFile);
+      return this;
+    }
+
+    /** Admits only users with this role in the users file; by default any user in it. */
+    public Builder role(String role) {
+      this.role = requireNonNull(role, "role");
+      return this;
+    }
+
+    /** Serves HTTPS with the key in {@code keystore} (JKS or PKCS12). */
+    public Builder tls(Path keystore, String password) {
+      this.keystore = Optional.of(keystore);
+      this.keystorePassword = requireNonNull(password, "password");
+      return this;
+    }
+
+    /**
+     * How long a fetch of a push query waits for rows before it answers with an empty frame;
+     * default 5 s, at most 60 s so that it stays below HTTP clients' timeouts (Avatica's: 3 min).
+     */
+    public Builder fetchTimeout(Duration fetchTimeout) {
+      if (fetchTimeout.compareTo(Duration.ofMillis(10)) < 0
+          || fetchTimeout.compareTo(Duration.ofSeconds(60)) > 0) {
+        throw new IllegalArgumentException("The fetch timeout must be between 10 ms and 60 s,"
+            + " not " + fetchTimeout);
+      }
+      this.fetchTimeout = fetchTimeout;
+      return this;
+    }
+
+    /**
+     * How long a push query's result may go without a fetch before the server closes it and stops
+     * its query, taking its client for dead; default 5 minutes. A client reading the result
+     * fetches at least once per fetch timeout, so this must be longer than that.
+     */
+    public Builder pushIdleTimeout(Duration pushIdleTimeout) {
+      this.pushIdleTimeout = requireNonNull(pushIdleTimeout, "pushIdleTimeout");
+      return this;
+    }
+
+    /**
+     * Jetty's maximum number of threads; each client waiting in a push query's fetch holds one.
+     * Default 200.
+     */
+    public Builder maxThreads(int maxThreads) {
+      if (maxThreads < 16) {
+        throw new IllegalArgumentException("The server needs at least 16 threads, not "
+            + maxThreads);
+      }
+      this.maxThreads = maxThreads;
+      return this;
+    }
+
+    /**
+     * Checks the options, opens the engine and starts listening.
+     *
+     * @throws IllegalArgumentException if the options contradict each other or name missing
+     *     files; the message says what to change
+     * @throws IllegalStateException if the port is taken or the data directory in use; the
+     *     message says which
+     */
+    public FreshetServer start() {
+      Options options = new Options(port, bindAddress, dataDir, authentication, usersFile, role,
+          keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads);
+      check(options);
+      Engine engine;
+      try {
+        engine = new Engine("server", options.dataDir());
+      } catch (java.io.UncheckedIOException e) {
+        // The engine's message names the directory and what to do.
+        throw new IllegalStateException(e.getMessage(), e);
+      }
+      ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "freshet-abandoned-results");
+        thread.setDaemon(true);
+        return thread;
+      });
+      try {
+        FreshetMeta meta = new FreshetMeta(null, info -> engine, options.fetchTimeout());
+        HttpServer http = httpServer(options, meta);
+        http.start();
+        long periodMs = Math.max(10, Math.min(30_000, options.pushIdleTimeout().toMillis() / 4));
+        sweeper.scheduleWithFixedDelay(() -> closeAbandoned(meta, options.pushIdleTimeout()),
+            periodMs, periodMs, TimeUnit.MILLISECONDS);
+        FreshetServer server = new FreshetServer(options, engine, http, sweeper);
+        LOG.info("Freshet server listening on {} ({})", server.url(), options);
+        return server;
+      } catch (RuntimeException e) {
+        sweeper.shutdownNow();
+        engine.close();
+        if (hasCause(e, BindException.class)) {
+          throw new IllegalStateException("Cannot listen on " + options.bindAddress() + ":"
+              + options.port() + ": the port is in use or the address is not this machine's."
+              + " Choose another with --port or --bind", e);
+        }
+        // E.g. an unreadable keystore or a wrong keystore password (Jetty's messages name no
+        // secret).
+        throw new IllegalStateException("Cannot start the server on " + options.bindAddress()
+            + ":" + options.port() + ": " + rootCause(e), e);
+      }
+    }
+  }
+
+  private static void check(Options options) {
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(options.bindAddress());
+    } catch (UnknownHostException e) {
+      throw new IllegalArgumentException("Cannot resolve the bind address '"
+          + options.bindAddress() + "'", e);
+    }
+    if (!address.isLoopbackAddress() && options.authentication() == Authentication.NONE) {
+      throw new IllegalArgumentException("Refusing to listen on " + options.bindAddress()
+          + " without authentication: anyone who reaches that address could read and change"
+          + " every stream. Give --auth BASIC or DIGEST with --users-file, or bind 127.0.0.1");
+    }
+    if (options.pushIdleTimeout().compareTo(options.fetchTimeout().multipliedBy(2)) < 0) {
+      throw new IllegalArgumentException("The push idle timeout (" + options.pushIdleTimeout()
+          + ") must be at least twice the fetch timeout (" + options.fetchTimeout() + "): a"
+          + " client that is reading fetches once per fetch timeout");
+    }
+    if (options.usersFile().isPresent() && !Files.isReadable(options.usersFile().get())) {
+      throw new IllegalArgumentException("Cannot read the users file "
+          + options.usersFile().get() + "; it holds lines 'user: password[,role]'");
+    }
+    if (options.keystore().isPresent() && !Files.isReadable(options.keystore().get())) {
+      throw new IllegalArgumentException("Cannot read the keystore " + options.keystore().get());
+    }
+    if (!address.isLoopbackAddress() && options.authentication() == Authentication.BASIC
+        && options.keystore().isEmpty()) {
+      LOG.warn("Basic authentication without TLS on {}: passwords cross the network readable;"
+          + " add --keystore or use --auth DIGEST", options.bindAddress());
+    }
+  }
+
+  private static void closeAbandoned(FreshetMeta meta, Duration idle) {
+    int closed = meta.closeAbandonedPushResults(idle);
+    if (closed > 0) {
+      LOG.info("Closed {} push query result(s) that no client fetched from for {}", closed, idle);
+    }
+  }
+
+  private static HttpServer httpServer(Options options, FreshetMeta meta) {
+    HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
+        .withHandler(SqlStateService.wrap(new LocalService(meta)), Serialization.PROTOBUF)
+        .withPort(options.port())
+        .withServerCustomizers(List.of(jettyCustomizer(options)), Server.class);
+    if (options.authentication() != Authentication.NONE) {
+      String users = options.usersFile().orElseThrow().toAbsolutePath().toString();
+      String[] roles = {options.role()};
+      if (options.authentication() == Authentication.BASIC) {
+        builder.withBasicAuthentication(users, roles);
+      } else {
+        builder.withDigestAuthentication(users, roles);
+      }
+    }
+    if (options.keystore().isPresent()) {
+      // The keystore is also the trust store: Avatica asks for one, and clients bring no
+      // certificates of their own.
+      File keystore = options.keystore().get().toFile();
+      builder.withTLS(keystore, options.keystorePassword(), keystore, options.keystorePassword());
+    }
+    return builder.build();
+  }
+
+  /**
+   * Binds the address (Avatica's builder has no host option), sizes the thread pool and keeps
+   * connections open longer than a long-poll lasts.
+   */
+  private static ServerCustomizer<Server> jettyCustomizer(Options options) {
+    long idleTimeoutMs = Math.max(60_000, 4 * options.fetchTimeout().toMillis());
+    return server -> {
+      for (Connector connector : server.getConnectors()) {
+        if (connector instanceof ServerConnector) {
+          ((ServerConnector) connector).setHost(options.bindAddress());
+          ((ServerConnector) connector).setIdleTimeout(idleTimeoutMs);
+        }
+      }
+      if (server.getThreadPool() instanceof QueuedThreadPool) {
+        ((QueuedThreadPool) server.getThreadPool()).setMaxThreads(options.maxThreads());
+      }
+    };
+  }
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root;
+  }
+
+  private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,143 @@
+package dev.freshet.server;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Runs a Freshet server until the process is stopped.
+ *
+ * <pre>
+ * freshet serve --port 8765 --data-dir /var/lib/freshet
+ * freshet serve --bind 0.0.0.0 --auth DIGEST --users-file users.properties \
+ *     --keystore server.p12      # password from $FRESHET_KEYSTORE_PASSWORD
+ * </pre>
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = "Serve an engine over JDBC (jdbc:freshet:remote:url=http://host:port).")
+final class ServeCommand implements Callable<Integer> {
+  /** Exit code when the options are wrong or the server cannot start. */
+  static final int CANNOT_START = 2;
+
+  @Option(names = "--port", defaultValue = "8765",
+      description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE})")
+  int port;
+
+  @Option(names = "--bind", defaultValue = "127.0.0.1",
+      description = "Address to listen on; another than loopback needs --auth"
+          + " (default: ${DEFAULT-VALUE})")
+  String bind;
+
+  @Option(names = "--data-dir",
+      description = "The engine's data directory (default: everything in memory)")
+  Path dataDir;
+
+  @Option(names = "--auth", defaultValue = "NONE",
+      description = "HTTP authentication: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+  FreshetServer.Authentication authentication;
+
+  @Option(names = "--users-file",
+      description = "Jetty users file for --auth: lines 'user: password[,role...]'")
+  Path usersFile;
+
+  @Option(names = "--role", description = "Admit only users with this role (default: any user"
+      + " in the users file)")
+  String role;
+
+  @Option(names = "--keystore", description = "Serve HTTPS with the key in this keystore"
+      + " (JKS or PKCS12)")
+  Path keystore;
+
+  @Option(names = "--keystore-password", defaultValue = "${env:FRESHET_KEYSTORE_PASSWORD}",
+      description = "The keystore's password (default: $FRESHET_KEYSTORE_PASSWORD; prefer it:"
+          + " other users of the machine can see a process's arguments)")
+  String keystorePassword;
+
+  @Option(names = "--fetch-timeout-ms", defaultValue = "5000",
+      description = "How long a push query's fetch waits for rows before it answers with none;"
+          + " at most 60000 (default: ${DEFAULT-VALUE})")
+  long fetchTimeoutMs;
+
+  @Option(names = "--push-idle-timeout-ms", defaultValue = "300000",
+      description = "Close a push query's result that no client fetched from for this long, and"
+          + " stop its query: its client is taken for dead (default: ${DEFAULT-VALUE})")
+  long pushIdleTimeoutMs;
+
+  @Option(names = "--max-threads", defaultValue = "200",
+      description = "Server threads; each client waiting for a push query's rows holds one"
+          + " (default: ${DEFAULT-VALUE})")
+  int maxThreads;
+
+  private final PrintStream out;
+  private final PrintStream err;
+  /** Released when the server should stop; a test releases it, a user stops the process. */
+  private final CountDownLatch stop;
+
+  ServeCommand() {
+    this(System.out, System.err, new CountDownLatch(1));
+  }
+
+  ServeCommand(PrintStream out, PrintStream err, CountDownLatch stop) {
+    this.out = out;
+    this.err = err;
+    this.stop = stop;
+  }
+
+  @Override public Integer call() throws InterruptedException {
+    FreshetServer server;
+    try {
+      server = builder().start();
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      err.println("freshet serve: " + e.getMessage());
+      return CANNOT_START;
+    }
+    Thread shutdown = new Thread(server::close, "freshet-shutdown");
+    Runtime.getRuntime().addShutdownHook(shutdown);
+    out.println("Freshet server listening on " + server.url());
+    out.println("Connect with: jdbc:freshet:remote:url=" + server.url());
+    out.flush();
+    try {
+      stop.await();
+    } finally {
+      Runtime.getRuntime().removeShutdownHook(shutdown);
+      server.close();
+    }
+    return 0;
+  }
+
+  private FreshetServer.Builder builder() {
+    FreshetServer.Builder builder = FreshetServer.builder()
+        .port(port)
+        .bindAddress(bind)
+        .fetchTimeout(Duration.ofMillis(fetchTimeoutMs))
+        .pushIdleTimeout(Duration.ofMillis(pushIdleTimeoutMs))
+        .maxThreads(maxThreads);
+    if (dataDir != null) {
+      builder.dataDir(dataDir);
+    }
+    if (authentication != FreshetServer.Authentication.NONE) {
+      if (usersFile == null) {
+        throw new IllegalArgumentException("--auth " + authentication + " needs --users-file,"
+            + " a file of lines 'user: password[,role...]'");
+      }
+      builder.authentication(authentication, usersFile);
+    } else if (usersFile != null) {
+      throw new IllegalArgumentException("--users-file is only read with --auth BASIC or DIGEST");
+    }
+    if (role != null) {
+      builder.role(role);
+    }
+    if (keystore != null) {
+      if (keystorePassword == null || keystorePassword.isEmpty()) {
+        throw new IllegalArgumentException("--keystore needs its password: set"
+            + " FRESHET_KEYSTORE_PASSWORD (or --keystore-password)");
+      }
+      builder.tls(keystore, keystorePassword);
+    }
+    return builder;
+  }
+}

@@ -1,0 +1,127 @@
+package dev.freshet.server;
+
+import static dev.freshet.server.RemoteTesting.uniqueName;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code freshet console}: the real sqlline, run non-interactively from a script file.
+ *
+ * <p>The push query is bounded by sqlline's own {@code !set rowLimit 2}: sqlline passes it to
+ * {@code Statement.setMaxRows}, the server ends the push result after two rows and stops the
+ * query, and the script goes on to its end. This runs sqlline exactly as a user would, reads a
+ * never-ending result through it, and needs no child process to kill.
+ */
+class RemoteConsoleTest {
+  private static FreshetServer server;
+
+  @TempDir Path dir;
+
+  @BeforeAll static void startServer() {
+    server = FreshetServer.builder().port(0).start();
+  }
+
+  @AfterAll static void stopServer() {
+    server.close();
+  }
+
+  @Test void shouldPrintTheRowsOfAPullAndOfAPushQueryRunFromAScriptAgainstTheServer()
+      throws Exception {
+    String stream = uniqueName("clicks");
+    Path script = Files.writeString(dir.resolve("script.sql"), String.join("\n",
+        "CREATE STREAM " + stream + " (user_id VARCHAR, amount DOUBLE);",
+        "INSERT INTO " + stream + " VALUES ('alice', 1.5), ('bob', 2), ('alice', 5);",
+        "SELECT user_id, COUNT(*) AS clicks, SUM(amount) AS total FROM " + stream
+            + " GROUP BY user_id;",
+        "!set rowLimit 2",
+        "SELECT STREAM user_id, COUNT(*) AS clicks FROM " + stream
+            + " GROUP BY user_id EMIT UPDATE;",
+        ""));
+    Console console = run("--url", "jdbc:freshet:remote:url=" + server.url(), "-f",
+        script.toString());
+
+    assertEquals(0, console.exitCode, console.toString());
+    List<List<String>> tables = console.tableRows();
+    assertEquals(Set.of(List.of("USER_ID", "CLICKS", "TOTAL"), List.of("alice", "2", "6.5"),
+        List.of("bob", "1", "2.0"), List.of("USER_ID", "CLICKS"), List.of("alice", "2"),
+        List.of("bob", "1")), new HashSet<>(tables), console.toString());
+    assertEquals(6, tables.size(), console.toString());
+    RemoteTesting.await("the push query stops",
+        () -> RemoteTesting.queriesReading(server, stream).isEmpty());
+  }
+
+  @Test void shouldOpenAnEmbeddedEngineWithoutUrl() throws Exception {
+    String stream = uniqueName("clicks");
+    Path script = Files.writeString(dir.resolve("script.sql"), String.join("\n",
+        "CREATE STREAM " + stream + " (user_id VARCHAR, amount DOUBLE);",
+        "INSERT INTO " + stream + " VALUES ('carol', 4);",
+        "SELECT user_id, amount FROM " + stream + ";",
+        ""));
+    Console console = run("-f", script.toString());
+
+    assertEquals(0, console.exitCode, console.toString());
+    assertEquals(List.of(List.of("USER_ID", "AMOUNT"), List.of("carol", "4.0")),
+        console.tableRows(), console.toString());
+  }
+
+  @Test void shouldAddStreamingDefaultsUnlessTheUserGivesThem() {
+    ConsoleCommand command = new ConsoleCommand(System.out, System.err, null, false);
+    new CommandLine(command).parseArgs("--url", "jdbc:freshet:", "--maxColumnWidth=10", "-f",
+        "x.sql");
+    assertEquals(List.of("-u", "jdbc:freshet:", "--incremental=true", "--maxWidth=160",
+        "--isolation=TRANSACTION_NONE", "--connectInteractionMode=notAskCredentials",
+        "--maxColumnWidth=10", "-f", "x.sql"), command.arguments());
+  }
+
+  private Console run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    List<String> all = new ArrayList<>(List.of(args));
+    int exit = assertTimeoutPreemptively(RemoteTesting.DEADLINE, () -> new CommandLine(
+        new ConsoleCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8),
+            new ByteArrayInputStream(new byte[0]), false))
+        .execute(all.toArray(new String[0])));
+    return new Console(exit, out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** What a console run printed. */
+  private record Console(int exitCode, String out, String err) {
+    /** The cells of every line of a table sqlline printed, header lines included. */
+    List<List<String>> tableRows() {
+      List<List<String>> rows = new ArrayList<>();
+      for (String line : out.split("\\R")) {
+        if (line.startsWith("|")) {
+          List<String> cells = new ArrayList<>();
+          String[] parts = line.split("\\|");
+          for (int i = 1; i < parts.length; i++) {
+            cells.add(parts[i].trim());
+          }
+          rows.add(cells);
+        }
+      }
+      return rows;
+    }
+
+    @Override public String toString() {
+      return "exit " + exitCode + "\n--- out\n" + out + "--- err\n" + err;
+    }
+  }
+}
