@@ -1,0 +1,90 @@
+package dev.freshet.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * State larger than the heap, end to end through SQL: a materialized view over 5,000,000 distinct
+ * keys, kept by the MVStore state store provider, runs in a JVM with {@code -Xmx256m}, and its
+ * result equals H2's result of the same GROUP BY.
+ *
+ * <p>The child JVM ({@link LargeStateViewChild}) reads 5,500,000 generated numbers in batches of
+ * 250,000, so the last 500,000 revisit groups whose state comes back from the file. As Java
+ * objects the state would take over a gigabyte; the view's result lives in the engine's H2 file,
+ * outside the heap too. This JVM then opens the same data directory (the catalog brings the view
+ * back), reads the view through JDBC, and compares it row by row with H2's GROUP BY over
+ * {@code SYSTEM_RANGE}.
+ */
+class LargeStateViewTest {
+  private static final long ROWS = 5_500_000;
+  private static final long KEYS = 5_000_000;
+
+  @TempDir Path dataDir;
+
+  @Test void shouldKeepFiveMillionGroupsOfAViewInA256MbHeap() throws Exception {
+    Path log = dataDir.resolveSibling(dataDir.getFileName() + "-child.log");
+    Process child = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:+ExitOnOutOfMemoryError",
+        "-cp", System.getProperty("java.class.path"),
+        LargeStateViewChild.class.getName(),
+        dataDir.toString(), Long.toString(ROWS), Long.toString(KEYS))
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+    boolean finished = child.waitFor(20, TimeUnit.MINUTES);
+    if (!finished) {
+      child.destroyForcibly().waitFor();
+    }
+    List<String> output = Files.readAllLines(log, StandardCharsets.UTF_8);
+    Files.deleteIfExists(log);
+    String context = "output of the child:\n" + String.join("\n", output);
+    assertTrue(finished, "the child did not finish within 20 minutes; " + context);
+    assertEquals(0, child.exitValue(), context);
+    long maxHeap = output.stream().filter(l -> l.startsWith("MAX_HEAP "))
+        .mapToLong(l -> Long.parseLong(l.substring(9))).findFirst().orElseThrow();
+    assertTrue(maxHeap <= 256L << 20, "the child's heap was " + maxHeap + " bytes");
+    assertTrue(output.contains("DONE STOPPED 21"), context);
+
+    String url = "jdbc:freshet:dataDir=" + dataDir;
+    try (Connection freshet = DriverManager.getConnection(url);
+         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:");
+         Statement view = freshet.createStatement();
+         Statement oracle = h2.createStatement();
+         ResultSet actual = view.executeQuery("SELECT k, c, total FROM big ORDER BY k");
+         ResultSet expected = oracle.executeQuery("SELECT MOD(X, " + KEYS + ") AS k,"
+             + " COUNT(*) AS c, SUM(X) AS total FROM SYSTEM_RANGE(0, " + (ROWS - 1) + ")"
+             + " GROUP BY MOD(X, " + KEYS + ") ORDER BY k")) {
+      long compared = 0;
+      while (expected.next()) {
+        assertTrue(actual.next(), "the view ends after " + compared + " rows");
+        for (int column = 1; column <= 3; column++) {
+          if (expected.getLong(column) != actual.getLong(column)) {
+            assertEquals(List.of(expected.getLong(1), expected.getLong(2), expected.getLong(3)),
+                List.of(actual.getLong(1), actual.getLong(2), actual.getLong(3)),
+                "row " + compared);
+          }
+        }
+        compared++;
+      }
+      assertFalse(actual.next(), "the view has more rows than H2's " + compared);
+      assertEquals(KEYS, compared);
+    } finally {
+      EngineRegistry.INSTANCE.resolve(java.util.Map.of(EngineRegistry.DATA_DIR,
+          dataDir.toString())).close();
+    }
+  }
+}
