@@ -1,0 +1,178 @@
+package dev.freshet.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server process killed with SIGKILL while clients insert, then started again on the same data
+ * directory: the catalog brings the stream and the view back, the view continues from its
+ * checkpoint, and a pull query sees whole committed batches only, never a part of one. At the end
+ * the view counts every acknowledged INSERT exactly once.
+ *
+ * <p>Each INSERT adds one row for each of the keys {@code a}, {@code b} and {@code c}, so a
+ * committed result has the same count for every key; a result with a part of a batch would not.
+ */
+class ServerCrashRestartTest {
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final String[] KEYS = {"a", "b", "c"};
+
+  @TempDir Path dataDir;
+
+  @Test void shouldContinueTheViewFromItsCheckpointAfterTheServerIsKilled() throws Exception {
+    Process server = start();
+    String url = url(server);
+    int acknowledged;
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    Connection first = DriverManager.getConnection(url);
+    try {
+      Statement s = first.createStatement();
+      s.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+      s.execute("CREATE MATERIALIZED VIEW per_key AS SELECT k, COUNT(*) AS c, SUM(n) AS total"
+          + " FROM clicks GROUP BY k");
+      AtomicInteger acks = new AtomicInteger();
+      Future<?> inserts = writer.submit(() -> {
+        Connection w = DriverManager.getConnection(url);
+        try {
+          Statement insert = w.createStatement();
+          for (int i = 1; ; i++) {
+            insert.executeUpdate("INSERT INTO clicks VALUES ('a', " + i + "), ('b', " + i
+                + "), ('c', " + i + ")");
+            acks.set(i);
+          }
+        } catch (SQLException e) {
+          // The server was killed: the INSERT in flight was not acknowledged.
+          return null;
+        } finally {
+          closeQuietly(w);
+        }
+      });
+      await("30 acknowledged INSERTs", () -> acks.get() >= 30);
+      await("the view to count some of them", () -> consistentCount(s) > 0);
+      server.destroyForcibly().waitFor();
+      inserts.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+      acknowledged = acks.get();
+    } finally {
+      writer.shutdownNow();
+      closeQuietly(first);
+    }
+
+    Process restarted = start();
+    try (Connection c = DriverManager.getConnection(url(restarted));
+         Statement s = c.createStatement()) {
+      // Whole batches only, from the first read on, while the view catches up.
+      long firstRead = consistentCount(s);
+      assertTrue(firstRead <= acknowledged, "count " + firstRead);
+      await("the view to count all " + acknowledged + " acknowledged INSERTs",
+          () -> consistentCount(s) >= acknowledged);
+      long total = (long) acknowledged * (acknowledged + 1) / 2;
+      List<List<Object>> expected = new ArrayList<>();
+      for (String key : KEYS) {
+        expected.add(List.of(key, (long) acknowledged, total));
+      }
+      assertEquals(expected, RemoteTesting.readAll(
+          s.executeQuery("SELECT k, c, total FROM per_key ORDER BY k")));
+      // The restarted server takes new rows into the same view.
+      s.executeUpdate("INSERT INTO clicks VALUES ('a', 1000)");
+      await("the new row", () -> rows(s, "SELECT c FROM per_key WHERE k = 'a'")
+          .equals(List.of(List.of((long) acknowledged + 1))));
+    } finally {
+      restarted.destroyForcibly().waitFor();
+    }
+  }
+
+  /**
+   * The view's count, the same for every key, or a failure if the keys' counts differ (a batch
+   * seen in part) or the sums disagree with the counts (a row counted twice); 0 before the first
+   * batch.
+   */
+  private static long consistentCount(Statement s) {
+    List<List<Object>> rows = rows(s, "SELECT k, c, total FROM per_key ORDER BY k");
+    if (rows.isEmpty()) {
+      return 0;
+    }
+    assertEquals(KEYS.length, rows.size(), rows::toString);
+    long count = (Long) rows.get(0).get(1);
+    for (List<Object> row : rows) {
+      assertEquals(count, row.get(1), () -> "a part of a batch: " + rows);
+      assertEquals(count * (count + 1) / 2, row.get(2), () -> "counted twice: " + rows);
+    }
+    return count;
+  }
+
+  private static List<List<Object>> rows(Statement s, String sql) {
+    try (ResultSet rs = s.executeQuery(sql)) {
+      return RemoteTesting.readAll(rs);
+    } catch (SQLException e) {
+      throw new AssertionError(sql, e);
+    }
+  }
+
+  /** Closes a connection to a killed server, which cannot answer the close. */
+  private static void closeQuietly(Connection c) {
+    try {
+      c.close();
+    } catch (SQLException e) {
+      // The server is gone; nothing of the connection is left to release there.
+    }
+  }
+
+  /** Polls {@code condition} until it holds, every 20 ms, failing at the deadline. */
+  private static void await(String what, java.util.function.BooleanSupplier condition) {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        fail("not within " + DEADLINE + ": " + what);
+      }
+      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+    }
+  }
+
+  private Process start() throws Exception {
+    return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), FreshetMain.class.getName(), "serve",
+        "--port", "0", "--data-dir", dataDir.toString())
+        .redirectErrorStream(true).start();
+  }
+
+  /** Reads the server's output until it says where it listens; its JDBC URL. */
+  private static String url(Process server) throws Exception {
+    BufferedReader lines = new BufferedReader(
+        new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+    List<String> seen = new ArrayList<>();
+    String line;
+    while ((line = lines.readLine()) != null) {
+      seen.add(line);
+      if (line.startsWith("Connect with: ")) {
+        String url = line.substring("Connect with: ".length());
+        // Keep draining the output, so that the server never blocks on a full pipe.
+        Thread drain = new Thread(() -> lines.lines().forEach(l -> { }), "server-output");
+        drain.setDaemon(true);
+        drain.start();
+        return url;
+      }
+    }
+    throw new AssertionError("the server ended before listening: " + String.join("\n", seen));
+  }
+}
