@@ -191,6 +191,14 @@ class SequenceStreamTest {
     }
   }
 
+  @Test void shouldGroupByARemainderWrittenWithPercent() throws Exception {
+    statement.execute("CREATE STREAM nums (n BIGINT) WITH (connector = 'sequence', 'end' = '10')");
+    List<List<Long>> rows = new java.util.ArrayList<>(longs(statement,
+        "SELECT n % 3 AS r, COUNT(*) AS c, SUM(n) AS s FROM nums GROUP BY n % 3"));
+    rows.sort(java.util.Comparator.comparing(row -> row.get(0)));
+    assertEquals(List.of(List.of(0L, 4L, 18L), List.of(1L, 3L, 12L), List.of(2L, 3L, 15L)), rows);
+  }
+
   @Test void shouldRejectColumnsThatASequenceDoesNotHave() {
     String with = " WITH (connector = 'sequence', 'end' = '10')";
     String allowed = "A sequence stream has exactly one BIGINT column, the row number, and"

@@ -6,7 +6,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
  * Entry point that parses Freshet SQL with Calcite's default lexical rules.
@@ -19,14 +18,15 @@ import org.apache.calcite.sql.validate.SqlConformanceEnum;
  *
  * <p>Identifiers are quoted with double quotes, unquoted identifiers are
  * upper-cased, quoted ones keep their case, and the conformance is
- * {@link SqlConformanceEnum#DEFAULT}, as in {@link SqlParser#config()}.
+ * {@link FreshetConformance}: Calcite's default, as in {@link SqlParser#config()}, plus
+ * {@code a % b}.
  * Use {@link #config()} to build a {@link SqlParser} with other settings.
  */
 public final class FreshetSqlParser {
   private static final SqlParser.Config CONFIG =
       SqlParser.config()
           .withParserFactory(FreshetSqlParserImpl.FACTORY)
-          .withConformance(SqlConformanceEnum.DEFAULT);
+          .withConformance(FreshetConformance.INSTANCE);
 
   private FreshetSqlParser() {
   }

@@ -615,6 +615,14 @@ class FreshetSqlParserTest {
     assertEquals(FreshetSqlParserImpl.FACTORY, config.parserFactory());
     assertEquals(SqlParser.config().unquotedCasing(), config.unquotedCasing());
     assertEquals(SqlParser.config().quoting(), config.quoting());
-    assertEquals(SqlConformanceEnum.DEFAULT, config.conformance());
+    assertEquals(FreshetConformance.INSTANCE, config.conformance());
+    assertTrue(config.conformance().isPercentRemainderAllowed());
+    assertEquals(SqlConformanceEnum.DEFAULT.isGroupByAlias(),
+        config.conformance().isGroupByAlias());
+  }
+
+  @Test void shouldParsePercentAsMod() throws SqlParseException {
+    assertEquals("SELECT `N` % 10 AS `B`\nFROM `NUMS`",
+        FreshetSqlParser.parse("SELECT n % 10 AS b FROM nums").toString());
   }
 }
