@@ -117,7 +117,7 @@ final class MaterializedViewDdl {
       }
       // Opened only now that the name is free: opening resets a result another query wrote.
       ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,
-          keyColumns);
+          keyColumns, options.minBatchesToRetain());
       ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(), id,
           sql, List.of(source.name()), result);
       MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,

@@ -13,7 +13,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -68,16 +74,41 @@ final class ResultTable implements ViewResult {
 
   private static final String RESULTS = "FRESHET_VIEW_RESULTS";
 
+  /** What a change did to the result, as {@code _ROW_KIND} names it. */
+  enum RowKind {
+    /** A row for a group the result did not have, or an appended row. */
+    INSERT,
+    /** A new value for a group the result had. */
+    UPDATE,
+    /** A row that left the result (COMPLETE mode: its group is not in the new table). */
+    DELETE
+  }
+
+  /**
+   * Hears each committed batch's changes, on the query's batch thread, after the commit: each row
+   * is the view's columns, then the batch id ({@code Long}) and the {@link RowKind} name.
+   */
+  @FunctionalInterface
+  interface ChangeListener {
+    void committed(long batchId, List<Object[]> changes);
+  }
+
   private final ResultDatabase db;
   private final String view;
   private final String table;
   private final Layout layout;
   private final StoredColumnType[] types;
   private final int[] keyColumns;
+  private final String changes;
+  /** How many batches of changes the table keeps behind the latest, for resuming readers. */
+  private final int retainedBatches;
+  private final CopyOnWriteArrayList<ChangeListener> listeners = new CopyOnWriteArrayList<>();
   /** The batch thread's connection; opened by the first batch. */
   private @Nullable Connection writer;
   private @Nullable PreparedStatement write;
   private @Nullable PreparedStatement recordBatch;
+  private @Nullable PreparedStatement writeChange;
+  private @Nullable PreparedStatement existingKeys;
   private final ByteArrayOutputStream keyBytes = new ByteArrayOutputStream();
   private final DataOutputStream keyOut = new DataOutputStream(keyBytes);
   /** The next {@code SEQ$} of an appended row. */
@@ -85,10 +116,12 @@ final class ResultTable implements ViewResult {
   private volatile long batchId;
 
   private ResultTable(ResultDatabase db, String view, Layout layout, StoredColumnType[] types,
-      int[] keyColumns, long batchId, long nextSeq) {
+      int[] keyColumns, int retainedBatches, long batchId, long nextSeq) {
     this.db = db;
     this.view = view;
     this.table = tableName(view);
+    this.changes = changesName(view);
+    this.retainedBatches = retainedBatches;
     this.layout = layout;
     this.types = types;
     this.keyColumns = keyColumns.clone();
@@ -103,10 +136,11 @@ final class ResultTable implements ViewResult {
    * @param rowType the view's columns
    * @param keyColumns for {@link Layout#UPSERT}, the positions of the group key in the rows that
    *     the query hands the sink (after the view's columns, if they are hidden)
+   * @param retainedBatches how many batches of changes to keep behind the latest, at least 1
    * @throws SQLException (0A000) if a column has a type a result table cannot hold
    */
   static ResultTable open(ResultDatabase db, String view, String queryId, RelDataType rowType,
-      Layout layout, int[] keyColumns) throws SQLException {
+      Layout layout, int[] keyColumns, int retainedBatches) throws SQLException {
     List<RelDataTypeField> fields = rowType.getFieldList();
     StoredColumnType[] types = new StoredColumnType[fields.size()];
     StringBuilder columns = new StringBuilder();
@@ -116,6 +150,7 @@ final class ResultTable implements ViewResult {
       columns.append(", C").append(i).append(' ').append(types[i].ddl(field.getType()));
     }
     String table = tableName(view);
+    String changes = changesName(view);
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + RESULTS + " (VIEW_NAME CHARACTER VARYING"
           + " PRIMARY KEY, QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
@@ -124,13 +159,16 @@ final class ResultTable implements ViewResult {
         p.setString(1, view);
         try (ResultSet r = p.executeQuery()) {
           if (r.next() && r.getString(1).equals(queryId)) {
-            return new ResultTable(db, view, layout, types, keyColumns, r.getLong(2),
-                layout == Layout.UPSERT ? 0 : nextSeq(s, table));
+            return new ResultTable(db, view, layout, types, keyColumns, retainedBatches,
+                r.getLong(2), layout == Layout.UPSERT ? 0 : nextSeq(s, table));
           }
         }
       }
       // A result left by an earlier view of this name belongs to a query that is gone.
       s.execute("DROP TABLE IF EXISTS " + table);
+      s.execute("DROP TABLE IF EXISTS " + changes);
+      s.execute("CREATE TABLE " + changes + " (BATCH_ID BIGINT, SEQ$ INTEGER, KIND TINYINT"
+          + columns + ", PRIMARY KEY (BATCH_ID, SEQ$))");
       String key = layout == Layout.UPSERT ? "KEY$ BINARY VARYING PRIMARY KEY"
           : "SEQ$ BIGINT PRIMARY KEY";
       s.execute("CREATE TABLE " + table + " (" + key + columns + ")");
@@ -142,13 +180,14 @@ final class ResultTable implements ViewResult {
       }
       db.persist(c);
     }
-    return new ResultTable(db, view, layout, types, keyColumns, -1, 0);
+    return new ResultTable(db, view, layout, types, keyColumns, retainedBatches, -1, 0);
   }
 
   /** Deletes the result of view {@code view}, if it has one. */
   static void drop(ResultDatabase db, String view) throws SQLException {
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("DROP TABLE IF EXISTS " + tableName(view));
+      s.execute("DROP TABLE IF EXISTS " + changesName(view));
       s.execute("CREATE TABLE IF NOT EXISTS " + RESULTS + " (VIEW_NAME CHARACTER VARYING"
           + " PRIMARY KEY, QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
       try (PreparedStatement p = c.prepareStatement(
@@ -169,7 +208,16 @@ final class ResultTable implements ViewResult {
 
   /** {@code RESULT$<view>}, quoted: any view name makes a valid identifier. */
   private static String tableName(String view) {
-    return '"' + ("RESULT$" + view).replace("\"", "\"\"") + '"';
+    return quote("RESULT$" + view);
+  }
+
+  /** {@code CHANGES$<view>}: each batch's changes, kept for {@code retainedBatches} batches. */
+  private static String changesName(String view) {
+    return quote("CHANGES$" + view);
+  }
+
+  private static String quote(String name) {
+    return '"' + name.replace("\"", "\"\"") + '"';
   }
 
   @Override public long batchId() {
@@ -184,17 +232,25 @@ final class ResultTable implements ViewResult {
    */
   void apply(long batchId, List<Object[]> rows) throws SQLException {
     Connection c = writer();
+    List<Object[]> changed = new ArrayList<>(rows.size());
     try {
       if (layout == Layout.REPLACE) {
+        // Every row of the old table leaves it; the batch's rows are the new table.
+        for (Object[] old : readAll(c)) {
+          changed.add(change(old, batchId, RowKind.DELETE));
+        }
         try (Statement s = c.createStatement()) {
           s.executeUpdate("DELETE FROM " + table);
         }
         nextSeq = 0;
       }
+      byte[][] keys = layout == Layout.UPSERT ? encodeKeys(rows) : null;
+      Set<ByteBuffer> existing = keys == null ? Set.of() : existingKeys(keys);
       PreparedStatement p = write;
-      for (Object[] row : rows) {
-        if (layout == Layout.UPSERT) {
-          p.setBytes(1, encodeKey(row));
+      for (int r = 0; r < rows.size(); r++) {
+        Object[] row = rows.get(r);
+        if (keys != null) {
+          p.setBytes(1, keys[r]);
         } else {
           p.setLong(1, nextSeq++);
         }
@@ -202,8 +258,11 @@ final class ResultTable implements ViewResult {
           types[i].bind(p, i + 2, row[i]);
         }
         p.addBatch();
+        changed.add(change(row, batchId, keys != null && existing.contains(ByteBuffer.wrap(keys[r]))
+            ? RowKind.UPDATE : RowKind.INSERT));
       }
       p.executeBatch();
+      writeChanges(batchId, changed);
       recordBatch.setLong(1, batchId);
       recordBatch.executeUpdate();
       c.commit();
@@ -218,6 +277,217 @@ final class ResultTable implements ViewResult {
     }
     db.persist(c);
     this.batchId = batchId;
+    for (ChangeListener listener : listeners) {
+      listener.committed(batchId, changed);
+    }
+  }
+
+  /**
+   * Hands {@code listener} the view's result and then every later change, with no gap and no
+   * duplicate: first, in one call, the rows of the last committed batch {@code b} as
+   * {@link RowKind#INSERT}s with batch id {@code b} (nothing before the first batch); or, if
+   * {@code sinceBatch} is 0 or more, the recorded changes of each batch after {@code sinceBatch}
+   * up to {@code b}, one call per batch; then each batch after {@code b} as it commits. The first
+   * calls come from this thread, later ones from the query's batch thread.
+   *
+   * @return a handle whose {@code close()} ends the subscription
+   * @throws SQLException (22023) if {@code sinceBatch} is after the latest batch, or its changes
+   *     are no longer retained
+   */
+  AutoCloseable subscribe(long sinceBatch, ChangeListener listener) throws SQLException {
+    Gate gate = new Gate(listener);
+    // Registered before the snapshot is taken: a batch committed later reaches the gate.
+    listeners.add(gate);
+    try (Connection snapshot = db.connectSnapshot()) {
+      long latest = latestBatch(snapshot);
+      if (sinceBatch < 0) {
+        if (latest >= 0) {
+          List<Object[]> rows = new ArrayList<>();
+          for (Object[] row : readAll(snapshot)) {
+            rows.add(change(row, latest, RowKind.INSERT));
+          }
+          listener.committed(latest, rows);
+        }
+      } else {
+        replayChanges(snapshot, sinceBatch, latest, listener);
+      }
+      gate.goLive(latest);
+      return () -> listeners.remove(gate);
+    } catch (SQLException | RuntimeException e) {
+      listeners.remove(gate);
+      throw e;
+    }
+  }
+
+  private long latestBatch(Connection c) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT BATCH_ID FROM " + RESULTS + " WHERE VIEW_NAME = ?")) {
+      p.setString(1, view);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() ? r.getLong(1) : -1;
+      }
+    }
+  }
+
+  private void replayChanges(Connection c, long sinceBatch, long latest, ChangeListener listener)
+      throws SQLException {
+    if (sinceBatch > latest) {
+      throw new SQLException("View " + view + " has no version " + sinceBatch + ": its latest"
+          + " is " + latest + ". Resume from a version you have seen, or subscribe without"
+          + " 'since_version' to start from the view's current rows", "22023");
+    }
+    if (sinceBatch == latest) {
+      return;
+    }
+    try (Statement s = c.createStatement();
+         ResultSet r = s.executeQuery("SELECT MIN(BATCH_ID) FROM " + changes)) {
+      r.next();
+      long oldest = r.getLong(1);
+      if (r.wasNull() || oldest > sinceBatch + 1) {
+        throw new SQLException("View " + view + " no longer keeps the changes after version "
+            + sinceBatch + (r.wasNull() ? "" : ": the oldest it keeps are those of version "
+            + oldest) + ". Subscribe without 'since_version' to start from the view's current"
+            + " rows, or keep more versions with SET 'min.batches.to.retain'", "22023");
+      }
+    }
+    try (PreparedStatement p = c.prepareStatement("SELECT BATCH_ID, KIND, " + columnList()
+        + " FROM " + changes + " WHERE BATCH_ID > ? ORDER BY BATCH_ID, SEQ$")) {
+      p.setLong(1, sinceBatch);
+      try (ResultSet r = p.executeQuery()) {
+        long batch = -1;
+        List<Object[]> rows = new ArrayList<>();
+        while (r.next()) {
+          long b = r.getLong(1);
+          if (b != batch && !rows.isEmpty()) {
+            listener.committed(batch, rows);
+            rows = new ArrayList<>();
+          }
+          batch = b;
+          rows.add(change(readRow(r, 3), b, RowKind.values()[r.getByte(2)]));
+        }
+        if (!rows.isEmpty()) {
+          listener.committed(batch, rows);
+        }
+      }
+    }
+  }
+
+  /**
+   * Holds back the batches that commit while a subscriber reads its starting point, then hands on
+   * those after it and every later one.
+   */
+  private static final class Gate implements ChangeListener {
+    private final ChangeListener target;
+    private final List<Long> heldIds = new ArrayList<>();
+    private final List<List<Object[]>> held = new ArrayList<>();
+    private boolean live;
+    private long startAfter;
+
+    Gate(ChangeListener target) {
+      this.target = target;
+    }
+
+    @Override public synchronized void committed(long batchId, List<Object[]> changes) {
+      if (!live) {
+        heldIds.add(batchId);
+        held.add(changes);
+      } else if (batchId > startAfter) {
+        target.committed(batchId, changes);
+      }
+    }
+
+    synchronized void goLive(long latest) {
+      startAfter = latest;
+      live = true;
+      for (int i = 0; i < held.size(); i++) {
+        long id = heldIds.get(i);
+        if (id > latest) {
+          target.committed(id, held.get(i));
+        }
+      }
+      held.clear();
+      heldIds.clear();
+    }
+  }
+
+  /** A change row: the view's columns of {@code row}, the batch id and the kind. */
+  private Object[] change(Object[] row, long batchId, RowKind kind) {
+    Object[] change = Arrays.copyOf(row, types.length + 2);
+    change[types.length] = batchId;
+    change[types.length + 1] = kind.name();
+    return change;
+  }
+
+  private byte[][] encodeKeys(List<Object[]> rows) {
+    byte[][] keys = new byte[rows.size()][];
+    for (int r = 0; r < keys.length; r++) {
+      keys[r] = encodeKey(rows.get(r));
+    }
+    return keys;
+  }
+
+  /** Which of {@code keys} the result has now: one indexed lookup per key, in one statement. */
+  private Set<ByteBuffer> existingKeys(byte[][] keys) throws SQLException {
+    Set<ByteBuffer> found = new HashSet<>();
+    if (keys.length == 0) {
+      return found;
+    }
+    existingKeys.setArray(1, writer.createArrayOf("BINARY VARYING", keys));
+    try (ResultSet r = existingKeys.executeQuery()) {
+      while (r.next()) {
+        found.add(ByteBuffer.wrap(r.getBytes(1)));
+      }
+    }
+    return found;
+  }
+
+  /** Records the batch's changes and forgets those of batches no longer retained. */
+  private void writeChanges(long batchId, List<Object[]> changed) throws SQLException {
+    PreparedStatement p = writeChange;
+    for (int seq = 0; seq < changed.size(); seq++) {
+      Object[] change = changed.get(seq);
+      p.setLong(1, batchId);
+      p.setInt(2, seq);
+      p.setByte(3, (byte) RowKind.valueOf((String) change[types.length + 1]).ordinal());
+      for (int i = 0; i < types.length; i++) {
+        types[i].bind(p, i + 4, change[i]);
+      }
+      p.addBatch();
+    }
+    p.executeBatch();
+    try (PreparedStatement purge = writer.prepareStatement(
+        "DELETE FROM " + changes + " WHERE BATCH_ID <= ?")) {
+      purge.setLong(1, batchId - retainedBatches);
+      purge.executeUpdate();
+    }
+  }
+
+  private List<Object[]> readAll(Connection c) throws SQLException {
+    List<Object[]> rows = new ArrayList<>();
+    try (Statement s = c.createStatement();
+         ResultSet r = s.executeQuery("SELECT " + columnList() + " FROM " + table)) {
+      while (r.next()) {
+        rows.add(readRow(r, 1));
+      }
+    }
+    return rows;
+  }
+
+  private String columnList() {
+    StringBuilder sql = new StringBuilder();
+    for (int i = 0; i < types.length; i++) {
+      sql.append(i == 0 ? "C" : ", C").append(i);
+    }
+    return sql.toString();
+  }
+
+  /** The view's columns of the current row of {@code r}, starting at column {@code first}. */
+  private Object[] readRow(ResultSet r, int first) throws SQLException {
+    Object[] row = new Object[types.length];
+    for (int i = 0; i < row.length; i++) {
+      row[i] = types[i].read(r, first + i);
+    }
+    return row;
   }
 
   private Connection writer() throws SQLException {
@@ -231,6 +501,11 @@ final class ResultTable implements ViewResult {
       recordBatch = c.prepareStatement(
           "UPDATE " + RESULTS + " SET BATCH_ID = ? WHERE VIEW_NAME = ?");
       recordBatch.setString(2, view);
+      writeChange = c.prepareStatement("INSERT INTO " + changes + " VALUES (?, ?, ?"
+          + ", ?".repeat(types.length) + ")");
+      if (layout == Layout.UPSERT) {
+        existingKeys = c.prepareStatement("SELECT KEY$ FROM " + table + " WHERE KEY$ = ANY(?)");
+      }
       writer = c;
     }
     return writer;
@@ -255,6 +530,8 @@ final class ResultTable implements ViewResult {
     writer = null;
     write = null;
     recordBatch = null;
+    writeChange = null;
+    existingKeys = null;
     if (c != null) {
       try {
         c.close();

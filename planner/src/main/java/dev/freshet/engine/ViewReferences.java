@@ -91,8 +91,9 @@ final class ViewReferences {
       String names = views.stream().map(ViewTable::name).collect(Collectors.joining(", "));
       throw PlannerErrors.notSupported("A continuous query cannot read a materialized view yet,"
           + " and " + names + (views.size() == 1 ? " is one" : " are") + ". Read the stream"
-          + " the view reads instead, or query the view with a plain SELECT (without STREAM or"
-          + " EMIT) to get its current result");
+          + " the view reads instead, query the view with a plain SELECT (without STREAM or"
+          + " EMIT) to get its current result, or subscribe with SELECT STREAM * FROM "
+          + views.get(0).name() + " to get its rows and then their changes");
     }
   }
 

@@ -63,7 +63,7 @@ class ResultTableTest {
   @Test void shouldUpsertByTheHiddenKeyAndDropIt() throws SQLException {
     // Rows are (visible k, n, hidden key): two groups look alike once upper-cased.
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {2});
+        new int[] {2}, 100);
     table.apply(0, batch(new Object[] {"A", 1L, "a"}, new Object[] {"A", 1L, "A"}));
     table.apply(1, batch(new Object[] {"A", 2L, "a"}));
     assertEquals(List.of(List.of("A", 2L), List.of("A", 1L)), rows(table));
@@ -72,7 +72,7 @@ class ResultTableTest {
 
   @Test void shouldKeepANullGroupKeyApartFromEveryOther() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0});
+        new int[] {0}, 100);
     table.apply(0, batch(new Object[] {null, 1L}, new Object[] {"", 1L}));
     table.apply(1, batch(new Object[] {null, 5L}));
     assertEquals(List.of(Arrays.asList(null, 5L), List.of("", 1L)), rows(table));
@@ -80,7 +80,7 @@ class ResultTableTest {
 
   @Test void shouldReplaceTheResultInCompleteMode() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.REPLACE,
-        new int[0]);
+        new int[0], 100);
     table.apply(0, batch(new Object[] {"a", 1L}, new Object[] {"b", 1L}));
     table.apply(1, batch(new Object[] {"b", 2L}, new Object[] {"a", 2L}));
     // The batch's order is kept: a COMPLETE query may end with ORDER BY.
@@ -89,7 +89,7 @@ class ResultTableTest {
 
   @Test void shouldAppendInBatchOrder() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.APPEND,
-        new int[0]);
+        new int[0], 100);
     List<List<Object>> expected = new ArrayList<>();
     for (int b = 0; b < 20; b++) {
       List<Object[]> rows = new ArrayList<>();
@@ -105,7 +105,7 @@ class ResultTableTest {
   /** A batch re-run after a crash reaches the sink again; exactly once means it is skipped. */
   @Test void shouldIgnoreABatchItHasAlready() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.APPEND,
-        new int[0]);
+        new int[0], 100);
     ViewSink sink = new ViewSink("V", table);
     sink.addBatch(3, batch(new Object[] {"a", 1L}));
     sink.addBatch(3, batch(new Object[] {"a", 1L}));
@@ -117,7 +117,7 @@ class ResultTableTest {
   @Test void shouldReadTheStateOfTheStatementsStartWhenPinned() throws SQLException {
     ResultDatabase db = memory();
     ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0});
+        new int[] {0}, 100);
     table.apply(0, batch(new Object[] {"a", 1L}));
     try (Connection snapshot = db.connectSnapshot()) {
       Map<String, Object> variables = new HashMap<>();
@@ -134,21 +134,21 @@ class ResultTableTest {
       throws SQLException {
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q1", K_N, ResultTable.Layout.APPEND,
-          new int[0]);
+          new int[0], 100);
       table.apply(0, batch(new Object[] {"a", 1L}));
       table.apply(1, batch(new Object[] {"b", 1L}));
       table.closeWriter();
     }
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q1", K_N, ResultTable.Layout.APPEND,
-          new int[0]);
+          new int[0], 100);
       assertEquals(1, table.batchId());
       table.apply(2, batch(new Object[] {"c", 1L}));
       assertEquals(List.of(List.of("a", 1L), List.of("b", 1L), List.of("c", 1L)), rows(table));
       table.closeWriter();
 
       ResultTable recreated = ResultTable.open(db, "V", "q2", K_N, ResultTable.Layout.APPEND,
-          new int[0]);
+          new int[0], 100);
       assertEquals(-1, recreated.batchId());
       assertEquals(List.of(), rows(recreated));
     }
@@ -163,7 +163,7 @@ class ResultTableTest {
         .add("V", SqlTypeName.VARCHAR, 20).add("Y", SqlTypeName.VARBINARY, 4)
         .add("DT", SqlTypeName.DATE).add("TS", SqlTypeName.TIMESTAMP, 3).build(), true);
     ResultTable table = ResultTable.open(memory(), "ALL TYPES", "q", rowType,
-        ResultTable.Layout.APPEND, new int[0]);
+        ResultTable.Layout.APPEND, new int[0], 100);
     Object[] values = {true, (byte) 7, (short) 300, 70_000, 1L << 40,
         new BigDecimal("12345.678"), 1.5f, 2.25, "x\"y", new ByteString(new byte[] {1, 2}),
         19_000, 1_700_000_000_123L};
@@ -176,10 +176,79 @@ class ResultTableTest {
     RelDataType rowType = TYPES.builder()
         .add("A", TYPES.createArrayType(TYPES.createSqlType(SqlTypeName.INTEGER), -1)).build();
     SQLException e = assertThrows(SQLException.class, () -> ResultTable.open(memory(), "V", "q",
-        rowType, ResultTable.Layout.APPEND, new int[0]));
+        rowType, ResultTable.Layout.APPEND, new int[0], 100));
     assertEquals("0A000", e.getSQLState());
     assertEquals("Column A of materialized view V is INTEGER NOT NULL ARRAY NOT NULL, which a"
         + " view's result cannot hold yet. Cast it to a character, numeric, boolean, date, time"
         + " or timestamp type", e.getMessage());
+  }
+
+  /** What a subscriber heard: one entry per call, its batch id then its rows as lists. */
+  private static final class Heard implements ResultTable.ChangeListener {
+    final List<List<Object>> calls = new ArrayList<>();
+
+    @Override public synchronized void committed(long batchId, List<Object[]> changes) {
+      List<Object> call = new ArrayList<>();
+      call.add(batchId);
+      for (Object[] change : changes) {
+        call.add(Arrays.asList(change));
+      }
+      calls.add(call);
+    }
+  }
+
+  @Test void shouldHandASubscriberTheResultThenEachBatchWithItsKinds() throws Exception {
+    ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
+        new int[] {0}, 100);
+    table.apply(0, batch(new Object[] {"a", 1L}));
+    Heard heard = new Heard();
+    try (AutoCloseable subscription = table.subscribe(-1, heard)) {
+      table.apply(1, batch(new Object[] {"a", 2L}, new Object[] {"b", 1L}));
+    }
+    table.apply(2, batch(new Object[] {"b", 2L}));
+    assertEquals(List.of(
+        List.of(0L, List.of("a", 1L, 0L, "INSERT")),
+        List.of(1L, List.of("a", 2L, 1L, "UPDATE"), List.of("b", 1L, 1L, "INSERT"))),
+        heard.calls);
+  }
+
+  @Test void shouldResumeAfterAVersionWhileItsChangesAreRetained() throws Exception {
+    ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
+        new int[] {0}, 2);
+    for (long b = 0; b < 5; b++) {
+      table.apply(b, batch(new Object[] {"a", b}));
+    }
+    Heard heard = new Heard();
+    try (AutoCloseable subscription = table.subscribe(2, heard)) {
+      assertEquals(List.of(List.of(3L, List.of("a", 3L, 3L, "UPDATE")),
+          List.of(4L, List.of("a", 4L, 4L, "UPDATE"))), heard.calls);
+    }
+    Heard current = new Heard();
+    table.subscribe(4, current).close();
+    assertEquals(List.of(), current.calls);
+
+    SQLException gone = assertThrows(SQLException.class, () -> table.subscribe(1, new Heard()));
+    assertEquals("22023", gone.getSQLState());
+    assertEquals("View V no longer keeps the changes after version 1: the oldest it keeps are"
+        + " those of version 3. Subscribe without 'since_version' to start from the view's"
+        + " current rows, or keep more versions with SET 'min.batches.to.retain'",
+        gone.getMessage());
+    SQLException future = assertThrows(SQLException.class, () -> table.subscribe(9, new Heard()));
+    assertEquals("View V has no version 9: its latest is 4. Resume from a version you have"
+        + " seen, or subscribe without 'since_version' to start from the view's current rows",
+        future.getMessage());
+  }
+
+  @Test void shouldDeleteTheOldTableAndInsertTheNewOneInCompleteMode() throws Exception {
+    ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.REPLACE,
+        new int[0], 100);
+    Heard heard = new Heard();
+    table.subscribe(-1, heard);
+    table.apply(0, batch(new Object[] {"a", 1L}));
+    table.apply(1, batch(new Object[] {"b", 1L}));
+    assertEquals(List.of(
+        List.of(0L, List.of("a", 1L, 0L, "INSERT")),
+        List.of(1L, List.of("a", 1L, 1L, "DELETE"), List.of("b", 1L, 1L, "INSERT"))),
+        heard.calls);
   }
 }

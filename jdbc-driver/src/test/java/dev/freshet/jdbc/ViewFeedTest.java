@@ -1,0 +1,134 @@
+package dev.freshet.jdbc;
+
+import static dev.freshet.jdbc.PushResults.read;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code SELECT STREAM * FROM view}: the view's rows at its last committed version, then every
+ * later change, with no gap and no duplicate; and resuming after a version.
+ */
+class ViewFeedTest {
+  private static final String[] KEYS = {"a", "b", "c"};
+
+  private final String engine = UUID.randomUUID().toString();
+  private Connection connection;
+  private Statement statement;
+
+  @BeforeEach void create() throws SQLException {
+    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine);
+    statement = connection.createStatement();
+    statement.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    statement.execute("CREATE MATERIALIZED VIEW per_key AS SELECT k, COUNT(*) AS c FROM clicks"
+        + " GROUP BY k");
+  }
+
+  @AfterEach void close() throws SQLException {
+    connection.close();
+  }
+
+  private static String insertAll(int n) {
+    return "INSERT INTO clicks VALUES ('a', " + n + "), ('b', " + n + "), ('c', " + n + ")";
+  }
+
+  private long viewVersion() throws Exception {
+    PushResults.awaitIdle(engine, "the view");
+    try (ResultSet rs = statement.executeQuery("SHOW VIEWS")) {
+      assertTrue(rs.next());
+      return rs.getLong("BATCH_ID");
+    }
+  }
+
+  @Test void shouldHandTheSnapshotThenEveryBatchOnceWhileInsertsRun() throws Exception {
+    statement.executeUpdate(insertAll(1));
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    try (Connection reader = DriverManager.getConnection("jdbc:freshet:engine=" + engine);
+         Statement subscribe = reader.createStatement()) {
+      Future<?> inserts = writer.submit(() -> {
+        try (Connection w = DriverManager.getConnection("jdbc:freshet:engine=" + engine);
+             Statement insert = w.createStatement()) {
+          for (int i = 2; i <= 200; i++) {
+            insert.executeUpdate(insertAll(i));
+          }
+        }
+        return null;
+      });
+      ResultSet rs = subscribe.executeQuery("SELECT STREAM * FROM per_key");
+      ResultSetMetaData md = rs.getMetaData();
+      assertEquals(List.of("K", "C", "_BATCH_ID", "_ROW_KIND"), List.of(md.getColumnName(1),
+          md.getColumnName(2), md.getColumnName(3), md.getColumnName(4)));
+      // The snapshot: each key once, as INSERTs of one version.
+      List<List<Object>> snapshot = read(rs, KEYS.length);
+      long version = (Long) snapshot.get(0).get(2);
+      Map<Object, Long> counts = new HashMap<>();
+      for (List<Object> row : snapshot) {
+        assertEquals(version, row.get(2), snapshot::toString);
+        assertEquals("INSERT", row.get(3), snapshot::toString);
+        counts.put(row.get(0), (Long) row.get(1));
+      }
+      assertEquals(3, counts.size(), snapshot::toString);
+      inserts.get(60, TimeUnit.SECONDS);
+      long last = viewVersion();
+      // Then every later batch, in order, each changing every key once: no gap, no duplicate.
+      for (long batch = version + 1; batch <= last; batch++) {
+        List<List<Object>> rows = read(rs, KEYS.length);
+        for (List<Object> row : rows) {
+          assertEquals(List.of(batch, "UPDATE"), row.subList(2, 4), rows::toString);
+          assertTrue((Long) row.get(1) > counts.get(row.get(0)), rows::toString);
+          counts.put(row.get(0), (Long) row.get(1));
+        }
+      }
+      assertEquals(Map.of("a", 200L, "b", 200L, "c", 200L), counts);
+    } finally {
+      writer.shutdownNow();
+    }
+  }
+
+  @Test void shouldResumeAfterAVersionTheClientSaw() throws Exception {
+    statement.executeUpdate(insertAll(1));
+    long seen = viewVersion();
+    statement.executeUpdate("INSERT INTO clicks VALUES ('a', 2)");
+    long next = viewVersion();
+    statement.executeUpdate("INSERT INTO clicks VALUES ('d', 3)");
+    try (ResultSet rs = statement.executeQuery("SELECT STREAM * FROM per_key"
+        + " /*+ OPTIONS('since_version'='" + seen + "') */")) {
+      assertEquals(List.of(List.of("a", 2L, next, "UPDATE"), List.of("d", 1L, next + 1, "INSERT")),
+          read(rs, 2));
+    }
+  }
+
+  @Test void shouldRefuseAVersionTheViewDoesNotHave() throws Exception {
+    statement.executeUpdate(insertAll(1));
+    long latest = viewVersion();
+    SQLException e = assertThrows(SQLException.class, () -> statement.executeQuery(
+        "SELECT STREAM * FROM per_key /*+ OPTIONS('since_version'='" + (latest + 5) + "') */"));
+    assertEquals("22023", e.getSQLState());
+    assertEquals("View PER_KEY has no version " + (latest + 5) + ": its latest is " + latest
+        + ". Resume from a version you have seen, or subscribe without 'since_version' to start"
+        + " from the view's current rows", e.getMessage());
+    SQLException bad = assertThrows(SQLException.class, () -> statement.executeQuery(
+        "SELECT STREAM * FROM per_key /*+ OPTIONS('since'='1') */"));
+    assertEquals("Unknown hint OPTIONS('since'). A subscription to a view takes"
+        + " OPTIONS('since_version'='<version>')", bad.getMessage());
+  }
+}
