@@ -73,6 +73,8 @@ final class ResultTable implements ViewResult {
   static final String SNAPSHOT_VARIABLE = "freshet.resultSnapshot";
 
   private static final String RESULTS = "FRESHET_VIEW_RESULTS";
+  /** Keys looked up per statement when a batch's kinds are decided. */
+  static final int KEYS_PER_LOOKUP = 8192;
 
   /** What a change did to the result, as {@code _ROW_KIND} names it. */
   enum RowKind {
@@ -426,16 +428,20 @@ final class ResultTable implements ViewResult {
     return keys;
   }
 
-  /** Which of {@code keys} the result has now: one indexed lookup per key, in one statement. */
+  /**
+   * Which of {@code keys} the result has now: one indexed lookup per key, in statements of at
+   * most {@link #KEYS_PER_LOOKUP} keys each (H2 caps an array's length at 65536).
+   */
   private Set<ByteBuffer> existingKeys(byte[][] keys) throws SQLException {
     Set<ByteBuffer> found = new HashSet<>();
-    if (keys.length == 0) {
-      return found;
-    }
-    existingKeys.setArray(1, writer.createArrayOf("BINARY VARYING", keys));
-    try (ResultSet r = existingKeys.executeQuery()) {
-      while (r.next()) {
-        found.add(ByteBuffer.wrap(r.getBytes(1)));
+    for (int from = 0; from < keys.length; from += KEYS_PER_LOOKUP) {
+      int to = Math.min(keys.length, from + KEYS_PER_LOOKUP);
+      byte[][] chunk = Arrays.copyOfRange(keys, from, to);
+      existingKeys.setArray(1, writer.createArrayOf("BINARY VARYING", chunk));
+      try (ResultSet r = existingKeys.executeQuery()) {
+        while (r.next()) {
+          found.add(ByteBuffer.wrap(r.getBytes(1)));
+        }
       }
     }
     return found;

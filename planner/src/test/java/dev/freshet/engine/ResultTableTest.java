@@ -251,4 +251,30 @@ class ResultTableTest {
         List.of(1L, List.of("a", 1L, 1L, "DELETE"), List.of("b", 1L, 1L, "INSERT"))),
         heard.calls);
   }
+
+  @Test void shouldTellNewKeysFromKnownOnesInBatchesLargerThanOneLookup() throws Exception {
+    ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
+        new int[] {0}, 100);
+    int keys = 2 * ResultTable.KEYS_PER_LOOKUP + 10;
+    List<Object[]> first = new ArrayList<>();
+    for (int i = 0; i < keys; i += 2) {
+      first.add(new Object[] {"k" + i, 1L});
+    }
+    table.apply(0, first);
+    List<Object[]> second = new ArrayList<>();
+    for (int i = 0; i < keys; i++) {
+      second.add(new Object[] {"k" + i, 2L});
+    }
+    int[] kinds = new int[2];
+    table.subscribe(0, (batchId, changes) -> {
+      for (Object[] change : changes) {
+        String key = (String) change[0];
+        boolean known = Integer.parseInt(key.substring(1)) % 2 == 0;
+        assertEquals(known ? "UPDATE" : "INSERT", change[3], key);
+        kinds[known ? 0 : 1]++;
+      }
+    });
+    table.apply(1, second);
+    assertEquals(List.of(keys / 2, keys / 2), List.of(kinds[0], kinds[1]));
+  }
 }

@@ -1,0 +1,129 @@
+package dev.freshet.server;
+
+import static dev.freshet.server.RemoteTesting.read;
+import static dev.freshet.server.RemoteTesting.readAll;
+import static dev.freshet.server.RemoteTesting.uniqueName;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Over the wire: a subscription to a view ({@code SELECT STREAM * FROM view}) hands the snapshot
+ * and then every batch once while other clients insert, a client resumes after a version it saw,
+ * and a plain SELECT with LIMIT reads a stream's retained rows.
+ */
+class RemoteViewFeedTest {
+  private static final String[] KEYS = {"a", "b", "c"};
+  private static FreshetServer server;
+  private static String url;
+
+  @BeforeAll static void startServer() {
+    server = FreshetServer.builder().port(0).start();
+    url = "jdbc:freshet:remote:url=" + server.url();
+  }
+
+  @AfterAll static void stopServer() {
+    server.close();
+  }
+
+  private static String insertAll(String stream, int n) {
+    return "INSERT INTO " + stream + " VALUES ('a', " + n + "), ('b', " + n + "), ('c', " + n
+        + ")";
+  }
+
+  /** The view's version once it has processed every row its stream holds now. */
+  private static long version(Statement s, String view) throws Exception {
+    RemoteTesting.awaitView(server, view);
+    for (List<Object> row : readAll(s.executeQuery("SHOW VIEWS"))) {
+      if (row.get(0).equals(view.toUpperCase(java.util.Locale.ROOT))) {
+        return (Long) row.get(4);
+      }
+    }
+    throw new AssertionError("no view " + view);
+  }
+
+  @Test void shouldHandTheSnapshotThenEveryBatchOnceWhileOthersInsert() throws Exception {
+    String stream = uniqueName("clicks");
+    String view = uniqueName("per_key");
+    ExecutorService writer = Executors.newSingleThreadExecutor();
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+         Connection reader = DriverManager.getConnection(url);
+         Statement subscribe = reader.createStatement()) {
+      s.execute("CREATE STREAM " + stream + " (k VARCHAR, n INTEGER)");
+      s.execute("CREATE MATERIALIZED VIEW " + view + " AS SELECT k, COUNT(*) AS c FROM " + stream
+          + " GROUP BY k");
+      s.executeUpdate(insertAll(stream, 1));
+      version(s, view);
+      Future<?> inserts = writer.submit(() -> {
+        try (Connection w = DriverManager.getConnection(url);
+             Statement insert = w.createStatement()) {
+          for (int i = 2; i <= 100; i++) {
+            insert.executeUpdate(insertAll(stream, i));
+          }
+        }
+        return null;
+      });
+      ResultSet rs = subscribe.executeQuery("SELECT STREAM * FROM " + view);
+      List<List<Object>> snapshot = read(rs, KEYS.length);
+      long first = (Long) snapshot.get(0).get(2);
+      Map<Object, Long> counts = new HashMap<>();
+      for (List<Object> row : snapshot) {
+        assertEquals(List.of(first, "INSERT"), row.subList(2, 4), snapshot::toString);
+        counts.put(row.get(0), (Long) row.get(1));
+      }
+      inserts.get(60, TimeUnit.SECONDS);
+      long last = version(s, view);
+      for (long batch = first + 1; batch <= last; batch++) {
+        List<List<Object>> rows = read(rs, KEYS.length);
+        for (List<Object> row : rows) {
+          assertEquals(List.of(batch, "UPDATE"), row.subList(2, 4), rows::toString);
+          assertTrue((Long) row.get(1) > counts.get(row.get(0)), rows::toString);
+          counts.put(row.get(0), (Long) row.get(1));
+        }
+      }
+      assertEquals(Map.of("a", 100L, "b", 100L, "c", 100L), counts);
+    } finally {
+      writer.shutdownNow();
+    }
+  }
+
+  @Test void shouldResumeAfterAVersionAndReadAStreamsRowsWithLimit() throws Exception {
+    String stream = uniqueName("clicks");
+    String view = uniqueName("per_key");
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM " + stream + " (k VARCHAR, n INTEGER)");
+      s.execute("CREATE MATERIALIZED VIEW " + view + " AS SELECT k, SUM(n) AS total FROM "
+          + stream + " GROUP BY k");
+      s.executeUpdate(insertAll(stream, 1));
+      long seen = version(s, view);
+      s.executeUpdate("INSERT INTO " + stream + " VALUES ('a', 10)");
+      long next = version(s, view);
+      try (ResultSet rs = s.executeQuery("SELECT STREAM * FROM " + view
+          + " /*+ OPTIONS('since_version'='" + seen + "') */")) {
+        assertEquals(List.of(List.of("a", 11L, next, "UPDATE")), read(rs, 1));
+      }
+      try (ResultSet rs = s.executeQuery("SELECT STREAM * FROM " + view
+          + " /*+ OPTIONS('since_version'='" + (next + 1) + "') */")) {
+        throw new AssertionError("a version the view does not have was accepted");
+      } catch (SQLException e) {
+        assertEquals("22023", e.getSQLState());
+      }
+      assertEquals(2, readAll(s.executeQuery("SELECT * FROM " + stream + " LIMIT 2")).size());
+    }
+  }
+}
