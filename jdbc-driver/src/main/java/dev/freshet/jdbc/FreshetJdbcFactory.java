@@ -84,6 +84,16 @@ public class FreshetJdbcFactory implements AvaticaFactory {
       return meta;
     }
 
+    @Override public java.sql.PreparedStatement prepareStatement(String sql, int resultSetType,
+        int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+      try {
+        return super.prepareStatement(sql, resultSetType, resultSetConcurrency,
+            resultSetHoldability);
+      } catch (SQLException e) {
+        throw JdbcErrors.unwrap(e, sql);
+      }
+    }
+
     @Override public void setSchema(String schema) throws SQLException {
       try {
         super.setSchema(schema);

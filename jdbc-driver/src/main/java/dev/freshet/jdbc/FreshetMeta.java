@@ -6,6 +6,8 @@ import dev.freshet.engine.Engine;
 import dev.freshet.engine.PushQuery;
 import dev.freshet.engine.ResultColumn;
 import dev.freshet.engine.Session;
+import dev.freshet.engine.StatementDescriber;
+import dev.freshet.engine.StatementDescription;
 import dev.freshet.engine.StatementResult;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
@@ -182,11 +184,13 @@ public class FreshetMeta extends MetaImpl {
   }
 
   @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    // Planned, not run: the statement's columns are known before it executes.
+    Signature signature = describe(ch, sql);
     StatementHandle h = createStatement(ch);
     StatementState statement = statement(h);
     statement.sql = sql;
     statement.maxRowCount = maxRowCount;
-    h.signature = signature(sql, List.of(), StatementType.SELECT);
+    h.signature = signature;
     return h;
   }
 
@@ -407,9 +411,31 @@ public class FreshetMeta extends MetaImpl {
         false, false, type.columnClassName());
   }
 
-  // DatabaseMetaData. FreshetMetadata makes the answers; these methods hand them to Avatica,
-  // embedded and (in LocalService) on a server, where MetaImpl's defaults would fail for want
-  // of a client connection.
+  // DatabaseMetaData and prepared statements' metadata. FreshetMetadata and StatementDescriber
+  // make the answers; these methods hand them to Avatica, embedded and (in LocalService) on a
+  // server, where MetaImpl's defaults would fail for want of a client connection.
+
+  /** The columns of {@code sql}, planned but not run, as the signature of a prepared statement. */
+  private Signature describe(ConnectionHandle ch, String sql) {
+    try {
+      StatementDescription description =
+          StatementDescriber.describe(connection(ch.id).session, sql);
+      StatementType type;
+      switch (description.kind()) {
+      case INSERT:
+        type = StatementType.INSERT;
+        break;
+      case OTHER:
+        type = StatementType.OTHER_DDL;
+        break;
+      default:
+        type = StatementType.SELECT;
+      }
+      return signature(sql, description.columns(), type);
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
+  }
 
   private FreshetMetadata metadata(ConnectionHandle ch) {
     return new FreshetMetadata(connection(ch.id).session.engine());
