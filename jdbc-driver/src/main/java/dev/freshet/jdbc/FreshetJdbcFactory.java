@@ -281,6 +281,11 @@ public class FreshetJdbcFactory implements AvaticaFactory {
       super(connection);
     }
 
+    /** Avatica says true; a Freshet connection creates streams and INSERTs rows. */
+    @Override public boolean isReadOnly() {
+      return false;
+    }
+
     // Freshet has no catalogs, so a tool must not qualify names with one.
 
     @Override public boolean supportsCatalogsInDataManipulation() {

@@ -339,6 +339,7 @@ class MetadataTest {
     assertEquals("\\", metaData.getSearchStringEscape());
     assertTrue(metaData.storesUpperCaseIdentifiers());
     assertEquals(Connection.TRANSACTION_NONE, metaData.getDefaultTransactionIsolation());
+    assertFalse(metaData.isReadOnly());
     assertFalse(metaData.supportsCatalogsInDataManipulation());
     assertTrue(metaData.supportsSchemasInDataManipulation());
     // Freshet's own words, not SQL:2003's.
