@@ -118,6 +118,17 @@ class MetadataPreparedStatementTest {
     }
   }
 
+  @Test void shouldDescribeAQueryOverAnEndlessSequenceButRefuseToRunIt() throws Exception {
+    statement.execute("CREATE STREAM nums (n BIGINT) WITH (connector = 'sequence',"
+        + " 'rows.per.second' = '10')");
+    try (PreparedStatement ps = connection.prepareStatement("SELECT * FROM nums WHERE 1 = 0")) {
+      // Describing reads nothing; running would read every row of a stream without end.
+      assertEquals(List.of(List.of("N", Types.BIGINT, "BIGINT", 19, 0, NULLABLE, 20)),
+          describe(ps.getMetaData()));
+      assertEquals("0A000", assertThrows(SQLException.class, ps::executeQuery).getSQLState());
+    }
+  }
+
   @Test void shouldDescribeShowDescribeAndExplain() throws Exception {
     try (PreparedStatement ps = connection.prepareStatement("SHOW STREAMS")) {
       assertEquals(List.of(List.of("STREAM_NAME", Types.VARCHAR, "VARCHAR", 128, 0, NULLABLE,
