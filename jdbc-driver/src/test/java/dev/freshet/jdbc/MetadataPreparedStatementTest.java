@@ -18,8 +18,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -89,6 +91,34 @@ class MetadataPreparedStatementTest {
         assertEquals(List.of(row("ann", 1L)), PushResults.read(rs, 1));
       }
     }
+  }
+
+  @Test void shouldDescribeASubscriptionToAViewWithoutSubscribing() throws Exception {
+    List<List<Object>> columns = List.of(
+        List.of("REGION", Types.CHAR, "CHAR", 2, 0, NULLABLE, 2),
+        List.of("N", Types.BIGINT, "BIGINT", 19, 0, NOT_NULL, 20),
+        List.of("_BATCH_ID", Types.BIGINT, "BIGINT", 19, 0, NULLABLE, 20),
+        List.of("_ROW_KIND", Types.VARCHAR, "VARCHAR", 6, 0, NULLABLE, 6));
+    try (PreparedStatement ps = connection.prepareStatement(
+        "SELECT STREAM * FROM region_orders")) {
+      assertEquals(columns, describe(ps.getMetaData()));
+      // Rows inserted after prepare are in the snapshot the subscription starts with.
+      insertOrders();
+      awaitRows(statement, "SELECT region, n FROM region_orders", List.of(row("EU", 2L),
+          row("US", 1L)));
+      try (ResultSet rs = ps.executeQuery()) {
+        assertEquals(columns, describe(rs.getMetaData()));
+        Set<List<Object>> snapshot = new HashSet<>();
+        for (List<Object> r : PushResults.read(rs, 2)) {
+          snapshot.add(List.of(r.get(0), r.get(1), r.get(3)));   // without the version
+        }
+        assertEquals(Set.of(List.of("EU", 2L, "INSERT"), List.of("US", 1L, "INSERT")),
+            snapshot);
+      }
+    }
+    SQLException emit = assertThrows(SQLException.class, () -> connection.prepareStatement(
+        "SELECT STREAM * FROM region_orders EMIT COMPLETE"));
+    assertEquals("0A000", emit.getSQLState());
   }
 
   @Test void shouldDescribeProbesAsTheirResults() throws Exception {
@@ -178,7 +208,7 @@ class MetadataPreparedStatementTest {
         "SELECT STREAM region, COUNT(*) FROM orders GROUP BY region EMIT APPEND"));
     assertEquals("42KDE", mode.getSQLState());
     SQLException view = assertThrows(SQLException.class,
-        () -> connection.prepareStatement("SELECT STREAM * FROM sales_total"));
+        () -> connection.prepareStatement("SELECT STREAM total FROM sales_total"));
     assertEquals("0A000", view.getSQLState());
   }
 }

@@ -215,11 +215,7 @@ public final class Session {
       throws SQLException {
     Optional<Map.Entry<ViewTable, Long>> feed = ViewFeed.match(engine, query);
     if (feed.isPresent()) {
-      if (emit != null && emit != EmitMode.UPDATE) {
-        throw PlannerErrors.notSupported("A subscription to materialized view "
-            + feed.get().getKey().name() + " emits the view's changes (EMIT UPDATE), not EMIT "
-            + emit + ". Leave EMIT out, or query the view's stream instead");
-      }
+      ViewFeed.checkEmit(feed.get().getKey(), emit);
       return ViewFeed.open(engine, feed.get().getKey(), feed.get().getValue());
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);

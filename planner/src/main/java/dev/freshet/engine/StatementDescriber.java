@@ -3,6 +3,7 @@ package dev.freshet.engine;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.SqlCreateStream;
 import dev.freshet.sql.parser.SqlDropStream;
@@ -12,6 +13,8 @@ import dev.freshet.sql.parser.SqlShow;
 import dev.freshet.sql.parser.SqlStopQuery;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlInsert;
@@ -77,10 +80,19 @@ public final class StatementDescriber {
     throw PlannerErrors.notSupported("Statement " + node.getKind() + " is not supported yet");
   }
 
-  /** A push query, planned as {@link Session} plans it before starting it. */
+  /**
+   * A push query, planned as {@link Session} plans it before starting it; a subscription to a
+   * view ({@code SELECT STREAM * FROM view}) is matched, not subscribed.
+   */
   private static StatementDescription push(Session session, SqlNode query,
       @Nullable EmitMode emit, String sql) throws SQLException {
     Engine engine = session.engine();
+    Optional<Map.Entry<ViewTable, Long>> feed = ViewFeed.match(engine, query);
+    if (feed.isPresent()) {
+      ViewFeed.checkEmit(feed.get().getKey(), emit);
+      return new StatementDescription(StatementDescription.Kind.PUSH,
+          ViewFeed.columns(engine, feed.get().getKey()));
+    }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     PlannedQuery plan = engine.planner().planQuery(query, emit, session.statePartitions());
     return new StatementDescription(StatementDescription.Kind.PUSH,
