@@ -83,6 +83,24 @@ public class FreshetJdbcFactory implements AvaticaFactory {
     Meta meta() {
       return meta;
     }
+
+    @Override public java.sql.PreparedStatement prepareStatement(String sql, int resultSetType,
+        int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+      try {
+        return super.prepareStatement(sql, resultSetType, resultSetConcurrency,
+            resultSetHoldability);
+      } catch (SQLException e) {
+        throw JdbcErrors.unwrap(e, sql);
+      }
+    }
+
+    @Override public void setSchema(String schema) throws SQLException {
+      try {
+        super.setSchema(schema);
+      } catch (RuntimeException e) {
+        throw JdbcErrors.unwrap(e, "Cannot set schema " + schema);
+      }
+    }
   }
 
   /** Statement whose errors keep the engine's SQLSTATE. */
@@ -257,10 +275,37 @@ public class FreshetJdbcFactory implements AvaticaFactory {
     }
   }
 
-  /** Database metadata. */
+  /** Database metadata; the answers that Avatica asks the Meta for come from FreshetMetadata. */
   static final class FreshetDatabaseMetaData extends AvaticaDatabaseMetaData {
     FreshetDatabaseMetaData(AvaticaConnection connection) {
       super(connection);
+    }
+
+    /** Avatica says true; a Freshet connection creates streams and INSERTs rows. */
+    @Override public boolean isReadOnly() {
+      return false;
+    }
+
+    // Freshet has no catalogs, so a tool must not qualify names with one.
+
+    @Override public boolean supportsCatalogsInDataManipulation() {
+      return false;
+    }
+
+    @Override public boolean supportsCatalogsInProcedureCalls() {
+      return false;
+    }
+
+    @Override public boolean supportsCatalogsInTableDefinitions() {
+      return false;
+    }
+
+    @Override public boolean supportsCatalogsInIndexDefinitions() {
+      return false;
+    }
+
+    @Override public boolean supportsCatalogsInPrivilegeDefinitions() {
+      return false;
     }
   }
 }

@@ -6,6 +6,8 @@ import dev.freshet.engine.Engine;
 import dev.freshet.engine.PushQuery;
 import dev.freshet.engine.ResultColumn;
 import dev.freshet.engine.Session;
+import dev.freshet.engine.StatementDescriber;
+import dev.freshet.engine.StatementDescription;
 import dev.freshet.engine.StatementResult;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
@@ -18,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.ColumnMetaData;
+import org.apache.calcite.avatica.ConnectionPropertiesImpl;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.MissingResultsException;
@@ -84,10 +87,11 @@ public class FreshetMeta extends MetaImpl {
     }
   }
 
-  /** Per connection: its session and its open statements. */
+  /** Per connection: its session, its open statements and its JDBC settings. */
   private static final class ConnectionState {
     final Session session;
     final ConcurrentHashMap<Integer, StatementState> statements = new ConcurrentHashMap<>();
+    final ConnectionPropertiesImpl settings = ConnectionSettings.initial();
 
     ConnectionState(Session session) {
       this.session = session;
@@ -136,7 +140,11 @@ public class FreshetMeta extends MetaImpl {
 
   @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
       ConnectionProperties connProps) {
-    return connProps;
+    try {
+      return ConnectionSettings.sync(connection(ch.id).settings, connProps);
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
   }
 
   @Override public StatementHandle createStatement(ConnectionHandle ch) {
@@ -176,11 +184,13 @@ public class FreshetMeta extends MetaImpl {
   }
 
   @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
+    // Planned, not run: the statement's columns are known before it executes.
+    Signature signature = describe(ch, sql);
     StatementHandle h = createStatement(ch);
     StatementState statement = statement(h);
     statement.sql = sql;
     statement.maxRowCount = maxRowCount;
-    h.signature = signature(sql, List.of(), StatementType.SELECT);
+    h.signature = signature;
     return h;
   }
 
@@ -399,5 +409,177 @@ public class FreshetMeta extends MetaImpl {
         signed, column.displaySize(), column.name(), column.name(), null,
         Math.max(column.precision(), 0), Math.max(column.scale(), 0), null, null, type, true,
         false, false, type.columnClassName());
+  }
+
+  // DatabaseMetaData and prepared statements' metadata. FreshetMetadata and StatementDescriber
+  // make the answers; these methods hand them to Avatica, embedded and (in LocalService) on a
+  // server, where MetaImpl's defaults would fail for want of a client connection.
+
+  /** The columns of {@code sql}, planned but not run, as the signature of a prepared statement. */
+  private Signature describe(ConnectionHandle ch, String sql) {
+    try {
+      StatementDescription description =
+          StatementDescriber.describe(connection(ch.id).session, sql);
+      StatementType type;
+      switch (description.kind()) {
+      case INSERT:
+        type = StatementType.INSERT;
+        break;
+      case OTHER:
+        type = StatementType.OTHER_DDL;
+        break;
+      default:
+        type = StatementType.SELECT;
+      }
+      return signature(sql, description.columns(), type);
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
+  }
+
+  private FreshetMetadata metadata(ConnectionHandle ch) {
+    return new FreshetMetadata(connection(ch.id).session.engine());
+  }
+
+  /** A metadata result as a statement of its own, which closes when the result set does. */
+  private MetaResultSet metaResultSet(ConnectionHandle ch, MetadataRows result) {
+    StatementHandle h = createStatement(ch);
+    statement(h).rows = new ArrayList<>(result.rows());
+    Signature signature = Signature.create(result.layout().columns(), "", List.of(),
+        CursorFactory.ARRAY, StatementType.SELECT);
+    return MetaResultSet.create(ch.id, h.id, true, signature,
+        Frame.create(0, true, result.rows()));
+  }
+
+  private MetaResultSet empty(ConnectionHandle ch, ResultLayout layout) {
+    return metaResultSet(ch, FreshetMetadata.empty(layout));
+  }
+
+  @Override public Map<DatabaseProperty, Object> getDatabaseProperties(ConnectionHandle ch) {
+    return FreshetMetadata.properties();
+  }
+
+  @Override public MetaResultSet getTables(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat tableNamePattern, List<String> typeList) {
+    return metaResultSet(ch,
+        metadata(ch).tables(catalog, schemaPattern.s, tableNamePattern.s, typeList));
+  }
+
+  @Override public MetaResultSet getColumns(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat tableNamePattern, Pat columnNamePattern) {
+    return metaResultSet(ch, metadata(ch).columns(catalog, schemaPattern.s,
+        tableNamePattern.s, columnNamePattern.s));
+  }
+
+  @Override public MetaResultSet getSchemas(ConnectionHandle ch, String catalog,
+      Pat schemaPattern) {
+    return metaResultSet(ch, metadata(ch).schemas(catalog, schemaPattern.s));
+  }
+
+  @Override public MetaResultSet getCatalogs(ConnectionHandle ch) {
+    return metaResultSet(ch, FreshetMetadata.catalogs());
+  }
+
+  @Override public MetaResultSet getTableTypes(ConnectionHandle ch) {
+    return metaResultSet(ch, FreshetMetadata.tableTypes());
+  }
+
+  @Override public MetaResultSet getPrimaryKeys(ConnectionHandle ch, String catalog,
+      String schema, String table) {
+    return metaResultSet(ch, metadata(ch).primaryKeys(catalog, schema, table));
+  }
+
+  @Override public MetaResultSet getTypeInfo(ConnectionHandle ch) {
+    return metaResultSet(ch, FreshetMetadata.typeInfo());
+  }
+
+  @Override public MetaResultSet getProcedures(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat procedureNamePattern) {
+    return empty(ch, MetadataLayouts.PROCEDURES);
+  }
+
+  @Override public MetaResultSet getProcedureColumns(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat procedureNamePattern, Pat columnNamePattern) {
+    return empty(ch, MetadataLayouts.PROCEDURE_COLUMNS);
+  }
+
+  @Override public MetaResultSet getFunctions(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat functionNamePattern) {
+    return empty(ch, MetadataLayouts.FUNCTIONS);
+  }
+
+  @Override public MetaResultSet getFunctionColumns(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat functionNamePattern, Pat columnNamePattern) {
+    return empty(ch, MetadataLayouts.FUNCTION_COLUMNS);
+  }
+
+  @Override public MetaResultSet getColumnPrivileges(ConnectionHandle ch, String catalog,
+      String schema, String table, Pat columnNamePattern) {
+    return empty(ch, MetadataLayouts.COLUMN_PRIVILEGES);
+  }
+
+  @Override public MetaResultSet getTablePrivileges(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat tableNamePattern) {
+    return empty(ch, MetadataLayouts.TABLE_PRIVILEGES);
+  }
+
+  @Override public MetaResultSet getBestRowIdentifier(ConnectionHandle ch, String catalog,
+      String schema, String table, int scope, boolean nullable) {
+    return empty(ch, MetadataLayouts.ROW_IDENTIFIER);
+  }
+
+  @Override public MetaResultSet getVersionColumns(ConnectionHandle ch, String catalog,
+      String schema, String table) {
+    return empty(ch, MetadataLayouts.ROW_IDENTIFIER);
+  }
+
+  @Override public MetaResultSet getImportedKeys(ConnectionHandle ch, String catalog,
+      String schema, String table) {
+    return empty(ch, MetadataLayouts.KEYS);
+  }
+
+  @Override public MetaResultSet getExportedKeys(ConnectionHandle ch, String catalog,
+      String schema, String table) {
+    return empty(ch, MetadataLayouts.KEYS);
+  }
+
+  @Override public MetaResultSet getCrossReference(ConnectionHandle ch, String parentCatalog,
+      String parentSchema, String parentTable, String foreignCatalog, String foreignSchema,
+      String foreignTable) {
+    return empty(ch, MetadataLayouts.KEYS);
+  }
+
+  @Override public MetaResultSet getIndexInfo(ConnectionHandle ch, String catalog,
+      String schema, String table, boolean unique, boolean approximate) {
+    return empty(ch, MetadataLayouts.INDEX_INFO);
+  }
+
+  @Override public MetaResultSet getUDTs(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat typeNamePattern, int[] types) {
+    return empty(ch, MetadataLayouts.UDTS);
+  }
+
+  @Override public MetaResultSet getSuperTypes(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat typeNamePattern) {
+    return empty(ch, MetadataLayouts.SUPER_TYPES);
+  }
+
+  @Override public MetaResultSet getSuperTables(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat tableNamePattern) {
+    return empty(ch, MetadataLayouts.SUPER_TABLES);
+  }
+
+  @Override public MetaResultSet getAttributes(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat typeNamePattern, Pat attributeNamePattern) {
+    return empty(ch, MetadataLayouts.ATTRIBUTES);
+  }
+
+  @Override public MetaResultSet getClientInfoProperties(ConnectionHandle ch) {
+    return empty(ch, MetadataLayouts.CLIENT_INFO_PROPERTIES);
+  }
+
+  @Override public MetaResultSet getPseudoColumns(ConnectionHandle ch, String catalog,
+      Pat schemaPattern, Pat tableNamePattern, Pat columnNamePattern) {
+    return empty(ch, MetadataLayouts.PSEUDO_COLUMNS);
   }
 }

@@ -192,6 +192,11 @@ final class PullQueryExecutor {
       return systemTables;
     }
 
+    /** The columns that {@link #execute()} returns; known without running the query. */
+    List<ResultColumn> resultColumns() {
+      return columns(root.validatedRowType);
+    }
+
     /** Plans, compiles and runs the query over the views' current snapshots. */
     StatementResult.Rows execute() throws SQLException {
       if (!streams.isEmpty()) {

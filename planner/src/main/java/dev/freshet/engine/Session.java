@@ -2,17 +2,14 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.StreamingQuery;
-import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.PlannerErrors;
-import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlanBuilder;
@@ -30,10 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataType;
@@ -185,7 +179,8 @@ public final class Session {
       return push(emit.query(), emit.mode(), sql);
     }
     if (node.isA(SqlKind.QUERY)) {
-      return FreshetPlanner.isStreamQuery(node) ? push(node, null, sql) : select(node, sql);
+      return FreshetPlanner.isStreamQuery(node) ? push(node, null, sql)
+          : PlainSelect.plan(engine, node, sql).execute();
     }
     throw PlannerErrors.notSupported("Statement " + node.getKind() + " is not supported yet");
   }
@@ -201,7 +196,7 @@ public final class Session {
     execute(entry.sql());
   }
 
-  private static SqlNode parse(String sql) throws SQLException {
+  static SqlNode parse(String sql) throws SQLException {
     try {
       return FreshetSqlParser.parse(sql);
     } catch (SqlParseException e) {
@@ -220,11 +215,7 @@ public final class Session {
       throws SQLException {
     Optional<Map.Entry<ViewTable, Long>> feed = ViewFeed.match(engine, query);
     if (feed.isPresent()) {
-      if (emit != null && emit != EmitMode.UPDATE) {
-        throw PlannerErrors.notSupported("A subscription to materialized view "
-            + feed.get().getKey().name() + " emits the view's changes (EMIT UPDATE), not EMIT "
-            + emit + ". Leave EMIT out, or query the view's stream instead");
-      }
+      ViewFeed.checkEmit(feed.get().getKey(), emit);
       return ViewFeed.open(engine, feed.get().getKey(), feed.get().getValue());
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
@@ -242,53 +233,6 @@ public final class Session {
     engine.register(continuous);
     continuous.start();
     return new StatementResult.Push(columns(plan.rowType()), push);
-  }
-
-  /** A plain SELECT: over streams by Freshet's executor, otherwise by Calcite. */
-  private StatementResult select(SqlNode query, String sql) throws SQLException {
-    Catalog catalog = engine.catalog();
-    Set<String> identifiers = ViewReferences.identifiers(query);
-    // SYS names a system table, which only Calcite reads, even when a stream is named too.
-    if (!ViewReferences.mentionsView(catalog, identifiers)
-        && !identifiers.contains(SystemSchema.NAME)
-        && ViewReferences.mentionsStream(catalog, identifiers)) {
-      return bounded(query);
-    }
-    PullQueryExecutor.Prepared prepared = engine.pullQueries().prepare(query);
-    if (prepared.streams().isEmpty()) {
-      return prepared.execute();
-    }
-    if (!prepared.views().isEmpty()) {
-      throw PlannerErrors.notSupported("A query cannot read both streams and materialized views:"
-          + " it reads stream " + names(prepared.streams(), StreamTable::name) + " and view "
-          + names(prepared.views(), ViewTable::name) + ". Query the views alone, or create a"
-          + " materialized view over the stream and join the views");
-    }
-    if (!prepared.systemTables().isEmpty()) {
-      throw PlannerErrors.notSupported("A query cannot read both streams and system tables: it"
-          + " reads stream " + names(prepared.streams(), StreamTable::name) + " and "
-          + String.join(", ", prepared.systemTables()) + ". Query them separately");
-    }
-    // Validation rewrote the tree; the executor's planner validates a fresh one.
-    return bounded(parse(sql));
-  }
-
-  private static <T> String names(List<T> objects, Function<T, String> name) {
-    return objects.stream().map(name).collect(Collectors.joining(", "));
-  }
-
-  private StatementResult bounded(SqlNode query) throws SQLException {
-    PlannedQuery plan = engine.planner().planQuery(query, null, 1);
-    // A sequence without end has more rows the older it is, without limit: a bounded read would
-    // cost whatever the stream's age makes it, so it is refused rather than cut at some point.
-    if (plan.source().source() instanceof SequenceSource sequence
-        && sequence.spec().end().isEmpty()) {
-      throw PlannerErrors.boundedReadOfEndlessStream(plan.source().name());
-    }
-    StreamingPipeline pipeline = new ExecPlanBuilder(engine.planner().typeFactory(),
-        DataContexts.EMPTY, "bounded-" + UUID.randomUUID()).build(plan);
-    List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
-    return new StatementResult.Rows(columns(plan.rowType()), rows);
   }
 
   private StatementResult explain(SqlExplain explain) throws SQLException {

@@ -6,6 +6,7 @@ import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
 import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.sql.parser.EmitMode;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -119,6 +120,29 @@ final class ViewFeed implements StreamingQuery {
         + " _BATCH_ID a subscription returned, 0 or more), not '" + value + "'");
   }
 
+  /**
+   * Fails unless {@code emit}, a subscription's EMIT clause (null if none), is one a subscription
+   * can have.
+   */
+  static void checkEmit(ViewTable view, @Nullable EmitMode emit) throws SQLException {
+    if (emit != null && emit != EmitMode.UPDATE) {
+      throw PlannerErrors.notSupported("A subscription to materialized view " + view.name()
+          + " emits the view's changes (EMIT UPDATE), not EMIT " + emit + ". Leave EMIT out, or"
+          + " query the view's stream instead");
+    }
+  }
+
+  /** The columns of a subscription to {@code view}: the view's, _BATCH_ID and _ROW_KIND. */
+  static List<ResultColumn> columns(Engine engine, ViewTable view) {
+    List<ResultColumn> columns = new ArrayList<>();
+    for (RelDataTypeField field : view.getRowType(engine.planner().typeFactory()).getFieldList()) {
+      columns.add(ResultColumn.of(field));
+    }
+    columns.add(ResultColumn.bigint("_BATCH_ID"));
+    columns.add(ResultColumn.varchar("_ROW_KIND", 6));
+    return columns;
+  }
+
   /** Subscribes to {@code view} and returns the push result. */
   static StatementResult.Push open(Engine engine, ViewTable view, long sinceBatch)
       throws SQLException {
@@ -129,13 +153,7 @@ final class ViewFeed implements StreamingQuery {
       feed.lastBatchId = batchId;
       feed.sink.addBatch(batchId, rows);
     });
-    List<ResultColumn> columns = new ArrayList<>();
-    for (RelDataTypeField field : view.getRowType(engine.planner().typeFactory()).getFieldList()) {
-      columns.add(ResultColumn.of(field));
-    }
-    columns.add(ResultColumn.bigint("_BATCH_ID"));
-    columns.add(ResultColumn.varchar("_ROW_KIND", 6));
-    return new StatementResult.Push(columns, push);
+    return new StatementResult.Push(columns(engine, view), push);
   }
 
   @Override public String id() {

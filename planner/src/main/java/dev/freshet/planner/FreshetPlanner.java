@@ -348,6 +348,13 @@ public final class FreshetPlanner {
           SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false));
       RelRoot root = converter.convertQuery(validated, false, true);
       RelNode rel = converter.trimUnusedFields(true, root.rel);
+      if (RelOptUtil.findAllTables(rel).isEmpty()
+          && !RelOptUtil.findAllTables(root.rel).isEmpty()) {
+        // The trimmer's builder replaces what it proves empty (WHERE 1 = 0 over an aggregation,
+        // how BI tools ask for a query's columns) by an empty VALUES, and the query would then
+        // read no stream. Untrimmed, it reads its stream and finds no row.
+        rel = root.rel;
+      }
       return root.withRel(rel).project();
     }
 

@@ -58,31 +58,37 @@ public final class CalcCompiler {
     RexToLixTranslator.InputGetter inputGetter =
         new RexToLixTranslator.InputGetterImpl(in, inputType);
 
-    BlockBuilder body = new BlockBuilder();
-    if (program.getCondition() != null) {
-      // The condition is translated on its own so that a filtered-out row skips the projections.
-      Expression condition = RexToLixTranslator.translateCondition(program, typeFactory, body,
-          inputGetter, name -> {
+    // The condition and the projections are methods of their own, called from apply() below:
+    // so a filtered-out row skips the projections, and a condition that is always false
+    // (WHERE 1 = 0, how BI tools ask for a query's columns) folds to "return false" inside
+    // accepts() instead of leaving the projections unreachable, which Java rejects.
+    List<MemberDeclaration> members = new ArrayList<>();
+    members.add(Expressions.fieldDecl(Modifier.PRIVATE | Modifier.FINAL, DataContext.ROOT, null));
+    BlockBuilder accepts = new BlockBuilder();
+    if (program.getCondition() == null) {
+      accepts.add(Expressions.return_(null, Expressions.constant(true)));
+    } else {
+      Expression condition = RexToLixTranslator.translateCondition(program, typeFactory,
+          accepts, inputGetter, name -> {
             throw new IllegalArgumentException("correlation is not supported: " + name);
           }, SqlConformanceEnum.DEFAULT);
-      body.add(Expressions.ifThen(Expressions.not(condition),
-          Expressions.return_(null, Expressions.constant(false))));
+      accepts.add(Expressions.return_(null, condition));
     }
+    members.add(Expressions.methodDecl(Modifier.PRIVATE, boolean.class, "accepts",
+        List.of(in), accepts.toBlock()));
+    BlockBuilder project = new BlockBuilder();
     List<Expression> projects = RexToLixTranslator.translateProjects(program, typeFactory,
-        SqlConformanceEnum.DEFAULT, body, null, DataContext.ROOT, inputGetter, null);
+        SqlConformanceEnum.DEFAULT, project, null, DataContext.ROOT, inputGetter, null);
     for (int i = 0; i < projects.size(); i++) {
       Expression e = projects.get(i);
       Expression boxed = Primitive.is(e.getType()) ? Expressions.box(e) : e;
-      body.add(Expressions.statement(
+      project.add(Expressions.statement(
           Expressions.assign(Expressions.arrayIndex(out, Expressions.constant(i)), boxed)));
     }
-    body.add(Expressions.return_(null, Expressions.constant(true)));
+    members.add(Expressions.methodDecl(Modifier.PRIVATE, void.class, "project",
+        List.of(in, out), project.toBlock()));
 
     String className = "FreshetCalc" + CLASS_COUNTER.incrementAndGet();
-    List<MemberDeclaration> members = new ArrayList<>();
-    members.add(Expressions.fieldDecl(Modifier.PRIVATE | Modifier.FINAL, DataContext.ROOT, null));
-    members.add(Expressions.methodDecl(Modifier.PUBLIC, boolean.class, "apply",
-        List.of(in, out), body.toBlock()));
     ClassDeclaration declaration = Expressions.classDecl(Modifier.PUBLIC | Modifier.FINAL,
         className, null, List.of(RowCalc.class), members);
     declaration = (ClassDeclaration) declaration.accept(ClassDeclarationFinder.create());
@@ -91,6 +97,13 @@ public final class CalcCompiler {
         + RowCalc.class.getCanonicalName() + " {\n"
         + "  public " + className + "(" + DataContext.class.getCanonicalName() + " root) {\n"
         + "    this.root = root;\n"
+        + "  }\n"
+        + "  public boolean apply(Object[] in, Object[] out) {\n"
+        + "    if (!accepts(in)) {\n"
+        + "      return false;\n"
+        + "    }\n"
+        + "    project(in, out);\n"
+        + "    return true;\n"
         + "  }\n"
         + Expressions.toString(declaration.memberDeclarations, "\n", false)
         + "}\n";
