@@ -99,6 +99,8 @@ public final class PushQuery implements AutoCloseable {
   private Map<Object, Object[]> lastTable = Map.of();
   /** Set when the query stopped or this subscription failed; read after the rows before it. */
   private End end;
+  /** Set when this subscription failed (buffer overflow, timeout) while its query stops. */
+  private SQLException failure;
   private int maxBuffered;
   private ScheduledFuture<?> expiry;
 
@@ -184,7 +186,7 @@ public final class PushQuery implements AutoCloseable {
 
       @Override public void queryTerminated(Throwable error) {
         synchronized (PushQuery.this) {
-          if (end == null) {
+          if (end == null && failure == null) {
             end = new End(error);
           }
           cancelExpiry();
@@ -236,7 +238,7 @@ public final class PushQuery implements AutoCloseable {
     }
     boolean overflow;
     synchronized (this) {
-      if (end != null) {
+      if (end != null || failure != null) {
         return;
       }
       overflow = ready.size() + (long) outs.size() > bufferRows;
@@ -267,7 +269,7 @@ public final class PushQuery implements AutoCloseable {
   private void addUpserts(long batchId, List<Object[]> rows) {
     Long id = batchId;
     synchronized (this) {
-      if (end != null) {
+      if (end != null || failure != null) {
         return;
       }
       for (Object[] row : rows) {
@@ -298,7 +300,7 @@ public final class PushQuery implements AutoCloseable {
       keys.add(new Object[] {key, row});
     }
     synchronized (this) {
-      if (end != null) {
+      if (end != null || failure != null) {
         return;
       }
       // Kinds are relative to what the reader will have read: an unread table is replaced, so
@@ -340,27 +342,30 @@ public final class PushQuery implements AutoCloseable {
   }
 
   /**
-   * Ends this subscription with {@code error} at once: unread rows are dropped, the reader's next
-   * read throws it, and the query stops.
+   * Ends this subscription with {@code error} at once: unread rows are dropped, the query stops,
+   * and then the reader's next read throws it (so that a reader who sees it finds the query gone).
    */
   private void fail(SQLException error) {
     synchronized (this) {
-      if (end != null) {
+      if (end != null || failure != null) {
         return;
       }
+      failure = error;
       ready.clear();
       unread.clear();
       pendingTable = null;
       pendingBase = null;
       lastTable = Map.of();
-      end = new End(error);
       cancelExpiry();
-      notifyAll();
     }
     // Outside the monitor: stopping waits for the batch thread, which may want it. On the batch
     // thread itself it only asks the loop to end.
     if (query != null) {
       query.stop();
+    }
+    synchronized (this) {
+      end = new End(error);
+      notifyAll();
     }
   }
 

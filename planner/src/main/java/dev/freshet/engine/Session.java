@@ -246,7 +246,7 @@ public final class Session {
     MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
         pipeline, push.sink(), System::currentTimeMillis, options.trigger());
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
-        engine::unregister);
+        engine::unregister, push);
     push.attach(continuous);
     engine.registerPush(continuous);
     continuous.start();
