@@ -96,7 +96,7 @@ public final class PushQuery implements AutoCloseable {
   /** TABLE: the table the reader will have once it has read {@link #ready}. */
   private Map<Object, Object[]> pendingBase;
   /** TABLE: the latest batch's table by key; what the next batch is compared with. */
-  private Map<Object, Object[]> lastTable = Map.of();
+  private Map<Object, Object[]> lastTable = new HashMap<>();
   /** Set when the query stopped or this subscription failed; read after the rows before it. */
   private End end;
   /** Set when this subscription failed (buffer overflow, timeout) while its query stops. */
@@ -355,7 +355,7 @@ public final class PushQuery implements AutoCloseable {
       unread.clear();
       pendingTable = null;
       pendingBase = null;
-      lastTable = Map.of();
+      lastTable = new HashMap<>();
       cancelExpiry();
     }
     // Outside the monitor: stopping waits for the batch thread, which may want it. On the batch
