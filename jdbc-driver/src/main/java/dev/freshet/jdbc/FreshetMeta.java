@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;
 import org.apache.calcite.avatica.Meta;
@@ -265,6 +266,13 @@ public class FreshetMeta extends MetaImpl {
     StatementResult.Push push = (StatementResult.Push) result;
     statement.frames = new PushFrames(push.query(), Math.max(maxRowCount, 0));
     statement.push = push.query();
+    // Embedded, the statement is at hand: its setQueryTimeout ends the push query. Avatica's wire
+    // protocol does not carry the timeout; the remote driver enforces it on its side.
+    AvaticaStatement client = connection == null ? null : connection.statementMap.get(h.id);
+    int timeoutSeconds = client == null ? 0 : client.getQueryTimeout();
+    if (timeoutSeconds > 0) {
+      push.query().expireAfter(Duration.ofSeconds(timeoutSeconds));
+    }
     Signature signature = signature(sql, push.columns(), StatementType.SELECT);
     // Never wait for rows here: the first frame is empty and not final; rows come by iteration.
     return MetaResultSet.create(h.connectionId, h.id, false, signature,

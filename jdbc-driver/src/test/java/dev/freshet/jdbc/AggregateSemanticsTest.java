@@ -52,7 +52,7 @@ class AggregateSemanticsTest {
   }
 
   private static Set<List<Object>> readSet(ResultSet rs, int n) {
-    List<List<Object>> rows = PushResults.read(rs, n);
+    List<List<Object>> rows = PushResults.readData(rs, n);
     Set<List<Object>> set = Set.copyOf(rows);
     assertEquals(n, set.size(), () -> "duplicate rows in " + rows);
     return set;
@@ -72,7 +72,7 @@ class AggregateSemanticsTest {
 
       // Only values already seen: the key was touched, so it is emitted, unchanged but for n.
       insert("('a', '/y', 2)");
-      assertEquals(List.of(row("a", 2L, 3L, 1.5, 1, 4L)), PushResults.read(rs, 1));
+      assertEquals(List.of(row("a", 2L, 3L, 1.5, 1, 4L)), PushResults.readData(rs, 1));
 
       insert("('a', '/z', 4), ('b', '/x', 5), ('b', '/x', 5)");
       assertEquals(Set.of(row("a", 3L, 7L, 7.0 / 3, 1, 5L), row("b", 1L, 5L, 5.0, 5, 3L)),
@@ -110,7 +110,7 @@ class AggregateSemanticsTest {
           readSet(rs, 2));
 
       insert("('a', '/y', NULL), ('a', '/z', 11), ('a', '/buy', 11)");
-      assertEquals(List.of(row("a", 7L, 4L, 34L, 34.0 / 3, 2L)), PushResults.read(rs, 1));
+      assertEquals(List.of(row("a", 7L, 4L, 34L, 34.0 / 3, 2L)), PushResults.readData(rs, 1));
     }
   }
 
@@ -119,13 +119,13 @@ class AggregateSemanticsTest {
     try (ResultSet rs = push("SELECT STREAM COUNT(*) AS n, SUM(amount) AS total FROM clicks"
         + " WHERE amount > 0 EMIT UPDATE")) {
       insert("('a', '/', 1), ('b', '/', 2), ('c', '/', 3)");
-      assertEquals(List.of(row(3L, 6L)), PushResults.read(rs, 1));
+      assertEquals(List.of(row(3L, 6L)), PushResults.readData(rs, 1));
 
       insert("('a', '/', -1), ('a', '/', 0), ('d', '/', NULL)");
-      assertEquals(List.of(row(3L, 6L)), PushResults.read(rs, 1));
+      assertEquals(List.of(row(3L, 6L)), PushResults.readData(rs, 1));
 
       insert("('e', '/', 4)");
-      assertEquals(List.of(row(4L, 10L)), PushResults.read(rs, 1));
+      assertEquals(List.of(row(4L, 10L)), PushResults.readData(rs, 1));
     }
   }
 
@@ -133,10 +133,10 @@ class AggregateSemanticsTest {
     try (ResultSet rs = push("SELECT STREAM COUNT(*) AS n, SUM(amount) AS total,"
         + " AVG(amount) AS av, COUNT(DISTINCT url) AS pages FROM clicks WHERE amount > 0")) {
       insert("('a', '/', -5)");
-      assertEquals(List.of(row(0L, null, null, 0L)), PushResults.read(rs, 1));
+      assertEquals(List.of(row(0L, null, null, 0L)), PushResults.readData(rs, 1));
 
       insert("('a', '/x', 5), ('b', '/x', 1)");
-      assertEquals(List.of(row(2L, 6L, 3.0, 1L)), PushResults.read(rs, 1));
+      assertEquals(List.of(row(2L, 6L, 3.0, 1L)), PushResults.readData(rs, 1));
     }
   }
 
@@ -144,10 +144,10 @@ class AggregateSemanticsTest {
     try (ResultSet rs = push("SELECT STREAM COUNT(DISTINCT user_id) AS users, MAX(amount) AS hi"
         + " FROM clicks WHERE url = '/buy' EMIT COMPLETE")) {
       insert("('a', '/buy', 1), ('b', '/buy', 7), ('a', '/buy', 2)");
-      assertEquals(List.of(row(2L, 7)), PushResults.read(rs, 1));
+      assertEquals(List.of(row(2L, 7)), PushResults.readData(rs, 1));
 
       insert("('c', '/x', 100)");
-      assertEquals(List.of(row(2L, 7)), PushResults.read(rs, 1));
+      assertEquals(List.of(row(2L, 7)), PushResults.readData(rs, 1));
     }
   }
 
@@ -165,7 +165,7 @@ class AggregateSemanticsTest {
   @Test void shouldEmitEveryKeyWhenSelectDistinctInCompleteMode() throws Exception {
     try (ResultSet rs = push("SELECT STREAM DISTINCT user_id, url FROM clicks EMIT COMPLETE")) {
       insert("('a', '/x', 1), ('a', '/x', 2)");
-      assertEquals(List.of(row("a", "/x")), PushResults.read(rs, 1));
+      assertEquals(List.of(row("a", "/x")), PushResults.readData(rs, 1));
 
       insert("('a', '/y', 1)");
       assertEquals(Set.of(row("a", "/x"), row("a", "/y")), readSet(rs, 2));

@@ -191,7 +191,7 @@ class DifferentialTest {
             }
           }
           List<List<Object>> emitted = new ArrayList<>();
-          for (List<Object> row : PushResults.read(rs, expectedOfBatch.size())) {
+          for (List<Object> row : PushResults.readData(rs, expectedOfBatch.size())) {
             emitted.add(normalize(row));
           }
           // Rows beyond those read would only show in the next batch: check the count now.
@@ -270,7 +270,7 @@ class DifferentialTest {
       ddl.execute("CREATE STREAM s (" + columns + ") WITH (connector = 'memory')");
       try (ResultSet rs = push.executeQuery(query)) {
         ddl.executeUpdate("INSERT INTO s VALUES " + values);
-        return PushResults.read(rs, n);
+        return PushResults.readData(rs, n);
       }
     }
   }

@@ -95,7 +95,7 @@ class EngineSharingTest {
         // A batch may take several statements if the writer is ahead, but never part of one.
         long count = 0;
         while (count < (long) statements * rowsPerStatement) {
-          List<Object> row = PushResults.read(rs, 1).get(0);
+          List<Object> row = PushResults.readData(rs, 1).get(0);
           count = (Long) row.get(1);
           assertEquals(0, count % rowsPerStatement, "a batch split a statement: " + row);
         }

@@ -72,7 +72,7 @@ class EventTimeTest {
              + " COUNT(*) AS n FROM events GROUP BY TUMBLE(ts, INTERVAL '5' SECOND)"
              + " EMIT UPDATE")) {
       insertSeconds(10, 11, 12, 13, 14, 15);
-      assertEquals(Set.of(window(10, 5), window(15, 1)), Set.copyOf(PushResults.read(rs, 2)));
+      assertEquals(Set.of(window(10, 5), window(15, 1)), Set.copyOf(PushResults.readData(rs, 2)));
       // Batch 1 ran without data: the watermark moved from 0 to 15 - 10 = 5 s.
       StreamingQueryProgress noData = lastProgress();
       assertEquals(1, noData.batchId());
@@ -80,7 +80,7 @@ class EventTimeTest {
       assertEquals(0, noData.numInputRows());
 
       insertSeconds(25);
-      assertEquals(List.of(window(25, 1)), PushResults.read(rs, 1));
+      assertEquals(List.of(window(25, 1)), PushResults.readData(rs, 1));
       // Batch 3 (no data, watermark 15 s) evicted [10, 15) silently: nothing was emitted.
       StateOperatorProgress eviction = lastProgress().stateOperators().get(0);
       assertEquals(1, eviction.numRowsRemoved());
@@ -88,7 +88,7 @@ class EventTimeTest {
 
       insertSeconds(10, 25);
       // The row at 10 s is late for window [10, 15), whose end is at the watermark: dropped.
-      assertEquals(List.of(window(25, 2)), PushResults.read(rs, 1));
+      assertEquals(List.of(window(25, 2)), PushResults.readData(rs, 1));
       StreamingQueryProgress late = lastProgress();
       assertEquals(4, late.batchId());
       assertEquals(1, late.stateOperators().get(0).numRowsDroppedByWatermark());
@@ -104,14 +104,14 @@ class EventTimeTest {
       insertSeconds(10, 11, 12, 13, 14, 15);
       insertSeconds(25);
       // Watermark 15 s: [10, 15) is final and emitted once, with every row it got.
-      assertEquals(List.of(window(10, 5)), PushResults.read(rs, 1));
+      assertEquals(List.of(window(10, 5)), PushResults.readData(rs, 1));
 
       insertSeconds(12);
       assertEquals(1, lastProgress().stateOperators().get(0).numRowsDroppedByWatermark());
 
       insertSeconds(41);
       // Watermark 31 s finalizes [15, 20) and [25, 30); the late row changed nothing.
-      assertEquals(Set.of(window(15, 1), window(25, 1)), Set.copyOf(PushResults.read(rs, 2)));
+      assertEquals(Set.of(window(15, 1), window(25, 1)), Set.copyOf(PushResults.readData(rs, 2)));
       assertEquals(1, lastProgress().stateOperators().get(0).numRowsTotal());
     }
   }
@@ -122,14 +122,14 @@ class EventTimeTest {
              + " COUNT(*) AS n FROM events GROUP BY TUMBLE(ts, INTERVAL '5' SECOND)"
              + " EMIT COMPLETE")) {
       insertSeconds(10, 11, 15);
-      assertEquals(Set.of(window(10, 2), window(15, 1)), Set.copyOf(PushResults.read(rs, 2)));
+      assertEquals(Set.of(window(10, 2), window(15, 1)), Set.copyOf(PushResults.readData(rs, 2)));
       insertSeconds(40);
       assertEquals(Set.of(window(10, 2), window(15, 1), window(40, 1)),
-          Set.copyOf(PushResults.read(rs, 3)));
+          Set.copyOf(PushResults.readData(rs, 3)));
       // Watermark 30 s, far past [10, 15): a late row still counts, and nothing is evicted.
       insertSeconds(12);
       assertEquals(Set.of(window(10, 3), window(15, 1), window(40, 1)),
-          Set.copyOf(PushResults.read(rs, 3)));
+          Set.copyOf(PushResults.readData(rs, 3)));
       assertEquals(0, lastProgress().stateOperators().get(0).numRowsDroppedByWatermark());
     }
   }
@@ -140,9 +140,9 @@ class EventTimeTest {
              + " INTERVAL '10' SECOND) AS w, COUNT(*) AS n FROM events"
              + " GROUP BY HOP(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND)")) {
       insertSeconds(12);
-      assertEquals(Set.of(window(5, 1), window(10, 1)), Set.copyOf(PushResults.read(rs, 2)));
+      assertEquals(Set.of(window(5, 1), window(10, 1)), Set.copyOf(PushResults.readData(rs, 2)));
       insertSeconds(17);
-      assertEquals(Set.of(window(10, 2), window(15, 1)), Set.copyOf(PushResults.read(rs, 2)));
+      assertEquals(Set.of(window(10, 2), window(15, 1)), Set.copyOf(PushResults.readData(rs, 2)));
     }
   }
 
@@ -157,10 +157,10 @@ class EventTimeTest {
              + " INTERVAL '10' SECOND)) GROUP BY window_start, window_end")) {
       statement.executeUpdate("INSERT INTO events VALUES"
           + " ('a', TIMESTAMP '1970-01-01 00:00:12'), ('a', TIMESTAMP '1970-01-01 00:00:13')");
-      assertEquals(Set.of(window(5, 2), window(10, 2)), Set.copyOf(PushResults.read(hop, 2)));
+      assertEquals(Set.of(window(5, 2), window(10, 2)), Set.copyOf(PushResults.readData(hop, 2)));
       statement.executeUpdate("INSERT INTO events VALUES ('a', TIMESTAMP '1970-01-01 00:00:40')");
       assertEquals(List.of(List.of(new java.sql.Timestamp(10_000), new java.sql.Timestamp(15_000),
-          "a", 2L)), PushResults.read(tumble, 1));
+          "a", 2L)), PushResults.readData(tumble, 1));
     }
   }
 
@@ -169,9 +169,12 @@ class EventTimeTest {
          ResultSet rs = q.executeQuery("SELECT STREAM k, COUNT(*) AS n FROM events GROUP BY k"
              + " ORDER BY n DESC, k LIMIT 2 EMIT COMPLETE")) {
       statement.executeUpdate("INSERT INTO events (k) VALUES ('a'), ('b'), ('b'), ('c')");
-      assertEquals(List.of(List.of("b", 2L), List.of("a", 1L)), PushResults.read(rs, 2));
+      assertEquals(List.of(List.of("b", 2L, 0L, "INSERT"), List.of("a", 1L, 0L, "INSERT")),
+          PushResults.read(rs, 2));
       statement.executeUpdate("INSERT INTO events (k) VALUES ('c'), ('c')");
-      assertEquals(List.of(List.of("c", 3L), List.of("b", 2L)), PushResults.read(rs, 2));
+      // LIMIT pushes a out: its DELETE, with the values the reader had, comes first.
+      assertEquals(List.of(List.of("a", 1L, 1L, "DELETE"), List.of("c", 3L, 1L, "INSERT"),
+          List.of("b", 2L, 1L, "UPDATE")), PushResults.read(rs, 3));
     }
   }
 

@@ -86,7 +86,7 @@ class H2OracleTest {
               touched.add(shape.key().apply(row));
             }
           }
-          for (List<Object> row : PushResults.read(rs, touched.size())) {
+          for (List<Object> row : PushResults.readData(rs, touched.size())) {
             folded.put(keyOf(row, shape.keyColumns()), normalize(row));
           }
           Map<Object, List<Object>> expected = new TreeMap<>(folded.comparator());

@@ -106,7 +106,7 @@ class NumericAggregateOracleTest {
           String values = toValues(rows);
           fs.executeUpdate("INSERT INTO s VALUES " + values);
           hs.executeUpdate("INSERT INTO s VALUES " + values);
-          for (List<Object> row : PushResults.read(rs, touchedKeys(shape, rows))) {
+          for (List<Object> row : PushResults.readData(rs, touchedKeys(shape, rows))) {
             List<Object> normalized = normalize(row, types);
             folded.put(normalized.subList(0, shape.keyColumns()), normalized);
           }

@@ -248,7 +248,7 @@ class OutputModeCheckerTest {
          ResultSet rs = query.executeQuery("SELECT STREAM k, RAND() < 2 AS sampled FROM s"
              + " WHERE RAND() < 2")) {
       statement.executeUpdate("INSERT INTO s (k, v) VALUES ('a', 1)");
-      assertEquals(List.of(List.of("a", true)), PushResults.read(rs, 1));
+      assertEquals(List.of(List.of("a", true)), PushResults.readData(rs, 1));
     }
   }
 }

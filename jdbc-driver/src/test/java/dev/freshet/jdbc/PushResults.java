@@ -36,6 +36,28 @@ final class PushResults {
   }
 
   /**
+   * Reads exactly {@code n} rows and returns their data columns, for tests about what a query
+   * computes. Each row's trailing {@code _BATCH_ID} and {@code _ROW_KIND} are checked for what
+   * holds of every push result (a batch id that never goes back, a known kind); their exact
+   * values are what PushTrailingColumnsTest, PushQueryTest and the engine's PushResultTest check.
+   */
+  static List<List<Object>> readData(ResultSet rs, int n) {
+    List<List<Object>> rows = read(rs, n);
+    List<List<Object>> data = new ArrayList<>();
+    long lastBatch = -1;
+    for (List<Object> row : rows) {
+      Object batch = row.get(row.size() - 2);
+      Object kind = row.get(row.size() - 1);
+      assertTrue(batch instanceof Long && (Long) batch >= lastBatch, "batch id " + batch
+          + " after " + lastBatch + " in " + row);
+      lastBatch = (Long) batch;
+      assertTrue(List.of("INSERT", "UPDATE", "DELETE").contains(kind), "row kind of " + row);
+      data.add(row.subList(0, row.size() - 2));
+    }
+    return data;
+  }
+
+  /**
    * Waits until every continuous query of the in-memory engine {@code engineName} has processed
    * all its input, including batches without data; fails with a query's error if it stopped.
    *

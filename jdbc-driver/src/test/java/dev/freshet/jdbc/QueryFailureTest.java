@@ -31,10 +31,10 @@ class QueryFailureTest {
           () -> assertThrows(SQLException.class, broken::next));
       assertTrue(e.getMessage().contains("failed") && e.getMessage().contains("/ by zero"),
           e.getMessage());
-      assertEquals(List.of(List.of("a", 1L)), PushResults.read(counts, 1));
+      assertEquals(List.of(List.of("a", 1L)), PushResults.readData(counts, 1));
 
       ddl.executeUpdate("INSERT INTO s VALUES ('a', 5)");
-      assertEquals(List.of(List.of("a", 2L)), PushResults.read(counts, 1));
+      assertEquals(List.of(List.of("a", 2L)), PushResults.readData(counts, 1));
       assertEquals(1, failedQueries(ddl), "the failure shows until the statement is closed");
       broken.close();
       failing.close();

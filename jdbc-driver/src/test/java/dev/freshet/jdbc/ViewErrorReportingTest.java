@@ -164,7 +164,7 @@ class ViewErrorReportingTest {
     SQLException e = fails("SET 'trigger.intervall' = '1 second'");
     assertEquals("42000", e.getSQLState());
     assertEquals("Unknown option 'trigger.intervall'. Options: min.batches.to.retain,"
-        + " state.partitions, state.store.provider, trigger, trigger.interval", e.getMessage());
+        + " push.batch.markers, push.buffer.rows, state.partitions, state.store.provider, trigger, trigger.interval", e.getMessage());
 
     e = fails("SET 'state.store.provider' = 'rocksdb'");
     assertEquals("42000", e.getSQLState());

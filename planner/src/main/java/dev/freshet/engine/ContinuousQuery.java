@@ -33,8 +33,17 @@ public final class ContinuousQuery implements StreamingQuery {
   /** Run after the execution has stopped: unregisters a push query, nothing for a view's. */
   private final Consumer<ContinuousQuery> onStop;
 
+  /** The result a push query writes into; null for a view's query. */
+  private final @Nullable PushQuery push;
+
   ContinuousQuery(MicroBatchExecution execution, String sql, OutputMode outputMode,
       @Nullable String viewName, Consumer<ContinuousQuery> onStop) {
+    this(execution, sql, outputMode, viewName, onStop, null);
+  }
+
+  ContinuousQuery(MicroBatchExecution execution, String sql, OutputMode outputMode,
+      @Nullable String viewName, Consumer<ContinuousQuery> onStop, @Nullable PushQuery push) {
+    this.push = push;
     this.execution = requireNonNull(execution, "execution");
     this.sql = requireNonNull(sql, "sql");
     this.outputMode = requireNonNull(outputMode, "outputMode");
@@ -55,6 +64,18 @@ public final class ContinuousQuery implements StreamingQuery {
   /** The materialized view the query maintains, or empty for a push query. */
   public Optional<String> viewName() {
     return Optional.ofNullable(viewName);
+  }
+
+  /**
+   * The result of a push query, e.g. to see how many rows its reader has not read yet; empty for
+   * a view's query.
+   *
+   * <pre>{@code
+   * int unread = query.pushResult().map(PushQuery::bufferedRows).orElse(0);
+   * }</pre>
+   */
+  public Optional<PushQuery> pushResult() {
+    return Optional.ofNullable(push);
   }
 
   void start() {

@@ -267,6 +267,71 @@ public final class Engine implements AutoCloseable {
     queries.put(query.id(), query);
   }
 
+  /** Default of {@link #setMaxPushQueries}. */
+  public static final int DEFAULT_MAX_PUSH_QUERIES = 1000;
+  /** SQLSTATE when starting a push query would exceed {@link #maxPushQueries()}. */
+  public static final String TOO_MANY_PUSH_QUERIES_STATE = "53400";
+  private volatile int maxPushQueries = DEFAULT_MAX_PUSH_QUERIES;
+  /** Makes counting and registering one step, so that racing push queries cannot overshoot. */
+  private final Object pushAdmission = new Object();
+
+  /**
+   * Sets how many push queries may run on this engine at once; one more is refused with
+   * SQLSTATE {@value #TOO_MANY_PUSH_QUERIES_STATE}. Each holds a batch thread and its state.
+   *
+   * <pre>{@code
+   * engine.setMaxPushQueries(200);   // the server's --max-push-queries
+   * }</pre>
+   */
+  public void setMaxPushQueries(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("max push queries must be positive: " + max);
+    }
+    maxPushQueries = max;
+  }
+
+  /** How many push queries may run on this engine at once. */
+  public int maxPushQueries() {
+    return maxPushQueries;
+  }
+
+  /**
+   * Registers a push query unless the engine runs {@link #maxPushQueries()} already.
+   *
+   * @throws SQLException with SQLSTATE {@value #TOO_MANY_PUSH_QUERIES_STATE} if it does
+   */
+  void registerPush(ContinuousQuery query) throws SQLException {
+    synchronized (pushAdmission) {
+      long running = queries.values().stream().filter(q -> q.viewName().isEmpty()).count();
+      if (running >= maxPushQueries) {
+        throw new SQLException("Engine " + name + " already runs " + running + " push queries,"
+            + " its limit: close result sets or statements you no longer read, or raise the"
+            + " limit (the server's --max-push-queries, Engine.setMaxPushQueries)",
+            TOO_MANY_PUSH_QUERIES_STATE);
+      }
+      register(query);
+    }
+  }
+
+  /** Runs push queries' timeouts; one daemon thread, as the timeouts only flag and stop. */
+  private final java.util.concurrent.ScheduledThreadPoolExecutor scheduler = newScheduler();
+
+  private java.util.concurrent.ScheduledThreadPoolExecutor newScheduler() {
+    java.util.concurrent.ScheduledThreadPoolExecutor executor =
+        new java.util.concurrent.ScheduledThreadPoolExecutor(1, runnable -> {
+          Thread thread = new Thread(runnable, "freshet-timeouts-" + name);
+          thread.setDaemon(true);
+          return thread;
+        });
+    // A cancelled timeout (the query ended first) must not stay queued until it would fire.
+    executor.setRemoveOnCancelPolicy(true);
+    return executor;
+  }
+
+  java.util.concurrent.ScheduledExecutorService scheduler() {
+    return scheduler;
+  }
+
   void unregister(ContinuousQuery query) {
     queries.remove(query.id(), query);
   }
@@ -325,6 +390,7 @@ public final class Engine implements AutoCloseable {
       unregister(query);
     }
     partitionExecutor.shutdown();
+    scheduler.shutdownNow();
     stateStoreMaintenance.stop();
     synchronized (ddlLock) {
       for (String stream : catalog.streamNames()) {

@@ -37,6 +37,18 @@ public record ResultColumn(String name, int jdbcType, String typeName, int preci
     return new ResultColumn(name, java.sql.Types.BIGINT, "BIGINT", 19, 0, true, 20, Long.class);
   }
 
+  /** This column, its values possibly null. */
+  public ResultColumn asNullable() {
+    return new ResultColumn(name, jdbcType, typeName, precision, scale, true, displaySize,
+        valueClass);
+  }
+
+  /** This column, its values never null. */
+  public ResultColumn asNotNull() {
+    return new ResultColumn(name, jdbcType, typeName, precision, scale, false, displaySize,
+        valueClass);
+  }
+
   /** Describes a field of a Calcite row type. */
   public static ResultColumn of(RelDataTypeField field) {
     RelDataType type = field.getType();

@@ -3,6 +3,7 @@ package dev.freshet.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.runtime.MicroBatchExecution;
+import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.StreamingQuery;
@@ -220,19 +221,43 @@ public final class Session {
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     PlannedQuery plan = engine.planner().planQuery(query, emit, options.statePartitions());
+    // An aggregation's UPDATE or COMPLETE rows carry their group key (and in UPDATE mode whether
+    // the group is new) as hidden columns: what the PushQuery needs to coalesce rows per key and
+    // to tell INSERT from UPDATE and DELETE. Other results only ever insert.
+    PushQuery.Policy policy = PushQuery.Policy.APPEND;
+    PlannedQuery run = plan;
+    int[] keyColumns = {};
+    int newKeyColumn = -1;
+    if (plan.aggregating() && plan.outputMode() != OutputMode.APPEND) {
+      UpsertKeys.Hidden hidden = UpsertKeys.appendPushColumns(plan);
+      run = hidden.plan();
+      keyColumns = hidden.keyColumns();
+      newKeyColumn = hidden.newKeyColumn();
+      policy = plan.outputMode() == OutputMode.UPDATE ? PushQuery.Policy.UPSERT
+          : PushQuery.Policy.TABLE;
+    }
     String id = UUID.randomUUID().toString();
     StreamingPipeline pipeline =
         new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id,
-            InMemoryStateStoreProvider::new, engine.partitionExecutor()).build(plan);
-    PushQuery push = new PushQuery();
+            InMemoryStateStoreProvider::new, engine.partitionExecutor()).build(run);
+    boolean markers = options.pushBatchMarkers();
+    PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), keyColumns,
+        newKeyColumn, markers, options.pushBufferRows(), engine.scheduler());
     MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
         pipeline, push.sink(), System::currentTimeMillis, options.trigger());
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
-        engine::unregister);
+        engine::unregister, push);
     push.attach(continuous);
-    engine.register(continuous);
+    engine.registerPush(continuous);
     continuous.start();
-    return new StatementResult.Push(columns(plan.rowType()), push);
+    List<ResultColumn> columns = new ArrayList<>();
+    for (ResultColumn column : columns(plan.rowType())) {
+      // A batch marker has NULL in every data column.
+      columns.add(markers && !column.nullable() ? column.asNullable() : column);
+    }
+    columns.add(ResultColumn.bigint(PushQuery.BATCH_ID).asNotNull());
+    columns.add(ResultColumn.varchar(PushQuery.ROW_KIND, 9).asNotNull());
+    return new StatementResult.Push(columns, push);
   }
 
   private StatementResult explain(SqlExplain explain) throws SQLException {

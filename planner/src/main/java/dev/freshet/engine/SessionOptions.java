@@ -49,12 +49,24 @@ final class SessionOptions {
    * default 100.
    */
   static final String MIN_BATCHES_TO_RETAIN = "min.batches.to.retain";
+  /**
+   * Whether each batch of a push query ends with a marker row ({@code _ROW_KIND = 'BATCH_END'}),
+   * also a batch that changed nothing; {@code true} or {@code false}, the default.
+   */
+  static final String PUSH_BATCH_MARKERS = "push.batch.markers";
+  /**
+   * How many unread rows a push query whose rows never change (APPEND) keeps for a slow reader
+   * before it fails; default 100000. UPDATE and COMPLETE results coalesce instead.
+   */
+  static final String PUSH_BUFFER_ROWS = "push.buffer.rows";
   /** Every option, sorted, as error messages list them. */
-  static final List<String> KEYS = List.of(MIN_BATCHES_TO_RETAIN, STATE_PARTITIONS,
+  static final List<String> KEYS = List.of(MIN_BATCHES_TO_RETAIN, PUSH_BATCH_MARKERS,
+      PUSH_BUFFER_ROWS, STATE_PARTITIONS,
       STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
   /** The values of {@link #TRIGGER}. */
   static final List<String> TRIGGERS = List.of("processing-time", "once", "available-now");
   private static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
+  static final int DEFAULT_PUSH_BUFFER_ROWS = 100_000;
   /** The values of {@link #STATE_STORE_PROVIDER}. */
   static final List<String> STATE_STORE_PROVIDERS = List.of("memory", "mvstore");
 
@@ -80,6 +92,16 @@ final class SessionOptions {
   private volatile String stateStoreProvider = "memory";
   private volatile String trigger = "processing-time";
   private volatile int minBatchesToRetain = DEFAULT_MIN_BATCHES_TO_RETAIN;
+  private volatile boolean pushBatchMarkers;
+  private volatile int pushBufferRows = DEFAULT_PUSH_BUFFER_ROWS;
+
+  boolean pushBatchMarkers() {
+    return pushBatchMarkers;
+  }
+
+  int pushBufferRows() {
+    return pushBufferRows;
+  }
 
   int statePartitions() {
     return statePartitions;
@@ -147,6 +169,14 @@ final class SessionOptions {
     case MIN_BATCHES_TO_RETAIN:
       minBatchesToRetain = value == null ? DEFAULT_MIN_BATCHES_TO_RETAIN
           : integer(MIN_BATCHES_TO_RETAIN, value, 1, 1_000_000);
+      break;
+    case PUSH_BATCH_MARKERS:
+      pushBatchMarkers = value != null
+          && Boolean.parseBoolean(oneOf(PUSH_BATCH_MARKERS, List.of("true", "false"), value));
+      break;
+    case PUSH_BUFFER_ROWS:
+      pushBufferRows = value == null ? DEFAULT_PUSH_BUFFER_ROWS
+          : integer(PUSH_BUFFER_ROWS, value, 1, 100_000_000);
       break;
     default:
       throw PlannerErrors.invalidDefinition("Unknown option '" + key + "'. Options: "

@@ -4,10 +4,13 @@ import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.rel.StateStoreSave;
 import java.sql.SQLException;
+import dev.freshet.executor.runtime.OutputMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexProgram;
@@ -43,8 +46,24 @@ final class UpsertKeys {
   record Keyed(PlannedQuery plan, int[] keyColumns) {
   }
 
-  /** A rewritten plan and the positions of the key columns in its rows. */
+  /**
+   * A push query whose rows end with hidden columns: the group key, then (UPDATE mode) whether the
+   * key is new.
+   *
+   * @param plan the query with its physical plan rewritten
+   * @param keyColumns positions of the key columns in its rows, after the visible columns
+   * @param newKeyColumn position of the {@link StateStoreSave#NEW_KEY_FLAG} column, or -1
+   */
+  record Hidden(PlannedQuery plan, int[] keyColumns, int newKeyColumn) {
+  }
+
+  /** A rewritten plan and the positions of its hidden columns (keys, then maybe the flag). */
   private record KeyedRel(RelNode rel, int[] keyColumns) {
+  }
+
+  /** Makes the error for a plan with {@code rel} above the aggregation. */
+  private interface Unsupported {
+    SQLException at(RelNode rel);
   }
 
   private UpsertKeys() {
@@ -56,22 +75,63 @@ final class UpsertKeys {
    * @throws SQLException if the plan has, above the aggregation, something other than calcs
    */
   static Keyed appendKeyColumns(PlannedQuery plan, String viewName) throws SQLException {
-    KeyedRel keyed = keyed(plan.physical(), viewName);
+    KeyedRel keyed = keyed(plan.physical(), false, false, rel -> PlannerErrors.notSupported(
+        "Materialized view " + viewName + " cannot be maintained"
+        + " in UPDATE mode: its plan has " + rel.getRelTypeName() + " above the aggregation,"
+        + " so its rows cannot be matched to their groups. Use EMIT COMPLETE"));
     return new Keyed(plan.withPhysical(keyed.rel()), keyed.keyColumns());
   }
 
-  private static KeyedRel keyed(RelNode rel, String viewName) throws SQLException {
+  /**
+   * Rewrites an aggregating push query in UPDATE or COMPLETE mode so that its rows end with the
+   * group key and, in UPDATE mode, the aggregation's new-key flag: what its {@link PushQuery}
+   * needs to coalesce unread rows per key and to give each row its kind. A sort (COMPLETE mode's
+   * ORDER BY and LIMIT) passes the hidden columns through as it does every column.
+   *
+   * <pre>{@code
+   * UpsertKeys.Hidden hidden = UpsertKeys.appendPushColumns(plan);
+   * // SELECT k, COUNT(*) AS n ... EMIT UPDATE: rows (k, n, KEY$0, $NEW_KEY), keyColumns() = [2]
+   * }</pre>
+   *
+   * @throws SQLException if the plan has, above the aggregation, something other than calcs and
+   *     sorts
+   */
+  static Hidden appendPushColumns(PlannedQuery plan) throws SQLException {
+    boolean update = plan.outputMode() == OutputMode.UPDATE;
+    KeyedRel keyed = keyed(plan.physical(), update, true, rel -> PlannerErrors.notSupported(
+        "A push query in " + plan.outputMode().name() + " mode cannot have "
+        + rel.getRelTypeName() + " above its aggregation: its rows could not be matched to"
+        + " their groups. Use EMIT APPEND, or aggregate last"));
+    int[] hidden = keyed.keyColumns();
+    int[] keys = update ? Arrays.copyOf(hidden, hidden.length - 1) : hidden;
+    return new Hidden(plan.withPhysical(keyed.rel()), keys, update ? hidden[hidden.length - 1] : -1);
+  }
+
+  private static KeyedRel keyed(RelNode rel, boolean newKeyFlag, boolean sorts,
+      Unsupported unsupported) throws SQLException {
     if (rel instanceof StateStoreSave) {
       // The save outputs its input's columns, so its key columns are positions in its rows.
-      return new KeyedRel(rel, ((StateStoreSave) rel).keys().toArray());
+      StateStoreSave save = (StateStoreSave) rel;
+      int[] keys = save.keys().toArray();
+      if (!newKeyFlag) {
+        return new KeyedRel(rel, keys);
+      }
+      int[] hidden = Arrays.copyOf(keys, keys.length + 1);
+      hidden[keys.length] = save.getRowType().getFieldCount();
+      return new KeyedRel(save.withNewKeyFlag(), hidden);
+    }
+    if (sorts && rel instanceof Sort) {
+      // A sort keeps its input's columns, the hidden ones too, at the same positions.
+      Sort sort = (Sort) rel;
+      KeyedRel input = keyed(sort.getInput(), newKeyFlag, sorts, unsupported);
+      return new KeyedRel(sort.copy(sort.getTraitSet(), input.rel(), sort.getCollation(),
+          sort.offset, sort.fetch), input.keyColumns());
     }
     if (!(rel instanceof Calc)) {
-      throw PlannerErrors.notSupported("Materialized view " + viewName + " cannot be maintained"
-          + " in UPDATE mode: its plan has " + rel.getRelTypeName() + " above the aggregation,"
-          + " so its rows cannot be matched to their groups. Use EMIT COMPLETE");
+      throw unsupported.at(rel);
     }
     Calc calc = (Calc) rel;
-    KeyedRel input = keyed(calc.getInput(), viewName);
+    KeyedRel input = keyed(calc.getInput(), newKeyFlag, sorts, unsupported);
     RexProgram program = calc.getProgram();
     RexBuilder rexBuilder = calc.getCluster().getRexBuilder();
     // The rewritten input has the old input's columns first, so the old expressions stay valid.

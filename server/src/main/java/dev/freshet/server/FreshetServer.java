@@ -122,12 +122,12 @@ public final class FreshetServer implements AutoCloseable {
   private record Options(int port, String bindAddress, Optional<Path> dataDir,
       Authentication authentication, Optional<Path> usersFile, String role,
       Optional<Path> keystore, String keystorePassword, Duration fetchTimeout,
-      Duration pushIdleTimeout, int maxThreads) {
+      Duration pushIdleTimeout, int maxThreads, int maxPushQueries) {
     @Override public String toString() {
       return "port=" + port + " bind=" + bindAddress + " dataDir=" + dataDir.map(Path::toString)
           .orElse("(memory)") + " authentication=" + authentication + " tls="
           + keystore.isPresent() + " fetchTimeout=" + fetchTimeout + " pushIdleTimeout="
-          + pushIdleTimeout + " maxThreads=" + maxThreads;
+          + pushIdleTimeout + " maxThreads=" + maxThreads + " maxPushQueries=" + maxPushQueries;
     }
   }
 
@@ -150,6 +150,7 @@ public final class FreshetServer implements AutoCloseable {
     private Duration fetchTimeout = FreshetMeta.DEFAULT_FETCH_TIMEOUT;
     private Duration pushIdleTimeout = Duration.ofMinutes(5);
     private int maxThreads = 200;
+    private int maxPushQueries = Engine.DEFAULT_MAX_PUSH_QUERIES;
 
     private Builder() {
     }
@@ -237,6 +238,23 @@ public final class FreshetServer implements AutoCloseable {
     }
 
     /**
+     * How many push queries may run at once; one more is refused with SQLSTATE 53400. Default
+     * {@value Engine#DEFAULT_MAX_PUSH_QUERIES}.
+     *
+     * <pre>{@code
+     * FreshetServer.builder().maxPushQueries(200).start();
+     * }</pre>
+     */
+    public Builder maxPushQueries(int maxPushQueries) {
+      if (maxPushQueries < 1) {
+        throw new IllegalArgumentException("The limit of push queries must be positive, not "
+            + maxPushQueries);
+      }
+      this.maxPushQueries = maxPushQueries;
+      return this;
+    }
+
+    /**
      * Checks the options, opens the engine and starts listening.
      *
      * @throws IllegalArgumentException if the options contradict each other or name missing
@@ -246,7 +264,7 @@ public final class FreshetServer implements AutoCloseable {
      */
     public FreshetServer start() {
       Options options = new Options(port, bindAddress, dataDir, authentication, usersFile, role,
-          keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads);
+          keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads, maxPushQueries);
       check(options);
       Engine engine;
       try {
@@ -255,6 +273,7 @@ public final class FreshetServer implements AutoCloseable {
         // The engine's message names the directory and what to do.
         throw new IllegalStateException(e.getMessage(), e);
       }
+      engine.setMaxPushQueries(options.maxPushQueries());
       ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "freshet-abandoned-results");
         thread.setDaemon(true);

@@ -72,6 +72,11 @@ final class ServeCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE})")
   int maxThreads;
 
+  @Option(names = "--max-push-queries", defaultValue = "1000",
+      description = "How many push queries may run at once; one more is refused with SQLSTATE"
+          + " 53400 (default: ${DEFAULT-VALUE})")
+  int maxPushQueries;
+
   private final PrintStream out;
   private final PrintStream err;
   /** Released when the server should stop; a test releases it, a user stops the process. */
@@ -115,7 +120,8 @@ final class ServeCommand implements Callable<Integer> {
         .bindAddress(bind)
         .fetchTimeout(Duration.ofMillis(fetchTimeoutMs))
         .pushIdleTimeout(Duration.ofMillis(pushIdleTimeoutMs))
-        .maxThreads(maxThreads);
+        .maxThreads(maxThreads)
+        .maxPushQueries(maxPushQueries);
     if (dataDir != null) {
       builder.dataDir(dataDir);
     }

@@ -54,12 +54,12 @@ class RemoteClientsTest {
                query.executeQuery("SELECT STREAM user_id, COUNT(*) AS n FROM " + stream
                    + " GROUP BY user_id EMIT UPDATE"))) {
         insert.executeUpdate("INSERT INTO " + stream + " VALUES ('b', 2)");
-        assertEquals(List.of(List.of("a", 1L)), read(rs, 1));
+        assertEquals(List.of(List.of("a", 1L, 0L, "INSERT")), read(rs, 1));
         insert.executeUpdate("INSERT INTO " + stream + " VALUES ('a', 3)");
-        assertEquals(List.of(List.of("b", 1L)), read(rs, 1));
+        assertEquals(List.of(List.of("b", 1L, 1L, "INSERT")), read(rs, 1));
         // One more INSERT pushes the last row out.
         insert.executeUpdate("INSERT INTO " + stream + " VALUES ('c', 4)");
-        assertEquals(List.of(List.of("a", 2L)), read(rs, 1));
+        assertEquals(List.of(List.of("a", 2L, 2L, "UPDATE")), read(rs, 1));
       }
       await("the stock client's closed statement stops the query",
           () -> queriesReading(server, stream).isEmpty());
@@ -86,12 +86,12 @@ class RemoteClientsTest {
         try (Statement query = c.createStatement();
              ResultSet rs = query.executeQuery("SELECT STREAM user_id, SUM(amount) AS total"
                  + " FROM " + stream + " GROUP BY user_id EMIT UPDATE")) {
-          assertEquals(List.of(List.of("a", 1.0), List.of("b", 2.0)),
+          assertEquals(List.of(List.of("a", 1.0, 0L, "INSERT"), List.of("b", 2.0, 0L, "INSERT")),
               sorted(read(rs, 2)));
           try (Statement insert = c.createStatement()) {
             insert.executeUpdate("INSERT INTO " + stream + " VALUES ('a', 5)");
           }
-          assertEquals(List.of(List.of("a", 6.0)), read(rs, 1));
+          assertEquals(List.of(List.of("a", 6.0, 1L, "UPDATE")), read(rs, 1));
         }
       }
       await("closing the pooled connection's statement stops the push query",

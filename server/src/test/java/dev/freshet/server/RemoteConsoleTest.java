@@ -59,8 +59,9 @@ class RemoteConsoleTest {
     assertEquals(0, console.exitCode, console.toString());
     List<List<String>> tables = console.tableRows();
     assertEquals(Set.of(List.of("USER_ID", "CLICKS", "TOTAL"), List.of("alice", "2", "6.5"),
-        List.of("bob", "1", "2.0"), List.of("USER_ID", "CLICKS"), List.of("alice", "2"),
-        List.of("bob", "1")), new HashSet<>(tables), console.toString());
+        List.of("bob", "1", "2.0"), List.of("USER_ID", "CLICKS", "_BATCH_ID", "_ROW_KIND"),
+        List.of("alice", "2", "0", "INSERT"), List.of("bob", "1", "0", "INSERT")),
+        new HashSet<>(tables), console.toString());
     assertEquals(6, tables.size(), console.toString());
     RemoteTesting.await("the push query stops",
         () -> RemoteTesting.queriesReading(server, stream).isEmpty());

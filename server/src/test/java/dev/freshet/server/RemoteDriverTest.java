@@ -68,12 +68,12 @@ class RemoteDriverTest {
          Statement insert = writer.createStatement()) {
       assertEquals(2, insert.executeUpdate("INSERT INTO " + stream
           + " VALUES ('a', 1), ('b', 2)"));
-      assertEquals(Set.of(List.of("a", 1L, 1.0), List.of("b", 1L, 2.0)),
-          Set.copyOf(read(rs, 2)));
+      assertEquals(Set.of(List.of("a", 1L, 1.0, 0L, "INSERT"),
+          List.of("b", 1L, 2.0, 0L, "INSERT")), Set.copyOf(read(rs, 2)));
 
       insert.executeUpdate("INSERT INTO " + stream + " VALUES ('a', 3)");
       // Nothing is inserted after this: a client that looked one row ahead would block here.
-      assertEquals(List.of(List.of("a", 2L, 4.0)), read(rs, 1));
+      assertEquals(List.of(List.of("a", 2L, 4.0, 1L, "UPDATE")), read(rs, 1));
     }
   }
 

@@ -36,6 +36,10 @@ import java.util.function.Consumer;
  * silently in UPDATE mode, emitted in APPEND mode; APPEND emits the groups the watermark made
  * final, each once. COMPLETE mode ignores the watermark.
  *
+ * <p>With {@link StatefulAggregateSpec#emitNewKeyFlag()} each UPDATE row ends with whether its key
+ * had no state before the batch: the state read the merge does anyway answers it, so a consumer
+ * learns "new key" vs "new value" without a set of every key it has seen.
+ *
  * <p>Per key and batch it does one state read and one state write; values are immutable once saved,
  * so an aborted batch leaves the previous version intact.
  */
@@ -222,6 +226,8 @@ public final class StatefulAggregateOperator implements Operator {
     private long updated;
     private long removed;
     private long totalKeys;
+    /** Whether the last {@link #restoreAndMerge} found no saved value: the key is new. */
+    private boolean restoredNothing;
 
     PartitionTask(int partition) {
       this.partition = partition;
@@ -239,7 +245,10 @@ public final class StatefulAggregateOperator implements Operator {
         store.put(key, merged);
         updated++;
         if (spec.outputMode() == OutputMode.UPDATE) {
-          emit(key, merged);
+          Object[] row = emit(key, merged);
+          if (spec.emitNewKeyFlag()) {
+            row[row.length - 1] = restoredNothing;
+          }
         }
       }
       if (spec.outputMode() == OutputMode.COMPLETE) {
@@ -282,6 +291,7 @@ public final class StatefulAggregateOperator implements Operator {
     /** Returns a new saved value: the restored value (if any) with the partial value folded in. */
     private Object[] restoreAndMerge(Object key, Object[] part) {
       Object[] restored = store.get(key);
+      restoredNothing = restored == null;
       Object[] merged = restored == null ? newBuffer(merge) : restored.clone();
       if (keyCount > 0) {
         partialRowKeys.writeKey(key, partialRow);
@@ -293,7 +303,7 @@ public final class StatefulAggregateOperator implements Operator {
       return merged;
     }
 
-    private void emit(Object key, Object[] value) {
+    private Object[] emit(Object key, Object[] value) {
       Object[] row = new Object[spec.outputFieldCount()];
       if (keyCount > 0) {
         partialRowKeys.writeKey(key, row);
@@ -302,6 +312,7 @@ public final class StatefulAggregateOperator implements Operator {
         row[a.slot] = a.result(value[a.slot]);
       }
       output.add(row);
+      return row;
     }
   }
 

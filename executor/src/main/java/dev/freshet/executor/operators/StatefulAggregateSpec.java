@@ -27,6 +27,9 @@ import java.util.List;
  * @param numPartitions number of state partitions
  * @param eventTimeKey the grouping column that carries event time, or null: without one the
  *     watermark neither drops late rows nor evicts state here, and APPEND mode is impossible
+ * @param emitNewKeyFlag in UPDATE mode only: whether each output row ends with one more column, a
+ *     {@code Boolean} that is true when the key had no state before the batch; a push query turns
+ *     it into the row kind ({@code INSERT} or {@code UPDATE}) without remembering keys itself
  */
 public record StatefulAggregateSpec(
     int operatorId,
@@ -35,7 +38,8 @@ public record StatefulAggregateSpec(
     List<AggregateCall> mergeCalls,
     OutputMode outputMode,
     int numPartitions,
-    EventTimeKey eventTimeKey) {
+    EventTimeKey eventTimeKey,
+    boolean emitNewKeyFlag) {
   public StatefulAggregateSpec {
     keyIndexes = keyIndexes.clone();
     partialCalls = List.copyOf(partialCalls);
@@ -68,6 +72,17 @@ public record StatefulAggregateSpec(
       throw new IllegalArgumentException(
           "Append output mode needs a watermark on a grouping column; this aggregation has none");
     }
+    if (emitNewKeyFlag && outputMode != OutputMode.UPDATE) {
+      throw new IllegalArgumentException("only UPDATE mode emits a new-key flag, not " + outputMode);
+    }
+  }
+
+  /** A spec whose output rows have no new-key flag. */
+  public StatefulAggregateSpec(int operatorId, int[] keyIndexes, List<AggregateCall> partialCalls,
+      List<AggregateCall> mergeCalls, OutputMode outputMode, int numPartitions,
+      EventTimeKey eventTimeKey) {
+    this(operatorId, keyIndexes, partialCalls, mergeCalls, outputMode, numPartitions, eventTimeKey,
+        false);
   }
 
   /** A spec without event-time key. */
@@ -76,9 +91,9 @@ public record StatefulAggregateSpec(
     this(operatorId, keyIndexes, partialCalls, mergeCalls, outputMode, numPartitions, null);
   }
 
-  /** Number of columns of the output row: keys, then one per aggregate. */
+  /** Number of columns of the output row: keys, then one per aggregate, then the new-key flag. */
   public int outputFieldCount() {
-    return keyIndexes.length + mergeCalls.size();
+    return keyIndexes.length + mergeCalls.size() + (emitNewKeyFlag ? 1 : 0);
   }
 
   @Override public int[] keyIndexes() {
@@ -90,7 +105,8 @@ public record StatefulAggregateSpec(
         && Arrays.equals(keyIndexes, s.keyIndexes) && partialCalls.equals(s.partialCalls)
         && mergeCalls.equals(s.mergeCalls) && outputMode == s.outputMode
         && numPartitions == s.numPartitions
-        && java.util.Objects.equals(eventTimeKey, s.eventTimeKey);
+        && java.util.Objects.equals(eventTimeKey, s.eventTimeKey)
+        && emitNewKeyFlag == s.emitNewKeyFlag;
   }
 
   @Override public int hashCode() {
@@ -100,6 +116,6 @@ public record StatefulAggregateSpec(
   @Override public String toString() {
     return "StatefulAggregateSpec[operatorId=" + operatorId + ", keys=" + Arrays.toString(keyIndexes)
         + ", partial=" + partialCalls + ", merge=" + mergeCalls + ", outputMode=" + outputMode
-        + ", numPartitions=" + numPartitions + ", eventTimeKey=" + eventTimeKey + "]";
+        + ", numPartitions=" + numPartitions + ", eventTimeKey=" + eventTimeKey + (emitNewKeyFlag ? ", emitNewKeyFlag" : "") + "]";
   }
 }

@@ -3,6 +3,7 @@ package dev.freshet.jdbc.remote;
 import static java.util.Objects.requireNonNull;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -29,6 +30,10 @@ final class FrameRowIterable implements Iterable<Object> {
   private final Frame firstFrame;
   private final IntSupplier fetchSize;
   private final BooleanSupplier cancelled;
+  /** The query timeout, or null for none. */
+  private final Duration timeout;
+  /** {@link System#nanoTime()} at which the timeout passes; meaningless without one. */
+  private final long deadlineNanos;
 
   /**
    * Creates the rows of the result whose first frame is {@code firstFrame} (or null, for a result
@@ -36,6 +41,17 @@ final class FrameRowIterable implements Iterable<Object> {
    */
   FrameRowIterable(Meta meta, Meta.StatementHandle handle, Frame firstFrame, IntSupplier fetchSize,
       BooleanSupplier cancelled) {
+    this(meta, handle, firstFrame, fetchSize, cancelled, null);
+  }
+
+  /**
+   * Creates the rows of a result that ends with SQLSTATE HYT00 once {@code timeout} (if not null)
+   * has passed: the check comes before each fetch, so it is late by at most one long-poll.
+   */
+  FrameRowIterable(Meta meta, Meta.StatementHandle handle, Frame firstFrame, IntSupplier fetchSize,
+      BooleanSupplier cancelled, Duration timeout) {
+    this.timeout = timeout;
+    this.deadlineNanos = timeout == null ? 0 : System.nanoTime() + timeout.toNanos();
     this.meta = requireNonNull(meta, "meta");
     this.handle = requireNonNull(handle, "handle");
     this.firstFrame = firstFrame == null ? Frame.MORE : firstFrame;
@@ -59,6 +75,9 @@ final class FrameRowIterable implements Iterable<Object> {
             rows = Collections.emptyIterator();
             return false;
           }
+          if (timeout != null && System.nanoTime() - deadlineNanos >= 0) {
+            expire();
+          }
           frame = fetch();
           rows = frame.rows.iterator();
         }
@@ -71,6 +90,17 @@ final class FrameRowIterable implements Iterable<Object> {
         }
         offset++;
         return rows.next();
+      }
+
+      private void expire() {
+        try {
+          meta.closeStatement(handle);
+        } catch (RuntimeException e) {
+          // Then the server's idle timeout stops the query; the reader ends here either way.
+        }
+        throw new RuntimeException(new SQLException("The query ran for its query timeout of "
+            + timeout.toSeconds() + " s and was stopped on the server. Raise"
+            + " Statement.setQueryTimeout, or set it to 0 for no timeout", "HYT00"));
       }
 
       private Frame fetch() {

@@ -35,6 +35,10 @@ final class RemoteErrors {
     if (fromServer != null) {
       return fromServer;
     }
+    if (e.getCause() instanceof SQLException own && own.getSQLState() != null) {
+      // The driver's own error from inside the row iterator (a query timeout, a lost result).
+      return own;
+    }
     int status = httpStatus(e);
     if (status == 401) {
       return new SQLException("Cannot connect to " + serverUrl + ": HTTP 401 Unauthorized. The"
@@ -65,6 +69,10 @@ final class RemoteErrors {
     SQLException fromServer = fromServer(e);
     if (fromServer != null) {
       return fromServer;
+    }
+    if (e.getCause() instanceof SQLException own && own.getSQLState() != null) {
+      // The driver's own error from inside the row iterator (a query timeout, a lost result).
+      return own;
     }
     int status = httpStatus(e);
     return new SQLException(what + " failed: "

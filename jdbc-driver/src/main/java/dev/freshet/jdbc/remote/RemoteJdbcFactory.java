@@ -3,6 +3,7 @@ package dev.freshet.jdbc.remote;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.TimeZone;
 import org.apache.calcite.avatica.AvaticaConnection;
@@ -158,8 +159,12 @@ public class RemoteJdbcFactory implements AvaticaFactory {
         rows = firstFrame.rows;
       } else {
         RemoteConnection connection = (RemoteConnection) statement.connection;
+        // Avatica's protocol has no query timeout, so the driver keeps it: once it has passed,
+        // the reader closes the statement on the server, which stops its query.
+        int timeoutSeconds = statement.getQueryTimeout();
         rows = new FrameRowIterable(connection.meta(), statement.handle, firstFrame,
-            this::fetchSizeOrDefault, this::isCancelled);
+            this::fetchSizeOrDefault, this::isCancelled,
+            timeoutSeconds > 0 ? Duration.ofSeconds(timeoutSeconds) : null);
       }
       return execute2(MetaImpl.createCursor(signature.cursorFactory, rows), columnMetaDataList);
     }

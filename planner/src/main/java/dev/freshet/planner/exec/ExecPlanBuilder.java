@@ -148,7 +148,8 @@ public final class ExecPlanBuilder {
       StatefulAggregateSpec spec = new StatefulAggregateSpec(save.operatorId(),
           partial.getGroupSet().toArray(), calls(partial), calls(merge), save.outputMode(),
           save.numPartitions(), eventTime == null ? null
-              : new EventTimeKey(save.keys().indexOf(eventTime.index()), eventTime.offsetMs()));
+              : new EventTimeKey(save.keys().indexOf(eventTime.index()), eventTime.offsetMs()),
+          save.newKeyFlag());
       List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
       for (int p = 0; p < spec.numPartitions(); p++) {
         providers.add(stateStores.create(new StateStoreId(queryId, save.operatorId(), p)));

@@ -9,6 +9,9 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.SingleRel;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -19,6 +22,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>In {@link OutputMode#UPDATE} it emits one row per key its input touched in the batch; in
  * {@link OutputMode#COMPLETE} every key in the store; in {@link OutputMode#APPEND} the groups the
  * watermark finalized.
+ *
+ * <p>With {@link #newKeyFlag()} (UPDATE mode only) its rows end with one more column,
+ * {@value #NEW_KEY_FLAG} BOOLEAN, true when the key had no state before the batch: how a push query
+ * tells a new key from a new value of a known one.
  */
 public abstract class StateStoreSave extends SingleRel {
   protected final int operatorId;
@@ -26,11 +33,26 @@ public abstract class StateStoreSave extends SingleRel {
   protected final OutputMode outputMode;
   protected final int numPartitions;
   protected final @Nullable EventTimeColumn eventTimeKey;
+  protected final boolean newKeyFlag;
+
+  /** Name of the trailing column that {@link #newKeyFlag()} adds. */
+  public static final String NEW_KEY_FLAG = "$NEW_KEY";
 
   protected StateStoreSave(RelOptCluster cluster, RelTraitSet traits, RelNode input,
       int operatorId, ImmutableBitSet keys, OutputMode outputMode, int numPartitions,
       @Nullable EventTimeColumn eventTimeKey) {
+    this(cluster, traits, input, operatorId, keys, outputMode, numPartitions, eventTimeKey, false);
+  }
+
+  protected StateStoreSave(RelOptCluster cluster, RelTraitSet traits, RelNode input,
+      int operatorId, ImmutableBitSet keys, OutputMode outputMode, int numPartitions,
+      @Nullable EventTimeColumn eventTimeKey, boolean newKeyFlag) {
     super(cluster, traits, input);
+    if (newKeyFlag && outputMode != OutputMode.UPDATE) {
+      throw new IllegalArgumentException("only UPDATE mode emits a new-key flag, not "
+          + outputMode);
+    }
+    this.newKeyFlag = newKeyFlag;
     if (operatorId < 0) {
       throw new IllegalArgumentException("operatorId must not be negative: " + operatorId);
     }
@@ -79,6 +101,24 @@ public abstract class StateStoreSave extends SingleRel {
     return numPartitions;
   }
 
+  /** Whether rows end with the {@value #NEW_KEY_FLAG} column. */
+  public boolean newKeyFlag() {
+    return newKeyFlag;
+  }
+
+  /** Returns a copy whose rows end with the {@value #NEW_KEY_FLAG} column (UPDATE mode only). */
+  public abstract StateStoreSave withNewKeyFlag();
+
+  @Override protected RelDataType deriveRowType() {
+    RelDataType input = getInput().getRowType();
+    if (!newKeyFlag) {
+      return input;
+    }
+    RelDataTypeFactory types = getCluster().getTypeFactory();
+    return types.builder().addAll(input.getFieldList())
+        .add(NEW_KEY_FLAG, types.createSqlType(SqlTypeName.BOOLEAN)).build();
+  }
+
   /** Returns a copy with a new input and operator id. */
   public abstract StateStoreSave copy(RelTraitSet traitSet, RelNode input, int operatorId);
 
@@ -96,6 +136,7 @@ public abstract class StateStoreSave extends SingleRel {
             eventTimeKey != null)
         .itemIf("watermark", eventTimeKey == null ? ""
             : eventTimeKey.watermarkColumn() + " - " + eventTimeKey.delayMs() + " ms",
-            eventTimeKey != null);
+            eventTimeKey != null)
+        .itemIf("newKeyFlag", true, newKeyFlag);
   }
 }

@@ -14,8 +14,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class LogicalStateStoreSave extends StateStoreSave {
   private LogicalStateStoreSave(RelOptCluster cluster, RelTraitSet traits, RelNode input,
       int operatorId, ImmutableBitSet keys, OutputMode outputMode, int numPartitions,
-      @Nullable EventTimeColumn eventTimeKey) {
-    super(cluster, traits, input, operatorId, keys, outputMode, numPartitions, eventTimeKey);
+      @Nullable EventTimeColumn eventTimeKey, boolean newKeyFlag) {
+    super(cluster, traits, input, operatorId, keys, outputMode, numPartitions, eventTimeKey,
+        newKeyFlag);
   }
 
   /** Creates a save of the state of operator {@code operatorId}. */
@@ -23,12 +24,17 @@ public final class LogicalStateStoreSave extends StateStoreSave {
       OutputMode outputMode, int numPartitions, @Nullable EventTimeColumn eventTimeKey) {
     RelOptCluster cluster = input.getCluster();
     return new LogicalStateStoreSave(cluster, cluster.traitSetOf(Convention.NONE), input,
-        operatorId, keys, outputMode, numPartitions, eventTimeKey);
+        operatorId, keys, outputMode, numPartitions, eventTimeKey, false);
   }
 
   @Override public LogicalStateStoreSave copy(RelTraitSet traitSet, RelNode input,
       int operatorId) {
     return new LogicalStateStoreSave(getCluster(), traitSet, input, operatorId, keys, outputMode,
-        numPartitions, eventTimeKey);
+        numPartitions, eventTimeKey, newKeyFlag);
+  }
+
+  @Override public LogicalStateStoreSave withNewKeyFlag() {
+    return new LogicalStateStoreSave(getCluster(), getTraitSet(), getInput(), operatorId, keys,
+        outputMode, numPartitions, eventTimeKey, true);
   }
 }
