@@ -37,6 +37,10 @@ import org.junit.jupiter.api.io.TempDir;
 public abstract class AbstractStateStoreProviderTest {
   protected static final StateStoreId ID = new StateStoreId("query-1", 3, 7);
 
+  /** Version 1: a, b, c, d; version 2 changes a, removes b, adds e and leaves c and d. */
+  private static final Map<String, Integer> V1 = Map.of("a", 1, "b", 2, "c", 3, "d", 4);
+  private static final Map<String, Integer> V2 = Map.of("a", 10, "c", 3, "d", 4, "e", 5);
+
   @TempDir protected Path checkpoint;
 
   private final List<StateStoreProvider<?, ?>> opened = new ArrayList<>();
@@ -457,10 +461,6 @@ public abstract class AbstractStateStoreProviderTest {
     assertState(provider.getStore(1), Map.of("a", 1));
     assertThrows(StateStoreException.class, () -> v1.put("x", 1));
   }
-
-  /** Version 1: a, b, c, d; version 2 changes a, removes b, adds e and leaves c and d. */
-  private static final Map<String, Integer> V1 = Map.of("a", 1, "b", 2, "c", 3, "d", 4);
-  private static final Map<String, Integer> V2 = Map.of("a", 10, "c", 3, "d", 4, "e", 5);
 
   /** Commits {@link #V1} and {@link #V2}. */
   private static void commitV1AndV2(StateStoreProvider<String, Integer> provider) {
