@@ -65,12 +65,12 @@ import org.slf4j.LoggerFactory;
  *       harmless.
  * </ul>
  * The third map, and the rollback map when no store is open, are empty, or left over from an
- * unfinished batch and ignored. MVStore's {@link MVStore#rollbackTo} is not used: it leaves the
- * chunks MVStore wrote after the version it goes back to in the file, with newer MVStore versions
- * than what it writes next, and reuses their chunk ids and often their places; after a crash,
- * MVStore then reopened such a chunk instead of a later commit (the crash model test of
- * {@code MVStoreStateStoreProviderTest} found this). Going back by writing keeps MVStore's
- * versions increasing, which is the case its crash recovery is built for.
+ * unfinished batch and ignored. MVStore's {@link MVStore#rollbackTo} is not used (but to upgrade
+ * a layout 1 file, below): it leaves the chunks MVStore wrote after the version it goes back to in
+ * the file, with newer MVStore versions than what it writes next, and reuses their chunk ids and
+ * often their places; after a crash, MVStore then reopened such a chunk instead of a later commit
+ * (the crash model test of {@code MVStoreStateStoreProviderTest} found this). Going back by
+ * writing keeps MVStore's versions increasing, which is the case its crash recovery is built for.
  * <ul>
  *   <li>{@link #getStore(long) getStore(L)} names a rollback map; the store writes each key's
  *       value in {@code L} to it before the key's first change and, as the same map will restore
@@ -125,8 +125,9 @@ import org.slf4j.LoggerFactory;
  * {@value #LAYOUT_VERSION}, {@code codec} = the {@link StateCodec#FORMAT_VERSION}, {@code store} =
  * the store id it was created for). A file of layout 1, which had no undo maps and went back to its
  * latest commit with {@link MVStore#rollbackTo}, is upgraded when it is opened: rolled back as
- * layout 1 did if it holds an unfinished batch, then committed as layout 2 with no version before
- * the latest. A file with another layout or codec version is rejected by name. Commits are fsynced
+ * layout 1 did if it holds an unfinished batch (then committed until MVStore's version is past the
+ * unfinished batch's chunks, which narrows the hazard above to a crash in those few commits), then
+ * committed as layout 2 with no version before the latest. A file with another layout or codec version is rejected by name. Commits are fsynced
  * unless {@link Options#syncOnCommit()} is off, so a committed version survives a crash of the
  * machine, not only of the process.
  *
