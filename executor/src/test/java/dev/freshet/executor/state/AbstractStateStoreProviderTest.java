@@ -29,13 +29,17 @@ import org.junit.jupiter.api.io.TempDir;
  * Contract every {@link StateStoreProvider} fulfils: the version protocol of SEMANTICS.md §1 and
  * §10.2 and the store lifecycle of {@link StateStore}. One subclass per provider supplies
  * {@link #newProvider} and declares what the provider cannot do ({@link #persistsAcrossInstances()},
- * {@link #retainsOlderVersions()}); the tests that need it are then skipped, saying why.
+ * {@link #olderVersionsRetained()}); the tests that need it are then skipped, saying why.
  *
  * <p>A provider that persists is re-created on the same {@link StateStoreSpec} by {@link #reopen}
  * and must see the last committed version.
  */
 public abstract class AbstractStateStoreProviderTest {
   protected static final StateStoreId ID = new StateStoreId("query-1", 3, 7);
+
+  /** Version 1: a, b, c, d; version 2 changes a, removes b, adds e and leaves c and d. */
+  private static final Map<String, Integer> V1 = Map.of("a", 1, "b", 2, "c", 3, "d", 4);
+  private static final Map<String, Integer> V2 = Map.of("a", 10, "c", 3, "d", 4, "e", 5);
 
   @TempDir protected Path checkpoint;
 
@@ -53,11 +57,12 @@ public abstract class AbstractStateStoreProviderTest {
   }
 
   /**
-   * Whether versions older than the latest (within {@code minVersionsToRetain}) can be opened, to
-   * re-run a batch. Those that cannot skip the tests that re-run batches.
+   * How many versions before the latest committed one can be opened, to re-run a batch: by
+   * default {@link Integer#MAX_VALUE}, which means as many as {@code minVersionsToRetain} says.
+   * Tests that re-run a batch further back are skipped; with 0, all tests that re-run batches.
    */
-  protected boolean retainsOlderVersions() {
-    return true;
+  protected int olderVersionsRetained() {
+    return Integer.MAX_VALUE;
   }
 
   /** The spec of the store under test, keeping {@code minVersionsToRetain} versions. */
@@ -96,9 +101,11 @@ public abstract class AbstractStateStoreProviderTest {
         "this provider keeps state in memory only: a new instance starts empty");
   }
 
-  private void assumeOlderVersions() {
-    assumeTrue(retainsOlderVersions(),
-        "this provider holds only the latest version: it cannot re-run an older batch");
+  private void assumeOlderVersions(int needed) {
+    assumeTrue(olderVersionsRetained() >= needed, olderVersionsRetained() == 0
+        ? "this provider holds only the latest version: it cannot re-run an older batch"
+        : "this provider holds only " + olderVersionsRetained() + " version(s) before the latest;"
+            + " the test re-runs a batch " + needed + " versions back");
   }
 
   @Test void shouldBeEmptyWhenVersionIsZero() {
@@ -455,8 +462,117 @@ public abstract class AbstractStateStoreProviderTest {
     assertThrows(StateStoreException.class, () -> v1.put("x", 1));
   }
 
+  /** Commits {@link #V1} and {@link #V2}. */
+  private static void commitV1AndV2(StateStoreProvider<String, Integer> provider) {
+    StateStore<String, Integer> v0 = provider.getStore(0);
+    V1.forEach(v0::put);
+    assertEquals(1, v0.commit());
+    StateStore<String, Integer> v1 = provider.getStore(1);
+    v1.put("a", 10);
+    v1.remove("b");
+    v1.put("e", 5);
+    v1.remove("never");
+    assertEquals(2, v1.commit());
+  }
+
+  /**
+   * Exactly-once restart: batch 1 committed state version 2, then died before the checkpoint
+   * recorded the batch, so the batch re-runs from version 1 and commits version 2 again.
+   */
+  @Test void shouldReplaceLatestVersionWhenPreviousBatchIsRerun() {
+    assumeOlderVersions(1);
+    StateStoreProvider<String, Integer> provider = provider();
+    commitV1AndV2(provider);
+
+    StateStore<String, Integer> rerun = provider.getStore(1);
+    assertEquals(1, rerun.version());
+    assertState(rerun, V1);
+    assertEquals(V1, toMap(provider.getReadStore(1).entries()));
+    rerun.put("a", 11);
+    rerun.remove("c");
+    rerun.put("f", 6);
+    assertEquals(2, rerun.commit());
+
+    Map<String, Integer> rerunV2 = Map.of("a", 11, "b", 2, "d", 4, "f", 6);
+    assertState(provider.getReadStore(2), rerunV2);
+    assertStateAndAbort(provider.getStore(1), V1);
+    StateStore<String, Integer> v2 = provider.getStore(2);
+    assertState(v2, rerunV2);
+    v2.put("g", 7);
+    assertEquals(3, v2.commit());
+    assertStateAndAbort(provider.getStore(2), rerunV2);
+  }
+
+  @Test void shouldReplaceLatestVersionWhenPreviousBatchIsRerunAfterReopen() {
+    assumeOlderVersions(1);
+    assumePersists();
+    StateStoreSpec spec = spec(StateStoreSpec.DEFAULT_MIN_VERSIONS_TO_RETAIN);
+    StateStoreProvider<String, Integer> provider = provider(spec);
+    commitV1AndV2(provider);
+
+    provider = reopen(provider, spec);
+    assertState(provider.getReadStore(1), V1);
+    assertState(provider.getReadStore(2), V2);
+    StateStore<String, Integer> rerun = provider.getStore(1);
+    assertState(rerun, V1);
+    rerun.remove("a");
+    rerun.put("b", 20);
+    assertEquals(2, rerun.commit());
+
+    provider = reopen(provider, spec);
+    Map<String, Integer> rerunV2 = Map.of("b", 20, "c", 3, "d", 4);
+    assertStateAndAbort(provider.getStore(2), rerunV2);
+    assertState(provider.getReadStore(1), V1);
+    assertStateAndAbort(provider.getStore(1), V1);
+  }
+
+  @Test void shouldKeepLatestVersionWhenRerunOfPreviousBatchIsAborted() {
+    assumeOlderVersions(1);
+    StateStoreSpec spec = spec(StateStoreSpec.DEFAULT_MIN_VERSIONS_TO_RETAIN);
+    StateStoreProvider<String, Integer> provider = provider(spec);
+    commitV1AndV2(provider);
+
+    StateStore<String, Integer> rerun = provider.getStore(1);
+    rerun.put("a", 100);
+    rerun.remove("d");
+    rerun.abort();
+    assertFalse(rerun.hasCommitted());
+
+    assertState(provider.getReadStore(2), V2);
+    StateStore<String, Integer> again = provider.getStore(1);
+    assertState(again, V1);
+    again.put("z", 26);
+    again.abort();
+    assertStateAndAbort(provider.getStore(2), V2);
+    if (persistsAcrossInstances()) {
+      provider = reopen(provider, spec);
+      assertStateAndAbort(provider.getStore(2), V2);
+    }
+    assertStateAndAbort(provider.getStore(1), V1);
+  }
+
+  /** Spark's Restore reads version N while Save re-runs it, whichever opens first. */
+  @Test void shouldReadPreviousVersionWhenStoreRerunningItIsOpen() {
+    assumeOlderVersions(1);
+    StateStoreProvider<String, Integer> provider = provider();
+    commitV1AndV2(provider);
+
+    ReadStateStore<String, Integer> readFirst = provider.getReadStore(1);
+    StateStore<String, Integer> writer = provider.getStore(1);
+    ReadStateStore<String, Integer> readAfter = provider.getReadStore(1);
+    writer.put("b", 200);
+    writer.remove("a");
+    writer.put("x", 9);
+    assertState(readFirst, V1);
+    assertState(readAfter, V1);
+    assertState(provider.getReadStore(2), V2);
+    assertState(writer, Map.of("b", 200, "c", 3, "d", 4, "x", 9));
+    assertEquals(2, writer.commit());
+    assertState(provider.getReadStore(2), Map.of("b", 200, "c", 3, "d", 4, "x", 9));
+  }
+
   @Test void shouldReplaceLaterVersionsWhenOlderBatchIsRerun() {
-    assumeOlderVersions();
+    assumeOlderVersions(2);
     StateStoreProvider<String, Integer> provider = provider();
     List<Map<String, Integer>> states = commitVersions(provider, 4);
 
@@ -471,7 +587,7 @@ public abstract class AbstractStateStoreProviderTest {
   }
 
   @Test void shouldOpenRetainedVersionsWhenReopenedAfterRerunAndAbort() {
-    assumeOlderVersions();
+    assumeOlderVersions(4);
     assumePersists();
     StateStoreSpec spec = spec(StateStoreSpec.DEFAULT_MIN_VERSIONS_TO_RETAIN);
     StateStoreProvider<String, Integer> provider = provider(spec);
@@ -495,7 +611,7 @@ public abstract class AbstractStateStoreProviderTest {
   }
 
   @Test void shouldKeepRetainedVersionsLoadableWhenMaintained() {
-    assumeOlderVersions();
+    assumeOlderVersions(3);
     int retain = 3;
     StateStoreProvider<String, Integer> provider = provider(spec(retain));
     List<Map<String, Integer>> states = commitVersions(provider, 12);
@@ -540,6 +656,8 @@ public abstract class AbstractStateStoreProviderTest {
     committed.add(newModel());
     TreeMap<String, Integer> working = newModel();
     long version = 0;
+    // The provider's latest committed version: a re-run replaces it only when it commits.
+    long latest = 0;
     StateStore<String, Integer> store = provider.getStore(version);
     List<String> log = new ArrayList<>();
     for (int step = 0; step < 300; step++) {
@@ -562,6 +680,7 @@ public abstract class AbstractStateStoreProviderTest {
           assertEquals(version + 1, next, at);
           assertTrue(store.hasCommitted(), at);
           version = next;
+          latest = next;
           committed.add(copy(working));
           store = provider.getStore(version);
         } else if (op < 91) {
@@ -570,8 +689,8 @@ public abstract class AbstractStateStoreProviderTest {
           assertFalse(store.hasCommitted(), at);
           working = copy(committed.get((int) version));
           store = provider.getStore(version);
-        } else if (op < 95 && retainsOlderVersions()) {
-          long oldest = Math.max(0, version - retain);
+        } else if (op < 95 && olderVersionsRetained() > 0) {
+          long oldest = Math.max(0, Math.max(version - retain, latest - olderVersionsRetained()));
           long rerun = oldest + random.nextInt((int) (version - oldest + 1));
           log.add("rerun(" + rerun + ")@" + version);
           store.abort();
@@ -650,6 +769,12 @@ public abstract class AbstractStateStoreProviderTest {
     for (Map.Entry<String, Integer> e : expected.entrySet()) {
       assertEquals(e.getValue(), store.get(e.getKey()), "get(" + e.getKey() + ")");
     }
+  }
+
+  private static void assertStateAndAbort(StateStore<String, Integer> store,
+      Map<String, Integer> expected) {
+    assertState(store, expected);
+    store.abort();
   }
 
   private static void assertStateRows(Map<Object, Object[]> expected,

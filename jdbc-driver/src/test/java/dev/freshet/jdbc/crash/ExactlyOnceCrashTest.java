@@ -32,11 +32,8 @@ class ExactlyOnceCrashTest {
 
   @TempDir Path dataDir;
 
-  // Only the default provider: the MVStore provider opens only its latest committed version, so
-  // it cannot re-run a batch killed between its state commit and the commit log (see the
-  // provider's Javadoc); until it keeps the previous version, a crash there stops its restart.
   @ParameterizedTest(name = "state store provider {0}")
-  @ValueSource(strings = {"memory"})
+  @ValueSource(strings = {"memory", "mvstore"})
   void shouldLoseNothingAndCountNothingTwiceWhenKilledAtRandomMoments(String provider)
       throws Exception {
     long seed = System.nanoTime();

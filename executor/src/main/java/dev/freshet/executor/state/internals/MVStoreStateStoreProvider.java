@@ -22,7 +22,6 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 import java.util.TreeMap;
 import org.h2.mvstore.Cursor;
 import org.h2.mvstore.DataUtils;
@@ -42,55 +41,102 @@ import org.slf4j.LoggerFactory;
  * pages changed since MVStore last wrote are in memory ({@link Options}).
  *
  * <p><b>Versions.</b> Version {@code v} of the state store is the state after batch {@code v - 1}
- * (SEMANTICS.md §1); version 0 is empty. Each state version is one MVStore commit: {@link
- * StateStore#commit()} of a store opened at {@code v} commits the MVStore once and records, in the
- * same commit, {@code v + 1 -> m} in the {@code versions} map, where {@code m} is the MVStore version
- * that commit returned: the state at the beginning of MVStore version {@code m} is state version
- * {@code v + 1}. MVStore may write a batch's changes before the commit (whenever more than
- * {@link Options#pageBufferKb()} of changed pages are in memory; that is what bounds memory), so
- * several MVStore versions may lie between two state versions; none of them is ever named by the
- * {@code versions} map:
+ * (SEMANTICS.md §1); version 0 is empty. {@link StateStore#commit()} of a store opened at
+ * {@code v} records {@code v + 1} as the latest version in the {@code versions} map and commits the
+ * MVStore once. MVStore may also write a batch's changes before that commit, whenever more than
+ * {@link Options#pageBufferKb()} of changed pages are in memory; that is what bounds memory. So the
+ * file may hold an unfinished batch: MVStore reopens a file at the last state it wrote completely,
+ * which may be one in the middle of a batch. Undo maps bring such a state back to a committed
+ * version.
+ *
+ * <p><b>Undo maps.</b> Three maps, {@code undo0} to {@code undo2}, with the data map's keys; a
+ * value is the key's value in some version, or empty (a tombstone; no encoded value is empty) if
+ * the key is absent there. The {@code versions} map's record of the latest version {@code L} names
+ * one of them, and a second while a store is open:
  * <ul>
- *   <li>{@link StateStore#abort()} rolls back to {@code m(v)} ({@link MVStore#rollbackTo}), undoing
- *       what the batch wrote, also what MVStore already wrote to the file;
- *   <li>opening the file rolls back to {@code m(latest)}: a process that died in the middle of a
- *       batch may have left that batch's first changes in the file, after the last commit;
- *   <li>{@link #getReadStore(long)} reads a snapshot: the root of the data map taken when the
- *       version was committed (or the file opened). MVStore's pages are copy-on-write, so the
- *       snapshot is immutable. {@link MVMap#openVersion} is not used: it finds a version through the
- *       chain of in-memory roots, which has no entry for a version in which the map did not change
- *       (a batch without data) and none for versions written before the file was opened, and in both
- *       cases it answers with a newer root instead of failing.
+ *   <li>the <em>committed</em> undo map restores {@code L - 1} from {@code L}: for every key that
+ *       batch {@code L - 1} changed, its value in {@code L - 1}. It is written with the batch and
+ *       becomes committed in the same MVStore commit as {@code L}.
+ *   <li>the <em>rollback</em> undo map: for every key whose value in the data map the open store
+ *       changed, its value in {@code L}. Each key's entry is written
+ *       before the key's first change, so that whenever MVStore writes, the rollback map covers
+ *       every change already made, and applying it (setting each key to its value, or removing it
+ *       if the value is empty) turns the data map back into {@code L}. Applying it twice is
+ *       harmless.
+ * </ul>
+ * The third map, and the rollback map when no store is open, are empty, or left over from an
+ * unfinished batch and ignored. MVStore's {@link MVStore#rollbackTo} is not used (but to upgrade
+ * a layout 1 file, below): it leaves the chunks MVStore wrote after the version it goes back to in
+ * the file, with newer MVStore versions than what it writes next, and reuses their chunk ids and
+ * often their places; after a crash, MVStore then reopened such a chunk instead of a later commit
+ * (the crash model test of {@code MVStoreStateStoreProviderTest} found this). Going back by
+ * writing keeps MVStore's versions increasing, which is the case its crash recovery is built for.
+ * <ul>
+ *   <li>{@link #getStore(long) getStore(L)} names a rollback map; the store writes each key's
+ *       value in {@code L} to it before the key's first change and, as the same map will restore
+ *       {@code L} from {@code L + 1}, commits it as the committed undo map of {@code L + 1}.
+ *   <li>{@link StateStore#abort()} applies the rollback map and empties it, and opening the file
+ *       does the same if the file was left with a store open (then commits, so that the file
+ *       is at rest again). Where a crash falls, in a batch, in applying an undo or in aborting, the
+ *       file reopens at the latest committed version, with the one before it still loadable.
+ *   <li>Committing writes the record of the new version, naming the store's undo map as the
+ *       committed one and no rollback map, then empties the two other maps, and commits the
+ *       MVStore. Whenever MVStore writes in between, the file holds one record or the other, each
+ *       consistent with the maps.
  * </ul>
  *
- * <p><b>Only the latest version.</b> Like {@link InMemoryStateStoreProvider}, this provider opens
- * only the latest committed version, so it cannot re-run an older batch, and it ignores
- * {@code spec.minVersionsToRetain()} and {@code spec.minDeltasForSnapshot()}. Rolling MVStore
- * (2.3.232) back to a commit older than the last is not reliable once the file's space has been
- * reused: {@code rollbackTo} re-reads the store header, which verifies the newest chunks that the
- * old version's layout lists and, when one of them has been overwritten since, silently falls back
- * to an older complete version (the model test of {@code AbstractStateStoreProviderTest} found such
- * cases). Rolling back to the latest commit is safe, because chunks are freed only by a commit,
- * never between commits: each commit sets MVStore's {@code versionsToKeep} so that no chunk the new
- * version reads, or that rolling back to it verifies, is reused, and sets it back to unbounded
- * until the next commit, since MVStore's own writes in the middle of a batch would otherwise count
- * against it.
+ * <p><b>The latest version and the one before.</b> This provider opens the latest committed version
+ * {@code L} and the one before it, {@code L - 1}, and no older one; it ignores
+ * {@code spec.minVersionsToRetain()} and {@code spec.minDeltasForSnapshot()}. One version back is
+ * what exactly-once restart needs: a batch {@code N} killed after its state committed
+ * {@code N + 1} but before the checkpoint's {@code commits/N} was written re-runs from version
+ * {@code N} (SEMANTICS.md §7.2), and a checkpoint never goes further back than that.
+ * <ul>
+ *   <li>{@link #getStore(long) getStore(L - 1)} applies the committed undo map to the data map,
+ *       recording each change in the rollback map like a batch's own, so the data map holds
+ *       {@code L - 1} exactly; the store then writes its undo, relative to {@code L - 1}, to the
+ *       third map, which its commit makes the committed one. Until that commit, {@code L} stays
+ *       the latest committed version, and an abort or a crash goes back to it. Applying the undo
+ *       takes one write per key batch {@code L - 1} changed, and happens only when that batch is
+ *       re-run.
+ *   <li>{@link #getReadStore(long) getReadStore(L - 1)} writes nothing: it reads the committed data
+ *       map through the committed undo map (a key in the undo map has the undo's value, every other
+ *       key its value in {@code L}), and its number of keys is in the record. So it may be read
+ *       beside a store re-running {@code L - 1}, as Spark's restore and save operators do.
+ *   <li>{@link #getReadStore(long)} reads a snapshot: the roots of the data and committed undo maps
+ *       taken when the version was committed (or the file opened). MVStore's pages are
+ *       copy-on-write, so the snapshot is immutable; MVStore frees no chunk between two commits
+ *       ({@code versionsToKeep} is unbounded then), and every snapshot is discarded at a commit.
+ *       {@link MVMap#openVersion} is not used: it finds a version through the chain of in-memory
+ *       roots, which has no entry for a version in which the map did not change (a batch without
+ *       data) and none for versions written before the file was opened, and in both cases it
+ *       answers with a newer root instead of failing.
+ * </ul>
+ * The undo maps are MVStore maps like the data map, written in the same key order: a batch that
+ * changes millions of keys takes disk, not heap. The price is two more B-tree operations per
+ * changed key (reading the old value, writing it to the rollback map) and, for a re-run, one more.
  *
- * <p><b>File layout.</b> One file, {@code <spec.directory()>/state.mv.db}, an MVStore with three maps:
- * {@code data} (key and value each a {@link StateCodec} encoding; keys are ordered by their
- * encodings' unsigned bytes), {@code versions} (one entry: the latest state version to its
- * MVStore version and the version from which chunks are kept, two big-endian longs) and
- * {@code info} ({@code layout} = {@value #LAYOUT_VERSION}, {@code codec} = the
- * {@link StateCodec#FORMAT_VERSION}, {@code store} = the store id it was created for). A file with
- * another layout or codec version is rejected by name. Commits are fsynced unless
- * {@link Options#syncOnCommit()} is off, so a committed version survives a crash of the machine,
- * not only of the process.
+ * <p><b>File layout.</b> One file, {@code <spec.directory()>/state.mv.db}, an MVStore with six
+ * maps: {@code data} (key and value each a {@link StateCodec} encoding; keys are ordered by their
+ * encodings' unsigned bytes), {@code undo0}, {@code undo1} and {@code undo2} (see above),
+ * {@code versions} (one entry: the latest state version to four big-endian longs, the committed
+ * undo map's number, the rollback undo map's number or -1, the version the committed undo map
+ * restores or -1, and that version's number of keys) and {@code info} ({@code layout} =
+ * {@value #LAYOUT_VERSION}, {@code codec} = the {@link StateCodec#FORMAT_VERSION}, {@code store} =
+ * the store id it was created for). A file of layout 1, which had no undo maps and went back to its
+ * latest commit with {@link MVStore#rollbackTo}, is upgraded when it is opened: rolled back as
+ * layout 1 did if it holds an unfinished batch (then committed until MVStore's version is past the
+ * unfinished batch's chunks, which narrows the hazard above to a crash in those few commits), then
+ * committed as layout 2 with no version before the latest. A file with another layout or codec version is rejected by name. Commits are fsynced
+ * unless {@link Options#syncOnCommit()} is off, so a committed version survives a crash of the
+ * machine, not only of the process.
  *
  * <p><b>Writes.</b> A store collects its writes, encoded, in a buffer sorted by key and applies
  * them to the data map in that order when the buffer is full ({@link Options#writeBufferKb()}),
  * when it is iterated or counted, and on commit. An aggregation writes its keys in hash order, so
  * applying each write at once would rewrite a whole B-tree page (48 entries) per write once the
- * state is larger than the page cache; in key order, consecutive writes share pages.
+ * state is larger than the page cache; in key order, consecutive writes share pages, in the data
+ * map and in the undo maps alike.
  *
  * <p><b>Keys and values.</b> Both are encoded with {@link StateCodec} when they are handed to the
  * store, so a caller may reuse them afterwards, and decoded on every read, so values read are fresh
@@ -99,12 +145,12 @@ import org.slf4j.LoggerFactory;
  * Null is a key like any other.
  *
  * <p><b>Lifecycle and threads.</b> The constructor opens (or creates) the file; {@link #close()}
- * rolls back a store still open for update and closes the file; it is idempotent. At most one
+ * aborts a store still open for update and closes the file; it is idempotent. At most one
  * store is open for update at a time; read stores may be open beside it. Like every provider, this
  * one and its stores are used by one thread at a time (the query's batch thread): they share
  * encoding buffers, and MVStore's background writer is off, so nothing of the provider runs between
- * calls. A read store stays valid until a later version is committed or the provider is closed;
- * then it throws.
+ * calls. A read store stays valid until a version is committed (a later one, or the same one
+ * again by a re-run) or the provider is closed; then it throws.
  *
  * <pre>{@code
  * try (MVStoreStateStoreProvider<Object, Object[]> provider = new MVStoreStateStoreProvider<>(spec)) {
@@ -122,18 +168,28 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   /** Name of the store's file in {@link StateStoreSpec#directory()}. */
   public static final String FILE_NAME = "state.mv.db";
   /** Version of the file layout described in the class comment. */
-  public static final int LAYOUT_VERSION = 1;
+  public static final int LAYOUT_VERSION = 2;
 
   private static final Logger LOG = LoggerFactory.getLogger(MVStoreStateStoreProvider.class);
   private static final String DATA_MAP = "data";
   private static final String VERSIONS_MAP = "versions";
   private static final String INFO_MAP = "info";
-  /** Marks a removal among a store's pending writes; no encoded value is empty. */
+  /** The undo maps are this followed by their number. */
+  private static final String UNDO_MAP = "undo";
+  private static final int UNDO_MAPS = 3;
+  /**
+   * Marks a removal among a store's pending writes, and a key absent from the version an undo map
+   * restores; no encoded value is empty.
+   */
   private static final byte[] REMOVED = new byte[0];
+  /** The oldest layout this provider opens; it upgrades it to {@link #LAYOUT_VERSION}. */
+  private static final int OLDEST_LAYOUT_VERSION = 1;
+  /** {@link VersionRecord#previous} when the committed undo map restores no version. */
+  private static final long NO_PREVIOUS = -1;
+  /** {@link VersionRecord#rollback} when no store is open. */
+  private static final int NO_ROLLBACK = -1;
   /** Heap a pending write takes besides its bytes: a tree entry and two array headers. */
   private static final int PENDING_ENTRY_BYTES = 72;
-  /** How many of the newest chunks MVStore verifies when it reads its header (rollbackTo does). */
-  private static final int VERIFIED_CHUNKS = 20;
 
   /**
    * Memory and durability settings.
@@ -169,16 +225,25 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   private final MVStore mvStore;
   /** The state: encoded key to encoded value. */
   private final MVMap<byte[], byte[]> data;
-  /** State version to {@link MVVersion}; the last key is the latest committed version. */
+  /** The undo maps, by number; the record says which is which (see the class comment). */
+  private final MVMap<byte[], byte[]>[] undo;
+  /**
+   * State version to {@link VersionRecord}: the latest committed version; another, older, key
+   * only if MVStore wrote in the middle of a commit.
+   */
   private final MVMap<Long, byte[]> versions;
   /**
-   * Snapshots of committed versions that read stores may still use; only the latest can be
-   * opened, the others are discarded as soon as a later version is committed.
+   * Snapshots of committed versions that read stores may still use: of the latest and of the one
+   * before. All are discarded when a version is committed.
    */
   private final TreeMap<Long, Snapshot> snapshots = new TreeMap<>();
   private final Codec codec = new Codec();
-  /** The latest committed state version, the last key of {@link #versions}. */
+  /** The latest committed state version, the key of {@link #versions}. */
   private long latestVersion;
+  /** The record of {@link #latestVersion} as committed: with no rollback map. */
+  private VersionRecord committed;
+  /** The committed undo map's root when it was committed: what snapshots of the previous read. */
+  private RootReference<byte[], byte[]> committedUndoRoot;
   /** The store open for update, or null; at most one at a time. */
   private WriteStore openStore;
   private boolean closed;
@@ -189,11 +254,13 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   }
 
   /**
-   * Opens the store's file, creating it (with version 0, empty) if it does not exist.
+   * Opens the store's file, creating it (with version 0, empty) if it does not exist, and brings
+   * it back to its latest committed version if a process left it with a store open.
    *
    * @throws StateStoreException if the file cannot be opened (for example because another
    *     provider has it open), or was written with another layout or codec version
    */
+  @SuppressWarnings("unchecked")
   public MVStoreStateStoreProvider(StateStoreSpec spec, Options options) {
     requireNonNull(spec, "spec");
     this.options = requireNonNull(options, "options");
@@ -218,28 +285,53 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     }
     this.mvStore = opened;
     try {
-      // Nothing may be dropped until a commit says what the latest version needs.
+      // Snapshots read the committed roots while a store writes: nothing may be freed until a
+      // commit discards them.
       mvStore.setVersionsToKeep(Integer.MAX_VALUE);
       if (options.syncOnCommit()) {
         // MVStore's retention time (45 s) keeps dead chunks in case unsynced writes are lost.
-        // Commits are synced, chunks are freed only by commits, and never while the latest
-        // version needs them; reusing their space at once keeps the file near its live size.
+        // Commits are synced, and chunks are freed only by commits; reusing their space at once
+        // keeps the file near its live size.
         mvStore.setRetentionTime(0);
       }
       MVMap<String, String> info = mvStore.openMap(INFO_MAP);
-      this.data = mvStore.openMap(DATA_MAP,
-          new MVMap.Builder<byte[], byte[]>().keyType(BytesType.INSTANCE)
-              .valueType(BytesType.INSTANCE));
+      this.data = mvStore.openMap(DATA_MAP, bytesMap());
       this.versions = mvStore.openMap(VERSIONS_MAP,
           new MVMap.Builder<Long, byte[]>().keyType(LongDataType.INSTANCE)
               .valueType(BytesType.INSTANCE));
-      if (versions.isEmpty()) {
-        create(info);
+      boolean created = versions.isEmpty();
+      if (created && !data.isEmpty()) {
+        // Layout 1 removed the record before writing the new one, and MVStore could write in
+        // between; then the state's version is lost.
+        throw new StateStoreException(file + " of " + id + " holds state but no committed version:"
+            + " a Freshet of layout version 1 died in the middle of a commit; the state cannot be"
+            + " recovered, re-create the query");
+      }
+      int layout = created ? LAYOUT_VERSION : checkFormat(info);
+      if (layout == 1) {
+        rollBackLayoutOne(info);
+      }
+      // Opened after a layout 1 rollback: rolling back to a version older than a map's creation
+      // closes the map.
+      this.undo = new MVMap[UNDO_MAPS];
+      for (int i = 0; i < UNDO_MAPS; i++) {
+        undo[i] = mvStore.openMap(UNDO_MAP + i, bytesMap());
+      }
+      if (created) {
+        info.put("layout", Integer.toString(LAYOUT_VERSION));
+        info.put("codec", Integer.toString(StateCodec.FORMAT_VERSION));
+        info.put("store", id.toString());
+        commitRecord(0, new VersionRecord(0, NO_ROLLBACK, NO_PREVIOUS, 0));
+      } else if (layout == 1) {
+        // A commit of its own, so that the file is of one layout or the other at every moment.
+        info.put("layout", Integer.toString(LAYOUT_VERSION));
+        info.remove("upgrading");
+        commitRecord(versions.lastKey(), new VersionRecord(0, NO_ROLLBACK, NO_PREVIOUS, 0));
+        LOG.info("{}: upgraded {} from layout version 1 to {} at state version {}", id, file,
+            LAYOUT_VERSION, latestVersion);
       } else {
-        checkFormat(info);
         recover();
       }
-      snapshots.put(latestVersion, new Snapshot(latestVersion, data.getRoot()));
     } catch (RuntimeException e) {
       mvStore.closeImmediately();
       if (e instanceof StateStoreException) {
@@ -249,35 +341,82 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     }
   }
 
-  /** Writes the info map and commits version 0. */
-  private void create(MVMap<String, String> info) {
-    info.put("layout", Integer.toString(LAYOUT_VERSION));
-    info.put("codec", Integer.toString(StateCodec.FORMAT_VERSION));
-    info.put("store", id.toString());
-    commitVersion(0);
-    latestVersion = 0;
+  private static MVMap.Builder<byte[], byte[]> bytesMap() {
+    return new MVMap.Builder<byte[], byte[]>().keyType(BytesType.INSTANCE)
+        .valueType(BytesType.INSTANCE);
   }
 
-  private void checkFormat(MVMap<String, String> info) {
+  /** Returns the file's layout version, if this provider reads it and its codec version. */
+  private int checkFormat(MVMap<String, String> info) {
     String layout = info.get("layout");
     String codecVersion = info.get("codec");
-    if (!Integer.toString(LAYOUT_VERSION).equals(layout)
-        || !Integer.toString(StateCodec.FORMAT_VERSION).equals(codecVersion)) {
-      throw new StateStoreException(file + " of " + id + " has layout version " + layout
-          + " and codec version " + codecVersion + "; this Freshet reads layout version "
-          + LAYOUT_VERSION + " with codec version " + StateCodec.FORMAT_VERSION);
+    for (int known = OLDEST_LAYOUT_VERSION; known <= LAYOUT_VERSION; known++) {
+      if (Integer.toString(known).equals(layout)
+          && Integer.toString(StateCodec.FORMAT_VERSION).equals(codecVersion)) {
+        return known;
+      }
     }
+    throw new StateStoreException(file + " of " + id + " has layout version " + layout
+        + " and codec version " + codecVersion + "; this Freshet reads layout version "
+        + LAYOUT_VERSION + " (and upgrades " + OLDEST_LAYOUT_VERSION + ") with codec version "
+        + StateCodec.FORMAT_VERSION);
   }
 
-  /** Goes back to the latest committed version, dropping what an unfinished batch wrote. */
-  private void recover() {
-    latestVersion = versions.lastKey();
-    long committed = MVVersion.committed(versions.get(latestVersion));
+  /**
+   * Drops an unfinished batch from a layout 1 file the way layout 1 did: its record is the MVStore
+   * version of its latest commit (first of two longs), and MVStore rolls back to it. Then, so that
+   * no chunk the unfinished batch left can pass for a later one (see the class comment), commits
+   * until MVStore's version is past every version the file held.
+   */
+  private void rollBackLayoutOne(MVMap<String, String> info) {
+    long latest = versions.lastKey();
+    long commit = ByteBuffer.wrap(versions.get(latest)).getLong(0);
     long head = mvStore.getCurrentVersion();
-    if (head != committed) {
-      mvStore.rollbackTo(committed);
-      LOG.info("{}: rolled {} back from MVStore version {} to {}, the commit of state version {}",
-          id, file, head, committed, latestVersion);
+    if (head == commit) {
+      return;
+    }
+    mvStore.rollbackTo(commit);
+    while (mvStore.getCurrentVersion() <= head) {
+      info.put("upgrading", Long.toString(mvStore.getCurrentVersion()));
+      mvStore.commit();
+    }
+    LOG.info("{}: rolled {} (layout 1) back from MVStore version {} to {}, the commit of state"
+        + " version {}", id, file, head, commit, latest);
+  }
+
+  /**
+   * Brings the file back to its latest committed version if a store was open when it was last
+   * written: applies the rollback map, empties the maps other than the committed undo map, and
+   * commits that.
+   */
+  private void recover() {
+    long latest = versions.lastKey();
+    VersionRecord record = VersionRecord.decode(versions.get(latest));
+    if (record.undo < 0 || record.undo >= UNDO_MAPS || record.rollback < NO_ROLLBACK
+        || record.rollback >= UNDO_MAPS || record.rollback == record.undo
+        || record.previous != NO_PREVIOUS && record.previous != latest - 1) {
+      throw new StateStoreException(file + " of " + id + " has an invalid record of version "
+          + latest + ": " + record);
+    }
+    boolean changed = false;
+    if (record.rollback != NO_ROLLBACK) {
+      long keys = undo[record.rollback].sizeAsLong();
+      applyUndo(undo[record.rollback], null);
+      changed = true;
+      LOG.info("{}: {} was left with version {} open for update; undid its changes to {} keys",
+          id, file, latest, keys);
+    }
+    for (int i = 0; i < UNDO_MAPS; i++) {
+      if (i != record.undo && !undo[i].isEmpty()) {
+        undo[i].clear();
+        changed = true;
+      }
+    }
+    VersionRecord rest = record.withRollback(NO_ROLLBACK);
+    if (changed) {
+      commitRecord(latest, rest);
+    } else {
+      setCommitted(latest, rest);
     }
   }
 
@@ -304,7 +443,10 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   /**
    * {@inheritDoc}
    *
-   * <p>Only the latest committed version can be opened (see the class comment).
+   * <p>The latest committed version and the one before it can be opened (see the class comment).
+   * Opening the one before applies the committed undo map to the data map, which takes one write
+   * per key the latest version's batch changed; the latest version stays committed, and loadable,
+   * until the store commits.
    */
   @Override public StateStore<K, V> getStore(long version) {
     checkNotClosed();
@@ -312,104 +454,162 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
       throw new StateStoreException("Version " + openStore.version + " of " + id
           + " is already open for update; commit or abort it first");
     }
+    checkLoadable(version);
+    boolean rerun = version != latestVersion;
+    int rollback = (committed.undo + 1) % UNDO_MAPS;
+    // A batch of the latest version restores it with the map that rolls it back; a re-run needs
+    // its own, relative to the version before.
+    int next = rerun ? (committed.undo + 2) % UNDO_MAPS : rollback;
     try {
-      openStore = new WriteStore(version, mvVersionOf(version));
-      return openStore;
+      // Left over from an unfinished batch if not empty; the record names no rollback map yet.
+      clearIfNotEmpty(undo[rollback]);
+      clearIfNotEmpty(undo[next]);
+      versions.put(latestVersion, committed.withRollback(rollback).encode());
+      if (rerun) {
+        applyUndo(undo[committed.undo], undo[rollback]);
+      }
     } catch (MVStoreException e) {
-      throw new StateStoreException("Cannot load version " + version + " of " + id + " from "
-          + file, e);
+      StateStoreException failure = StateStoreException.cannotLoad(id, version,
+          "reading or writing " + file + " failed", e);
+      try {
+        rollBack(rollback, next);
+      } catch (MVStoreException again) {
+        failure.addSuppressed(again);
+      }
+      throw failure;
     }
+    long baseKeys = rerun ? committed.previousKeys : snapshots.get(latestVersion).numKeys();
+    openStore = new WriteStore(version, rollback, next, baseKeys);
+    return openStore;
+  }
+
+  private static void clearIfNotEmpty(MVMap<byte[], byte[]> map) {
+    if (!map.isEmpty()) {
+      map.clear();
+    }
+  }
+
+  /**
+   * Sets every key of {@code from} in the data map to its value there (removes it if empty), in
+   * key order. With {@code rollback}, first records there the value each key had, if it has none
+   * for it yet, so that a crash or an abort in the middle can undo what was applied.
+   */
+  private void applyUndo(MVMap<byte[], byte[]> from, MVMap<byte[], byte[]> rollback) {
+    Cursor<byte[], byte[]> cursor = from.cursor(null);
+    while (cursor.hasNext()) {
+      byte[] key = cursor.next();
+      byte[] value = cursor.getValue();
+      if (rollback != null) {
+        byte[] old = data.get(key);
+        rollback.putIfAbsent(key, old == null ? REMOVED : old);
+      }
+      if (value.length == 0) {
+        data.remove(key);
+      } else {
+        data.put(key, value);
+      }
+    }
+  }
+
+  /**
+   * Turns the data map back into the latest committed version: applies the rollback map, then
+   * empties the maps of the aborted store and says in the record that none is open.
+   */
+  private void rollBack(int rollback, int next) {
+    applyUndo(undo[rollback], null);
+    clearIfNotEmpty(undo[next]);
+    versions.put(latestVersion, committed.encode());
+    // After the record: until it no longer names the rollback map, a crash may need it again.
+    clearIfNotEmpty(undo[rollback]);
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>Only the latest committed version can be read.
+   * <p>The latest committed version and the one before it can be read (see the class comment);
+   * reading the one before writes nothing.
    */
   @Override public ReadStateStore<K, V> getReadStore(long version) {
     checkNotClosed();
-    try {
-      mvVersionOf(version);
-    } catch (MVStoreException e) {
-      throw new StateStoreException("Cannot load version " + version + " of " + id + " from "
-          + file, e);
-    }
-    return new ReadStore(snapshots.get(version));
+    checkLoadable(version);
+    return new ReadStore(snapshot(version));
   }
 
-  /** Returns the MVStore version that holds {@code version}, or throws unless it is the latest. */
-  private long mvVersionOf(long version) {
-    if (version != latestVersion) {
-      throw StateStoreException.cannotLoad(id, version,
-          "this provider opens only the latest committed version, " + latestVersion);
+  /** Throws unless {@code version} is the latest committed version or the one before it. */
+  private void checkLoadable(long version) {
+    if (version > latestVersion) {
+      throw StateStoreException.cannotLoad(id, version, "the latest committed version in " + file
+          + " is " + latestVersion);
     }
-    return MVVersion.committed(versions.get(version));
+    long oldest = committed.previous == NO_PREVIOUS ? latestVersion : committed.previous;
+    if (version < oldest) {
+      String why = committed.previous != NO_PREVIOUS
+          ? "this provider keeps only the latest committed version, " + latestVersion
+              + ", and the one before it"
+          : latestVersion == 0 ? "versions start at 0"
+          : "the file was upgraded from layout version 1, which kept no undo, and has committed"
+              + " no version since";
+      throw StateStoreException.cannotLoad(id, version, "the oldest version " + file + " holds is "
+          + oldest + "; " + why);
+    }
+  }
+
+  /** The snapshot of a loadable committed version, created for the one before the latest. */
+  private Snapshot snapshot(long version) {
+    Snapshot snapshot = snapshots.get(version);
+    if (snapshot == null) {
+      Snapshot latest = snapshots.get(latestVersion);
+      snapshot = new Snapshot(version, latest.data, committedUndoRoot, committed.previousKeys);
+      snapshots.put(version, snapshot);
+    }
+    return snapshot;
   }
 
   /**
-   * Commits the MVStore as state version {@code newVersion} and returns the MVStore version that
-   * holds it; forgets the previous version.
+   * Records {@code version} as the latest committed version, empties the undo maps other than
+   * {@code record}'s committed one and commits the MVStore; discards every snapshot.
    */
-  private long commitVersion(long newVersion) {
-    while (!versions.isEmpty()) {
-      versions.remove(versions.firstKey());
+  private void commitRecord(long version, VersionRecord record) {
+    // Put before the older record is removed: MVStore may write in between, and a file whose
+    // versions map is empty would pass for a new one.
+    versions.put(version, record.encode());
+    Long older;
+    while ((older = versions.firstKey()) != version) {
+      versions.remove(older);
     }
-    // The recorded MVStore version must be the one the commit below creates. A write lets MVStore
-    // first write out the changes so far if its buffer is full, which advances its version; after
-    // writing out everything here, there is nothing it could write before the put (one put: a
-    // second could find the buffer full again).
-    if (mvStore.hasUnsavedChanges()) {
-      mvStore.commit();
+    // After the record: from here on they hold nothing a crash would need.
+    for (int i = 0; i < UNDO_MAPS; i++) {
+      if (i != record.undo) {
+        clearIfNotEmpty(undo[i]);
+      }
     }
-    long expected = mvStore.getCurrentVersion() + 1;
-    long floor = Math.min(expected - 1, verifiedChunksFloor());
-    versions.put(newVersion, MVVersion.encode(expected, floor));
-    if (mvStore.getCurrentVersion() + 1 != expected) {
-      throw new StateStoreException("Commit of version " + newVersion + " of " + id
-          + ": MVStore wrote before its version was recorded");
-    }
-    // No chunk that the new version reads, or that rolling back to it verifies, may be reused.
-    mvStore.setVersionsToKeep((int) Math.min(Integer.MAX_VALUE, expected - floor));
-    long result;
+    // Only the new version is read from now on: the commit may free what older ones read.
+    mvStore.setVersionsToKeep(1);
     try {
-      result = mvStore.commit();
+      mvStore.commit();
     } finally {
       mvStore.setVersionsToKeep(Integer.MAX_VALUE);
-    }
-    if (result != expected) {
-      throw new StateStoreException("Commit of version " + newVersion + " of " + id + " produced"
-          + " MVStore version " + result + " instead of " + expected);
     }
     if (options.syncOnCommit()) {
       mvStore.sync();
     }
-    while (!snapshots.isEmpty() && snapshots.firstKey() < newVersion) {
-      snapshots.pollFirstEntry().getValue().discard("a later version was committed");
+    for (Snapshot s : snapshots.values()) {
+      s.discard(s.version < version ? "a later version was committed"
+          : "batch " + (version - 1) + " was re-run and committed it again");
     }
-    return expected;
+    snapshots.clear();
+    setCommitted(version, record);
   }
 
-  /**
-   * The oldest MVStore version among the chunks that rolling back to the version about to be
-   * committed will verify: {@link MVStore#rollbackTo} re-reads the store header, which checks the
-   * {@value #VERIFIED_CHUNKS} newest chunks the layout lists and, if one of them was reused,
-   * silently goes back to an older version instead. Those chunks may be ones the version no longer
-   * reads, so keeping what it reads does not keep them.
-   */
-  private long verifiedChunksFloor() {
-    PriorityQueue<Long> newest = new PriorityQueue<>();
-    for (Map.Entry<String, String> e : mvStore.getLayoutMap().entrySet()) {
-      if (e.getKey().startsWith("chunk.")) {
-        newest.add(DataUtils.readHexLong(DataUtils.parseMap(e.getValue()), "version", 0));
-        if (newest.size() > VERIFIED_CHUNKS) {
-          newest.poll();
-        }
-      }
-    }
-    return newest.isEmpty() ? 0 : newest.peek();
+  /** Takes {@code record} of {@code version} as committed, and the snapshot of the version. */
+  private void setCommitted(long version, VersionRecord record) {
+    latestVersion = version;
+    committed = record;
+    committedUndoRoot = undo[record.undo].getRoot();
+    snapshots.put(version, Snapshot.latest(version, data.getRoot()));
   }
 
-  /** Rolls back a store still open for update, then closes the file; idempotent. */
+  /** Aborts a store still open for update, then closes the file; idempotent. */
   @Override public void close() {
     if (closed) {
       return;
@@ -445,7 +645,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     mvStore.closeImmediately();
   }
 
-  /** MVStore's current version: differs from the commit of the open version once MVStore wrote. */
+  /** MVStore's current version: it advances each time MVStore writes, also in a batch. */
   long mvStoreVersion() {
     return mvStore.getCurrentVersion();
   }
@@ -462,37 +662,54 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   }
 
   /**
-   * Value of the versions map: the MVStore version whose beginning holds the state version, then
-   * the floor from which MVStore must keep chunks so that rolling back to it works; 8 bytes each,
-   * big-endian.
+   * Value of the versions map: the committed undo map's number, the rollback undo map's number
+   * ({@link #NO_ROLLBACK} when no store is open), the version the committed undo map restores
+   * ({@link #NO_PREVIOUS} if none) and that version's number of keys; 8 bytes each, big-endian.
    */
-  private static final class MVVersion {
-    private MVVersion() {
+  record VersionRecord(int undo, int rollback, long previous, long previousKeys) {
+    static VersionRecord decode(byte[] value) {
+      ByteBuffer b = ByteBuffer.wrap(value);
+      return new VersionRecord((int) b.getLong(0), (int) b.getLong(8), b.getLong(16),
+          b.getLong(24));
     }
 
-    static byte[] encode(long committed, long floor) {
-      return ByteBuffer.allocate(16).putLong(committed).putLong(floor).array();
+    byte[] encode() {
+      return ByteBuffer.allocate(32).putLong(undo).putLong(rollback).putLong(previous)
+          .putLong(previousKeys).array();
     }
 
-    static long committed(byte[] value) {
-      return ByteBuffer.wrap(value).getLong(0);
-    }
-
-    static long floor(byte[] value) {
-      return ByteBuffer.wrap(value).getLong(8);
+    VersionRecord withRollback(int map) {
+      return new VersionRecord(undo, map, previous, previousKeys);
     }
   }
 
-  /** The root of the data map at one committed version. */
+  /**
+   * One committed version as MVStore holds it: the data map's committed root and, for the version
+   * before the latest, the undo map's committed root read over it.
+   */
   private static final class Snapshot {
     final long version;
-    final RootReference<byte[], byte[]> root;
+    final RootReference<byte[], byte[]> data;
+    /** Null for the latest version; for the one before, where its values differ from the latest. */
+    final RootReference<byte[], byte[]> undo;
+    private final long numKeys;
     /** Why the version can no longer be read, or null while it can. */
     String discarded;
 
-    Snapshot(long version, RootReference<byte[], byte[]> root) {
+    Snapshot(long version, RootReference<byte[], byte[]> data, RootReference<byte[], byte[]> undo,
+        long numKeys) {
       this.version = version;
-      this.root = root;
+      this.data = data;
+      this.undo = undo;
+      this.numKeys = numKeys;
+    }
+
+    static Snapshot latest(long version, RootReference<byte[], byte[]> data) {
+      return new Snapshot(version, data, null, data.getTotalCount());
+    }
+
+    long numKeys() {
+      return numKeys;
     }
 
     void discard(String why) {
@@ -526,7 +743,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
 
     @Override public long numKeys() {
       checkSnapshot(snapshot);
-      return snapshot.root.getTotalCount();
+      return snapshot.numKeys();
     }
 
     @Override public void abort() {
@@ -535,18 +752,27 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
 
   private V snapshotGet(Snapshot snapshot, K key) {
     checkSnapshot(snapshot);
-    byte[] value;
+    byte[] encoded = codec.encode(key);
+    byte[] value = null;
     try {
-      value = data.get(snapshot.root.root, codec.encode(key));
+      if (snapshot.undo != null) {
+        // Any undo map reads any root: the map lends only its key order.
+        value = undo[0].get(snapshot.undo.root, encoded);
+      }
+      if (value == null) {
+        value = data.get(snapshot.data.root, encoded);
+      }
     } catch (MVStoreException e) {
       throw failure("read", snapshot.version, e);
     }
-    return value == null ? null : decode(value, snapshot.version);
+    return value == null || value.length == 0 ? null : decode(value, snapshot.version);
   }
 
   private Iterator<Map.Entry<K, V>> snapshotIterator(Snapshot snapshot) {
     checkSnapshot(snapshot);
-    return new EntryIterator(new Cursor<>(snapshot.root, null, null), snapshot, snapshot.version);
+    return new EntryIterator(new Cursor<>(snapshot.data, null, null),
+        snapshot.undo == null ? null : new Cursor<>(snapshot.undo, null, null),
+        snapshot, snapshot.version);
   }
 
   private void checkSnapshot(Snapshot snapshot) {
@@ -564,34 +790,89 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   }
 
   /**
-   * Streams entries from a cursor, decoding each as it is reached; checks before each step that
-   * the snapshot it reads (if any) is still valid.
+   * Streams entries from a cursor over the data map, decoding each as it is reached; for the
+   * version before the latest, merges in a cursor over the undo map, whose entries replace the
+   * data map's (and whose empty values remove them). Checks before each step that the snapshot it
+   * reads (if any) is still valid.
    */
   private final class EntryIterator implements Iterator<Map.Entry<K, V>> {
     private final Cursor<byte[], byte[]> cursor;
+    private final Cursor<byte[], byte[]> undoCursor;
     private final Snapshot snapshot;
     private final long version;
+    /** The data cursor's entry not yet merged, or null. */
+    private byte[] dataKey;
+    private byte[] dataValue;
+    /** The undo cursor's entry not yet merged, or null. */
+    private byte[] undoKey;
+    private byte[] undoValue;
+    /** The next entry to return, or null when not found yet (or there is none). */
+    private byte[] nextKey;
+    private byte[] nextValue;
 
-    EntryIterator(Cursor<byte[], byte[]> cursor, Snapshot snapshot, long version) {
+    EntryIterator(Cursor<byte[], byte[]> cursor, Cursor<byte[], byte[]> undoCursor,
+        Snapshot snapshot, long version) {
       this.cursor = cursor;
+      this.undoCursor = undoCursor;
       this.snapshot = snapshot;
       this.version = version;
     }
 
     @Override public boolean hasNext() {
       check();
-      return cursor.hasNext();
+      return advance();
     }
 
     @SuppressWarnings("unchecked")
     @Override public Map.Entry<K, V> next() {
       check();
-      if (!cursor.hasNext()) {
+      if (!advance()) {
         throw new NoSuchElementException();
       }
-      byte[] key = cursor.next();
+      byte[] key = nextKey;
+      byte[] value = nextValue;
+      nextKey = null;
+      nextValue = null;
       return new AbstractMap.SimpleImmutableEntry<>((K) codec.decode(key, version),
-          decode(cursor.getValue(), version));
+          decode(value, version));
+    }
+
+    /** Finds the next entry to return, if it is not found yet; whether there is one. */
+    private boolean advance() {
+      try {
+        while (nextKey == null) {
+          if (dataKey == null && cursor.hasNext()) {
+            dataKey = cursor.next();
+            dataValue = cursor.getValue();
+          }
+          if (undoKey == null && undoCursor != null && undoCursor.hasNext()) {
+            undoKey = undoCursor.next();
+            undoValue = undoCursor.getValue();
+          }
+          if (dataKey == null && undoKey == null) {
+            return false;
+          }
+          int order = dataKey == null ? 1
+              : undoKey == null ? -1 : BytesType.INSTANCE.compare(dataKey, undoKey);
+          if (order < 0) {
+            nextKey = dataKey;
+            nextValue = dataValue;
+            dataKey = null;
+          } else {
+            if (order == 0) {
+              dataKey = null;
+            }
+            if (undoValue.length > 0) {
+              nextKey = undoKey;
+              nextValue = undoValue;
+            }
+            undoKey = null;
+          }
+        }
+      } catch (MVStoreException e) {
+        throw failure("read", version, e);
+      }
+      return true;
     }
 
     private void check() {
@@ -604,13 +885,21 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   }
 
   /**
-   * Writable version: reads and writes the head of the data map. After commit or abort it reads
-   * the version it produced (or kept) through that version's snapshot.
+   * Writable version: reads and writes the head of the data map, which holds {@link #version}
+   * once {@link #getStore} applied the committed undo if needed. Before it changes a key in the
+   * data map it records the key's value in the rollback map (in the latest committed version) and
+   * in the next undo map (in {@link #version}); the two are one map unless the store re-runs the
+   * batch before the latest. After commit or abort it reads the version it produced (or kept)
+   * through that version's snapshot.
    */
   private final class WriteStore implements StateStore<K, V> {
     private final long version;
-    /** MVStore version holding {@link #version}: what abort rolls back to. */
-    private final long committedMvVersion;
+    /** Number of the undo map that restores the latest committed version: what abort applies. */
+    private final int rollback;
+    /** Number of the undo map that restores {@link #version}: the committed one after commit. */
+    private final int next;
+    /** How many keys {@link #version} has: what the commit records for the next undo map. */
+    private final long baseKeys;
     /**
      * Writes not yet applied to {@link #data}, by encoded key; {@link #REMOVED} marks a removal.
      * Reads look here first.
@@ -623,9 +912,11 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     /** After commit or abort, the version this store reads. */
     private Snapshot after;
 
-    WriteStore(long version, long committedMvVersion) {
+    WriteStore(long version, int rollback, int next, long baseKeys) {
       this.version = version;
-      this.committedMvVersion = committedMvVersion;
+      this.rollback = rollback;
+      this.next = next;
+      this.baseKeys = baseKeys;
     }
 
     @Override public StateStoreId id() {
@@ -676,17 +967,35 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
       }
     }
 
-    /** Applies the pending writes to the data map in key order. */
+    /**
+     * Applies the pending writes to the data map in key order, each after recording the value it
+     * replaces in the undo maps, unless they have a value for the key already: the first value
+     * recorded is the key's value in the version the map restores.
+     */
     private void flush() {
       if (pending.isEmpty()) {
         return;
       }
+      MVMap<byte[], byte[]> rollbackMap = undo[rollback];
+      MVMap<byte[], byte[]> nextMap = undo[next];
       try {
         for (Map.Entry<byte[], byte[]> e : pending.entrySet()) {
-          if (e.getValue() == REMOVED) {
-            data.remove(e.getKey());
+          byte[] key = e.getKey();
+          byte[] value = e.getValue();
+          byte[] old = data.get(key);
+          if (old == null && value == REMOVED) {
+            // Removing an absent key changes nothing, so there is nothing to undo.
+            continue;
+          }
+          byte[] undoValue = old == null ? REMOVED : old;
+          rollbackMap.putIfAbsent(key, undoValue);
+          if (nextMap != rollbackMap) {
+            nextMap.putIfAbsent(key, undoValue);
+          }
+          if (value == REMOVED) {
+            data.remove(key);
           } else {
-            data.put(e.getKey(), e.getValue());
+            data.put(key, value);
           }
         }
       } catch (MVStoreException e) {
@@ -709,14 +1018,14 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
         checkNotClosed();
         flush();
         // A cursor reads the root it starts from: later writes do not disturb the iteration.
-        return new EntryIterator(data.cursor(null), null, version);
+        return new EntryIterator(data.cursor(null), null, null, version);
       };
     }
 
     @Override public long numKeys() {
       if (done) {
         checkSnapshot(after);
-        return after.root.getTotalCount();
+        return after.numKeys();
       }
       checkNotClosed();
       flush();
@@ -725,20 +1034,18 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
 
     @Override public long commit() {
       checkOpen();
-      long next = version + 1;
+      long nextVersion = version + 1;
       try {
         flush();
-        commitVersion(next);
+        commitRecord(nextVersion, new VersionRecord(next, NO_ROLLBACK, version, baseKeys));
       } catch (MVStoreException e) {
-        throw new StateStoreException("Cannot commit version " + next + " of " + id + " to "
-            + file, e);
+        throw new StateStoreException("Cannot commit version " + nextVersion + " of " + id
+            + " to " + file, e);
       }
-      latestVersion = next;
-      after = new Snapshot(next, data.getRoot());
-      snapshots.put(next, after);
+      after = snapshots.get(nextVersion);
       done = true;
       committedFlag = true;
-      return next;
+      return nextVersion;
     }
 
     @Override public void abort() {
@@ -746,17 +1053,18 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
         return;
       }
       done = true;
-      after = snapshots.get(version);
       pending.clear();
       pendingBytes = 0;
       if (closed) {
         return;
       }
+      // The committed roots are untouched by the store's writes, so this reads its version.
+      after = snapshot(version);
       try {
-        mvStore.rollbackTo(committedMvVersion);
+        rollBack(rollback, next);
       } catch (MVStoreException e) {
-        throw new StateStoreException("Cannot abort version " + version + " of " + id + ": rolling "
-            + file + " back to MVStore version " + committedMvVersion + " failed", e);
+        throw new StateStoreException("Cannot abort version " + version + " of " + id
+            + ": undoing its changes to " + file + " failed", e);
       }
     }
 

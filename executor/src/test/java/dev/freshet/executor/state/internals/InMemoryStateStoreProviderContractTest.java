@@ -22,8 +22,8 @@ class InMemoryStateStoreProviderContractTest extends AbstractStateStoreProviderT
     return false;
   }
 
-  @Override protected boolean retainsOlderVersions() {
-    return false;
+  @Override protected int olderVersionsRetained() {
+    return 0;
   }
 
   @Test void shouldThrowNamingLatestVersionWhenOpeningOtherThanLatest() {

@@ -37,8 +37,12 @@ import java.util.stream.Stream;
  * over the key space, the worst case for a B-tree) and value {@code i % 1000}; revisiting row
  * {@code j < r} has the key of row {@code (j * 7919) mod n} and value 1. Afterwards it reads the
  * last version of every partition through a cursor and prints
- * {@code RESULT keys=... numKeys=... countSum=... sumSum=... revisited=... outputRows=...}, then
- * timings and memory.
+ * {@code RESULT keys=... numKeys=... countSum=... sumSum=... revisited=... outputRows=...}. Then,
+ * as a restart after a kill between the state commit and the commit log would, it reads the
+ * version before the last (through the provider's undo, without writing) and re-runs the last
+ * batch from it (which applies the undo: one write per key the batch changed), reads the last
+ * version again and prints {@code RERUN previousKeys=... previousCountSum=... keys=...
+ * countSum=... sumSum=... revisited=...}; then timings and memory.
  */
 public final class LargeStateMain {
   /** Odd, so that multiplying by it is a bijection of longs. */
@@ -83,50 +87,24 @@ public final class LargeStateMain {
     StatefulAggregateOperator operator = new StatefulAggregateOperator(spec, providers, output);
 
     long batchId = 0;
-    Object[] row = new Object[2];
     long total = keys + revisits;
+    long lastFirst = 0;
     for (long first = 0; first < total; first += batchRows) {
-      long batchStart = System.nanoTime();
-      BatchContext batch = new BatchContext(batchId, batchId);
-      operator.startBatch(batch);
-      long end = Math.min(total, first + batchRows);
-      for (long i = first; i < end; i++) {
-        if (i < keys) {
-          row[0] = i * SCRAMBLE;
-          row[1] = i % 1000;
-        } else {
-          row[0] = Math.floorMod((i - keys) * STRIDE, keys) * SCRAMBLE;
-          row[1] = 1L;
-        }
-        operator.push(row);
-      }
-      operator.finishBatch(batch);
-      System.out.printf("batch %d: rows %d-%d, %d ms, state rows %d, heap used %d MB%n", batchId,
-          first, end - 1, (System.nanoTime() - batchStart) / 1_000_000,
-          operator.metrics().numTotalStateRows(), usedHeapMb());
+      runBatch(operator, batchId, first, Math.min(total, first + batchRows), keys);
+      lastFirst = first;
       batchId++;
     }
 
     long verifyStart = System.nanoTime();
-    long entries = 0;
-    long numKeys = 0;
-    long countSum = 0;
-    long sumSum = 0;
-    long revisited = 0;
-    for (StateStoreProvider<Object, Object[]> provider : providers) {
-      ReadStateStore<Object, Object[]> store = provider.getReadStore(batchId);
-      numKeys += store.numKeys();
-      for (Map.Entry<Object, Object[]> e : store.entries()) {
-        long count = (Long) e.getValue()[1];
-        entries++;
-        countSum += count;
-        sumSum += (Long) e.getValue()[2];
-        if (count > 1) {
-          revisited++;
-        }
-      }
-    }
+    Totals last = read(providers, batchId);
     long verifyMs = (System.nanoTime() - verifyStart) / 1_000_000;
+    long outputRows = output.rows;
+
+    long rerunStart = System.nanoTime();
+    Totals previous = read(providers, batchId - 1);
+    runBatch(operator, batchId - 1, lastFirst, total, keys);
+    Totals rerun = read(providers, batchId);
+    long rerunMs = (System.nanoTime() - rerunStart) / 1_000_000;
     for (StateStoreProvider<Object, Object[]> provider : providers) {
       provider.close();
     }
@@ -135,11 +113,67 @@ public final class LargeStateMain {
       fileBytes += Files.size(s.file());
     }
     System.out.printf("RESULT keys=%d numKeys=%d countSum=%d sumSum=%d revisited=%d"
-        + " outputRows=%d%n", entries, numKeys, countSum, sumSum, revisited, output.rows);
-    System.out.printf("verify (cursor over every entry): %d ms; total %d ms; files %d MB;"
-        + " max heap %d MB; heap used after batches at most %d MB; old gen peak %d MB;"
-        + " GC %s%n", verifyMs, (System.nanoTime() - start) / 1_000_000, fileBytes >> 20,
+        + " outputRows=%d%n", last.entries, last.numKeys, last.countSum, last.sumSum,
+        last.revisited, outputRows);
+    System.out.printf("RERUN previousKeys=%d previousCountSum=%d keys=%d countSum=%d sumSum=%d"
+        + " revisited=%d%n", previous.entries, previous.countSum, rerun.entries, rerun.countSum,
+        rerun.sumSum, rerun.revisited);
+    System.out.printf("verify (cursor over every entry): %d ms; read the version before, re-run"
+        + " the last batch and verify: %d ms; total %d ms; files %d MB; max heap %d MB; heap used"
+        + " after batches at most %d MB; old gen peak %d MB; GC %s%n", verifyMs, rerunMs,
+        (System.nanoTime() - start) / 1_000_000, fileBytes >> 20,
         Runtime.getRuntime().maxMemory() >> 20, maxUsedHeapMb, oldGenPeakMb(), gcSummary());
+  }
+
+  /** Runs batch {@code batchId} over rows {@code first..end - 1}. */
+  private static void runBatch(StatefulAggregateOperator operator, long batchId, long first,
+      long end, long keys) {
+    long batchStart = System.nanoTime();
+    BatchContext batch = new BatchContext(batchId, batchId);
+    operator.startBatch(batch);
+    Object[] row = new Object[2];
+    for (long i = first; i < end; i++) {
+      if (i < keys) {
+        row[0] = i * SCRAMBLE;
+        row[1] = i % 1000;
+      } else {
+        row[0] = Math.floorMod((i - keys) * STRIDE, keys) * SCRAMBLE;
+        row[1] = 1L;
+      }
+      operator.push(row);
+    }
+    operator.finishBatch(batch);
+    System.out.printf("batch %d: rows %d-%d, %d ms, state rows %d, heap used %d MB%n", batchId,
+        first, end - 1, (System.nanoTime() - batchStart) / 1_000_000,
+        operator.metrics().numTotalStateRows(), usedHeapMb());
+  }
+
+  /** Sums over version {@code version} of every partition, read through cursors. */
+  private static Totals read(List<StateStoreProvider<Object, Object[]>> providers, long version) {
+    Totals totals = new Totals();
+    for (StateStoreProvider<Object, Object[]> provider : providers) {
+      ReadStateStore<Object, Object[]> store = provider.getReadStore(version);
+      totals.numKeys += store.numKeys();
+      for (Map.Entry<Object, Object[]> e : store.entries()) {
+        long count = (Long) e.getValue()[1];
+        totals.entries++;
+        totals.countSum += count;
+        totals.sumSum += (Long) e.getValue()[2];
+        if (count > 1) {
+          totals.revisited++;
+        }
+      }
+    }
+    return totals;
+  }
+
+  /** What {@link #read} sums. */
+  private static final class Totals {
+    long entries;
+    long numKeys;
+    long countSum;
+    long sumSum;
+    long revisited;
   }
 
   private static long maxUsedHeapMb;

@@ -1,7 +1,6 @@
 package dev.freshet.executor.state.internals;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -23,7 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>A child JVM runs {@link LargeStateMain}: 10 batches of 500,000 new keys, then one batch of
  * 500,000 rows that revisit keys written earlier (so restored values come back from the file), over
  * 4 state partitions. The child reads the last version back through cursors and prints the totals;
- * this test checks them against the totals computed from the input's definition.
+ * then it reads the version before the last and re-runs the last batch from it, as a restart after
+ * a kill between the state commit and the commit log would, so the undo of the 500,000 keys that
+ * batch changed (125,000 per partition) is read and applied in the same heap. This test checks the totals against those computed from
+ * the input's definition.
  */
 class MVStoreLargeStateTest {
   private static final long KEYS = 5_000_000;
@@ -53,17 +55,8 @@ class MVStoreLargeStateTest {
     assertEquals(0, child.exitValue(), "exit code of the child; its output:\n"
         + String.join("\n", output));
 
-    Map<String, Long> result = null;
-    for (String line : output) {
-      if (line.startsWith("RESULT ")) {
-        result = new HashMap<>();
-        for (String field : line.substring("RESULT ".length()).split(" ")) {
-          String[] kv = field.split("=");
-          result.put(kv[0], Long.parseLong(kv[1]));
-        }
-      }
-    }
-    assertNotNull(result, "the child printed no RESULT line");
+    Map<String, Long> result = fields(output, "RESULT ");
+    Map<String, Long> rerun = fields(output, "RERUN ");
     // Row i < KEYS has value i % 1000; each revisiting row has value 1.
     long sumOfValues = KEYS / 1000 * (999 * 1000 / 2) + REVISITS;
     assertEquals(KEYS, result.get("keys"), "keys read back");
@@ -72,5 +65,27 @@ class MVStoreLargeStateTest {
     assertEquals(sumOfValues, result.get("sumSum"), "sum of SUM(v)");
     assertEquals(REVISITS, result.get("revisited"), "keys with COUNT(*) 2");
     assertEquals(KEYS + REVISITS, result.get("outputRows"), "rows emitted in UPDATE mode");
+
+    assertEquals(KEYS, rerun.get("previousKeys"), "keys of the version before the last");
+    assertEquals(KEYS, rerun.get("previousCountSum"), "sum of COUNT(*) before the revisits");
+    assertEquals(KEYS, rerun.get("keys"), "keys after the re-run");
+    assertEquals(KEYS + REVISITS, rerun.get("countSum"), "sum of COUNT(*) after the re-run");
+    assertEquals(sumOfValues, rerun.get("sumSum"), "sum of SUM(v) after the re-run");
+    assertEquals(REVISITS, rerun.get("revisited"), "keys with COUNT(*) 2 after the re-run");
+  }
+
+  /** The {@code name=value} fields of the line that starts with {@code prefix}. */
+  private static Map<String, Long> fields(List<String> output, String prefix) {
+    for (String line : output) {
+      if (line.startsWith(prefix)) {
+        Map<String, Long> fields = new HashMap<>();
+        for (String field : line.substring(prefix.length()).split(" ")) {
+          String[] kv = field.split("=");
+          fields.put(kv[0], Long.parseLong(kv[1]));
+        }
+        return fields;
+      }
+    }
+    throw new AssertionError("the child printed no line starting with " + prefix);
   }
 }

@@ -1,6 +1,7 @@
 package dev.freshet.executor.state.internals;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,30 +15,47 @@ import dev.freshet.executor.state.StateStoreSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.type.LongDataType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Tests what {@link MVStoreStateStoreProvider} adds to the contract of
  * {@link MVStoreStateStoreProviderContractTest}: recovery after the process dies in the middle of a
- * batch, retention, and its errors.
+ * batch or of a re-run of the batch before the latest, the undo that keeps the version before the
+ * latest, upgrading a file of layout 1, and its errors.
  */
 class MVStoreStateStoreProviderTest {
   private static final StateStoreId ID = new StateStoreId("query-1", 0, 2);
   /** Small buffers, so that MVStore writes an unfinished batch to the file within a few writes. */
   private static final MVStoreStateStoreProvider.Options SMALL =
       new MVStoreStateStoreProvider.Options(1, 4, 4, true);
+  /**
+   * For batches of thousands of keys: MVStore still writes a few times in each, but not thousands
+   * of times, which would be slow because until a commit it keeps every version it wrote and walks
+   * their roots each time it writes.
+   */
+  private static final MVStoreStateStoreProvider.Options MEDIUM =
+      new MVStoreStateStoreProvider.Options(1, 4, 32, true);
 
   @TempDir Path dir;
 
@@ -55,7 +73,24 @@ class MVStoreStateStoreProviderTest {
   }
 
   private <K, V> MVStoreStateStoreProvider<K, V> open(StateStoreSpec spec) {
-    MVStoreStateStoreProvider<K, V> provider = new MVStoreStateStoreProvider<>(spec, SMALL);
+    return open(spec, SMALL);
+  }
+
+  private <K, V> MVStoreStateStoreProvider<K, V> open(StateStoreSpec spec,
+      MVStoreStateStoreProvider.Options options) {
+    MVStoreStateStoreProvider<K, V> provider = new MVStoreStateStoreProvider<>(spec, options);
+    opened.add(provider);
+    return provider;
+  }
+
+  /**
+   * Opens a file a child process wrote, with the child's options,
+   * {@link MVStoreStateStoreProvider.Options#DEFAULT}. Recovery undoes what the killed batch changed, hundreds of thousands of keys; with the small
+   * options, MVStore would write thousands of times before the commit, each time walking the
+   * roots of all the versions it keeps until then, so ever more slowly.
+   */
+  private <K, V> MVStoreStateStoreProvider<K, V> openWithChildOptions(StateStoreSpec spec) {
+    MVStoreStateStoreProvider<K, V> provider = new MVStoreStateStoreProvider<>(spec);
     opened.add(provider);
     return provider;
   }
@@ -152,7 +187,7 @@ class MVStoreStateStoreProviderTest {
     assertEquals("WRITING", line, "the child ended before it was killed");
 
     MVStoreStateStoreProvider<String, Long> recovered =
-        open(StateStoreSpec.of(MVStoreCrashMain.ID, storeDir));
+        openWithChildOptions(StateStoreSpec.of(MVStoreCrashMain.ID, storeDir));
     assertEquals(2, recovered.latestVersion());
     Map<String, Long> expected = new HashMap<>();
     for (int i = 0; i < 999; i++) {
@@ -165,9 +200,10 @@ class MVStoreStateStoreProviderTest {
 
   /**
    * Regression: rolling MVStore back to a commit older than the last returned an empty or older
-   * state once chunks had been reused, so the provider opens only the latest version.
+   * state once chunks had been reused, so the provider keeps only the latest version and, through
+   * its undo, the one before; older ones fail, naming the oldest it has.
    */
-  @Test void shouldThrowNamingLatestVersionWhenOpeningOlderVersion() {
+  @Test void shouldThrowNamingOldestVersionAndFileWhenOpeningOlderVersion() {
     StateStoreSpec spec = spec(dir.resolve("s"), 10);
     MVStoreStateStoreProvider<String, Integer> provider = open(spec);
     for (int v = 0; v < 6; v++) {
@@ -175,20 +211,513 @@ class MVStoreStateStoreProviderTest {
       store.put("k", v);
       store.commit();
     }
+    Path file = provider.file();
 
-    for (long version : new long[] {-1, 4, 5, 7}) {
+    Map<Long, String> expected = Map.of(
+        -1L, "the oldest version " + file + " holds is 5; this provider keeps only the latest"
+            + " committed version, 6, and the one before it",
+        4L, "the oldest version " + file + " holds is 5; this provider keeps only the latest"
+            + " committed version, 6, and the one before it",
+        7L, "the latest committed version in " + file + " is 6");
+    expected.forEach((version, why) -> {
       StateStoreException e = assertThrows(StateStoreException.class,
           () -> provider.getStore(version));
-      assertEquals("Cannot load version " + version + " of " + ID
-          + ": this provider opens only the latest committed version, 6", e.getMessage());
+      assertEquals("Cannot load version " + version + " of " + ID + ": " + why, e.getMessage());
       StateStoreException read = assertThrows(StateStoreException.class,
           () -> provider.getReadStore(version));
       assertEquals(e.getMessage(), read.getMessage());
-    }
+    });
+    assertEquals(4, provider.getReadStore(5).get("k"));
     provider.close();
     MVStoreStateStoreProvider<String, Integer> reopened = open(spec);
     assertEquals(6, reopened.latestVersion());
-    assertEquals(5, reopened.getStore(6).get("k"));
+    assertEquals(5, reopened.getReadStore(6).get("k"));
+    assertEquals(4, reopened.getStore(5).get("k"));
+    assertThrows(StateStoreException.class, () -> reopened.getReadStore(4));
+  }
+
+  @Test void shouldThrowNamingVersionZeroWhenOpeningNegativeVersionOfNewFile() {
+    MVStoreStateStoreProvider<String, Integer> provider = open(spec(dir.resolve("s"), 10));
+
+    StateStoreException e = assertThrows(StateStoreException.class, () -> provider.getStore(-1));
+    assertEquals("Cannot load version -1 of " + ID + ": the oldest version " + provider.file()
+        + " holds is 0; versions start at 0", e.getMessage());
+  }
+
+  /** Version 1: {@code k0..k1999}; version 2 removes, changes and adds a few hundred keys each. */
+  private static TreeMap<String, Integer> commitTwoLargeVersions(
+      MVStoreStateStoreProvider<String, Integer> provider, TreeMap<String, Integer> v1) {
+    StateStore<String, Integer> v0 = provider.getStore(0);
+    for (int i = 0; i < 2_000; i++) {
+      v0.put("k" + i, i);
+      v1.put("k" + i, i);
+    }
+    assertEquals(1, v0.commit());
+    TreeMap<String, Integer> v2 = new TreeMap<>(v1);
+    StateStore<String, Integer> store = provider.getStore(1);
+    for (int i = 0; i < 3_000; i++) {
+      String key = "k" + i;
+      if (i % 5 == 0) {
+        store.remove(key);
+        v2.remove(key);
+      } else if (i % 5 == 1 || i >= 2_000) {
+        store.put(key, -i);
+        v2.put(key, -i);
+      }
+    }
+    assertEquals(2, store.commit());
+    return v2;
+  }
+
+  /**
+   * The undo of a batch that changed more keys than the write and page buffers hold: MVStore
+   * writes pages of the data and undo maps in the middle of the batch and of applying the undo.
+   */
+  @Test void shouldRestorePreviousVersionExactlyWhenBatchChangedManyKeys() {
+    StateStoreSpec spec = spec(dir.resolve("s"), 10);
+    MVStoreStateStoreProvider<String, Integer> provider = open(spec, MEDIUM);
+    TreeMap<String, Integer> v1 = new TreeMap<>();
+    TreeMap<String, Integer> v2 = commitTwoLargeVersions(provider, v1);
+
+    assertContents(v1, provider.getReadStore(1));
+    long committed = provider.mvStoreVersion();
+    StateStore<String, Integer> rerun = provider.getStore(1);
+    assertTrue(provider.mvStoreVersion() > committed, "MVStore wrote while applying the undo");
+    assertContents(v1, rerun);
+    assertContents(v1, provider.getReadStore(1));
+    assertContents(v2, provider.getReadStore(2));
+    rerun.abort();
+    assertContents(v2, provider.getReadStore(2));
+
+    rerun = provider.getStore(1);
+    TreeMap<String, Integer> rerunV2 = new TreeMap<>(v1);
+    for (int i = 0; i < 2_500; i += 3) {
+      rerun.put("k" + i, i * 10);
+      rerunV2.put("k" + i, i * 10);
+    }
+    rerun.remove("k1");
+    rerunV2.remove("k1");
+    assertEquals(2, rerun.commit());
+    assertContents(rerunV2, provider.getReadStore(2));
+    assertContents(v1, provider.getReadStore(1));
+
+    provider.close();
+    MVStoreStateStoreProvider<String, Integer> reopened = open(spec, MEDIUM);
+    assertContents(rerunV2, reopened.getReadStore(2));
+    assertContents(v1, reopened.getReadStore(1));
+    assertContents(v1, reopened.getStore(1));
+  }
+
+  @Test void shouldThrowWhenReadStoreOutlivesVersionReplacedByRerun() {
+    MVStoreStateStoreProvider<String, Integer> provider = open(spec(dir.resolve("s"), 10));
+    commitFirstVersion(provider);
+    StateStore<String, Integer> v1 = provider.getStore(1);
+    v1.put("k1", -1);
+    v1.commit();
+    ReadStateStore<String, Integer> old2 = provider.getReadStore(2);
+    ReadStateStore<String, Integer> old1 = provider.getReadStore(1);
+
+    StateStore<String, Integer> rerun = provider.getStore(1);
+    assertEquals(-1, old2.get("k1"));
+    assertEquals(1, old1.get("k1"));
+    rerun.put("k1", -2);
+    rerun.commit();
+
+    StateStoreException replaced = assertThrows(StateStoreException.class, () -> old2.get("k1"));
+    assertEquals("Version 2 of " + ID + " can no longer be read: batch 1 was re-run and committed"
+        + " it again", replaced.getMessage());
+    StateStoreException older = assertThrows(StateStoreException.class, old1::numKeys);
+    assertEquals("Version 1 of " + ID + " can no longer be read: a later version was committed",
+        older.getMessage());
+    assertEquals(-2, provider.getReadStore(2).get("k1"));
+    assertEquals(1, provider.getReadStore(1).get("k1"));
+  }
+
+  @Test void shouldOpenLatestVersionWhenClosedAbruptlyDuringRerun() {
+    StateStoreSpec spec = spec(dir.resolve("s"), 10);
+    MVStoreStateStoreProvider<String, Integer> provider = open(spec, MEDIUM);
+    TreeMap<String, Integer> v1 = new TreeMap<>();
+    TreeMap<String, Integer> v2 = commitTwoLargeVersions(provider, v1);
+    StateStore<String, Integer> rerun = provider.getStore(1);
+    writeUntilMVStoreWrites(provider, rerun, 0);
+
+    provider.closeAbruptly();
+    MVStoreStateStoreProvider<String, Integer> reopened = open(spec, MEDIUM);
+
+    assertEquals(2, reopened.latestVersion());
+    assertContents(v2, reopened.getReadStore(2));
+    assertContents(v1, reopened.getReadStore(1));
+    StateStore<String, Integer> again = reopened.getStore(1);
+    assertContents(v1, again);
+    again.put("k0", 7);
+    assertEquals(2, again.commit());
+    v1.put("k0", 7);
+    assertContents(v1, reopened.getReadStore(2));
+  }
+
+  /**
+   * A copy of the file at a moment of the re-run is what a process killed at that moment leaves:
+   * after the undo was applied, in the middle of the batch after it, and after the re-run's commit.
+   */
+  @Test void shouldOpenCommittedVersionWhenFileIsCopiedDuringRerun() throws IOException {
+    MVStoreStateStoreProvider<String, Integer> provider = open(spec(dir.resolve("s"), 10), MEDIUM);
+    TreeMap<String, Integer> v1 = new TreeMap<>();
+    TreeMap<String, Integer> v2 = commitTwoLargeVersions(provider, v1);
+    StateStore<String, Integer> rerun = provider.getStore(1);
+
+    List<Path> copies = new ArrayList<>();
+    copies.add(copy(provider, "applied"));
+    for (int round = 0; round < 3; round++) {
+      writeUntilMVStoreWrites(provider, rerun, round * 1_000_000);
+      copies.add(copy(provider, "writing" + round));
+    }
+    TreeMap<String, Integer> rerunV2 = toTreeMap(rerun.entries());
+    rerun.commit();
+    Path committed = copy(provider, "committed");
+
+    for (Path copy : copies) {
+      MVStoreStateStoreProvider<String, Integer> recovered = open(spec(copy, 10), MEDIUM);
+      assertEquals(2, recovered.latestVersion(), copy.toString());
+      assertContents(v2, recovered.getReadStore(2));
+      assertContents(v1, recovered.getStore(1));
+    }
+    MVStoreStateStoreProvider<String, Integer> atCommit = open(spec(committed, 10), MEDIUM);
+    assertEquals(2, atCommit.latestVersion());
+    assertContents(rerunV2, atCommit.getReadStore(2));
+    assertContents(v1, atCommit.getReadStore(1));
+  }
+
+  private Path copy(MVStoreStateStoreProvider<?, ?> provider, String name) throws IOException {
+    Path copy = dir.resolve(name);
+    Files.createDirectories(copy);
+    Files.copy(provider.file(), copy.resolve(MVStoreStateStoreProvider.FILE_NAME));
+    return copy;
+  }
+
+  /**
+   * SIGKILL while the provider applies the undo of version 2 to re-run batch 1, or while the
+   * re-run writes after it: the file opens at version 2, and version 1 is still there to re-run.
+   * For the first, the test kills the child once the file changed after the child began to apply
+   * the undo (75,000 keys), which is when MVStore first wrote part of it; whether the application
+   * was still going on then cannot be seen from outside, only that it had written, so the test
+   * prints whether the child reported its end first.
+   */
+  @ParameterizedTest(name = "killed at {0}")
+  @ValueSource(strings = {"APPLYING", "WRITING"})
+  void shouldOpenLatestVersionWhenProcessIsKilledDuringRerun(String killAt)
+      throws IOException, InterruptedException {
+    Path storeDir = dir.resolve("killed");
+    Path storeFile = storeDir.resolve(MVStoreStateStoreProvider.FILE_NAME);
+    Process child = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx128m",
+        "-cp", System.getProperty("java.class.path"),
+        MVStoreRerunCrashMain.class.getName(),
+        storeDir.toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader out = new BufferedReader(
+        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null) {
+        lines.add(line);
+        if (line.equals(killAt)) {
+          if (killAt.equals("APPLYING")) {
+            awaitChange(storeFile, out, lines);
+          }
+          // SIGKILL: no shutdown hook, no close; what MVStore wrote so far stays in the file.
+          child.destroyForcibly();
+          break;
+        }
+      }
+    }
+    assertTrue(child.waitFor(1, TimeUnit.MINUTES), "the killed child did not end");
+    assertTrue(lines.contains(killAt), "the child ended before it was killed: " + lines);
+    // The kill left a store open in the file: MVStore wrote after the re-run began.
+    int rollback = rollbackMapInFile(storeFile);
+    System.out.println("killed at " + killAt + ": the child printed " + lines
+        + "; the file names rollback map " + rollback);
+    assertTrue(rollback >= 0, "the file was left with the re-run open");
+
+    MVStoreStateStoreProvider<String, Long> recovered =
+        openWithChildOptions(StateStoreSpec.of(MVStoreRerunCrashMain.ID, storeDir));
+    assertEquals(2, recovered.latestVersion());
+    Map<String, Long> v1 = new HashMap<>();
+    Map<String, Long> v2 = new HashMap<>();
+    for (int i = 0; i < MVStoreRerunCrashMain.KEYS * 3 / 2; i++) {
+      if (i < MVStoreRerunCrashMain.KEYS) {
+        v1.put("k" + i, MVStoreRerunCrashMain.version1(i));
+      }
+      Long value = MVStoreRerunCrashMain.version2(i);
+      if (value != null) {
+        v2.put("k" + i, value);
+      }
+    }
+    ReadStateStore<String, Long> read2 = recovered.getReadStore(2);
+    assertEquals(v2.size(), read2.numKeys());
+    assertEquals(v2, toMap(read2.entries()));
+    StateStore<String, Long> rerun = recovered.getStore(1);
+    assertEquals(v1.size(), rerun.numKeys());
+    assertEquals(v1, toMap(rerun.entries()));
+    rerun.put("k0", 42L);
+    assertEquals(2, rerun.commit());
+    assertEquals(42L, recovered.getReadStore(2).get("k0"));
+    assertEquals(v1.size(), recovered.getReadStore(2).numKeys());
+  }
+
+  /**
+   * Waits until {@code file} was written since it is called, collecting what the child prints
+   * meanwhile; fails after a minute.
+   */
+  private static void awaitChange(Path file, BufferedReader out, List<String> lines)
+      throws IOException {
+    FileTime before = Files.getLastModifiedTime(file);
+    long size = Files.size(file);
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (Files.getLastModifiedTime(file).equals(before) && Files.size(file) == size) {
+      while (out.ready()) {
+        lines.add(out.readLine());
+      }
+      assertTrue(System.nanoTime() < deadline, "the child did not write " + file + ": " + lines);
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * The rollback undo map the record of a file names, -1 if none: whether MVStore wrote the file
+   * while a store was open (and had changed something, or was re-running a batch).
+   */
+  private static int rollbackMapInFile(Path file) {
+    try (MVStore store = new MVStore.Builder().fileName(file.toString()).readOnly().open()) {
+      MVMap<Long, byte[]> versions = store.openMap("versions",
+          new MVMap.Builder<Long, byte[]>().keyType(LongDataType.INSTANCE)
+              .valueType(MVStoreStateStoreProvider.BytesType.INSTANCE));
+      return MVStoreStateStoreProvider.VersionRecord.decode(versions.get(versions.lastKey()))
+          .rollback();
+    }
+  }
+
+  /**
+   * A file of layout 1, which kept no undo, written as that layout wrote it: one entry in the
+   * versions map with two longs, the MVStore version of its commit and the chunk floor, no undo
+   * maps, and here an unfinished batch after the commit.
+   */
+  @Test void shouldUpgradeLayoutOneFileWhenOpened() {
+    StateStoreSpec spec = spec(dir.resolve("s"), 10);
+    MVStoreStateStoreProvider<String, Integer> provider = open(spec);
+    Map<String, Integer> state = commitFirstVersion(provider);
+    StateStore<String, Integer> v1 = provider.getStore(1);
+    v1.put("k1", -1);
+    v1.commit();
+    state.put("k1", -1);
+    provider.close();
+    try (MVStore store = new MVStore.Builder().fileName(provider.file().toString())
+        .autoCommitDisabled().open()) {
+      for (int i = 0; i < 3; i++) {
+        store.removeMap("undo" + i);
+      }
+      store.<String, String>openMap("info").put("layout", "1");
+      MVMap<Long, byte[]> versions = store.openMap("versions",
+          new MVMap.Builder<Long, byte[]>().keyType(LongDataType.INSTANCE)
+              .valueType(MVStoreStateStoreProvider.BytesType.INSTANCE));
+      versions.remove(2L);
+      store.commit();
+      long next = store.getCurrentVersion() + 1;
+      versions.put(2L, ByteBuffer.allocate(16).putLong(next).putLong(0).array());
+      assertEquals(next, store.commit());
+      // An unfinished batch that MVStore wrote after the commit: the upgrade drops it.
+      MVMap<byte[], byte[]> data = store.openMap("data",
+          new MVMap.Builder<byte[], byte[]>().keyType(MVStoreStateStoreProvider.BytesType.INSTANCE)
+              .valueType(MVStoreStateStoreProvider.BytesType.INSTANCE));
+      data.clear();
+      store.commit();
+    }
+
+    MVStoreStateStoreProvider<String, Integer> upgraded = open(spec);
+    assertEquals(2, upgraded.latestVersion());
+    assertEquals(state, toMap(upgraded.getReadStore(2).entries()));
+    StateStoreException e = assertThrows(StateStoreException.class, () -> upgraded.getStore(1));
+    assertEquals("Cannot load version 1 of " + ID + ": the oldest version " + upgraded.file()
+        + " holds is 2; the file was upgraded from layout version 1, which kept no undo, and has"
+        + " committed no version since", e.getMessage());
+    StateStore<String, Integer> v2 = upgraded.getStore(2);
+    v2.put("k2", -2);
+    assertEquals(3, v2.commit());
+    upgraded.close();
+
+    try (MVStore store = new MVStore.Builder().fileName(upgraded.file().toString()).readOnly()
+        .open()) {
+      assertEquals("2", store.<String, String>openMap("info").get("layout"));
+    }
+    MVStoreStateStoreProvider<String, Integer> reopened = open(spec);
+    assertEquals(state, toMap(reopened.getStore(2).entries()));
+  }
+
+  /**
+   * Model test of the two versions the provider holds, with crashes: seeded random put, remove,
+   * commit, abort, re-run of the batch before the latest, going back to the latest, reopening,
+   * closing abruptly (MVStore has usually written part of the open batch, or of the applied undo)
+   * and opening a copy of the file, against a {@link TreeMap} per version held. Set
+   * {@code -Dfreshet.test.seed} to replay a run.
+   */
+  @Test void shouldMatchTwoVersionModelWhenCrashingRandomly() throws IOException {
+    long rootSeed = Long.getLong("freshet.test.seed", System.nanoTime());
+    Random seeds = new Random(rootSeed);
+    for (int run = 0; run < 15; run++) {
+      long seed = seeds.nextLong();
+      System.out.println("crash model run " + run + ": rootSeed=" + rootSeed + ", seed=" + seed);
+      runCrashModel(seed, run, "rootSeed=" + rootSeed + " (set -Dfreshet.test.seed), seed=" + seed);
+    }
+  }
+
+  private void runCrashModel(long seed, int run, String where) throws IOException {
+    Random random = new Random(seed);
+    StateStoreSpec spec = spec(dir.resolve("model" + run), 10);
+    MVStoreStateStoreProvider<String, Integer> provider = openTiny(spec);
+    String[] keys = new String[1 + random.nextInt(60)];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = i == 0 ? null : "k" + i;
+    }
+    // The versions the provider holds: the latest committed and, once there is one, the one before.
+    TreeMap<Long, TreeMap<String, Integer>> held = new TreeMap<>();
+    held.put(0L, newModel());
+    long version = 0;
+    TreeMap<String, Integer> working = newModel();
+    StateStore<String, Integer> store = provider.getStore(version);
+    List<String> log = new ArrayList<>();
+    for (int step = 0; step < 400; step++) {
+      int currentStep = step;
+      // Built when needed, so that it lists the operation being checked.
+      Supplier<String> at = () -> where + ", step=" + currentStep + ", ops="
+          + log.subList(Math.max(0, log.size() - 12), log.size());
+      long latest = held.lastKey();
+      try {
+        String key = keys[random.nextInt(keys.length)];
+        int op = random.nextInt(100);
+        if (op < 45) {
+          int value = random.nextInt(1000);
+          log.add("put(" + key + "," + value + ")");
+          store.put(key, value);
+          working.put(key, value);
+        } else if (op < 65) {
+          log.add("remove(" + key + ")");
+          store.remove(key);
+          working.remove(key);
+        } else if (op < 75) {
+          log.add("commit@" + version);
+          assertEquals(version + 1, store.commit(), at);
+          TreeMap<String, Integer> base = held.get(version);
+          held.clear();
+          held.put(version, base);
+          held.put(version + 1, copy(working));
+          version++;
+          store = provider.getStore(version);
+        } else if (op < 80) {
+          log.add("abort@" + version);
+          store.abort();
+          working = copy(held.get(version));
+          store = provider.getStore(version);
+        } else if (op < 88) {
+          long other = version == latest ? held.firstKey() : latest;
+          log.add("switch(" + other + ")@" + version);
+          store.abort();
+          version = other;
+          working = copy(held.get(version));
+          store = provider.getStore(version);
+        } else if (op < 91) {
+          log.add("reopen@" + version);
+          provider.close();
+          provider = openTiny(spec);
+          working = copy(held.get(version));
+          store = provider.getStore(version);
+        } else if (op < 95) {
+          version = random.nextBoolean() ? held.firstKey() : latest;
+          log.add("crash, open " + version);
+          provider.closeAbruptly();
+          provider = openTiny(spec);
+          assertEquals(latest, provider.latestVersion(), at);
+          working = copy(held.get(version));
+          store = provider.getStore(version);
+        } else if (op < 97) {
+          log.add("copy@" + version);
+          Path copy = dir.resolve("model" + run + "copy" + step);
+          Files.createDirectories(copy);
+          Files.copy(provider.file(), copy.resolve(MVStoreStateStoreProvider.FILE_NAME));
+          MVStoreStateStoreProvider<String, Integer> copied = openTiny(spec(copy, 10));
+          assertHeld(copied, held, at);
+          copied.close();
+        } else {
+          log.add("read@" + version);
+          assertHeld(provider, held, at);
+        }
+        assertEquals(version, store.version(), at);
+        assertEquals(working.size(), store.numKeys(), at);
+        assertEquals(working, toTreeMap(store.entries()), at);
+        for (String k : keys) {
+          assertEquals(working.get(k), store.get(k), () -> "get(" + k + "); " + at.get());
+        }
+      } catch (RuntimeException e) {
+        throw new AssertionError(at.get(), e);
+      }
+    }
+    store.abort();
+  }
+
+  /** Tiny buffers: MVStore writes pages to the file every few writes. */
+  private <K, V> MVStoreStateStoreProvider<K, V> openTiny(StateStoreSpec spec) {
+    MVStoreStateStoreProvider<K, V> provider = new MVStoreStateStoreProvider<>(spec,
+        MVStoreStateStoreProviderContractTest.SMALL);
+    opened.add(provider);
+    return provider;
+  }
+
+  /** Checks that {@code provider} holds exactly the versions of {@code held}. */
+  private static void assertHeld(MVStoreStateStoreProvider<String, Integer> provider,
+      TreeMap<Long, TreeMap<String, Integer>> held, Supplier<String> at) {
+    assertEquals(held.lastKey(), provider.latestVersion(), at);
+    for (Map.Entry<Long, TreeMap<String, Integer>> e : held.entrySet()) {
+      ReadStateStore<String, Integer> read = provider.getReadStore(e.getKey());
+      Supplier<String> which = () -> "version " + e.getKey() + "; " + at.get();
+      assertEquals(e.getValue(), toTreeMap(read.entries()), which);
+      assertEquals(e.getValue().size(), read.numKeys(), which);
+      for (String k : e.getValue().keySet()) {
+        assertEquals(e.getValue().get(k), read.get(k), which);
+      }
+    }
+    long tooOld = held.firstKey() - 1;
+    StateStoreException e = assertThrows(StateStoreException.class,
+        () -> provider.getReadStore(tooOld), at);
+    assertTrue(e.getMessage().startsWith("Cannot load version " + tooOld + " of " + ID + ": "), at);
+  }
+
+  private static TreeMap<String, Integer> newModel() {
+    return new TreeMap<>(Comparator.nullsFirst(Comparator.<String>naturalOrder()));
+  }
+
+  private static TreeMap<String, Integer> copy(TreeMap<String, Integer> model) {
+    TreeMap<String, Integer> copy = newModel();
+    copy.putAll(model);
+    return copy;
+  }
+
+  private static <V> TreeMap<String, V> toTreeMap(Iterable<Map.Entry<String, V>> entries) {
+    TreeMap<String, V> map = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
+    for (Map.Entry<String, V> e : entries) {
+      assertFalse(map.containsKey(e.getKey()), "entries() repeats key " + e.getKey());
+      map.put(e.getKey(), e.getValue());
+    }
+    return map;
+  }
+
+  /** Checks entries, count and every key's value, and that a key absent from both is absent. */
+  private static void assertContents(Map<String, Integer> expected,
+      ReadStateStore<String, Integer> store) {
+    assertEquals(expected, toTreeMap(store.entries()));
+    assertEquals(expected.size(), store.numKeys());
+    for (int i = 0; i < 3_000; i++) {
+      assertEquals(expected.get("k" + i), store.get("k" + i), "get(k" + i + ")");
+    }
   }
 
   @Test void shouldRejectFileWhenLayoutVersionIsUnknown() {
@@ -198,15 +727,15 @@ class MVStoreStateStoreProviderTest {
         .fileName(spec.directory().resolve(MVStoreStateStoreProvider.FILE_NAME).toString())
         .open()) {
       MVMap<String, String> info = store.openMap("info");
-      info.put("layout", "2");
+      info.put("layout", "3");
       store.commit();
     }
 
     StateStoreException e = assertThrows(StateStoreException.class,
         () -> new MVStoreStateStoreProvider<String, Integer>(spec));
     assertEquals(spec.directory().resolve(MVStoreStateStoreProvider.FILE_NAME) + " of " + ID
-        + " has layout version 2 and codec version 1; this Freshet reads layout version 1 with"
-        + " codec version 1", e.getMessage());
+        + " has layout version 3 and codec version 1; this Freshet reads layout version 2 (and"
+        + " upgrades 1) with codec version 1", e.getMessage());
   }
 
   @Test void shouldRejectSecondProviderWhenFileIsOpen() {
