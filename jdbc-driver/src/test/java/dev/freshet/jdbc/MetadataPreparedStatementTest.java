@@ -78,7 +78,9 @@ class MetadataPreparedStatementTest {
   @Test void shouldDescribeAPushQueryWithoutStartingIt() throws Exception {
     List<List<Object>> columns = List.of(
         List.of("CUSTOMER", Types.VARCHAR, "VARCHAR", 20, 0, NULLABLE, 20),
-        List.of("N", Types.BIGINT, "BIGINT", 19, 0, NOT_NULL, 20));
+        List.of("N", Types.BIGINT, "BIGINT", 19, 0, NOT_NULL, 20),
+        List.of("_BATCH_ID", Types.BIGINT, "BIGINT", 19, 0, NOT_NULL, 20),
+        List.of("_ROW_KIND", Types.VARCHAR, "VARCHAR", 9, 0, NOT_NULL, 9));
     int views = engine.queries().size();
     try (PreparedStatement ps = connection.prepareStatement("SELECT STREAM customer,"
         + " COUNT(*) AS n FROM orders GROUP BY customer EMIT UPDATE")) {
@@ -88,7 +90,7 @@ class MetadataPreparedStatementTest {
         assertEquals(views + 1, engine.queries().size(), "queries running after execute");
         assertEquals(columns, describe(rs.getMetaData()));
         statement.executeUpdate("INSERT INTO orders (order_id, customer) VALUES (1, 'ann')");
-        assertEquals(List.of(row("ann", 1L)), PushResults.read(rs, 1));
+        assertEquals(List.of(row("ann", 1L, 0L, "INSERT")), PushResults.read(rs, 1));
       }
     }
   }
@@ -97,8 +99,8 @@ class MetadataPreparedStatementTest {
     List<List<Object>> columns = List.of(
         List.of("REGION", Types.CHAR, "CHAR", 2, 0, NULLABLE, 2),
         List.of("N", Types.BIGINT, "BIGINT", 19, 0, NOT_NULL, 20),
-        List.of("_BATCH_ID", Types.BIGINT, "BIGINT", 19, 0, NULLABLE, 20),
-        List.of("_ROW_KIND", Types.VARCHAR, "VARCHAR", 6, 0, NULLABLE, 6));
+        List.of("_BATCH_ID", Types.BIGINT, "BIGINT", 19, 0, NOT_NULL, 20),
+        List.of("_ROW_KIND", Types.VARCHAR, "VARCHAR", 9, 0, NOT_NULL, 9));
     try (PreparedStatement ps = connection.prepareStatement(
         "SELECT STREAM * FROM region_orders")) {
       assertEquals(columns, describe(ps.getMetaData()));

@@ -94,7 +94,7 @@ class MetadataRemoteTest {
     }
     try (PreparedStatement ps = remote.prepareStatement(
         "SELECT STREAM region, COUNT(*) AS n FROM orders GROUP BY region")) {
-      assertEquals(List.of("REGION", "N"), labels(ps.getMetaData()));
+      assertEquals(List.of("REGION", "N", "_BATCH_ID", "_ROW_KIND"), labels(ps.getMetaData()));
     }
   }
 }

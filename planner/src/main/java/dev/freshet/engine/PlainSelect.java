@@ -19,6 +19,9 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A plain {@code SELECT} (no {@code STREAM}, no {@code EMIT}), planned for the engine that will
@@ -81,8 +84,25 @@ abstract class PlainSelect {
     return overStreams(engine, Session.parse(sql));
   }
 
+  /**
+   * A query over streams. A {@code LIMIT} / {@code OFFSET} without {@code ORDER BY} around it is
+   * applied to the rows the executor returns, in the streams' order (oldest first): the streaming
+   * planner refuses a limit on a stream's rows, which a read of retained rows does not need.
+   */
   private static PlainSelect overStreams(Engine engine, SqlNode query) throws SQLException {
-    return new OverStreams(engine, engine.planner().planQuery(query, null, 1));
+    long offset = 0;
+    long fetch = -1;
+    if (query instanceof SqlOrderBy order && order.orderList.isEmpty()
+        && isCount(order.offset) && isCount(order.fetch)) {
+      offset = order.offset == null ? 0 : ((SqlNumericLiteral) order.offset).longValue(true);
+      fetch = order.fetch == null ? -1 : ((SqlNumericLiteral) order.fetch).longValue(true);
+      query = order.query;
+    }
+    return new OverStreams(engine, engine.planner().planQuery(query, null, 1), offset, fetch);
+  }
+
+  private static boolean isCount(@Nullable SqlNode node) {
+    return node == null || node instanceof SqlNumericLiteral literal && literal.isInteger();
   }
 
   private static <T> String names(List<T> objects, Function<T, String> name) {
@@ -93,10 +113,15 @@ abstract class PlainSelect {
   private static final class OverStreams extends PlainSelect {
     private final Engine engine;
     private final PlannedQuery plan;
+    private final long offset;
+    /** The most rows to return, or -1 for all. */
+    private final long fetch;
 
-    OverStreams(Engine engine, PlannedQuery plan) {
+    OverStreams(Engine engine, PlannedQuery plan, long offset, long fetch) {
       this.engine = requireNonNull(engine, "engine");
       this.plan = requireNonNull(plan, "plan");
+      this.offset = offset;
+      this.fetch = fetch;
     }
 
     @Override List<ResultColumn> columns() {
@@ -114,7 +139,9 @@ abstract class PlainSelect {
       StreamingPipeline pipeline = new ExecPlanBuilder(engine.planner().typeFactory(),
           DataContexts.EMPTY, "bounded-" + UUID.randomUUID()).build(plan);
       List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
-      return new StatementResult.Rows(columns(), rows);
+      int from = (int) Math.min(offset, rows.size());
+      int to = fetch < 0 ? rows.size() : (int) Math.min(rows.size(), from + fetch);
+      return new StatementResult.Rows(columns(), rows.subList(from, to));
     }
   }
 

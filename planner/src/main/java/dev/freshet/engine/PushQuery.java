@@ -62,7 +62,12 @@ public final class PushQuery implements AutoCloseable {
     /** Rows are upserts by key: keep the latest unread row per key. */
     UPSERT,
     /** Each batch is the whole table: keep the table being read and the latest unread one. */
-    TABLE
+    TABLE,
+    /**
+     * Rows carry their own batch id and kind (a subscription to a view's changes): keep them in
+     * order, up to the same bound as APPEND.
+     */
+    CHANGES
   }
 
   /** Ends the stream of rows; {@code error} is null after a normal stop. */
@@ -178,6 +183,9 @@ public final class PushQuery implements AutoCloseable {
         case TABLE:
           addTable(batchId, rows);
           break;
+        case CHANGES:
+          addChanges(batchId, rows);
+          break;
         default:
           addAppends(batchId, rows);
           break;
@@ -236,6 +244,16 @@ public final class PushQuery implements AutoCloseable {
     for (Object[] row : rows) {
       outs.add(out(row, id, INSERT));
     }
+    addInOrder(batchId, outs);
+  }
+
+  /** Rows that end with their batch id and kind already, as a view's changes do. */
+  private void addChanges(long batchId, List<Object[]> rows) {
+    addInOrder(batchId, rows);
+  }
+
+  private void addInOrder(long batchId, List<Object[]> outs) {
+    Long id = batchId;
     boolean overflow;
     synchronized (this) {
       if (end != null || failure != null) {

@@ -217,7 +217,7 @@ public final class Session {
     Optional<Map.Entry<ViewTable, Long>> feed = ViewFeed.match(engine, query);
     if (feed.isPresent()) {
       ViewFeed.checkEmit(feed.get().getKey(), emit);
-      return ViewFeed.open(engine, feed.get().getKey(), feed.get().getValue());
+      return ViewFeed.open(engine, options, feed.get().getKey(), feed.get().getValue());
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     PlannedQuery plan = engine.planner().planQuery(query, emit, options.statePartitions());
@@ -250,14 +250,24 @@ public final class Session {
     push.attach(continuous);
     engine.registerPush(continuous);
     continuous.start();
+    return new StatementResult.Push(pushColumns(plan.rowType(), markers), push);
+  }
+
+  /** The columns of a push query's result: its own, then the two trailing ones. */
+  static List<ResultColumn> pushColumns(RelDataType rowType, boolean markers) {
     List<ResultColumn> columns = new ArrayList<>();
-    for (ResultColumn column : columns(plan.rowType())) {
+    for (ResultColumn column : columns(rowType)) {
       // A batch marker has NULL in every data column.
       columns.add(markers && !column.nullable() ? column.asNullable() : column);
     }
     columns.add(ResultColumn.bigint(PushQuery.BATCH_ID).asNotNull());
     columns.add(ResultColumn.varchar(PushQuery.ROW_KIND, 9).asNotNull());
-    return new StatementResult.Push(columns, push);
+    return columns;
+  }
+
+  /** Whether this session's push queries end each batch with a marker row. */
+  boolean pushBatchMarkers() {
+    return options.pushBatchMarkers();
   }
 
   private StatementResult explain(SqlExplain explain) throws SQLException {

@@ -96,6 +96,6 @@ public final class StatementDescriber {
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     PlannedQuery plan = engine.planner().planQuery(query, emit, session.statePartitions());
     return new StatementDescription(StatementDescription.Kind.PUSH,
-        plan.rowType().getFieldList().stream().map(ResultColumn::of).toList());
+        Session.pushColumns(plan.rowType(), session.pushBatchMarkers()));
   }
 }

@@ -138,22 +138,25 @@ final class ViewFeed implements StreamingQuery {
     for (RelDataTypeField field : view.getRowType(engine.planner().typeFactory()).getFieldList()) {
       columns.add(ResultColumn.of(field));
     }
-    columns.add(ResultColumn.bigint("_BATCH_ID"));
-    columns.add(ResultColumn.varchar("_ROW_KIND", 6));
+    // As every push result's: the markers of push.batch.markers fit too.
+    columns.add(ResultColumn.bigint(PushQuery.BATCH_ID).asNotNull());
+    columns.add(ResultColumn.varchar(PushQuery.ROW_KIND, 9).asNotNull());
     return columns;
   }
 
   /** Subscribes to {@code view} and returns the push result. */
-  static StatementResult.Push open(Engine engine, ViewTable view, long sinceBatch)
-      throws SQLException {
-    PushQuery push = new PushQuery();
+  static StatementResult.Push open(Engine engine, SessionOptions options, ViewTable view,
+      long sinceBatch) throws SQLException {
+    List<ResultColumn> columns = columns(engine, view);
+    PushQuery push = new PushQuery(PushQuery.Policy.CHANGES, columns.size() - 2, new int[0], -1,
+        options.pushBatchMarkers(), options.pushBufferRows(), engine.scheduler());
     ViewFeed feed = new ViewFeed("feed-" + view.name(), push.sink());
     push.attach(feed);
     feed.subscription = ((ResultTable) view.result()).subscribe(sinceBatch, (batchId, rows) -> {
       feed.lastBatchId = batchId;
       feed.sink.addBatch(batchId, rows);
     });
-    return new StatementResult.Push(columns(engine, view), push);
+    return new StatementResult.Push(columns, push);
   }
 
   @Override public String id() {
