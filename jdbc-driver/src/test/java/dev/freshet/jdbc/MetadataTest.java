@@ -77,6 +77,8 @@ class MetadataTest {
     List<List<Object>> expected = List.of(
         stream("ORDERS"),
         stream("SALESXTOTAL"),
+        systemTable("PRIMARY_KEYS", "The key columns of each view, as"
+            + " DatabaseMetaData.getPrimaryKeys lists them"),
         systemTable("QUERIES", "One row per continuous query, with the metrics of its last"
             + " batch"),
         systemTable("QUERY_PROGRESS", "One row per recent batch of each continuous query (the"
@@ -105,6 +107,8 @@ class MetadataTest {
         view("UPPER_CUSTOMERS", MetadataCatalog.UPPER_CUSTOMERS)),
         tables(null, null, "%", "VIEW"));
     assertEquals(List.of(stream("ORDERS"), stream("SALESXTOTAL"),
+        systemTable("PRIMARY_KEYS", "The key columns of each view, as"
+            + " DatabaseMetaData.getPrimaryKeys lists them"),
         systemTable("QUERIES", "One row per continuous query, with the metrics of its last"
             + " batch"),
         systemTable("QUERY_PROGRESS", "One row per recent batch of each continuous query (the"
@@ -117,7 +121,8 @@ class MetadataTest {
   }
 
   @Test void shouldMatchSchemaAndTableNamePatterns() throws Exception {
-    assertEquals(List.of("QUERIES", "QUERY_PROGRESS"), names(tables(null, "SYS", null)));
+    assertEquals(List.of("PRIMARY_KEYS", "QUERIES", "QUERY_PROGRESS"),
+        names(tables(null, "SYS", null)));
     assertEquals(List.of("SALESXTOTAL", "SALES_BY_CUSTOMER", "SALES_TOTAL"),
         names(tables(null, "FRE%", "SALES%")));
     // _ is any one character; escaped, an underscore.
@@ -131,7 +136,7 @@ class MetadataTest {
     assertEquals(List.of(), tables(null, "FRESHET", "QUERIES"));
     // Freshet has no catalogs: "" asks for tables without one (all), a name for none; "" as
     // schema asks for tables without schema (none).
-    assertEquals(10, tables("", null, null).size());
+    assertEquals(11, tables("", null, null).size());
     assertEquals(List.of(), tables("FRESHET", null, null));
     assertEquals(List.of(), tables(null, "", null));
   }
@@ -185,7 +190,7 @@ class MetadataTest {
   @Test void shouldDescribeEveryTableAsSelectStarDoes() throws Exception {
     List<List<Object>> tables = rows(metaData.getTables(null, null, null, null),
         "TABLE_SCHEM", "TABLE_NAME");
-    assertEquals(10, tables.size());
+    assertEquals(11, tables.size());
     try (Statement statement = connection.createStatement()) {
       for (List<Object> table : tables) {
         String name = "\"" + table.get(0) + "\".\"" + table.get(1) + "\"";
@@ -216,6 +221,8 @@ class MetadataTest {
         break;
       case Types.BIGINT:
       case Types.INTEGER:
+      case Types.SMALLINT:
+      case Types.TINYINT:
       case Types.DECIMAL:
         digits = md.getScale(c);
         break;

@@ -116,7 +116,8 @@ public final class Engine implements AutoCloseable {
           + this.dataDir.map(Path::toString).orElse("memory") + ": " + e.getMessage();
       throw new UncheckedIOException(message, new IOException(message, e));
     }
-    this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries),
+    this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries,
+        () -> new EngineMetadata(this).primaryKeyRows()),
         results);
     try {
       this.catalogStore = new CatalogStore(results);

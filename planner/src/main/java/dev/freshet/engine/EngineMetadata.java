@@ -50,7 +50,24 @@ public final class EngineMetadata {
   /** Descriptions of the system tables, for catalog browsers. */
   private static final Map<String, String> SYSTEM_TABLE_REMARKS = Map.of(
       "QUERIES", "One row per continuous query, with the metrics of its last batch",
-      "QUERY_PROGRESS", "One row per recent batch of each continuous query (the last 100)");
+      "QUERY_PROGRESS", "One row per recent batch of each continuous query (the last 100)",
+      "PRIMARY_KEYS", "The key columns of each view, as DatabaseMetaData.getPrimaryKeys lists them");
+
+  /**
+   * Every view's visible key, one row per column ({@code TABLE_SCHEM, TABLE_NAME, COLUMN_NAME,
+   * KEY_SEQ, PK_NAME}), as {@code SYS.PRIMARY_KEYS} holds them.
+   */
+  List<Object[]> primaryKeyRows() {
+    List<Object[]> rows = new ArrayList<>();
+    for (Table table : tables()) {
+      List<String> key = primaryKey(table);
+      for (int i = 0; i < key.size(); i++) {
+        rows.add(new Object[] {table.schema(), table.name(), key.get(i), (short) (i + 1),
+            "PK_" + table.name()});
+      }
+    }
+    return rows;
+  }
 
   /** The types a column can have, in the order of {@link java.sql.Types} codes. */
   private static final List<SqlTypeName> TYPES = List.of(SqlTypeName.TINYINT,

@@ -52,11 +52,34 @@ final class SystemSchema extends AbstractSchema {
    * Creates the schema over the queries that {@code queries} returns when a table is scanned.
    */
   SystemSchema(Supplier<List<ContinuousQuery>> queries) {
+    this(queries, List::of);
+  }
+
+  /**
+   * Creates the schema over the queries that {@code queries} returns and the views' key columns
+   * that {@code primaryKeys} returns ({@code TABLE_SCHEM, TABLE_NAME, COLUMN_NAME, KEY_SEQ,
+   * PK_NAME}) when a table is scanned.
+   */
+  SystemSchema(Supplier<List<ContinuousQuery>> queries, Supplier<List<Object[]>> primaryKeys) {
     requireNonNull(queries, "queries");
+    requireNonNull(primaryKeys, "primaryKeys");
     this.tables = Map.of("QUERIES", new SystemTable(SystemSchema::queriesType,
             () -> queryRows(queries.get())),
         "QUERY_PROGRESS", new SystemTable(SystemSchema::progressType,
-            () -> progressRows(queries.get())));
+            () -> progressRows(queries.get())),
+        // What DatabaseMetaData.getPrimaryKeys answers: Avatica's protocol has no request for
+        // it, so Freshet's remote driver reads this table instead.
+        "PRIMARY_KEYS", new SystemTable(SystemSchema::primaryKeysType, primaryKeys));
+  }
+
+  private static RelDataType primaryKeysType(RelDataTypeFactory f) {
+    return f.builder()
+        .add("TABLE_SCHEM", SqlTypeName.VARCHAR)
+        .add("TABLE_NAME", SqlTypeName.VARCHAR)
+        .add("COLUMN_NAME", SqlTypeName.VARCHAR)
+        .add("KEY_SEQ", SqlTypeName.SMALLINT)
+        .add("PK_NAME", SqlTypeName.VARCHAR)
+        .build();
   }
 
   @Override protected Map<String, Table> getTableMap() {

@@ -3,6 +3,7 @@ package dev.freshet.jdbc.remote;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.TimeZone;
@@ -140,8 +141,52 @@ public class RemoteJdbcFactory implements AvaticaFactory {
 
   /** Database metadata, answered by the server. */
   static final class RemoteDatabaseMetaData extends AvaticaDatabaseMetaData {
+    private final AvaticaConnection connection;
+
     RemoteDatabaseMetaData(AvaticaConnection connection) {
       super(connection);
+      this.connection = connection;
+    }
+
+    /**
+     * A view's key columns. Avatica's protocol has no request for them (its client would answer
+     * an empty result), so this reads the server's {@code SYS.PRIMARY_KEYS}; the statement
+     * closes with the result set.
+     */
+    @Override public ResultSet getPrimaryKeys(String catalog, String schema, String table)
+        throws SQLException {
+      if (catalog != null && !catalog.isEmpty()) {
+        // Freshet has no catalogs: a named one holds nothing.
+        return query("SELECT * FROM (" + keysQuery() + ") k WHERE 1 = 0");
+      }
+      StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+      if (schema != null) {
+        where.append(" AND TABLE_SCHEM = ").append(literal(schema));
+      }
+      if (table != null) {
+        where.append(" AND TABLE_NAME = ").append(literal(table));
+      }
+      return query(keysQuery() + where + " ORDER BY COLUMN_NAME");
+    }
+
+    private static String keysQuery() {
+      return "SELECT CAST(NULL AS VARCHAR(128)) AS TABLE_CAT, TABLE_SCHEM, TABLE_NAME,"
+          + " COLUMN_NAME, KEY_SEQ, PK_NAME FROM SYS.PRIMARY_KEYS";
+    }
+
+    private static String literal(String value) {
+      return "'" + value.replace("'", "''") + "'";
+    }
+
+    private ResultSet query(String sql) throws SQLException {
+      Statement statement = connection.createStatement();
+      try {
+        statement.closeOnCompletion();
+        return statement.executeQuery(sql);
+      } catch (SQLException | RuntimeException e) {
+        statement.close();
+        throw e;
+      }
     }
   }
 
