@@ -153,6 +153,15 @@ class RemoteDriverTest {
     await("the push query stops", () -> queriesReading(server, stream).isEmpty());
   }
 
+  @Test void shouldStopThePushQueryOnTheServerWhenTheConnectionIsClosed() throws Exception {
+    Connection other = DriverManager.getConnection(url);
+    other.createStatement().executeQuery("SELECT STREAM user_id, COUNT(*) AS n FROM " + stream
+        + " GROUP BY user_id");
+    assertEquals(1, queriesReading(server, stream).size());
+    other.close();
+    await("the push query stops", () -> queriesReading(server, stream).isEmpty());
+  }
+
   @Test void shouldStopAPushQueryWhoseClientStoppedFetching() throws Exception {
     try (FreshetServer strict = FreshetServer.builder().port(0)
         .fetchTimeout(Duration.ofMillis(50)).pushIdleTimeout(Duration.ofMillis(200)).start();
