@@ -247,9 +247,13 @@ public final class PushQuery implements AutoCloseable {
     addInOrder(batchId, outs);
   }
 
-  /** Rows that end with their batch id and kind already, as a view's changes do. */
+  /** Rows that carry their batch id and kind already, as a view's changes do. */
   private void addChanges(long batchId, List<Object[]> rows) {
-    addInOrder(batchId, rows);
+    List<Object[]> outs = new ArrayList<>(rows.size());
+    for (Object[] row : rows) {
+      outs.add(row.length == visible + 2 ? row : Arrays.copyOf(row, visible + 2));
+    }
+    addInOrder(batchId, outs);
   }
 
   private void addInOrder(long batchId, List<Object[]> outs) {

@@ -73,6 +73,8 @@ final class ResultTable implements ViewResult {
   static final String SNAPSHOT_VARIABLE = "freshet.resultSnapshot";
 
   private static final String RESULTS = "FRESHET_VIEW_RESULTS";
+  /** Elements of a change row after the view's columns (see {@link ChangeListener}). */
+  static final int CHANGE_EXTRA_COLUMNS = 4;
   /** Keys looked up per statement when a batch's kinds are decided. */
   static final int KEYS_PER_LOOKUP = 8192;
 
@@ -88,7 +90,9 @@ final class ResultTable implements ViewResult {
 
   /**
    * Hears each committed batch's changes, on the query's batch thread, after the commit: each row
-   * is the view's columns, then the batch id ({@code Long}) and the {@link RowKind} name.
+   * is the view's columns, then the batch id ({@code Long}), the {@link RowKind} name, the group
+   * key's encoding ({@code ByteBuffer}; UPSERT results only, else null) and whether the kind is
+   * INSERT ({@code Boolean}), so that a subscriber can coalesce unread rows per group.
    */
   @FunctionalInterface
   interface ChangeListener {
@@ -169,7 +173,8 @@ final class ResultTable implements ViewResult {
       // A result left by an earlier view of this name belongs to a query that is gone.
       s.execute("DROP TABLE IF EXISTS " + table);
       s.execute("DROP TABLE IF EXISTS " + changes);
-      s.execute("CREATE TABLE " + changes + " (BATCH_ID BIGINT, SEQ$ INTEGER, KIND TINYINT"
+      s.execute("CREATE TABLE " + changes + " (BATCH_ID BIGINT, SEQ$ INTEGER, KIND TINYINT,"
+          + " KEY$ BINARY VARYING"
           + columns + ", PRIMARY KEY (BATCH_ID, SEQ$))");
       String key = layout == Layout.UPSERT ? "KEY$ BINARY VARYING PRIMARY KEY"
           : "SEQ$ BIGINT PRIMARY KEY";
@@ -226,6 +231,11 @@ final class ResultTable implements ViewResult {
     return batchId;
   }
 
+  /** How batches change this result. */
+  Layout layout() {
+    return layout;
+  }
+
   /**
    * Folds batch {@code batchId}'s rows into the result and records the batch id, in one durable
    * transaction. Rows may be wider than the view: columns after the view's are dropped.
@@ -239,7 +249,7 @@ final class ResultTable implements ViewResult {
       if (layout == Layout.REPLACE) {
         // Every row of the old table leaves it; the batch's rows are the new table.
         for (Object[] old : readAll(c)) {
-          changed.add(change(old, batchId, RowKind.DELETE));
+          changed.add(change(old, batchId, RowKind.DELETE, null));
         }
         try (Statement s = c.createStatement()) {
           s.executeUpdate("DELETE FROM " + table);
@@ -260,8 +270,9 @@ final class ResultTable implements ViewResult {
           types[i].bind(p, i + 2, row[i]);
         }
         p.addBatch();
-        changed.add(change(row, batchId, keys != null && existing.contains(ByteBuffer.wrap(keys[r]))
-            ? RowKind.UPDATE : RowKind.INSERT));
+        boolean known = keys != null && existing.contains(ByteBuffer.wrap(keys[r]));
+        changed.add(change(row, batchId, known ? RowKind.UPDATE : RowKind.INSERT,
+            keys == null ? null : keys[r]));
       }
       p.executeBatch();
       writeChanges(batchId, changed);
@@ -306,7 +317,7 @@ final class ResultTable implements ViewResult {
         if (latest >= 0) {
           List<Object[]> rows = new ArrayList<>();
           for (Object[] row : readAll(snapshot)) {
-            rows.add(change(row, latest, RowKind.INSERT));
+            rows.add(change(row, latest, RowKind.INSERT, (byte[]) row[types.length]));
           }
           listener.committed(latest, rows);
         }
@@ -352,7 +363,7 @@ final class ResultTable implements ViewResult {
             + " rows, or keep more versions with SET 'min.batches.to.retain'", "22023");
       }
     }
-    try (PreparedStatement p = c.prepareStatement("SELECT BATCH_ID, KIND, " + columnList()
+    try (PreparedStatement p = c.prepareStatement("SELECT BATCH_ID, KIND, KEY$, " + columnList()
         + " FROM " + changes + " WHERE BATCH_ID > ? ORDER BY BATCH_ID, SEQ$")) {
       p.setLong(1, sinceBatch);
       try (ResultSet r = p.executeQuery()) {
@@ -365,7 +376,7 @@ final class ResultTable implements ViewResult {
             rows = new ArrayList<>();
           }
           batch = b;
-          rows.add(change(readRow(r, 3), b, RowKind.values()[r.getByte(2)]));
+          rows.add(change(readRow(r, 4), b, RowKind.values()[r.getByte(2)], r.getBytes(3)));
         }
         if (!rows.isEmpty()) {
           listener.committed(batch, rows);
@@ -412,11 +423,17 @@ final class ResultTable implements ViewResult {
     }
   }
 
-  /** A change row: the view's columns of {@code row}, the batch id and the kind. */
-  private Object[] change(Object[] row, long batchId, RowKind kind) {
-    Object[] change = Arrays.copyOf(row, types.length + 2);
+  /**
+   * A change row ({@link ChangeListener}): the view's columns of {@code row}, the batch id, the
+   * kind's name, the group key ({@link Layout#UPSERT} only, else null) and whether the kind is
+   * {@link RowKind#INSERT}.
+   */
+  private Object[] change(Object[] row, long batchId, RowKind kind, byte @Nullable [] key) {
+    Object[] change = Arrays.copyOf(row, types.length + CHANGE_EXTRA_COLUMNS);
     change[types.length] = batchId;
     change[types.length + 1] = kind.name();
+    change[types.length + 2] = key == null ? null : ByteBuffer.wrap(key);
+    change[types.length + 3] = kind == RowKind.INSERT;
     return change;
   }
 
@@ -455,8 +472,10 @@ final class ResultTable implements ViewResult {
       p.setLong(1, batchId);
       p.setInt(2, seq);
       p.setByte(3, (byte) RowKind.valueOf((String) change[types.length + 1]).ordinal());
+      ByteBuffer key = (ByteBuffer) change[types.length + 2];
+      p.setBytes(4, key == null ? null : key.array());
       for (int i = 0; i < types.length; i++) {
-        types[i].bind(p, i + 4, change[i]);
+        types[i].bind(p, i + 5, change[i]);
       }
       p.addBatch();
     }
@@ -468,12 +487,17 @@ final class ResultTable implements ViewResult {
     }
   }
 
+  /** Every row of the result: its columns, then its group key's encoding (UPSERT) or null. */
   private List<Object[]> readAll(Connection c) throws SQLException {
     List<Object[]> rows = new ArrayList<>();
+    boolean keyed = layout == Layout.UPSERT;
     try (Statement s = c.createStatement();
-         ResultSet r = s.executeQuery("SELECT " + columnList() + " FROM " + table)) {
+         ResultSet r = s.executeQuery("SELECT " + (keyed ? "KEY$, " : "NULL, ") + columnList()
+             + " FROM " + table)) {
       while (r.next()) {
-        rows.add(readRow(r, 1));
+        Object[] row = Arrays.copyOf(readRow(r, 2), types.length + 1);
+        row[types.length] = r.getBytes(1);
+        rows.add(row);
       }
     }
     return rows;
@@ -507,7 +531,7 @@ final class ResultTable implements ViewResult {
       recordBatch = c.prepareStatement(
           "UPDATE " + RESULTS + " SET BATCH_ID = ? WHERE VIEW_NAME = ?");
       recordBatch.setString(2, view);
-      writeChange = c.prepareStatement("INSERT INTO " + changes + " VALUES (?, ?, ?"
+      writeChange = c.prepareStatement("INSERT INTO " + changes + " VALUES (?, ?, ?, ?"
           + ", ?".repeat(types.length) + ")");
       if (layout == Layout.UPSERT) {
         existingKeys = c.prepareStatement("SELECT KEY$ FROM " + table + " WHERE KEY$ = ANY(?)");

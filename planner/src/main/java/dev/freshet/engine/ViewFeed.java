@@ -148,11 +148,19 @@ final class ViewFeed implements StreamingQuery {
   static StatementResult.Push open(Engine engine, SessionOptions options, ViewTable view,
       long sinceBatch) throws SQLException {
     List<ResultColumn> columns = columns(engine, view);
-    PushQuery push = new PushQuery(PushQuery.Policy.CHANGES, columns.size() - 2, new int[0], -1,
-        options.pushBatchMarkers(), options.pushBufferRows(), engine.scheduler());
+    int visible = columns.size() - 2;
+    ResultTable result = (ResultTable) view.result();
+    // An upserted view's unread changes coalesce per group, as an UPDATE push query's do: the
+    // change rows carry the group key and whether the row is new (ResultTable.ChangeListener).
+    // Replaced and appended results keep their changes in order, up to the buffer bound.
+    PushQuery push = result.layout() == ResultTable.Layout.UPSERT
+        ? new PushQuery(PushQuery.Policy.UPSERT, visible, new int[] {visible + 2}, visible + 3,
+            options.pushBatchMarkers(), options.pushBufferRows(), engine.scheduler())
+        : new PushQuery(PushQuery.Policy.CHANGES, visible, new int[0], -1,
+            options.pushBatchMarkers(), options.pushBufferRows(), engine.scheduler());
     ViewFeed feed = new ViewFeed("feed-" + view.name(), push.sink());
     push.attach(feed);
-    feed.subscription = ((ResultTable) view.result()).subscribe(sinceBatch, (batchId, rows) -> {
+    feed.subscription = result.subscribe(sinceBatch, (batchId, rows) -> {
       feed.lastBatchId = batchId;
       feed.sink.addBatch(batchId, rows);
     });
