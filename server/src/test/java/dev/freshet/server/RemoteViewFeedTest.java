@@ -111,6 +111,64 @@ class RemoteViewFeedTest {
     }
   }
 
+  /**
+   * 50 subscribers to one view each follow it to its final result while another subscriber reads
+   * nothing; that one then finds one row per group, the latest, as new groups to it.
+   */
+  @Test void shouldKeepFiftySubscribersOfOneViewCurrentWhileOneStopsReading() throws Exception {
+    String stream = uniqueName("clicks");
+    String view = uniqueName("per_key");
+    int clients = 50;
+    int statements = 10;
+    List<Connection> connections = new java.util.ArrayList<>();
+    ExecutorService readers = Executors.newFixedThreadPool(clients);
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM " + stream + " (k VARCHAR, n INTEGER)");
+      s.execute("CREATE MATERIALIZED VIEW " + view + " AS SELECT k, COUNT(*) AS c FROM " + stream
+          + " GROUP BY k");
+      List<ResultSet> results = new java.util.ArrayList<>();
+      for (int i = 0; i <= clients; i++) {
+        Connection connection = DriverManager.getConnection(url);
+        connections.add(connection);
+        results.add(connection.createStatement().executeQuery("SELECT STREAM * FROM " + view));
+      }
+      List<Future<Map<Object, Long>>> finals = new java.util.ArrayList<>();
+      for (int i = 0; i < clients; i++) {
+        ResultSet rs = results.get(i);
+        finals.add(readers.submit(() -> {
+          Map<Object, Long> counts = new HashMap<>();
+          Map<Object, Long> versions = new HashMap<>();
+          while (counts.size() < KEYS.length
+              || !counts.values().stream().allMatch(n -> n == statements)) {
+            List<Object> row = read(rs, 1).get(0);
+            assertTrue((Long) row.get(2) > versions.getOrDefault(row.get(0), -1L), row::toString);
+            assertTrue((Long) row.get(1) > counts.getOrDefault(row.get(0), 0L), row::toString);
+            versions.put(row.get(0), (Long) row.get(2));
+            counts.put(row.get(0), (Long) row.get(1));
+          }
+          return counts;
+        }));
+      }
+      for (int i = 1; i <= statements; i++) {
+        s.executeUpdate(insertAll(stream, i));
+      }
+      for (Future<Map<Object, Long>> f : finals) {
+        assertEquals(Map.of("a", 10L, "b", 10L, "c", 10L),
+            f.get(RemoteTesting.DEADLINE.toSeconds(), TimeUnit.SECONDS));
+      }
+      long last = version(s, view);
+      List<List<Object>> late = read(results.get(clients), KEYS.length);
+      late.sort(java.util.Comparator.comparing(r -> (String) r.get(0)));
+      assertEquals(List.of(List.of("a", 10L, last, "INSERT"), List.of("b", 10L, last, "INSERT"),
+          List.of("c", 10L, last, "INSERT")), late);
+    } finally {
+      readers.shutdownNow();
+      for (Connection connection : connections) {
+        connection.close();
+      }
+    }
+  }
+
   @Test void shouldResumeAfterAVersionAndReadAStreamsRowsWithLimit() throws Exception {
     String stream = uniqueName("clicks");
     String view = uniqueName("per_key");
