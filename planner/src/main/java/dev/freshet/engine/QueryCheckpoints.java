@@ -82,7 +82,9 @@ final class QueryCheckpoints {
           checkpoint.stateDirectory(id.operatorId(), id.partitionId()),
           StateStoreSpec.DEFAULT_MIN_DELTAS_FOR_SNAPSHOT, checkpoint.minBatchesToRetain());
       if (provider.equals("mvstore")) {
-        // MVStore keeps its own versions and compacts its own file: no maintenance needed.
+        // MVStore keeps its own versions (the latest and the one before) in one file, so there
+        // are no snapshot or delta files to maintain. It does not compact that file yet: its
+        // background writer is off (see the provider), so the file only grows.
         return new MVStoreStateStoreProvider<>(spec);
       }
       return MaintainedStateStoreProvider.register(new DeltaFileStateStoreProvider(spec),
