@@ -67,6 +67,18 @@ class RemoteMetadataTest {
 
       List<Object> schemas = readAll(md.getSchemas()).stream().map(r -> r.get(0)).toList();
       assertTrue(schemas.containsAll(List.of("FRESHET", "SYS")), schemas::toString);
+
+      List<Object> types = readAll(md.getTypeInfo()).stream().map(r -> r.get(0)).toList();
+      assertTrue(types.containsAll(List.of("BIGINT", "VARCHAR", "DECIMAL", "TIMESTAMP")),
+          types::toString);
+
+      // The probe a BI tool sends to learn a query's columns: no rows, the query's columns.
+      try (java.sql.ResultSet probe = s.executeQuery("SELECT * FROM (SELECT region, n FROM "
+          + view + ") t WHERE 1 = 0")) {
+        assertEquals(List.of("REGION", "N"), List.of(probe.getMetaData().getColumnLabel(1),
+            probe.getMetaData().getColumnLabel(2)));
+        assertEquals(List.of(), readAll(probe));
+      }
     }
   }
 }
