@@ -253,10 +253,10 @@ class ResultTableTest {
         heard.calls);
   }
 
-  @Test void shouldTellNewKeysFromKnownOnesInBatchesLargerThanOneLookup() throws Exception {
+  @Test void shouldTellNewKeysFromKnownOnesInALargeBatch() throws Exception {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
         new int[] {0}, 100);
-    int keys = 2 * ResultTable.KEYS_PER_LOOKUP + 10;
+    int keys = 20_010;
     List<Object[]> first = new ArrayList<>();
     for (int i = 0; i < keys; i += 2) {
       first.add(new Object[] {"k" + i, 1L});
