@@ -85,7 +85,8 @@ public final class JsonLine {
         int end = body.indexOf(',', valueStart);
         end = end < 0 ? body.length() : end;
         String raw = body.substring(valueStart, end).trim();
-        line.put(key, raw.equals("null") ? null : Double.valueOf(raw));
+        line.put(key, raw.equals("null") ? null
+            : raw.matches("-?[0-9]+") ? (Object) Long.valueOf(raw) : (Object) Double.valueOf(raw));
         i = end + 1;
       }
     }
