@@ -177,19 +177,21 @@ public final class FreshetWorkloads {
   /** W3, embedded and then remote, each over its own engine. */
   static JsonLine latency(Workload.Size size) throws Exception {
     JsonLine line = new JsonLine();
-    Latencies embedded = LatencyProbe.run(
+    LatencyProbe.Result embedded = LatencyProbe.run(
         () -> DriverManager.getConnection("jdbc:freshet:"), size.latencySeconds());
     put(line, "embedded_", embedded);
     try (FreshetServer server = FreshetServer.builder().port(0).start()) {
       String url = "jdbc:freshet:remote:url=" + server.url();
-      Latencies remote = LatencyProbe.run(() -> DriverManager.getConnection(url),
+      LatencyProbe.Result remote = LatencyProbe.run(() -> DriverManager.getConnection(url),
           size.latencySeconds());
       put(line, "remote_", remote);
     }
     return line;
   }
 
-  private static void put(JsonLine line, String prefix, Latencies l) {
+  private static void put(JsonLine line, String prefix, LatencyProbe.Result result) {
+    Latencies l = result.fromCommit();
+    line.put(prefix + "from_send_p99_ms", result.fromSend().percentileMs(99));
     line.put(prefix + "samples", (long) l.count()).put(prefix + "p50_ms", l.percentileMs(50))
         .put(prefix + "p99_ms", l.percentileMs(99)).put(prefix + "p999_ms", l.percentileMs(99.9));
   }

@@ -23,18 +23,21 @@ final class Plot {
         continue;
       }
       String w = line.string("workload");
-      add(labels, advantage, w + " throughput", line.number("advantage"), "W1 W2 W4", w);
-      add(labels, advantage, "W5 heap/row", line.number("advantage"), "W5", w);
-      add(labels, advantage, "W3 p99 embedded", line.number("embedded_advantage"), "W3", w);
-      add(labels, advantage, "W3 p99 remote", line.number("remote_advantage"), "W3", w);
+      add(labels, advantage, w + " rows/s", line.number("advantage"), "W1 W2 W4", w);
+      add(labels, advantage, "W5 heap", line.number("advantage"), "W5", w);
+      add(labels, advantage, "W3 p99 emb.", line.number("embedded_advantage"), "W3", w);
+      add(labels, advantage, "W3 p99 rem.", line.number("remote_advantage"), "W3", w);
     }
     if (labels.isEmpty()) {
       return;
     }
-    CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
+    CategoryChart chart = new CategoryChartBuilder().width(1000).height(500)
         .title("Freshet vs Spark Structured Streaming 4.2 (2 cores): times better than Spark")
         .xAxisTitle("workload").yAxisTitle("x Spark").build();
-    // Linear: xchart's logarithmic axis rejects bar charts, whose bars start at zero.
+    // Logarithmic: the ratios run from 0.05 to thousands.
+    chart.getStyler().setYAxisLogarithmic(true);
+    // Bars start at the axis minimum, which must be above zero on a logarithmic axis.
+    chart.getStyler().setYAxisMin(0.01);
     chart.getStyler().setLegendVisible(true);
     chart.addSeries("Freshet / Spark", labels, advantage);
     List<Double> target = new ArrayList<>();
