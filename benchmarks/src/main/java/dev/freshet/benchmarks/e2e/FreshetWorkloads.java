@@ -118,10 +118,15 @@ public final class FreshetWorkloads {
     long millis = 0;
     int batches = 0;
     long stateRows = 0;
+    // Every batch's duration, warm-up included: a run cut short by the deadline still shows them.
+    StringBuilder batchMillis = new StringBuilder();
     try (ResultSet rs = s.executeQuery("SELECT NUM_INPUT_ROWS, DURATION_MS, STATE_ROWS_TOTAL"
         + " FROM sys.query_progress WHERE NAME = 'V' ORDER BY BATCH_ID")) {
       while (rs.next()) {
         long input = rs.getLong(1);
+        if (input > 0) {
+          batchMillis.append(batchMillis.length() == 0 ? "" : " ").append(rs.getLong(2));
+        }
         if (seen >= size.warmupRows() && input > 0) {
           rows += input;
           millis += rs.getLong(2);
@@ -134,7 +139,7 @@ public final class FreshetWorkloads {
     return new JsonLine().put("rows_per_s", millis == 0 ? Double.NaN : rows * 1000.0 / millis)
         .put("measured_rows", rows).put("batches", (long) batches)
         .put("ms_per_batch", batches == 0 ? Double.NaN : (double) millis / batches)
-        .put("state_rows", stateRows);
+        .put("state_rows", stateRows).put("batch_ms", batchMillis.toString());
   }
 
   /**
