@@ -1,0 +1,172 @@
+package dev.freshet.benchmarks.e2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The end-to-end benchmark: every workload on Freshet and on Spark, each run in a fresh JVM with
+ * the same heap, then the ratios and the plot.
+ *
+ * <p>A JVM per run keeps one workload's garbage, JIT state and threads out of the next, makes the
+ * heap measurement of W5 clean, and keeps Spark's classpath (its Jackson and Janino) away from
+ * Calcite's. Output: one JSON line per workload per engine, then one ratio line per workload, on
+ * stdout and in {@code results.jsonl}; the plot in {@code results.png}.
+ *
+ * <p>Usage: {@code Harness --spark-classpath CP [--out DIR] [--quick] [--workloads W1,W3]
+ * [--engines freshet,spark]}.
+ */
+public final class Harness {
+  private static final String HEAP = "-Xmx3g";
+
+  /** What spark-submit adds on Java 17 (Spark's JavaModuleOptions), less what 17 refuses. */
+  private static final List<String> SPARK_JVM_OPTIONS = sparkJvmOptions();
+
+  private Harness() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> options = options(args);
+    Path out = Path.of(options.getOrDefault("out", "benchmarks/target/results"));
+    Files.createDirectories(out);
+    boolean quick = options.containsKey("quick");
+    List<String> engines = Arrays.asList(options.getOrDefault("engines", "freshet,spark").split(","));
+    List<Workload> workloads = new ArrayList<>();
+    for (String w : options.getOrDefault("workloads", "W1,W2,W4,W5,W3").split(",")) {
+      workloads.add(Workload.of(w));
+    }
+    List<JsonLine> lines = new ArrayList<>();
+    for (Workload workload : workloads) {
+      Workload.Size size = size(workload, quick);
+      JsonLine freshet = null;
+      JsonLine spark = null;
+      if (engines.contains("freshet")) {
+        freshet = run(freshetCommand(workload, size));
+        emit(lines, freshet);
+      }
+      if (engines.contains("spark")) {
+        spark = run(sparkCommand(options.get("spark-classpath"), workload, size));
+        emit(lines, spark);
+      }
+      if (freshet != null && spark != null) {
+        emit(lines, Ratios.of(workload, freshet, spark));
+      }
+    }
+    Files.write(out.resolve("results.jsonl"),
+        lines.stream().map(JsonLine::toString).toList(), StandardCharsets.UTF_8);
+    Plot.draw(lines, out.resolve("results.png"));
+    System.err.println("Wrote " + out.resolve("results.jsonl") + " and " + out.resolve("results.png"));
+  }
+
+  private static void emit(List<JsonLine> lines, JsonLine line) {
+    lines.add(line);
+    System.out.println(line);
+    System.out.flush();
+  }
+
+  /**
+   * Sizes per workload: the full run follows issue 6 (20 million rows after warm-up, 1M-row
+   * batches, the size Spark's figures in the notes use); {@code --quick} is for development.
+   */
+  static Workload.Size size(Workload workload, boolean quick) {
+    long measured = quick ? 5_000_000 : 20_000_000;
+    long warmup = quick ? 2_000_000 : 5_000_000;
+    int latencySeconds = quick ? 10 : 30;
+    return switch (workload) {
+      case W2 -> new Workload.Size(quick ? 1_000_000 : 2_000_000, measured, 1_000_000,
+          latencySeconds);
+      default -> new Workload.Size(warmup, measured, 1_000_000, latencySeconds);
+    };
+  }
+
+  private static List<String> freshetCommand(Workload workload, Workload.Size size) {
+    List<String> command = new ArrayList<>(List.of(java(), HEAP, "-cp",
+        System.getProperty("java.class.path"), FreshetWorkloads.class.getName(), workload.name()));
+    command.addAll(List.of(size.toArgs()));
+    return command;
+  }
+
+  private static List<String> sparkCommand(String classpath, Workload workload,
+      Workload.Size size) {
+    if (classpath == null) {
+      throw new IllegalArgumentException("--spark-classpath is required to run Spark");
+    }
+    List<String> command = new ArrayList<>(List.of(java(), HEAP));
+    command.addAll(SPARK_JVM_OPTIONS);
+    command.addAll(List.of("-cp", classpath, "dev.freshet.benchmarks.spark.SparkWorkloads",
+        workload.name(), Long.toString(workload.keys())));
+    command.addAll(List.of(size.toArgs()));
+    return command;
+  }
+
+  private static List<String> sparkJvmOptions() {
+    List<String> o = new ArrayList<>(List.of("-XX:+IgnoreUnrecognizedVMOptions",
+        "--add-modules=jdk.incubator.vector", "-Dio.netty.tryReflectionSetAccessible=true",
+        "--enable-native-access=ALL-UNNAMED",
+        "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED"));
+    for (String p : List.of("java.lang", "java.lang.invoke", "java.lang.reflect", "java.io",
+        "java.net", "java.nio", "java.util", "java.util.concurrent",
+        "java.util.concurrent.atomic", "jdk.internal.ref", "sun.nio.ch", "sun.nio.cs",
+        "sun.security.action", "sun.util.calendar")) {
+      o.add("--add-opens=java.base/" + p + "=ALL-UNNAMED");
+    }
+    return List.copyOf(o);
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** Runs a child JVM; its result line is the one starting with {@link JsonLine#RESULT_PREFIX}. */
+  static JsonLine run(List<String> command) throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    Path log = Files.createTempFile("freshet-bench-", ".log");
+    Process process = builder.start();
+    String result = null;
+    try (BufferedReader r = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+         var w = Files.newBufferedWriter(log)) {
+      for (String line; (line = r.readLine()) != null; ) {
+        if (line.startsWith(JsonLine.RESULT_PREFIX)) {
+          result = line.substring(JsonLine.RESULT_PREFIX.length());
+        }
+        w.write(line);
+        w.newLine();
+      }
+    }
+    int exit = process.waitFor();
+    if (result == null) {
+      // The run's own log says why; the other workloads still run.
+      return new JsonLine().put("engine", engineOf(command)).put("workload", workloadOf(command))
+          .put("error", "exit " + exit + ", no result; see " + log);
+    }
+    Files.delete(log);
+    return JsonLine.parse(result);
+  }
+
+  private static String engineOf(List<String> command) {
+    return command.stream().anyMatch(c -> c.endsWith("SparkWorkloads")) ? "spark" : "freshet";
+  }
+
+  private static String workloadOf(List<String> command) {
+    return command.stream().filter(c -> c.matches("W[0-9]")).findFirst().orElse("?");
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String key = args[i].replaceFirst("^--", "");
+      boolean flag = i + 1 >= args.length || args[i + 1].startsWith("--");
+      options.put(key, flag ? "true" : args[++i]);
+    }
+    return options;
+  }
+}

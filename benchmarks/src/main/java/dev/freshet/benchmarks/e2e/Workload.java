@@ -1,0 +1,53 @@
+package dev.freshet.benchmarks.e2e;
+
+import java.util.Locale;
+
+/**
+ * The workloads of issue 6, defined once: both engines read their sizes from here.
+ *
+ * <p>Throughput workloads generate {@code warmupRows + measuredRows} rows in batches of
+ * {@code rowsPerBatch}; only batches that start after the warm-up count.
+ */
+public enum Workload {
+  /** 1,000 keys, COUNT and SUM, UPDATE mode, as fast as possible. */
+  W1(1_000),
+  /** W1 with 1,000,000 keys. */
+  W2(1_000_000),
+  /** Latency at 1,000 rows/s, from the INSERT's commit (or the row's generation) to next(). */
+  W3(1_000),
+  /** Tumbling 10 s windows with a 5 s watermark, 1,000 keys, UPDATE mode. */
+  W4(1_000),
+  /** Heap bytes per state row of W2, after a full GC. */
+  W5(1_000_000);
+
+  private final long keys;
+
+  Workload(long keys) {
+    this.keys = keys;
+  }
+
+  public long keys() {
+    return keys;
+  }
+
+  public static Workload of(String name) {
+    return valueOf(name.toUpperCase(Locale.ROOT));
+  }
+
+  /** Sizes of one run; the harness passes them to each engine's JVM as arguments. */
+  public record Size(long warmupRows, long measuredRows, long rowsPerBatch, int latencySeconds) {
+    public long totalRows() {
+      return warmupRows + measuredRows;
+    }
+
+    public String[] toArgs() {
+      return new String[] {Long.toString(warmupRows), Long.toString(measuredRows),
+          Long.toString(rowsPerBatch), Integer.toString(latencySeconds)};
+    }
+
+    public static Size fromArgs(String[] args, int from) {
+      return new Size(Long.parseLong(args[from]), Long.parseLong(args[from + 1]),
+          Long.parseLong(args[from + 2]), Integer.parseInt(args[from + 3]));
+    }
+  }
+}
