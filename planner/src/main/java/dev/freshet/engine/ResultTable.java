@@ -112,6 +112,7 @@ final class ResultTable implements ViewResult {
   private @Nullable PreparedStatement write;
   private @Nullable PreparedStatement recordBatch;
   private @Nullable PreparedStatement writeChange;
+  private @Nullable PreparedStatement purgeChanges;
   private @Nullable PreparedStatement existingKeys;
   private final ByteArrayOutputStream keyBytes = new ByteArrayOutputStream();
   private final DataOutputStream keyOut = new DataOutputStream(keyBytes);
@@ -478,11 +479,8 @@ final class ResultTable implements ViewResult {
       p.addBatch();
     }
     p.executeBatch();
-    try (PreparedStatement purge = writer.prepareStatement(
-        "DELETE FROM " + changes + " WHERE BATCH_ID <= ?")) {
-      purge.setLong(1, batchId - retainedBatches);
-      purge.executeUpdate();
-    }
+    purgeChanges.setLong(1, batchId - retainedBatches);
+    purgeChanges.executeUpdate();
   }
 
   /** Every row of the result: its columns, then its group key's encoding (UPSERT) or null. */
@@ -529,6 +527,7 @@ final class ResultTable implements ViewResult {
       recordBatch = c.prepareStatement(
           "UPDATE " + RESULTS + " SET BATCH_ID = ? WHERE VIEW_NAME = ?");
       recordBatch.setString(2, view);
+      purgeChanges = c.prepareStatement("DELETE FROM " + changes + " WHERE BATCH_ID <= ?");
       writeChange = c.prepareStatement("INSERT INTO " + changes + " VALUES (?, ?, ?, ?"
           + ", ?".repeat(types.length) + ")");
       if (layout == Layout.UPSERT) {
@@ -559,6 +558,7 @@ final class ResultTable implements ViewResult {
     write = null;
     recordBatch = null;
     writeChange = null;
+    purgeChanges = null;
     existingKeys = null;
     if (c != null) {
       try {
