@@ -34,11 +34,19 @@ abstract class Accumulator {
     return buffer;
   }
 
+  /**
+   * The value a partial buffer's slot hands to the merge: the slot value itself unless the partial
+   * accumulator keeps a mutable cell (see {@link LongCell}).
+   */
+  Object finishPartial(Object slotValue) {
+    return slotValue;
+  }
+
   /** The accumulator of a partial call, which folds the batch's input rows into a new buffer. */
   static Accumulator partial(AggregateCall call, int slot) {
     Accumulator accumulator = call.distinct()
         ? new DistinctValues(slot, call.argIndex(), DistinctSet.of(call))
-        : of(call, slot);
+        : ofPartial(call, slot);
     return call.hasFilter() ? new Filtered(accumulator, call.filterArg()) : accumulator;
   }
 
@@ -51,6 +59,27 @@ abstract class Accumulator {
       throw new IllegalArgumentException("a merge call has no filter: " + call);
     }
     return call.distinct() ? new DistinctUnion(call, slot) : of(call, slot);
+  }
+
+  /**
+   * A partial accumulator: counts and integer sums fold into a mutable {@link LongCell} that the
+   * batch's buffer owns, so that a row costs no boxed value; the rest are as in the merge.
+   */
+  private static Accumulator ofPartial(AggregateCall call, int slot) {
+    switch (call.function()) {
+    case COUNT_STAR:
+      return new CellCount(slot, -1);
+    case COUNT:
+      return new CellCount(slot, call.argIndex());
+    case SUM:
+    case SUM0:
+      if (Addition.of(call.resultKind()) == Addition.LONG) {
+        return new CellSum(slot, call.argIndex(), call.function() == AggregateFunction.SUM0);
+      }
+      return of(call, slot);
+    default:
+      return of(call, slot);
+    }
   }
 
   private static Accumulator of(AggregateCall call, int slot) {
@@ -70,6 +99,67 @@ abstract class Accumulator {
       return new MinMax(slot, arg, 1);
     default:
       throw new AssertionError(call.function());
+    }
+  }
+
+  /**
+   * A partial buffer's running count or integer sum, changed in place; {@code empty} until a
+   * value is added, since SUM over no values is NULL.
+   */
+  private static final class LongCell {
+    long value;
+    boolean empty = true;
+  }
+
+  /** Partial COUNT(*) (argument -1) or COUNT(x), counting into a {@link LongCell}. */
+  private static final class CellCount extends Accumulator {
+    CellCount(int slot, int argIndex) {
+      super(slot, argIndex);
+    }
+
+    @Override Object initial() {
+      return new LongCell();
+    }
+
+    @Override void accumulate(Object[] buffer, Object[] row) {
+      if (argIndex < 0 || row[argIndex] != null) {
+        ((LongCell) buffer[slot]).value++;
+      }
+    }
+
+    @Override Object finishPartial(Object slotValue) {
+      return ((LongCell) slotValue).value;
+    }
+  }
+
+  /** Partial SUM or $SUM0 of integers into a {@link LongCell}; overflow is an error. */
+  private static final class CellSum extends Accumulator {
+    private final boolean zeroWhenEmpty;
+
+    CellSum(int slot, int argIndex, boolean zeroWhenEmpty) {
+      super(slot, argIndex);
+      this.zeroWhenEmpty = zeroWhenEmpty;
+    }
+
+    @Override Object initial() {
+      return new LongCell();
+    }
+
+    @Override void accumulate(Object[] buffer, Object[] row) {
+      Object v = row[argIndex];
+      if (v != null) {
+        LongCell cell = (LongCell) buffer[slot];
+        cell.value = Math.addExact(cell.value, ((Number) v).longValue());
+        cell.empty = false;
+      }
+    }
+
+    @Override Object finishPartial(Object slotValue) {
+      LongCell cell = (LongCell) slotValue;
+      if (cell.empty) {
+        return zeroWhenEmpty ? (Object) 0L : null;
+      }
+      return cell.value;
     }
   }
 
@@ -253,6 +343,10 @@ abstract class Accumulator {
 
     @Override Object result(Object buffer) {
       return accumulator.result(buffer);
+    }
+
+    @Override Object finishPartial(Object slotValue) {
+      return accumulator.finishPartial(slotValue);
     }
   }
 

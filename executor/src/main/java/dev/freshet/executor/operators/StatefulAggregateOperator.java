@@ -6,7 +6,6 @@ import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -52,8 +51,8 @@ public final class StatefulAggregateOperator implements Operator {
   private final Accumulator[] partial;
   private final Accumulator[] merge;
   private final int keyCount;
-  /** Per partition, this batch's partial aggregates; cleared at the start of each batch. */
-  private final List<HashMap<Object, Object[]>> batchGroups;
+  /** Per partition, this batch's partial aggregates; empty between batches. */
+  private final PartialGroups[] batchGroups;
   /** The partitions of the batch being finished, whose stores are open; for abort. */
   private List<PartitionTask> openTasks = List.of();
   /** Runs the partitions of a batch in parallel; null to run them on the batch thread. */
@@ -110,9 +109,9 @@ public final class StatefulAggregateOperator implements Operator {
       partial[i] = Accumulator.partial(spec.partialCalls().get(i), keyCount + i);
       merge[i] = Accumulator.merge(spec.mergeCalls().get(i), keyCount + i);
     }
-    this.batchGroups = new ArrayList<>(spec.numPartitions());
-    for (int p = 0; p < spec.numPartitions(); p++) {
-      batchGroups.add(new HashMap<>());
+    this.batchGroups = new PartialGroups[spec.numPartitions()];
+    for (int p = 0; p < batchGroups.length; p++) {
+      batchGroups[p] = new PartialGroups();
     }
   }
 
@@ -134,12 +133,11 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   @Override public void startBatch(BatchContext batch) {
-    for (HashMap<Object, Object[]> groups : batchGroups) {
-      groups.clear();
-    }
+    clearGroups();
     if (keyCount == 0) {
       // The global group exists in every batch, so that the batch emits it even if no row comes.
-      batchGroups.get(partitionOf(GroupKey.EMPTY)).put(GroupKey.EMPTY, newBuffer(partial));
+      int hash = GroupKey.EMPTY.hashCode();
+      batchGroups[partitionOf(hash)].add(GroupKey.EMPTY, hash, newBuffer(partial));
     }
     metrics.reset();
     downstream.startBatch(batch);
@@ -147,11 +145,12 @@ public final class StatefulAggregateOperator implements Operator {
 
   @Override public void push(Object[] row) {
     Object key = keys.keyOf(row);
-    HashMap<Object, Object[]> groups = batchGroups.get(partitionOf(key));
-    Object[] buffer = groups.get(key);
+    int hash = key == null ? 0 : key.hashCode();
+    PartialGroups groups = batchGroups[partitionOf(hash)];
+    Object[] buffer = groups.get(key, hash);
     if (buffer == null) {
       buffer = newBuffer(partial);
-      groups.put(key, buffer);
+      groups.add(key, hash, buffer);
     }
     for (Accumulator a : partial) {
       a.accumulate(buffer, row);
@@ -181,7 +180,15 @@ public final class StatefulAggregateOperator implements Operator {
     }
     openTasks = List.of();
     lastEvictionWatermarkMs = batch.evictionWatermarkMs();
+    clearGroups();
     downstream.finishBatch(batch);
+  }
+
+  /** Drops the partial aggregates, which between batches would only hold heap. */
+  private void clearGroups() {
+    for (PartialGroups groups : batchGroups) {
+      groups.clear();
+    }
   }
 
   /**
@@ -235,13 +242,14 @@ public final class StatefulAggregateOperator implements Operator {
 
     void process(BatchContext batch) {
       store = partitions.get(partition).getStore(batch.stateVersion());
-      for (Map.Entry<Object, Object[]> group : batchGroups.get(partition).entrySet()) {
-        Object key = group.getKey();
+      PartialGroups groups = batchGroups[partition];
+      for (int g = 0; g < groups.size(); g++) {
+        Object key = groups.key(g);
         if (eventTimeKey != null && isAtOrBefore(key, batch.lateEventsWatermarkMs())) {
           dropped++;
           continue;
         }
-        Object[] merged = restoreAndMerge(key, group.getValue());
+        Object[] merged = restoreAndMerge(key, groups.buffer(g));
         store.put(key, merged);
         updated++;
         if (spec.outputMode() == OutputMode.UPDATE) {
@@ -296,7 +304,9 @@ public final class StatefulAggregateOperator implements Operator {
       if (keyCount > 0) {
         partialRowKeys.writeKey(key, partialRow);
       }
-      System.arraycopy(part, keyCount, partialRow, keyCount, partial.length);
+      for (int i = 0; i < partial.length; i++) {
+        partialRow[keyCount + i] = partial[i].finishPartial(part[keyCount + i]);
+      }
       for (Accumulator a : merge) {
         a.accumulate(merged, partialRow);
       }
@@ -332,6 +342,7 @@ public final class StatefulAggregateOperator implements Operator {
       task.abort();
     }
     openTasks = List.of();
+    clearGroups();
     downstream.abortBatch(batch);
   }
 
@@ -343,12 +354,12 @@ public final class StatefulAggregateOperator implements Operator {
     return buffer;
   }
 
-  private int partitionOf(Object key) {
-    if (partitions.size() == 1) {
+  /** The state partition of a key whose {@code hashCode()} is {@code hash}; stable across JVMs. */
+  private int partitionOf(int hash) {
+    if (batchGroups.length == 1) {
       return 0;
     }
-    int h = key == null ? 0 : key.hashCode();
-    h ^= h >>> 16;
+    int h = hash ^ (hash >>> 16);
     return Math.floorMod(h, partitions.size());
   }
 }

@@ -154,6 +154,30 @@ class StatefulAggregateOperatorTest {
     assertRows(h.runBatch(row("a", -7L)), row("a", -2L, -2L));
   }
 
+  @Test void shouldFailTheBatchAndKeepStateWhenIntegerSumOverflows() {
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 1, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 2, ValueKind.LONG)),
+        OutputMode.UPDATE, 1);
+    Harness h = new Harness(spec);
+    assertRows(h.runBatch(row("a", 1L)), row("a", 1L, 1L));
+
+    // Within one batch's partial sum, as SQL requires: an error, not a wrapped sum.
+    BatchContext failing = new BatchContext(1, 1000);
+    h.operator.startBatch(failing);
+    h.operator.push(row("a", Long.MAX_VALUE));
+    assertThrows(ArithmeticException.class, () -> h.operator.push(row("a", 1L)));
+    h.operator.abortBatch(failing);
+
+    // Across batches, in the merge.
+    assertThrows(ArithmeticException.class, () -> h.runBatch(1, row("a", Long.MAX_VALUE)));
+    h.operator.abortBatch(failing);
+
+    assertRows(h.runBatch(1, row("a", 2L), row("b", 3L)), row("a", 2L, 3L), row("b", 1L, 3L));
+  }
+
   @Test void shouldFormOwnGroupWhenGroupingKeyIsNull() {
     Harness h = new Harness(countAndSum(OutputMode.UPDATE, 1));
 

@@ -1,0 +1,126 @@
+package dev.freshet.executor.operators;
+
+import java.util.Arrays;
+
+/**
+ * The partial aggregate of one batch for one state partition: a buffer per group key, in the order
+ * the keys first appeared.
+ *
+ * <p>Why not a {@code HashMap}: this lookup runs once per input row and is most of the partial
+ * aggregation's time. An open-addressing table of indexes into dense key and buffer arrays costs
+ * one probe per row, no entry object per group, and iterates and clears the groups as arrays.
+ * Keys are compared with {@code equals} after their cached hash.
+ *
+ * <pre>{@code
+ * Object[] buffer = groups.get(key, hash);
+ * if (buffer == null) {
+ *   buffer = newBuffer();
+ *   groups.add(key, hash, buffer);
+ * }
+ * for (int i = 0; i < groups.size(); i++) { ... groups.key(i), groups.buffer(i) ... }
+ * }</pre>
+ */
+final class PartialGroups {
+  private static final int INITIAL_CAPACITY = 16;
+  /**
+   * Tables larger than this many groups are dropped, not kept, when a batch ends: between batches
+   * a big batch's table would only take heap from the state.
+   */
+  private static final int RETAINED_CAPACITY = 1 << 12;
+
+  /** Open-addressing table of {@code index + 1} into the dense arrays; 0 is an empty slot. */
+  private int[] table = new int[INITIAL_CAPACITY * 2];
+  private int[] hashes = new int[INITIAL_CAPACITY];
+  private Object[] keys = new Object[INITIAL_CAPACITY];
+  private Object[][] buffers = new Object[INITIAL_CAPACITY][];
+  private int size;
+
+  /** Number of groups. */
+  int size() {
+    return size;
+  }
+
+  /** Groups the arrays hold before they grow. */
+  int capacity() {
+    return keys.length;
+  }
+
+  /** The key of the {@code i}-th group to appear. */
+  Object key(int i) {
+    return keys[i];
+  }
+
+  /** The buffer of the {@code i}-th group to appear. */
+  Object[] buffer(int i) {
+    return buffers[i];
+  }
+
+  /** Returns the buffer of {@code key}, whose {@code hashCode()} is {@code hash}, or null. */
+  Object[] get(Object key, int hash) {
+    int mask = table.length - 1;
+    for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
+      int entry = table[slot];
+      if (entry == 0) {
+        return null;
+      }
+      int i = entry - 1;
+      if (hashes[i] == hash && (key == null ? keys[i] == null : key.equals(keys[i]))) {
+        return buffers[i];
+      }
+    }
+  }
+
+  /** Adds a group that {@link #get} did not find. */
+  void add(Object key, int hash, Object[] buffer) {
+    if (size == keys.length) {
+      grow();
+    }
+    hashes[size] = hash;
+    keys[size] = key;
+    buffers[size] = buffer;
+    size++;
+    insert(hash, size);
+  }
+
+  /** Forgets every group; keeps a small table for the next batch. */
+  void clear() {
+    if (keys.length > RETAINED_CAPACITY) {
+      table = new int[INITIAL_CAPACITY * 2];
+      hashes = new int[INITIAL_CAPACITY];
+      keys = new Object[INITIAL_CAPACITY];
+      buffers = new Object[INITIAL_CAPACITY][];
+    } else {
+      Arrays.fill(table, 0);
+      Arrays.fill(keys, 0, size, null);
+      Arrays.fill(buffers, 0, size, null);
+    }
+    size = 0;
+  }
+
+  private void insert(int hash, int entry) {
+    int mask = table.length - 1;
+    int slot = mix(hash) & mask;
+    while (table[slot] != 0) {
+      slot = (slot + 1) & mask;
+    }
+    table[slot] = entry;
+  }
+
+  /** Doubles the arrays; the table stays at most half full, so that probes stay short. */
+  private void grow() {
+    int capacity = keys.length * 2;
+    hashes = Arrays.copyOf(hashes, capacity);
+    keys = Arrays.copyOf(keys, capacity);
+    buffers = Arrays.copyOf(buffers, capacity);
+    table = new int[capacity * 2];
+    for (int i = 0; i < size; i++) {
+      insert(hashes[i], i + 1);
+    }
+  }
+
+  /** Spreads the bits of hash codes such as small integers' across the table. */
+  private static int mix(int hash) {
+    int h = hash * 0x9E3779B9;
+    return h ^ (h >>> 16);
+  }
+}
