@@ -12,6 +12,7 @@ import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
 import org.apache.calcite.adapter.enumerable.RexToLixTranslator;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.BlockStatement;
 import org.apache.calcite.linq4j.tree.ClassDeclaration;
 import org.apache.calcite.linq4j.tree.ClassDeclarationFinder;
 import org.apache.calcite.linq4j.tree.Expression;
@@ -19,10 +20,15 @@ import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.linq4j.tree.MemberDeclaration;
 import org.apache.calcite.linq4j.tree.ParameterExpression;
 import org.apache.calcite.linq4j.tree.Primitive;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.codehaus.commons.compiler.CompilerFactoryFactory;
 import org.codehaus.commons.compiler.ISimpleCompiler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Compiles a {@link RexProgram} (a filter plus projections) into Java byte code implementing the
@@ -37,6 +43,7 @@ import org.codehaus.commons.compiler.ISimpleCompiler;
  * }</pre>
  */
 public final class CalcCompiler {
+  private static final Logger LOG = LoggerFactory.getLogger(CalcCompiler.class);
   private static final AtomicLong CLASS_COUNTER = new AtomicLong();
 
   private CalcCompiler() {
@@ -51,6 +58,16 @@ public final class CalcCompiler {
    */
   public static RowCalc compile(RexProgram program, JavaTypeFactory typeFactory,
       DataContext dataContext) {
+    String className = "FreshetCalc" + CLASS_COUNTER.incrementAndGet();
+    String source = generate(className, program, typeFactory);
+    // What the expressions became is the first thing to read when a projection is slow.
+    LOG.debug("Generated {} for {}:\n{}", className, program, source);
+    return instantiate(className, source, dataContext);
+  }
+
+  /** Returns the Java source of a {@link RowCalc} named {@code className} computing {@code program}. */
+  static String generate(String className, RexProgram program, JavaTypeFactory typeFactory) {
+    program = SameTypeModulo.rewrite(program, new RexBuilder(typeFactory));
     ParameterExpression in = Expressions.parameter(Object[].class, "in");
     ParameterExpression out = Expressions.parameter(Object[].class, "out");
     PhysType inputType =
@@ -75,25 +92,31 @@ public final class CalcCompiler {
       accepts.add(Expressions.return_(null, condition));
     }
     members.add(Expressions.methodDecl(Modifier.PRIVATE, boolean.class, "accepts",
-        List.of(in), accepts.toBlock()));
+        List.of(in), primitiveCasts(accepts)));
     BlockBuilder project = new BlockBuilder();
     List<Expression> projects = RexToLixTranslator.translateProjects(program, typeFactory,
         SqlConformanceEnum.DEFAULT, project, null, DataContext.ROOT, inputGetter, null);
     for (int i = 0; i < projects.size(); i++) {
       Expression e = projects.get(i);
-      Expression boxed = Primitive.is(e.getType()) ? Expressions.box(e) : e;
+      RexNode expr = program.expandLocalRef(program.getProjectList().get(i));
+      if (expr instanceof RexInputRef) {
+        // A column passed through keeps its object: both sides hold the same type in the same
+        // representation, so unboxing and boxing it again would only allocate.
+        e = Expressions.arrayIndex(in, Expressions.constant(((RexInputRef) expr).getIndex()));
+      } else if (Primitive.is(e.getType())) {
+        e = Expressions.box(e);
+      }
       project.add(Expressions.statement(
-          Expressions.assign(Expressions.arrayIndex(out, Expressions.constant(i)), boxed)));
+          Expressions.assign(Expressions.arrayIndex(out, Expressions.constant(i)), e)));
     }
     members.add(Expressions.methodDecl(Modifier.PRIVATE, void.class, "project",
-        List.of(in, out), project.toBlock()));
+        List.of(in, out), primitiveCasts(project)));
 
-    String className = "FreshetCalc" + CLASS_COUNTER.incrementAndGet();
     ClassDeclaration declaration = Expressions.classDecl(Modifier.PUBLIC | Modifier.FINAL,
         className, null, List.of(RowCalc.class), members);
     declaration = (ClassDeclaration) declaration.accept(ClassDeclarationFinder.create());
 
-    String source = "public final class " + className + " implements "
+    return "public final class " + className + " implements "
         + RowCalc.class.getCanonicalName() + " {\n"
         + "  public " + className + "(" + DataContext.class.getCanonicalName() + " root) {\n"
         + "    this.root = root;\n"
@@ -107,7 +130,10 @@ public final class CalcCompiler {
         + "  }\n"
         + Expressions.toString(declaration.memberDeclarations, "\n", false)
         + "}\n";
-    return instantiate(className, source, dataContext);
+  }
+
+  private static BlockStatement primitiveCasts(BlockBuilder block) {
+    return (BlockStatement) block.toBlock().accept(new PrimitiveIntegerCasts());
   }
 
   private static RowCalc instantiate(String className, String source, DataContext dataContext) {
