@@ -25,6 +25,11 @@ public final class GroupKey {
     return values.length == 0 ? EMPTY : new GroupKey(values.clone());
   }
 
+  /** Creates a key that takes over {@code values}, which nobody may change afterwards. */
+  static GroupKey adopt(Object[] values) {
+    return values.length == 0 ? EMPTY : new GroupKey(values);
+  }
+
   /** Returns the value of key column {@code i}. */
   public Object get(int i) {
     return values[i];

@@ -30,7 +30,45 @@ public final class KeyExtractor {
       for (int i = 0; i < values.length; i++) {
         values[i] = normalize(row[keyIndexes[i]]);
       }
-      return GroupKey.of(values);
+      return GroupKey.adopt(values);
+    }
+  }
+
+  /**
+   * Returns what {@code keyOf(row).hashCode()} would, without building the key: a batch looks
+   * up the group of every row but builds a key only for a group it has not seen.
+   */
+  public int hashOf(Object[] row) {
+    switch (keyIndexes.length) {
+    case 0:
+      return GroupKey.EMPTY.hashCode();
+    case 1:
+      return hash(row[keyIndexes[0]]);
+    default:
+      // Arrays.hashCode of the key's values, as GroupKey computes it.
+      int h = 1;
+      for (int index : keyIndexes) {
+        h = 31 * h + hash(row[index]);
+      }
+      return h;
+    }
+  }
+
+  /** Whether {@code key}, made by {@link #keyOf}, is the key of {@code row}. */
+  public boolean matches(Object key, Object[] row) {
+    switch (keyIndexes.length) {
+    case 0:
+      return true;
+    case 1:
+      return same(key, row[keyIndexes[0]]);
+    default:
+      GroupKey k = (GroupKey) key;
+      for (int i = 0; i < keyIndexes.length; i++) {
+        if (!same(k.get(i), row[keyIndexes[i]])) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 
@@ -44,6 +82,15 @@ public final class KeyExtractor {
         row[i] = k.get(i);
       }
     }
+  }
+
+  private static int hash(Object v) {
+    return v == null ? 0 : normalize(v).hashCode();
+  }
+
+  /** Whether a key value equals the row's value, normalized. */
+  private static boolean same(Object keyValue, Object v) {
+    return keyValue == null ? v == null : v != null && keyValue.equals(normalize(v));
   }
 
   private static Object normalize(Object v) {

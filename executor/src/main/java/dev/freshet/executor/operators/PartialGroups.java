@@ -9,13 +9,15 @@ import java.util.Arrays;
  * <p>Why not a {@code HashMap}: this lookup runs once per input row and is most of the partial
  * aggregation's time. An open-addressing table of indexes into dense key and buffer arrays costs
  * one probe per row, no entry object per group, and iterates and clears the groups as arrays.
- * Keys are compared with {@code equals} after their cached hash.
+ * A row is looked up by its key columns, compared after the group's cached hash, so that a row of
+ * a group already seen costs no key object.
  *
  * <pre>{@code
- * Object[] buffer = groups.get(key, hash);
+ * int hash = keys.hashOf(row);
+ * Object[] buffer = groups.get(row, keys, hash);
  * if (buffer == null) {
  *   buffer = newBuffer();
- *   groups.add(key, hash, buffer);
+ *   groups.add(keys.keyOf(row), hash, buffer);
  * }
  * for (int i = 0; i < groups.size(); i++) { ... groups.key(i), groups.buffer(i) ... }
  * }</pre>
@@ -55,8 +57,14 @@ final class PartialGroups {
     return buffers[i];
   }
 
-  /** Returns the buffer of {@code key}, whose {@code hashCode()} is {@code hash}, or null. */
-  Object[] get(Object key, int hash) {
+  /**
+   * Returns the buffer of the group of {@code row}, or null.
+   *
+   * @param row an input row
+   * @param extractor extracts the row's key; it made the keys of the groups
+   * @param hash {@code extractor.hashOf(row)}
+   */
+  Object[] get(Object[] row, KeyExtractor extractor, int hash) {
     int mask = table.length - 1;
     for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
       int entry = table[slot];
@@ -64,13 +72,13 @@ final class PartialGroups {
         return null;
       }
       int i = entry - 1;
-      if (hashes[i] == hash && (key == null ? keys[i] == null : key.equals(keys[i]))) {
+      if (hashes[i] == hash && extractor.matches(keys[i], row)) {
         return buffers[i];
       }
     }
   }
 
-  /** Adds a group that {@link #get} did not find. */
+  /** Adds a group that {@link #get} did not find; {@code hash} is its key's hash code. */
   void add(Object key, int hash, Object[] buffer) {
     if (size == keys.length) {
       grow();

@@ -144,13 +144,12 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   @Override public void push(Object[] row) {
-    Object key = keys.keyOf(row);
-    int hash = key == null ? 0 : key.hashCode();
+    int hash = keys.hashOf(row);
     PartialGroups groups = batchGroups[partitionOf(hash)];
-    Object[] buffer = groups.get(key, hash);
+    Object[] buffer = groups.get(row, keys, hash);
     if (buffer == null) {
       buffer = newBuffer(partial);
-      groups.add(key, hash, buffer);
+      groups.add(keys.keyOf(row), hash, buffer);
     }
     for (Accumulator a : partial) {
       a.accumulate(buffer, row);

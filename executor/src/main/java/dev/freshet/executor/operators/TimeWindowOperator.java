@@ -22,6 +22,12 @@ public final class TimeWindowOperator implements Operator {
   private final int inputWidth;
   private final Object[] out;
   private final Operator downstream;
+  /** Start and end of each window of the last row's windows, boxed; see {@link #cacheBounds}. */
+  private Object[] cachedBounds;
+  private int windowCount;
+  private long cachedFirstStart = Long.MIN_VALUE;
+  private long cachedTime;
+  private final boolean sizeIsMultipleOfSlide;
 
   /**
    * Creates the operator.
@@ -43,6 +49,9 @@ public final class TimeWindowOperator implements Operator {
     this.slideMs = slideMs;
     this.inputWidth = inputWidth;
     this.out = new Object[inputWidth + 2];
+    this.sizeIsMultipleOfSlide = sizeMs % slideMs == 0;
+    // A row is in at most ceil(size / slide) windows; the cache grows to that many if needed.
+    this.cachedBounds = new Object[2 * (int) Math.min(16, (sizeMs + slideMs - 1) / slideMs)];
     this.downstream = requireNonNull(downstream, "downstream");
   }
 
@@ -57,11 +66,37 @@ public final class TimeWindowOperator implements Operator {
     }
     long t = (Long) ts;
     System.arraycopy(row, 0, out, 0, inputWidth);
-    for (long start = t - Math.floorMod(t, slideMs); start > t - sizeMs; start -= slideMs) {
-      out[inputWidth] = start;
-      out[inputWidth + 1] = start + sizeMs;
+    long first = t - Math.floorMod(t, slideMs);
+    // With a size that is not a multiple of the slide, rows sharing the newest window can
+    // differ in how many older windows they are in, so only the same time reuses the windows.
+    if (first != cachedFirstStart || !sizeIsMultipleOfSlide && t != cachedTime) {
+      cacheBounds(first, t);
+    }
+    for (int w = 0; w < windowCount; w++) {
+      out[inputWidth] = cachedBounds[2 * w];
+      out[inputWidth + 1] = cachedBounds[2 * w + 1];
       downstream.push(out);
     }
+  }
+
+  /**
+   * Boxes the bounds of the windows of a row at {@code t}, whose newest window starts at
+   * {@code first}. Event time mostly moves forward, so consecutive rows share their windows and
+   * reuse these boxes instead of allocating two per row and window.
+   */
+  private void cacheBounds(long first, long t) {
+    int w = 0;
+    for (long start = first; start > t - sizeMs; start -= slideMs) {
+      if (2 * w == cachedBounds.length) {
+        cachedBounds = java.util.Arrays.copyOf(cachedBounds, 2 * cachedBounds.length);
+      }
+      cachedBounds[2 * w] = start;
+      cachedBounds[2 * w + 1] = start + sizeMs;
+      w++;
+    }
+    windowCount = w;
+    cachedFirstStart = first;
+    cachedTime = t;
   }
 
   @Override public void finishBatch(BatchContext batch) {

@@ -24,6 +24,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.codehaus.commons.compiler.CompilerFactoryFactory;
 import org.codehaus.commons.compiler.ISimpleCompiler;
@@ -99,10 +100,12 @@ public final class CalcCompiler {
     for (int i = 0; i < projects.size(); i++) {
       Expression e = projects.get(i);
       RexNode expr = program.expandLocalRef(program.getProjectList().get(i));
-      if (expr instanceof RexInputRef) {
-        // A column passed through keeps its object: both sides hold the same type in the same
-        // representation, so unboxing and boxing it again would only allocate.
-        e = Expressions.arrayIndex(in, Expressions.constant(((RexInputRef) expr).getIndex()));
+      RexNode column = RexUtil.removeNullabilityCast(typeFactory, expr);
+      if (column instanceof RexInputRef
+          && (expr.getType().isNullable() || !column.getType().isNullable())) {
+        // A column passed through (maybe made nullable) keeps its object: both sides hold it in
+        // the same representation, so unboxing and boxing it again would only allocate.
+        e = Expressions.arrayIndex(in, Expressions.constant(((RexInputRef) column).getIndex()));
       } else if (Primitive.is(e.getType())) {
         e = Expressions.box(e);
       }

@@ -87,12 +87,16 @@ class CalcCompilerTest {
     RexProgramBuilder builder = new RexProgramBuilder(input, rex);
     builder.addProject(rex.makeInputRef(nullableBigint, 1), "S");
     builder.addProject(rex.makeInputRef(bigint, 0), "N");
+    // How a window's start reaches a projection: made nullable, otherwise the same.
+    builder.addProject(rex.makeCast(nullableBigint, rex.makeInputRef(bigint, 0), true, false),
+        "N2");
     RowCalc calc = compile(builder.getProgram());
     Long n = 123_456_789L;
-    Object[] out = new Object[2];
+    Object[] out = new Object[3];
     calc.apply(new Object[] {n, null}, out);
-    assertArrayEquals(new Object[] {null, n}, out);
+    assertArrayEquals(new Object[] {null, n, n}, out);
     assertSame(n, out[1]);
+    assertSame(n, out[2]);
   }
 
   /** A program over one column {@code N} of type {@code type} projecting {@code f(N)}. */
