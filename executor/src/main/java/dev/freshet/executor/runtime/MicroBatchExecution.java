@@ -307,9 +307,11 @@ public final class MicroBatchExecution implements StreamingQuery {
           // The batch was planned and maybe half done: run it again exactly as recorded.
           long end = restart.endOffsets().orElseThrow().get(0);
           lastBatchStartMs = restart.batchTimestampMs().orElse(clock.getAsLong());
-          runBatch(new BatchContext(batchId, lastBatchStartMs, previousWatermark,
-              restart.watermarkMs()), committedOffset, end);
-          commit(batchId, end);
+          long started = System.nanoTime();
+          BatchContext batch = new BatchContext(batchId, lastBatchStartMs, previousWatermark,
+              restart.watermarkMs());
+          RowCounts counts = runBatch(batch, committedOffset, end);
+          commit(batch, committedOffset, end, counts, started);
           previousWatermark = restart.watermarkMs();
           batchId++;
           batchesRun++;
@@ -343,6 +345,7 @@ public final class MicroBatchExecution implements StreamingQuery {
         // A batch takes everything that arrived by now, including during the trigger wait.
         end = nextBatchEnd(start, target);
         lastBatchStartMs = clock.getAsLong();
+        long started = System.nanoTime();
         if (checkpoint != null) {
           // Write-ahead: the batch's offsets, watermark and time are durable before it runs.
           if (!checkpoint.offsetLog().add(batchId,
@@ -351,9 +354,10 @@ public final class MicroBatchExecution implements StreamingQuery {
           }
           checkpoint.retain();
         }
-        runBatch(new BatchContext(batchId, lastBatchStartMs, previousWatermark, watermark),
-            start, end);
-        commit(batchId, end);
+        BatchContext batch =
+            new BatchContext(batchId, lastBatchStartMs, previousWatermark, watermark);
+        RowCounts counts = runBatch(batch, start, end);
+        commit(batch, start, end, counts, started);
         previousWatermark = watermark;
         batchId++;
         batchesRun++;
@@ -378,8 +382,11 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
   }
 
-  private void runBatch(BatchContext batch, long start, long end) {
-    long started = System.nanoTime();
+  /** Rows a batch read and rows it handed to the sink. */
+  private record RowCounts(long input, long output) {}
+
+  /** Runs the batch through the pipeline into the sink. */
+  private RowCounts runBatch(BatchContext batch, long start, long end) {
     long[] inputRows = {0};
     pipeline.startBatch(batch);
     try {
@@ -394,8 +401,7 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
     List<Object[]> rows = output.takeRows();
     sink.addBatch(batch.batchId(), rows);
-    recordProgress(batch, start, end, inputRows[0], rows.size(),
-        (System.nanoTime() - started) / 1_000_000);
+    return new RowCounts(inputRows[0], rows.size());
   }
 
   private void recordProgress(BatchContext batch, long startOffset, long endOffset,
@@ -435,14 +441,25 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
   }
 
-  /** Marks batch {@code batchId} done: in the commit log, then for waiting callers. */
-  private void commit(long batchId, long end) {
+  /**
+   * Marks the batch done: in the commit log, in the progress (whose duration, like Spark's
+   * {@code triggerExecution}, runs from before the offset log's write to after the commit log's),
+   * then for waiting callers, who thus find its progress too.
+   *
+   * @param counts from {@link #runBatch}
+   * @param startedNanos {@link System#nanoTime} before the batch's offsets were written
+   */
+  private void commit(BatchContext batch, long start, long end, RowCounts counts,
+      long startedNanos) {
+    long batchId = batch.batchId();
     if (checkpoint != null) {
       long nextWatermark = streamingPipeline.watermarkMs();
       if (!checkpoint.commitLog().add(batchId, new CommitMetadata(nextWatermark))) {
         throw CheckpointException.concurrentUpdate(checkpoint.commitLog().batchFile(batchId));
       }
     }
+    recordProgress(batch, start, end, counts.input(), counts.output(),
+        (System.nanoTime() - startedNanos) / 1_000_000);
     synchronized (lock) {
       committedOffset = end;
       lastBatchId = batchId;

@@ -22,7 +22,8 @@ import java.util.Map;
  * @param timestampMs processing time at which the batch was planned
  * @param numInputRows rows read from the source
  * @param batchWatermarkMs the watermark the batch ran with (0 before any event time)
- * @param durationMs time from planning the batch to handing its output to the sink
+ * @param durationMs the whole batch, as Spark's {@code triggerExecution}: from before its offsets
+ *     are written to after its commit is
  * @param numOutputRows rows handed to the sink
  * @param stateOperators one entry per stateful operator
  * @param runId id of this run of the query

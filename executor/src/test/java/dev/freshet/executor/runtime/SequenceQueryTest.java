@@ -3,17 +3,22 @@ package dev.freshet.executor.runtime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.checkpoint.CommitMetadata;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
 import dev.freshet.executor.source.Source;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link MicroBatchExecution} over a {@link SequenceSource}: batches as large as the source's
@@ -54,6 +59,25 @@ class SequenceQueryTest {
     assertEquals(List.of(100L, 4950L), sum.totals());
     assertEquals("SequenceSource[NUMS]",
         query.lastProgress().orElseThrow().sources().get(0).description());
+  }
+
+  @Test void shouldReportOnlyCommittedBatchesInProgress(@TempDir Path dir) throws Exception {
+    Checkpoint checkpoint = Checkpoint.open(dir);
+    // While batch 1 runs, another writer commits batch 1: this query's batch cannot commit.
+    Sink sink = (batchId, rows) -> {
+      if (batchId == 1) {
+        assertTrue(checkpoint.commitLog().add(1, new CommitMetadata(0)));
+      }
+    };
+    query = new MicroBatchExecution("q", "sequence", StreamingPipeline.of(
+        new SequenceSource(SequenceSpec.bounded("NUMS", 100).withRowsPerBatch(30)), sum,
+        new CollectOperator()), sink, System::currentTimeMillis, Trigger.DEFAULT, checkpoint,
+        Map.of());
+    query.start();
+    assertTrue(query.awaitTermination(TIMEOUT));
+    assertEquals(QueryStatus.FAILED, query.status());
+    // Progress, like Spark's, describes whole batches: offsets, run and commit.
+    assertEquals(List.of("(0, 30]"), batches());
   }
 
   @Test void shouldReadEverythingInOneBatchWhenTheTriggerIsOnce() throws Exception {
