@@ -30,9 +30,12 @@ final class PartialGroups {
    */
   private static final int RETAINED_CAPACITY = 1 << 12;
 
-  /** Open-addressing table of {@code index + 1} into the dense arrays; 0 is an empty slot. */
-  private int[] table = new int[INITIAL_CAPACITY * 2];
-  private int[] hashes = new int[INITIAL_CAPACITY];
+  /**
+   * Open-addressing table; a slot holds a group's hash code in its high half and its index in the
+   * dense arrays plus one in its low half, 0 when empty. With the hash in the slot, a probe reads
+   * a group's key only when the hashes match: one cache miss less per row with many groups.
+   */
+  private long[] table = new long[INITIAL_CAPACITY * 2];
   private Object[] keys = new Object[INITIAL_CAPACITY];
   private Object[][] buffers = new Object[INITIAL_CAPACITY][];
   private int size;
@@ -67,13 +70,15 @@ final class PartialGroups {
   Object[] get(Object[] row, KeyExtractor extractor, int hash) {
     int mask = table.length - 1;
     for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
-      int entry = table[slot];
+      long entry = table[slot];
       if (entry == 0) {
         return null;
       }
-      int i = entry - 1;
-      if (hashes[i] == hash && extractor.matches(keys[i], row)) {
-        return buffers[i];
+      if ((int) (entry >>> 32) == hash) {
+        int i = (int) entry - 1;
+        if (extractor.matches(keys[i], row)) {
+          return buffers[i];
+        }
       }
     }
   }
@@ -83,18 +88,16 @@ final class PartialGroups {
     if (size == keys.length) {
       grow();
     }
-    hashes[size] = hash;
     keys[size] = key;
     buffers[size] = buffer;
     size++;
-    insert(hash, size);
+    insert(table, ((long) hash << 32) | size);
   }
 
   /** Forgets every group; keeps a small table for the next batch. */
   void clear() {
     if (keys.length > RETAINED_CAPACITY) {
-      table = new int[INITIAL_CAPACITY * 2];
-      hashes = new int[INITIAL_CAPACITY];
+      table = new long[INITIAL_CAPACITY * 2];
       keys = new Object[INITIAL_CAPACITY];
       buffers = new Object[INITIAL_CAPACITY][];
     } else {
@@ -105,9 +108,9 @@ final class PartialGroups {
     size = 0;
   }
 
-  private void insert(int hash, int entry) {
+  private static void insert(long[] table, long entry) {
     int mask = table.length - 1;
-    int slot = mix(hash) & mask;
+    int slot = mix((int) (entry >>> 32)) & mask;
     while (table[slot] != 0) {
       slot = (slot + 1) & mask;
     }
@@ -117,13 +120,15 @@ final class PartialGroups {
   /** Doubles the arrays; the table stays at most half full, so that probes stay short. */
   private void grow() {
     int capacity = keys.length * 2;
-    hashes = Arrays.copyOf(hashes, capacity);
     keys = Arrays.copyOf(keys, capacity);
     buffers = Arrays.copyOf(buffers, capacity);
-    table = new int[capacity * 2];
-    for (int i = 0; i < size; i++) {
-      insert(hashes[i], i + 1);
+    long[] grown = new long[capacity * 2];
+    for (long entry : table) {
+      if (entry != 0) {
+        insert(grown, entry);
+      }
     }
+    table = grown;
   }
 
   /** Spreads the bits of hash codes such as small integers' across the table. */
