@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -251,7 +250,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
     CommittedMap map;
     if (!fromCache) {
       // A map of our own: files are replayed into it directly.
-      HashMap<Object, Object> rows = new HashMap<>();
+      ProbingMap rows = new ProbingMap();
       StateFiles.RecordSink sink = new StateFiles.RecordSink() {
         @Override public void put(Object key, Object[] value) {
           rows.put(key, value);
