@@ -87,8 +87,14 @@ final class CommittedMap {
         addAbsent(folded, base);
         folded.removeIf((key, value) -> value == TOMBSTONE);
       } else {
-        folded = new ProbingMap(base.size() + delta.size() + edits.size());
-        folded.putAll(base);
+        // Copying the base's table costs much less than inserting its entries again, but a table
+        // that must grow is inserted again anyway.
+        if (base.canHold(size)) {
+          folded = new ProbingMap(base);
+        } else {
+          folded = ProbingMap.trimmedFor(size);
+          folded.putAll(base);
+        }
         overwrite(folded, delta);
         overwrite(folded, edits);
       }
@@ -185,8 +191,8 @@ final class CommittedMap {
         n++;
       }
     }
-    // The map, and its table of two references per slot.
-    return 24 + 16 + 8L * map.capacity() + map.size() * (sampled / n);
+    // The map, its table of two references per slot and its array of hashes.
+    return 32 + 16 + 8L * map.capacity() + 16 + 4L * map.capacity() + map.size() * (sampled / n);
   }
 
   private static long tableLength(int size) {

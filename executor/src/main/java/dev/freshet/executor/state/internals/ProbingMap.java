@@ -1,5 +1,7 @@
 package dev.freshet.executor.state.internals;
 
+import java.util.concurrent.ThreadLocalRandom;
+
 /**
  * Hash map of state keys to non-null values, with open addressing and linear probing in one
  * array of alternating keys and values: no entry objects, so an entry costs two references
@@ -14,6 +16,12 @@ package dev.freshet.executor.state.internals;
  * with the capacity), so that {@link #trim()} can size a map that will not grow again close to
  * {@link #TRIMMED_LOAD}. Not thread-safe; a map that is no longer changed may be read by any
  * number of threads once published safely.
+ *
+ * <p>Each map mixes hashes with a random salt of its own, so its slot order (the iteration order,
+ * which is unspecified) is unrelated to another map's. With one hash function for all maps,
+ * copying a map in slot order into a smaller one that grows as it fills (as loading a snapshot,
+ * written in slot order, does) would put the first keys all into the first part of the table, in
+ * runs that make each insertion cost about the run's length.
  *
  * <pre>{@code
  * ProbingMap map = new ProbingMap();
@@ -31,12 +39,24 @@ final class ProbingMap {
   static final double MAX_LOAD = 0.75;
   /** Entries per slot that {@link #trim()} aims at. */
   static final double TRIMMED_LOAD = 0.7;
-  private static final int MIN_CAPACITY = 4;
+  /** Hashes whose bits above these are equal go to neighbouring slots. */
+  private static final int GROUP_BITS = 3;
+  private static final int GROUP_MASK = (1 << GROUP_BITS) - 1;
+  /** At least a group, so that a group's slots wrap around the table's end at most once. */
+  private static final int MIN_CAPACITY = 1 << GROUP_BITS;
   /** Largest capacity: the table holds two references per slot in one array. */
   private static final int MAX_CAPACITY = 1 << 30;
 
   /** Key of slot {@code i} at {@code 2 i}, its value at {@code 2 i + 1}; a null value: free. */
   private Object[] table;
+  /**
+   * The {@code hashCode()} of slot {@code i}'s key: a search compares it before calling
+   * {@code equals}, and moving an entry needs no call to {@code hashCode()}; both would otherwise
+   * read a key object, most often a cache miss.
+   */
+  private int[] hashes;
+  /** Mixed into every hash; kept by copies, whose tables are laid out with it. */
+  private final int salt;
   private int capacity;
   private int size;
   /** Size past which the capacity doubles. */
@@ -49,12 +69,25 @@ final class ProbingMap {
 
   /** Creates an empty map that holds {@code expected} entries without growing. */
   ProbingMap(long expected) {
+    salt = ThreadLocalRandom.current().nextInt();
     allocate(capacityFor(expected, MAX_LOAD));
+  }
+
+  /**
+   * Creates an empty map for {@code expected} entries at about {@link #TRIMMED_LOAD}: for a map
+   * that is filled once and then read, like {@link #trim()} makes it.
+   */
+  static ProbingMap trimmedFor(long expected) {
+    ProbingMap map = new ProbingMap();
+    map.allocate(capacityFor(expected, TRIMMED_LOAD));
+    return map;
   }
 
   /** Creates a copy of {@code other}, which is left as it is. */
   ProbingMap(ProbingMap other) {
     table = other.table.clone();
+    hashes = other.hashes.clone();
+    salt = other.salt;
     capacity = other.capacity;
     size = other.size;
     threshold = other.threshold;
@@ -70,8 +103,14 @@ final class ProbingMap {
 
   private void allocate(int newCapacity) {
     table = new Object[2 * newCapacity];
+    hashes = new int[newCapacity];
     capacity = newCapacity;
     threshold = (int) Math.min(capacity - 1L, (long) (capacity * MAX_LOAD));
+  }
+
+  /** Whether the map can hold {@code entries} without growing. */
+  boolean canHold(long entries) {
+    return entries <= threshold;
   }
 
   /** Number of entries. */
@@ -99,28 +138,39 @@ final class ProbingMap {
   }
 
   /**
-   * The slot where a search for a key of hash {@code hash} starts. The multiplication spreads
-   * nearby hashes (such as consecutive integers) over the high bits, and the high bits choose the
-   * slot, so no power-of-two capacity is needed.
+   * The slot where a search for {@code key} starts: hashes that differ only in their lowest
+   * {@value #GROUP_BITS} bits go to neighbouring slots, and such groups go anywhere. So keys used
+   * in hash order (consecutive integers, as aggregations of a sequence produce) touch the table
+   * and the keys in order, a memory line for several keys, as a {@code HashMap} of small integers
+   * does; hashes that differ elsewhere scatter like random ones, since MurmurHash3's finalizer makes
+   * every bit of the salted group depend on every other. The finalizer's high bits choose the
+   * group's first slot, so no power-of-two capacity is needed.
    */
-  private static int home(int hash, int capacity) {
-    int mixed = hash * 0x9E3779B9;
-    return (int) (((mixed & 0xFFFFFFFFL) * capacity) >>> 32);
-  }
-
-  private static int hash(Object key) {
-    return key == null ? 0 : key.hashCode();
+  private int home(int hash) {
+    int h = (hash >>> GROUP_BITS) ^ salt;
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    h *= 0xC2B2AE35;
+    h ^= h >>> 16;
+    int slot = (int) (((h & 0xFFFFFFFFL) * capacity) >>> 32) + (hash & GROUP_MASK);
+    return slot < capacity ? slot : slot - capacity;
   }
 
   private static boolean same(Object key, Object other) {
     return key == other || key != null && key.equals(other);
   }
 
-  /** The slot of {@code key}, or of the free slot where it would go. */
-  private int find(Object key) {
+  private static int hash(Object key) {
+    return key == null ? 0 : key.hashCode();
+  }
+
+  /** The slot of {@code key}, whose hash is {@code hash}, or of the free slot where it would go. */
+  private int find(Object key, int hash) {
     Object[] t = table;
-    int slot = home(hash(key), capacity);
-    while (t[2 * slot + 1] != null && !same(key, t[2 * slot])) {
+    int[] h = hashes;
+    int slot = home(hash);
+    while (t[2 * slot + 1] != null && (h[slot] != hash || !same(key, t[2 * slot]))) {
       if (++slot == capacity) {
         slot = 0;
       }
@@ -130,7 +180,7 @@ final class ProbingMap {
 
   /** Returns the value of {@code key}, or null. */
   Object get(Object key) {
-    return table[2 * find(key) + 1];
+    return table[2 * find(key, hash(key)) + 1];
   }
 
   boolean containsKey(Object key) {
@@ -151,7 +201,8 @@ final class ProbingMap {
     if (value == null) {
       throw new NullPointerException("value");
     }
-    int slot = find(key);
+    int hash = hash(key);
+    int slot = find(key, hash);
     Object previous = table[2 * slot + 1];
     if (previous != null) {
       if (replace) {
@@ -161,10 +212,11 @@ final class ProbingMap {
     }
     if (size >= threshold) {
       rehash(capacityFor(size + 1L, MAX_LOAD / 2));
-      slot = find(key);
+      slot = find(key, hash);
     }
     table[2 * slot] = key;
     table[2 * slot + 1] = value;
+    hashes[slot] = hash;
     size++;
     return null;
   }
@@ -181,7 +233,7 @@ final class ProbingMap {
 
   /** Removes {@code key}; returns its value, or null if it had none. */
   Object remove(Object key) {
-    int slot = find(key);
+    int slot = find(key, hash(key));
     Object previous = table[2 * slot + 1];
     if (previous != null) {
       removeAt(slot);
@@ -204,18 +256,34 @@ final class ProbingMap {
       if (t[2 * next + 1] == null) {
         break;
       }
-      int home = home(hash(t[2 * next]), capacity);
+      int home = home(hashes[next]);
       // The entry may fill the hole if its home is not cyclically in (hole, next].
       boolean reachable = hole <= next ? home > hole && home <= next : home > hole || home <= next;
       if (!reachable) {
         t[2 * hole] = t[2 * next];
         t[2 * hole + 1] = t[2 * next + 1];
+        hashes[hole] = hashes[next];
         hole = next;
       }
     }
     t[2 * hole] = null;
     t[2 * hole + 1] = null;
     size--;
+  }
+
+  /**
+   * Length of the longest run of occupied slots: what the slowest search costs, for tests that
+   * check that a way of filling a map does not degrade it.
+   */
+  int longestRun() {
+    int longest = 0;
+    int run = 0;
+    // Twice around, so that a run wrapping past the end is measured whole.
+    for (int i = 0; i < 2 * capacity && run < capacity; i++) {
+      run = table[2 * (i % capacity) + 1] != null ? run + 1 : 0;
+      longest = Math.max(longest, run);
+    }
+    return longest;
   }
 
   /** Test of an entry for {@link #removeIf}. */
@@ -252,15 +320,23 @@ final class ProbingMap {
 
   private void rehash(int newCapacity) {
     Object[] old = table;
+    int[] oldHashes = hashes;
     int oldCapacity = capacity;
     allocate(newCapacity);
     for (int slot = 0; slot < oldCapacity; slot++) {
       Object value = old[2 * slot + 1];
       if (value != null) {
-        Object key = old[2 * slot];
-        int target = find(key);
-        table[2 * target] = key;
+        // Keys are distinct: the first free slot from the home is the entry's.
+        int hash = oldHashes[slot];
+        int target = home(hash);
+        while (table[2 * target + 1] != null) {
+          if (++target == capacity) {
+            target = 0;
+          }
+        }
+        table[2 * target] = old[2 * slot];
         table[2 * target + 1] = value;
+        hashes[target] = hash;
       }
     }
   }

@@ -138,6 +138,31 @@ class ProbingMapTest {
     }
   }
 
+  /**
+   * Regression: with one hash function for all maps, copying a map in slot order (as a snapshot
+   * file is written and read back) into a map that grows as it fills made runs of about a
+   * hundred thousand slots, and each insertion cost as much.
+   */
+  @Test void shouldKeepRunsShortWhenFilledInAnotherMapsSlotOrder() {
+    ProbingMap source = new ProbingMap();
+    for (int i = 0; i < 200_000; i++) {
+      source.put(i, i);
+    }
+    source.trim();
+    // A random layout at 0.75 entries per slot or less has runs of a few hundred slots at most.
+    assertTrue(source.longestRun() < 2_000, "source run " + source.longestRun());
+    ProbingMap copy = new ProbingMap();
+    for (int slot = 0; slot < source.capacity(); slot++) {
+      if (source.valueAt(slot) != null) {
+        copy.put(source.keyAt(slot), source.valueAt(slot));
+        // Between two growths is where the runs formed.
+        if (copy.size() % 5_000 == 0) {
+          assertTrue(copy.longestRun() < 2_000, "copy run " + copy.longestRun());
+        }
+      }
+    }
+  }
+
   @Test void shouldRejectNullValueWhenPutting() {
     ProbingMap map = new ProbingMap();
     assertThrows(NullPointerException.class, () -> map.put(1, null));
