@@ -25,7 +25,8 @@ import java.util.Set;
  * costs {@code O(w + sqrt(n w))} amortized rather than the {@code O(n)} of copying the map.
  *
  * <p>Keys are Freshet state keys (null, a single value or a {@link GroupKey}); values are rows
- * ({@code Object[]}) and are never modified.
+ * ({@code Object[]}) and are never modified. The maps hold them in {@link PackedRow}'s form, so
+ * a row read is a new array each time.
  */
 final class CommittedMap {
   /** Marks, in a delta or an edit map, a key that the version below has and this one removed. */
@@ -40,9 +41,9 @@ final class CommittedMap {
   /** Entries whose size is measured to estimate a map's; the rest are assumed alike. */
   private static final int SAMPLE = 32;
 
-  /** Values are {@code Object[]}; never modified once this map is built. */
+  /** Values are rows as {@link PackedRow#pack} returns them; never modified once built. */
   private final ProbingMap base;
-  /** Values are {@code Object[]} or {@link #TOMBSTONE} (only for keys of {@link #base}). */
+  /** Values are packed rows or {@link #TOMBSTONE} (only for keys of {@link #base}). */
   private final ProbingMap delta;
   private final long size;
   /** Entries copied from deltas into their successors since {@link #base} was built. */
@@ -56,7 +57,10 @@ final class CommittedMap {
     this.mergedSinceFold = mergedSinceFold;
   }
 
-  /** Wraps a map that nobody else holds (read from files); its values must be rows. */
+  /**
+   * Wraps a map that nobody else holds (read from files); its values must be rows as
+   * {@link PackedRow#pack} returns them.
+   */
   static CommittedMap of(ProbingMap map) {
     map.trim();
     return new CommittedMap(map, new ProbingMap(), map.size(), 0);
@@ -145,11 +149,17 @@ final class CommittedMap {
 
   /** Returns the row of {@code key}, or null. */
   Object[] get(Object key) {
+    Object stored = getPacked(key);
+    return stored == null ? null : PackedRow.unpack(stored);
+  }
+
+  /** Returns the row of {@code key} as {@link PackedRow#pack} made it, or null. */
+  private Object getPacked(Object key) {
     Object value = delta.get(key);
     if (value == null) {
-      return (Object[]) base.get(key);
+      return base.get(key);
     }
-    return value == TOMBSTONE ? null : (Object[]) value;
+    return value == TOMBSTONE ? null : value;
   }
 
   /** Number of keys. */
@@ -214,6 +224,8 @@ final class CommittedMap {
       // The BigDecimal and, past 18 digits, its BigInteger and magnitude array.
       BigDecimal d = (BigDecimal) value;
       return 40 + (d.precision() > 18 ? 40 + align(16 + d.unscaledValue().bitLength() / 8) : 0);
+    } else if (value instanceof byte[]) {
+      return align(16 + ((byte[]) value).length);
     } else if (value instanceof Object[]) {
       long bytes = align(16 + 4L * ((Object[]) value).length);
       for (Object element : (Object[]) value) {
@@ -272,7 +284,13 @@ final class CommittedMap {
       if (change == null) {
         return parent.get(key);
       }
-      return change == TOMBSTONE ? null : (Object[]) change;
+      return change == TOMBSTONE ? null : PackedRow.unpack(change);
+    }
+
+    /** Whether {@code key} has a row. */
+    boolean containsKey(Object key) {
+      Object change = changes.get(key);
+      return change == null ? parent.getPacked(key) != null : change != TOMBSTONE;
     }
 
     /** Number of keys. */
@@ -282,8 +300,8 @@ final class CommittedMap {
 
     void put(Object key, Object[] value) {
       beforeChange();
-      Object previous = changes.put(key, value);
-      if (previous == null ? parent.get(key) == null : previous == TOMBSTONE) {
+      Object previous = changes.put(key, PackedRow.pack(value));
+      if (previous == null ? parent.getPacked(key) == null : previous == TOMBSTONE) {
         size++;
       }
     }
@@ -291,11 +309,11 @@ final class CommittedMap {
     /** Removes {@code key}; returns false if it was not there. */
     boolean remove(Object key) {
       Object change = changes.get(key);
-      if (change == TOMBSTONE || change == null && parent.get(key) == null) {
+      if (change == TOMBSTONE || change == null && parent.getPacked(key) == null) {
         return false;
       }
       beforeChange();
-      if (change != null && parent.get(key) == null) {
+      if (change != null && parent.getPacked(key) == null) {
         changes.remove(key);
       } else {
         changes.put(key, TOMBSTONE);
@@ -391,7 +409,7 @@ final class CommittedMap {
             || map == base && delta.containsKey(key)) {
           continue;
         }
-        next = new AbstractMap.SimpleImmutableEntry<>(key, (Object[]) value);
+        next = new AbstractMap.SimpleImmutableEntry<>(key, PackedRow.unpack(value));
       }
       return true;
     }

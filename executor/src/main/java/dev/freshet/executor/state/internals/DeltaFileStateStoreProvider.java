@@ -253,7 +253,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
       ProbingMap rows = new ProbingMap();
       StateFiles.RecordSink sink = new StateFiles.RecordSink() {
         @Override public void put(Object key, Object[] value) {
-          rows.put(key, value);
+          rows.put(key, PackedRow.pack(value));
         }
 
         @Override public void remove(Object key) {
@@ -589,7 +589,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
 
     @Override public void remove(Object key) {
       checkUpdating();
-      if (edits.get(key) != null) {
+      if (edits.containsKey(key)) {
         write(key, null);
         edits.remove(key);
       }
