@@ -4,9 +4,10 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Hash map of state keys to non-null values, with open addressing and linear probing in one
- * array of alternating keys and values: no entry objects, so an entry costs two references
- * divided by the load factor instead of a {@code HashMap.Node} (32 bytes) plus a table slot.
- * It serves {@link CommittedMap}, whose maps hold millions of entries.
+ * array of alternating keys and values plus an array of the keys' hashes: no entry objects, so
+ * an entry costs two references and an int divided by the load factor (about 17 bytes at 0.7)
+ * instead of a {@code HashMap.Node} (32 bytes) plus a table slot. It serves
+ * {@link CommittedMap}, whose maps hold millions of entries.
  *
  * <p>Keys may be null (the key of an aggregation without {@code GROUP BY}); values may not, because
  * a null value marks a free slot. Removal shifts the following entries of the probe run back
@@ -45,7 +46,7 @@ final class ProbingMap {
   /** At least a group, so that a group's slots wrap around the table's end at most once. */
   private static final int MIN_CAPACITY = 1 << GROUP_BITS;
   /** Largest capacity: the table holds two references per slot in one array. */
-  private static final int MAX_CAPACITY = 1 << 30;
+  private static final int MAX_CAPACITY = (1 << 30) - 16;
 
   /** Key of slot {@code i} at {@code 2 i}, its value at {@code 2 i + 1}; a null value: free. */
   private Object[] table;
