@@ -4,8 +4,6 @@ import dev.freshet.executor.operators.GroupKey;
 import java.math.BigDecimal;
 import java.util.AbstractMap;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -27,29 +25,31 @@ import java.util.Set;
  * costs {@code O(w + sqrt(n w))} amortized rather than the {@code O(n)} of copying the map.
  *
  * <p>Keys are Freshet state keys (null, a single value or a {@link GroupKey}); values are rows
- * ({@code Object[]}) and are never modified.
+ * ({@code Object[]}) and are never modified. The maps hold them in {@link PackedRow}'s form, so
+ * a row read is a new array each time.
  */
 final class CommittedMap {
   /** Marks, in a delta or an edit map, a key that the version below has and this one removed. */
   static final Object TOMBSTONE = new Object();
 
-  /** Version 0: no keys. */
-  static final CommittedMap EMPTY = new CommittedMap(new HashMap<>(), new HashMap<>(), 0, 0);
+  /** Changes of a version that is iterated as it is; never changed. */
+  private static final ProbingMap NO_CHANGES = new ProbingMap();
 
-  /** Assumed size of a {@code HashMap.Node} (compressed references) plus its table slot. */
-  private static final int ENTRY_BYTES = 40;
+  /** Version 0: no keys. */
+  static final CommittedMap EMPTY = new CommittedMap(new ProbingMap(), new ProbingMap(), 0, 0);
+
   /** Entries whose size is measured to estimate a map's; the rest are assumed alike. */
   private static final int SAMPLE = 32;
 
-  /** Values are {@code Object[]}; never modified once this map is built. */
-  private final HashMap<Object, Object> base;
-  /** Values are {@code Object[]} or {@link #TOMBSTONE} (only for keys of {@link #base}). */
-  private final HashMap<Object, Object> delta;
+  /** Values are rows as {@link PackedRow#pack} returns them; never modified once built. */
+  private final ProbingMap base;
+  /** Values are packed rows or {@link #TOMBSTONE} (only for keys of {@link #base}). */
+  private final ProbingMap delta;
   private final long size;
   /** Entries copied from deltas into their successors since {@link #base} was built. */
   private final long mergedSinceFold;
 
-  private CommittedMap(HashMap<Object, Object> base, HashMap<Object, Object> delta, long size,
+  private CommittedMap(ProbingMap base, ProbingMap delta, long size,
       long mergedSinceFold) {
     this.base = base;
     this.delta = delta;
@@ -57,9 +57,13 @@ final class CommittedMap {
     this.mergedSinceFold = mergedSinceFold;
   }
 
-  /** Wraps a map that nobody else holds (read from files); its values must be rows. */
-  static CommittedMap of(HashMap<Object, Object> map) {
-    return new CommittedMap(map, new HashMap<>(), map.size(), 0);
+  /**
+   * Wraps a map that nobody else holds (read from files); its values must be rows as
+   * {@link PackedRow#pack} returns them.
+   */
+  static CommittedMap of(ProbingMap map) {
+    map.trim();
+    return new CommittedMap(map, new ProbingMap(), map.size(), 0);
   }
 
   /**
@@ -71,34 +75,42 @@ final class CommittedMap {
    * @param mayHaveTombstones false if {@code edits} certainly holds no {@link #TOMBSTONE}
    * @param size number of keys of the new version
    */
-  static CommittedMap apply(CommittedMap parent, HashMap<Object, Object> edits,
+  static CommittedMap apply(CommittedMap parent, ProbingMap edits,
       boolean mayHaveTombstones, long size) {
-    HashMap<Object, Object> base = parent.base;
-    HashMap<Object, Object> delta = parent.delta;
+    ProbingMap base = parent.base;
+    ProbingMap delta = parent.delta;
     long merged = parent.mergedSinceFold + delta.size();
     if (merged >= base.size()) {
       // Merging has cost as much as a copy of the base by now: fold everything into a new base,
       // so that the next versions start from an empty delta.
-      HashMap<Object, Object> folded;
+      ProbingMap folded;
       if (edits.size() >= base.size() / 2) {
         // Most keys changed: the edits already hold most of the new map.
         folded = edits;
         addAbsent(folded, delta);
         addAbsent(folded, base);
-        folded.values().removeIf(v -> v == TOMBSTONE);
+        folded.removeIf((key, value) -> value == TOMBSTONE);
       } else {
-        folded = presized(base.size() + delta.size() + edits.size());
-        folded.putAll(base);
+        // Copying the base's table costs much less than inserting its entries again, but a table
+        // that must grow is inserted again anyway.
+        if (base.canHold(size)) {
+          folded = new ProbingMap(base);
+        } else {
+          folded = ProbingMap.trimmedFor(size);
+          folded.putAll(base);
+        }
         overwrite(folded, delta);
         overwrite(folded, edits);
       }
-      return new CommittedMap(folded, new HashMap<>(), size, 0);
+      // The base is read until the next fold: no room to grow is worth its memory.
+      folded.trim();
+      return new CommittedMap(folded, new ProbingMap(), size, 0);
     }
     // The parent's delta is shared with the parent, so the new delta is a copy of it with the
     // edits on top, made in whichever of the two maps is bigger to save resizing.
-    HashMap<Object, Object> next;
+    ProbingMap next;
     if (delta.size() > edits.size()) {
-      next = presized(delta.size() + edits.size());
+      next = new ProbingMap(delta.size() + edits.size());
       next.putAll(delta);
       next.putAll(edits);
     } else {
@@ -109,39 +121,45 @@ final class CommittedMap {
       // A tombstone of the edits for a key that the base lacks only hid a key of the parent's
       // delta, which the new delta replaces as a whole. (The parent's own tombstones are for keys
       // of the base, which stays.)
-      next.entrySet().removeIf(e -> e.getValue() == TOMBSTONE && !base.containsKey(e.getKey()));
+      next.removeIf((key, value) -> value == TOMBSTONE && !base.containsKey(key));
     }
     return new CommittedMap(base, next, size, merged);
   }
 
-  private static HashMap<Object, Object> presized(long entries) {
-    return new HashMap<>((int) Math.min(1 << 30, entries * 4 / 3 + 1));
-  }
-
-  private static void addAbsent(HashMap<Object, Object> target, HashMap<Object, Object> source) {
-    for (Map.Entry<Object, Object> e : source.entrySet()) {
-      target.putIfAbsent(e.getKey(), e.getValue());
+  private static void addAbsent(ProbingMap target, ProbingMap source) {
+    for (int slot = 0; slot < source.capacity(); slot++) {
+      Object value = source.valueAt(slot);
+      if (value != null) {
+        target.putIfAbsent(source.keyAt(slot), value);
+      }
     }
   }
 
   /** Puts the rows of {@code changes} into {@code target} and removes its tombstoned keys. */
-  private static void overwrite(HashMap<Object, Object> target, HashMap<Object, Object> changes) {
-    for (Map.Entry<Object, Object> e : changes.entrySet()) {
-      if (e.getValue() == TOMBSTONE) {
-        target.remove(e.getKey());
-      } else {
-        target.put(e.getKey(), e.getValue());
+  private static void overwrite(ProbingMap target, ProbingMap changes) {
+    for (int slot = 0; slot < changes.capacity(); slot++) {
+      Object value = changes.valueAt(slot);
+      if (value == TOMBSTONE) {
+        target.remove(changes.keyAt(slot));
+      } else if (value != null) {
+        target.put(changes.keyAt(slot), value);
       }
     }
   }
 
   /** Returns the row of {@code key}, or null. */
   Object[] get(Object key) {
+    Object stored = getPacked(key);
+    return stored == null ? null : PackedRow.unpack(stored);
+  }
+
+  /** Returns the row of {@code key} as {@link PackedRow#pack} made it, or null. */
+  private Object getPacked(Object key) {
     Object value = delta.get(key);
     if (value == null) {
-      return (Object[]) base.get(key);
+      return base.get(key);
     }
-    return value == TOMBSTONE ? null : (Object[]) value;
+    return value == TOMBSTONE ? null : value;
   }
 
   /** Number of keys. */
@@ -151,17 +169,15 @@ final class CommittedMap {
 
   /** Iterates over the entries; they cannot be modified. */
   Iterator<Map.Entry<Object, Object[]>> iterator() {
-    // Not Map.of(): keys may be null, and its containsKey(null) throws.
-    return new Entries(Collections.emptyMap(), Collections.emptyIterator());
+    return new Entries(NO_CHANGES);
   }
 
   /**
-   * Iterates over the entries whose keys {@code hidden} does not contain, then over
-   * {@code extra}; the entries cannot be modified.
+   * Iterates over the entries of this version with {@code changes} applied: rows, and
+   * {@link #TOMBSTONE}s of keys removed; the entries cannot be modified.
    */
-  Iterator<Map.Entry<Object, Object[]>> iterator(Map<Object, ?> hidden,
-      Iterator<Map.Entry<Object, Object[]>> extra) {
-    return new Entries(hidden, extra);
+  Iterator<Map.Entry<Object, Object[]>> iterator(ProbingMap changes) {
+    return new Entries(changes);
   }
 
   /**
@@ -172,19 +188,21 @@ final class CommittedMap {
     return estimateBytes(base, counted) + estimateBytes(delta, counted);
   }
 
-  private static long estimateBytes(HashMap<Object, Object> map, Set<Object> counted) {
+  private static long estimateBytes(ProbingMap map, Set<Object> counted) {
     if (!counted.add(map) || map.isEmpty()) {
       return 0;
     }
     long sampled = 0;
     int n = 0;
-    for (Map.Entry<Object, Object> e : map.entrySet()) {
-      sampled += heapBytes(e.getKey()) + heapBytes(e.getValue());
-      if (++n == SAMPLE) {
-        break;
+    for (int slot = 0; slot < map.capacity() && n < SAMPLE; slot++) {
+      Object value = map.valueAt(slot);
+      if (value != null) {
+        sampled += heapBytes(map.keyAt(slot)) + heapBytes(value);
+        n++;
       }
     }
-    return 48 + 16 + 4L * tableLength(map.size()) + map.size() * (ENTRY_BYTES + sampled / n);
+    // The map, its table of two references per slot and its array of hashes.
+    return 32 + 16 + 8L * map.capacity() + 16 + 4L * map.capacity() + map.size() * (sampled / n);
   }
 
   private static long tableLength(int size) {
@@ -206,6 +224,8 @@ final class CommittedMap {
       // The BigDecimal and, past 18 digits, its BigInteger and magnitude array.
       BigDecimal d = (BigDecimal) value;
       return 40 + (d.precision() > 18 ? 40 + align(16 + d.unscaledValue().bitLength() / 8) : 0);
+    } else if (value instanceof byte[]) {
+      return align(16 + ((byte[]) value).length);
     } else if (value instanceof Object[]) {
       long bytes = align(16 + 4L * ((Object[]) value).length);
       for (Object element : (Object[]) value) {
@@ -247,7 +267,7 @@ final class CommittedMap {
   static final class Edits {
     private final CommittedMap parent;
     /** Rows, or {@link #TOMBSTONE} for keys of {@link #parent} removed. */
-    private HashMap<Object, Object> changes = new HashMap<>();
+    private ProbingMap changes = new ProbingMap();
     private long size;
     private boolean mayHaveTombstones;
     /** Unfinished iterators over {@link #changes}, which must not change under them. */
@@ -264,7 +284,13 @@ final class CommittedMap {
       if (change == null) {
         return parent.get(key);
       }
-      return change == TOMBSTONE ? null : (Object[]) change;
+      return change == TOMBSTONE ? null : PackedRow.unpack(change);
+    }
+
+    /** Whether {@code key} has a row. */
+    boolean containsKey(Object key) {
+      Object change = changes.get(key);
+      return change == null ? parent.getPacked(key) != null : change != TOMBSTONE;
     }
 
     /** Number of keys. */
@@ -274,8 +300,8 @@ final class CommittedMap {
 
     void put(Object key, Object[] value) {
       beforeChange();
-      Object previous = changes.put(key, value);
-      if (previous == null ? parent.get(key) == null : previous == TOMBSTONE) {
+      Object previous = changes.put(key, PackedRow.pack(value));
+      if (previous == null ? parent.getPacked(key) == null : previous == TOMBSTONE) {
         size++;
       }
     }
@@ -283,11 +309,11 @@ final class CommittedMap {
     /** Removes {@code key}; returns false if it was not there. */
     boolean remove(Object key) {
       Object change = changes.get(key);
-      if (change == TOMBSTONE || change == null && parent.get(key) == null) {
+      if (change == TOMBSTONE || change == null && parent.getPacked(key) == null) {
         return false;
       }
       beforeChange();
-      if (change != null && parent.get(key) == null) {
+      if (change != null && parent.getPacked(key) == null) {
         changes.remove(key);
       } else {
         changes.put(key, TOMBSTONE);
@@ -313,20 +339,20 @@ final class CommittedMap {
 
     private void beforeChange() {
       if (iterators > 0) {
-        changes = new HashMap<>(changes);
+        changes = new ProbingMap(changes);
         iterators = 0;
       }
     }
 
     /** The parent's entries the changes do not touch, then the changed rows. */
     private final class EditsIterator implements Iterator<Map.Entry<Object, Object[]>> {
-      private final HashMap<Object, Object> snapshot;
+      private final ProbingMap snapshot;
       private final Iterator<Map.Entry<Object, Object[]>> entries;
       private boolean finished;
 
-      EditsIterator(HashMap<Object, Object> snapshot) {
+      EditsIterator(ProbingMap snapshot) {
         this.snapshot = snapshot;
-        this.entries = parent.iterator(snapshot, new Rows(snapshot.entrySet().iterator()));
+        this.entries = parent.iterator(snapshot);
       }
 
       @Override public boolean hasNext() {
@@ -351,71 +377,41 @@ final class CommittedMap {
     }
   }
 
-  /** The rows of a change map, skipping tombstones. */
-  private static final class Rows implements Iterator<Map.Entry<Object, Object[]>> {
-    private final Iterator<Map.Entry<Object, Object>> changes;
+  /**
+   * The base's entries that neither the delta nor the changes override, then the delta's rows
+   * that the changes do not override, then the changes' rows.
+   */
+  private final class Entries implements Iterator<Map.Entry<Object, Object[]>> {
+    private final ProbingMap changes;
+    /** The map being walked: {@link #base}, {@link #delta}, then {@link #changes}. */
+    private ProbingMap map = base;
+    private int slot;
     private Map.Entry<Object, Object[]> next;
 
-    Rows(Iterator<Map.Entry<Object, Object>> changes) {
+    Entries(ProbingMap changes) {
       this.changes = changes;
     }
 
     @Override public boolean hasNext() {
-      while (next == null && changes.hasNext()) {
-        Map.Entry<Object, Object> e = changes.next();
-        if (e.getValue() != TOMBSTONE) {
-          next = new AbstractMap.SimpleImmutableEntry<>(e.getKey(), (Object[]) e.getValue());
+      while (next == null) {
+        if (slot == map.capacity()) {
+          if (map == changes) {
+            return false;
+          }
+          map = map == base ? delta : changes;
+          slot = 0;
+          continue;
         }
-      }
-      return next != null;
-    }
-
-    @Override public Map.Entry<Object, Object[]> next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      Map.Entry<Object, Object[]> result = next;
-      next = null;
-      return result;
-    }
-  }
-
-  /** The base's entries not overridden, then the delta's rows, then the extra entries. */
-  private final class Entries implements Iterator<Map.Entry<Object, Object[]>> {
-    private final Map<Object, ?> hidden;
-    private final Iterator<Map.Entry<Object, Object[]>> extra;
-    private final Iterator<Map.Entry<Object, Object>> baseEntries = base.entrySet().iterator();
-    private final Iterator<Map.Entry<Object, Object>> deltaEntries = delta.entrySet().iterator();
-    private Map.Entry<Object, Object[]> next;
-
-    Entries(Map<Object, ?> hidden, Iterator<Map.Entry<Object, Object[]>> extra) {
-      this.hidden = hidden;
-      this.extra = extra;
-    }
-
-    @Override public boolean hasNext() {
-      if (next != null) {
-        return true;
-      }
-      while (baseEntries.hasNext()) {
-        Map.Entry<Object, Object> e = baseEntries.next();
-        if (!delta.containsKey(e.getKey()) && !hidden.containsKey(e.getKey())) {
-          next = new AbstractMap.SimpleImmutableEntry<>(e.getKey(), (Object[]) e.getValue());
-          return true;
+        Object value = map.valueAt(slot);
+        Object key = map.keyAt(slot);
+        slot++;
+        if (value == null || value == TOMBSTONE || map != changes && changes.containsKey(key)
+            || map == base && delta.containsKey(key)) {
+          continue;
         }
+        next = new AbstractMap.SimpleImmutableEntry<>(key, PackedRow.unpack(value));
       }
-      while (deltaEntries.hasNext()) {
-        Map.Entry<Object, Object> e = deltaEntries.next();
-        if (e.getValue() != TOMBSTONE && !hidden.containsKey(e.getKey())) {
-          next = new AbstractMap.SimpleImmutableEntry<>(e.getKey(), (Object[]) e.getValue());
-          return true;
-        }
-      }
-      if (extra.hasNext()) {
-        next = extra.next();
-        return true;
-      }
-      return false;
+      return true;
     }
 
     @Override public Map.Entry<Object, Object[]> next() {
