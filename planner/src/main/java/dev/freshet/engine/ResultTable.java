@@ -35,7 +35,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <pre>{@code
  * ResultTable result = ResultTable.open(db, "PER_USER", queryId, rowType,
- *     ResultTable.Layout.UPSERT, new int[] {2});
+ *     ResultTable.Layout.UPSERT, new int[] {2}, 100);   // rows (user, n, key)
  * result.apply(7, rows);        // batch 7, in one transaction with the batch id
  * result.batchId();             // 7
  * }</pre>
@@ -45,7 +45,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@code "RESULT$<view>"} has the view's columns as {@code C0, C1, ...} ({@link StoredColumnType}
  * says how values are kept) and a key: {@code KEY$}, the group key encoded with
  * {@link StateCodec} (a group key may be NULL, which an H2 primary key cannot be), for an upserted
- * result; {@code SEQ$}, the row's position, for a replaced or appended one.
+ * result; {@code SEQ$}, the row's position, for a replaced or appended one. The
+ * {@link ChangeLog} keeps the changes of the last {@code retainedBatches} batches.
  *
  * <p><b>Exactly once.</b> A batch's rows and its id are written in one transaction, so after a
  * crash the table holds either the whole batch and its id or neither; the view's sink skips a
@@ -79,11 +80,32 @@ final class ResultTable implements ViewResult {
   /** What a change did to the result, as {@code _ROW_KIND} names it. */
   enum RowKind {
     /** A row for a group the result did not have, or an appended row. */
-    INSERT,
+    INSERT(0),
     /** A new value for a group the result had. */
-    UPDATE,
+    UPDATE(1),
     /** A row that left the result (COMPLETE mode: its group is not in the new table). */
-    DELETE
+    DELETE(2);
+
+    private final byte code;
+
+    RowKind(int code) {
+      this.code = (byte) code;
+    }
+
+    /** The kind's code in a {@link ChangeLog}. */
+    byte code() {
+      return code;
+    }
+
+    /** The kind whose {@link #code()} is {@code code}. */
+    static RowKind ofCode(byte code) {
+      for (RowKind kind : values()) {
+        if (kind.code == code) {
+          return kind;
+        }
+      }
+      throw new IllegalArgumentException("No row kind has code " + code);
+    }
   }
 
   /**
@@ -103,17 +125,16 @@ final class ResultTable implements ViewResult {
   private final Layout layout;
   private final StoredColumnType[] types;
   private final int[] keyColumns;
-  private final String changes;
+  private final ChangeLog changes;
   /** How many batches of changes the table keeps behind the latest, for resuming readers. */
   private final int retainedBatches;
   private final CopyOnWriteArrayList<ChangeListener> listeners = new CopyOnWriteArrayList<>();
   /** The batch thread's connection; opened by the first batch. */
   private @Nullable Connection writer;
   private @Nullable PreparedStatement write;
-  private @Nullable PreparedStatement recordBatch;
-  private @Nullable PreparedStatement writeChange;
-  private @Nullable PreparedStatement purgeChanges;
   private @Nullable PreparedStatement existingKeys;
+  private @Nullable PreparedStatement recordBatch;
+  private ChangeLog.@Nullable Writer changeWriter;
   private final ByteArrayOutputStream keyBytes = new ByteArrayOutputStream();
   private final DataOutputStream keyOut = new DataOutputStream(keyBytes);
   /** The next {@code SEQ$} of an appended row. */
@@ -121,11 +142,11 @@ final class ResultTable implements ViewResult {
   private volatile long batchId;
 
   private ResultTable(ResultDatabase db, String view, Layout layout, StoredColumnType[] types,
-      int[] keyColumns, int retainedBatches, long batchId, long nextSeq) {
+      int[] keyColumns, ChangeLog changes, int retainedBatches, long batchId, long nextSeq) {
     this.db = db;
     this.view = view;
     this.table = tableName(view);
-    this.changes = changesName(view);
+    this.changes = changes;
     this.retainedBatches = retainedBatches;
     this.layout = layout;
     this.types = types;
@@ -148,33 +169,30 @@ final class ResultTable implements ViewResult {
       Layout layout, int[] keyColumns, int retainedBatches) throws SQLException {
     List<RelDataTypeField> fields = rowType.getFieldList();
     StoredColumnType[] types = new StoredColumnType[fields.size()];
+    int[] scales = new int[types.length];
     StringBuilder columns = new StringBuilder();
     for (int i = 0; i < types.length; i++) {
       RelDataTypeField field = fields.get(i);
       types[i] = StoredColumnType.of(field.getType(), view, field.getName());
+      scales[i] = StoredColumnType.scale(field.getType());
       columns.append(", C").append(i).append(' ').append(types[i].ddl(field.getType()));
     }
     String table = tableName(view);
-    String changes = changesName(view);
+    ChangeLog changes = new ChangeLog(view, types, scales);
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + RESULTS + " (VIEW_NAME CHARACTER VARYING"
           + " PRIMARY KEY, QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
-      try (PreparedStatement p = c.prepareStatement(
-          "SELECT QUERY_ID, BATCH_ID FROM " + RESULTS + " WHERE VIEW_NAME = ?")) {
-        p.setString(1, view);
-        try (ResultSet r = p.executeQuery()) {
-          if (r.next() && r.getString(1).equals(queryId)) {
-            return new ResultTable(db, view, layout, types, keyColumns, retainedBatches,
-                r.getLong(2), layout == Layout.UPSERT ? 0 : nextSeq(s, table));
-          }
-        }
+      long batchId = batchWrittenBy(c, view, queryId);
+      if (batchId != NOT_WRITTEN) {
+        // Written by an earlier version of Freshet, the change log may need converting.
+        changes.upgrade(c);
+        db.persist(c);
+        return new ResultTable(db, view, layout, types, keyColumns, changes,
+            retainedBatches, batchId, layout == Layout.UPSERT ? 0 : nextSeq(s, table));
       }
       // A result left by an earlier view of this name belongs to a query that is gone.
       s.execute("DROP TABLE IF EXISTS " + table);
-      s.execute("DROP TABLE IF EXISTS " + changes);
-      s.execute("CREATE TABLE " + changes + " (BATCH_ID BIGINT, SEQ$ INTEGER, KIND TINYINT,"
-          + " KEY$ BINARY VARYING"
-          + columns + ", PRIMARY KEY (BATCH_ID, SEQ$))");
+      changes.create(s);
       String key = layout == Layout.UPSERT ? "KEY$ BINARY VARYING PRIMARY KEY"
           : "SEQ$ BIGINT PRIMARY KEY";
       s.execute("CREATE TABLE " + table + " (" + key + columns + ")");
@@ -186,14 +204,33 @@ final class ResultTable implements ViewResult {
       }
       db.persist(c);
     }
-    return new ResultTable(db, view, layout, types, keyColumns, retainedBatches, -1, 0);
+    return new ResultTable(db, view, layout, types, keyColumns, changes,
+        retainedBatches, -1, 0);
+  }
+
+  /** What {@link #batchWrittenBy} answers for a result that the query has not written. */
+  private static final long NOT_WRITTEN = -2;
+
+  /**
+   * The last batch that query {@code queryId} applied to the result of view {@code view} (-1 if
+   * none yet), or {@link #NOT_WRITTEN} if another query wrote it, or none did.
+   */
+  private static long batchWrittenBy(Connection c, String view, String queryId)
+      throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT QUERY_ID, BATCH_ID FROM " + RESULTS + " WHERE VIEW_NAME = ?")) {
+      p.setString(1, view);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() && r.getString(1).equals(queryId) ? r.getLong(2) : NOT_WRITTEN;
+      }
+    }
   }
 
   /** Deletes the result of view {@code view}, if it has one. */
   static void drop(ResultDatabase db, String view) throws SQLException {
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("DROP TABLE IF EXISTS " + tableName(view));
-      s.execute("DROP TABLE IF EXISTS " + changesName(view));
+      ChangeLog.drop(s, view);
       s.execute("CREATE TABLE IF NOT EXISTS " + RESULTS + " (VIEW_NAME CHARACTER VARYING"
           + " PRIMARY KEY, QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
       try (PreparedStatement p = c.prepareStatement(
@@ -217,12 +254,8 @@ final class ResultTable implements ViewResult {
     return quote("RESULT$" + view);
   }
 
-  /** {@code CHANGES$<view>}: each batch's changes, kept for {@code retainedBatches} batches. */
-  private static String changesName(String view) {
-    return quote("CHANGES$" + view);
-  }
-
-  private static String quote(String name) {
+  /** {@code name} as a quoted identifier. */
+  static String quote(String name) {
     return '"' + name.replace("\"", "\"\"") + '"';
   }
 
@@ -248,33 +281,20 @@ final class ResultTable implements ViewResult {
       if (layout == Layout.REPLACE) {
         // Every row of the old table leaves it; the batch's rows are the new table.
         for (Object[] old : readAll(c)) {
-          changed.add(change(old, batchId, RowKind.DELETE, null));
+          changed.add(change(old, types.length, batchId, RowKind.DELETE, null));
         }
         try (Statement s = c.createStatement()) {
           s.executeUpdate("DELETE FROM " + table);
         }
         nextSeq = 0;
       }
-      byte[][] keys = layout == Layout.UPSERT ? encodeKeys(rows) : null;
-      Set<ByteBuffer> existing = keys == null ? Set.of() : existingKeys(keys);
-      PreparedStatement p = write;
-      for (int r = 0; r < rows.size(); r++) {
-        Object[] row = rows.get(r);
-        if (keys != null) {
-          p.setBytes(1, keys[r]);
-        } else {
-          p.setLong(1, nextSeq++);
-        }
-        for (int i = 0; i < types.length; i++) {
-          types[i].bind(p, i + 2, row[i]);
-        }
-        p.addBatch();
-        boolean known = keys != null && existing.contains(ByteBuffer.wrap(keys[r]));
-        changed.add(change(row, batchId, known ? RowKind.UPDATE : RowKind.INSERT,
-            keys == null ? null : keys[r]));
+      if (layout == Layout.UPSERT) {
+        upsert(batchId, rows, changed);
+      } else {
+        append(batchId, rows, changed);
       }
-      p.executeBatch();
-      writeChanges(batchId, changed);
+      changeWriter.write(batchId, changed);
+      changeWriter.purge(batchId - retainedBatches);
       recordBatch.setLong(1, batchId);
       recordBatch.executeUpdate();
       c.commit();
@@ -291,6 +311,69 @@ final class ResultTable implements ViewResult {
     this.batchId = batchId;
     for (ChangeListener listener : listeners) {
       listener.committed(batchId, changed);
+    }
+  }
+
+  /** Adds {@code rows} after the result's rows, each an {@link RowKind#INSERT}. */
+  private void append(long batchId, List<Object[]> rows, List<Object[]> changed)
+      throws SQLException {
+    PreparedStatement p = write;
+    for (Object[] row : rows) {
+      p.setLong(1, nextSeq++);
+      bindColumns(p, 2, row);
+      p.addBatch();
+      changed.add(change(row, types.length, batchId, RowKind.INSERT, null));
+    }
+    p.executeBatch();
+  }
+
+  /**
+   * Writes each of {@code rows} as its group's row: an {@link RowKind#UPDATE} of the row the
+   * result has, or an {@link RowKind#INSERT} if it has none.
+   */
+  private void upsert(long batchId, List<Object[]> rows, List<Object[]> changed)
+      throws SQLException {
+    byte[][] keys = new byte[rows.size()][];
+    for (int r = 0; r < keys.length; r++) {
+      keys[r] = encodeKey(rows.get(r));
+    }
+    Set<ByteBuffer> existing = existingKeys(keys);
+    PreparedStatement p = write;
+    for (int r = 0; r < keys.length; r++) {
+      Object[] row = rows.get(r);
+      p.setBytes(1, keys[r]);
+      bindColumns(p, 2, row);
+      p.addBatch();
+      boolean known = existing.contains(ByteBuffer.wrap(keys[r]));
+      changed.add(change(row, types.length, batchId, known ? RowKind.UPDATE : RowKind.INSERT,
+          keys[r]));
+    }
+    p.executeBatch();
+  }
+
+  /**
+   * Which of {@code keys} the result has now: one primary-key probe each, so a batch costs its
+   * own size, not the result's. (H2 2.3 runs {@code KEY$ = ANY(?)} over an array as a scan of the
+   * table with a search of the array per row: the benchmarks measured 48 s for a batch over a
+   * million groups.)
+   */
+  private Set<ByteBuffer> existingKeys(byte[][] keys) throws SQLException {
+    Set<ByteBuffer> found = new HashSet<>();
+    for (byte[] key : keys) {
+      existingKeys.setBytes(1, key);
+      try (ResultSet r = existingKeys.executeQuery()) {
+        if (r.next()) {
+          found.add(ByteBuffer.wrap(key));
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Binds the view's columns of {@code row} to parameters {@code first}, ... of {@code p}. */
+  private void bindColumns(PreparedStatement p, int first, Object[] row) throws SQLException {
+    for (int i = 0; i < types.length; i++) {
+      types[i].bind(p, first + i, row[i]);
     }
   }
 
@@ -316,7 +399,8 @@ final class ResultTable implements ViewResult {
         if (latest >= 0) {
           List<Object[]> rows = new ArrayList<>();
           for (Object[] row : readAll(snapshot)) {
-            rows.add(change(row, latest, RowKind.INSERT, (byte[]) row[types.length]));
+            rows.add(change(row, types.length, latest, RowKind.INSERT,
+                (byte[]) row[types.length]));
           }
           listener.committed(latest, rows);
         }
@@ -351,37 +435,14 @@ final class ResultTable implements ViewResult {
     if (sinceBatch == latest) {
       return;
     }
-    try (Statement s = c.createStatement();
-         ResultSet r = s.executeQuery("SELECT MIN(BATCH_ID) FROM " + changes)) {
-      r.next();
-      long oldest = r.getLong(1);
-      if (r.wasNull() || oldest > sinceBatch + 1) {
-        throw new SQLException("View " + view + " no longer keeps the changes after version "
-            + sinceBatch + (r.wasNull() ? "" : ": the oldest it keeps are those of version "
-            + oldest) + ". Subscribe without 'since_version' to start from the view's current"
-            + " rows, or keep more versions with SET 'min.batches.to.retain'", "22023");
-      }
+    Long oldest = changes.oldestBatch(c);
+    if (oldest == null || oldest > sinceBatch + 1) {
+      throw new SQLException("View " + view + " no longer keeps the changes after version "
+          + sinceBatch + (oldest == null ? "" : ": the oldest it keeps are those of version "
+          + oldest) + ". Subscribe without 'since_version' to start from the view's current"
+          + " rows, or keep more versions with SET 'min.batches.to.retain'", "22023");
     }
-    try (PreparedStatement p = c.prepareStatement("SELECT BATCH_ID, KIND, KEY$, " + columnList()
-        + " FROM " + changes + " WHERE BATCH_ID > ? ORDER BY BATCH_ID, SEQ$")) {
-      p.setLong(1, sinceBatch);
-      try (ResultSet r = p.executeQuery()) {
-        long batch = -1;
-        List<Object[]> rows = new ArrayList<>();
-        while (r.next()) {
-          long b = r.getLong(1);
-          if (b != batch && !rows.isEmpty()) {
-            listener.committed(batch, rows);
-            rows = new ArrayList<>();
-          }
-          batch = b;
-          rows.add(change(readRow(r, 4), b, RowKind.values()[r.getByte(2)], r.getBytes(3)));
-        }
-        if (!rows.isEmpty()) {
-          listener.committed(batch, rows);
-        }
-      }
-    }
+    changes.replay(c, sinceBatch, listener);
   }
 
   /**
@@ -423,64 +484,18 @@ final class ResultTable implements ViewResult {
   }
 
   /**
-   * A change row ({@link ChangeListener}): the view's columns of {@code row}, the batch id, the
-   * kind's name, the group key ({@link Layout#UPSERT} only, else null) and whether the kind is
-   * {@link RowKind#INSERT}.
+   * A change row ({@link ChangeListener}): the first {@code columns} columns of {@code row} (the
+   * view's), the batch id, the kind's name, the group key ({@link Layout#UPSERT} only, else null)
+   * and whether the kind is {@link RowKind#INSERT}.
    */
-  private Object[] change(Object[] row, long batchId, RowKind kind, byte @Nullable [] key) {
-    Object[] change = Arrays.copyOf(row, types.length + CHANGE_EXTRA_COLUMNS);
-    change[types.length] = batchId;
-    change[types.length + 1] = kind.name();
-    change[types.length + 2] = key == null ? null : ByteBuffer.wrap(key);
-    change[types.length + 3] = kind == RowKind.INSERT;
+  static Object[] change(Object[] row, int columns, long batchId, RowKind kind,
+      byte @Nullable [] key) {
+    Object[] change = Arrays.copyOf(row, columns + CHANGE_EXTRA_COLUMNS);
+    change[columns] = batchId;
+    change[columns + 1] = kind.name();
+    change[columns + 2] = key == null ? null : ByteBuffer.wrap(key);
+    change[columns + 3] = kind == RowKind.INSERT;
     return change;
-  }
-
-  private byte[][] encodeKeys(List<Object[]> rows) {
-    byte[][] keys = new byte[rows.size()][];
-    for (int r = 0; r < keys.length; r++) {
-      keys[r] = encodeKey(rows.get(r));
-    }
-    return keys;
-  }
-
-  /**
-   * Which of {@code keys} the result has now: one primary-key probe each, so a batch costs its
-   * own size, not the result's. (H2 2.3 runs {@code KEY$ = ANY(?)} over an array as a scan of the
-   * table with a search of the array per row: the benchmarks measured 48 s for a batch over a
-   * million groups.)
-   */
-  private Set<ByteBuffer> existingKeys(byte[][] keys) throws SQLException {
-    Set<ByteBuffer> found = new HashSet<>();
-    for (byte[] key : keys) {
-      existingKeys.setBytes(1, key);
-      try (ResultSet r = existingKeys.executeQuery()) {
-        if (r.next()) {
-          found.add(ByteBuffer.wrap(key));
-        }
-      }
-    }
-    return found;
-  }
-
-  /** Records the batch's changes and forgets those of batches no longer retained. */
-  private void writeChanges(long batchId, List<Object[]> changed) throws SQLException {
-    PreparedStatement p = writeChange;
-    for (int seq = 0; seq < changed.size(); seq++) {
-      Object[] change = changed.get(seq);
-      p.setLong(1, batchId);
-      p.setInt(2, seq);
-      p.setByte(3, (byte) RowKind.valueOf((String) change[types.length + 1]).ordinal());
-      ByteBuffer key = (ByteBuffer) change[types.length + 2];
-      p.setBytes(4, key == null ? null : key.array());
-      for (int i = 0; i < types.length; i++) {
-        types[i].bind(p, i + 5, change[i]);
-      }
-      p.addBatch();
-    }
-    p.executeBatch();
-    purgeChanges.setLong(1, batchId - retainedBatches);
-    purgeChanges.executeUpdate();
   }
 
   /** Every row of the result: its columns, then its group key's encoding (UPSERT) or null. */
@@ -524,15 +539,13 @@ final class ResultTable implements ViewResult {
           ? "MERGE INTO " + table + " KEY (KEY$) VALUES (?" : "INSERT INTO " + table + " VALUES (?");
       sql.append(", ?".repeat(types.length)).append(')');
       write = c.prepareStatement(sql.toString());
-      recordBatch = c.prepareStatement(
-          "UPDATE " + RESULTS + " SET BATCH_ID = ? WHERE VIEW_NAME = ?");
-      recordBatch.setString(2, view);
-      purgeChanges = c.prepareStatement("DELETE FROM " + changes + " WHERE BATCH_ID <= ?");
-      writeChange = c.prepareStatement("INSERT INTO " + changes + " VALUES (?, ?, ?, ?"
-          + ", ?".repeat(types.length) + ")");
       if (layout == Layout.UPSERT) {
         existingKeys = c.prepareStatement("SELECT 1 FROM " + table + " WHERE KEY$ = ?");
       }
+      recordBatch = c.prepareStatement(
+          "UPDATE " + RESULTS + " SET BATCH_ID = ? WHERE VIEW_NAME = ?");
+      recordBatch.setString(2, view);
+      changeWriter = changes.writer(c);
       writer = c;
     }
     return writer;
@@ -556,10 +569,9 @@ final class ResultTable implements ViewResult {
     Connection c = writer;
     writer = null;
     write = null;
-    recordBatch = null;
-    writeChange = null;
-    purgeChanges = null;
     existingKeys = null;
+    recordBatch = null;
+    changeWriter = null;
     if (c != null) {
       try {
         c.close();

@@ -1,7 +1,9 @@
 package dev.freshet.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -277,5 +279,142 @@ class ResultTableTest {
     });
     table.apply(1, second);
     assertEquals(List.of(keys / 2, keys / 2), List.of(kinds[0], kinds[1]));
+  }
+
+  /**
+   * A resumed subscriber reads each value as the result table holds it, not as the query handed
+   * it over: a DECIMAL at the column's scale, a TINYINT as a byte, binary as a ByteString.
+   */
+  @Test void shouldReplayEveryStoredTypeAsTheTableHoldsIt() throws Exception {
+    RelDataType rowType = TYPES.createTypeWithNullability(TYPES.builder()
+        .add("B", SqlTypeName.BOOLEAN).add("T", SqlTypeName.TINYINT)
+        .add("S", SqlTypeName.SMALLINT).add("I", SqlTypeName.INTEGER)
+        .add("L", SqlTypeName.BIGINT).add("D", SqlTypeName.DECIMAL, 12, 3)
+        .add("R", SqlTypeName.REAL).add("F", SqlTypeName.DOUBLE)
+        .add("V", SqlTypeName.VARCHAR, 100_000).add("Y", SqlTypeName.VARBINARY, 4)
+        .add("DT", SqlTypeName.DATE).add("TS", SqlTypeName.TIMESTAMP, 3).build(), true);
+    ResultTable table = ResultTable.open(memory(), "ALL TYPES", "q", rowType,
+        ResultTable.Layout.APPEND, new int[0], 100);
+    String longText = "é".repeat(70_000);
+    Object[] handed = {false, 7, 300, 70_000, 1L << 40, new BigDecimal("-1.2345"), 1.5f, 2.25,
+        longText, new byte[] {1, 2}, 19_000, 1_700_000_000_123L};
+    Object[] held = {false, (byte) 7, (short) 300, 70_000, 1L << 40, new BigDecimal("-1.235"),
+        1.5f, 2.25, longText, new ByteString(new byte[] {1, 2}), 19_000, 1_700_000_000_123L};
+    table.apply(0, batch(new Object[held.length]));
+    table.apply(1, batch(handed, new Object[held.length]));
+    Heard resumed = new Heard();
+    table.subscribe(0, resumed).close();
+    List<Object> nulls = Arrays.asList(new Object[held.length + 2]);
+    nulls.set(held.length, 1L);
+    nulls.set(held.length + 1, "INSERT");
+    List<Object> values = new ArrayList<>(Arrays.asList(held));
+    values.addAll(List.of(1L, "INSERT"));
+    assertEquals(List.of(List.of(1L, values, nulls)), resumed.calls);
+    assertEquals(Arrays.asList(held), rows(table).get(1));
+  }
+
+  /** A batch whose changes fill several chunks of the change log replays whole and in order. */
+  @Test void shouldReplayABatchOfManyChunksInOrderAfterARestart() throws Exception {
+    int groups = 30_000;
+    List<List<Object>> expected = new ArrayList<>();
+    expected.add(new ArrayList<>(List.of(1L)));
+    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
+      ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
+          new int[] {0}, 100);
+      List<Object[]> first = new ArrayList<>();
+      List<Object[]> second = new ArrayList<>();
+      for (int i = 0; i < groups; i++) {
+        String k = "group-" + (groups - i);
+        if (i % 3 == 0) {
+          first.add(new Object[] {k, 1L});
+        }
+        second.add(new Object[] {k, (long) i});
+        expected.get(0).add(List.of(k, (long) i, 1L, i % 3 == 0 ? "UPDATE" : "INSERT"));
+      }
+      table.apply(0, first);
+      table.apply(1, second);
+      table.closeWriter();
+    }
+    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
+      ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
+          new int[] {0}, 100);
+      Heard resumed = new Heard();
+      table.subscribe(0, resumed).close();
+      assertEquals(expected, resumed.calls);
+      try (Connection c = db.connect(); java.sql.Statement s = c.createStatement();
+           java.sql.ResultSet r = s.executeQuery("SELECT COUNT(*) FROM \"CHANGELOG$V\"")) {
+        r.next();
+        // Far fewer rows than changes: 40,000 changes of about 43 bytes, in chunks of 256 KB.
+        int chunks = r.getInt(1);
+        assertTrue(chunks > 2 && chunks < 20, "chunks: " + chunks);
+      }
+    }
+  }
+
+  /**
+   * A data directory of an earlier Freshet has the change log in its first format, one row per
+   * change: opening the view's result converts it, and the retained changes still replay.
+   */
+  @Test void shouldConvertAChangeLogOfTheFirstFormatWhenOpened() throws Exception {
+    byte[] keyA = encodedKey("a");
+    byte[] keyB = encodedKey("b");
+    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir));
+         Connection c = db.connect(); java.sql.Statement s = c.createStatement()) {
+      // The tables and rows that the first format's ResultTable left after batches 0 and 1.
+      s.execute("CREATE TABLE FRESHET_VIEW_RESULTS (VIEW_NAME CHARACTER VARYING PRIMARY KEY,"
+          + " QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
+      s.execute("INSERT INTO FRESHET_VIEW_RESULTS VALUES ('V', 'q', 1)");
+      s.execute("CREATE TABLE \"RESULT$V\" (KEY$ BINARY VARYING PRIMARY KEY,"
+          + " C0 CHARACTER VARYING, C1 BIGINT)");
+      s.execute("CREATE TABLE \"CHANGES$V\" (BATCH_ID BIGINT, SEQ$ INTEGER, KIND TINYINT,"
+          + " KEY$ BINARY VARYING, C0 CHARACTER VARYING, C1 BIGINT, PRIMARY KEY (BATCH_ID, SEQ$))");
+      try (java.sql.PreparedStatement p = c.prepareStatement(
+          "INSERT INTO \"RESULT$V\" VALUES (?, ?, ?)")) {
+        p.setBytes(1, keyA);
+        p.setString(2, "a");
+        p.setLong(3, 2);
+        p.executeUpdate();
+        p.setBytes(1, keyB);
+        p.setString(2, "b");
+        p.setLong(3, 1);
+        p.executeUpdate();
+      }
+      try (java.sql.PreparedStatement p = c.prepareStatement(
+          "INSERT INTO \"CHANGES$V\" VALUES (?, ?, ?, ?, ?, ?)")) {
+        Object[][] changes = {{0L, 0, 0, keyA, "a", 1L}, {1L, 0, 1, keyA, "a", 2L},
+            {1L, 1, 0, keyB, "b", 1L}};
+        for (Object[] change : changes) {
+          for (int i = 0; i < change.length; i++) {
+            p.setObject(i + 1, change[i]);
+          }
+          p.executeUpdate();
+        }
+      }
+      // A conversion that a crash interrupted left a (corrupt) chunk in the new table.
+      s.execute("CREATE TABLE \"CHANGELOG$V\" (BATCH_ID BIGINT, CHUNK INTEGER, ROWS INTEGER,"
+          + " DATA BINARY VARYING, PRIMARY KEY (BATCH_ID, CHUNK))");
+      s.execute("INSERT INTO \"CHANGELOG$V\" VALUES (1, 7, 1, X'00')");
+    }
+    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
+      ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
+          new int[] {0}, 100);
+      assertEquals(1, table.batchId());
+      table.apply(2, batch(new Object[] {"b", 2L}));
+      Heard resumed = new Heard();
+      table.subscribe(0, resumed).close();
+      assertEquals(List.of(List.of(1L, List.of("a", 2L, 1L, "UPDATE"),
+          List.of("b", 1L, 1L, "INSERT")), List.of(2L, List.of("b", 2L, 2L, "UPDATE"))),
+          resumed.calls);
+      try (Connection c = db.connect(); java.sql.ResultSet r = c.getMetaData().getTables(null,
+          null, "CHANGES$V", null)) {
+        assertFalse(r.next(), "the first format's table is dropped");
+      }
+    }
+  }
+
+  private static byte[] encodedKey(Object value) throws java.io.IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    dev.freshet.executor.state.StateCodec.write(new java.io.DataOutputStream(bytes), value);
+    return bytes.toByteArray();
   }
 }
