@@ -89,6 +89,7 @@ final class MaterializedViewDdl {
     PlannedQuery run = plan;
     ResultTable.Layout layout;
     int[] keyColumns = {};
+    int newKeyColumn = -1;
     if (!plan.aggregating() || plan.outputMode() == OutputMode.APPEND) {
       layout = ResultTable.Layout.APPEND;
     } else if (plan.outputMode() == OutputMode.COMPLETE) {
@@ -98,6 +99,7 @@ final class MaterializedViewDdl {
       run = keyed.plan();
       layout = ResultTable.Layout.UPSERT;
       keyColumns = keyed.keyColumns();
+      newKeyColumn = keyed.newKeyColumn();
     }
     StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
@@ -117,7 +119,7 @@ final class MaterializedViewDdl {
       }
       // Opened only now that the name is free: opening resets a result another query wrote.
       ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,
-          keyColumns, options.minBatchesToRetain());
+          keyColumns, newKeyColumn, options.minBatchesToRetain());
       ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(), id,
           sql, List.of(source.name()), result);
       MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,

@@ -16,9 +16,7 @@ import java.sql.Statement;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -35,7 +33,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <pre>{@code
  * ResultTable result = ResultTable.open(db, "PER_USER", queryId, rowType,
- *     ResultTable.Layout.UPSERT, new int[] {2}, 100);   // rows (user, n, key)
+ *     ResultTable.Layout.UPSERT, new int[] {2}, 3, 100);   // rows (user, n, key, new-key flag)
  * result.apply(7, rows);        // batch 7, in one transaction with the batch id
  * result.batchId();             // 7
  * }</pre>
@@ -125,14 +123,21 @@ final class ResultTable implements ViewResult {
   private final Layout layout;
   private final StoredColumnType[] types;
   private final int[] keyColumns;
+  /**
+   * For {@link Layout#UPSERT}: the position in the sink's rows of the aggregation's new-key flag
+   * ({@code StateStoreSave.NEW_KEY_FLAG}), or -1 if the rows have none.
+   */
+  private final int newKeyColumn;
   private final ChangeLog changes;
   /** How many batches of changes the table keeps behind the latest, for resuming readers. */
   private final int retainedBatches;
   private final CopyOnWriteArrayList<ChangeListener> listeners = new CopyOnWriteArrayList<>();
   /** The batch thread's connection; opened by the first batch. */
   private @Nullable Connection writer;
-  private @Nullable PreparedStatement write;
-  private @Nullable PreparedStatement existingKeys;
+  /** INSERT of a row: {@code SEQ$} or {@code KEY$}, then the columns. */
+  private @Nullable PreparedStatement insert;
+  /** For {@link Layout#UPSERT}: UPDATE of a group's row, the columns then {@code KEY$}. */
+  private @Nullable PreparedStatement update;
   private @Nullable PreparedStatement recordBatch;
   private ChangeLog.@Nullable Writer changeWriter;
   private final ByteArrayOutputStream keyBytes = new ByteArrayOutputStream();
@@ -142,7 +147,8 @@ final class ResultTable implements ViewResult {
   private volatile long batchId;
 
   private ResultTable(ResultDatabase db, String view, Layout layout, StoredColumnType[] types,
-      int[] keyColumns, ChangeLog changes, int retainedBatches, long batchId, long nextSeq) {
+      int[] keyColumns, int newKeyColumn, ChangeLog changes, int retainedBatches, long batchId,
+      long nextSeq) {
     this.db = db;
     this.view = view;
     this.table = tableName(view);
@@ -151,6 +157,7 @@ final class ResultTable implements ViewResult {
     this.layout = layout;
     this.types = types;
     this.keyColumns = keyColumns.clone();
+    this.newKeyColumn = newKeyColumn;
     this.batchId = batchId;
     this.nextSeq = nextSeq;
   }
@@ -162,11 +169,15 @@ final class ResultTable implements ViewResult {
    * @param rowType the view's columns
    * @param keyColumns for {@link Layout#UPSERT}, the positions of the group key in the rows that
    *     the query hands the sink (after the view's columns, if they are hidden)
+   * @param newKeyColumn for {@link Layout#UPSERT}, the position in those rows of the
+   *     aggregation's new-key flag, true when the group had no state before the batch; or -1 if
+   *     they have none
    * @param retainedBatches how many batches of changes to keep behind the latest, at least 1
    * @throws SQLException (0A000) if a column has a type a result table cannot hold
    */
   static ResultTable open(ResultDatabase db, String view, String queryId, RelDataType rowType,
-      Layout layout, int[] keyColumns, int retainedBatches) throws SQLException {
+      Layout layout, int[] keyColumns, int newKeyColumn, int retainedBatches)
+      throws SQLException {
     List<RelDataTypeField> fields = rowType.getFieldList();
     StoredColumnType[] types = new StoredColumnType[fields.size()];
     int[] scales = new int[types.length];
@@ -187,7 +198,7 @@ final class ResultTable implements ViewResult {
         // Written by an earlier version of Freshet, the change log may need converting.
         changes.upgrade(c);
         db.persist(c);
-        return new ResultTable(db, view, layout, types, keyColumns, changes,
+        return new ResultTable(db, view, layout, types, keyColumns, newKeyColumn, changes,
             retainedBatches, batchId, layout == Layout.UPSERT ? 0 : nextSeq(s, table));
       }
       // A result left by an earlier view of this name belongs to a query that is gone.
@@ -204,7 +215,7 @@ final class ResultTable implements ViewResult {
       }
       db.persist(c);
     }
-    return new ResultTable(db, view, layout, types, keyColumns, changes,
+    return new ResultTable(db, view, layout, types, keyColumns, newKeyColumn, changes,
         retainedBatches, -1, 0);
   }
 
@@ -270,7 +281,8 @@ final class ResultTable implements ViewResult {
 
   /**
    * Folds batch {@code batchId}'s rows into the result and records the batch id, in one durable
-   * transaction. Rows may be wider than the view: columns after the view's are dropped.
+   * transaction. Rows may be wider than the view: columns after the view's are dropped. For
+   * {@link Layout#UPSERT}, a batch has at most one row per group, as an aggregation emits.
    *
    * @throws SQLException if H2 fails; nothing of the batch is kept then
    */
@@ -317,7 +329,7 @@ final class ResultTable implements ViewResult {
   /** Adds {@code rows} after the result's rows, each an {@link RowKind#INSERT}. */
   private void append(long batchId, List<Object[]> rows, List<Object[]> changed)
       throws SQLException {
-    PreparedStatement p = write;
+    PreparedStatement p = insert;
     for (Object[] row : rows) {
       p.setLong(1, nextSeq++);
       bindColumns(p, 2, row);
@@ -330,44 +342,54 @@ final class ResultTable implements ViewResult {
   /**
    * Writes each of {@code rows} as its group's row: an {@link RowKind#UPDATE} of the row the
    * result has, or an {@link RowKind#INSERT} if it has none.
+   *
+   * <p>Which one needs no lookup of its own. A group the aggregation flags as new had no state
+   * before the batch, so no batch before emitted it and the result has no row for it (a group
+   * that the watermark evicted from state keeps its row, but can never come back: its rows are
+   * late). Any other group is updated, and the UPDATE's count says whether the result had its
+   * row: a HAVING clause may have kept every earlier row of the group out.
    */
   private void upsert(long batchId, List<Object[]> rows, List<Object[]> changed)
       throws SQLException {
-    byte[][] keys = new byte[rows.size()][];
-    for (int r = 0; r < keys.length; r++) {
-      keys[r] = encodeKey(rows.get(r));
-    }
-    Set<ByteBuffer> existing = existingKeys(keys);
-    PreparedStatement p = write;
-    for (int r = 0; r < keys.length; r++) {
+    int n = rows.size();
+    byte[][] keys = new byte[n][];
+    boolean[] inserted = new boolean[n];
+    int[] updated = new int[n];
+    int updates = 0;
+    for (int r = 0; r < n; r++) {
       Object[] row = rows.get(r);
-      p.setBytes(1, keys[r]);
-      bindColumns(p, 2, row);
-      p.addBatch();
-      boolean known = existing.contains(ByteBuffer.wrap(keys[r]));
-      changed.add(change(row, types.length, batchId, known ? RowKind.UPDATE : RowKind.INSERT,
-          keys[r]));
-    }
-    p.executeBatch();
-  }
-
-  /**
-   * Which of {@code keys} the result has now: one primary-key probe each, so a batch costs its
-   * own size, not the result's. (H2 2.3 runs {@code KEY$ = ANY(?)} over an array as a scan of the
-   * table with a search of the array per row: the benchmarks measured 48 s for a batch over a
-   * million groups.)
-   */
-  private Set<ByteBuffer> existingKeys(byte[][] keys) throws SQLException {
-    Set<ByteBuffer> found = new HashSet<>();
-    for (byte[] key : keys) {
-      existingKeys.setBytes(1, key);
-      try (ResultSet r = existingKeys.executeQuery()) {
-        if (r.next()) {
-          found.add(ByteBuffer.wrap(key));
-        }
+      keys[r] = encodeKey(row);
+      if (newKeyColumn >= 0 && Boolean.TRUE.equals(row[newKeyColumn])) {
+        inserted[r] = true;
+      } else {
+        bindColumns(update, 1, row);
+        update.setBytes(types.length + 1, keys[r]);
+        update.addBatch();
+        updated[updates++] = r;
       }
     }
-    return found;
+    if (updates > 0) {
+      int[] counts = update.executeBatch();
+      for (int u = 0; u < updates; u++) {
+        inserted[updated[u]] = counts[u] == 0;
+      }
+    }
+    boolean inserts = false;
+    for (int r = 0; r < n; r++) {
+      if (inserted[r]) {
+        insert.setBytes(1, keys[r]);
+        bindColumns(insert, 2, rows.get(r));
+        insert.addBatch();
+        inserts = true;
+      }
+    }
+    if (inserts) {
+      insert.executeBatch();
+    }
+    for (int r = 0; r < n; r++) {
+      changed.add(change(rows.get(r), types.length, batchId,
+          inserted[r] ? RowKind.INSERT : RowKind.UPDATE, keys[r]));
+    }
   }
 
   /** Binds the view's columns of {@code row} to parameters {@code first}, ... of {@code p}. */
@@ -535,12 +557,14 @@ final class ResultTable implements ViewResult {
     if (writer == null) {
       Connection c = db.connect();
       c.setAutoCommit(false);
-      StringBuilder sql = new StringBuilder(layout == Layout.UPSERT
-          ? "MERGE INTO " + table + " KEY (KEY$) VALUES (?" : "INSERT INTO " + table + " VALUES (?");
-      sql.append(", ?".repeat(types.length)).append(')');
-      write = c.prepareStatement(sql.toString());
+      insert = c.prepareStatement("INSERT INTO " + table + " VALUES (?"
+          + ", ?".repeat(types.length) + ")");
       if (layout == Layout.UPSERT) {
-        existingKeys = c.prepareStatement("SELECT 1 FROM " + table + " WHERE KEY$ = ?");
+        StringBuilder sql = new StringBuilder("UPDATE " + table + " SET ");
+        for (int i = 0; i < types.length; i++) {
+          sql.append(i == 0 ? "C" : ", C").append(i).append(" = ?");
+        }
+        update = c.prepareStatement(sql.append(" WHERE KEY$ = ?").toString());
       }
       recordBatch = c.prepareStatement(
           "UPDATE " + RESULTS + " SET BATCH_ID = ? WHERE VIEW_NAME = ?");
@@ -568,8 +592,8 @@ final class ResultTable implements ViewResult {
   void closeWriter() {
     Connection c = writer;
     writer = null;
-    write = null;
-    existingKeys = null;
+    insert = null;
+    update = null;
     recordBatch = null;
     changeWriter = null;
     if (c != null) {

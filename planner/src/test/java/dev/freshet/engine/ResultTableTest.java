@@ -65,7 +65,7 @@ class ResultTableTest {
   @Test void shouldUpsertByTheHiddenKeyAndDropIt() throws SQLException {
     // Rows are (visible k, n, hidden key): two groups look alike once upper-cased.
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {2}, 100);
+        new int[] {2}, -1, 100);
     table.apply(0, batch(new Object[] {"A", 1L, "a"}, new Object[] {"A", 1L, "A"}));
     table.apply(1, batch(new Object[] {"A", 2L, "a"}));
     assertEquals(List.of(List.of("A", 2L), List.of("A", 1L)), rows(table));
@@ -74,7 +74,7 @@ class ResultTableTest {
 
   @Test void shouldKeepANullGroupKeyApartFromEveryOther() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, 100);
+        new int[] {0}, -1, 100);
     table.apply(0, batch(new Object[] {null, 1L}, new Object[] {"", 1L}));
     table.apply(1, batch(new Object[] {null, 5L}));
     assertEquals(List.of(Arrays.asList(null, 5L), List.of("", 1L)), rows(table));
@@ -82,7 +82,7 @@ class ResultTableTest {
 
   @Test void shouldReplaceTheResultInCompleteMode() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.REPLACE,
-        new int[0], 100);
+        new int[0], -1, 100);
     table.apply(0, batch(new Object[] {"a", 1L}, new Object[] {"b", 1L}));
     table.apply(1, batch(new Object[] {"b", 2L}, new Object[] {"a", 2L}));
     // The batch's order is kept: a COMPLETE query may end with ORDER BY.
@@ -91,7 +91,7 @@ class ResultTableTest {
 
   @Test void shouldAppendInBatchOrder() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.APPEND,
-        new int[0], 100);
+        new int[0], -1, 100);
     List<List<Object>> expected = new ArrayList<>();
     for (int b = 0; b < 20; b++) {
       List<Object[]> rows = new ArrayList<>();
@@ -107,7 +107,7 @@ class ResultTableTest {
   /** A batch re-run after a crash reaches the sink again; exactly once means it is skipped. */
   @Test void shouldIgnoreABatchItHasAlready() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.APPEND,
-        new int[0], 100);
+        new int[0], -1, 100);
     ViewSink sink = new ViewSink("V", table);
     sink.addBatch(3, batch(new Object[] {"a", 1L}));
     sink.addBatch(3, batch(new Object[] {"a", 1L}));
@@ -119,7 +119,7 @@ class ResultTableTest {
   @Test void shouldReadTheStateOfTheStatementsStartWhenPinned() throws SQLException {
     ResultDatabase db = memory();
     ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, 100);
+        new int[] {0}, -1, 100);
     table.apply(0, batch(new Object[] {"a", 1L}));
     try (Connection snapshot = db.connectSnapshot()) {
       Map<String, Object> variables = new HashMap<>();
@@ -136,21 +136,21 @@ class ResultTableTest {
       throws SQLException {
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q1", K_N, ResultTable.Layout.APPEND,
-          new int[0], 100);
+          new int[0], -1, 100);
       table.apply(0, batch(new Object[] {"a", 1L}));
       table.apply(1, batch(new Object[] {"b", 1L}));
       table.closeWriter();
     }
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q1", K_N, ResultTable.Layout.APPEND,
-          new int[0], 100);
+          new int[0], -1, 100);
       assertEquals(1, table.batchId());
       table.apply(2, batch(new Object[] {"c", 1L}));
       assertEquals(List.of(List.of("a", 1L), List.of("b", 1L), List.of("c", 1L)), rows(table));
       table.closeWriter();
 
       ResultTable recreated = ResultTable.open(db, "V", "q2", K_N, ResultTable.Layout.APPEND,
-          new int[0], 100);
+          new int[0], -1, 100);
       assertEquals(-1, recreated.batchId());
       assertEquals(List.of(), rows(recreated));
     }
@@ -165,7 +165,7 @@ class ResultTableTest {
         .add("V", SqlTypeName.VARCHAR, 20).add("Y", SqlTypeName.VARBINARY, 4)
         .add("DT", SqlTypeName.DATE).add("TS", SqlTypeName.TIMESTAMP, 3).build(), true);
     ResultTable table = ResultTable.open(memory(), "ALL TYPES", "q", rowType,
-        ResultTable.Layout.APPEND, new int[0], 100);
+        ResultTable.Layout.APPEND, new int[0], -1, 100);
     Object[] values = {true, (byte) 7, (short) 300, 70_000, 1L << 40,
         new BigDecimal("12345.678"), 1.5f, 2.25, "x\"y", new ByteString(new byte[] {1, 2}),
         19_000, 1_700_000_000_123L};
@@ -178,7 +178,7 @@ class ResultTableTest {
     RelDataType rowType = TYPES.builder()
         .add("A", TYPES.createArrayType(TYPES.createSqlType(SqlTypeName.INTEGER), -1)).build();
     SQLException e = assertThrows(SQLException.class, () -> ResultTable.open(memory(), "V", "q",
-        rowType, ResultTable.Layout.APPEND, new int[0], 100));
+        rowType, ResultTable.Layout.APPEND, new int[0], -1, 100));
     assertEquals("0A000", e.getSQLState());
     assertEquals("Column A of materialized view V is INTEGER NOT NULL ARRAY NOT NULL, which a"
         + " view's result cannot hold yet. Cast it to a character, numeric, boolean, date, time"
@@ -202,7 +202,7 @@ class ResultTableTest {
 
   @Test void shouldHandASubscriberTheResultThenEachBatchWithItsKinds() throws Exception {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, 100);
+        new int[] {0}, -1, 100);
     table.apply(0, batch(new Object[] {"a", 1L}));
     Heard heard = new Heard();
     try (AutoCloseable subscription = table.subscribe(-1, heard)) {
@@ -217,7 +217,7 @@ class ResultTableTest {
 
   @Test void shouldResumeAfterAVersionWhileItsChangesAreRetained() throws Exception {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, 2);
+        new int[] {0}, -1, 2);
     for (long b = 0; b < 5; b++) {
       table.apply(b, batch(new Object[] {"a", b}));
     }
@@ -244,7 +244,7 @@ class ResultTableTest {
 
   @Test void shouldDeleteTheOldTableAndInsertTheNewOneInCompleteMode() throws Exception {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.REPLACE,
-        new int[0], 100);
+        new int[0], -1, 100);
     Heard heard = new Heard();
     table.subscribe(-1, heard);
     table.apply(0, batch(new Object[] {"a", 1L}));
@@ -257,7 +257,7 @@ class ResultTableTest {
 
   @Test void shouldTellNewKeysFromKnownOnesInALargeBatch() throws Exception {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, 100);
+        new int[] {0}, -1, 100);
     int keys = 20_010;
     List<Object[]> first = new ArrayList<>();
     for (int i = 0; i < keys; i += 2) {
@@ -282,6 +282,35 @@ class ResultTableTest {
   }
 
   /**
+   * A group the aggregation flags as new is inserted; any other is updated, or inserted if the
+   * result has no row for it (a HAVING clause kept its earlier rows out).
+   */
+  @Test void shouldInsertFlaggedGroupsAndUpdateOthersOrInsertThoseTheResultLacks()
+      throws Exception {
+    // Rows are (k, n, hidden key, new-key flag).
+    ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
+        new int[] {2}, 3, 100);
+    table.apply(0, batch(new Object[] {"a", 1L, "a", true}, new Object[] {"b", 1L, "b", true}));
+    Heard live = new Heard();
+    table.subscribe(0, live);
+    table.apply(1, batch(new Object[] {"a", 2L, "a", false}, new Object[] {"c", 2L, "c", false},
+        new Object[] {"d", 1L, "d", true}));
+    List<List<Object>> expected = List.of(List.of(1L, List.of("a", 2L, 1L, "UPDATE"),
+        List.of("c", 2L, 1L, "INSERT"), List.of("d", 1L, 1L, "INSERT")));
+    assertEquals(expected, live.calls);
+    Heard resumed = new Heard();
+    table.subscribe(0, resumed).close();
+    assertEquals(expected, resumed.calls);
+    assertEquals(List.of(List.of("a", 2L), List.of("b", 1L), List.of("c", 2L),
+        List.of("d", 1L)), sorted(rows(table)));
+  }
+
+  private static List<List<Object>> sorted(List<List<Object>> rows) {
+    rows.sort(java.util.Comparator.comparing(r -> String.valueOf(r.get(0))));
+    return rows;
+  }
+
+  /**
    * A resumed subscriber reads each value as the result table holds it, not as the query handed
    * it over: a DECIMAL at the column's scale, a TINYINT as a byte, binary as a ByteString.
    */
@@ -294,7 +323,7 @@ class ResultTableTest {
         .add("V", SqlTypeName.VARCHAR, 100_000).add("Y", SqlTypeName.VARBINARY, 4)
         .add("DT", SqlTypeName.DATE).add("TS", SqlTypeName.TIMESTAMP, 3).build(), true);
     ResultTable table = ResultTable.open(memory(), "ALL TYPES", "q", rowType,
-        ResultTable.Layout.APPEND, new int[0], 100);
+        ResultTable.Layout.APPEND, new int[0], -1, 100);
     String longText = "é".repeat(70_000);
     Object[] handed = {false, 7, 300, 70_000, 1L << 40, new BigDecimal("-1.2345"), 1.5f, 2.25,
         longText, new byte[] {1, 2}, 19_000, 1_700_000_000_123L};
@@ -320,7 +349,7 @@ class ResultTableTest {
     expected.add(new ArrayList<>(List.of(1L)));
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-          new int[] {0}, 100);
+          new int[] {0}, -1, 100);
       List<Object[]> first = new ArrayList<>();
       List<Object[]> second = new ArrayList<>();
       for (int i = 0; i < groups; i++) {
@@ -337,7 +366,7 @@ class ResultTableTest {
     }
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-          new int[] {0}, 100);
+          new int[] {0}, -1, 100);
       Heard resumed = new Heard();
       table.subscribe(0, resumed).close();
       assertEquals(expected, resumed.calls);
@@ -397,7 +426,7 @@ class ResultTableTest {
     }
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-          new int[] {0}, 100);
+          new int[] {0}, -1, 100);
       assertEquals(1, table.batchId());
       table.apply(2, batch(new Object[] {"b", 2L}));
       Heard resumed = new Heard();
