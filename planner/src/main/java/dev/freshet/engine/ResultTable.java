@@ -2,12 +2,7 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.state.StateCodec;
 import dev.freshet.planner.catalog.ViewResult;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,7 +28,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <pre>{@code
  * ResultTable result = ResultTable.open(db, "PER_USER", queryId, rowType,
- *     ResultTable.Layout.UPSERT, new int[] {2}, 3, 100);   // rows (user, n, key, new-key flag)
+ *     ResultTable.Layout.UPSERT, ResultKey.of(new int[] {2}, keyTypes, 3), 100);
  * result.apply(7, rows);        // batch 7, in one transaction with the batch id
  * result.batchId();             // 7
  * }</pre>
@@ -41,9 +36,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p><b>Tables.</b> {@code FRESHET_VIEW_RESULTS} has one row per view: its name, the id of the query
  * that writes it, the name of its result table and the last batch applied. The result table
  * {@code "RESULT$<view>"} has the view's columns as {@code C0, C1, ...} ({@link StoredColumnType}
- * says how values are kept) and a key: {@code KEY$}, the group key encoded with
- * {@link StateCodec} (a group key may be NULL, which an H2 primary key cannot be), for an upserted
- * result; {@code SEQ$}, the row's position, for a replaced or appended one. The
+ * says how values are kept) and a key: {@code KEY$}, the group key as {@link ResultKey} keeps
+ * it, for an upserted result; {@code SEQ$}, the row's position, for a replaced or appended one. The
  * {@link ChangeLog} keeps the changes of the last {@code retainedBatches} batches.
  *
  * <p><b>Exactly once.</b> A batch's rows and its id are written in one transaction, so after a
@@ -122,12 +116,7 @@ final class ResultTable implements ViewResult {
   private final String table;
   private final Layout layout;
   private final StoredColumnType[] types;
-  private final int[] keyColumns;
-  /**
-   * For {@link Layout#UPSERT}: the position in the sink's rows of the aggregation's new-key flag
-   * ({@code StateStoreSave.NEW_KEY_FLAG}), or -1 if the rows have none.
-   */
-  private final int newKeyColumn;
+  private final ResultKey key;
   private final ChangeLog changes;
   /** How many batches of changes the table keeps behind the latest, for resuming readers. */
   private final int retainedBatches;
@@ -140,15 +129,12 @@ final class ResultTable implements ViewResult {
   private @Nullable PreparedStatement update;
   private @Nullable PreparedStatement recordBatch;
   private ChangeLog.@Nullable Writer changeWriter;
-  private final ByteArrayOutputStream keyBytes = new ByteArrayOutputStream();
-  private final DataOutputStream keyOut = new DataOutputStream(keyBytes);
   /** The next {@code SEQ$} of an appended row. */
   private long nextSeq;
   private volatile long batchId;
 
   private ResultTable(ResultDatabase db, String view, Layout layout, StoredColumnType[] types,
-      int[] keyColumns, int newKeyColumn, ChangeLog changes, int retainedBatches, long batchId,
-      long nextSeq) {
+      ResultKey key, ChangeLog changes, int retainedBatches, long batchId, long nextSeq) {
     this.db = db;
     this.view = view;
     this.table = tableName(view);
@@ -156,8 +142,7 @@ final class ResultTable implements ViewResult {
     this.retainedBatches = retainedBatches;
     this.layout = layout;
     this.types = types;
-    this.keyColumns = keyColumns.clone();
-    this.newKeyColumn = newKeyColumn;
+    this.key = key;
     this.batchId = batchId;
     this.nextSeq = nextSeq;
   }
@@ -167,17 +152,13 @@ final class ResultTable implements ViewResult {
    * if the table was written by another query (a view dropped and created again) or never.
    *
    * @param rowType the view's columns
-   * @param keyColumns for {@link Layout#UPSERT}, the positions of the group key in the rows that
-   *     the query hands the sink (after the view's columns, if they are hidden)
-   * @param newKeyColumn for {@link Layout#UPSERT}, the position in those rows of the
-   *     aggregation's new-key flag, true when the group had no state before the batch; or -1 if
-   *     they have none
+   * @param key for {@link Layout#UPSERT}, where the rows that the query hands the sink hold the
+   *     group key (after the view's columns, if they are hidden); {@link ResultKey#none()} else
    * @param retainedBatches how many batches of changes to keep behind the latest, at least 1
    * @throws SQLException (0A000) if a column has a type a result table cannot hold
    */
   static ResultTable open(ResultDatabase db, String view, String queryId, RelDataType rowType,
-      Layout layout, int[] keyColumns, int newKeyColumn, int retainedBatches)
-      throws SQLException {
+      Layout layout, ResultKey key, int retainedBatches) throws SQLException {
     List<RelDataTypeField> fields = rowType.getFieldList();
     StoredColumnType[] types = new StoredColumnType[fields.size()];
     int[] scales = new int[types.length];
@@ -198,15 +179,18 @@ final class ResultTable implements ViewResult {
         // Written by an earlier version of Freshet, the change log may need converting.
         changes.upgrade(c);
         db.persist(c);
-        return new ResultTable(db, view, layout, types, keyColumns, newKeyColumn, changes,
-            retainedBatches, batchId, layout == Layout.UPSERT ? 0 : nextSeq(s, table));
+        if (layout != Layout.UPSERT) {
+          return new ResultTable(db, view, layout, types, key, changes, retainedBatches, batchId,
+              nextSeq(s, table));
+        }
+        return new ResultTable(db, view, layout, types,
+            key.as(ResultKey.formatOf(c, "RESULT$" + view)), changes, retainedBatches, batchId, 0);
       }
       // A result left by an earlier view of this name belongs to a query that is gone.
       s.execute("DROP TABLE IF EXISTS " + table);
       changes.create(s);
-      String key = layout == Layout.UPSERT ? "KEY$ BINARY VARYING PRIMARY KEY"
-          : "SEQ$ BIGINT PRIMARY KEY";
-      s.execute("CREATE TABLE " + table + " (" + key + columns + ")");
+      s.execute("CREATE TABLE " + table + " ("
+          + (layout == Layout.UPSERT ? key.ddl() : "SEQ$ BIGINT PRIMARY KEY") + columns + ")");
       try (PreparedStatement p = c.prepareStatement(
           "MERGE INTO " + RESULTS + " KEY (VIEW_NAME) VALUES (?, ?, -1)")) {
         p.setString(1, view);
@@ -215,8 +199,7 @@ final class ResultTable implements ViewResult {
       }
       db.persist(c);
     }
-    return new ResultTable(db, view, layout, types, keyColumns, newKeyColumn, changes,
-        retainedBatches, -1, 0);
+    return new ResultTable(db, view, layout, types, key, changes, retainedBatches, -1, 0);
   }
 
   /** What {@link #batchWrittenBy} answers for a result that the query has not written. */
@@ -358,12 +341,12 @@ final class ResultTable implements ViewResult {
     int updates = 0;
     for (int r = 0; r < n; r++) {
       Object[] row = rows.get(r);
-      keys[r] = encodeKey(row);
-      if (newKeyColumn >= 0 && Boolean.TRUE.equals(row[newKeyColumn])) {
+      keys[r] = key.encode(row);
+      if (key.isNewGroup(row)) {
         inserted[r] = true;
       } else {
         bindColumns(update, 1, row);
-        update.setBytes(types.length + 1, keys[r]);
+        key.bind(update, types.length + 1, row, keys[r]);
         update.addBatch();
         updated[updates++] = r;
       }
@@ -377,7 +360,7 @@ final class ResultTable implements ViewResult {
     boolean inserts = false;
     for (int r = 0; r < n; r++) {
       if (inserted[r]) {
-        insert.setBytes(1, keys[r]);
+        key.bind(insert, 1, rows.get(r), keys[r]);
         bindColumns(insert, 2, rows.get(r));
         insert.addBatch();
         inserts = true;
@@ -529,7 +512,7 @@ final class ResultTable implements ViewResult {
              + " FROM " + table)) {
       while (r.next()) {
         Object[] row = Arrays.copyOf(readRow(r, 2), types.length + 1);
-        row[types.length] = r.getBytes(1);
+        row[types.length] = keyed ? key.read(r, 1) : null;
         rows.add(row);
       }
     }
@@ -573,19 +556,6 @@ final class ResultTable implements ViewResult {
       writer = c;
     }
     return writer;
-  }
-
-  /** The group key of {@code row}: its key columns, each encoded by {@link StateCodec}. */
-  private byte[] encodeKey(Object[] row) {
-    keyBytes.reset();
-    try {
-      for (int column : keyColumns) {
-        StateCodec.write(keyOut, row[column]);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot encode the group key of view " + view, e);
-    }
-    return keyBytes.toByteArray();
   }
 
   /** Closes the batch thread's connection; the next batch opens another. */

@@ -58,6 +58,12 @@ class ResultTableTest {
     return rows(table, DataContexts.EMPTY);
   }
 
+  /** The key of rows grouped by the VARCHAR in {@code column}: kept encoded. */
+  private static ResultKey textKeyAt(int column, int newKeyColumn) {
+    return ResultKey.of(new int[] {column}, List.of(K_N.getFieldList().get(0).getType()),
+        newKeyColumn);
+  }
+
   private static List<Object[]> batch(Object[]... rows) {
     return new ArrayList<>(List.of(rows));
   }
@@ -65,7 +71,7 @@ class ResultTableTest {
   @Test void shouldUpsertByTheHiddenKeyAndDropIt() throws SQLException {
     // Rows are (visible k, n, hidden key): two groups look alike once upper-cased.
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {2}, -1, 100);
+        textKeyAt(2, -1), 100);
     table.apply(0, batch(new Object[] {"A", 1L, "a"}, new Object[] {"A", 1L, "A"}));
     table.apply(1, batch(new Object[] {"A", 2L, "a"}));
     assertEquals(List.of(List.of("A", 2L), List.of("A", 1L)), rows(table));
@@ -74,7 +80,7 @@ class ResultTableTest {
 
   @Test void shouldKeepANullGroupKeyApartFromEveryOther() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, -1, 100);
+        textKeyAt(0, -1), 100);
     table.apply(0, batch(new Object[] {null, 1L}, new Object[] {"", 1L}));
     table.apply(1, batch(new Object[] {null, 5L}));
     assertEquals(List.of(Arrays.asList(null, 5L), List.of("", 1L)), rows(table));
@@ -82,7 +88,7 @@ class ResultTableTest {
 
   @Test void shouldReplaceTheResultInCompleteMode() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.REPLACE,
-        new int[0], -1, 100);
+        ResultKey.none(), 100);
     table.apply(0, batch(new Object[] {"a", 1L}, new Object[] {"b", 1L}));
     table.apply(1, batch(new Object[] {"b", 2L}, new Object[] {"a", 2L}));
     // The batch's order is kept: a COMPLETE query may end with ORDER BY.
@@ -91,7 +97,7 @@ class ResultTableTest {
 
   @Test void shouldAppendInBatchOrder() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.APPEND,
-        new int[0], -1, 100);
+        ResultKey.none(), 100);
     List<List<Object>> expected = new ArrayList<>();
     for (int b = 0; b < 20; b++) {
       List<Object[]> rows = new ArrayList<>();
@@ -107,7 +113,7 @@ class ResultTableTest {
   /** A batch re-run after a crash reaches the sink again; exactly once means it is skipped. */
   @Test void shouldIgnoreABatchItHasAlready() throws SQLException {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.APPEND,
-        new int[0], -1, 100);
+        ResultKey.none(), 100);
     ViewSink sink = new ViewSink("V", table);
     sink.addBatch(3, batch(new Object[] {"a", 1L}));
     sink.addBatch(3, batch(new Object[] {"a", 1L}));
@@ -119,7 +125,7 @@ class ResultTableTest {
   @Test void shouldReadTheStateOfTheStatementsStartWhenPinned() throws SQLException {
     ResultDatabase db = memory();
     ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, -1, 100);
+        textKeyAt(0, -1), 100);
     table.apply(0, batch(new Object[] {"a", 1L}));
     try (Connection snapshot = db.connectSnapshot()) {
       Map<String, Object> variables = new HashMap<>();
@@ -136,21 +142,21 @@ class ResultTableTest {
       throws SQLException {
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q1", K_N, ResultTable.Layout.APPEND,
-          new int[0], -1, 100);
+          ResultKey.none(), 100);
       table.apply(0, batch(new Object[] {"a", 1L}));
       table.apply(1, batch(new Object[] {"b", 1L}));
       table.closeWriter();
     }
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q1", K_N, ResultTable.Layout.APPEND,
-          new int[0], -1, 100);
+          ResultKey.none(), 100);
       assertEquals(1, table.batchId());
       table.apply(2, batch(new Object[] {"c", 1L}));
       assertEquals(List.of(List.of("a", 1L), List.of("b", 1L), List.of("c", 1L)), rows(table));
       table.closeWriter();
 
       ResultTable recreated = ResultTable.open(db, "V", "q2", K_N, ResultTable.Layout.APPEND,
-          new int[0], -1, 100);
+          ResultKey.none(), 100);
       assertEquals(-1, recreated.batchId());
       assertEquals(List.of(), rows(recreated));
     }
@@ -165,7 +171,7 @@ class ResultTableTest {
         .add("V", SqlTypeName.VARCHAR, 20).add("Y", SqlTypeName.VARBINARY, 4)
         .add("DT", SqlTypeName.DATE).add("TS", SqlTypeName.TIMESTAMP, 3).build(), true);
     ResultTable table = ResultTable.open(memory(), "ALL TYPES", "q", rowType,
-        ResultTable.Layout.APPEND, new int[0], -1, 100);
+        ResultTable.Layout.APPEND, ResultKey.none(), 100);
     Object[] values = {true, (byte) 7, (short) 300, 70_000, 1L << 40,
         new BigDecimal("12345.678"), 1.5f, 2.25, "x\"y", new ByteString(new byte[] {1, 2}),
         19_000, 1_700_000_000_123L};
@@ -178,7 +184,7 @@ class ResultTableTest {
     RelDataType rowType = TYPES.builder()
         .add("A", TYPES.createArrayType(TYPES.createSqlType(SqlTypeName.INTEGER), -1)).build();
     SQLException e = assertThrows(SQLException.class, () -> ResultTable.open(memory(), "V", "q",
-        rowType, ResultTable.Layout.APPEND, new int[0], -1, 100));
+        rowType, ResultTable.Layout.APPEND, ResultKey.none(), 100));
     assertEquals("0A000", e.getSQLState());
     assertEquals("Column A of materialized view V is INTEGER NOT NULL ARRAY NOT NULL, which a"
         + " view's result cannot hold yet. Cast it to a character, numeric, boolean, date, time"
@@ -202,7 +208,7 @@ class ResultTableTest {
 
   @Test void shouldHandASubscriberTheResultThenEachBatchWithItsKinds() throws Exception {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, -1, 100);
+        textKeyAt(0, -1), 100);
     table.apply(0, batch(new Object[] {"a", 1L}));
     Heard heard = new Heard();
     try (AutoCloseable subscription = table.subscribe(-1, heard)) {
@@ -217,7 +223,7 @@ class ResultTableTest {
 
   @Test void shouldResumeAfterAVersionWhileItsChangesAreRetained() throws Exception {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, -1, 2);
+        textKeyAt(0, -1), 2);
     for (long b = 0; b < 5; b++) {
       table.apply(b, batch(new Object[] {"a", b}));
     }
@@ -244,7 +250,7 @@ class ResultTableTest {
 
   @Test void shouldDeleteTheOldTableAndInsertTheNewOneInCompleteMode() throws Exception {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.REPLACE,
-        new int[0], -1, 100);
+        ResultKey.none(), 100);
     Heard heard = new Heard();
     table.subscribe(-1, heard);
     table.apply(0, batch(new Object[] {"a", 1L}));
@@ -257,7 +263,7 @@ class ResultTableTest {
 
   @Test void shouldTellNewKeysFromKnownOnesInALargeBatch() throws Exception {
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {0}, -1, 100);
+        textKeyAt(0, -1), 100);
     int keys = 20_010;
     List<Object[]> first = new ArrayList<>();
     for (int i = 0; i < keys; i += 2) {
@@ -289,7 +295,7 @@ class ResultTableTest {
       throws Exception {
     // Rows are (k, n, hidden key, new-key flag).
     ResultTable table = ResultTable.open(memory(), "V", "q", K_N, ResultTable.Layout.UPSERT,
-        new int[] {2}, 3, 100);
+        textKeyAt(2, 3), 100);
     table.apply(0, batch(new Object[] {"a", 1L, "a", true}, new Object[] {"b", 1L, "b", true}));
     Heard live = new Heard();
     table.subscribe(0, live);
@@ -323,7 +329,7 @@ class ResultTableTest {
         .add("V", SqlTypeName.VARCHAR, 100_000).add("Y", SqlTypeName.VARBINARY, 4)
         .add("DT", SqlTypeName.DATE).add("TS", SqlTypeName.TIMESTAMP, 3).build(), true);
     ResultTable table = ResultTable.open(memory(), "ALL TYPES", "q", rowType,
-        ResultTable.Layout.APPEND, new int[0], -1, 100);
+        ResultTable.Layout.APPEND, ResultKey.none(), 100);
     String longText = "é".repeat(70_000);
     Object[] handed = {false, 7, 300, 70_000, 1L << 40, new BigDecimal("-1.2345"), 1.5f, 2.25,
         longText, new byte[] {1, 2}, 19_000, 1_700_000_000_123L};
@@ -349,7 +355,7 @@ class ResultTableTest {
     expected.add(new ArrayList<>(List.of(1L)));
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-          new int[] {0}, -1, 100);
+          textKeyAt(0, -1), 100);
       List<Object[]> first = new ArrayList<>();
       List<Object[]> second = new ArrayList<>();
       for (int i = 0; i < groups; i++) {
@@ -366,7 +372,7 @@ class ResultTableTest {
     }
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-          new int[] {0}, -1, 100);
+          textKeyAt(0, -1), 100);
       Heard resumed = new Heard();
       table.subscribe(0, resumed).close();
       assertEquals(expected, resumed.calls);
@@ -426,7 +432,7 @@ class ResultTableTest {
     }
     try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
       ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-          new int[] {0}, -1, 100);
+          textKeyAt(0, -1), 100);
       assertEquals(1, table.batchId());
       table.apply(2, batch(new Object[] {"b", 2L}));
       Heard resumed = new Heard();
@@ -445,5 +451,68 @@ class ResultTableTest {
     java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
     dev.freshet.executor.state.StateCodec.write(new java.io.DataOutputStream(bytes), value);
     return bytes.toByteArray();
+  }
+
+  private static final RelDataType BIGINT_NOT_NULL = TYPES.createSqlType(SqlTypeName.BIGINT);
+  private static final RelDataType ID_N = TYPES.builder()
+      .add("ID", BIGINT_NOT_NULL).add("N", SqlTypeName.BIGINT).build();
+
+  /**
+   * A key of one integral column that cannot be NULL is the table's BIGINT key; a group's key
+   * bytes are the same in the snapshot, the live changes and the replayed ones, so that a
+   * subscriber coalesces a group's rows.
+   */
+  @Test void shouldKeyByABigintWhenTheGroupKeyIsOneIntegralColumn() throws Exception {
+    ResultDatabase db = memory();
+    ResultTable table = ResultTable.open(db, "V", "q", ID_N, ResultTable.Layout.UPSERT,
+        ResultKey.of(new int[] {0}, List.of(BIGINT_NOT_NULL), 2), 100);
+    table.apply(0, batch(new Object[] {1L, 1L, true}, new Object[] {2L, 1L, true}));
+    List<Object[]> snapshot = new ArrayList<>();
+    List<Object[]> live = new ArrayList<>();
+    table.subscribe(-1, (batchId, changes) -> (batchId == 0 ? snapshot : live).addAll(changes));
+    table.apply(1, batch(new Object[] {1L, 2L, false}, new Object[] {3L, 1L, true}));
+    List<Object[]> replayed = new ArrayList<>();
+    table.subscribe(0, (batchId, changes) -> replayed.addAll(changes)).close();
+
+    assertEquals("BIGINT", keyType(db));
+    assertEquals(List.of(List.of(1L, 2L), List.of(2L, 1L), List.of(3L, 1L)), rows(table));
+    Object keyOfOne = snapshot.stream().filter(c -> c[0].equals(1L)).findFirst().orElseThrow()[4];
+    for (List<Object[]> changes : List.of(live, replayed)) {
+      assertEquals(List.of(List.of(1L, 2L, 1L, "UPDATE"), List.of(3L, 1L, 1L, "INSERT")),
+          changes.stream().map(c -> Arrays.asList(c).subList(0, 4)).collect(
+              java.util.stream.Collectors.toList()));
+      assertEquals(keyOfOne, changes.get(0)[4]);
+    }
+  }
+
+  /** A table created with the key encoded keeps it so when its view restarts. */
+  @Test void shouldKeepTheKeyFormatOfAnExistingTable() throws Exception {
+    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
+      RelDataType nullable = TYPES.createTypeWithNullability(BIGINT_NOT_NULL, true);
+      ResultTable table = ResultTable.open(db, "V", "q", ID_N, ResultTable.Layout.UPSERT,
+          ResultKey.of(new int[] {0}, List.of(nullable), -1), 100);
+      table.apply(0, batch(new Object[] {1L, 1L}, new Object[] {2L, 1L}));
+      table.closeWriter();
+      assertEquals("BINARY VARYING", keyType(db));
+    }
+    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
+      ResultTable table = ResultTable.open(db, "V", "q", ID_N, ResultTable.Layout.UPSERT,
+          ResultKey.of(new int[] {0}, List.of(BIGINT_NOT_NULL), -1), 100);
+      Heard heard = new Heard();
+      table.subscribe(0, heard);
+      table.apply(1, batch(new Object[] {1L, 2L}));
+      assertEquals(List.of(List.of(1L, List.of(1L, 2L, 1L, "UPDATE"))), heard.calls);
+      assertEquals(List.of(List.of(1L, 2L), List.of(2L, 1L)), sorted(rows(table)));
+      assertEquals("BINARY VARYING", keyType(db));
+    }
+  }
+
+  private static String keyType(ResultDatabase db) throws SQLException {
+    try (Connection c = db.connect(); java.sql.Statement s = c.createStatement();
+         java.sql.ResultSet r = s.executeQuery("SELECT DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS"
+             + " WHERE TABLE_NAME = 'RESULT$V' AND COLUMN_NAME = 'KEY$'")) {
+      assertTrue(r.next());
+      return r.getString(1);
+    }
   }
 }
