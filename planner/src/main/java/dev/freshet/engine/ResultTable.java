@@ -336,12 +336,16 @@ final class ResultTable implements ViewResult {
       throws SQLException {
     int n = rows.size();
     byte[][] keys = new byte[n][];
+    for (int r = 0; r < n; r++) {
+      keys[r] = key.encode(rows.get(r));
+    }
+    // Written in the table's order; the changes stay in the batch's.
+    int[] order = key.tableOrder(keys);
     boolean[] inserted = new boolean[n];
     int[] updated = new int[n];
     int updates = 0;
-    for (int r = 0; r < n; r++) {
+    for (int r : order) {
       Object[] row = rows.get(r);
-      keys[r] = key.encode(row);
       if (key.isNewGroup(row)) {
         inserted[r] = true;
       } else {
@@ -358,7 +362,7 @@ final class ResultTable implements ViewResult {
       }
     }
     boolean inserts = false;
-    for (int r = 0; r < n; r++) {
+    for (int r : order) {
       if (inserted[r]) {
         key.bind(insert, 1, rows.get(r), keys[r]);
         bindColumns(insert, 2, rows.get(r));
