@@ -47,6 +47,9 @@ final class ChangeLog {
   /** About how many bytes of changes a chunk holds: few rows per batch, none of them huge. */
   static final int CHUNK_BYTES = 256 * 1024;
 
+  private static final String COLUMNS = " (BATCH_ID BIGINT, CHUNK INTEGER, ROWS INTEGER,"
+      + " DATA BINARY VARYING, PRIMARY KEY (BATCH_ID, CHUNK))";
+
   private final String view;
   private final String table;
   private final StoredColumnType[] types;
@@ -77,8 +80,7 @@ final class ChangeLog {
   /** Creates the view's change log empty, deleting any an earlier view of its name left. */
   void create(Statement s) throws SQLException {
     drop(s, view);
-    s.execute("CREATE TABLE " + table + " (BATCH_ID BIGINT, CHUNK INTEGER, ROWS INTEGER,"
-        + " DATA BINARY VARYING, PRIMARY KEY (BATCH_ID, CHUNK))");
+    s.execute("CREATE TABLE " + table + COLUMNS);
   }
 
   /** Deletes the change log of view {@code view}, in either format, if it has one. */
@@ -99,8 +101,7 @@ final class ChangeLog {
       return;
     }
     try (Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE IF NOT EXISTS " + table + " (BATCH_ID BIGINT, CHUNK INTEGER,"
-          + " ROWS INTEGER, DATA BINARY VARYING, PRIMARY KEY (BATCH_ID, CHUNK))");
+      s.execute("CREATE TABLE IF NOT EXISTS " + table + COLUMNS);
       c.setAutoCommit(false);
       try {
         // Rows of a conversion that a crash interrupted before it dropped the old table.
