@@ -37,8 +37,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * that writes it, the name of its result table and the last batch applied. The result table
  * {@code "RESULT$<view>"} has the view's columns as {@code C0, C1, ...} ({@link StoredColumnType}
  * says how values are kept) and a key: {@code KEY$}, the group key as {@link ResultKey} keeps
- * it, for an upserted result; {@code SEQ$}, the row's position, for a replaced or appended one. The
- * {@link ChangeLog} keeps the changes of the last {@code retainedBatches} batches.
+ * it, for an upserted result; {@code SEQ$}, the row's position, for a replaced or appended one.
+ * The {@link ChangeLog} keeps the changes of the last {@code retainedBatches} batches.
  *
  * <p><b>Exactly once.</b> A batch's rows and its id are written in one transaction, so after a
  * crash the table holds either the whole batch and its id or neither; the view's sink skips a

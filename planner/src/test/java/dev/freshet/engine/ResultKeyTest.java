@@ -13,7 +13,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.junit.jupiter.api.Test;
 
-/** Which format a view's group key is kept in, and the order in which a batch's rows are written. */
+/** Which format a view's group key is kept in, and the order a batch's rows are written in. */
 class ResultKeyTest {
   private static final JavaTypeFactoryImpl TYPES = new JavaTypeFactoryImpl();
 
