@@ -88,7 +88,7 @@ final class MaterializedViewDdl {
     StreamTable source = plan.source();
     PlannedQuery run = plan;
     ResultTable.Layout layout;
-    int[] keyColumns = {};
+    ResultKey key = ResultKey.none();
     if (!plan.aggregating() || plan.outputMode() == OutputMode.APPEND) {
       layout = ResultTable.Layout.APPEND;
     } else if (plan.outputMode() == OutputMode.COMPLETE) {
@@ -97,7 +97,7 @@ final class MaterializedViewDdl {
       UpsertKeys.Keyed keyed = UpsertKeys.appendKeyColumns(plan, name);
       run = keyed.plan();
       layout = ResultTable.Layout.UPSERT;
-      keyColumns = keyed.keyColumns();
+      key = resultKey(keyed);
     }
     StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
@@ -117,7 +117,7 @@ final class MaterializedViewDdl {
       }
       // Opened only now that the name is free: opening resets a result another query wrote.
       ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,
-          keyColumns, options.minBatchesToRetain());
+          key, options.minBatchesToRetain());
       ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(), id,
           sql, List.of(source.name()), result);
       MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,
@@ -170,6 +170,16 @@ final class MaterializedViewDdl {
         ResultTable.drop(engine.results(), name);
       }
     }
+  }
+
+  /** Where the rows of {@code keyed} hold their group key, and of which types its columns are. */
+  private static ResultKey resultKey(UpsertKeys.Keyed keyed) {
+    List<RelDataTypeField> fields = keyed.plan().physical().getRowType().getFieldList();
+    List<RelDataType> types = new ArrayList<>();
+    for (int column : keyed.keyColumns()) {
+      types.add(fields.get(column).getType());
+    }
+    return ResultKey.of(keyed.keyColumns(), types, keyed.newKeyColumn());
   }
 
   private static SQLException nameTaken(Catalog catalog, String name) {

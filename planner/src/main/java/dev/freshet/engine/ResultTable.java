@@ -2,12 +2,7 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.state.StateCodec;
 import dev.freshet.planner.catalog.ViewResult;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,9 +11,7 @@ import java.sql.Statement;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -35,7 +28,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <pre>{@code
  * ResultTable result = ResultTable.open(db, "PER_USER", queryId, rowType,
- *     ResultTable.Layout.UPSERT, new int[] {2});
+ *     ResultTable.Layout.UPSERT, ResultKey.of(new int[] {2}, keyTypes, 3), 100);
  * result.apply(7, rows);        // batch 7, in one transaction with the batch id
  * result.batchId();             // 7
  * }</pre>
@@ -43,9 +36,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p><b>Tables.</b> {@code FRESHET_VIEW_RESULTS} has one row per view: its name, the id of the query
  * that writes it, the name of its result table and the last batch applied. The result table
  * {@code "RESULT$<view>"} has the view's columns as {@code C0, C1, ...} ({@link StoredColumnType}
- * says how values are kept) and a key: {@code KEY$}, the group key encoded with
- * {@link StateCodec} (a group key may be NULL, which an H2 primary key cannot be), for an upserted
- * result; {@code SEQ$}, the row's position, for a replaced or appended one.
+ * says how values are kept) and a key: {@code KEY$}, the group key as {@link ResultKey} keeps
+ * it, for an upserted result; {@code SEQ$}, the row's position, for a replaced or appended one.
+ * The {@link ChangeLog} keeps the changes of the last {@code retainedBatches} batches.
  *
  * <p><b>Exactly once.</b> A batch's rows and its id are written in one transaction, so after a
  * crash the table holds either the whole batch and its id or neither; the view's sink skips a
@@ -79,11 +72,32 @@ final class ResultTable implements ViewResult {
   /** What a change did to the result, as {@code _ROW_KIND} names it. */
   enum RowKind {
     /** A row for a group the result did not have, or an appended row. */
-    INSERT,
+    INSERT(0),
     /** A new value for a group the result had. */
-    UPDATE,
+    UPDATE(1),
     /** A row that left the result (COMPLETE mode: its group is not in the new table). */
-    DELETE
+    DELETE(2);
+
+    private final byte code;
+
+    RowKind(int code) {
+      this.code = (byte) code;
+    }
+
+    /** The kind's code in a {@link ChangeLog}. */
+    byte code() {
+      return code;
+    }
+
+    /** The kind whose {@link #code()} is {@code code}. */
+    static RowKind ofCode(byte code) {
+      for (RowKind kind : values()) {
+        if (kind.code == code) {
+          return kind;
+        }
+      }
+      throw new IllegalArgumentException("No row kind has code " + code);
+    }
   }
 
   /**
@@ -102,34 +116,33 @@ final class ResultTable implements ViewResult {
   private final String table;
   private final Layout layout;
   private final StoredColumnType[] types;
-  private final int[] keyColumns;
-  private final String changes;
+  private final ResultKey key;
+  private final ChangeLog changes;
   /** How many batches of changes the table keeps behind the latest, for resuming readers. */
   private final int retainedBatches;
   private final CopyOnWriteArrayList<ChangeListener> listeners = new CopyOnWriteArrayList<>();
   /** The batch thread's connection; opened by the first batch. */
   private @Nullable Connection writer;
-  private @Nullable PreparedStatement write;
+  /** INSERT of a row: {@code SEQ$} or {@code KEY$}, then the columns. */
+  private @Nullable PreparedStatement insert;
+  /** For {@link Layout#UPSERT}: UPDATE of a group's row, the columns then {@code KEY$}. */
+  private @Nullable PreparedStatement update;
   private @Nullable PreparedStatement recordBatch;
-  private @Nullable PreparedStatement writeChange;
-  private @Nullable PreparedStatement purgeChanges;
-  private @Nullable PreparedStatement existingKeys;
-  private final ByteArrayOutputStream keyBytes = new ByteArrayOutputStream();
-  private final DataOutputStream keyOut = new DataOutputStream(keyBytes);
+  private ChangeLog.@Nullable Writer changeWriter;
   /** The next {@code SEQ$} of an appended row. */
   private long nextSeq;
   private volatile long batchId;
 
   private ResultTable(ResultDatabase db, String view, Layout layout, StoredColumnType[] types,
-      int[] keyColumns, int retainedBatches, long batchId, long nextSeq) {
+      ResultKey key, ChangeLog changes, int retainedBatches, long batchId, long nextSeq) {
     this.db = db;
     this.view = view;
     this.table = tableName(view);
-    this.changes = changesName(view);
+    this.changes = changes;
     this.retainedBatches = retainedBatches;
     this.layout = layout;
     this.types = types;
-    this.keyColumns = keyColumns.clone();
+    this.key = key;
     this.batchId = batchId;
     this.nextSeq = nextSeq;
   }
@@ -139,45 +152,45 @@ final class ResultTable implements ViewResult {
    * if the table was written by another query (a view dropped and created again) or never.
    *
    * @param rowType the view's columns
-   * @param keyColumns for {@link Layout#UPSERT}, the positions of the group key in the rows that
-   *     the query hands the sink (after the view's columns, if they are hidden)
+   * @param key for {@link Layout#UPSERT}, where the rows that the query hands the sink hold the
+   *     group key (after the view's columns, if they are hidden); {@link ResultKey#none()} else
    * @param retainedBatches how many batches of changes to keep behind the latest, at least 1
    * @throws SQLException (0A000) if a column has a type a result table cannot hold
    */
   static ResultTable open(ResultDatabase db, String view, String queryId, RelDataType rowType,
-      Layout layout, int[] keyColumns, int retainedBatches) throws SQLException {
+      Layout layout, ResultKey key, int retainedBatches) throws SQLException {
     List<RelDataTypeField> fields = rowType.getFieldList();
     StoredColumnType[] types = new StoredColumnType[fields.size()];
+    int[] scales = new int[types.length];
     StringBuilder columns = new StringBuilder();
     for (int i = 0; i < types.length; i++) {
       RelDataTypeField field = fields.get(i);
       types[i] = StoredColumnType.of(field.getType(), view, field.getName());
+      scales[i] = StoredColumnType.scale(field.getType());
       columns.append(", C").append(i).append(' ').append(types[i].ddl(field.getType()));
     }
     String table = tableName(view);
-    String changes = changesName(view);
+    ChangeLog changes = new ChangeLog(view, types, scales);
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS " + RESULTS + " (VIEW_NAME CHARACTER VARYING"
           + " PRIMARY KEY, QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
-      try (PreparedStatement p = c.prepareStatement(
-          "SELECT QUERY_ID, BATCH_ID FROM " + RESULTS + " WHERE VIEW_NAME = ?")) {
-        p.setString(1, view);
-        try (ResultSet r = p.executeQuery()) {
-          if (r.next() && r.getString(1).equals(queryId)) {
-            return new ResultTable(db, view, layout, types, keyColumns, retainedBatches,
-                r.getLong(2), layout == Layout.UPSERT ? 0 : nextSeq(s, table));
-          }
+      long batchId = batchWrittenBy(c, view, queryId);
+      if (batchId != NOT_WRITTEN) {
+        // Written by an earlier version of Freshet, the change log may need converting.
+        changes.upgrade(c);
+        db.persist(c);
+        if (layout != Layout.UPSERT) {
+          return new ResultTable(db, view, layout, types, key, changes, retainedBatches, batchId,
+              nextSeq(s, table));
         }
+        return new ResultTable(db, view, layout, types,
+            key.as(ResultKey.formatOf(c, "RESULT$" + view)), changes, retainedBatches, batchId, 0);
       }
       // A result left by an earlier view of this name belongs to a query that is gone.
       s.execute("DROP TABLE IF EXISTS " + table);
-      s.execute("DROP TABLE IF EXISTS " + changes);
-      s.execute("CREATE TABLE " + changes + " (BATCH_ID BIGINT, SEQ$ INTEGER, KIND TINYINT,"
-          + " KEY$ BINARY VARYING"
-          + columns + ", PRIMARY KEY (BATCH_ID, SEQ$))");
-      String key = layout == Layout.UPSERT ? "KEY$ BINARY VARYING PRIMARY KEY"
-          : "SEQ$ BIGINT PRIMARY KEY";
-      s.execute("CREATE TABLE " + table + " (" + key + columns + ")");
+      changes.create(s);
+      s.execute("CREATE TABLE " + table + " ("
+          + (layout == Layout.UPSERT ? key.ddl() : "SEQ$ BIGINT PRIMARY KEY") + columns + ")");
       try (PreparedStatement p = c.prepareStatement(
           "MERGE INTO " + RESULTS + " KEY (VIEW_NAME) VALUES (?, ?, -1)")) {
         p.setString(1, view);
@@ -186,14 +199,32 @@ final class ResultTable implements ViewResult {
       }
       db.persist(c);
     }
-    return new ResultTable(db, view, layout, types, keyColumns, retainedBatches, -1, 0);
+    return new ResultTable(db, view, layout, types, key, changes, retainedBatches, -1, 0);
+  }
+
+  /** What {@link #batchWrittenBy} answers for a result that the query has not written. */
+  private static final long NOT_WRITTEN = -2;
+
+  /**
+   * The last batch that query {@code queryId} applied to the result of view {@code view} (-1 if
+   * none yet), or {@link #NOT_WRITTEN} if another query wrote it, or none did.
+   */
+  private static long batchWrittenBy(Connection c, String view, String queryId)
+      throws SQLException {
+    try (PreparedStatement p = c.prepareStatement(
+        "SELECT QUERY_ID, BATCH_ID FROM " + RESULTS + " WHERE VIEW_NAME = ?")) {
+      p.setString(1, view);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() && r.getString(1).equals(queryId) ? r.getLong(2) : NOT_WRITTEN;
+      }
+    }
   }
 
   /** Deletes the result of view {@code view}, if it has one. */
   static void drop(ResultDatabase db, String view) throws SQLException {
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("DROP TABLE IF EXISTS " + tableName(view));
-      s.execute("DROP TABLE IF EXISTS " + changesName(view));
+      ChangeLog.drop(s, view);
       s.execute("CREATE TABLE IF NOT EXISTS " + RESULTS + " (VIEW_NAME CHARACTER VARYING"
           + " PRIMARY KEY, QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
       try (PreparedStatement p = c.prepareStatement(
@@ -217,12 +248,8 @@ final class ResultTable implements ViewResult {
     return quote("RESULT$" + view);
   }
 
-  /** {@code CHANGES$<view>}: each batch's changes, kept for {@code retainedBatches} batches. */
-  private static String changesName(String view) {
-    return quote("CHANGES$" + view);
-  }
-
-  private static String quote(String name) {
+  /** {@code name} as a quoted identifier. */
+  static String quote(String name) {
     return '"' + name.replace("\"", "\"\"") + '"';
   }
 
@@ -237,7 +264,8 @@ final class ResultTable implements ViewResult {
 
   /**
    * Folds batch {@code batchId}'s rows into the result and records the batch id, in one durable
-   * transaction. Rows may be wider than the view: columns after the view's are dropped.
+   * transaction. Rows may be wider than the view: columns after the view's are dropped. For
+   * {@link Layout#UPSERT}, a batch has at most one row per group, as an aggregation emits.
    *
    * @throws SQLException if H2 fails; nothing of the batch is kept then
    */
@@ -248,33 +276,20 @@ final class ResultTable implements ViewResult {
       if (layout == Layout.REPLACE) {
         // Every row of the old table leaves it; the batch's rows are the new table.
         for (Object[] old : readAll(c)) {
-          changed.add(change(old, batchId, RowKind.DELETE, null));
+          changed.add(change(old, types.length, batchId, RowKind.DELETE, null));
         }
         try (Statement s = c.createStatement()) {
           s.executeUpdate("DELETE FROM " + table);
         }
         nextSeq = 0;
       }
-      byte[][] keys = layout == Layout.UPSERT ? encodeKeys(rows) : null;
-      Set<ByteBuffer> existing = keys == null ? Set.of() : existingKeys(keys);
-      PreparedStatement p = write;
-      for (int r = 0; r < rows.size(); r++) {
-        Object[] row = rows.get(r);
-        if (keys != null) {
-          p.setBytes(1, keys[r]);
-        } else {
-          p.setLong(1, nextSeq++);
-        }
-        for (int i = 0; i < types.length; i++) {
-          types[i].bind(p, i + 2, row[i]);
-        }
-        p.addBatch();
-        boolean known = keys != null && existing.contains(ByteBuffer.wrap(keys[r]));
-        changed.add(change(row, batchId, known ? RowKind.UPDATE : RowKind.INSERT,
-            keys == null ? null : keys[r]));
+      if (layout == Layout.UPSERT) {
+        upsert(batchId, rows, changed);
+      } else {
+        append(batchId, rows, changed);
       }
-      p.executeBatch();
-      writeChanges(batchId, changed);
+      changeWriter.write(batchId, changed);
+      changeWriter.purge(batchId - retainedBatches);
       recordBatch.setLong(1, batchId);
       recordBatch.executeUpdate();
       c.commit();
@@ -291,6 +306,83 @@ final class ResultTable implements ViewResult {
     this.batchId = batchId;
     for (ChangeListener listener : listeners) {
       listener.committed(batchId, changed);
+    }
+  }
+
+  /** Adds {@code rows} after the result's rows, each an {@link RowKind#INSERT}. */
+  private void append(long batchId, List<Object[]> rows, List<Object[]> changed)
+      throws SQLException {
+    PreparedStatement p = insert;
+    for (Object[] row : rows) {
+      p.setLong(1, nextSeq++);
+      bindColumns(p, 2, row);
+      p.addBatch();
+      changed.add(change(row, types.length, batchId, RowKind.INSERT, null));
+    }
+    p.executeBatch();
+  }
+
+  /**
+   * Writes each of {@code rows} as its group's row: an {@link RowKind#UPDATE} of the row the
+   * result has, or an {@link RowKind#INSERT} if it has none.
+   *
+   * <p>Which one needs no lookup of its own. A group the aggregation flags as new had no state
+   * before the batch, so no batch before emitted it and the result has no row for it (a group
+   * that the watermark evicted from state keeps its row, but can never come back: its rows are
+   * late). Any other group is updated, and the UPDATE's count says whether the result had its
+   * row: a HAVING clause may have kept every earlier row of the group out.
+   */
+  private void upsert(long batchId, List<Object[]> rows, List<Object[]> changed)
+      throws SQLException {
+    int n = rows.size();
+    byte[][] keys = new byte[n][];
+    for (int r = 0; r < n; r++) {
+      keys[r] = key.encode(rows.get(r));
+    }
+    // Written in the table's order; the changes stay in the batch's.
+    int[] order = key.tableOrder(keys);
+    boolean[] inserted = new boolean[n];
+    int[] updated = new int[n];
+    int updates = 0;
+    for (int r : order) {
+      Object[] row = rows.get(r);
+      if (key.isNewGroup(row)) {
+        inserted[r] = true;
+      } else {
+        bindColumns(update, 1, row);
+        key.bind(update, types.length + 1, row, keys[r]);
+        update.addBatch();
+        updated[updates++] = r;
+      }
+    }
+    if (updates > 0) {
+      int[] counts = update.executeBatch();
+      for (int u = 0; u < updates; u++) {
+        inserted[updated[u]] = counts[u] == 0;
+      }
+    }
+    boolean inserts = false;
+    for (int r : order) {
+      if (inserted[r]) {
+        key.bind(insert, 1, rows.get(r), keys[r]);
+        bindColumns(insert, 2, rows.get(r));
+        insert.addBatch();
+        inserts = true;
+      }
+    }
+    if (inserts) {
+      insert.executeBatch();
+    }
+    for (int r = 0; r < n; r++) {
+      changed.add(change(rows.get(r), types.length, batchId,
+          inserted[r] ? RowKind.INSERT : RowKind.UPDATE, keys[r]));
+    }
+  }
+
+  /** Binds the view's columns of {@code row} to parameters {@code first}, ... of {@code p}. */
+  private void bindColumns(PreparedStatement p, int first, Object[] row) throws SQLException {
+    for (int i = 0; i < types.length; i++) {
+      types[i].bind(p, first + i, row[i]);
     }
   }
 
@@ -316,7 +408,8 @@ final class ResultTable implements ViewResult {
         if (latest >= 0) {
           List<Object[]> rows = new ArrayList<>();
           for (Object[] row : readAll(snapshot)) {
-            rows.add(change(row, latest, RowKind.INSERT, (byte[]) row[types.length]));
+            rows.add(change(row, types.length, latest, RowKind.INSERT,
+                (byte[]) row[types.length]));
           }
           listener.committed(latest, rows);
         }
@@ -351,37 +444,14 @@ final class ResultTable implements ViewResult {
     if (sinceBatch == latest) {
       return;
     }
-    try (Statement s = c.createStatement();
-         ResultSet r = s.executeQuery("SELECT MIN(BATCH_ID) FROM " + changes)) {
-      r.next();
-      long oldest = r.getLong(1);
-      if (r.wasNull() || oldest > sinceBatch + 1) {
-        throw new SQLException("View " + view + " no longer keeps the changes after version "
-            + sinceBatch + (r.wasNull() ? "" : ": the oldest it keeps are those of version "
-            + oldest) + ". Subscribe without 'since_version' to start from the view's current"
-            + " rows, or keep more versions with SET 'min.batches.to.retain'", "22023");
-      }
+    Long oldest = changes.oldestBatch(c);
+    if (oldest == null || oldest > sinceBatch + 1) {
+      throw new SQLException("View " + view + " no longer keeps the changes after version "
+          + sinceBatch + (oldest == null ? "" : ": the oldest it keeps are those of version "
+          + oldest) + ". Subscribe without 'since_version' to start from the view's current"
+          + " rows, or keep more versions with SET 'min.batches.to.retain'", "22023");
     }
-    try (PreparedStatement p = c.prepareStatement("SELECT BATCH_ID, KIND, KEY$, " + columnList()
-        + " FROM " + changes + " WHERE BATCH_ID > ? ORDER BY BATCH_ID, SEQ$")) {
-      p.setLong(1, sinceBatch);
-      try (ResultSet r = p.executeQuery()) {
-        long batch = -1;
-        List<Object[]> rows = new ArrayList<>();
-        while (r.next()) {
-          long b = r.getLong(1);
-          if (b != batch && !rows.isEmpty()) {
-            listener.committed(batch, rows);
-            rows = new ArrayList<>();
-          }
-          batch = b;
-          rows.add(change(readRow(r, 4), b, RowKind.values()[r.getByte(2)], r.getBytes(3)));
-        }
-        if (!rows.isEmpty()) {
-          listener.committed(batch, rows);
-        }
-      }
-    }
+    changes.replay(c, sinceBatch, listener);
   }
 
   /**
@@ -423,64 +493,18 @@ final class ResultTable implements ViewResult {
   }
 
   /**
-   * A change row ({@link ChangeListener}): the view's columns of {@code row}, the batch id, the
-   * kind's name, the group key ({@link Layout#UPSERT} only, else null) and whether the kind is
-   * {@link RowKind#INSERT}.
+   * A change row ({@link ChangeListener}): the first {@code columns} columns of {@code row} (the
+   * view's), the batch id, the kind's name, the group key ({@link Layout#UPSERT} only, else null)
+   * and whether the kind is {@link RowKind#INSERT}.
    */
-  private Object[] change(Object[] row, long batchId, RowKind kind, byte @Nullable [] key) {
-    Object[] change = Arrays.copyOf(row, types.length + CHANGE_EXTRA_COLUMNS);
-    change[types.length] = batchId;
-    change[types.length + 1] = kind.name();
-    change[types.length + 2] = key == null ? null : ByteBuffer.wrap(key);
-    change[types.length + 3] = kind == RowKind.INSERT;
+  static Object[] change(Object[] row, int columns, long batchId, RowKind kind,
+      byte @Nullable [] key) {
+    Object[] change = Arrays.copyOf(row, columns + CHANGE_EXTRA_COLUMNS);
+    change[columns] = batchId;
+    change[columns + 1] = kind.name();
+    change[columns + 2] = key == null ? null : ByteBuffer.wrap(key);
+    change[columns + 3] = kind == RowKind.INSERT;
     return change;
-  }
-
-  private byte[][] encodeKeys(List<Object[]> rows) {
-    byte[][] keys = new byte[rows.size()][];
-    for (int r = 0; r < keys.length; r++) {
-      keys[r] = encodeKey(rows.get(r));
-    }
-    return keys;
-  }
-
-  /**
-   * Which of {@code keys} the result has now: one primary-key probe each, so a batch costs its
-   * own size, not the result's. (H2 2.3 runs {@code KEY$ = ANY(?)} over an array as a scan of the
-   * table with a search of the array per row: the benchmarks measured 48 s for a batch over a
-   * million groups.)
-   */
-  private Set<ByteBuffer> existingKeys(byte[][] keys) throws SQLException {
-    Set<ByteBuffer> found = new HashSet<>();
-    for (byte[] key : keys) {
-      existingKeys.setBytes(1, key);
-      try (ResultSet r = existingKeys.executeQuery()) {
-        if (r.next()) {
-          found.add(ByteBuffer.wrap(key));
-        }
-      }
-    }
-    return found;
-  }
-
-  /** Records the batch's changes and forgets those of batches no longer retained. */
-  private void writeChanges(long batchId, List<Object[]> changed) throws SQLException {
-    PreparedStatement p = writeChange;
-    for (int seq = 0; seq < changed.size(); seq++) {
-      Object[] change = changed.get(seq);
-      p.setLong(1, batchId);
-      p.setInt(2, seq);
-      p.setByte(3, (byte) RowKind.valueOf((String) change[types.length + 1]).ordinal());
-      ByteBuffer key = (ByteBuffer) change[types.length + 2];
-      p.setBytes(4, key == null ? null : key.array());
-      for (int i = 0; i < types.length; i++) {
-        types[i].bind(p, i + 5, change[i]);
-      }
-      p.addBatch();
-    }
-    p.executeBatch();
-    purgeChanges.setLong(1, batchId - retainedBatches);
-    purgeChanges.executeUpdate();
   }
 
   /** Every row of the result: its columns, then its group key's encoding (UPSERT) or null. */
@@ -492,7 +516,7 @@ final class ResultTable implements ViewResult {
              + " FROM " + table)) {
       while (r.next()) {
         Object[] row = Arrays.copyOf(readRow(r, 2), types.length + 1);
-        row[types.length] = r.getBytes(1);
+        row[types.length] = keyed ? key.read(r, 1) : null;
         rows.add(row);
       }
     }
@@ -520,46 +544,32 @@ final class ResultTable implements ViewResult {
     if (writer == null) {
       Connection c = db.connect();
       c.setAutoCommit(false);
-      StringBuilder sql = new StringBuilder(layout == Layout.UPSERT
-          ? "MERGE INTO " + table + " KEY (KEY$) VALUES (?" : "INSERT INTO " + table + " VALUES (?");
-      sql.append(", ?".repeat(types.length)).append(')');
-      write = c.prepareStatement(sql.toString());
+      insert = c.prepareStatement("INSERT INTO " + table + " VALUES (?"
+          + ", ?".repeat(types.length) + ")");
+      if (layout == Layout.UPSERT) {
+        StringBuilder sql = new StringBuilder("UPDATE " + table + " SET ");
+        for (int i = 0; i < types.length; i++) {
+          sql.append(i == 0 ? "C" : ", C").append(i).append(" = ?");
+        }
+        update = c.prepareStatement(sql.append(" WHERE KEY$ = ?").toString());
+      }
       recordBatch = c.prepareStatement(
           "UPDATE " + RESULTS + " SET BATCH_ID = ? WHERE VIEW_NAME = ?");
       recordBatch.setString(2, view);
-      purgeChanges = c.prepareStatement("DELETE FROM " + changes + " WHERE BATCH_ID <= ?");
-      writeChange = c.prepareStatement("INSERT INTO " + changes + " VALUES (?, ?, ?, ?"
-          + ", ?".repeat(types.length) + ")");
-      if (layout == Layout.UPSERT) {
-        existingKeys = c.prepareStatement("SELECT 1 FROM " + table + " WHERE KEY$ = ?");
-      }
+      changeWriter = changes.writer(c);
       writer = c;
     }
     return writer;
-  }
-
-  /** The group key of {@code row}: its key columns, each encoded by {@link StateCodec}. */
-  private byte[] encodeKey(Object[] row) {
-    keyBytes.reset();
-    try {
-      for (int column : keyColumns) {
-        StateCodec.write(keyOut, row[column]);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot encode the group key of view " + view, e);
-    }
-    return keyBytes.toByteArray();
   }
 
   /** Closes the batch thread's connection; the next batch opens another. */
   void closeWriter() {
     Connection c = writer;
     writer = null;
-    write = null;
+    insert = null;
+    update = null;
     recordBatch = null;
-    writeChange = null;
-    purgeChanges = null;
-    existingKeys = null;
+    changeWriter = null;
     if (c != null) {
       try {
         c.close();

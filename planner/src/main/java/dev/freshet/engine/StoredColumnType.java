@@ -1,7 +1,13 @@
 package dev.freshet.engine;
 
 import dev.freshet.planner.PlannerErrors;
+import dev.freshet.executor.state.StateCodec;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -35,6 +41,14 @@ enum StoredColumnType {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getBoolean(i);
     }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeBoolean((Boolean) v);
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readBoolean();
+    }
   },
   TINYINT("TINYINT") {
     @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
@@ -44,6 +58,14 @@ enum StoredColumnType {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getByte(i);
     }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeByte(((Number) v).byteValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readByte();
+    }
   },
   SMALLINT("SMALLINT") {
     @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
@@ -52,6 +74,14 @@ enum StoredColumnType {
 
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getShort(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeShort(((Number) v).shortValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readShort();
     }
   },
   /** INTEGER, and DATE (days), TIME (milliseconds) and year-month intervals (months). */
@@ -63,6 +93,14 @@ enum StoredColumnType {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getInt(i);
     }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeInt(((Number) v).intValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readInt();
+    }
   },
   /** BIGINT, and TIMESTAMP (milliseconds) and day-time intervals (milliseconds). */
   BIGINT("BIGINT") {
@@ -73,20 +111,43 @@ enum StoredColumnType {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getLong(i);
     }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeLong(((Number) v).longValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readLong();
+    }
   },
   DECIMAL("NUMERIC") {
     @Override String ddl(RelDataType type) {
       // Calcite's precision is at most its type system's maximum, within H2's 100000.
-      return "NUMERIC(" + type.getPrecision() + ", " + Math.max(type.getScale(), 0) + ")";
+      return "NUMERIC(" + type.getPrecision() + ", " + scale(type) + ")";
     }
 
     @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setBigDecimal(i, v instanceof BigDecimal ? (BigDecimal) v
-          : new BigDecimal(v.toString()));
+      s.setBigDecimal(i, toBigDecimal(v));
     }
 
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getBigDecimal(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      // As H2 stores it in a NUMERIC(p, s) column: rounded half up to the column's scale.
+      BigDecimal d = toBigDecimal(v).setScale(scale, RoundingMode.HALF_UP);
+      byte[] unscaled = d.unscaledValue().toByteArray();
+      out.writeInt(d.scale());
+      out.writeInt(unscaled.length);
+      out.write(unscaled);
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      int scale = in.readInt();
+      byte[] unscaled = new byte[in.readInt()];
+      in.readFully(unscaled);
+      return new BigDecimal(new BigInteger(unscaled), scale);
     }
   },
   REAL("REAL") {
@@ -97,6 +158,14 @@ enum StoredColumnType {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getFloat(i);
     }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeFloat(((Number) v).floatValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readFloat();
+    }
   },
   DOUBLE("DOUBLE PRECISION") {
     @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
@@ -106,6 +175,14 @@ enum StoredColumnType {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getDouble(i);
     }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeDouble(((Number) v).doubleValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readDouble();
+    }
   },
   VARCHAR("CHARACTER VARYING") {
     @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
@@ -114,6 +191,14 @@ enum StoredColumnType {
 
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getString(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      StateCodec.write(out, v.toString());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return StateCodec.read(in);
     }
   },
   VARBINARY("BINARY VARYING") {
@@ -125,6 +210,18 @@ enum StoredColumnType {
       byte[] bytes = r.getBytes(i);
       // A NULL reads as null bytes; read() answers null for it.
       return bytes == null ? ByteString.EMPTY : new ByteString(bytes);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      byte[] bytes = v instanceof ByteString ? ((ByteString) v).getBytes() : (byte[]) v;
+      out.writeInt(bytes.length);
+      out.write(bytes);
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      byte[] bytes = new byte[in.readInt()];
+      in.readFully(bytes);
+      return new ByteString(bytes);
     }
   };
 
@@ -193,6 +290,11 @@ enum StoredColumnType {
     return h2Type;
   }
 
+  /** The scale of a NUMERIC column for {@code type}: none, if Calcite's type has none. */
+  static int scale(RelDataType type) {
+    return Math.max(type.getScale(), 0);
+  }
+
   /** Sets parameter {@code i} of {@code statement} to {@code value} (internal representation). */
   final void bind(PreparedStatement statement, int i, @Nullable Object value)
       throws SQLException {
@@ -209,7 +311,36 @@ enum StoredColumnType {
     return resultSet.wasNull() ? null : value;
   }
 
+  /**
+   * Writes {@code value} (internal representation, or null) as a change log keeps it
+   * ({@link ChangeLog}): as the value the result table holds after {@link #bind}, so that
+   * {@link #decode} gives what {@link #read} would.
+   *
+   * @param scale the column's scale, for {@link #DECIMAL}
+   */
+  final void write(DataOutput out, @Nullable Object value, int scale) throws IOException {
+    if (value == null) {
+      out.writeBoolean(false);
+    } else {
+      out.writeBoolean(true);
+      encode(out, value, scale);
+    }
+  }
+
+  /** Reads a value that {@link #write} wrote, in internal representation. */
+  final @Nullable Object readFrom(DataInput in) throws IOException {
+    return in.readBoolean() ? decode(in) : null;
+  }
+
+  private static BigDecimal toBigDecimal(Object v) {
+    return v instanceof BigDecimal ? (BigDecimal) v : new BigDecimal(v.toString());
+  }
+
   abstract void bindValue(PreparedStatement statement, int i, Object value) throws SQLException;
 
   abstract Object readValue(ResultSet resultSet, int i) throws SQLException;
+
+  abstract void encode(DataOutput out, Object value, int scale) throws IOException;
+
+  abstract Object decode(DataInput in) throws IOException;
 }

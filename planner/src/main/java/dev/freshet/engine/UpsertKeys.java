@@ -38,12 +38,13 @@ import org.apache.calcite.util.Pair;
  */
 final class UpsertKeys {
   /**
-   * A query whose rows end with the group key.
+   * A query whose rows end with the group key, then the aggregation's new-key flag.
    *
    * @param plan the query with its physical plan rewritten
    * @param keyColumns positions of the key columns in its rows, after the visible columns
+   * @param newKeyColumn position of the {@link StateStoreSave#NEW_KEY_FLAG} column, after them
    */
-  record Keyed(PlannedQuery plan, int[] keyColumns) {
+  record Keyed(PlannedQuery plan, int[] keyColumns, int newKeyColumn) {
   }
 
   /**
@@ -70,16 +71,27 @@ final class UpsertKeys {
   }
 
   /**
-   * Rewrites {@code plan} so that its rows end with the group key of its aggregation.
+   * Rewrites {@code plan}, an aggregation in UPDATE mode, so that its rows end with the group key
+   * of its aggregation and then its new-key flag: what a view's {@link ResultTable} upserts by,
+   * and how it knows a new group's row without looking for it.
+   *
+   * <pre>{@code
+   * // SELECT k, COUNT(*) AS n ... : rows (k, n, KEY$0, $NEW_KEY)
+   * UpsertKeys.Keyed keyed = UpsertKeys.appendKeyColumns(plan, "V");
+   * keyed.keyColumns();    // [2]
+   * keyed.newKeyColumn();  // 3
+   * }</pre>
    *
    * @throws SQLException if the plan has, above the aggregation, something other than calcs
    */
   static Keyed appendKeyColumns(PlannedQuery plan, String viewName) throws SQLException {
-    KeyedRel keyed = keyed(plan.physical(), false, false, rel -> PlannerErrors.notSupported(
+    KeyedRel keyed = keyed(plan.physical(), true, false, rel -> PlannerErrors.notSupported(
         "Materialized view " + viewName + " cannot be maintained"
         + " in UPDATE mode: its plan has " + rel.getRelTypeName() + " above the aggregation,"
         + " so its rows cannot be matched to their groups. Use EMIT COMPLETE"));
-    return new Keyed(plan.withPhysical(keyed.rel()), keyed.keyColumns());
+    int[] hidden = keyed.keyColumns();
+    return new Keyed(plan.withPhysical(keyed.rel()), Arrays.copyOf(hidden, hidden.length - 1),
+        hidden[hidden.length - 1]);
   }
 
   /**
