@@ -406,7 +406,62 @@ class MVStoreStateStoreProviderTest {
   @ValueSource(strings = {"APPLYING", "WRITING"})
   void shouldOpenLatestVersionWhenProcessIsKilledDuringRerun(String killAt)
       throws IOException, InterruptedException {
-    Path storeDir = dir.resolve("killed");
+    // The kill must land while the re-run is open in the file. The file's first change after
+    // APPLYING is not always the re-run's record (a CI run once killed the child before that
+    // record was written), so a kill can land outside the window; such an attempt shows
+    // nothing either way, and the test tries again.
+    Path storeDir = null;
+    List<String> attempts = new ArrayList<>();
+    for (int attempt = 0; attempt < KILL_ATTEMPTS && storeDir == null; attempt++) {
+      Path candidate = dir.resolve("killed" + attempt);
+      List<String> lines = killChildDuringRerun(candidate, killAt);
+      // The kill left a store open in the file: MVStore wrote after the re-run began.
+      int rollback = rollbackMapInFile(candidate.resolve(MVStoreStateStoreProvider.FILE_NAME));
+      System.out.println("killed at " + killAt + ": the child printed " + lines
+          + "; the file names rollback map " + rollback);
+      attempts.add(lines + " -> rollback map " + rollback);
+      if (rollback >= 0) {
+        storeDir = candidate;
+      }
+    }
+    assertTrue(storeDir != null,
+        "no kill landed while the re-run was open in the file: " + attempts);
+
+    MVStoreStateStoreProvider<String, Long> recovered =
+        openWithChildOptions(StateStoreSpec.of(MVStoreRerunCrashMain.ID, storeDir));
+    assertEquals(2, recovered.latestVersion());
+    Map<String, Long> v1 = new HashMap<>();
+    Map<String, Long> v2 = new HashMap<>();
+    for (int i = 0; i < MVStoreRerunCrashMain.KEYS * 3 / 2; i++) {
+      if (i < MVStoreRerunCrashMain.KEYS) {
+        v1.put("k" + i, MVStoreRerunCrashMain.version1(i));
+      }
+      Long value = MVStoreRerunCrashMain.version2(i);
+      if (value != null) {
+        v2.put("k" + i, value);
+      }
+    }
+    ReadStateStore<String, Long> read2 = recovered.getReadStore(2);
+    assertEquals(v2.size(), read2.numKeys());
+    assertEquals(v2, toMap(read2.entries()));
+    StateStore<String, Long> rerun = recovered.getStore(1);
+    assertEquals(v1.size(), rerun.numKeys());
+    assertEquals(v1, toMap(rerun.entries()));
+    rerun.put("k0", 42L);
+    assertEquals(2, rerun.commit());
+    assertEquals(42L, recovered.getReadStore(2).get("k0"));
+    assertEquals(v1.size(), recovered.getReadStore(2).numKeys());
+  }
+
+  /** Kills of the re-run child tried before the test gives up finding the window. */
+  private static final int KILL_ATTEMPTS = 5;
+
+  /**
+   * Runs {@link MVStoreRerunCrashMain} on {@code storeDir} and SIGKILLs it when it prints
+   * {@code killAt} (for {@code APPLYING}, once the file changed after that); returns what it printed.
+   */
+  private static List<String> killChildDuringRerun(Path storeDir, String killAt)
+      throws IOException, InterruptedException {
     Path storeFile = storeDir.resolve(MVStoreStateStoreProvider.FILE_NAME);
     Process child = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -434,36 +489,7 @@ class MVStoreStateStoreProviderTest {
     }
     assertTrue(child.waitFor(1, TimeUnit.MINUTES), "the killed child did not end");
     assertTrue(lines.contains(killAt), "the child ended before it was killed: " + lines);
-    // The kill left a store open in the file: MVStore wrote after the re-run began.
-    int rollback = rollbackMapInFile(storeFile);
-    System.out.println("killed at " + killAt + ": the child printed " + lines
-        + "; the file names rollback map " + rollback);
-    assertTrue(rollback >= 0, "the file was left with the re-run open");
-
-    MVStoreStateStoreProvider<String, Long> recovered =
-        openWithChildOptions(StateStoreSpec.of(MVStoreRerunCrashMain.ID, storeDir));
-    assertEquals(2, recovered.latestVersion());
-    Map<String, Long> v1 = new HashMap<>();
-    Map<String, Long> v2 = new HashMap<>();
-    for (int i = 0; i < MVStoreRerunCrashMain.KEYS * 3 / 2; i++) {
-      if (i < MVStoreRerunCrashMain.KEYS) {
-        v1.put("k" + i, MVStoreRerunCrashMain.version1(i));
-      }
-      Long value = MVStoreRerunCrashMain.version2(i);
-      if (value != null) {
-        v2.put("k" + i, value);
-      }
-    }
-    ReadStateStore<String, Long> read2 = recovered.getReadStore(2);
-    assertEquals(v2.size(), read2.numKeys());
-    assertEquals(v2, toMap(read2.entries()));
-    StateStore<String, Long> rerun = recovered.getStore(1);
-    assertEquals(v1.size(), rerun.numKeys());
-    assertEquals(v1, toMap(rerun.entries()));
-    rerun.put("k0", 42L);
-    assertEquals(2, rerun.commit());
-    assertEquals(42L, recovered.getReadStore(2).get("k0"));
-    assertEquals(v1.size(), recovered.getReadStore(2).numKeys());
+    return lines;
   }
 
   /**
