@@ -30,7 +30,11 @@ final class Plot {
     draw(lines, Path.of(args[1]));
   }
 
-  static void draw(List<JsonLine> lines, Path png) throws IOException {
+  /** A bar of the plot: Freshet's advantage over Spark and the target's, in the same unit. */
+  record Bar(String label, double advantage, double target) {}
+
+  /** The bars of a run's lines; a metric without Spark's figure has its target at 0.01. */
+  static List<Bar> bars(List<JsonLine> lines) {
     double sparkBytes = Double.NaN;
     double sparkP99 = Double.NaN;
     for (JsonLine line : lines) {
@@ -41,21 +45,28 @@ final class Plot {
         sparkP99 = line.number("p99_ms");
       }
     }
-    List<String> labels = new ArrayList<>();
-    List<Double> advantage = new ArrayList<>();
-    List<Double> target = new ArrayList<>();
+    List<Bar> bars = new ArrayList<>();
     for (JsonLine line : lines) {
       if (!"freshet/spark".equals(line.string("engine"))) {
         continue;
       }
       String w = line.string("workload");
-      add(labels, advantage, target, w + " rows/s", line.number("advantage"), 10, "W1 W2 W4", w);
-      add(labels, advantage, target, "W5 heap", line.number("advantage"), sparkBytes / 100,
-          "W5", w);
-      add(labels, advantage, target, "W3 p99 emb.", line.number("embedded_advantage"),
-          sparkP99 / 10, "W3", w);
-      add(labels, advantage, target, "W3 p99 rem.", line.number("remote_advantage"),
-          sparkP99 / 25, "W3", w);
+      add(bars, w + " rows/s", line.number("advantage"), 10, "W1 W2 W4", w);
+      add(bars, "W5 heap", line.number("advantage"), sparkBytes / 100, "W5", w);
+      add(bars, "W3 p99 emb.", line.number("embedded_advantage"), sparkP99 / 10, "W3", w);
+      add(bars, "W3 p99 rem.", line.number("remote_advantage"), sparkP99 / 25, "W3", w);
+    }
+    return bars;
+  }
+
+  static void draw(List<JsonLine> lines, Path png) throws IOException {
+    List<String> labels = new ArrayList<>();
+    List<Double> advantage = new ArrayList<>();
+    List<Double> target = new ArrayList<>();
+    for (Bar bar : bars(lines)) {
+      labels.add(bar.label());
+      advantage.add(bar.advantage());
+      target.add(bar.target());
     }
     if (labels.isEmpty()) {
       return;
@@ -73,13 +84,11 @@ final class Plot {
     BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
   }
 
-  private static void add(List<String> labels, List<Double> values, List<Double> targets,
-      String label, double value, double target, String workloads, String workload) {
+  private static void add(List<Bar> bars, String label, double value, double target,
+      String workloads, String workload) {
     if (workloads.contains(workload) && !Double.isNaN(value) && value > 0) {
-      labels.add(label);
-      values.add(value);
       // Without Spark's figure there is no target in these units: a bar at the axis minimum.
-      targets.add(Double.isNaN(target) ? 0.01 : target);
+      bars.add(new Bar(label, value, Double.isNaN(target) ? 0.01 : target));
     }
   }
 }
