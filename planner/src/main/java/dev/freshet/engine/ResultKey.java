@@ -14,7 +14,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.IntBinaryOperator;
 import org.apache.calcite.rel.type.RelDataType;
 
 /**
@@ -163,53 +162,20 @@ final class ResultKey {
    * would be looked for in a page of the table that H2's small cache has evicted already.
    */
   int[] tableOrder(byte[][] keys) {
-    int[] order = new int[keys.length];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
+    Integer[] order = new Integer[keys.length];
+    Arrays.setAll(order, i -> i);
     if (format == Format.LONG) {
       long[] values = new long[keys.length];
       for (int i = 0; i < values.length; i++) {
         values[i] = ByteBuffer.wrap(keys[i]).getLong();
       }
-      sort(order, (a, b) -> Long.compare(values[a], values[b]));
+      Arrays.sort(order, (a, b) -> Long.compare(values[a], values[b]));
     } else {
       // H2 orders BINARY VARYING values by their bytes, unsigned.
-      sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+      Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
     }
-    return order;
-  }
-
-  /** Sorts {@code a} by {@code comparator}: a merge sort of ints, which keeps runs in order. */
-  private static void sort(int[] a, IntBinaryOperator comparator) {
-    int n = a.length;
-    int[] from = a;
-    int[] to = new int[n];
-    for (int width = 1; width < n; width *= 2) {
-      for (int low = 0; low < n; low += 2 * width) {
-        int middle = Math.min(low + width, n);
-        int high = Math.min(low + 2 * width, n);
-        int i = low;
-        int j = middle;
-        int k = low;
-        if (middle < high && comparator.applyAsInt(from[middle - 1], from[middle]) <= 0) {
-          // Already in order: a batch whose keys come sorted costs one comparison per merge.
-          System.arraycopy(from, low, to, low, high - low);
-          continue;
-        }
-        while (i < middle && j < high) {
-          to[k++] = comparator.applyAsInt(from[i], from[j]) <= 0 ? from[i++] : from[j++];
-        }
-        System.arraycopy(from, i, to, k, middle - i);
-        System.arraycopy(from, j, to, k + middle - i, high - j);
-      }
-      int[] swap = from;
-      from = to;
-      to = swap;
-    }
-    if (from != a) {
-      System.arraycopy(from, 0, a, 0, n);
-    }
+    // A stable sort, and one pass over a batch whose keys come sorted already (TimSort).
+    return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
   }
 
   /** Binds {@code KEY$} of {@code row}, whose {@link #encode} is {@code encoded}. */
