@@ -11,8 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The harness's arithmetic on results: the JSON lines, the Freshet/Spark ratios and the plot's
- * bars. Runs with {@code mvn -P benchmarks verify -pl benchmarks -am}; the benchmarks themselves
- * run with {@code ./benchmarks/run}.
+ * bars. Runs with {@code mvn -P benchmarks verify -pl benchmarks -am} (see the README for running
+ * it alone); the benchmarks themselves run with {@code ./benchmarks/run}.
  */
 class ResultsTest {
   private static final JsonLine FRESHET_W1 = JsonLine.parse(
