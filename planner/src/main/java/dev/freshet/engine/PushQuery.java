@@ -92,7 +92,10 @@ public final class PushQuery implements AutoCloseable {
   private StreamingQuery query;
 
   // Guarded by this; the reader waits on this for rows.
-  /** APPEND: unread rows in order; TABLE: the rest of the table being read. */
+  /**
+   * APPEND: unread rows in order; TABLE: the rest of the table being read; UPSERT: the rest of
+   * the batch the reader has begun, which no later batch coalesces into.
+   */
   private final ArrayDeque<Object[]> ready = new ArrayDeque<>();
   /** UPSERT: the latest unread row per key, oldest first; the marker under {@link #MARKER_KEY}. */
   private final LinkedHashMap<Object, Object[]> unread = new LinkedHashMap<>();
@@ -408,6 +411,18 @@ public final class PushQuery implements AutoCloseable {
       Iterator<Object[]> first = unread.values().iterator();
       row = first.next();
       first.remove();
+      // The reader has begun this batch: the batch's other unread rows (next in line, since
+      // unread rows are in batch order) leave the coalescing for the queue read first, so that
+      // a later batch cannot replace them and the reader never gets a batch torn in two.
+      Object batch = row[visible];
+      while (first.hasNext()) {
+        Object[] next = first.next();
+        if (!batch.equals(next[visible])) {
+          break;
+        }
+        ready.add(next);
+        first.remove();
+      }
       return row;
     }
     if (pendingTable != null) {
