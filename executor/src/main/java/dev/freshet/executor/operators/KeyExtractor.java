@@ -54,6 +54,11 @@ public final class KeyExtractor {
     }
   }
 
+  /** The hash code of {@code key}, made by {@link #keyOf}: what {@link #hashOf} gave its row. */
+  public static int hashOfKey(Object key) {
+    return key == null ? 0 : key.hashCode();
+  }
+
   /** Whether {@code key}, made by {@link #keyOf}, is the key of {@code row}. */
   public boolean matches(Object key, Object[] row) {
     switch (keyIndexes.length) {

@@ -9,6 +9,13 @@ package dev.freshet.executor.operators;
  *
  * <p>Rows passed to {@code push} are only valid during the call: an operator that keeps a row
  * must copy it, so that upstream operators may reuse their output arrays.
+ *
+ * <p>A batch's rows may be pushed by several input tasks at once, each into its own copy of the
+ * operators below an aggregation. What an operator writes for every row (a reused output array, a
+ * running maximum) it therefore allocates on the pushing thread, at the batch's first row, not in
+ * its constructor or {@code startBatch}: objects allocated by one thread, or moved by a garbage
+ * collection, lie side by side, and two threads writing one cache line for every row run at
+ * half speed.
  */
 public interface Operator {
   /** Starts a micro-batch. */

@@ -1,6 +1,7 @@
 package dev.freshet.executor.operators;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * The partial aggregate of one batch for one state partition: a buffer per group key, in the order
@@ -8,7 +9,7 @@ import java.util.Arrays;
  *
  * <p>Why not a {@code HashMap}: this lookup runs once per input row and is most of the partial
  * aggregation's time. An open-addressing table of indexes into dense key and buffer arrays costs
- * one probe per row, no entry object per group, and iterates and clears the groups as arrays.
+ * one probe per row, no entry object per group, and iterates the groups as arrays.
  * A row is looked up by its key columns, compared after the group's cached hash, so that a row of
  * a group already seen costs no key object.
  *
@@ -25,12 +26,6 @@ import java.util.Arrays;
 final class PartialGroups {
   private static final int INITIAL_CAPACITY = 16;
   /**
-   * Tables larger than this many groups are dropped, not kept, when a batch ends: between batches
-   * a big batch's table would only take heap from the state.
-   */
-  private static final int RETAINED_CAPACITY = 1 << 12;
-
-  /**
    * Open-addressing table; a slot holds a group's hash code in its high half and its index in the
    * dense arrays plus one in its low half, 0 when empty. With the hash in the slot, a probe reads
    * a group's key only when the hashes match: one cache miss less per row with many groups.
@@ -43,11 +38,6 @@ final class PartialGroups {
   /** Number of groups. */
   int size() {
     return size;
-  }
-
-  /** Groups the arrays hold before they grow. */
-  int capacity() {
-    return keys.length;
   }
 
   /** The key of the {@code i}-th group to appear. */
@@ -83,6 +73,28 @@ final class PartialGroups {
     }
   }
 
+  /**
+   * Returns the position of the group whose key equals {@code key}, or -1: how the partial
+   * aggregates of one batch's input tasks find each other's groups.
+   *
+   * @param hash the key's hash code, as {@link KeyExtractor#hashOfKey} gives it
+   */
+  int indexOf(Object key, int hash) {
+    int mask = table.length - 1;
+    for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
+      long entry = table[slot];
+      if (entry == 0) {
+        return -1;
+      }
+      if ((int) (entry >>> 32) == hash) {
+        int i = (int) entry - 1;
+        if (Objects.equals(keys[i], key)) {
+          return i;
+        }
+      }
+    }
+  }
+
   /** Adds a group that {@link #get} did not find; {@code hash} is its key's hash code. */
   void add(Object key, int hash, Object[] buffer) {
     if (size == keys.length) {
@@ -92,20 +104,6 @@ final class PartialGroups {
     buffers[size] = buffer;
     size++;
     insert(table, ((long) hash << 32) | size);
-  }
-
-  /** Forgets every group; keeps a small table for the next batch. */
-  void clear() {
-    if (keys.length > RETAINED_CAPACITY) {
-      table = new long[INITIAL_CAPACITY * 2];
-      keys = new Object[INITIAL_CAPACITY];
-      buffers = new Object[INITIAL_CAPACITY][];
-    } else {
-      Arrays.fill(table, 0);
-      Arrays.fill(keys, 0, size, null);
-      Arrays.fill(buffers, 0, size, null);
-    }
-    size = 0;
   }
 
   private static void insert(long[] table, long entry) {

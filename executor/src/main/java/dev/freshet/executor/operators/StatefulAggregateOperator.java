@@ -6,6 +6,7 @@ import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +42,12 @@ import java.util.function.Consumer;
  *
  * <p>Per key and batch it does one state read and one state write; values are immutable once saved,
  * so an aborted batch leaves the previous version intact.
+ *
+ * <p><b>Input tasks.</b> A batch's rows may be read by several threads at once, as Spark runs a
+ * task per input partition: input task 0 pushes into this operator, task {@code t} into
+ * {@link #inputTask(int) inputTask(t)}, each into partial aggregates of its own. When the batch
+ * ends, each key's saved value folds in the partial value of every task that saw the key, in task
+ * order, so the key is restored, saved and emitted once.
  */
 public final class StatefulAggregateOperator implements Operator {
   private final StatefulAggregateSpec spec;
@@ -51,8 +58,12 @@ public final class StatefulAggregateOperator implements Operator {
   private final Accumulator[] partial;
   private final Accumulator[] merge;
   private final int keyCount;
-  /** Per partition, this batch's partial aggregates; empty between batches. */
-  private final PartialGroups[] batchGroups;
+  /**
+   * Per input task, then per partition, this batch's partial aggregates: null until the task's
+   * first row of the partition in a batch, which creates them on the task's thread (see
+   * {@link Operator}), and null again between batches, when they would only hold heap.
+   */
+  private final PartialGroups[][] batchGroups;
   /** The partitions of the batch being finished, whose stores are open; for abort. */
   private List<PartitionTask> openTasks = List.of();
   /** Runs the partitions of a batch in parallel; null to run them on the batch thread. */
@@ -87,6 +98,26 @@ public final class StatefulAggregateOperator implements Operator {
   public StatefulAggregateOperator(StatefulAggregateSpec spec,
       List<StateStoreProvider<Object, Object[]>> partitions, Operator downstream,
       Executor executor) {
+    this(spec, partitions, downstream, executor, 1);
+  }
+
+  /**
+   * Creates the operator.
+   *
+   * @param spec what to compute
+   * @param partitions one provider per state partition, in partition order
+   * @param downstream receives the output rows
+   * @param executor runs the state partitions of a batch in parallel; null runs them one by one
+   *     on the batch thread
+   * @param inputTasks how many threads may push a batch's rows at once (see
+   *     {@link #inputTask(int)}); 1 for rows pushed only into this operator
+   */
+  public StatefulAggregateOperator(StatefulAggregateSpec spec,
+      List<StateStoreProvider<Object, Object[]>> partitions, Operator downstream,
+      Executor executor, int inputTasks) {
+    if (inputTasks < 1) {
+      throw new IllegalArgumentException("inputTasks must be positive: " + inputTasks);
+    }
     this.executor = executor;
     this.spec = requireNonNull(spec, "spec");
     this.partitions = List.copyOf(partitions);
@@ -109,10 +140,50 @@ public final class StatefulAggregateOperator implements Operator {
       partial[i] = Accumulator.partial(spec.partialCalls().get(i), keyCount + i);
       merge[i] = Accumulator.merge(spec.mergeCalls().get(i), keyCount + i);
     }
-    this.batchGroups = new PartialGroups[spec.numPartitions()];
-    for (int p = 0; p < batchGroups.length; p++) {
-      batchGroups[p] = new PartialGroups();
+    this.batchGroups = new PartialGroups[inputTasks][spec.numPartitions()];
+  }
+
+  /**
+   * The input of input task {@code task}: a copy of the pipeline below this operator pushes the
+   * rows of the task's slice of a batch into it, on the task's thread, while other tasks push
+   * theirs. Task 0's input is this operator itself. The runtime starts and finishes a batch on
+   * this operator, so the returned input ignores {@code startBatch}, {@code finishBatch} and
+   * {@code abortBatch}.
+   *
+   * <pre>{@code
+   * Operator task1 = new CalcOperator(calc1, width, aggregate.inputTask(1));
+   * aggregate.startBatch(batch);            // via task 0's chain
+   * // thread A: rows (s, m] -> task 0's chain; thread B: rows (m, e] -> task1
+   * aggregate.finishBatch(batch);           // merges both partial aggregates into state
+   * }</pre>
+   *
+   * @param task at least 1, below the {@code inputTasks} the operator was created with
+   */
+  public Operator inputTask(int task) {
+    if (task < 1 || task >= batchGroups.length) {
+      throw new IndexOutOfBoundsException("input task " + task + " of " + batchGroups.length);
     }
+    PartialGroups[] groups = batchGroups[task];
+    return new Operator() {
+      @Override public void startBatch(BatchContext batch) {
+      }
+
+      @Override public void push(Object[] row) {
+        aggregate(groups, row);
+      }
+
+      @Override public void finishBatch(BatchContext batch) {
+      }
+
+      @Override public boolean needsNoDataBatch(long newWatermarkMs) {
+        return StatefulAggregateOperator.this.needsNoDataBatch(newWatermarkMs);
+      }
+    };
+  }
+
+  /** How many threads may push a batch's rows at once. */
+  public int inputTasks() {
+    return batchGroups.length;
   }
 
   /** Closes the state store providers; the operator is not used afterwards. */
@@ -137,15 +208,20 @@ public final class StatefulAggregateOperator implements Operator {
     if (keyCount == 0) {
       // The global group exists in every batch, so that the batch emits it even if no row comes.
       int hash = GroupKey.EMPTY.hashCode();
-      batchGroups[partitionOf(hash)].add(GroupKey.EMPTY, hash, newBuffer(partial));
+      groups(batchGroups[0], partitionOf(hash)).add(GroupKey.EMPTY, hash, newBuffer(partial));
     }
     metrics.reset();
     downstream.startBatch(batch);
   }
 
   @Override public void push(Object[] row) {
+    aggregate(batchGroups[0], row);
+  }
+
+  /** Folds {@code row} into the partial aggregate of its key in one input task's groups. */
+  private void aggregate(PartialGroups[] taskGroups, Object[] row) {
     int hash = keys.hashOf(row);
-    PartialGroups groups = batchGroups[partitionOf(hash)];
+    PartialGroups groups = groups(taskGroups, partitionOf(hash));
     Object[] buffer = groups.get(row, keys, hash);
     if (buffer == null) {
       buffer = newBuffer(partial);
@@ -183,10 +259,19 @@ public final class StatefulAggregateOperator implements Operator {
     downstream.finishBatch(batch);
   }
 
+  /** One input task's partial aggregates of {@code partition}, created if the batch has none. */
+  private static PartialGroups groups(PartialGroups[] taskGroups, int partition) {
+    PartialGroups groups = taskGroups[partition];
+    if (groups == null) {
+      groups = taskGroups[partition] = new PartialGroups();
+    }
+    return groups;
+  }
+
   /** Drops the partial aggregates, which between batches would only hold heap. */
   private void clearGroups() {
-    for (PartialGroups groups : batchGroups) {
-      groups.clear();
+    for (PartialGroups[] task : batchGroups) {
+      Arrays.fill(task, null);
     }
   }
 
@@ -234,6 +319,11 @@ public final class StatefulAggregateOperator implements Operator {
     private long totalKeys;
     /** Whether the last {@link #restoreAndMerge} found no saved value: the key is new. */
     private boolean restoredNothing;
+    /**
+     * Per input task after the first, which of its groups in this partition an earlier task's
+     * group of the same key has merged already; null with one input task.
+     */
+    private boolean[][] claimed;
 
     PartitionTask(int partition) {
       this.partition = partition;
@@ -241,23 +331,38 @@ public final class StatefulAggregateOperator implements Operator {
 
     void process(BatchContext batch) {
       store = partitions.get(partition).getStore(batch.stateVersion());
-      PartialGroups groups = batchGroups[partition];
-      for (int g = 0; g < groups.size(); g++) {
-        Object key = groups.key(g);
-        if (eventTimeKey != null && isAtOrBefore(key, batch.lateEventsWatermarkMs())) {
-          dropped++;
-          continue;
+      if (batchGroups.length > 1) {
+        claimed = new boolean[batchGroups.length][];
+        for (int t = 1; t < batchGroups.length; t++) {
+          PartialGroups groups = batchGroups[t][partition];
+          claimed[t] = new boolean[groups == null ? 0 : groups.size()];
         }
-        Object[] merged = restoreAndMerge(key, groups.buffer(g));
-        store.put(key, merged);
-        updated++;
-        if (spec.outputMode() == OutputMode.UPDATE) {
-          Object[] row = emit(key, merged);
-          if (spec.emitNewKeyFlag()) {
-            row[row.length - 1] = restoredNothing;
+      }
+      for (int t = 0; t < batchGroups.length; t++) {
+        PartialGroups groups = batchGroups[t][partition];
+        for (int g = 0; groups != null && g < groups.size(); g++) {
+          if (t > 0 && claimed[t][g]) {
+            continue;
+          }
+          Object key = groups.key(g);
+          if (eventTimeKey != null && isAtOrBefore(key, batch.lateEventsWatermarkMs())) {
+            // One late key counts once, however many tasks saw it.
+            claimInLaterTasks(t, key);
+            dropped++;
+            continue;
+          }
+          Object[] merged = restoreAndMerge(key, t, groups.buffer(g));
+          store.put(key, merged);
+          updated++;
+          if (spec.outputMode() == OutputMode.UPDATE) {
+            Object[] row = emit(key, merged);
+            if (spec.emitNewKeyFlag()) {
+              row[row.length - 1] = restoredNothing;
+            }
           }
         }
       }
+      claimed = null;
       if (spec.outputMode() == OutputMode.COMPLETE) {
         for (Map.Entry<Object, Object[]> e : store.entries()) {
           emit(e.getKey(), e.getValue());
@@ -295,21 +400,56 @@ public final class StatefulAggregateOperator implements Operator {
       }
     }
 
-    /** Returns a new saved value: the restored value (if any) with the partial value folded in. */
-    private Object[] restoreAndMerge(Object key, Object[] part) {
+    /**
+     * Returns a new saved value: the restored value (if any) with the partial value {@code part}
+     * of input task {@code task} folded in, then those of the later tasks that saw the key.
+     */
+    private Object[] restoreAndMerge(Object key, int task, Object[] part) {
       Object[] restored = store.get(key);
       restoredNothing = restored == null;
       Object[] merged = restored == null ? newBuffer(merge) : restored.clone();
       if (keyCount > 0) {
         partialRowKeys.writeKey(key, partialRow);
       }
+      fold(merged, part);
+      if (task + 1 < batchGroups.length) {
+        int hash = KeyExtractor.hashOfKey(key);
+        for (int t = task + 1; t < batchGroups.length; t++) {
+          int g = claim(t, key, hash);
+          if (g >= 0) {
+            fold(merged, batchGroups[t][partition].buffer(g));
+          }
+        }
+      }
+      return merged;
+    }
+
+    /** Folds a partial value into {@code merged}; {@link #partialRow} holds the key already. */
+    private void fold(Object[] merged, Object[] part) {
       for (int i = 0; i < partial.length; i++) {
         partialRow[keyCount + i] = partial[i].finishPartial(part[keyCount + i]);
       }
       for (Accumulator a : merge) {
         a.accumulate(merged, partialRow);
       }
-      return merged;
+    }
+
+    /** Marks the groups of {@code key} in the tasks after {@code task} as merged. */
+    private void claimInLaterTasks(int task, Object key) {
+      int hash = KeyExtractor.hashOfKey(key);
+      for (int t = task + 1; t < batchGroups.length; t++) {
+        claim(t, key, hash);
+      }
+    }
+
+    /** Marks the group of {@code key} in task {@code t}'s groups as merged; its position or -1. */
+    private int claim(int t, Object key, int hash) {
+      PartialGroups groups = batchGroups[t][partition];
+      int g = groups == null ? -1 : groups.indexOf(key, hash);
+      if (g >= 0) {
+        claimed[t][g] = true;
+      }
+      return g;
     }
 
     private Object[] emit(Object key, Object[] value) {
@@ -355,7 +495,7 @@ public final class StatefulAggregateOperator implements Operator {
 
   /** The state partition of a key whose {@code hashCode()} is {@code hash}; stable across JVMs. */
   private int partitionOf(int hash) {
-    if (batchGroups.length == 1) {
+    if (partitions.size() == 1) {
       return 0;
     }
     int h = hash ^ (hash >>> 16);

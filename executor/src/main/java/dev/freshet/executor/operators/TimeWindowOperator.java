@@ -20,7 +20,8 @@ public final class TimeWindowOperator implements Operator {
   private final long sizeMs;
   private final long slideMs;
   private final int inputWidth;
-  private final Object[] out;
+  /** The output array of the current batch, allocated by its first row (see {@link Operator}). */
+  private Object[] out;
   private final Operator downstream;
   /** Start and end of each window of the last row's windows, boxed; see {@link #cacheBounds}. */
   private Object[] cachedBounds;
@@ -48,7 +49,6 @@ public final class TimeWindowOperator implements Operator {
     this.sizeMs = sizeMs;
     this.slideMs = slideMs;
     this.inputWidth = inputWidth;
-    this.out = new Object[inputWidth + 2];
     this.sizeIsMultipleOfSlide = sizeMs % slideMs == 0;
     // A row is in at most ceil(size / slide) windows; the cache grows to that many if needed.
     this.cachedBounds = new Object[2 * (int) Math.min(16, (sizeMs + slideMs - 1) / slideMs)];
@@ -56,6 +56,7 @@ public final class TimeWindowOperator implements Operator {
   }
 
   @Override public void startBatch(BatchContext batch) {
+    out = null;
     downstream.startBatch(batch);
   }
 
@@ -65,6 +66,10 @@ public final class TimeWindowOperator implements Operator {
       return;
     }
     long t = (Long) ts;
+    Object[] out = this.out;
+    if (out == null) {
+      out = this.out = new Object[inputWidth + 2];
+    }
     System.arraycopy(row, 0, out, 0, inputWidth);
     long first = t - Math.floorMod(t, slideMs);
     // With a size that is not a multiple of the slide, rows sharing the newest window can

@@ -15,12 +15,18 @@ import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsAdmissionControl;
+import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.source.SupportsTimedAvailability;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +41,12 @@ import org.slf4j.LoggerFactory;
  * offset is due: it never spins. A source with {@link SupportsAdmissionControl} limits how much
  * one batch takes (except under {@link Trigger.Once}, which, as in Spark, takes everything), and
  * the rest follows in the next batches.
+ *
+ * <p>A batch of a source that {@linkplain SupportsParallelReads can be read in slices} and a
+ * pipeline with {@linkplain StreamingPipeline#extraInputTasks() input tasks} is read as one slice
+ * per task at once, as Spark runs a task per input partition: the first on the batch thread, the
+ * others on the pipeline's task executor. Batches of fewer than
+ * {@value #MIN_ROWS_PER_INPUT_TASK} rows per task are read on the batch thread alone.
  *
  * <p>Event time follows Spark: the watermark computed after batch {@code N - 1} is batch
  * {@code N}'s eviction watermark, and the previous batch's watermark its late-data watermark. When
@@ -78,6 +90,12 @@ public final class MicroBatchExecution implements StreamingQuery {
    * run a batch for every row.
    */
   static final long MIN_POLL_DELAY_MS = 10;
+
+  /**
+   * The fewest rows worth an input task of their own: a smaller slice would cost about as much to
+   * hand to another thread as to read. Latency-bound batches of a few rows stay on one thread.
+   */
+  static final long MIN_ROWS_PER_INPUT_TASK = 16_384;
 
   /** Number of progress records kept, as Spark's {@code numRecentProgressUpdates}. */
   public static final int PROGRESS_RETAINED = 100;
@@ -387,21 +405,118 @@ public final class MicroBatchExecution implements StreamingQuery {
 
   /** Runs the batch through the pipeline into the sink. */
   private RowCounts runBatch(BatchContext batch, long start, long end) {
-    long[] inputRows = {0};
+    List<Operator> extraTasks = streamingPipeline.extraInputTasks();
+    long inputRows;
     pipeline.startBatch(batch);
     try {
-      source.readRange(start, end, row -> {
-        inputRows[0]++;
-        pipeline.push(row);
-      });
+      for (Operator task : extraTasks) {
+        task.startBatch(batch);
+      }
+      int tasks = inputTasksFor(start, end);
+      inputRows = tasks == 1 ? readOnBatchThread(start, end) : readInTasks(start, end, tasks);
+      // The copies first: their event times reach the watermark before the aggregation ends.
+      for (Operator task : extraTasks) {
+        task.finishBatch(batch);
+      }
       pipeline.finishBatch(batch);
     } catch (RuntimeException | Error e) {
+      for (Operator task : extraTasks) {
+        task.abortBatch(batch);
+      }
       pipeline.abortBatch(batch);
       throw e;
     }
     List<Object[]> rows = output.takeRows();
     sink.addBatch(batch.batchId(), rows);
-    return new RowCounts(inputRows[0], rows.size());
+    return new RowCounts(inputRows, rows.size());
+  }
+
+  /**
+   * How many input tasks read the batch of offsets {@code (start, end]}: one unless the source
+   * can be read in slices and each slice has at least {@link #MIN_ROWS_PER_INPUT_TASK} rows.
+   */
+  private int inputTasksFor(long start, long end) {
+    if (streamingPipeline.inputTasks() == 1 || !(source instanceof SupportsParallelReads)) {
+      return 1;
+    }
+    long slices = (end - start) / MIN_ROWS_PER_INPUT_TASK;
+    return (int) Math.max(1, Math.min(streamingPipeline.inputTasks(), slices));
+  }
+
+  private long readOnBatchThread(long start, long end) {
+    RowsInto rows = new RowsInto(pipeline);
+    source.readRange(start, end, rows);
+    return rows.count;
+  }
+
+  /**
+   * Pushes a source's rows into an operator and counts them. Every read, on any thread, goes
+   * through this one class, so that the source's per-row call has one target the JIT can inline.
+   */
+  private static final class RowsInto implements Consumer<Object[]> {
+    private final Operator operator;
+    long count;
+
+    RowsInto(Operator operator) {
+      this.operator = operator;
+    }
+
+    @Override public void accept(Object[] row) {
+      count++;
+      operator.push(row);
+    }
+  }
+
+  /**
+   * Reads the batch as {@code tasks} slices of offsets at once: the first on this thread into the
+   * head, slice {@code t} on the task executor into input task {@code t}. Returns when every task
+   * has ended, so none still pushes when the batch finishes or aborts; the first failure is
+   * rethrown then.
+   */
+  private long readInTasks(long start, long end, int tasks) {
+    List<CompletableFuture<Void>> others = new ArrayList<>(tasks - 1);
+    Throwable failure = null;
+    try {
+      for (int t = 1; t < tasks; t++) {
+        Operator head = streamingPipeline.extraInputTasks().get(t - 1);
+        long from = sliceStart(start, end, tasks, t);
+        long to = sliceStart(start, end, tasks, t + 1);
+        others.add(CompletableFuture.runAsync(
+            () -> source.readRange(from, to, new RowsInto(head)),
+            streamingPipeline.taskExecutor()));
+      }
+      source.readRange(start, sliceStart(start, end, tasks, 1), new RowsInto(pipeline));
+    } catch (RuntimeException | Error e) {
+      failure = e;
+    }
+    for (CompletableFuture<Void> task : others) {
+      try {
+        task.join();
+      } catch (CompletionException | CancellationException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        if (failure == null) {
+          failure = cause;
+        } else {
+          failure.addSuppressed(cause);
+        }
+      }
+    }
+    if (failure instanceof RuntimeException) {
+      throw (RuntimeException) failure;
+    }
+    if (failure instanceof Error) {
+      throw (Error) failure;
+    }
+    if (failure != null) {
+      throw new IllegalStateException("An input task failed: " + failure, failure);
+    }
+    // The source's offsets count rows (SupportsParallelReads).
+    return end - start;
+  }
+
+  /** The first offset (exclusive) of slice {@code t} of {@code tasks} of {@code (start, end]}. */
+  private static long sliceStart(long start, long end, int tasks, int t) {
+    return start + (end - start) / tasks * t + Math.min(t, (end - start) % tasks);
   }
 
   private void recordProgress(BatchContext batch, long startOffset, long endOffset,

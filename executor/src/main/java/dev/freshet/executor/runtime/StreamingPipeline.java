@@ -7,31 +7,58 @@ import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.source.Source;
+import dev.freshet.executor.source.SupportsParallelReads;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * The operators of one streaming query, wired together, with the handles the runtime needs.
+ *
+ * <p>A pipeline may read a batch as several input tasks at once, as Spark runs a task per input
+ * partition: when the source {@linkplain SupportsParallelReads allows it}, task 0 pushes the rows
+ * of the batch's first slice of offsets into {@link #head}, and task {@code t} those of slice
+ * {@code t} into {@code extraInputTasks.get(t - 1)}, a copy of the operators below the
+ * aggregation that ends in {@link StatefulAggregateOperator#inputTask(int)}.
  *
  * @param source the stream the query reads
  * @param head the first operator; the source's rows are pushed into it
  * @param output the last operator, whose rows go to the sink
  * @param watermarks the operators that observe event time, whose minimum is the query's watermark
  * @param statefulOperators the stateful operators, in plan pre-order, for progress reports
+ * @param extraInputTasks the heads of input tasks 1, 2, ...; empty to read on the batch thread
+ * @param taskExecutor runs input tasks 1, 2, ...; null when there are none
  */
 public record StreamingPipeline(Source source, Operator head, CollectOperator output,
     List<EventTimeWatermarkOperator> watermarks,
-    List<StatefulAggregateOperator> statefulOperators) {
+    List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
+    Executor taskExecutor) {
   public StreamingPipeline {
     requireNonNull(source, "source");
     requireNonNull(head, "head");
     requireNonNull(output, "output");
     watermarks = List.copyOf(watermarks);
     statefulOperators = List.copyOf(statefulOperators);
+    extraInputTasks = List.copyOf(extraInputTasks);
+    if (!extraInputTasks.isEmpty() && taskExecutor == null) {
+      throw new IllegalArgumentException("input tasks need an executor");
+    }
+  }
+
+  /** A pipeline whose batches are read on the batch thread. */
+  public StreamingPipeline(Source source, Operator head, CollectOperator output,
+      List<EventTimeWatermarkOperator> watermarks,
+      List<StatefulAggregateOperator> statefulOperators) {
+    this(source, head, output, watermarks, statefulOperators, List.of(), null);
   }
 
   /** A pipeline without event time or stateful operators. */
   public static StreamingPipeline of(Source source, Operator head, CollectOperator output) {
     return new StreamingPipeline(source, head, output, List.of(), List.of());
+  }
+
+  /** How many input tasks may read one batch: 1 plus the extra ones. */
+  public int inputTasks() {
+    return 1 + extraInputTasks.size();
   }
 
   /** The query's watermark: the minimum over its event-time operators, 0 if it has none. */

@@ -40,9 +40,11 @@ import java.util.function.LongSupplier;
  * {@link MemoryStream}'s rows: callers of {@link #readRange} outside the operator pipeline (tests,
  * a sink reading a source directly) keep rows, and a source that reused its array would be the one
  * source they must copy from. The array and the boxed {@code Long}s in it are the only allocations
- * per row. Thread-safe: the source has no mutable state.
+ * per row. Thread-safe: the source has no mutable state, so a batch may be read as slices on
+ * several threads at once ({@link SupportsParallelReads}).
  */
-public final class SequenceSource implements SupportsAdmissionControl, SupportsTimedAvailability {
+public final class SequenceSource
+    implements SupportsAdmissionControl, SupportsTimedAvailability, SupportsParallelReads {
   private final SequenceSpec spec;
   private final LongSupplier clockMs;
   /** {@link #clockMs} when the source was created: the moment row 0 became available. */

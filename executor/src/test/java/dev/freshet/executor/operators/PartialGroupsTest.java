@@ -63,20 +63,6 @@ class PartialGroupsTest {
     assertEquals("b", groups.buffer(2)[0]);
   }
 
-  @Test void shouldForgetGroupsAndShrinkWhenCleared() {
-    PartialGroups groups = new PartialGroups();
-    for (long k = 0; k < 100_000; k++) {
-      groups.add(k, Long.hashCode(k), new Object[0]);
-    }
-    groups.clear();
-    assertEquals(0, groups.size());
-    // A big batch's arrays are not kept until the next batch.
-    assertEquals(16, groups.capacity());
-    assertNull(get(groups, 5L));
-    groups.add(5L, Long.hashCode(5L), new Object[] {"again"});
-    assertEquals("again", get(groups, 5L)[0]);
-  }
-
   @Test void shouldHashAndMatchRowsAsTheKeysTheyMake() {
     KeyExtractor two = new KeyExtractor(new int[] {2, 0});
     Object[][] rows = {
