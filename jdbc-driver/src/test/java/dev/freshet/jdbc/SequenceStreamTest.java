@@ -171,6 +171,44 @@ class SequenceStreamTest {
     }
   }
 
+  /**
+   * Batches of 100 000 rows are read as one slice per core at once, each by its own copy of the
+   * operators below the aggregation (see {@code ExecPlanBuilder}): the views still match H2.
+   */
+  @Test void shouldMatchH2WhenBatchesAreReadBySeveralInputTasks() throws Exception {
+    statement.execute("CREATE STREAM nums (n BIGINT, ts TIMESTAMP(3),"
+        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH (connector = 'sequence',"
+        + " 'end' = '400000', 'rows.per.batch' = '100000', 'start.time' = '1767225600000')");
+    statement.execute("CREATE MATERIALIZED VIEW stats AS SELECT MOD(n, 1000) AS k, COUNT(*) AS c,"
+        + " SUM(n) AS s, MIN(n) AS lo, MAX(n) AS hi FROM nums GROUP BY MOD(n, 1000)");
+    statement.execute("CREATE MATERIALIZED VIEW windows AS SELECT"
+        + " TUMBLE_START(ts, INTERVAL '10' SECOND) AS w, MOD(n, 3) AS k, COUNT(*) AS c, SUM(n) AS s"
+        + " FROM nums GROUP BY TUMBLE(ts, INTERVAL '10' SECOND), MOD(n, 3)");
+    PushResults.awaitIdle(engineName, "views over a sequence read by input tasks");
+    List<List<Long>> stats;
+    List<List<Long>> windows;
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+         Statement s = h2.createStatement()) {
+      stats = longs(s, "SELECT MOD(X, 1000), COUNT(*), SUM(X), MIN(X), MAX(X)"
+          + " FROM SYSTEM_RANGE(0, 399999) GROUP BY MOD(X, 1000)");
+      // Row X is at start.time + X ms: its window starts at start.time + X - MOD(X, 10000).
+      windows = longs(s, "SELECT 1767225600000 + X - MOD(X, 10000), MOD(X, 3), COUNT(*), SUM(X)"
+          + " FROM SYSTEM_RANGE(0, 399999) GROUP BY 1767225600000 + X - MOD(X, 10000), MOD(X, 3)");
+    }
+    assertEquals(1000, stats.size());
+    assertEquals(120, windows.size());
+    assertEquals(stats, longs(statement, "SELECT k, c, s, lo, hi FROM stats"));
+    List<List<Long>> actual = new ArrayList<>();
+    try (ResultSet rs = statement.executeQuery("SELECT w, k, c, s FROM windows")) {
+      while (rs.next()) {
+        actual.add(List.of(rs.getTimestamp(1).getTime(), rs.getLong(2), rs.getLong(3),
+            rs.getLong(4)));
+      }
+    }
+    actual.sort(Comparator.comparing(Object::toString));
+    assertEquals(windows, actual);
+  }
+
   @Test void shouldCloseTumblingWindowsOverTheEventTimeOfASequence() throws Exception {
     // Row i at 2026-01-01 00:00:00 + i ms: five windows of 10 000 rows, in batches of 10 000.
     statement.execute("CREATE STREAM nums (n BIGINT, ts TIMESTAMP(3),"

@@ -75,14 +75,18 @@ public final class Engine implements AutoCloseable {
    * while a view reads it.
    */
   private final Object ddlLock = new Object();
-  /** Runs the state partitions of every query's batches; one thread per core. */
+  /**
+   * How many threads may read one batch of a query, and how many the pool below has: one per
+   * core, as Spark's {@code local[*]} runs a task per core.
+   */
+  private static final int INPUT_TASKS = Runtime.getRuntime().availableProcessors();
+  /** Runs the input tasks and the state partitions of every query's batches. */
   private final java.util.concurrent.ExecutorService partitionExecutor =
-      java.util.concurrent.Executors.newFixedThreadPool(
-          Runtime.getRuntime().availableProcessors(), runnable -> {
-            Thread thread = new Thread(runnable, "freshet-state-partition");
-            thread.setDaemon(true);
-            return thread;
-          });
+      java.util.concurrent.Executors.newFixedThreadPool(INPUT_TASKS, runnable -> {
+        Thread thread = new Thread(runnable, "freshet-task");
+        thread.setDaemon(true);
+        return thread;
+      });
   /** The views' results (and, with a data directory, the catalog). */
   private final ResultDatabase results;
   /** The declared streams and views, kept in {@link #results} across restarts. */
@@ -375,9 +379,14 @@ public final class Engine implements AutoCloseable {
     return stateStoreMaintenance;
   }
 
-  /** The pool that runs state partitions in parallel. */
+  /** The pool that runs input tasks and state partitions in parallel. */
   java.util.concurrent.Executor partitionExecutor() {
     return partitionExecutor;
+  }
+
+  /** How many threads may read one batch of a query (see {@code ExecPlanBuilder}). */
+  int inputTasks() {
+    return INPUT_TASKS;
   }
 
   /**

@@ -102,7 +102,8 @@ final class MaterializedViewDdl {
     StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
     StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
-        id, stores, engine.partitionExecutor()).build(run);
+        id, stores, engine.partitionExecutor(),
+            engine.inputTasks()).build(run);
 
     synchronized (engine.ddlLock()) {
       if (catalog.stream(source.name()).orElse(null) != source) {

@@ -239,7 +239,8 @@ public final class Session {
     String id = UUID.randomUUID().toString();
     StreamingPipeline pipeline =
         new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id,
-            InMemoryStateStoreProvider::new, engine.partitionExecutor()).build(run);
+            InMemoryStateStoreProvider::new, engine.partitionExecutor(),
+            engine.inputTasks()).build(run);
     boolean markers = options.pushBatchMarkers();
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), keyColumns,
         newKeyColumn, markers, options.pushBufferRows(), engine.scheduler());

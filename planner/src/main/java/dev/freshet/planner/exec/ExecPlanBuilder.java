@@ -32,7 +32,9 @@ import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.plan.RelOptUtil;
@@ -51,6 +53,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Calcs are compiled to byte code; the {@code StateStoreSave -> merge -> StateStoreRestore ->
  * partial} chain becomes one {@link StatefulAggregateOperator}; the stream scan becomes the
  * pipeline's source.
+ *
+ * <p>With more than one input task, the operators between the stream and the (only) aggregation
+ * are built once per task, each copy ending in the aggregation's
+ * {@link StatefulAggregateOperator#inputTask(int) input} for its task, so that a batch's rows can
+ * be read and partially aggregated on several threads. Each copy compiles its own calcs and
+ * keeps its own window bounds; watermark copies share their original's watermark.
  */
 public final class ExecPlanBuilder {
   private final JavaTypeFactory typeFactory;
@@ -58,6 +66,12 @@ public final class ExecPlanBuilder {
   private final String queryId;
   private final StateStoreProviderFactory stateStores;
   private final java.util.concurrent.Executor partitionExecutor;
+  private final int inputTasks;
+  /** The heads of input tasks 1, 2, ... of the pipeline being built. */
+  private final List<Operator> extraInputTasks = new ArrayList<>();
+  /** The watermark operator built for each watermark node, for the input tasks' copies. */
+  private final Map<RelNode, EventTimeWatermarkOperator> watermarkOperators =
+      new IdentityHashMap<>();
 
   /**
    * Creates a builder for one query.
@@ -82,6 +96,27 @@ public final class ExecPlanBuilder {
   public ExecPlanBuilder(JavaTypeFactory typeFactory, DataContext dataContext, String queryId,
       StateStoreProviderFactory stateStores,
       java.util.concurrent.@Nullable Executor partitionExecutor) {
+    this(typeFactory, dataContext, queryId, stateStores, partitionExecutor, 1);
+  }
+
+  /**
+   * Creates a builder for one query whose batches may be read by several input tasks.
+   *
+   * @param typeFactory the planner's type factory
+   * @param dataContext values that functions such as CURRENT_TIMESTAMP read
+   * @param queryId the query id, which names its state stores
+   * @param stateStores creates the provider of each state partition
+   * @param partitionExecutor runs state partitions and input tasks in parallel; null runs them
+   *     on the batch thread
+   * @param inputTasks how many threads may read one batch (when the plan and the source allow)
+   */
+  public ExecPlanBuilder(JavaTypeFactory typeFactory, DataContext dataContext, String queryId,
+      StateStoreProviderFactory stateStores,
+      java.util.concurrent.@Nullable Executor partitionExecutor, int inputTasks) {
+    if (inputTasks < 1) {
+      throw new IllegalArgumentException("inputTasks must be positive: " + inputTasks);
+    }
+    this.inputTasks = partitionExecutor == null ? 1 : inputTasks;
     this.typeFactory = requireNonNull(typeFactory, "typeFactory");
     this.dataContext = requireNonNull(dataContext, "dataContext");
     this.queryId = requireNonNull(queryId, "queryId");
@@ -96,7 +131,8 @@ public final class ExecPlanBuilder {
     List<StatefulAggregateOperator> stateful = new ArrayList<>();
     Operator head = build(query.physical(), output, watermarks, stateful);
     java.util.Collections.reverse(stateful);
-    return new StreamingPipeline(query.source().source(), head, output, watermarks, stateful);
+    return new StreamingPipeline(query.source().source(), head, output, watermarks, stateful,
+        extraInputTasks, extraInputTasks.isEmpty() ? null : partitionExecutor);
   }
 
   private Operator build(RelNode rel, Operator downstream,
@@ -107,9 +143,15 @@ public final class ExecPlanBuilder {
     }
     if (rel instanceof EventTimeWatermark) {
       EventTimeWatermark w = (EventTimeWatermark) rel;
+      EventTimeWatermarkOperator original = watermarkOperators.get(w);
+      if (original != null) {
+        // An input task's copy: it feeds the watermark of the node's first operator.
+        return build(w.getInput(), original.copy(downstream), watermarks, stateful);
+      }
       EventTimeWatermarkOperator op =
           new EventTimeWatermarkOperator(w.eventTimeIndex(), w.delayMs(), downstream);
       watermarks.add(op);
+      watermarkOperators.put(w, op);
       return build(w.getInput(), op, watermarks, stateful);
     }
     if (rel instanceof TimeWindow) {
@@ -154,12 +196,29 @@ public final class ExecPlanBuilder {
       for (int p = 0; p < spec.numPartitions(); p++) {
         providers.add(stateStores.create(new StateStoreId(queryId, save.operatorId(), p)));
       }
-      StatefulAggregateOperator op =
-          new StatefulAggregateOperator(spec, providers, downstream, partitionExecutor);
+      RelNode below = partial.getInput();
+      int tasks = readsStreamDirectly(below) ? inputTasks : 1;
+      StatefulAggregateOperator op = new StatefulAggregateOperator(spec, providers, downstream,
+          partitionExecutor, tasks);
       stateful.add(op);
-      return build(partial.getInput(), op, watermarks, stateful);
+      Operator head = build(below, op, watermarks, stateful);
+      for (int t = 1; t < tasks; t++) {
+        extraInputTasks.add(build(below, op.inputTask(t), watermarks, stateful));
+      }
+      return head;
     }
     throw unsupported(rel);
+  }
+
+  /**
+   * Whether {@code rel} reaches the stream through row-by-row operators only (calcs, windows,
+   * watermarks), which input tasks can run as copies on their own slices of a batch.
+   */
+  private static boolean readsStreamDirectly(RelNode rel) {
+    while (rel instanceof Calc || rel instanceof TimeWindow || rel instanceof EventTimeWatermark) {
+      rel = rel.getInput(0);
+    }
+    return rel instanceof TableScan && StreamingRels.streamOf((TableScan) rel).isPresent();
   }
 
   private static LogicalStreamAggregate phase(RelNode rel, AggregatePhase phase)
