@@ -11,6 +11,7 @@ import dev.freshet.planner.catalog.ViewTable;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -87,10 +88,19 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * self-join sees one batch of the view, and a join of two views sees, for each, the last batch
  * committed when the statement started. Rows come out in Calcite's internal
  * representation (TIMESTAMP as {@code Long}), as {@link ResultColumn#valueClass()} says.
+ *
+ * <p>A query over views and system tables is compiled once: {@link #prepare} hands out the same
+ * {@link Prepared} for the same SQL while the catalog is unchanged ({@link QueryPlanCache}), and
+ * each {@link Prepared#execute()} binds the compiled plan to a new snapshot and clock.
  */
 final class PullQueryExecutor {
+  /** How many prepared queries {@link #prepare} keeps for the next statement with their SQL. */
+  static final int CACHED_QUERIES = 100;
+
+  private final Catalog catalog;
   private final CalciteSchema rootSchema;
   private final ResultDatabase results;
+  private final QueryPlanCache<Prepared> cache = new QueryPlanCache<>(CACHED_QUERIES);
 
   /**
    * Creates the executor of an engine.
@@ -101,6 +111,7 @@ final class PullQueryExecutor {
    */
   PullQueryExecutor(Catalog catalog, SystemSchema system, ResultDatabase results) {
     this.results = requireNonNull(results, "results");
+    this.catalog = requireNonNull(catalog, "catalog");
     // Not caching: a stream or view created a moment ago must resolve in the next statement.
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
     this.rootSchema.add(FreshetPlanner.SCHEMA, requireNonNull(catalog, "catalog"));
@@ -108,11 +119,33 @@ final class PullQueryExecutor {
   }
 
   /**
-   * Validates and converts a query; does not run it.
+   * Validates and converts a query, or finds it prepared already; does not run it.
    *
    * @throws SQLException if the query is not valid, with the SQLSTATE of the problem
    */
   Prepared prepare(SqlNode query) throws SQLException {
+    // The key is taken before validation, which rewrites the tree, and the version before
+    // planning: a plan made while a DDL statement ran is kept for the version it may predate.
+    String sql = query.toString();
+    long version = catalog.version();
+    Prepared cached = cache.get(sql, version);
+    if (cached != null) {
+      return cached;
+    }
+    Prepared prepared = prepareAfresh(query);
+    if (prepared.streams().isEmpty()) {
+      // Queries over streams go to the streaming planner; only this executor's are reused.
+      cache.put(sql, version, prepared);
+    }
+    return prepared;
+  }
+
+  /** How many prepared queries the executor keeps; for tests. */
+  int cachedQueries() {
+    return cache.size();
+  }
+
+  private Prepared prepareAfresh(SqlNode query) throws SQLException {
     JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE);
     CalciteCatalogReader catalogReader = new CalciteCatalogReader(rootSchema,
         List.of(FreshetPlanner.SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT);
@@ -157,14 +190,21 @@ final class PullQueryExecutor {
         List.copyOf(views), List.copyOf(systemTables));
   }
 
-  /** A validated query, ready to run if it reads no stream. */
+  /**
+   * A validated query, ready to run if it reads no stream. Thread-safe: it is compiled by its
+   * first {@link #execute()}, and every execution binds that code to values of its own.
+   */
   final class Prepared {
-    private final RelRoot root;
-    private final CalciteCatalogReader catalogReader;
     private final JavaTypeFactory typeFactory;
     private final List<StreamTable> streams;
     private final List<ViewTable> views;
     private final List<String> systemTables;
+    private final RelDataType rowType;
+    /** The validated plan and its names, until {@link #compiled()} compiles them. */
+    private @Nullable RelRoot root;
+    private @Nullable CalciteCatalogReader catalogReader;
+    /** The compiled plan, once compiled. */
+    private @Nullable Compiled compiled;
 
     private Prepared(RelRoot root, CalciteCatalogReader catalogReader,
         JavaTypeFactory typeFactory, List<StreamTable> streams, List<ViewTable> views,
@@ -175,6 +215,7 @@ final class PullQueryExecutor {
       this.streams = streams;
       this.views = views;
       this.systemTables = systemTables;
+      this.rowType = root.validatedRowType;
     }
 
     /** The streams the query reads. */
@@ -194,14 +235,49 @@ final class PullQueryExecutor {
 
     /** The columns that {@link #execute()} returns; known without running the query. */
     List<ResultColumn> resultColumns() {
-      return columns(root.validatedRowType);
+      return columns(rowType);
     }
 
-    /** Plans, compiles and runs the query over the views' current snapshots. */
+    /** Runs the query over the views' current snapshots; plans and compiles it the first time. */
     StatementResult.Rows execute() throws SQLException {
       if (!streams.isEmpty()) {
         throw new IllegalStateException("Calcite cannot scan streams " + streams);
       }
+      Compiled code = compiled();
+      // Calcite hands a one-column result out as bare values, not arrays.
+      boolean scalar = rowType.getFieldCount() == 1;
+      List<Object[]> rows = new ArrayList<>();
+      Map<String, Object> parameters = new HashMap<>(code.parameters());
+      try (Connection snapshot = views.isEmpty() ? null : results.connectSnapshot()) {
+        parameters.put(ResultTable.SNAPSHOT_VARIABLE, snapshot);
+        Enumerable<?> enumerable = code.bindable().bind(new StatementContext(parameters));
+        for (Object row : enumerable) {
+          rows.add(scalar ? new Object[] {row} : (Object[]) row);
+        }
+      } catch (RuntimeException e) {
+        // The plan ran and a value broke it, e.g. a division by zero.
+        throw new SQLException("Cannot compute the result of the query over materialized views "
+            + names(views) + ": " + e, "22000", e);
+      }
+      return new StatementResult.Rows(columns(rowType), rows);
+    }
+
+    /**
+     * The compiled plan: compiled by the first caller, who then lets go of the planner's state,
+     * which is far larger than the code.
+     */
+    private synchronized Compiled compiled() throws SQLException {
+      if (compiled == null) {
+        compiled = compile(requireNonNull(root), requireNonNull(catalogReader));
+        root = null;
+        catalogReader = null;
+      }
+      return compiled;
+    }
+
+    private Compiled compile(RelRoot root, CalciteCatalogReader catalogReader)
+        throws SQLException {
+      // Values the generated code reads at run time; compiling adds the objects it stashes.
       Map<String, Object> parameters = new HashMap<>();
       parameters.put("_conformance", SqlConformanceEnum.DEFAULT);
       Bindable<?> bindable;
@@ -233,21 +309,7 @@ final class PullQueryExecutor {
         throw PlannerErrors.notSupported("Calcite cannot run this query over materialized views."
             + " Plan:\n" + RelOptUtil.toString(root.rel), e);
       }
-      // Calcite hands a one-column result out as bare values, not arrays.
-      boolean scalar = root.validatedRowType.getFieldCount() == 1;
-      List<Object[]> rows = new ArrayList<>();
-      try (Connection snapshot = views.isEmpty() ? null : results.connectSnapshot()) {
-        parameters.put(ResultTable.SNAPSHOT_VARIABLE, snapshot);
-        Enumerable<?> enumerable = bindable.bind(new StatementContext(parameters));
-        for (Object row : enumerable) {
-          rows.add(scalar ? new Object[] {row} : (Object[]) row);
-        }
-      } catch (RuntimeException e) {
-        // The plan ran and a value broke it, e.g. a division by zero.
-        throw new SQLException("Cannot compute the result of the query over materialized views "
-            + names(views) + ": " + e, "22000", e);
-      }
-      return new StatementResult.Rows(columns(root.validatedRowType), rows);
+      return new Compiled(bindable, Collections.unmodifiableMap(parameters));
     }
 
     /** Values that generated code reads through {@link DataContext#get}. */
@@ -287,6 +349,9 @@ final class PullQueryExecutor {
       }
     }
   }
+
+  /** A query's code and the values it reads at run time besides a statement's own. */
+  private record Compiled(Bindable<?> bindable, Map<String, Object> parameters) {}
 
   private static String names(List<ViewTable> views) {
     return views.stream().map(ViewTable::name).collect(Collectors.joining(", "));

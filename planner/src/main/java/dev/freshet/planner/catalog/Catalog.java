@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
@@ -29,28 +30,47 @@ import org.apache.calcite.schema.impl.AbstractSchema;
 public final class Catalog extends AbstractSchema {
   /** Every stream and view, by name; values are {@link StreamTable}s and {@link ViewTable}s. */
   private final ConcurrentHashMap<String, Table> tables = new ConcurrentHashMap<>();
+  /** Counts the changes; see {@link #version()}. */
+  private final AtomicLong version = new AtomicLong();
+
+  /**
+   * A number that changes whenever a stream or view is added or removed: a plan made when the
+   * catalog had version {@code v} resolved its names as they are while the version is still
+   * {@code v}.
+   */
+  public long version() {
+    return version.get();
+  }
 
   /** Adds {@code stream}; returns false if the name is taken (nothing changes then). */
   public boolean addStream(StreamTable stream) {
-    return tables.putIfAbsent(stream.name(), stream) == null;
+    return changed(tables.putIfAbsent(stream.name(), stream) == null);
   }
 
   /** Adds {@code view}; returns false if the name is taken (nothing changes then). */
   public boolean addView(ViewTable view) {
-    return tables.putIfAbsent(view.name(), view) == null;
+    return changed(tables.putIfAbsent(view.name(), view) == null);
   }
 
   /** Removes a stream; returns whether it existed. A view of that name is not removed. */
   public boolean dropStream(String name) {
     Table table = tables.get(name);
-    return table instanceof StreamTable && tables.remove(name, table);
+    return changed(table instanceof StreamTable && tables.remove(name, table));
   }
 
   /** Removes a view and returns it; a stream of that name is not removed. */
   public Optional<ViewTable> dropView(String name) {
     Table table = tables.get(name);
-    return table instanceof ViewTable && tables.remove(name, table)
+    return changed(table instanceof ViewTable && tables.remove(name, table))
         ? Optional.of((ViewTable) table) : Optional.empty();
+  }
+
+  /** Counts a change if there was one; returns {@code changed}. */
+  private boolean changed(boolean changed) {
+    if (changed) {
+      version.incrementAndGet();
+    }
+    return changed;
   }
 
   /** Looks a stream up by its exact (case-sensitive) name. */
