@@ -12,6 +12,7 @@ import dev.freshet.executor.operators.SortKey;
 import dev.freshet.executor.operators.SortOperator;
 import dev.freshet.executor.operators.TimeWindowOperator;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
@@ -54,7 +55,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * partial} chain becomes one {@link StatefulAggregateOperator}; the stream scan becomes the
  * pipeline's source.
  *
- * <p>With more than one input task, the operators between the stream and the (only) aggregation
+ * <p>With more than one input task and a source that can be read in slices
+ * ({@link SupportsParallelReads}), the operators between the stream and the aggregation
  * are built once per task, each copy ending in the aggregation's
  * {@link StatefulAggregateOperator#inputTask(int) input} for its task, so that a batch's rows can
  * be read and partially aggregated on several threads. Each copy compiles its own calcs and
@@ -67,6 +69,8 @@ public final class ExecPlanBuilder {
   private final StateStoreProviderFactory stateStores;
   private final java.util.concurrent.Executor partitionExecutor;
   private final int inputTasks;
+  /** Whether the source of the query being built can be read as slices, one per input task. */
+  private boolean splittableSource;
   /** The heads of input tasks 1, 2, ... of the pipeline being built. */
   private final List<Operator> extraInputTasks = new ArrayList<>();
   /** The watermark operator built for each watermark node, for the input tasks' copies. */
@@ -129,6 +133,7 @@ public final class ExecPlanBuilder {
     CollectOperator output = new CollectOperator();
     List<EventTimeWatermarkOperator> watermarks = new ArrayList<>();
     List<StatefulAggregateOperator> stateful = new ArrayList<>();
+    splittableSource = query.source().source() instanceof SupportsParallelReads;
     Operator head = build(query.physical(), output, watermarks, stateful);
     java.util.Collections.reverse(stateful);
     return new StreamingPipeline(query.source().source(), head, output, watermarks, stateful,
@@ -197,7 +202,7 @@ public final class ExecPlanBuilder {
         providers.add(stateStores.create(new StateStoreId(queryId, save.operatorId(), p)));
       }
       RelNode below = partial.getInput();
-      int tasks = readsStreamDirectly(below) ? inputTasks : 1;
+      int tasks = splittableSource && readsStreamDirectly(below) ? inputTasks : 1;
       StatefulAggregateOperator op = new StatefulAggregateOperator(spec, providers, downstream,
           partitionExecutor, tasks);
       stateful.add(op);

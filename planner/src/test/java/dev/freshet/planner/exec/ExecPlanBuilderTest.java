@@ -8,6 +8,8 @@ import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.executor.source.SequenceSource;
+import dev.freshet.executor.source.SequenceSpec;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
@@ -17,6 +19,7 @@ import dev.freshet.sql.parser.FreshetSqlParser;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.calcite.DataContexts;
@@ -38,12 +41,15 @@ class ExecPlanBuilderTest {
 
   ExecPlanBuilderTest() {
     RelDataTypeFactory f = planner.typeFactory();
+    // A sequence can be read in slices; a memory stream cannot.
     catalog.addStream(new StreamTable("S", RelDataTypeImpl.proto(f.builder()
-        .add("K", SqlTypeName.VARCHAR).nullable(true)
-        .add("V", SqlTypeName.INTEGER).nullable(true)
+        .add("N", SqlTypeName.BIGINT)
         .add("TS", SqlTypeName.TIMESTAMP, 3).nullable(true)
-        .build()), Optional.of(new WatermarkSpec("TS", 5000)), Map.of("connector", "memory"),
-        new MemoryStream("S", 3)));
+        .build()), Optional.of(new WatermarkSpec("TS", 5000)), Map.of("connector", "sequence"),
+        new SequenceSource(SequenceSpec.bounded("S", 10).withColumns(0, OptionalInt.of(1)))));
+    catalog.addStream(new StreamTable("M", RelDataTypeImpl.proto(f.builder()
+        .add("K", SqlTypeName.VARCHAR).nullable(true)
+        .build()), Optional.empty(), Map.of("connector", "memory"), new MemoryStream("M", 1)));
   }
 
   @AfterEach void shutdown() {
@@ -57,8 +63,8 @@ class ExecPlanBuilderTest {
   }
 
   @Test void shouldBuildTheOperatorsBelowTheAggregationOncePerInputTask() throws Exception {
-    StreamingPipeline pipeline =
-        build("SELECT STREAM k, COUNT(*) AS c, SUM(v) AS t FROM s WHERE v > 0 GROUP BY k", 3);
+    StreamingPipeline pipeline = build("SELECT STREAM MOD(n, 2) AS k, COUNT(*) AS c, SUM(n) AS t"
+        + " FROM s WHERE n > 0 GROUP BY MOD(n, 2)", 3);
     assertEquals(3, pipeline.inputTasks());
     assertEquals(3, pipeline.statefulOperators().get(0).inputTasks());
     assertEquals(pipeline.head().getClass(), pipeline.extraInputTasks().get(0).getClass());
@@ -69,14 +75,14 @@ class ExecPlanBuilderTest {
     List<Operator> heads = List.of(pipeline.head(), pipeline.extraInputTasks().get(0),
         pipeline.extraInputTasks().get(1));
     heads.forEach(h -> h.startBatch(batch));
-    pipeline.head().push(new Object[] {"a", 1, null});
-    pipeline.extraInputTasks().get(0).push(new Object[] {"a", 2, null});
-    pipeline.extraInputTasks().get(1).push(new Object[] {"b", 4, null});
-    pipeline.extraInputTasks().get(1).push(new Object[] {"a", -1, null});
+    pipeline.head().push(new Object[] {1L, null});
+    pipeline.extraInputTasks().get(0).push(new Object[] {3L, null});
+    pipeline.extraInputTasks().get(1).push(new Object[] {4L, null});
+    pipeline.extraInputTasks().get(1).push(new Object[] {-1L, null});
     pipeline.extraInputTasks().get(1).finishBatch(batch);
     pipeline.extraInputTasks().get(0).finishBatch(batch);
     pipeline.head().finishBatch(batch);
-    assertEquals(List.of("[a, 2, 3]", "[b, 1, 4]"), pipeline.output().takeRows().stream()
+    assertEquals(List.of("[0, 1, 4]", "[1, 2, 4]"), pipeline.output().takeRows().stream()
         .map(java.util.Arrays::toString).sorted().toList());
   }
 
@@ -88,19 +94,23 @@ class ExecPlanBuilderTest {
     BatchContext batch = new BatchContext(0, 0);
     pipeline.head().startBatch(batch);
     pipeline.extraInputTasks().get(0).startBatch(batch);
-    pipeline.head().push(new Object[] {"a", 1, 20_000L});
-    pipeline.extraInputTasks().get(0).push(new Object[] {"a", 1, 60_000L});
+    pipeline.head().push(new Object[] {1L, 20_000L});
+    pipeline.extraInputTasks().get(0).push(new Object[] {2L, 60_000L});
     pipeline.extraInputTasks().get(0).finishBatch(batch);
     pipeline.head().finishBatch(batch);
     // The copy's row is the latest: the watermark is 60 s less the 5 s delay.
     assertEquals(55_000, pipeline.watermarkMs());
   }
 
-  @Test void shouldReadOnOneTaskWhenNothingIsAggregatedOrThereIsNoPool() throws Exception {
-    assertEquals(1, build("SELECT STREAM k FROM s WHERE v > 0", 2).inputTasks());
+  @Test void shouldReadOnOneTaskWhenNothingIsAggregatedOrThereIsNoPoolOrNoSlices()
+      throws Exception {
+    assertEquals(1, build("SELECT STREAM n FROM s WHERE n > 0", 2).inputTasks());
+    StreamingPipeline overMemory = build("SELECT STREAM k, COUNT(*) FROM m GROUP BY k", 2);
+    assertEquals(1, overMemory.inputTasks());
+    assertEquals(1, overMemory.statefulOperators().get(0).inputTasks());
     StreamingPipeline withoutPool = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
         "q", InMemoryStateStoreProvider::new, null, 2).build(planner.planQuery(
-            FreshetSqlParser.parse("SELECT STREAM k, COUNT(*) FROM s GROUP BY k"), null, 1));
+            FreshetSqlParser.parse("SELECT STREAM n, COUNT(*) FROM s GROUP BY n"), null, 1));
     assertEquals(1, withoutPool.inputTasks());
     assertEquals(1, withoutPool.statefulOperators().get(0).inputTasks());
   }
