@@ -134,10 +134,12 @@ public final class ExecPlanBuilder {
     List<EventTimeWatermarkOperator> watermarks = new ArrayList<>();
     List<StatefulAggregateOperator> stateful = new ArrayList<>();
     splittableSource = query.source().source() instanceof SupportsParallelReads;
+    extraInputTasks.clear();
+    watermarkOperators.clear();
     Operator head = build(query.physical(), output, watermarks, stateful);
     java.util.Collections.reverse(stateful);
     return new StreamingPipeline(query.source().source(), head, output, watermarks, stateful,
-        extraInputTasks, extraInputTasks.isEmpty() ? null : partitionExecutor);
+        List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor);
   }
 
   private Operator build(RelNode rel, Operator downstream,
