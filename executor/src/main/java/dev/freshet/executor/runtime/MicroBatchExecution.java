@@ -475,17 +475,23 @@ public final class MicroBatchExecution implements StreamingQuery {
    */
   private long readInTasks(long start, long end, int tasks) {
     List<CompletableFuture<Void>> others = new ArrayList<>(tasks - 1);
+    RowsInto[] counts = new RowsInto[tasks];
     Throwable failure = null;
     try {
       for (int t = 1; t < tasks; t++) {
         Operator head = streamingPipeline.extraInputTasks().get(t - 1);
         long from = sliceStart(start, end, tasks, t);
         long to = sliceStart(start, end, tasks, t + 1);
-        others.add(CompletableFuture.runAsync(
-            () -> source.readRange(from, to, new RowsInto(head)),
-            streamingPipeline.taskExecutor()));
+        int task = t;
+        others.add(CompletableFuture.runAsync(() -> {
+          // Made on the task's thread, as the task's own per-row state (see Operator).
+          RowsInto rows = new RowsInto(head);
+          counts[task] = rows;
+          source.readRange(from, to, rows);
+        }, streamingPipeline.taskExecutor()));
       }
-      source.readRange(start, sliceStart(start, end, tasks, 1), new RowsInto(pipeline));
+      counts[0] = new RowsInto(pipeline);
+      source.readRange(start, sliceStart(start, end, tasks, 1), counts[0]);
     } catch (RuntimeException | Error e) {
       failure = e;
     }
@@ -510,8 +516,11 @@ public final class MicroBatchExecution implements StreamingQuery {
     if (failure != null) {
       throw new IllegalStateException("An input task failed: " + failure, failure);
     }
-    // The source's offsets count rows (SupportsParallelReads).
-    return end - start;
+    long rows = 0;
+    for (RowsInto task : counts) {
+      rows += task.count;
+    }
+    return rows;
   }
 
   /** The first offset (exclusive) of slice {@code t} of {@code tasks} of {@code (start, end]}. */
