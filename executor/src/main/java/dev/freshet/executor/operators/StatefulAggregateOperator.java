@@ -3,14 +3,13 @@ package dev.freshet.executor.operators;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.runtime.ParallelTasks;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -276,31 +275,15 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   /**
-   * Runs {@code action} for every partition: on the executor, in parallel, when there is more than
-   * one partition; a failure of any is rethrown here after all have finished.
+   * Runs {@code action} for every partition: in parallel on the executor when there is one
+   * ({@link ParallelTasks}); a failure of any is rethrown here after all have finished.
    */
   private void runAll(List<PartitionTask> tasks, Consumer<PartitionTask> action) {
-    if (executor == null || tasks.size() == 1) {
-      tasks.forEach(action);
-      return;
+    List<Runnable> runs = new ArrayList<>(tasks.size());
+    for (PartitionTask task : tasks) {
+      runs.add(() -> action.accept(task));
     }
-    CompletableFuture<?>[] futures = new CompletableFuture<?>[tasks.size()];
-    for (int i = 0; i < futures.length; i++) {
-      PartitionTask task = tasks.get(i);
-      futures[i] = CompletableFuture.runAsync(() -> action.accept(task), executor);
-    }
-    try {
-      CompletableFuture.allOf(futures).join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      if (cause instanceof Error) {
-        throw (Error) cause;
-      }
-      throw e;
-    }
+    ParallelTasks.runAll(runs, executor);
   }
 
   /**

@@ -23,9 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -469,53 +466,24 @@ public final class MicroBatchExecution implements StreamingQuery {
 
   /**
    * Reads the batch as {@code tasks} slices of offsets at once: the first on this thread into the
-   * head, slice {@code t} on the task executor into input task {@code t}. Returns when every task
-   * has ended, so none still pushes when the batch finishes or aborts; the first failure is
-   * rethrown then.
+   * head, slice {@code t} on the task executor into input task {@code t} ({@link ParallelTasks}:
+   * none still pushes when the batch finishes or aborts).
    */
   private long readInTasks(long start, long end, int tasks) {
-    List<CompletableFuture<Void>> others = new ArrayList<>(tasks - 1);
     RowsInto[] counts = new RowsInto[tasks];
-    Throwable failure = null;
-    try {
-      for (int t = 1; t < tasks; t++) {
-        Operator head = streamingPipeline.extraInputTasks().get(t - 1);
-        long from = sliceStart(start, end, tasks, t);
-        long to = sliceStart(start, end, tasks, t + 1);
-        int task = t;
-        others.add(CompletableFuture.runAsync(() -> {
-          // Made on the task's thread, as the task's own per-row state (see Operator).
-          RowsInto rows = new RowsInto(head);
-          counts[task] = rows;
-          source.readRange(from, to, rows);
-        }, streamingPipeline.taskExecutor()));
-      }
-      counts[0] = new RowsInto(pipeline);
-      source.readRange(start, sliceStart(start, end, tasks, 1), counts[0]);
-    } catch (RuntimeException | Error e) {
-      failure = e;
+    List<Runnable> reads = new ArrayList<>(tasks);
+    for (int t = 0; t < tasks; t++) {
+      Operator head = t == 0 ? pipeline : streamingPipeline.extraInputTasks().get(t - 1);
+      long from = sliceStart(start, end, tasks, t);
+      long to = sliceStart(start, end, tasks, t + 1);
+      int task = t;
+      reads.add(() -> {
+        // Made on the task's thread, as the task's own per-row state (see Operator).
+        counts[task] = new RowsInto(head);
+        source.readRange(from, to, counts[task]);
+      });
     }
-    for (CompletableFuture<Void> task : others) {
-      try {
-        task.join();
-      } catch (CompletionException | CancellationException e) {
-        Throwable cause = e.getCause() == null ? e : e.getCause();
-        if (failure == null) {
-          failure = cause;
-        } else {
-          failure.addSuppressed(cause);
-        }
-      }
-    }
-    if (failure instanceof RuntimeException) {
-      throw (RuntimeException) failure;
-    }
-    if (failure instanceof Error) {
-      throw (Error) failure;
-    }
-    if (failure != null) {
-      throw new IllegalStateException("An input task failed: " + failure, failure);
-    }
+    ParallelTasks.runAll(reads, streamingPipeline.taskExecutor());
     long rows = 0;
     for (RowsInto task : counts) {
       rows += task.count;
