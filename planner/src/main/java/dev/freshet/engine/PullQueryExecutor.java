@@ -114,7 +114,7 @@ final class PullQueryExecutor {
     this.catalog = requireNonNull(catalog, "catalog");
     // Not caching: a stream or view created a moment ago must resolve in the next statement.
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
-    this.rootSchema.add(FreshetPlanner.SCHEMA, requireNonNull(catalog, "catalog"));
+    this.rootSchema.add(FreshetPlanner.SCHEMA, catalog);
     this.rootSchema.add(SystemSchema.NAME, requireNonNull(system, "system"));
   }
 
@@ -138,11 +138,6 @@ final class PullQueryExecutor {
       cache.put(sql, version, prepared);
     }
     return prepared;
-  }
-
-  /** How many prepared queries the executor keeps; for tests. */
-  int cachedQueries() {
-    return cache.size();
   }
 
   private Prepared prepareAfresh(SqlNode query) throws SQLException {
