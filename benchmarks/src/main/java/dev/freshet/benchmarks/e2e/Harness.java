@@ -22,7 +22,10 @@ import java.util.Map;
  * stdout and in {@code results.jsonl}; the plot in {@code results.png}.
  *
  * <p>Usage: {@code Harness --spark-classpath CP [--out DIR] [--quick] [--workloads W1,W3]
- * [--engines freshet,spark]}.
+ * [--engines freshet,spark] [--warmup-rows N]}. {@code --warmup-rows} sets the warm-up of the
+ * throughput workloads (W1, W2, W4) on both engines, e.g. to measure them past the JIT's warm-up;
+ * Freshet's figures come from its last 100 batches, so warm-up and measured rows together must
+ * fit in 100 batches.
  */
 public final class Harness {
   private static final String HEAP = "-Xmx3g";
@@ -44,7 +47,7 @@ public final class Harness {
     }
     List<JsonLine> lines = new ArrayList<>();
     for (Workload workload : workloads) {
-      Workload.Size size = size(workload, quick);
+      Workload.Size size = size(workload, quick, options.get("warmup-rows"));
       JsonLine freshet = null;
       JsonLine spark = null;
       if (engines.contains("freshet")) {
@@ -74,8 +77,18 @@ public final class Harness {
   /**
    * Sizes per workload: the full run follows issue 6 (20 million rows after warm-up, 1M-row
    * batches, the size Spark's figures in the notes use); {@code --quick} is for development.
+   * {@code warmupRows}, if not null, replaces the warm-up of W1, W2 and W4.
    */
-  static Workload.Size size(Workload workload, boolean quick) {
+  static Workload.Size size(Workload workload, boolean quick, String warmupRows) {
+    Workload.Size size = size(workload, quick);
+    if (warmupRows == null || workload == Workload.W3 || workload == Workload.W5) {
+      return size;
+    }
+    return new Workload.Size(Long.parseLong(warmupRows), size.measuredRows(),
+        size.rowsPerBatch(), size.latencySeconds());
+  }
+
+  private static Workload.Size size(Workload workload, boolean quick) {
     long measured = quick ? 5_000_000 : 20_000_000;
     long warmup = quick ? 2_000_000 : 5_000_000;
     int latencySeconds = quick ? 10 : 30;

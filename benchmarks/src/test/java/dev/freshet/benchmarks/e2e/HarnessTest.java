@@ -1,0 +1,22 @@
+package dev.freshet.benchmarks.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** The sizes the harness gives each workload, and what {@code --warmup-rows} changes. */
+class HarnessTest {
+  @Test void shouldSetTheWarmUpOfTheThroughputWorkloadsOnly() {
+    assertEquals(new Workload.Size(5_000_000, 20_000_000, 1_000_000, 30),
+        Harness.size(Workload.W1, false, null));
+    assertEquals(new Workload.Size(2_000_000, 20_000_000, 1_000_000, 30),
+        Harness.size(Workload.W2, false, null));
+    for (Workload throughput : new Workload[] {Workload.W1, Workload.W2, Workload.W4}) {
+      assertEquals(new Workload.Size(55_000_000, 20_000_000, 1_000_000, 30),
+          Harness.size(throughput, false, "55000000"));
+    }
+    for (Workload other : new Workload[] {Workload.W3, Workload.W5}) {
+      assertEquals(Harness.size(other, false, null), Harness.size(other, false, "55000000"));
+    }
+  }
+}
