@@ -1,6 +1,7 @@
 package dev.freshet.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -78,7 +79,7 @@ class QueryPlanCacheTest {
         + " MAX(n) AS top FROM clicks GROUP BY user_id");
     awaitIdle("PER_USER");
     assertEquals(List.of(List.of("a", 2L, 2)), rows(sql));
-    assertTrue(first != pull.prepare(Session.parse(sql)));
+    assertNotSame(first, pull.prepare(Session.parse(sql)));
   }
 
   @Test void shouldReadTheClockOfEachRunWhenThePlanIsReused() throws Exception {

@@ -2,7 +2,7 @@ package dev.freshet.planner.exec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
@@ -69,7 +69,7 @@ class ExecPlanBuilderTest {
     assertEquals(3, pipeline.statefulOperators().get(0).inputTasks());
     assertEquals(pipeline.head().getClass(), pipeline.extraInputTasks().get(0).getClass());
     assertNotSame(pipeline.extraInputTasks().get(0), pipeline.extraInputTasks().get(1));
-    assertTrue(pipeline.taskExecutor() == pool);
+    assertSame(pool, pipeline.taskExecutor());
     // Rows of a batch, split between the tasks, aggregate as one batch's.
     BatchContext batch = new BatchContext(0, 0);
     List<Operator> heads = List.of(pipeline.head(), pipeline.extraInputTasks().get(0),
