@@ -1,6 +1,6 @@
 package dev.freshet.jdbc;
 
-import dev.freshet.engine.ResultColumn;
+import dev.freshet.engine.query.ResultColumn;
 import java.sql.Types;
 import org.checkerframework.checker.nullness.qual.Nullable;
 

@@ -3,12 +3,12 @@ package dev.freshet.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.Engine;
-import dev.freshet.engine.PushQuery;
-import dev.freshet.engine.ResultColumn;
+import dev.freshet.engine.push.PushQuery;
+import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.StatementDescriber;
 import dev.freshet.engine.StatementDescription;
-import dev.freshet.engine.StatementResult;
+import dev.freshet.engine.query.StatementResult;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Types;

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.EngineMetadata;
-import dev.freshet.engine.ResultColumn;
+import dev.freshet.engine.query.ResultColumn;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.Types;

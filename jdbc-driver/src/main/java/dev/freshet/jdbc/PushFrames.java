@@ -2,7 +2,7 @@ package dev.freshet.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.engine.PushQuery;
+import dev.freshet.engine.push.PushQuery;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.freshet.jdbc;
 
-import dev.freshet.engine.PushQuery;
+import dev.freshet.engine.push.PushQuery;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Iterator;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
-import dev.freshet.engine.StatementResult;
+import dev.freshet.engine.query.StatementResult;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

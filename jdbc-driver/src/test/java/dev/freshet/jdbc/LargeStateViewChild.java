@@ -1,6 +1,6 @@
 package dev.freshet.jdbc;
 
-import dev.freshet.engine.ContinuousQuery;
+import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.Engine;
 import java.sql.Connection;
 import java.sql.DriverManager;

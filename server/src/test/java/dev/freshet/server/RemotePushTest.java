@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.ContinuousQuery;
-import dev.freshet.engine.PushQuery;
+import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.push.PushQuery;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

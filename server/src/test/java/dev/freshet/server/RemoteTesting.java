@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.freshet.engine.ContinuousQuery;
+import dev.freshet.engine.query.ContinuousQuery;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;

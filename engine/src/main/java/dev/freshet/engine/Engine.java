@@ -1,0 +1,433 @@
+package dev.freshet.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.StreamingQuery;
+import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import dev.freshet.engine.store.ResultDatabase;
+import dev.freshet.engine.store.CatalogStore;
+import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.query.SystemSchema;
+import dev.freshet.engine.query.PullQueryExecutor;
+
+/**
+ * A Freshet engine: the streams, the materialized views, the running continuous queries, and the
+ * planner, shared by every session (JDBC connection) opened on it.
+ *
+ * <pre>{@code
+ * try (Engine engine = new Engine("demo", Optional.of(Path.of("/var/lib/freshet")))) {
+ *   Session session = engine.openSession();
+ *   session.execute("CREATE STREAM IF NOT EXISTS clicks (user_id VARCHAR, amount DOUBLE)"
+ *       + " WITH (connector = 'memory')");   // after a restart: there already, with its rows
+ * }
+ * }</pre>
+ *
+ * <p>An engine without a data directory keeps everything in memory. With one, everything
+ * survives a crash: each memory stream keeps its rows in the directory, written to disk before
+ * an {@code INSERT} returns; the catalog records the statement that declared each stream and
+ * view ({@link CatalogStore}), and a restarted engine declares them again, each view's query
+ * resuming from its checkpoint; views keep their results in the engine's database
+ * ({@link ResultTable}). A sequence stream ({@code connector = 'sequence'}) keeps nothing there:
+ * its rows are a function of the offset. The directory's layout:
+ * <pre>
+ * lock                     locked (an OS file lock) while an engine uses the directory
+ * catalog.mv.db            H2: the catalog and the views' results
+ * streams/NAME/metadata    the stream's columns
+ * streams/NAME/rows.log    its rows, one record per INSERT (see {@link MemoryStream#open})
+ * checkpoints/NAME/        a view's checkpoint: offsets, commits, state
+ * </pre>
+ * A stream's directory is its name with every character but {@code A-Z}, {@code 0-9} and
+ * {@code _} written as {@code %XX} (its UTF-8 bytes), so that any quoted name is a safe file name,
+ * and names that differ only in case stay apart on case-insensitive file systems.
+ */
+public final class Engine implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
+  private final String name;
+  private final Optional<Path> dataDir;
+  /** The lock on {@code <dataDir>/lock}, held until {@link #close}; null without data directory. */
+  private final FileLock dataDirLock;
+  private final Catalog catalog = new Catalog();
+  private final FreshetPlanner planner = new FreshetPlanner(catalog);
+  private final PullQueryExecutor pullQueries;
+  /** Continuous queries by id: push queries until stopped, views' queries while the view exists. */
+  private final Map<String, ContinuousQuery> queries = new ConcurrentHashMap<>();
+  /**
+   * Held by statements that change the catalog, so that checks spanning several objects hold when
+   * the change is made: no view is created over a stream being dropped, and no stream is dropped
+   * while a view reads it.
+   */
+  private final Object ddlLock = new Object();
+  /**
+   * How many threads may read one batch of a query, and how many the pool below has: one per
+   * core, as Spark's {@code local[*]} runs a task per core.
+   */
+  private static final int INPUT_TASKS = Runtime.getRuntime().availableProcessors();
+  /** Runs the input tasks and the state partitions of every query's batches. */
+  private final java.util.concurrent.ExecutorService partitionExecutor =
+      java.util.concurrent.Executors.newFixedThreadPool(INPUT_TASKS, runnable -> {
+        Thread thread = new Thread(runnable, "freshet-task");
+        thread.setDaemon(true);
+        return thread;
+      });
+  /** The views' results (and, with a data directory, the catalog). */
+  private final ResultDatabase results;
+  /** The declared streams and views, kept in {@link #results} across restarts. */
+  private final CatalogStore catalogStore;
+  private volatile boolean closed;
+
+  /**
+   * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
+   * and thread names.
+   */
+  public Engine(String name) {
+    this(name, Optional.empty());
+  }
+
+  /**
+   * Creates an engine that keeps its streams' rows in {@code dataDir}, creating the directory if
+   * needed, or in memory if {@code dataDir} is empty.
+   *
+   * @throws UncheckedIOException if the directory cannot be created, or another engine (in this
+   *     process or another) uses it; its message says which and what to do
+   */
+  public Engine(String name, Optional<Path> dataDir) {
+    this.name = requireNonNull(name, "name");
+    this.dataDir = requireNonNull(dataDir, "dataDir").map(d -> d.toAbsolutePath().normalize());
+    this.dataDirLock = this.dataDir.isPresent() ? lock(this.dataDir.get()) : null;
+    try {
+      this.results = ResultDatabase.open(this.dataDir);
+    } catch (SQLException e) {
+      releaseLock();
+      String message = "Cannot open the database of the views' results in "
+          + this.dataDir.map(Path::toString).orElse("memory") + ": " + e.getMessage();
+      throw new UncheckedIOException(message, new IOException(message, e));
+    }
+    this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries,
+        () -> new EngineMetadata(this).primaryKeyRows()),
+        results);
+    try {
+      this.catalogStore = new CatalogStore(results);
+    } catch (SQLException e) {
+      close();
+      String message = "Cannot open the catalog in " + this.dataDir.map(Path::toString)
+          .orElse("memory") + ": " + e.getMessage();
+      throw new UncheckedIOException(message, new IOException(message, e));
+    }
+    restoreCatalog();
+  }
+
+  /**
+   * Declares again the streams and views the catalog recorded, in creation order; each view's
+   * query resumes from its checkpoint. An object that cannot be declared again (its statement
+   * is no longer valid, say) is left out with a warning and stays recorded.
+   */
+  private void restoreCatalog() {
+    List<CatalogStore.Entry> entries;
+    try {
+      entries = catalogStore.entries();
+    } catch (SQLException e) {
+      close();
+      String message = "Cannot read the catalog in " + dataDir.map(Path::toString).orElse("memory")
+          + ": " + e.getMessage();
+      throw new UncheckedIOException(message, new IOException(message, e));
+    }
+    for (CatalogStore.Entry entry : entries) {
+      try {
+        new Session(this).recreate(entry);
+      } catch (SQLException | RuntimeException e) {
+        LOG.warn("Engine {}: cannot declare {} {} again from the catalog; it is left out: {}",
+            name, entry.kind(), entry.name(), e.getMessage(), e);
+      }
+    }
+  }
+
+  /**
+   * Locks the data directory: two engines appending to one stream log would interleave their
+   * records and corrupt it.
+   */
+  private static FileLock lock(Path dataDir) {
+    Path file = dataDir.resolve("lock");
+    FileChannel channel = null;
+    try {
+      Files.createDirectories(dataDir);
+      channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        lock = null;
+      }
+      if (lock == null) {
+        channel.close();
+        String message = "Data directory " + dataDir + " is in use by another Freshet engine,"
+            + " which holds " + file + ". Stop that engine, or use another data directory";
+        throw new UncheckedIOException(message, new IOException(message));
+      }
+      // For whoever looks: which process holds the lock. The OS lock is what counts.
+      channel.truncate(0);
+      channel.write(java.nio.ByteBuffer.wrap((ProcessHandle.current().pid() + "\n")
+          .getBytes(StandardCharsets.US_ASCII)));
+      return lock;
+    } catch (IOException e) {
+      if (channel != null) {
+        try {
+          channel.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw new UncheckedIOException("Cannot use data directory " + dataDir + " (" + e + ")", e);
+    }
+  }
+
+  /** Whether {@link #close} was called; a closed engine opens no sessions. */
+  public boolean isClosed() {
+    return closed;
+  }
+
+  /** The engine's name. */
+  public String name() {
+    return name;
+  }
+
+  /** Where the engine keeps its streams' rows; empty if it keeps them in memory. */
+  public Optional<Path> dataDir() {
+    return dataDir;
+  }
+
+  /** The directory of stream {@code stream}'s files, if the engine has a data directory. */
+  Optional<Path> streamDirectory(String stream) {
+    return dataDir.map(d -> d.resolve("streams").resolve(directoryName(stream)));
+  }
+
+  /** {@code stream} as a file name: {@code A-Z}, {@code 0-9} and {@code _} kept, the rest %XX. */
+  static String directoryName(String stream) {
+    StringBuilder sb = new StringBuilder(stream.length());
+    for (int i = 0; i < stream.length(); i++) {
+      char c = stream.charAt(i);
+      if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') {
+        sb.append(c);
+        continue;
+      }
+      int end = Character.isHighSurrogate(c) && i + 1 < stream.length() ? i + 2 : i + 1;
+      for (byte b : stream.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
+        sb.append('%').append(String.format(Locale.ROOT, "%02X", b & 0xFF));
+      }
+      i = end - 1;
+    }
+    return sb.toString();
+  }
+
+  /** Opens a session with default options. */
+  public Session openSession() {
+    if (closed) {
+      throw new IllegalStateException("engine " + name + " is closed");
+    }
+    return new Session(this);
+  }
+
+  FreshetPlanner planner() {
+    return planner;
+  }
+
+  Catalog catalog() {
+    return catalog;
+  }
+
+  public PullQueryExecutor pullQueries() {
+    return pullQueries;
+  }
+
+  CatalogStore catalogStore() {
+    return catalogStore;
+  }
+
+  ResultDatabase results() {
+    return results;
+  }
+
+  Object ddlLock() {
+    return ddlLock;
+  }
+
+  void register(ContinuousQuery query) {
+    queries.put(query.id(), query);
+  }
+
+  /** Default of {@link #setMaxPushQueries}. */
+  public static final int DEFAULT_MAX_PUSH_QUERIES = 1000;
+  /** SQLSTATE when starting a push query would exceed {@link #maxPushQueries()}. */
+  public static final String TOO_MANY_PUSH_QUERIES_STATE = "53400";
+  private volatile int maxPushQueries = DEFAULT_MAX_PUSH_QUERIES;
+  /** Makes counting and registering one step, so that racing push queries cannot overshoot. */
+  private final Object pushAdmission = new Object();
+
+  /**
+   * Sets how many push queries may run on this engine at once; one more is refused with
+   * SQLSTATE {@value #TOO_MANY_PUSH_QUERIES_STATE}. Each holds a batch thread and its state.
+   *
+   * <pre>{@code
+   * engine.setMaxPushQueries(200);   // the server's --max-push-queries
+   * }</pre>
+   */
+  public void setMaxPushQueries(int max) {
+    if (max < 1) {
+      throw new IllegalArgumentException("max push queries must be positive: " + max);
+    }
+    maxPushQueries = max;
+  }
+
+  /** How many push queries may run on this engine at once. */
+  public int maxPushQueries() {
+    return maxPushQueries;
+  }
+
+  /**
+   * Registers a push query unless the engine runs {@link #maxPushQueries()} already.
+   *
+   * @throws SQLException with SQLSTATE {@value #TOO_MANY_PUSH_QUERIES_STATE} if it does
+   */
+  void registerPush(ContinuousQuery query) throws SQLException {
+    synchronized (pushAdmission) {
+      long running = queries.values().stream().filter(q -> q.viewName().isEmpty()).count();
+      if (running >= maxPushQueries) {
+        throw new SQLException("Engine " + name + " already runs " + running + " push queries,"
+            + " its limit: close result sets or statements you no longer read, or raise the"
+            + " limit (the server's --max-push-queries, Engine.setMaxPushQueries)",
+            TOO_MANY_PUSH_QUERIES_STATE);
+      }
+      register(query);
+    }
+  }
+
+  /** Runs push queries' timeouts; one daemon thread, as the timeouts only flag and stop. */
+  private final java.util.concurrent.ScheduledThreadPoolExecutor scheduler = newScheduler();
+
+  private java.util.concurrent.ScheduledThreadPoolExecutor newScheduler() {
+    java.util.concurrent.ScheduledThreadPoolExecutor executor =
+        new java.util.concurrent.ScheduledThreadPoolExecutor(1, runnable -> {
+          Thread thread = new Thread(runnable, "freshet-timeouts-" + name);
+          thread.setDaemon(true);
+          return thread;
+        });
+    // A cancelled timeout (the query ended first) must not stay queued until it would fire.
+    executor.setRemoveOnCancelPolicy(true);
+    return executor;
+  }
+
+  java.util.concurrent.ScheduledExecutorService scheduler() {
+    return scheduler;
+  }
+
+  void unregister(ContinuousQuery query) {
+    queries.remove(query.id(), query);
+  }
+
+  /** The continuous queries running now, and views' queries that stopped or failed. */
+  public List<StreamingQuery> queries() {
+    return new ArrayList<>(queries.values());
+  }
+
+  /** The registered continuous queries, sorted by name. */
+  public List<ContinuousQuery> continuousQueries() {
+    List<ContinuousQuery> list = new ArrayList<>(queries.values());
+    list.sort(Comparator.comparing(ContinuousQuery::name).thenComparing(ContinuousQuery::id));
+    return list;
+  }
+
+  /**
+   * Finds a query by its id, or else by its name ignoring case (a view's query is named after the
+   * view).
+   */
+  public Optional<ContinuousQuery> query(String idOrName) {
+    ContinuousQuery byId = queries.get(idOrName);
+    if (byId != null) {
+      return Optional.of(byId);
+    }
+    String lower = idOrName.toLowerCase(Locale.ROOT);
+    return queries.values().stream()
+        .filter(q -> q.name().toLowerCase(Locale.ROOT).equals(lower)).findFirst();
+  }
+
+  /**
+   * Snapshots and cleans the checkpointed state stores in the background, as Spark's maintenance
+   * task does (every 60 s there; 10 s here, as batches are small and frequent).
+   */
+  private final dev.freshet.executor.state.StateStoreMaintenance stateStoreMaintenance =
+      new dev.freshet.executor.state.StateStoreMaintenance(java.time.Duration.ofSeconds(10));
+
+  /** The thread that maintains checkpointed state stores. */
+  dev.freshet.executor.state.StateStoreMaintenance stateStoreMaintenance() {
+    return stateStoreMaintenance;
+  }
+
+  /** The pool that runs input tasks and state partitions in parallel. */
+  java.util.concurrent.Executor partitionExecutor() {
+    return partitionExecutor;
+  }
+
+  /** How many threads may read one batch of a query (see {@code ExecPlanBuilder}). */
+  int inputTasks() {
+    return INPUT_TASKS;
+  }
+
+  /**
+   * Stops every continuous query, closes the memory streams' files and releases the data
+   * directory. Idempotent.
+   */
+  @Override public void close() {
+    closed = true;
+    for (ContinuousQuery query : continuousQueries()) {
+      query.stop();
+      unregister(query);
+    }
+    partitionExecutor.shutdown();
+    scheduler.shutdownNow();
+    stateStoreMaintenance.stop();
+    synchronized (ddlLock) {
+      for (String stream : catalog.streamNames()) {
+        catalog.stream(stream).flatMap(StreamTable::memoryStream).ifPresent(MemoryStream::close);
+      }
+      try {
+        results.close();
+      } catch (SQLException e) {
+        // Every view's batch was made durable when it committed; nothing is lost here.
+        LOG.warn("Engine {}: closing the results database failed", name, e);
+      }
+      releaseLock();
+    }
+  }
+
+  private void releaseLock() {
+    if (dataDirLock != null && dataDirLock.channel().isOpen()) {
+      try {
+        dataDirLock.channel().close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot release " + dataDir.get().resolve("lock"), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package dev.freshet.engine;
+
+import dev.freshet.executor.runtime.MicroBatchExecution;
+import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.checkpoint.OffsetSeq;
+import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.state.StateStoreProviderFactory;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.exec.ExecPlanBuilder;
+import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.sql.parser.SqlEmit;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.calcite.DataContexts;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rel.type.RelDataTypeImpl;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
+import org.apache.calcite.sql.ddl.SqlDropMaterializedView;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import dev.freshet.engine.store.CatalogStore;
+import dev.freshet.engine.store.ResultTable;
+import dev.freshet.engine.store.ResultKey;
+import dev.freshet.engine.store.ViewSink;
+import dev.freshet.engine.push.UpsertKeys;
+import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.query.QueryCheckpoints;
+
+/**
+ * Executes {@code CREATE MATERIALIZED VIEW} and {@code DROP MATERIALIZED VIEW}.
+ *
+ * <p>A view is a continuous query that runs in the background, named after the view, whose sink
+ * keeps the view's result: {@code EMIT UPDATE} (the default with GROUP BY) upserts by group,
+ * {@code EMIT COMPLETE} replaces the result each batch, {@code EMIT APPEND} (the default
+ * without GROUP BY) appends. Like a push query, it starts from the beginning of its stream.
+ */
+final class MaterializedViewDdl {
+  private MaterializedViewDdl() {
+  }
+
+  static void create(Engine engine, SessionOptions options, SqlCreateMaterializedView create,
+      String sql) throws SQLException {
+    Catalog catalog = engine.catalog();
+    String name = StreamDdl.simpleName(create.name);
+    if (create.getReplace()) {
+      throw PlannerErrors.notSupported("CREATE OR REPLACE MATERIALIZED VIEW is not supported"
+          + " yet. DROP MATERIALIZED VIEW " + name + ", then CREATE MATERIALIZED VIEW " + name);
+    }
+    // Checked again when the view is added; here so that a taken name is not planned for.
+    if (catalog.contains(name) && !(create.ifNotExists && catalog.view(name).isPresent())) {
+      throw nameTaken(catalog, name);
+    }
+    if (catalog.view(name).isPresent()) {
+      return;
+    }
+    SqlNode query = create.query;
+    EmitMode emit = null;
+    if (query instanceof SqlEmit) {
+      emit = ((SqlEmit) query).mode();
+      query = ((SqlEmit) query).query();
+    }
+    ViewReferences.rejectInContinuousQuery(engine, query, sql);
+    FreshetPlanner planner = engine.planner();
+    // With a data directory the view's query is checkpointed, and a restarted query resumes.
+    Checkpoint checkpoint = engine.dataDir()
+        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain()))
+        .orElse(null);
+    Map<String, String> pinned = checkpoint == null ? Map.of()
+        : QueryCheckpoints.pinned(checkpoint);
+    int partitions = pinned.containsKey(OffsetSeq.STATE_PARTITIONS)
+        ? Integer.parseInt(pinned.get(OffsetSeq.STATE_PARTITIONS)) : options.statePartitions();
+    String provider = pinned.getOrDefault(OffsetSeq.STATE_STORE_PROVIDER,
+        options.stateStoreProvider());
+    PlannedQuery plan = planner.planQuery(query, emit, partitions);
+    RelDataType rowType = rename(planner.typeFactory(), name, plan.rowType(), create.columnList);
+
+    String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
+    StreamTable source = plan.source();
+    PlannedQuery run = plan;
+    ResultTable.Layout layout;
+    ResultKey key = ResultKey.none();
+    if (!plan.aggregating() || plan.outputMode() == OutputMode.APPEND) {
+      layout = ResultTable.Layout.APPEND;
+    } else if (plan.outputMode() == OutputMode.COMPLETE) {
+      layout = ResultTable.Layout.REPLACE;
+    } else {
+      UpsertKeys.Keyed keyed = UpsertKeys.appendKeyColumns(plan, name);
+      run = keyed.plan();
+      layout = ResultTable.Layout.UPSERT;
+      key = resultKey(keyed);
+    }
+    StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
+        : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
+    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+        id, stores, engine.partitionExecutor(),
+            engine.inputTasks()).build(run);
+
+    synchronized (engine.ddlLock()) {
+      if (catalog.stream(source.name()).orElse(null) != source) {
+        // Dropped (or dropped and created again) while the query was being planned.
+        throw PlannerErrors.streamNotFound(source.name());
+      }
+      if (catalog.contains(name)) {
+        if (create.ifNotExists && catalog.view(name).isPresent()) {
+          return;
+        }
+        throw nameTaken(catalog, name);
+      }
+      // Opened only now that the name is free: opening resets a result another query wrote.
+      ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,
+          key, options.minBatchesToRetain());
+      ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(), id,
+          sql, List.of(source.name()), result);
+      MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,
+          new ViewSink(name, result), System::currentTimeMillis, options.trigger(), checkpoint,
+          Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
+              OffsetSeq.STATE_STORE_PROVIDER, provider,
+              OffsetSeq.STATE_FORMAT_VERSION, "1"));
+      // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
+      // MATERIALIZED VIEW unregisters it.
+      ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), name,
+          stopped -> { });
+      if (!catalog.addView(view)) {
+        throw new IllegalStateException("name " + name + " was taken while the DDL lock was held");
+      }
+      engine.catalogStore().record(CatalogStore.Kind.MATERIALIZED_VIEW, name, sql,
+          options.values());
+      engine.register(continuous);
+      continuous.start();
+    }
+  }
+
+  static void drop(Engine engine, SqlDropMaterializedView drop) throws SQLException {
+    String name = StreamDdl.simpleName(drop.name);
+    Catalog catalog = engine.catalog();
+    Optional<ViewTable> dropped;
+    synchronized (engine.ddlLock()) {
+      if (catalog.stream(name).isPresent()) {
+        throw PlannerErrors.wrongObjectType(name, "stream", "materialized view",
+            "DROP STREAM " + name);
+      }
+      dropped = catalog.dropView(name);
+    }
+    if (dropped.isEmpty()) {
+      if (!drop.ifExists) {
+        throw PlannerErrors.viewNotFound(name);
+      }
+      return;
+    }
+    Optional<ContinuousQuery> query = engine.query(dropped.get().queryId());
+    if (query.isPresent()) {
+      query.get().stop();
+      engine.unregister(query.get());
+    }
+    synchronized (engine.ddlLock()) {
+      // A view created again later starts afresh, as a new query; unless one has been created
+      // already while this one stopped, and the files are its own.
+      if (!catalog.contains(name)) {
+        engine.catalogStore().remove(name);
+        engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
+        ResultTable.drop(engine.results(), name);
+      }
+    }
+  }
+
+  /** Where the rows of {@code keyed} hold their group key, and of which types its columns are. */
+  private static ResultKey resultKey(UpsertKeys.Keyed keyed) {
+    List<RelDataTypeField> fields = keyed.plan().physical().getRowType().getFieldList();
+    List<RelDataType> types = new ArrayList<>();
+    for (int column : keyed.keyColumns()) {
+      types.add(fields.get(column).getType());
+    }
+    return ResultKey.of(keyed.keyColumns(), types, keyed.newKeyColumn());
+  }
+
+  private static SQLException nameTaken(Catalog catalog, String name) {
+    return catalog.stream(name).isPresent()
+        ? PlannerErrors.nameTaken("materialized view", name, "stream", "DROP STREAM " + name)
+        : PlannerErrors.viewExists(name);
+  }
+
+  /** The query's row type with the view's column names, if {@code CREATE} lists them. */
+  private static RelDataType rename(RelDataTypeFactory typeFactory, String view,
+      RelDataType rowType, @Nullable SqlNodeList columnList) throws SQLException {
+    List<RelDataTypeField> fields = rowType.getFieldList();
+    List<String> names = new ArrayList<>(rowType.getFieldNames());
+    if (columnList != null) {
+      if (columnList.size() != fields.size()) {
+        throw PlannerErrors.invalidDefinition("Materialized view " + view + " names "
+            + columnList.size() + " columns, but its query has " + fields.size() + ". Name"
+            + " each column of the query once, or leave the list out");
+      }
+      for (int i = 0; i < names.size(); i++) {
+        names.set(i, StreamDdl.simpleName((SqlIdentifier) columnList.get(i)));
+      }
+    }
+    Set<String> seen = new HashSet<>();
+    for (String column : names) {
+      if (!seen.add(column)) {
+        throw PlannerErrors.invalidDefinition("Column " + column + " appears twice in"
+            + " materialized view " + view + ". Give each column of the query a distinct alias");
+      }
+    }
+    List<RelDataType> types = new ArrayList<>();
+    for (RelDataTypeField field : fields) {
+      types.add(field.getType());
+    }
+    return typeFactory.createStructType(types, names);
+  }
+}

@@ -1,0 +1,168 @@
+package dev.freshet.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.BoundedExecution;
+import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.source.SequenceSource;
+import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.exec.ExecPlanBuilder;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.calcite.DataContexts;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import dev.freshet.engine.query.SystemSchema;
+import dev.freshet.engine.query.PullQueryExecutor;
+import dev.freshet.engine.query.StatementResult;
+import dev.freshet.engine.query.ResultColumn;
+
+/**
+ * A plain {@code SELECT} (no {@code STREAM}, no {@code EMIT}), planned for the engine that will
+ * answer it but not run yet: over streams only, Freshet's executor reads every row the streams
+ * hold; over materialized views, system tables or no table at all, Calcite's enumerable engine
+ * reads their current contents. A query that reads streams and views or system tables is
+ * rejected.
+ *
+ * <pre>{@code
+ * PlainSelect select = PlainSelect.plan(engine, FreshetSqlParser.parse(sql), sql);
+ * List<ResultColumn> columns = select.columns();   // nothing has run yet
+ * StatementResult.Rows rows = select.execute();
+ * }</pre>
+ *
+ * <p>Planning and running are apart so that a prepared statement can describe its columns
+ * without reading anything, and the columns it describes are those that executing it returns.
+ */
+abstract class PlainSelect {
+  private PlainSelect() {
+  }
+
+  /** The columns that {@link #execute()} returns. */
+  abstract List<ResultColumn> columns();
+
+  /** Runs the query and returns all its rows. */
+  abstract StatementResult.Rows execute() throws SQLException;
+
+  /**
+   * Validates and plans a plain query.
+   *
+   * @param query the parsed query; planning may rewrite it
+   * @param sql the statement's text, parsed again where a fresh tree is needed
+   * @throws SQLException if the query is not valid, or reads what no one engine can read
+   */
+  static PlainSelect plan(Engine engine, SqlNode query, String sql) throws SQLException {
+    Catalog catalog = engine.catalog();
+    Set<String> identifiers = ViewReferences.identifiers(query);
+    // SYS names a system table, which only Calcite reads, even when a stream is named too.
+    if (!ViewReferences.mentionsView(catalog, identifiers)
+        && !identifiers.contains(SystemSchema.NAME)
+        && ViewReferences.mentionsStream(catalog, identifiers)) {
+      return overStreams(engine, query);
+    }
+    PullQueryExecutor.Prepared prepared = engine.pullQueries().prepare(query);
+    if (prepared.streams().isEmpty()) {
+      return new OverViews(prepared);
+    }
+    if (!prepared.views().isEmpty()) {
+      throw PlannerErrors.notSupported("A query cannot read both streams and materialized views:"
+          + " it reads stream " + names(prepared.streams(), StreamTable::name) + " and view "
+          + names(prepared.views(), ViewTable::name) + ". Query the views alone, or create a"
+          + " materialized view over the stream and join the views");
+    }
+    if (!prepared.systemTables().isEmpty()) {
+      throw PlannerErrors.notSupported("A query cannot read both streams and system tables: it"
+          + " reads stream " + names(prepared.streams(), StreamTable::name) + " and "
+          + String.join(", ", prepared.systemTables()) + ". Query them separately");
+    }
+    // Validation rewrote the tree; the executor's planner validates a fresh one.
+    return overStreams(engine, Session.parse(sql));
+  }
+
+  /**
+   * A query over streams. A {@code LIMIT} / {@code OFFSET} without {@code ORDER BY} around it is
+   * applied to the rows the executor returns, in the streams' order (oldest first): the streaming
+   * planner refuses a limit on a stream's rows, which a read of retained rows does not need.
+   */
+  private static PlainSelect overStreams(Engine engine, SqlNode query) throws SQLException {
+    long offset = 0;
+    long fetch = -1;
+    if (query instanceof SqlOrderBy order && order.orderList.isEmpty()
+        && isCount(order.offset) && isCount(order.fetch)) {
+      offset = order.offset == null ? 0 : ((SqlNumericLiteral) order.offset).longValue(true);
+      fetch = order.fetch == null ? -1 : ((SqlNumericLiteral) order.fetch).longValue(true);
+      query = order.query;
+    }
+    return new OverStreams(engine, engine.planner().planQuery(query, null, 1), offset, fetch);
+  }
+
+  private static boolean isCount(@Nullable SqlNode node) {
+    return node == null || node instanceof SqlNumericLiteral literal && literal.isInteger();
+  }
+
+  private static <T> String names(List<T> objects, Function<T, String> name) {
+    return objects.stream().map(name).collect(Collectors.joining(", "));
+  }
+
+  /** A query over streams, which Freshet's executor runs once over every row they hold. */
+  private static final class OverStreams extends PlainSelect {
+    private final Engine engine;
+    private final PlannedQuery plan;
+    private final long offset;
+    /** The most rows to return, or -1 for all. */
+    private final long fetch;
+
+    OverStreams(Engine engine, PlannedQuery plan, long offset, long fetch) {
+      this.engine = requireNonNull(engine, "engine");
+      this.plan = requireNonNull(plan, "plan");
+      this.offset = offset;
+      this.fetch = fetch;
+    }
+
+    @Override List<ResultColumn> columns() {
+      return plan.rowType().getFieldList().stream().map(ResultColumn::of).toList();
+    }
+
+    @Override StatementResult.Rows execute() throws SQLException {
+      // A sequence without end has more rows the older it is, without limit: a bounded read would
+      // cost whatever the stream's age makes it, so it is refused rather than cut at some point.
+      // Describing the query (its columns) reads nothing, so only running it is refused.
+      if (plan.source().source() instanceof SequenceSource sequence
+          && sequence.spec().end().isEmpty()) {
+        throw PlannerErrors.boundedReadOfEndlessStream(plan.source().name());
+      }
+      StreamingPipeline pipeline = new ExecPlanBuilder(engine.planner().typeFactory(),
+          DataContexts.EMPTY, "bounded-" + UUID.randomUUID()).build(plan);
+      List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
+      int from = (int) Math.min(offset, rows.size());
+      int to = fetch < 0 ? rows.size() : (int) Math.min(rows.size(), from + fetch);
+      return new StatementResult.Rows(columns(), rows.subList(from, to));
+    }
+  }
+
+  /** A query that Calcite answers: over views, system tables, or no table. */
+  private static final class OverViews extends PlainSelect {
+    private final PullQueryExecutor.Prepared prepared;
+
+    OverViews(PullQueryExecutor.Prepared prepared) {
+      this.prepared = requireNonNull(prepared, "prepared");
+    }
+
+    @Override List<ResultColumn> columns() {
+      return prepared.resultColumns();
+    }
+
+    @Override StatementResult.Rows execute() throws SQLException {
+      return prepared.execute();
+    }
+  }
+}

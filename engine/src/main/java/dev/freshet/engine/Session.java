@@ -1,0 +1,373 @@
+package dev.freshet.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.MicroBatchExecution;
+import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.runtime.StreamingQuery;
+import dev.freshet.executor.runtime.QueryStatus;
+import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.exec.ExecPlanBuilder;
+import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.sql.parser.FreshetSqlParser;
+import dev.freshet.sql.parser.SqlCreateStream;
+import dev.freshet.sql.parser.SqlDropStream;
+import dev.freshet.sql.parser.SqlEmit;
+import dev.freshet.sql.parser.SqlSetProperty;
+import dev.freshet.sql.parser.SqlShow;
+import dev.freshet.sql.parser.SqlStopQuery;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.calcite.DataContexts;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlDescribeTable;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
+import org.apache.calcite.sql.ddl.SqlDropMaterializedView;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import dev.freshet.engine.store.CatalogStore;
+import dev.freshet.engine.push.PushQuery;
+import dev.freshet.engine.push.UpsertKeys;
+import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.query.InsertExecutor;
+import dev.freshet.engine.query.StatementResult;
+import dev.freshet.engine.query.ResultColumn;
+
+/**
+ * A conversation with an {@link Engine}: executes SQL statements one at a time, with options of its
+ * own (set by {@code SET 'key' = 'value'}).
+ *
+ * <pre>{@code
+ * session.execute("CREATE MATERIALIZED VIEW clicks_per_user AS"
+ *     + " SELECT user_id, COUNT(*) AS n FROM clicks GROUP BY user_id EMIT UPDATE");
+ * StatementResult r = session.execute("SELECT * FROM clicks_per_user WHERE n > 10");
+ * }</pre>
+ *
+ * <p>Where a plain {@code SELECT} goes depends on what it reads: over streams only, Freshet's
+ * executor answers it from every row the streams hold; over materialized views only (or no table
+ * at all), Calcite's enumerable engine answers it from the views' current snapshots. A query that
+ * reads both is rejected.
+ */
+public final class Session {
+  /** Option: number of state partitions of continuous queries this session starts. */
+  public static final String STATE_PARTITIONS = SessionOptions.STATE_PARTITIONS;
+  /**
+   * Option: the micro-batch trigger interval of continuous queries this session starts, a
+   * duration such as {@code '1 second'} or {@code '500 ms'}; {@code '0'}, the default, starts a
+   * batch as soon as data arrives.
+   */
+  public static final String TRIGGER_INTERVAL = SessionOptions.TRIGGER_INTERVAL;
+  /** Option: where continuous queries this session starts keep state; only {@code memory}. */
+  public static final String STATE_STORE_PROVIDER = SessionOptions.STATE_STORE_PROVIDER;
+
+  private final Engine engine;
+  private final SessionOptions options = new SessionOptions();
+
+  Session(Engine engine) {
+    this.engine = requireNonNull(engine, "engine");
+  }
+
+  /** The engine this session runs on. */
+  public Engine engine() {
+    return engine;
+  }
+
+  /** The number of state partitions of the continuous queries this session starts. */
+  public int statePartitions() {
+    return options.statePartitions();
+  }
+
+  /**
+   * The trigger interval of the continuous queries this session starts; {@link Duration#ZERO}
+   * means a batch starts as soon as data arrives.
+   */
+  public Duration triggerInterval() {
+    return options.triggerInterval();
+  }
+
+  /** When the batches of the continuous queries this session starts run. */
+  public dev.freshet.executor.runtime.Trigger trigger() {
+    return options.trigger();
+  }
+
+  /** How many batches behind the latest the checkpoints of queries this session starts keep. */
+  public int minBatchesToRetain() {
+    return options.minBatchesToRetain();
+  }
+
+  /** Where the continuous queries this session starts keep state, e.g. {@code memory}. */
+  public String stateStoreProvider() {
+    return options.stateStoreProvider();
+  }
+
+  /**
+   * Parses and executes one statement.
+   *
+   * @throws SQLException with a SQLSTATE and a message that says how to fix the statement
+   */
+  public StatementResult execute(String sql) throws SQLException {
+    SqlNode node = parse(sql);
+    FreshetPlanner planner = engine.planner();
+    if (node instanceof SqlCreateStream) {
+      synchronized (engine.ddlLock()) {
+        SqlCreateStream create = (SqlCreateStream) node;
+        StreamDdl.create(engine, create);
+        engine.catalogStore().record(CatalogStore.Kind.STREAM,
+            StreamDdl.simpleName(create.name()), sql, Map.of());
+      }
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlDropStream) {
+      synchronized (engine.ddlLock()) {
+        SqlDropStream drop = (SqlDropStream) node;
+        StreamDdl.drop(engine, drop);
+        engine.catalogStore().remove(StreamDdl.simpleName(drop.name()));
+      }
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlCreateMaterializedView) {
+      MaterializedViewDdl.create(engine, options, (SqlCreateMaterializedView) node, sql);
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlDropMaterializedView) {
+      MaterializedViewDdl.drop(engine, (SqlDropMaterializedView) node);
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlInsert) {
+      return new StatementResult.UpdateCount(InsertExecutor.insert(planner, (SqlInsert) node));
+    }
+    if (node instanceof SqlExplain) {
+      return explain((SqlExplain) node);
+    }
+    if (node instanceof SqlSetProperty) {
+      SqlSetProperty set = (SqlSetProperty) node;
+      options.set(set.key(), set.value());
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlShow) {
+      switch (((SqlShow) node).kind()) {
+      case STREAMS:
+        return showStreams();
+      case VIEWS:
+        return showViews();
+      case QUERIES:
+        return showQueries();
+      default:
+        break;
+      }
+    }
+    if (node instanceof SqlStopQuery) {
+      stopQuery(((SqlStopQuery) node).queryId());
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlDescribeTable) {
+      return describe((SqlDescribeTable) node);
+    }
+    if (node instanceof SqlEmit) {
+      SqlEmit emit = (SqlEmit) node;
+      return push(emit.query(), emit.mode(), sql);
+    }
+    if (node.isA(SqlKind.QUERY)) {
+      return FreshetPlanner.isStreamQuery(node) ? push(node, null, sql)
+          : PlainSelect.plan(engine, node, sql).execute();
+    }
+    throw PlannerErrors.notSupported("Statement " + node.getKind() + " is not supported yet");
+  }
+
+  /**
+   * Runs a stream's or view's recorded {@code CREATE} again, with the options the view was created
+   * with: how a restarted engine gets its catalog back.
+   */
+  void recreate(CatalogStore.Entry entry) throws SQLException {
+    for (Map.Entry<String, String> option : entry.options().entrySet()) {
+      options.set(option.getKey(), option.getValue());
+    }
+    execute(entry.sql());
+  }
+
+  public static SqlNode parse(String sql) throws SQLException {
+    try {
+      return FreshetSqlParser.parse(sql);
+    } catch (SqlParseException e) {
+      SqlParserPos pos = e.getPos();
+      String message = String.valueOf(e.getMessage());
+      int newline = message.indexOf('\n');
+      String first = newline < 0 ? message : message.substring(0, newline);
+      // Calcite ends its first line with the position, which the error names already.
+      first = first.replaceFirst(" at line \\d+, column \\d+\\.?$", ".");
+      throw PlannerErrors.parseError(first, pos == null ? 0 : pos.getLineNum(),
+          pos == null ? 0 : pos.getColumnNum(), e);
+    }
+  }
+
+  private StatementResult push(SqlNode query, @Nullable EmitMode emit, String sql)
+      throws SQLException {
+    Optional<Map.Entry<ViewTable, Long>> feed = ViewFeed.match(engine, query);
+    if (feed.isPresent()) {
+      ViewFeed.checkEmit(feed.get().getKey(), emit);
+      return ViewFeed.open(engine, options, feed.get().getKey(), feed.get().getValue());
+    }
+    ViewReferences.rejectInContinuousQuery(engine, query, sql);
+    PlannedQuery plan = engine.planner().planQuery(query, emit, options.statePartitions());
+    // An aggregation's UPDATE or COMPLETE rows carry their group key (and in UPDATE mode whether
+    // the group is new) as hidden columns: what the PushQuery needs to coalesce rows per key and
+    // to tell INSERT from UPDATE and DELETE. Other results only ever insert.
+    PushQuery.Policy policy = PushQuery.Policy.APPEND;
+    PlannedQuery run = plan;
+    int[] keyColumns = {};
+    int newKeyColumn = -1;
+    if (plan.aggregating() && plan.outputMode() != OutputMode.APPEND) {
+      UpsertKeys.Hidden hidden = UpsertKeys.appendPushColumns(plan);
+      run = hidden.plan();
+      keyColumns = hidden.keyColumns();
+      newKeyColumn = hidden.newKeyColumn();
+      policy = plan.outputMode() == OutputMode.UPDATE ? PushQuery.Policy.UPSERT
+          : PushQuery.Policy.TABLE;
+    }
+    String id = UUID.randomUUID().toString();
+    StreamingPipeline pipeline =
+        new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id,
+            InMemoryStateStoreProvider::new, engine.partitionExecutor(),
+            engine.inputTasks()).build(run);
+    boolean markers = options.pushBatchMarkers();
+    PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), keyColumns,
+        newKeyColumn, markers, options.pushBufferRows(), engine.scheduler());
+    MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
+        pipeline, push.sink(), System::currentTimeMillis, options.trigger());
+    ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
+        engine::unregister, push);
+    push.attach(continuous);
+    engine.registerPush(continuous);
+    continuous.start();
+    return new StatementResult.Push(pushColumns(plan.rowType(), markers), push);
+  }
+
+  /** The columns of a push query's result: its own, then the two trailing ones. */
+  static List<ResultColumn> pushColumns(RelDataType rowType, boolean markers) {
+    List<ResultColumn> columns = new ArrayList<>();
+    for (ResultColumn column : columns(rowType)) {
+      // A batch marker has NULL in every data column.
+      columns.add(markers && !column.nullable() ? column.asNullable() : column);
+    }
+    columns.add(ResultColumn.bigint(PushQuery.BATCH_ID).asNotNull());
+    columns.add(ResultColumn.varchar(PushQuery.ROW_KIND, 9).asNotNull());
+    return columns;
+  }
+
+  /** Whether this session's push queries end each batch with a marker row. */
+  boolean pushBatchMarkers() {
+    return options.pushBatchMarkers();
+  }
+
+  private StatementResult explain(SqlExplain explain) throws SQLException {
+    SqlNode explicandum = explain.getExplicandum();
+    if (explicandum instanceof SqlCreateMaterializedView) {
+      // A view's query is planned exactly like a push query.
+      explicandum = ((SqlCreateMaterializedView) explicandum).query;
+    }
+    EmitMode mode = null;
+    if (explicandum instanceof SqlEmit) {
+      mode = ((SqlEmit) explicandum).mode();
+      explicandum = ((SqlEmit) explicandum).query();
+    }
+    PlannedQuery plan = engine.planner().planQuery(explicandum, mode, options.statePartitions());
+    String text = RelOptUtil.toString(plan.logical());
+    return new StatementResult.Rows(List.of(ResultColumn.varchar("PLAN", 4096)),
+        List.<Object[]>of(new Object[] {text}));
+  }
+
+  private void stopQuery(String idOrName) throws SQLException {
+    Optional<ContinuousQuery> query = engine.query(idOrName);
+    if (query.isEmpty()) {
+      throw PlannerErrors.queryNotFound(idOrName);
+    }
+    query.get().stop();
+  }
+
+  private StatementResult showStreams() {
+    List<Object[]> rows = new ArrayList<>();
+    for (String name : engine.catalog().streamNames()) {
+      rows.add(new Object[] {name});
+    }
+    return new StatementResult.Rows(List.of(ResultColumn.varchar("STREAM_NAME", 128)), rows);
+  }
+
+  private StatementResult showViews() {
+    List<Object[]> rows = new ArrayList<>();
+    for (ViewTable view : engine.catalog().views()) {
+      // A view's query is registered while the view exists; a view dropped meanwhile is skipped.
+      Optional<ContinuousQuery> query = engine.query(view.queryId());
+      if (query.isPresent()) {
+        rows.add(new Object[] {view.name(), view.outputMode().name(), view.queryId(),
+            query.get().status().name(), view.result().batchId()});
+      }
+    }
+    return new StatementResult.Rows(List.of(ResultColumn.varchar("VIEW_NAME", 128),
+        ResultColumn.varchar("OUTPUT_MODE", 8), ResultColumn.varchar("QUERY_ID", 36),
+        ResultColumn.varchar("STATUS", 12), ResultColumn.bigint("BATCH_ID")), rows);
+  }
+
+  private StatementResult showQueries() {
+    List<Object[]> rows = new ArrayList<>();
+    for (ContinuousQuery query : engine.continuousQueries()) {
+      QueryStatus status = query.status();
+      rows.add(new Object[] {query.id(), query.name(), status.name(),
+          query.outputMode().name(), query.lastBatchId(), query.sql(),
+          query.exception().map(Throwable::toString).orElse(null)});
+    }
+    return new StatementResult.Rows(List.of(ResultColumn.varchar("QUERY_ID", 36),
+        ResultColumn.varchar("NAME", 128), ResultColumn.varchar("STATUS", 12),
+        ResultColumn.varchar("OUTPUT_MODE", 8), ResultColumn.bigint("LAST_BATCH_ID"),
+        ResultColumn.varchar("SQL", 4096), ResultColumn.varchar("ERROR", 4096)), rows);
+  }
+
+  private StatementResult describe(SqlDescribeTable describe) throws SQLException {
+    SqlIdentifier id = describe.getTable();
+    String name = id.names.get(id.names.size() - 1);
+    Optional<StreamTable> stream = engine.catalog().stream(name);
+    Optional<ViewTable> view = engine.catalog().view(name);
+    if (stream.isEmpty() && view.isEmpty()) {
+      throw PlannerErrors.objectNotFound(name);
+    }
+    RelDataType rowType = stream.isPresent()
+        ? stream.get().getRowType(engine.planner().typeFactory())
+        : view.get().getRowType(engine.planner().typeFactory());
+    List<Object[]> rows = new ArrayList<>();
+    for (RelDataTypeField field : rowType.getFieldList()) {
+      rows.add(new Object[] {field.getName(), field.getType().getFullTypeString(),
+          stream.flatMap(StreamTable::watermark)
+              .filter(w -> w.column().equals(field.getName()))
+              .map(w -> "WATERMARK " + w.delayMs() + " ms").orElse(null)});
+    }
+    return new StatementResult.Rows(List.of(ResultColumn.varchar("COLUMN_NAME", 128),
+        ResultColumn.varchar("TYPE", 64), ResultColumn.varchar("WATERMARK", 64)), rows);
+  }
+
+  private static List<ResultColumn> columns(RelDataType rowType) {
+    List<ResultColumn> columns = new ArrayList<>();
+    for (RelDataTypeField field : rowType.getFieldList()) {
+      columns.add(ResultColumn.of(field));
+    }
+    return columns;
+  }
+}

@@ -1,0 +1,507 @@
+package dev.freshet.engine.push;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.Sink;
+import dev.freshet.executor.runtime.StreamingQuery;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import dev.freshet.engine.options.SessionOptions;
+
+/**
+ * The subscriber's end of a continuous query: rows of each micro-batch, in order, as soon as the
+ * batch completes, each ending with {@value #BATCH_ID} (the batch that produced it) and
+ * {@value #ROW_KIND} ({@value #INSERT}, {@value #UPDATE}, {@value #DELETE}, or {@value #BATCH_END}
+ * for the optional end-of-batch marker).
+ *
+ * <pre>{@code
+ * Object[] row = push.next(Duration.ofSeconds(1));   // null if no row came within a second
+ * push.close();                                      // stops the query
+ * }</pre>
+ *
+ * <p>Memory per subscription is bounded whatever the reader's pace, and the batch thread never
+ * waits for the reader (it only takes this object's monitor for as long as handing over a batch
+ * takes). How unread rows are kept depends on the {@link Policy}: an UPDATE result keeps the
+ * latest unread row per key, a COMPLETE result the table being read and the latest unread one,
+ * and an APPEND result at most {@code bufferRows} rows, beyond which the subscription fails.
+ *
+ * <p>Thread-safe: the query's batch thread adds rows while one reader takes them.
+ */
+public final class PushQuery implements AutoCloseable {
+  /** Name of the trailing column that holds the id of the batch that produced the row. */
+  public static final String BATCH_ID = "_BATCH_ID";
+  /** Name of the trailing column that says what the row is. */
+  public static final String ROW_KIND = "_ROW_KIND";
+  /** Row kind of a key the result did not have (every row of an APPEND result). */
+  public static final String INSERT = "INSERT";
+  /** Row kind of a new value for a key the result had. */
+  public static final String UPDATE = "UPDATE";
+  /** Row kind of a key the result no longer has; the row carries its last values. */
+  public static final String DELETE = "DELETE";
+  /** Row kind of the marker that ends a batch ({@code push.batch.markers}); data columns null. */
+  public static final String BATCH_END = "BATCH_END";
+  /** SQLSTATE when an APPEND reader falls further behind than its buffer allows. */
+  public static final String BUFFER_OVERFLOW_STATE = "53000";
+  /** SQLSTATE when the query timeout ({@code Statement.setQueryTimeout}) ends the query. */
+  public static final String TIMEOUT_STATE = "HYT00";
+
+  /** How unread rows are kept. */
+  public enum Policy {
+    /** Rows never change: keep them in order, up to a bound. */
+    APPEND,
+    /** Rows are upserts by key: keep the latest unread row per key. */
+    UPSERT,
+    /** Each batch is the whole table: keep the table being read and the latest unread one. */
+    TABLE,
+    /**
+     * Rows carry their own batch id and kind (a subscription to a view's changes): keep them in
+     * order, up to the same bound as APPEND.
+     */
+    CHANGES
+  }
+
+  /** Ends the stream of rows; {@code error} is null after a normal stop. */
+  private record End(Throwable error) {
+  }
+
+  /** Key of the batch marker among the unread rows of an UPSERT result. */
+  private static final Object MARKER_KEY = new Object();
+  /** Key of every row of a result without grouping columns: it has one group. */
+  private static final Object NO_KEY = new Object();
+
+  private final Policy policy;
+  /** Number of the query's own columns, before {@value #BATCH_ID} and {@value #ROW_KIND}. */
+  private final int visible;
+  /** Positions of the group key in the rows the query emits (hidden columns); UPSERT and TABLE. */
+  private final int[] keyColumns;
+  /** Position of the aggregation's new-key flag in the emitted rows (UPSERT), or -1. */
+  private final int newKeyColumn;
+  private final boolean markers;
+  private final long bufferRows;
+  private final ScheduledExecutorService scheduler;
+  private StreamingQuery query;
+
+  // Guarded by this; the reader waits on this for rows.
+  /**
+   * APPEND: unread rows in order; TABLE: the rest of the table being read; UPSERT: the rest of
+   * the batch the reader has begun, which no later batch coalesces into.
+   */
+  private final ArrayDeque<Object[]> ready = new ArrayDeque<>();
+  /** UPSERT: the latest unread row per key, oldest first; the marker under {@link #MARKER_KEY}. */
+  private final LinkedHashMap<Object, Object[]> unread = new LinkedHashMap<>();
+  /** TABLE: the latest table no row of which has been read, with kinds against pendingBase. */
+  private List<Object[]> pendingTable;
+  /** TABLE: the table the reader will have once it has read {@link #ready}. */
+  private Map<Object, Object[]> pendingBase;
+  /** TABLE: the latest batch's table by key; what the next batch is compared with. */
+  private Map<Object, Object[]> lastTable = new HashMap<>();
+  /** Set when the query stopped or this subscription failed; read after the rows before it. */
+  private End end;
+  /** Set when this subscription failed (buffer overflow, timeout) while its query stops. */
+  private SQLException failure;
+  private int maxBuffered;
+  private ScheduledFuture<?> expiry;
+
+  /** Set when the reader has reached the end; later reads return it again. */
+  private volatile boolean endReached;
+
+  /**
+   * Creates the subscriber's end.
+   *
+   * @param policy how unread rows are kept
+   * @param visible number of the query's own columns
+   * @param keyColumns positions of the group key in the emitted rows (UPSERT, TABLE)
+   * @param newKeyColumn position of the new-key flag in the emitted rows (UPSERT), or -1
+   * @param markers whether each batch ends with a {@value #BATCH_END} row
+   * @param bufferRows most unread rows an APPEND result keeps
+   * @param scheduler runs the query timeout
+   */
+  public PushQuery(Policy policy, int visible, int[] keyColumns, int newKeyColumn, boolean markers,
+      long bufferRows, ScheduledExecutorService scheduler) {
+    this.policy = requireNonNull(policy, "policy");
+    this.visible = visible;
+    this.keyColumns = keyColumns.clone();
+    this.newKeyColumn = newKeyColumn;
+    this.markers = markers;
+    this.bufferRows = bufferRows;
+    this.scheduler = requireNonNull(scheduler, "scheduler");
+    if (policy == Policy.UPSERT && newKeyColumn < 0) {
+      throw new IllegalArgumentException("an UPSERT result needs the new-key flag");
+    }
+  }
+
+  public void attach(StreamingQuery query) {
+    this.query = requireNonNull(query, "query");
+  }
+
+  /** The continuous query behind this result. */
+  public StreamingQuery query() {
+    return query;
+  }
+
+  /**
+   * Ends the query after {@code timeout}: its reader then gets a SQLException with SQLSTATE
+   * {@value #TIMEOUT_STATE} instead of more rows.
+   *
+   * <pre>{@code
+   * push.expireAfter(Duration.ofSeconds(30));   // Statement.setQueryTimeout(30)
+   * }</pre>
+   */
+  public void expireAfter(Duration timeout) {
+    long millis = timeout.toMillis();
+    ScheduledFuture<?> task = scheduler.schedule(() -> fail(new SQLException("Push query "
+        + query.name() + " ran for its query timeout of " + describe(timeout) + " and was stopped."
+        + " Raise Statement.setQueryTimeout, or set it to 0 for no timeout", TIMEOUT_STATE)),
+        millis, TimeUnit.MILLISECONDS);
+    synchronized (this) {
+      if (expiry != null) {
+        expiry.cancel(false);
+      }
+      expiry = task;
+    }
+  }
+
+  private static String describe(Duration timeout) {
+    return timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s" : timeout.toMillis() + " ms";
+  }
+
+  /** The sink that the continuous query writes into. */
+  public Sink sink() {
+    return new Sink() {
+      @Override public void addBatch(long batchId, List<Object[]> rows) {
+        switch (policy) {
+        case UPSERT:
+          addUpserts(batchId, rows);
+          break;
+        case TABLE:
+          addTable(batchId, rows);
+          break;
+        case CHANGES:
+          addChanges(batchId, rows);
+          break;
+        default:
+          addAppends(batchId, rows);
+          break;
+        }
+      }
+
+      @Override public void queryTerminated(Throwable error) {
+        synchronized (PushQuery.this) {
+          if (end == null && failure == null) {
+            end = new End(error);
+          }
+          cancelExpiry();
+          PushQuery.this.notifyAll();
+        }
+      }
+
+      @Override public String description() {
+        return "PushQuery[" + (query == null ? "" : query.name()) + "]";
+      }
+    };
+  }
+
+  private Object[] out(Object[] row, Long batchId, String kind) {
+    // One copy per emitted row: it drops the hidden columns and makes room for the two trailing
+    // ones. Rows are the batch's output, one per changed group, not its input.
+    Object[] out = Arrays.copyOf(row, visible + 2);
+    out[visible] = batchId;
+    out[visible + 1] = kind;
+    return out;
+  }
+
+  private Object[] marker(Long batchId) {
+    Object[] out = new Object[visible + 2];
+    out[visible] = batchId;
+    out[visible + 1] = BATCH_END;
+    return out;
+  }
+
+  private Object keyOf(Object[] row) {
+    if (keyColumns.length == 0) {
+      return NO_KEY;
+    }
+    if (keyColumns.length == 1) {
+      return row[keyColumns[0]];
+    }
+    Object[] key = new Object[keyColumns.length];
+    for (int i = 0; i < key.length; i++) {
+      key[i] = row[keyColumns[i]];
+    }
+    return Arrays.asList(key);
+  }
+
+  private void addAppends(long batchId, List<Object[]> rows) {
+    Long id = batchId;
+    List<Object[]> outs = new ArrayList<>(rows.size());
+    for (Object[] row : rows) {
+      outs.add(out(row, id, INSERT));
+    }
+    addInOrder(batchId, outs);
+  }
+
+  /** Rows that carry their batch id and kind already, as a view's changes do. */
+  private void addChanges(long batchId, List<Object[]> rows) {
+    List<Object[]> outs = new ArrayList<>(rows.size());
+    for (Object[] row : rows) {
+      outs.add(row.length == visible + 2 ? row : Arrays.copyOf(row, visible + 2));
+    }
+    addInOrder(batchId, outs);
+  }
+
+  private void addInOrder(long batchId, List<Object[]> outs) {
+    Long id = batchId;
+    boolean overflow;
+    synchronized (this) {
+      if (end != null || failure != null) {
+        return;
+      }
+      overflow = ready.size() + (long) outs.size() > bufferRows;
+      if (!overflow) {
+        ready.addAll(outs);
+        if (markers) {
+          // An unread marker is superseded by the next one: batches that change nothing cost
+          // one row, not one each.
+          Object[] last = ready.peekLast();
+          if (last != null && last[visible + 1] == BATCH_END) {
+            ready.pollLast();
+          }
+          ready.add(marker(id));
+        }
+        delivered(ready.size());
+      }
+    }
+    if (overflow) {
+      fail(new SQLException("Push query " + query.name() + " stopped: its reader fell more than "
+          + bufferRows + " rows behind (batch " + batchId + "), which is what option '"
+          + SessionOptions.PUSH_BUFFER_ROWS + "' allows for a result whose rows never change."
+          + " Read faster, raise it with SET '" + SessionOptions.PUSH_BUFFER_ROWS + "' = '...',"
+          + " or aggregate with EMIT UPDATE, whose unread rows are coalesced per key",
+          BUFFER_OVERFLOW_STATE));
+    }
+  }
+
+  private void addUpserts(long batchId, List<Object[]> rows) {
+    Long id = batchId;
+    synchronized (this) {
+      if (end != null || failure != null) {
+        return;
+      }
+      for (Object[] row : rows) {
+        Object key = keyOf(row);
+        String kind = Boolean.TRUE.equals(row[newKeyColumn]) ? INSERT : UPDATE;
+        Object[] previous = unread.remove(key);
+        if (previous != null && previous[visible + 1] == INSERT) {
+          // The reader never saw the key: to it the latest value is still a new key.
+          kind = INSERT;
+        }
+        // Removed and put again so that unread rows stay in batch order.
+        unread.put(key, out(row, id, kind));
+      }
+      if (markers) {
+        unread.remove(MARKER_KEY);
+        unread.put(MARKER_KEY, marker(id));
+      }
+      delivered(unread.size());
+    }
+  }
+
+  private void addTable(long batchId, List<Object[]> rows) {
+    Long id = batchId;
+    Map<Object, Object[]> table = new HashMap<>(Math.max(16, rows.size() * 2));
+    List<Object[]> keys = new ArrayList<>(rows.size());
+    for (Object[] row : rows) {
+      Object key = keyOf(row);
+      keys.add(new Object[] {key, row});
+    }
+    synchronized (this) {
+      if (end != null || failure != null) {
+        return;
+      }
+      // Kinds are relative to what the reader will have read: an unread table is replaced, so
+      // the new one is compared with the table before it.
+      Map<Object, Object[]> base = pendingTable != null ? pendingBase : lastTable;
+      List<Object[]> outs = new ArrayList<>(rows.size() + 1);
+      for (Object[] pair : keys) {
+        Object key = pair[0];
+        Object[] out = out((Object[]) pair[1], id, base.containsKey(key) ? UPDATE : INSERT);
+        table.put(key, out);
+        outs.add(out);
+      }
+      List<Object[]> deletes = new ArrayList<>();
+      for (Map.Entry<Object, Object[]> old : base.entrySet()) {
+        if (!table.containsKey(old.getKey())) {
+          Object[] deleted = old.getValue().clone();
+          deleted[visible] = id;
+          deleted[visible + 1] = DELETE;
+          deletes.add(deleted);
+        }
+      }
+      // Deletes first, so that a consumer applying rows in order never holds more groups than
+      // either table has.
+      deletes.addAll(outs);
+      if (markers) {
+        deletes.add(marker(id));
+      }
+      pendingBase = base;
+      pendingTable = deletes;
+      lastTable = table;
+      delivered(ready.size() + deletes.size());
+    }
+  }
+
+  /** Records the number of unread rows after a batch and wakes the reader; holds the monitor. */
+  private void delivered(int buffered) {
+    maxBuffered = Math.max(maxBuffered, buffered);
+    notifyAll();
+  }
+
+  /**
+   * Ends this subscription with {@code error} at once: unread rows are dropped, the query stops,
+   * and then the reader's next read throws it (so that a reader who sees it finds the query gone).
+   */
+  private void fail(SQLException error) {
+    synchronized (this) {
+      if (end != null || failure != null) {
+        return;
+      }
+      failure = error;
+      ready.clear();
+      unread.clear();
+      pendingTable = null;
+      pendingBase = null;
+      lastTable = new HashMap<>();
+      cancelExpiry();
+    }
+    // Outside the monitor: stopping waits for the batch thread, which may want it. On the batch
+    // thread itself it only asks the loop to end.
+    if (query != null) {
+      query.stop();
+    }
+    synchronized (this) {
+      end = new End(error);
+      notifyAll();
+    }
+  }
+
+  private void cancelExpiry() {
+    if (expiry != null) {
+      expiry.cancel(false);
+      expiry = null;
+    }
+  }
+
+  /** Takes the next unread row, or null if there is none; holds the monitor. */
+  private Object[] take() {
+    Object[] row = ready.poll();
+    if (row != null) {
+      return row;
+    }
+    if (policy == Policy.UPSERT && !unread.isEmpty()) {
+      Iterator<Object[]> first = unread.values().iterator();
+      row = first.next();
+      first.remove();
+      // The reader has begun this batch: the batch's other unread rows (next in line, since
+      // unread rows are in batch order) leave the coalescing for the queue read first, so that
+      // a later batch cannot replace them and the reader never gets a batch torn in two.
+      Object batch = row[visible];
+      while (first.hasNext()) {
+        Object[] next = first.next();
+        if (!batch.equals(next[visible])) {
+          break;
+        }
+        ready.add(next);
+        first.remove();
+      }
+      return row;
+    }
+    if (pendingTable != null) {
+      ready.addAll(pendingTable);
+      pendingTable = null;
+      pendingBase = null;
+      return ready.poll();
+    }
+    return null;
+  }
+
+  /** Number of rows buffered for the reader now (markers included). */
+  public synchronized int bufferedRows() {
+    return ready.size() + unread.size() + (pendingTable == null ? 0 : pendingTable.size());
+  }
+
+  /** The largest {@link #bufferedRows()} seen right after a batch was handed over. */
+  public synchronized int maxBufferedRows() {
+    return maxBuffered;
+  }
+
+  /**
+   * Returns the next row, waiting at most {@code timeout}; returns null if none arrived in time or
+   * the query has stopped ({@link #isClosed()} tells which).
+   *
+   * @throws SQLException if the query failed (SQLSTATE 58000, the cause is the failure), the
+   *     reader fell too far behind ({@value #BUFFER_OVERFLOW_STATE}) or the query timed out
+   *     ({@value #TIMEOUT_STATE})
+   */
+  public Object[] next(Duration timeout) throws SQLException {
+    End ended;
+    synchronized (this) {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (true) {
+        Object[] row = take();
+        if (row != null) {
+          return row;
+        }
+        if (end != null) {
+          ended = end;
+          break;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return null;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new SQLException("Interrupted while waiting for the next row of query "
+              + query.name(), "HY008", e);
+        }
+      }
+    }
+    endReached = true;
+    if (ended.error() instanceof SQLException sql) {
+      throw sql;
+    }
+    if (ended.error() != null) {
+      throw new SQLException("Continuous query " + query.name() + " failed: "
+          + ended.error(), "58000", ended.error());
+    }
+    return null;
+  }
+
+  /** Whether the query has stopped and every row before the stop has been read. */
+  public boolean isClosed() {
+    return endReached;
+  }
+
+  /** Stops the continuous query; rows not yet read are dropped. Idempotent. */
+  @Override public void close() {
+    synchronized (this) {
+      cancelExpiry();
+    }
+    if (query != null) {
+      query.stop();
+    }
+  }
+}

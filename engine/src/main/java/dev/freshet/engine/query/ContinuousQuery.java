@@ -1,0 +1,127 @@
+package dev.freshet.engine.query;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.runtime.MicroBatchExecution;
+import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.runtime.QueryStatus;
+import dev.freshet.executor.runtime.StreamingQuery;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import dev.freshet.engine.push.PushQuery;
+
+/**
+ * A continuous query registered in an {@link Engine}: a push query or the query that maintains a
+ * materialized view, with what {@code SHOW QUERIES} tells about it.
+ *
+ * <pre>{@code
+ * for (ContinuousQuery q : engine.continuousQueries()) {
+ *   System.out.println(q.id() + " " + q.name() + " " + q.status() + " " + q.sql());
+ * }
+ * }</pre>
+ *
+ * <p>A push query leaves the engine's registry when it is stopped (its statement closed or
+ * {@code STOP QUERY}); a view's query stays registered, stopped or failed, until the view is
+ * dropped, so that its status and error remain visible.
+ */
+public final class ContinuousQuery implements StreamingQuery {
+  private final MicroBatchExecution execution;
+  private final String sql;
+  private final OutputMode outputMode;
+  private final @Nullable String viewName;
+  /** Run after the execution has stopped: unregisters a push query, nothing for a view's. */
+  private final Consumer<ContinuousQuery> onStop;
+
+  /** The result a push query writes into; null for a view's query. */
+  private final @Nullable PushQuery push;
+
+  public ContinuousQuery(MicroBatchExecution execution, String sql, OutputMode outputMode,
+      @Nullable String viewName, Consumer<ContinuousQuery> onStop) {
+    this(execution, sql, outputMode, viewName, onStop, null);
+  }
+
+  public ContinuousQuery(MicroBatchExecution execution, String sql, OutputMode outputMode,
+      @Nullable String viewName, Consumer<ContinuousQuery> onStop, @Nullable PushQuery push) {
+    this.push = push;
+    this.execution = requireNonNull(execution, "execution");
+    this.sql = requireNonNull(sql, "sql");
+    this.outputMode = requireNonNull(outputMode, "outputMode");
+    this.viewName = viewName;
+    this.onStop = requireNonNull(onStop, "onStop");
+  }
+
+  /** The statement that started the query, as the user wrote it. */
+  public String sql() {
+    return sql;
+  }
+
+  /** What each batch of the query emits. */
+  public OutputMode outputMode() {
+    return outputMode;
+  }
+
+  /** The materialized view the query maintains, or empty for a push query. */
+  public Optional<String> viewName() {
+    return Optional.ofNullable(viewName);
+  }
+
+  /**
+   * The result of a push query, e.g. to see how many rows its reader has not read yet; empty for
+   * a view's query.
+   *
+   * <pre>{@code
+   * int unread = query.pushResult().map(PushQuery::bufferedRows).orElse(0);
+   * }</pre>
+   */
+  public Optional<PushQuery> pushResult() {
+    return Optional.ofNullable(push);
+  }
+
+  public void start() {
+    execution.start();
+  }
+
+  @Override public String id() {
+    return execution.id();
+  }
+
+  @Override public String name() {
+    return execution.name();
+  }
+
+  @Override public QueryStatus status() {
+    return execution.status();
+  }
+
+  @Override public java.util.List<dev.freshet.executor.runtime.StreamingQueryProgress>
+      recentProgress() {
+    return execution.recentProgress();
+  }
+
+  @Override public long lastBatchId() {
+    return execution.lastBatchId();
+  }
+
+  @Override public Optional<Throwable> exception() {
+    return execution.exception();
+  }
+
+  /**
+   * Waits until the query has stopped (by itself, with a bounded trigger, on request, or by
+   * failing) or {@code timeout} passed; returns whether it stopped.
+   */
+  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+    return execution.awaitTermination(timeout);
+  }
+
+  @Override public boolean processAllAvailable(Duration timeout) throws InterruptedException {
+    return execution.processAllAvailable(timeout);
+  }
+
+  @Override public void stop() {
+    execution.stop();
+    onStop.accept(this);
+  }
+}

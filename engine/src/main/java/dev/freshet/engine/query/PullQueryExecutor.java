@@ -1,0 +1,375 @@
+package dev.freshet.engine.query;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.FreshetTypeSystem;
+import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewTable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TimeZone;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.linq4j.QueryProvider;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.rel.RelCollationTraitDef;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.TimeFrames;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.Programs;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.util.Pair;
+import org.checkerframework.checker.nullness.qual.Nullable;
+import dev.freshet.engine.store.ResultDatabase;
+import dev.freshet.engine.store.ResultTable;
+
+/**
+ * Runs plain {@code SELECT}s over materialized views with Calcite's own enumerable engine: any
+ * query Calcite can run (filters, joins between views, aggregates, ORDER BY, LIMIT) reads the
+ * views' current snapshots.
+ *
+ * <pre>{@code
+ * PullQueryExecutor.Prepared q = pullQueries.prepare(FreshetSqlParser.parse(
+ *     "SELECT * FROM clicks_per_user WHERE n > 10 ORDER BY n DESC LIMIT 5"));
+ * if (q.streams().isEmpty()) {
+ *   StatementResult.Rows rows = q.execute();
+ * }
+ * }</pre>
+ *
+ * <p>Preparation follows Calcite's own ({@code PlannerImpl}, {@code CalcitePrepareImpl}):
+ * validation, conversion, decorrelation, {@link Programs#standard()} on a Volcano planner with the
+ * default rules, then {@link EnumerableInterpretable#toBindable} compiles the plan. Views are
+ * {@link org.apache.calcite.schema.ScannableTable}s; a stream is a table Calcite cannot scan, so
+ * callers look at {@link Prepared#streams()} first and send queries over streams elsewhere.
+ *
+ * <p>A statement reads every view through one connection to the engine's
+ * {@link ResultDatabase} in SNAPSHOT isolation: one committed state of the database, so a
+ * self-join sees one batch of the view, and a join of two views sees, for each, the last batch
+ * committed when the statement started. Rows come out in Calcite's internal
+ * representation (TIMESTAMP as {@code Long}), as {@link ResultColumn#valueClass()} says.
+ *
+ * <p>A query over views and system tables is compiled once: {@link #prepare} hands out the same
+ * {@link Prepared} for the same SQL while the catalog is unchanged ({@link QueryPlanCache}), and
+ * each {@link Prepared#execute()} binds the compiled plan to a new snapshot and clock.
+ */
+public final class PullQueryExecutor {
+  /** How many prepared queries {@link #prepare} keeps for the next statement with their SQL. */
+  static final int CACHED_QUERIES = 100;
+
+  private final Catalog catalog;
+  private final CalciteSchema rootSchema;
+  private final ResultDatabase results;
+  private final QueryPlanCache<Prepared> cache = new QueryPlanCache<>(CACHED_QUERIES);
+
+  /**
+   * Creates the executor of an engine.
+   *
+   * @param catalog the engine's streams and views, the default schema
+   * @param system the {@code SYS} schema
+   * @param results where the views' results are kept
+   */
+  public PullQueryExecutor(Catalog catalog, SystemSchema system, ResultDatabase results) {
+    this.results = requireNonNull(results, "results");
+    this.catalog = requireNonNull(catalog, "catalog");
+    // Not caching: a stream or view created a moment ago must resolve in the next statement.
+    this.rootSchema = CalciteSchema.createRootSchema(false, false);
+    this.rootSchema.add(FreshetPlanner.SCHEMA, catalog);
+    this.rootSchema.add(SystemSchema.NAME, requireNonNull(system, "system"));
+  }
+
+  /**
+   * Validates and converts a query, or finds it prepared already; does not run it.
+   *
+   * @throws SQLException if the query is not valid, with the SQLSTATE of the problem
+   */
+  public Prepared prepare(SqlNode query) throws SQLException {
+    // The key is taken before validation, which rewrites the tree, and the version before
+    // planning: a plan made while a DDL statement ran is kept for the version it may predate.
+    String sql = query.toString();
+    long version = catalog.version();
+    Prepared cached = cache.get(sql, version);
+    if (cached != null) {
+      return cached;
+    }
+    Prepared prepared = prepareAfresh(query);
+    if (prepared.streams().isEmpty()) {
+      // Queries over streams go to the streaming planner; only this executor's are reused.
+      cache.put(sql, version, prepared);
+    }
+    return prepared;
+  }
+
+  private Prepared prepareAfresh(SqlNode query) throws SQLException {
+    JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE);
+    CalciteCatalogReader catalogReader = new CalciteCatalogReader(rootSchema,
+        List.of(FreshetPlanner.SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT);
+    SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(),
+        catalogReader, typeFactory, SqlValidator.Config.DEFAULT.withIdentifierExpansion(true));
+    SqlNode validated;
+    try {
+      validated = validator.validate(query);
+    } catch (CalciteContextException e) {
+      throw validationError(e);
+    }
+    VolcanoPlanner planner = new VolcanoPlanner();
+    planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+    planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+    RelOptUtil.registerDefaultRules(planner, false, false);
+    RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+    SqlToRelConverter.Config config = SqlToRelConverter.config().withTrimUnusedFields(false);
+    SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
+        StandardConvertletTable.INSTANCE, config);
+    RelRoot root = converter.convertQuery(validated, false, true);
+    root = root.withRel(converter.flattenTypes(root.rel, true));
+    RelBuilder relBuilder = config.getRelBuilderFactory().create(cluster, null);
+    root = root.withRel(RelDecorrelator.decorrelateQuery(root.rel, relBuilder));
+
+    Set<StreamTable> streams = new LinkedHashSet<>();
+    Set<ViewTable> views = new LinkedHashSet<>();
+    Set<String> systemTables = new LinkedHashSet<>();
+    for (RelOptTable table : RelOptUtil.findAllTables(root.rel)) {
+      StreamTable stream = table.unwrap(StreamTable.class);
+      if (stream != null) {
+        streams.add(stream);
+      }
+      ViewTable view = table.unwrap(ViewTable.class);
+      if (view != null) {
+        views.add(view);
+      }
+      if (table.unwrap(SystemSchema.SystemTable.class) != null) {
+        systemTables.add(String.join(".", table.getQualifiedName()));
+      }
+    }
+    return new Prepared(root, catalogReader, typeFactory, List.copyOf(streams),
+        List.copyOf(views), List.copyOf(systemTables));
+  }
+
+  /**
+   * A validated query, ready to run if it reads no stream. Thread-safe: it is compiled by its
+   * first {@link #execute()}, and every execution binds that code to values of its own.
+   */
+  public final class Prepared {
+    private final JavaTypeFactory typeFactory;
+    private final List<StreamTable> streams;
+    private final List<ViewTable> views;
+    private final List<String> systemTables;
+    private final RelDataType rowType;
+    /** The validated plan and its names, until {@link #compiled()} compiles them. */
+    private @Nullable RelRoot root;
+    private @Nullable CalciteCatalogReader catalogReader;
+    /** The compiled plan, once compiled. */
+    private @Nullable Compiled compiled;
+
+    private Prepared(RelRoot root, CalciteCatalogReader catalogReader,
+        JavaTypeFactory typeFactory, List<StreamTable> streams, List<ViewTable> views,
+        List<String> systemTables) {
+      this.root = root;
+      this.catalogReader = catalogReader;
+      this.typeFactory = typeFactory;
+      this.streams = streams;
+      this.views = views;
+      this.systemTables = systemTables;
+      this.rowType = root.validatedRowType;
+    }
+
+    /** The streams the query reads. */
+    public List<StreamTable> streams() {
+      return streams;
+    }
+
+    /** The materialized views the query reads. */
+    public List<ViewTable> views() {
+      return views;
+    }
+
+    /** The system tables the query reads, by qualified name, e.g. {@code SYS.QUERIES}. */
+    public List<String> systemTables() {
+      return systemTables;
+    }
+
+    /** The columns that {@link #execute()} returns; known without running the query. */
+    public List<ResultColumn> resultColumns() {
+      return columns(rowType);
+    }
+
+    /** Runs the query over the views' current snapshots; plans and compiles it the first time. */
+    public StatementResult.Rows execute() throws SQLException {
+      if (!streams.isEmpty()) {
+        throw new IllegalStateException("Calcite cannot scan streams " + streams);
+      }
+      Compiled code = compiled();
+      // Calcite hands a one-column result out as bare values, not arrays.
+      boolean scalar = rowType.getFieldCount() == 1;
+      List<Object[]> rows = new ArrayList<>();
+      Map<String, Object> parameters = new HashMap<>(code.parameters());
+      try (Connection snapshot = views.isEmpty() ? null : results.connectSnapshot()) {
+        parameters.put(ResultTable.SNAPSHOT_VARIABLE, snapshot);
+        Enumerable<?> enumerable = code.bindable().bind(new StatementContext(parameters));
+        for (Object row : enumerable) {
+          rows.add(scalar ? new Object[] {row} : (Object[]) row);
+        }
+      } catch (RuntimeException e) {
+        // The plan ran and a value broke it, e.g. a division by zero.
+        throw new SQLException("Cannot compute the result of the query over materialized views "
+            + names(views) + ": " + e, "22000", e);
+      }
+      return new StatementResult.Rows(columns(rowType), rows);
+    }
+
+    /**
+     * The compiled plan: compiled by the first caller, who then lets go of the planner's state,
+     * which is far larger than the code.
+     */
+    private synchronized Compiled compiled() throws SQLException {
+      if (compiled == null) {
+        compiled = compile(requireNonNull(root), requireNonNull(catalogReader));
+        root = null;
+        catalogReader = null;
+      }
+      return compiled;
+    }
+
+    private Compiled compile(RelRoot root, CalciteCatalogReader catalogReader)
+        throws SQLException {
+      // Values the generated code reads at run time; compiling adds the objects it stashes.
+      Map<String, Object> parameters = new HashMap<>();
+      parameters.put("_conformance", SqlConformanceEnum.DEFAULT);
+      Bindable<?> bindable;
+      try {
+        // As Calcite's Prepare: the root's sort order is a required trait, and the final
+        // projection (which may drop a sort column) goes on top of the optimized plan.
+        RelTraitSet desired = root.rel.getTraitSet().replace(EnumerableConvention.INSTANCE)
+            .replace(root.collation).simplify();
+        EnumerableRel best = (EnumerableRel) Programs.standard().run(
+            root.rel.getCluster().getPlanner(), root.rel, desired, List.of(), List.of());
+        if (!root.isRefTrivial()) {
+          RexBuilder rexBuilder = best.getCluster().getRexBuilder();
+          List<RexNode> projects = new ArrayList<>();
+          for (int field : Pair.left(root.fields)) {
+            projects.add(rexBuilder.makeInputRef(best, field));
+          }
+          best = EnumerableCalc.create(best, RexProgram.create(best.getRowType(), projects, null,
+              root.validatedRowType, rexBuilder));
+        }
+        Prepare.CatalogReader.THREAD_LOCAL.set(catalogReader);
+        try {
+          bindable = EnumerableInterpretable.toBindable(parameters, null, best,
+              EnumerableRel.Prefer.ARRAY);
+        } finally {
+          Prepare.CatalogReader.THREAD_LOCAL.remove();
+        }
+      } catch (RuntimeException e) {
+        // Calcite plans and compiles any valid query it supports; what is left is a gap.
+        throw PlannerErrors.notSupported("Calcite cannot run this query over materialized views."
+            + " Plan:\n" + RelOptUtil.toString(root.rel), e);
+      }
+      return new Compiled(bindable, Collections.unmodifiableMap(parameters));
+    }
+
+    /** Values that generated code reads through {@link DataContext#get}. */
+    private final class StatementContext implements DataContext {
+      private final Map<String, Object> variables = new HashMap<>();
+
+      StatementContext(Map<String, Object> parameters) {
+        // As Calcite's JDBC connection does, fixed per statement; Freshet's time zone is UTC.
+        long now = System.currentTimeMillis();
+        variables.put(Variable.UTC_TIMESTAMP.camelName, now);
+        variables.put(Variable.CURRENT_TIMESTAMP.camelName, now);
+        variables.put(Variable.LOCAL_TIMESTAMP.camelName, now);
+        variables.put(Variable.SYS_TIMESTAMP.camelName, now);
+        variables.put(Variable.TIME_ZONE.camelName, TimeZone.getTimeZone("UTC"));
+        variables.put(Variable.TIME_FRAME_SET.camelName,
+            typeFactory.getTypeSystem().deriveTimeFrameSet(TimeFrames.CORE));
+        variables.put(Variable.LOCALE.camelName, Locale.ROOT);
+        variables.put(Variable.USER.camelName, "sa");
+        variables.put(Variable.CANCEL_FLAG.camelName, new AtomicBoolean());
+        variables.putAll(parameters);
+      }
+
+      @Override public SchemaPlus getRootSchema() {
+        return rootSchema.plus();
+      }
+
+      @Override public JavaTypeFactory getTypeFactory() {
+        return typeFactory;
+      }
+
+      @Override public QueryProvider getQueryProvider() {
+        return Linq4j.DEFAULT_PROVIDER;
+      }
+
+      @Override public @Nullable Object get(String name) {
+        return variables.get(name);
+      }
+    }
+  }
+
+  /** A query's code and the values it reads at run time besides a statement's own. */
+  private record Compiled(Bindable<?> bindable, Map<String, Object> parameters) {}
+
+  private static String names(List<ViewTable> views) {
+    return views.stream().map(ViewTable::name).collect(Collectors.joining(", "));
+  }
+
+  private static List<ResultColumn> columns(RelDataType rowType) {
+    return rowType.getFieldList().stream().map(ResultColumn::of).toList();
+  }
+
+  private static SQLException validationError(CalciteContextException e) {
+    String message = e.getMessage();
+    String cause = e.getCause() == null ? "" : String.valueOf(e.getCause().getMessage());
+    String sqlState = "42000";
+    if (cause.startsWith("Object '") || cause.startsWith("Table '")) {
+      sqlState = "42S02";
+      message += ". See SHOW STREAMS and SHOW VIEWS for what exists, or create a stream with"
+          + " CREATE STREAM name (...) WITH (connector = 'memory')";
+    } else if (cause.startsWith("Column '")) {
+      sqlState = "42S22";
+      message += ". DESCRIBE the stream or view to see its columns";
+    }
+    return PlannerErrors.validationError(message, sqlState, e);
+  }
+}

@@ -1,0 +1,115 @@
+package dev.freshet.engine.store;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The engine's H2 database: the results of its materialized views, one table each
+ * ({@link ResultTable}), and its catalog of declared streams and views ({@link CatalogStore}).
+ *
+ * <pre>{@code
+ * try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {   // <dataDir>/catalog.mv.db
+ *   try (Connection c = db.connect()) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>With a data directory the database is the file {@code <dataDir>/catalog.mv.db}, so a view's
+ * result lives outside the heap (only H2's page cache is in memory) and survives restarts;
+ * without one it is a private in-memory database that ends with the engine.
+ *
+ * <p><b>Durability.</b> H2 writes committed transactions to its file in the background, up to
+ * half a second later, so a process killed right after a commit could lose it. A sink's batch
+ * must be on disk before the checkpoint records the batch as committed, so writers call
+ * {@link #persist} after committing: H2's {@code CHECKPOINT}, which writes everything committed
+ * (a killed process leaves it in the OS's page cache, as Spark's file sinks do).
+ */
+public final class ResultDatabase implements AutoCloseable {
+  /** H2's page cache for the file, in KB: small, because the state stores have their own. */
+  private static final int CACHE_SIZE_KB = 8 * 1024;
+
+  private final String url;
+  private final boolean persistent;
+  /**
+   * Kept open while the engine runs: it holds an in-memory database alive, and lets a file
+   * database skip re-opening for every connection.
+   */
+  private final Connection keeper;
+
+  private ResultDatabase(String url, boolean persistent) throws SQLException {
+    this.url = url;
+    this.persistent = persistent;
+    this.keeper = DriverManager.getConnection(url, "sa", "");
+  }
+
+  /**
+   * Opens the database of an engine: the file {@code <dataDir>/catalog.mv.db}, or a private
+   * in-memory database if {@code dataDir} is empty.
+   */
+  public static ResultDatabase open(Optional<Path> dataDir) throws SQLException {
+    requireNonNull(dataDir, "dataDir");
+    if (dataDir.isEmpty()) {
+      return new ResultDatabase("jdbc:h2:mem:freshet-" + UUID.randomUUID(), false);
+    }
+    // The engine's own lock on the data directory keeps other processes away; H2's file lock
+    // would be a second lock with its own error messages. The engine closes the database, so
+    // H2's shutdown hook must not close it under running queries.
+    String file = dataDir.get().resolve("catalog").toAbsolutePath().toString();
+    return new ResultDatabase("jdbc:h2:file:" + file + ";CACHE_SIZE=" + CACHE_SIZE_KB
+        + ";DB_CLOSE_ON_EXIT=FALSE", true);
+  }
+
+  /** A new connection to the database; the caller closes it. */
+  Connection connect() throws SQLException {
+    return DriverManager.getConnection(url, "sa", "");
+  }
+
+  /**
+   * A connection that reads one committed version of every table until it is closed: SNAPSHOT
+   * isolation in a transaction, so that a statement reading several views, or one view twice,
+   * sees one state of each.
+   */
+  public Connection connectSnapshot() throws SQLException {
+    Connection connection = connect();
+    try {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SNAPSHOT");
+      }
+      connection.setAutoCommit(false);
+      connection.setReadOnly(true);
+      return connection;
+    } catch (SQLException e) {
+      connection.close();
+      throw e;
+    }
+  }
+
+  /** Writes every committed transaction to the file; nothing to do in memory. */
+  void persist(Connection connection) throws SQLException {
+    if (persistent) {
+      try (Statement statement = connection.createStatement()) {
+        statement.execute("CHECKPOINT");
+      }
+    }
+  }
+
+  /** Whether the database outlives the engine (it is a file). */
+  boolean persistent() {
+    return persistent;
+  }
+
+  /** Closes the database; connections still open fail afterwards. */
+  @Override public void close() throws SQLException {
+    try (Statement statement = keeper.createStatement()) {
+      statement.execute("SHUTDOWN");
+    } finally {
+      keeper.close();
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package dev.freshet.engine.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.state.StateCodec;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+
+/**
+ * How the rows of an upserted view ({@link ResultTable.Layout#UPSERT}) name their group: which
+ * columns of the rows the query hands the sink hold the group key and the new-key flag, and how
+ * the result table keeps the key, in its primary-key column {@code KEY$}.
+ *
+ * <pre>{@code
+ * // rows (k, n, KEY$0, $NEW_KEY), grouped by a BIGINT NOT NULL column
+ * ResultKey key = ResultKey.of(new int[] {2}, List.of(bigintNotNull), 3);
+ * key.format();          // LONG: KEY$ BIGINT PRIMARY KEY
+ * key.encode(row);       // the key's bytes, as subscribers compare them
+ * }</pre>
+ *
+ * <p>A key of one integral column that cannot be NULL is kept as a BIGINT ({@link Format#LONG}):
+ * H2 then stores the table's rows by it, in one B-tree. Any other key is kept as its
+ * {@link StateCodec} encoding ({@link Format#ENCODED}; a key may be NULL or have several
+ * columns): H2 keeps a unique index on it beside the rows, so every write of a row writes the
+ * index too. A table keeps the format it was created with: tables of Freshet versions before the
+ * LONG format stay ENCODED ({@link #as}).
+ */
+public final class ResultKey {
+  /** How {@code KEY$} holds the group key. */
+  enum Format {
+    /** The key's {@link StateCodec} encoding, in a BINARY VARYING column. */
+    ENCODED("BINARY VARYING"),
+    /** The key's one integral value, in a BIGINT column. */
+    LONG("BIGINT");
+
+    private final String h2Type;
+
+    Format(String h2Type) {
+      this.h2Type = h2Type;
+    }
+  }
+
+  /** The key of a result that is not upserted: no columns, no flag. */
+  public static ResultKey none() {
+    return new ResultKey(new int[0], -1, Format.ENCODED);
+  }
+
+  private final int[] columns;
+  private final int newKeyColumn;
+  private final Format format;
+  /** Reused by {@link #encode}, which only the query's batch thread calls. */
+  private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+  private final DataOutputStream out = new DataOutputStream(bytes);
+
+  private ResultKey(int[] columns, int newKeyColumn, Format format) {
+    this.columns = columns.clone();
+    this.newKeyColumn = newKeyColumn;
+    this.format = requireNonNull(format, "format");
+  }
+
+  /**
+   * The key of rows whose group key is in {@code columns}, of types {@code types}, kept in the
+   * format that suits those types.
+   *
+   * @param newKeyColumn the position of the aggregation's new-key flag, true when the group had
+   *     no state before the batch; or -1 if the rows have none
+   */
+  public static ResultKey of(int[] columns, List<RelDataType> types, int newKeyColumn) {
+    if (columns.length != types.size()) {
+      throw new IllegalArgumentException(columns.length + " key columns but " + types.size()
+          + " types");
+    }
+    boolean integral = types.size() == 1 && !types.get(0).isNullable()
+        && isIntegral(types.get(0));
+    return new ResultKey(columns, newKeyColumn, integral ? Format.LONG : Format.ENCODED);
+  }
+
+  /** Whether a value of {@code type} is a Java integral number that a BIGINT holds exactly. */
+  private static boolean isIntegral(RelDataType type) {
+    try {
+      StoredColumnType stored = StoredColumnType.of(type, "", "");
+      return stored == StoredColumnType.TINYINT || stored == StoredColumnType.SMALLINT
+          || stored == StoredColumnType.INTEGER || stored == StoredColumnType.BIGINT;
+    } catch (SQLException e) {
+      // Not a type a result column can have: kept encoded, as any other.
+      return false;
+    }
+  }
+
+  /** This key as a table of format {@code existing} keeps it. */
+  ResultKey as(Format existing) {
+    return existing == format ? this : new ResultKey(columns, newKeyColumn, existing);
+  }
+
+  /**
+   * The format in which the existing result table {@code table} (unquoted) keeps its key.
+   *
+   * @throws SQLException if the table has no {@code KEY$} column
+   */
+  static Format formatOf(Connection c, String table) throws SQLException {
+    try (PreparedStatement p = c.prepareStatement("SELECT DATA_TYPE FROM"
+        + " INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = SCHEMA() AND TABLE_NAME = ?"
+        + " AND COLUMN_NAME = 'KEY$'")) {
+      p.setString(1, table);
+      try (ResultSet r = p.executeQuery()) {
+        if (!r.next()) {
+          throw new SQLException("Result table " + table + " has no column KEY$");
+        }
+        return r.getString(1).equals(Format.LONG.h2Type) ? Format.LONG : Format.ENCODED;
+      }
+    }
+  }
+
+  Format format() {
+    return format;
+  }
+
+  /** The definition of the {@code KEY$} column. */
+  String ddl() {
+    return "KEY$ " + format.h2Type + " PRIMARY KEY";
+  }
+
+  /** Whether {@code row} is flagged as its group's first: the result has no row for it. */
+  boolean isNewGroup(Object[] row) {
+    return newKeyColumn >= 0 && Boolean.TRUE.equals(row[newKeyColumn]);
+  }
+
+  /**
+   * The group key of {@code row} as bytes, which two rows have equal exactly when they are of
+   * one group: the {@link StateCodec} encoding of the key columns, or the 8 bytes of a LONG key.
+   */
+  byte[] encode(Object[] row) {
+    if (format == Format.LONG) {
+      return ByteBuffer.allocate(Long.BYTES).putLong(((Number) row[columns[0]]).longValue())
+          .array();
+    }
+    bytes.reset();
+    try {
+      for (int column : columns) {
+        StateCodec.write(out, row[column]);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot encode a group key", e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /**
+   * The positions 0, 1, ... of {@code keys} (each an {@link #encode}) in the order of
+   * {@code KEY$} in the table. Rows written in that order are found in the pages that the one
+   * before them just read; in the order an aggregation emits them (a hash table's), each row
+   * would be looked for in a page of the table that H2's small cache has evicted already.
+   */
+  int[] tableOrder(byte[][] keys) {
+    Integer[] order = new Integer[keys.length];
+    Arrays.setAll(order, i -> i);
+    if (format == Format.LONG) {
+      long[] values = new long[keys.length];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = ByteBuffer.wrap(keys[i]).getLong();
+      }
+      Arrays.sort(order, (a, b) -> Long.compare(values[a], values[b]));
+    } else {
+      // H2 orders BINARY VARYING values by their bytes, unsigned.
+      Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys[a], keys[b]));
+    }
+    // A stable sort, and one pass over a batch whose keys come sorted already (TimSort).
+    return Arrays.stream(order).mapToInt(Integer::intValue).toArray();
+  }
+
+  /** Binds {@code KEY$} of {@code row}, whose {@link #encode} is {@code encoded}. */
+  void bind(PreparedStatement p, int i, Object[] row, byte[] encoded) throws SQLException {
+    if (format == Format.LONG) {
+      p.setLong(i, ((Number) row[columns[0]]).longValue());
+    } else {
+      p.setBytes(i, encoded);
+    }
+  }
+
+  /** The {@link #encode} of the row whose {@code KEY$} is column {@code i} of {@code r}. */
+  byte[] read(ResultSet r, int i) throws SQLException {
+    if (format == Format.LONG) {
+      return ByteBuffer.allocate(Long.BYTES).putLong(r.getLong(i)).array();
+    }
+    return r.getBytes(i);
+  }
+}

@@ -1,0 +1,346 @@
+package dev.freshet.engine.store;
+
+import dev.freshet.planner.PlannerErrors;
+import dev.freshet.executor.state.StateCodec;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.rel.type.RelDataType;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * How a view column's values are kept in an H2 result table: the H2 type, and the conversion
+ * between Calcite's internal representation (what a view's rows hold and what a
+ * {@code ScannableTable} returns) and JDBC.
+ *
+ * <pre>{@code
+ * StoredColumnType t = StoredColumnType.of(field.getType(), "V", field.getName()); // TIMESTAMP
+ * t.ddl(field.getType());          // "BIGINT": milliseconds since the epoch, as Calcite keeps it
+ * t.bind(insert, 3, 1700000000000L);
+ * Object v = t.read(resultSet, 3); // 1700000000000L
+ * }</pre>
+ *
+ * <p>Dates, times and timestamps are stored as Calcite's numbers (days, milliseconds of the day,
+ * milliseconds since the epoch in UTC): the table is Freshet's own storage, read back only by
+ * Freshet, and numbers round-trip exactly where H2's date-time types would apply time zones.
+ */
+enum StoredColumnType {
+  BOOLEAN("BOOLEAN") {
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setBoolean(i, (Boolean) v);
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      return r.getBoolean(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeBoolean((Boolean) v);
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readBoolean();
+    }
+  },
+  TINYINT("TINYINT") {
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setByte(i, ((Number) v).byteValue());
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      return r.getByte(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeByte(((Number) v).byteValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readByte();
+    }
+  },
+  SMALLINT("SMALLINT") {
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setShort(i, ((Number) v).shortValue());
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      return r.getShort(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeShort(((Number) v).shortValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readShort();
+    }
+  },
+  /** INTEGER, and DATE (days), TIME (milliseconds) and year-month intervals (months). */
+  INTEGER("INTEGER") {
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setInt(i, ((Number) v).intValue());
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      return r.getInt(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeInt(((Number) v).intValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readInt();
+    }
+  },
+  /** BIGINT, and TIMESTAMP (milliseconds) and day-time intervals (milliseconds). */
+  BIGINT("BIGINT") {
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setLong(i, ((Number) v).longValue());
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      return r.getLong(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeLong(((Number) v).longValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readLong();
+    }
+  },
+  DECIMAL("NUMERIC") {
+    @Override String ddl(RelDataType type) {
+      // Calcite's precision is at most its type system's maximum, within H2's 100000.
+      return "NUMERIC(" + type.getPrecision() + ", " + scale(type) + ")";
+    }
+
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setBigDecimal(i, toBigDecimal(v));
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      return r.getBigDecimal(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      // As H2 stores it in a NUMERIC(p, s) column: rounded half up to the column's scale.
+      BigDecimal d = toBigDecimal(v).setScale(scale, RoundingMode.HALF_UP);
+      byte[] unscaled = d.unscaledValue().toByteArray();
+      out.writeInt(d.scale());
+      out.writeInt(unscaled.length);
+      out.write(unscaled);
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      int scale = in.readInt();
+      byte[] unscaled = new byte[in.readInt()];
+      in.readFully(unscaled);
+      return new BigDecimal(new BigInteger(unscaled), scale);
+    }
+  },
+  REAL("REAL") {
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setFloat(i, ((Number) v).floatValue());
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      return r.getFloat(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeFloat(((Number) v).floatValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readFloat();
+    }
+  },
+  DOUBLE("DOUBLE PRECISION") {
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setDouble(i, ((Number) v).doubleValue());
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      return r.getDouble(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      out.writeDouble(((Number) v).doubleValue());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return in.readDouble();
+    }
+  },
+  VARCHAR("CHARACTER VARYING") {
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setString(i, v.toString());
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      return r.getString(i);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      StateCodec.write(out, v.toString());
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      return StateCodec.read(in);
+    }
+  },
+  VARBINARY("BINARY VARYING") {
+    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
+      s.setBytes(i, v instanceof ByteString ? ((ByteString) v).getBytes() : (byte[]) v);
+    }
+
+    @Override Object readValue(ResultSet r, int i) throws SQLException {
+      byte[] bytes = r.getBytes(i);
+      // A NULL reads as null bytes; read() answers null for it.
+      return bytes == null ? ByteString.EMPTY : new ByteString(bytes);
+    }
+
+    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
+      byte[] bytes = v instanceof ByteString ? ((ByteString) v).getBytes() : (byte[]) v;
+      out.writeInt(bytes.length);
+      out.write(bytes);
+    }
+
+    @Override Object decode(DataInput in) throws IOException {
+      byte[] bytes = new byte[in.readInt()];
+      in.readFully(bytes);
+      return new ByteString(bytes);
+    }
+  };
+
+  private final String h2Type;
+
+  StoredColumnType(String h2Type) {
+    this.h2Type = h2Type;
+  }
+
+  /**
+   * The stored type of a view column of type {@code type}.
+   *
+   * @throws SQLException (0A000) for a type no result table can hold yet
+   */
+  static StoredColumnType of(RelDataType type, String view, String column)
+      throws SQLException {
+    switch (type.getSqlTypeName()) {
+    case BOOLEAN:
+      return BOOLEAN;
+    case TINYINT:
+      return TINYINT;
+    case SMALLINT:
+      return SMALLINT;
+    case INTEGER:
+    case DATE:
+    case TIME:
+    case INTERVAL_YEAR:
+    case INTERVAL_YEAR_MONTH:
+    case INTERVAL_MONTH:
+      return INTEGER;
+    case BIGINT:
+    case TIMESTAMP:
+    case INTERVAL_DAY:
+    case INTERVAL_DAY_HOUR:
+    case INTERVAL_DAY_MINUTE:
+    case INTERVAL_DAY_SECOND:
+    case INTERVAL_HOUR:
+    case INTERVAL_HOUR_MINUTE:
+    case INTERVAL_HOUR_SECOND:
+    case INTERVAL_MINUTE:
+    case INTERVAL_MINUTE_SECOND:
+    case INTERVAL_SECOND:
+      return BIGINT;
+    case DECIMAL:
+      return DECIMAL;
+    case REAL:
+      return REAL;
+    case FLOAT:
+    case DOUBLE:
+      return DOUBLE;
+    case CHAR:
+    case VARCHAR:
+      return VARCHAR;
+    case BINARY:
+    case VARBINARY:
+      return VARBINARY;
+    default:
+      throw PlannerErrors.notSupported("Column " + column + " of materialized view " + view
+          + " is " + type.getFullTypeString() + ", which a view's result cannot hold yet. Cast"
+          + " it to a character, numeric, boolean, date, time or timestamp type");
+    }
+  }
+
+  /** The H2 type of the column, e.g. {@code NUMERIC(19, 2)}. */
+  String ddl(RelDataType type) {
+    return h2Type;
+  }
+
+  /** The scale of a NUMERIC column for {@code type}: none, if Calcite's type has none. */
+  static int scale(RelDataType type) {
+    return Math.max(type.getScale(), 0);
+  }
+
+  /** Sets parameter {@code i} of {@code statement} to {@code value} (internal representation). */
+  final void bind(PreparedStatement statement, int i, @Nullable Object value)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(i, Types.NULL);
+    } else {
+      bindValue(statement, i, value);
+    }
+  }
+
+  /** Column {@code i} of the current row of {@code resultSet}, in internal representation. */
+  final @Nullable Object read(ResultSet resultSet, int i) throws SQLException {
+    Object value = readValue(resultSet, i);
+    return resultSet.wasNull() ? null : value;
+  }
+
+  /**
+   * Writes {@code value} (internal representation, or null) as a change log keeps it
+   * ({@link ChangeLog}): as the value the result table holds after {@link #bind}, so that
+   * {@link #decode} gives what {@link #read} would.
+   *
+   * @param scale the column's scale, for {@link #DECIMAL}
+   */
+  final void write(DataOutput out, @Nullable Object value, int scale) throws IOException {
+    if (value == null) {
+      out.writeBoolean(false);
+    } else {
+      out.writeBoolean(true);
+      encode(out, value, scale);
+    }
+  }
+
+  /** Reads a value that {@link #write} wrote, in internal representation. */
+  final @Nullable Object readFrom(DataInput in) throws IOException {
+    return in.readBoolean() ? decode(in) : null;
+  }
+
+  private static BigDecimal toBigDecimal(Object v) {
+    return v instanceof BigDecimal ? (BigDecimal) v : new BigDecimal(v.toString());
+  }
+
+  abstract void bindValue(PreparedStatement statement, int i, Object value) throws SQLException;
+
+  abstract Object readValue(ResultSet resultSet, int i) throws SQLException;
+
+  abstract void encode(DataOutput out, Object value, int scale) throws IOException;
+
+  abstract Object decode(DataInput in) throws IOException;
+}
