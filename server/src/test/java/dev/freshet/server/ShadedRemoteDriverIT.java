@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The shaded jdbc-remote jar alone, as a BI tool loads it: a class loader holding that one file
  * over the JDK's own classes (nothing of this test's class path), against a real server.
- * Runs at {@code integration-test}: Maven copies the jar that jdbc-remote's {@code package}
+ * Failsafe runs it after {@code package}: Maven copies the jar that jdbc-remote's {@code package}
  * built to {@code target/remote-driver/} and names it in {@code freshet.remoteDriverJar}.
  */
 class ShadedRemoteDriverIT {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The jar a BI tool loads (target/freshet-jdbc-remote.jar, built at {@code package}): small, the
  * driver and Avatica's client only, its other libraries moved under the driver's package.
- * Runs at {@code integration-test}, after the shade plugin; the server's
+ * Failsafe runs it after {@code package}, which shades the jar; the server's
  * ShadedRemoteDriverIT connects through it alone.
  */
 class ShadedDriverJarIT {
@@ -35,7 +35,7 @@ class ShadedDriverJarIT {
     String property = System.getProperty("freshet.remoteDriverJar");
     assertNotNull(property, "freshet.remoteDriverJar is not set: run through Maven (verify)");
     jar = Path.of(property);
-    assertTrue(Files.isRegularFile(jar), jar + " is missing: the shade plugin builds it at package");
+    assertTrue(Files.isRegularFile(jar), jar + " is missing: the shade plugin builds it (package)");
     List<String> found = new ArrayList<>();
     try (JarFile file = new JarFile(jar.toFile())) {
       for (ZipEntry entry : Collections.list(file.entries())) {
