@@ -38,10 +38,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * none) and bytes, then each view column as {@link StoredColumnType#write} encodes it. A batch
  * that changed nothing has no chunk. One SQL row per change cost more than the result table's
  * own write, in its insert, its purge and the transaction's commit; a chunk costs one of each.
- *
- * <p>Format 1, one row per change in table {@code "CHANGES$<view>"}
- * {@code (BATCH_ID, SEQ$, KIND, KEY$, C0, ...)}, is converted when a view's result is opened
- * ({@link #upgrade}).
  */
 final class ChangeLog {
   /** About how many bytes of changes a chunk holds: few rows per batch, none of them huge. */
@@ -72,86 +68,15 @@ final class ChangeLog {
     return ResultTable.quote("CHANGELOG$" + view);
   }
 
-  /** Format 1's table, {@code CHANGES$<view>}, quoted. */
-  private static String legacyTableName(String view) {
-    return ResultTable.quote("CHANGES$" + view);
-  }
-
   /** Creates the view's change log empty, deleting any an earlier view of its name left. */
   void create(Statement s) throws SQLException {
     drop(s, view);
     s.execute("CREATE TABLE " + table + COLUMNS);
   }
 
-  /** Deletes the change log of view {@code view}, in either format, if it has one. */
+  /** Deletes the change log of view {@code view}, if it has one. */
   static void drop(Statement s, String view) throws SQLException {
     s.execute("DROP TABLE IF EXISTS " + tableName(view));
-    s.execute("DROP TABLE IF EXISTS " + legacyTableName(view));
-  }
-
-  /**
-   * Converts a change log in format 1 into this format, keeping every retained change; nothing
-   * to do for one in this format. Interrupted by a crash, it starts again on the next open: the
-   * old table is dropped only after the new one's rows are committed.
-   *
-   * @param c a connection in auto-commit mode, left so
-   */
-  void upgrade(Connection c) throws SQLException {
-    if (!exists(c, "CHANGES$" + view)) {
-      return;
-    }
-    try (Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE IF NOT EXISTS " + table + COLUMNS);
-      c.setAutoCommit(false);
-      try {
-        // Rows of a conversion that a crash interrupted before it dropped the old table.
-        s.executeUpdate("DELETE FROM " + table);
-        copyLegacy(c, s);
-        c.commit();
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
-      s.execute("DROP TABLE " + legacyTableName(view));
-    }
-  }
-
-  private void copyLegacy(Connection c, Statement s) throws SQLException {
-    StringBuilder columns = new StringBuilder();
-    for (int i = 0; i < types.length; i++) {
-      columns.append(", C").append(i);
-    }
-    Writer writer = writer(c);
-    try (ResultSet r = s.executeQuery("SELECT BATCH_ID, KIND, KEY$" + columns + " FROM "
-        + legacyTableName(view) + " ORDER BY BATCH_ID, SEQ$")) {
-      long batch = -1;
-      while (r.next()) {
-        long b = r.getLong(1);
-        if (b != batch) {
-          writer.endBatch();
-          writer.beginBatch(b);
-          batch = b;
-        }
-        Object[] row = new Object[types.length];
-        for (int i = 0; i < row.length; i++) {
-          row[i] = types[i].read(r, 4 + i);
-        }
-        writer.add(RowKind.ofCode(r.getByte(2)), r.getBytes(3), row);
-      }
-      writer.endBatch();
-    }
-  }
-
-  private static boolean exists(Connection c, String name) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM INFORMATION_SCHEMA.TABLES"
-        + " WHERE TABLE_SCHEMA = SCHEMA() AND TABLE_NAME = ?")) {
-      p.setString(1, name);
-      try (ResultSet r = p.executeQuery()) {
-        return r.next();
-      }
-    }
   }
 
   /** Writes batches' changes through {@code c}, in its transactions; closed with it. */

@@ -176,15 +176,8 @@ public final class ResultTable implements ViewResult {
           + " PRIMARY KEY, QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
       long batchId = batchWrittenBy(c, view, queryId);
       if (batchId != NOT_WRITTEN) {
-        // Written by an earlier version of Freshet, the change log may need converting.
-        changes.upgrade(c);
-        db.persist(c);
-        if (layout != Layout.UPSERT) {
-          return new ResultTable(db, view, layout, types, key, changes, retainedBatches, batchId,
-              nextSeq(s, table));
-        }
-        return new ResultTable(db, view, layout, types,
-            key.as(ResultKey.formatOf(c, "RESULT$" + view)), changes, retainedBatches, batchId, 0);
+        return new ResultTable(db, view, layout, types, key, changes, retainedBatches, batchId,
+            layout == Layout.UPSERT ? 0 : nextSeq(s, table));
       }
       // A result left by an earlier view of this name belongs to a query that is gone.
       s.execute("DROP TABLE IF EXISTS " + table);
