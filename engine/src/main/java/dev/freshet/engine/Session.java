@@ -45,6 +45,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import dev.freshet.engine.store.CatalogStore;
+import dev.freshet.engine.push.PushPolicy;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
@@ -232,17 +233,14 @@ public final class Session {
     // An aggregation's UPDATE or COMPLETE rows carry their group key (and in UPDATE mode whether
     // the group is new) as hidden columns: what the PushQuery needs to coalesce rows per key and
     // to tell INSERT from UPDATE and DELETE. Other results only ever insert.
-    PushQuery.Policy policy = PushQuery.Policy.APPEND;
+    PushPolicy policy = new PushPolicy.Append(options.pushBufferRows());
     PlannedQuery run = plan;
-    int[] keyColumns = {};
-    int newKeyColumn = -1;
     if (plan.aggregating() && plan.outputMode() != OutputMode.APPEND) {
       UpsertKeys.Hidden hidden = UpsertKeys.appendPushColumns(plan);
       run = hidden.plan();
-      keyColumns = hidden.keyColumns();
-      newKeyColumn = hidden.newKeyColumn();
-      policy = plan.outputMode() == OutputMode.UPDATE ? PushQuery.Policy.UPSERT
-          : PushQuery.Policy.TABLE;
+      policy = plan.outputMode() == OutputMode.UPDATE
+          ? new PushPolicy.Upsert(hidden.keyColumns(), hidden.newKeyColumn())
+          : new PushPolicy.Table(hidden.keyColumns());
     }
     String id = UUID.randomUUID().toString();
     StreamingPipeline pipeline =
@@ -250,8 +248,8 @@ public final class Session {
             InMemoryStateStoreProvider::new, engine.partitionExecutor(),
             engine.inputTasks()).build(run);
     boolean markers = options.pushBatchMarkers();
-    PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), keyColumns,
-        newKeyColumn, markers, options.pushBufferRows(), engine.scheduler());
+    PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
+        engine.scheduler());
     MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
         pipeline, push.sink(), System::currentTimeMillis, options.trigger());
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,

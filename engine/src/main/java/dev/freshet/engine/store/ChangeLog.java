@@ -1,7 +1,7 @@
 package dev.freshet.engine.store;
 
 import dev.freshet.engine.store.ResultTable.ChangeListener;
-import dev.freshet.engine.store.ResultTable.RowKind;
+import dev.freshet.engine.push.RowKind;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -34,7 +34,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@code (BATCH_ID BIGINT, CHUNK INTEGER, ROWS INTEGER, DATA BINARY VARYING)}, primary key
  * {@code (BATCH_ID, CHUNK)}, chunks numbered from 0 in the order of the batch's changes. A chunk
  * holds {@code ROWS} changes of at least one and about {@value #CHUNK_BYTES} bytes in all; each
- * change is its kind ({@link RowKind#code()}, a byte), the group key's length (an int, -1 for
+ * change is its kind (a byte: {@link #code}), the group key's length (an int, -1 for
  * none) and bytes, then each view column as {@link StoredColumnType#write} encodes it. A batch
  * that changed nothing has no chunk. One SQL row per change cost more than the result table's
  * own write, in its insert, its purge and the transaction's commit; a chunk costs one of each.
@@ -77,6 +77,34 @@ final class ChangeLog {
   /** Deletes the change log of view {@code view}, if it has one. */
   static void drop(Statement s, String view) throws SQLException {
     s.execute("DROP TABLE IF EXISTS " + tableName(view));
+  }
+
+  /** A change's kind as a chunk keeps it: 0 INSERT, 1 UPDATE, 2 DELETE. */
+  static byte code(RowKind kind) {
+    switch (kind) {
+    case INSERT:
+      return 0;
+    case UPDATE:
+      return 1;
+    case DELETE:
+      return 2;
+    default:
+      throw new IllegalArgumentException("A change log keeps no " + kind + " row");
+    }
+  }
+
+  /** The kind whose {@link #code} is {@code code}. */
+  private static RowKind kindOf(byte code) {
+    switch (code) {
+    case 0:
+      return RowKind.INSERT;
+    case 1:
+      return RowKind.UPDATE;
+    case 2:
+      return RowKind.DELETE;
+    default:
+      throw new IllegalArgumentException("No row kind has code " + code);
+    }
   }
 
   /** Writes batches' changes through {@code c}, in its transactions; closed with it. */
@@ -125,7 +153,7 @@ final class ChangeLog {
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
     try {
       for (int n = 0; n < rows; n++) {
-        RowKind kind = RowKind.ofCode(in.readByte());
+        RowKind kind = kindOf(in.readByte());
         int keyLength = in.readInt();
         byte[] key = null;
         if (keyLength >= 0) {
@@ -172,8 +200,7 @@ final class ChangeLog {
       beginBatch(batchId);
       for (Object[] change : changes) {
         ByteBuffer key = (ByteBuffer) change[kindColumn + 1];
-        add(RowKind.valueOf((String) change[kindColumn]), key == null ? null : key.array(),
-            change);
+        add((RowKind) change[kindColumn], key == null ? null : key.array(), change);
       }
       endBatch();
     }
@@ -194,7 +221,7 @@ final class ChangeLog {
     /** Adds one change: {@code row}'s first columns are the view's. */
     private void add(RowKind kind, byte @Nullable [] key, Object[] row) throws SQLException {
       try {
-        out.writeByte(kind.code());
+        out.writeByte(code(kind));
         if (key == null) {
           out.writeInt(-1);
         } else {

@@ -24,7 +24,7 @@ class PushQueryTest {
 
   /** Rows as the aggregation emits them: (k, c, group key, new-key flag). */
   private final PushQuery push =
-      new PushQuery(PushQuery.Policy.UPSERT, 2, new int[] {2}, 3, false, 100, scheduler);
+      new PushQuery(new PushPolicy.Upsert(new int[] {2}, 3), 2, false, scheduler);
 
   private static List<Object[]> batch(long count, boolean newKeys, String... keys) {
     List<Object[]> rows = new ArrayList<>();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.engine.push.RowKind;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -200,7 +201,10 @@ class ResultTableTest {
       call.add(batchId);
       for (Object[] change : changes) {
         // The view's columns, the batch id and the kind; the key and the flag are for coalescing.
-        call.add(Arrays.asList(change).subList(0, change.length - 2));
+        List<Object> row = new ArrayList<>(Arrays.asList(change).subList(0, change.length - 2));
+        // As the reader sees the kind.
+        row.set(row.size() - 1, ((RowKind) row.get(row.size() - 1)).text());
+        call.add(row);
       }
       calls.add(call);
     }
@@ -279,7 +283,7 @@ class ResultTableTest {
       for (Object[] change : changes) {
         String key = (String) change[0];
         boolean known = Integer.parseInt(key.substring(1)) % 2 == 0;
-        assertEquals(known ? "UPDATE" : "INSERT", change[3], key);
+        assertEquals(known ? RowKind.UPDATE : RowKind.INSERT, change[3], key);
         kinds[known ? 0 : 1]++;
       }
     });
@@ -411,7 +415,8 @@ class ResultTableTest {
     assertEquals(List.of(List.of(1L, 2L), List.of(2L, 1L), List.of(3L, 1L)), rows(table));
     Object keyOfOne = snapshot.stream().filter(c -> c[0].equals(1L)).findFirst().orElseThrow()[4];
     for (List<Object[]> changes : List.of(live, replayed)) {
-      assertEquals(List.of(List.of(1L, 2L, 1L, "UPDATE"), List.of(3L, 1L, 1L, "INSERT")),
+      assertEquals(List.of(List.of(1L, 2L, 1L, RowKind.UPDATE),
+          List.of(3L, 1L, 1L, RowKind.INSERT)),
           changes.stream().map(c -> Arrays.asList(c).subList(0, 4)).collect(
               java.util.stream.Collectors.toList()));
       assertEquals(keyOfOne, changes.get(0)[4]);
