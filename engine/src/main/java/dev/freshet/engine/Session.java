@@ -49,6 +49,7 @@ import dev.freshet.engine.push.PushPolicy;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.InsertExecutor;
 import dev.freshet.engine.query.StatementResult;
@@ -70,17 +71,6 @@ import dev.freshet.engine.query.ResultColumn;
  * reads both is rejected.
  */
 public final class Session {
-  /** Option: number of state partitions of continuous queries this session starts. */
-  public static final String STATE_PARTITIONS = SessionOptions.STATE_PARTITIONS;
-  /**
-   * Option: the micro-batch trigger interval of continuous queries this session starts, a
-   * duration such as {@code '1 second'} or {@code '500 ms'}; {@code '0'}, the default, starts a
-   * batch as soon as data arrives.
-   */
-  public static final String TRIGGER_INTERVAL = SessionOptions.TRIGGER_INTERVAL;
-  /** Option: where continuous queries this session starts keep state; only {@code memory}. */
-  public static final String STATE_STORE_PROVIDER = SessionOptions.STATE_STORE_PROVIDER;
-
   private final Engine engine;
   private final SessionOptions options = new SessionOptions();
 
@@ -116,8 +106,8 @@ public final class Session {
     return options.minBatchesToRetain();
   }
 
-  /** Where the continuous queries this session starts keep state, e.g. {@code memory}. */
-  public String stateStoreProvider() {
+  /** Where the continuous queries this session starts keep state. */
+  public StateStoreProviderKind stateStoreProvider() {
     return options.stateStoreProvider();
   }
 

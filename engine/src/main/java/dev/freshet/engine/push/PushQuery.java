@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.engine.options.SessionOption;
 
 /**
  * The subscriber's end of a continuous query: rows of each micro-batch, in order, as soon as the
@@ -255,8 +255,9 @@ public final class PushQuery implements AutoCloseable {
     if (overflow) {
       fail(new SQLException("Push query " + query.name() + " stopped: its reader fell more than "
           + bufferRows + " rows behind (batch " + batchId + "), which is what option '"
-          + SessionOptions.PUSH_BUFFER_ROWS + "' allows for a result whose rows never change."
-          + " Read faster, raise it with SET '" + SessionOptions.PUSH_BUFFER_ROWS + "' = '...',"
+          + SessionOption.PUSH_BUFFER_ROWS.key() + "' allows for a result whose rows never"
+          + " change. Read faster, raise it with SET '" + SessionOption.PUSH_BUFFER_ROWS.key()
+          + "' = '...',"
           + " or aggregate with EMIT UPDATE, whose unread rows are coalesced per key",
           BUFFER_OVERFLOW_STATE));
     }
