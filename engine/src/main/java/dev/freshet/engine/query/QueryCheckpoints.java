@@ -3,6 +3,7 @@ package dev.freshet.engine.query;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.options.StateStoreProviderKind;
+import dev.freshet.engine.store.DirectoryNames;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.CheckpointException;
 import dev.freshet.executor.checkpoint.OffsetSeq;
@@ -14,7 +15,6 @@ import dev.freshet.executor.state.internals.DeltaFileStateStoreProvider;
 import dev.freshet.executor.state.internals.MVStoreStateStoreProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -28,7 +28,8 @@ import java.util.stream.Stream;
  *
  * <p>Layout: {@code <dataDir>/checkpoints/<VIEW NAME>/} in Spark's layout ({@code metadata},
  * {@code offsets/}, {@code commits/}, {@code state/<operator>/<partition>/}), plus {@code sink/}
- * with the view's result after the last batch. Names are escaped like stream directories.
+ * with the view's result after the last batch. Names are escaped by {@link DirectoryNames}, as
+ * stream directories are.
  */
 public final class QueryCheckpoints {
   private QueryCheckpoints() {
@@ -44,7 +45,7 @@ public final class QueryCheckpoints {
 
   /** The checkpoint directory of view {@code name}. */
   static Path directory(Path dataDir, String name) {
-    return dataDir.resolve("checkpoints").resolve(escape(name));
+    return dataDir.resolve("checkpoints").resolve(DirectoryNames.of(name));
   }
 
   /** Deletes a dropped view's checkpoint. */
@@ -140,18 +141,5 @@ public final class QueryCheckpoints {
       return MaintainedStateStoreProvider.register(new DeltaFileStateStoreProvider(spec),
           maintenance);
     };
-  }
-
-  private static String escape(String name) {
-    StringBuilder sb = new StringBuilder();
-    for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xff);
-      if (c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-        sb.append(c);
-      } else {
-        sb.append('%').append(String.format("%02X", b & 0xff));
-      }
-    }
-    return sb.toString();
   }
 }
