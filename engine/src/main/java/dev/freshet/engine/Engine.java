@@ -28,6 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import dev.freshet.engine.store.ResultDatabase;
 import dev.freshet.engine.store.CatalogStore;
+import dev.freshet.engine.store.DirectoryNames;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.SystemSchema;
 import dev.freshet.engine.query.PullQueryExecutor;
@@ -220,25 +221,7 @@ public final class Engine implements AutoCloseable {
 
   /** The directory of stream {@code stream}'s files, if the engine has a data directory. */
   Optional<Path> streamDirectory(String stream) {
-    return dataDir.map(d -> d.resolve("streams").resolve(directoryName(stream)));
-  }
-
-  /** {@code stream} as a file name: {@code A-Z}, {@code 0-9} and {@code _} kept, the rest %XX. */
-  static String directoryName(String stream) {
-    StringBuilder sb = new StringBuilder(stream.length());
-    for (int i = 0; i < stream.length(); i++) {
-      char c = stream.charAt(i);
-      if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') {
-        sb.append(c);
-        continue;
-      }
-      int end = Character.isHighSurrogate(c) && i + 1 < stream.length() ? i + 2 : i + 1;
-      for (byte b : stream.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
-        sb.append('%').append(String.format(Locale.ROOT, "%02X", b & 0xFF));
-      }
-      i = end - 1;
-    }
-    return sb.toString();
+    return dataDir.map(d -> d.resolve("streams").resolve(DirectoryNames.of(stream)));
   }
 
   /** Opens a session with default options. */

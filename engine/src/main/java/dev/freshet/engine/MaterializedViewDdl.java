@@ -41,6 +41,7 @@ import dev.freshet.engine.store.ResultKey;
 import dev.freshet.engine.store.ViewSink;
 import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.QueryCheckpoints;
 
@@ -83,12 +84,10 @@ final class MaterializedViewDdl {
     Checkpoint checkpoint = engine.dataDir()
         .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain()))
         .orElse(null);
-    Map<String, String> pinned = checkpoint == null ? Map.of()
+    QueryCheckpoints.Pinned pinned = checkpoint == null ? QueryCheckpoints.Pinned.NONE
         : QueryCheckpoints.pinned(checkpoint);
-    int partitions = pinned.containsKey(OffsetSeq.STATE_PARTITIONS)
-        ? Integer.parseInt(pinned.get(OffsetSeq.STATE_PARTITIONS)) : options.statePartitions();
-    String provider = pinned.getOrDefault(OffsetSeq.STATE_STORE_PROVIDER,
-        options.stateStoreProvider());
+    int partitions = pinned.statePartitions().orElse(options.statePartitions());
+    StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
     PlannedQuery plan = planner.planQuery(query, emit, partitions);
     RelDataType rowType = rename(planner.typeFactory(), name, plan.rowType(), create.columnList);
 
@@ -132,7 +131,7 @@ final class MaterializedViewDdl {
       MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,
           new ViewSink(name, result), System::currentTimeMillis, options.trigger(), checkpoint,
           Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
-              OffsetSeq.STATE_STORE_PROVIDER, provider,
+              OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
               OffsetSeq.STATE_FORMAT_VERSION, "1"));
       // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
       // MATERIALIZED VIEW unregisters it.

@@ -3,6 +3,7 @@ package dev.freshet.engine;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
 import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +30,6 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * declared again after a restart (with the same options) gives a resumed query the same rows.
  */
 final class SequenceConnector {
-  /** The connector's name in {@code WITH (connector = ...)}. */
-  static final String NAME = "sequence";
   /** Option: the number of rows; without it the sequence has no end. */
   static final String END = "end";
   /** Option: rows a second, counted from {@code CREATE STREAM}; without it all rows at once. */
@@ -41,7 +40,7 @@ final class SequenceConnector {
   static final String START_TIME = "start.time";
   /** Every option the connector accepts, in the order messages list them. */
   static final List<String> OPTIONS =
-      List.of("connector", END, ROWS_PER_SECOND, ROWS_PER_BATCH, START_TIME);
+      List.of(StreamTable.CONNECTOR_OPTION, END, ROWS_PER_SECOND, ROWS_PER_BATCH, START_TIME);
 
   private SequenceConnector() {
   }
@@ -57,11 +56,7 @@ final class SequenceConnector {
    */
   static SequenceSpec spec(String stream, RelDataType rowType, Map<String, String> options)
       throws SQLException {
-    for (String key : options.keySet()) {
-      if (!OPTIONS.contains(key)) {
-        throw PlannerErrors.unknownStreamOption(stream, NAME, key, OPTIONS);
-      }
-    }
+    StreamConnector.SEQUENCE.checkOptions(stream, options);
     int valueField = -1;
     int timestampField = -1;
     List<String> columns = new ArrayList<>();

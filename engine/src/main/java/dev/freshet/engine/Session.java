@@ -45,9 +45,11 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import dev.freshet.engine.store.CatalogStore;
+import dev.freshet.engine.push.PushPolicy;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.InsertExecutor;
 import dev.freshet.engine.query.StatementResult;
@@ -69,17 +71,6 @@ import dev.freshet.engine.query.ResultColumn;
  * reads both is rejected.
  */
 public final class Session {
-  /** Option: number of state partitions of continuous queries this session starts. */
-  public static final String STATE_PARTITIONS = SessionOptions.STATE_PARTITIONS;
-  /**
-   * Option: the micro-batch trigger interval of continuous queries this session starts, a
-   * duration such as {@code '1 second'} or {@code '500 ms'}; {@code '0'}, the default, starts a
-   * batch as soon as data arrives.
-   */
-  public static final String TRIGGER_INTERVAL = SessionOptions.TRIGGER_INTERVAL;
-  /** Option: where continuous queries this session starts keep state; only {@code memory}. */
-  public static final String STATE_STORE_PROVIDER = SessionOptions.STATE_STORE_PROVIDER;
-
   private final Engine engine;
   private final SessionOptions options = new SessionOptions();
 
@@ -115,8 +106,8 @@ public final class Session {
     return options.minBatchesToRetain();
   }
 
-  /** Where the continuous queries this session starts keep state, e.g. {@code memory}. */
-  public String stateStoreProvider() {
+  /** Where the continuous queries this session starts keep state. */
+  public StateStoreProviderKind stateStoreProvider() {
     return options.stateStoreProvider();
   }
 
@@ -232,17 +223,14 @@ public final class Session {
     // An aggregation's UPDATE or COMPLETE rows carry their group key (and in UPDATE mode whether
     // the group is new) as hidden columns: what the PushQuery needs to coalesce rows per key and
     // to tell INSERT from UPDATE and DELETE. Other results only ever insert.
-    PushQuery.Policy policy = PushQuery.Policy.APPEND;
+    PushPolicy policy = new PushPolicy.Append(options.pushBufferRows());
     PlannedQuery run = plan;
-    int[] keyColumns = {};
-    int newKeyColumn = -1;
     if (plan.aggregating() && plan.outputMode() != OutputMode.APPEND) {
       UpsertKeys.Hidden hidden = UpsertKeys.appendPushColumns(plan);
       run = hidden.plan();
-      keyColumns = hidden.keyColumns();
-      newKeyColumn = hidden.newKeyColumn();
-      policy = plan.outputMode() == OutputMode.UPDATE ? PushQuery.Policy.UPSERT
-          : PushQuery.Policy.TABLE;
+      policy = plan.outputMode() == OutputMode.UPDATE
+          ? new PushPolicy.Upsert(hidden.keyColumns(), hidden.newKeyColumn())
+          : new PushPolicy.Table(hidden.keyColumns());
     }
     String id = UUID.randomUUID().toString();
     StreamingPipeline pipeline =
@@ -250,8 +238,8 @@ public final class Session {
             InMemoryStateStoreProvider::new, engine.partitionExecutor(),
             engine.inputTasks()).build(run);
     boolean markers = options.pushBatchMarkers();
-    PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), keyColumns,
-        newKeyColumn, markers, options.pushBufferRows(), engine.scheduler());
+    PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
+        engine.scheduler());
     MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
         pipeline, push.sink(), System::currentTimeMillis, options.trigger());
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,

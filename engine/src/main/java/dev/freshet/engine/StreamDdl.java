@@ -54,8 +54,6 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * catalog itself is kept; {@code DROP STREAM} deletes the files. A sequence stream has no files.
  */
 final class StreamDdl {
-  /** Options a memory stream accepts. */
-  private static final List<String> MEMORY_OPTIONS = List.of("connector");
   /**
    * Types whose values (in Calcite's internal representation: String, Boolean, the boxed
    * numbers, BigDecimal, and Integer or Long for dates, times, timestamps and intervals) the
@@ -85,17 +83,11 @@ final class StreamDdl {
     for (Map.Entry<String, String> e : create.options().entrySet()) {
       options.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue());
     }
-    String connector = options.getOrDefault("connector", "memory").toLowerCase(Locale.ROOT);
-    boolean sequence = connector.equals(SequenceConnector.NAME);
-    if (!connector.equals("memory") && !sequence) {
-      throw PlannerErrors.unknownConnector(name, connector);
-    }
+    StreamConnector connector = StreamConnector.of(name, options);
+    boolean sequence = connector == StreamConnector.SEQUENCE;
     if (!sequence) {
-      for (String key : options.keySet()) {
-        if (!MEMORY_OPTIONS.contains(key)) {
-          throw PlannerErrors.unknownStreamOption(name, connector, key, MEMORY_OPTIONS);
-        }
-      }
+      // A sequence's options are checked with its columns (SequenceConnector.spec).
+      connector.checkOptions(name, options);
     }
     if (!sequence && create.columns().isEmpty()) {
       throw PlannerErrors.invalidDefinition("Stream " + name + " has no columns. A memory stream"

@@ -25,6 +25,7 @@ import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlTableRef;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import dev.freshet.engine.store.ResultTable;
+import dev.freshet.engine.push.PushPolicy;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.query.StatementResult;
@@ -158,11 +159,11 @@ final class ViewFeed implements StreamingQuery {
     // An upserted view's unread changes coalesce per group, as an UPDATE push query's do: the
     // change rows carry the group key and whether the row is new (ResultTable.ChangeListener).
     // Replaced and appended results keep their changes in order, up to the buffer bound.
-    PushQuery push = result.layout() == ResultTable.Layout.UPSERT
-        ? new PushQuery(PushQuery.Policy.UPSERT, visible, new int[] {visible + 2}, visible + 3,
-            options.pushBatchMarkers(), options.pushBufferRows(), engine.scheduler())
-        : new PushQuery(PushQuery.Policy.CHANGES, visible, new int[0], -1,
-            options.pushBatchMarkers(), options.pushBufferRows(), engine.scheduler());
+    PushPolicy policy = result.layout() == ResultTable.Layout.UPSERT
+        ? new PushPolicy.Upsert(new int[] {visible + 2}, visible + 3)
+        : new PushPolicy.Changes(options.pushBufferRows());
+    PushQuery push = new PushQuery(policy, visible, options.pushBatchMarkers(),
+        engine.scheduler());
     ViewFeed feed = new ViewFeed("feed-" + view.name(), push.sink());
     push.attach(feed);
     feed.subscription = result.subscribe(sinceBatch, (batchId, rows) -> {

@@ -182,12 +182,6 @@ class DurableStreamTest {
     return rows;
   }
 
-  @Test void shouldNameAStreamsDirectoryAfterItsName() {
-    assertEquals("CLICKS_2", Engine.directoryName("CLICKS_2"));
-    assertEquals("%2E%2E", Engine.directoryName(".."));
-    assertEquals("A%20B%C3%A9%F0%9F%98%80", Engine.directoryName("A Bé😀"));
-  }
-
   @Test void shouldKeepAValueOfEveryStorableType() throws Exception {
     String create = "CREATE STREAM IF NOT EXISTS typed (b BOOLEAN, t TINYINT, s SMALLINT,"
         + " i INTEGER, l BIGINT, d DECIMAL(7, 3), f FLOAT, r REAL, x DOUBLE, c CHAR(3),"

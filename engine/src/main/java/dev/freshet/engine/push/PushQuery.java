@@ -17,13 +17,13 @@ import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.engine.options.SessionOption;
 
 /**
  * The subscriber's end of a continuous query: rows of each micro-batch, in order, as soon as the
  * batch completes, each ending with {@value #BATCH_ID} (the batch that produced it) and
- * {@value #ROW_KIND} ({@value #INSERT}, {@value #UPDATE}, {@value #DELETE}, or {@value #BATCH_END}
- * for the optional end-of-batch marker).
+ * {@value #ROW_KIND} (the {@link RowKind#text()} of INSERT, UPDATE, DELETE, or BATCH_END for the
+ * optional end-of-batch marker).
  *
  * <pre>{@code
  * Object[] row = push.next(Duration.ofSeconds(1));   // null if no row came within a second
@@ -32,9 +32,12 @@ import dev.freshet.engine.options.SessionOptions;
  *
  * <p>Memory per subscription is bounded whatever the reader's pace, and the batch thread never
  * waits for the reader (it only takes this object's monitor for as long as handing over a batch
- * takes). How unread rows are kept depends on the {@link Policy}: an UPDATE result keeps the
+ * takes). How unread rows are kept depends on the {@link PushPolicy}: an UPDATE result keeps the
  * latest unread row per key, a COMPLETE result the table being read and the latest unread one,
  * and an APPEND result at most {@code bufferRows} rows, beyond which the subscription fails.
+ *
+ * <p>Buffered rows carry their {@link RowKind} constant, which the buffers compare; each row is
+ * this subscription's own copy, and its kind becomes the kind's text as the reader takes it.
  *
  * <p>Thread-safe: the query's batch thread adds rows while one reader takes them.
  */
@@ -43,33 +46,10 @@ public final class PushQuery implements AutoCloseable {
   public static final String BATCH_ID = "_BATCH_ID";
   /** Name of the trailing column that says what the row is. */
   public static final String ROW_KIND = "_ROW_KIND";
-  /** Row kind of a key the result did not have (every row of an APPEND result). */
-  public static final String INSERT = "INSERT";
-  /** Row kind of a new value for a key the result had. */
-  public static final String UPDATE = "UPDATE";
-  /** Row kind of a key the result no longer has; the row carries its last values. */
-  public static final String DELETE = "DELETE";
-  /** Row kind of the marker that ends a batch ({@code push.batch.markers}); data columns null. */
-  public static final String BATCH_END = "BATCH_END";
   /** SQLSTATE when an APPEND reader falls further behind than its buffer allows. */
   public static final String BUFFER_OVERFLOW_STATE = "53000";
   /** SQLSTATE when the query timeout ({@code Statement.setQueryTimeout}) ends the query. */
   public static final String TIMEOUT_STATE = "HYT00";
-
-  /** How unread rows are kept. */
-  public enum Policy {
-    /** Rows never change: keep them in order, up to a bound. */
-    APPEND,
-    /** Rows are upserts by key: keep the latest unread row per key. */
-    UPSERT,
-    /** Each batch is the whole table: keep the table being read and the latest unread one. */
-    TABLE,
-    /**
-     * Rows carry their own batch id and kind (a subscription to a view's changes): keep them in
-     * order, up to the same bound as APPEND.
-     */
-    CHANGES
-  }
 
   /** Ends the stream of rows; {@code error} is null after a normal stop. */
   private record End(Throwable error) {
@@ -80,15 +60,12 @@ public final class PushQuery implements AutoCloseable {
   /** Key of every row of a result without grouping columns: it has one group. */
   private static final Object NO_KEY = new Object();
 
-  private final Policy policy;
+  private final PushPolicy policy;
   /** Number of the query's own columns, before {@value #BATCH_ID} and {@value #ROW_KIND}. */
   private final int visible;
-  /** Positions of the group key in the rows the query emits (hidden columns); UPSERT and TABLE. */
+  /** Positions of the group key in the rows the query emits; {@link PushPolicy} Upsert, Table. */
   private final int[] keyColumns;
-  /** Position of the aggregation's new-key flag in the emitted rows (UPSERT), or -1. */
-  private final int newKeyColumn;
   private final boolean markers;
-  private final long bufferRows;
   private final ScheduledExecutorService scheduler;
   private StreamingQuery query;
 
@@ -121,24 +98,17 @@ public final class PushQuery implements AutoCloseable {
    *
    * @param policy how unread rows are kept
    * @param visible number of the query's own columns
-   * @param keyColumns positions of the group key in the emitted rows (UPSERT, TABLE)
-   * @param newKeyColumn position of the new-key flag in the emitted rows (UPSERT), or -1
-   * @param markers whether each batch ends with a {@value #BATCH_END} row
-   * @param bufferRows most unread rows an APPEND result keeps
+   * @param markers whether each batch ends with a {@link RowKind#BATCH_END} row
    * @param scheduler runs the query timeout
    */
-  public PushQuery(Policy policy, int visible, int[] keyColumns, int newKeyColumn, boolean markers,
-      long bufferRows, ScheduledExecutorService scheduler) {
+  public PushQuery(PushPolicy policy, int visible, boolean markers,
+      ScheduledExecutorService scheduler) {
     this.policy = requireNonNull(policy, "policy");
     this.visible = visible;
-    this.keyColumns = keyColumns.clone();
-    this.newKeyColumn = newKeyColumn;
+    this.keyColumns = policy instanceof PushPolicy.Upsert upsert ? upsert.keyColumns()
+        : policy instanceof PushPolicy.Table table ? table.keyColumns() : new int[0];
     this.markers = markers;
-    this.bufferRows = bufferRows;
     this.scheduler = requireNonNull(scheduler, "scheduler");
-    if (policy == Policy.UPSERT && newKeyColumn < 0) {
-      throw new IllegalArgumentException("an UPSERT result needs the new-key flag");
-    }
   }
 
   public void attach(StreamingQuery query) {
@@ -180,19 +150,16 @@ public final class PushQuery implements AutoCloseable {
   public Sink sink() {
     return new Sink() {
       @Override public void addBatch(long batchId, List<Object[]> rows) {
-        switch (policy) {
-        case UPSERT:
-          addUpserts(batchId, rows);
-          break;
-        case TABLE:
+        // Java 17 has no switch over a sealed type's records: one branch per record, and the
+        // cast of the last fails loudly should a policy be added without a branch.
+        if (policy instanceof PushPolicy.Upsert upsert) {
+          addUpserts(upsert, batchId, rows);
+        } else if (policy instanceof PushPolicy.Table) {
           addTable(batchId, rows);
-          break;
-        case CHANGES:
-          addChanges(batchId, rows);
-          break;
-        default:
-          addAppends(batchId, rows);
-          break;
+        } else if (policy instanceof PushPolicy.Changes changes) {
+          addChanges(changes, batchId, rows);
+        } else {
+          addAppends((PushPolicy.Append) policy, batchId, rows);
         }
       }
 
@@ -212,7 +179,7 @@ public final class PushQuery implements AutoCloseable {
     };
   }
 
-  private Object[] out(Object[] row, Long batchId, String kind) {
+  private Object[] out(Object[] row, Long batchId, RowKind kind) {
     // One copy per emitted row: it drops the hidden columns and makes room for the two trailing
     // ones. Rows are the batch's output, one per changed group, not its input.
     Object[] out = Arrays.copyOf(row, visible + 2);
@@ -224,7 +191,7 @@ public final class PushQuery implements AutoCloseable {
   private Object[] marker(Long batchId) {
     Object[] out = new Object[visible + 2];
     out[visible] = batchId;
-    out[visible + 1] = BATCH_END;
+    out[visible + 1] = RowKind.BATCH_END;
     return out;
   }
 
@@ -242,25 +209,28 @@ public final class PushQuery implements AutoCloseable {
     return Arrays.asList(key);
   }
 
-  private void addAppends(long batchId, List<Object[]> rows) {
+  private void addAppends(PushPolicy.Append append, long batchId, List<Object[]> rows) {
     Long id = batchId;
     List<Object[]> outs = new ArrayList<>(rows.size());
     for (Object[] row : rows) {
-      outs.add(out(row, id, INSERT));
+      outs.add(out(row, id, RowKind.INSERT));
     }
-    addInOrder(batchId, outs);
+    addInOrder(append.bufferRows(), batchId, outs);
   }
 
-  /** Rows that carry their batch id and kind already, as a view's changes do. */
-  private void addChanges(long batchId, List<Object[]> rows) {
+  /**
+   * Rows that carry their batch id and kind already, as a view's changes do. Copied even when
+   * they have no extra column: the view hands the same rows to every subscriber.
+   */
+  private void addChanges(PushPolicy.Changes changes, long batchId, List<Object[]> rows) {
     List<Object[]> outs = new ArrayList<>(rows.size());
     for (Object[] row : rows) {
-      outs.add(row.length == visible + 2 ? row : Arrays.copyOf(row, visible + 2));
+      outs.add(Arrays.copyOf(row, visible + 2));
     }
-    addInOrder(batchId, outs);
+    addInOrder(changes.bufferRows(), batchId, outs);
   }
 
-  private void addInOrder(long batchId, List<Object[]> outs) {
+  private void addInOrder(long bufferRows, long batchId, List<Object[]> outs) {
     Long id = batchId;
     boolean overflow;
     synchronized (this) {
@@ -274,7 +244,7 @@ public final class PushQuery implements AutoCloseable {
           // An unread marker is superseded by the next one: batches that change nothing cost
           // one row, not one each.
           Object[] last = ready.peekLast();
-          if (last != null && last[visible + 1] == BATCH_END) {
+          if (last != null && last[visible + 1] == RowKind.BATCH_END) {
             ready.pollLast();
           }
           ready.add(marker(id));
@@ -285,26 +255,28 @@ public final class PushQuery implements AutoCloseable {
     if (overflow) {
       fail(new SQLException("Push query " + query.name() + " stopped: its reader fell more than "
           + bufferRows + " rows behind (batch " + batchId + "), which is what option '"
-          + SessionOptions.PUSH_BUFFER_ROWS + "' allows for a result whose rows never change."
-          + " Read faster, raise it with SET '" + SessionOptions.PUSH_BUFFER_ROWS + "' = '...',"
+          + SessionOption.PUSH_BUFFER_ROWS.key() + "' allows for a result whose rows never"
+          + " change. Read faster, raise it with SET '" + SessionOption.PUSH_BUFFER_ROWS.key()
+          + "' = '...',"
           + " or aggregate with EMIT UPDATE, whose unread rows are coalesced per key",
           BUFFER_OVERFLOW_STATE));
     }
   }
 
-  private void addUpserts(long batchId, List<Object[]> rows) {
+  private void addUpserts(PushPolicy.Upsert upsert, long batchId, List<Object[]> rows) {
     Long id = batchId;
+    int newKeyColumn = upsert.newKeyColumn();
     synchronized (this) {
       if (end != null || failure != null) {
         return;
       }
       for (Object[] row : rows) {
         Object key = keyOf(row);
-        String kind = Boolean.TRUE.equals(row[newKeyColumn]) ? INSERT : UPDATE;
+        RowKind kind = Boolean.TRUE.equals(row[newKeyColumn]) ? RowKind.INSERT : RowKind.UPDATE;
         Object[] previous = unread.remove(key);
-        if (previous != null && previous[visible + 1] == INSERT) {
+        if (previous != null && previous[visible + 1] == RowKind.INSERT) {
           // The reader never saw the key: to it the latest value is still a new key.
-          kind = INSERT;
+          kind = RowKind.INSERT;
         }
         // Removed and put again so that unread rows stay in batch order.
         unread.put(key, out(row, id, kind));
@@ -335,7 +307,8 @@ public final class PushQuery implements AutoCloseable {
       List<Object[]> outs = new ArrayList<>(rows.size() + 1);
       for (Object[] pair : keys) {
         Object key = pair[0];
-        Object[] out = out((Object[]) pair[1], id, base.containsKey(key) ? UPDATE : INSERT);
+        Object[] out = out((Object[]) pair[1], id,
+            base.containsKey(key) ? RowKind.UPDATE : RowKind.INSERT);
         table.put(key, out);
         outs.add(out);
       }
@@ -344,7 +317,7 @@ public final class PushQuery implements AutoCloseable {
         if (!table.containsKey(old.getKey())) {
           Object[] deleted = old.getValue().clone();
           deleted[visible] = id;
-          deleted[visible + 1] = DELETE;
+          deleted[visible + 1] = RowKind.DELETE;
           deletes.add(deleted);
         }
       }
@@ -408,7 +381,7 @@ public final class PushQuery implements AutoCloseable {
     if (row != null) {
       return row;
     }
-    if (policy == Policy.UPSERT && !unread.isEmpty()) {
+    if (policy instanceof PushPolicy.Upsert && !unread.isEmpty()) {
       Iterator<Object[]> first = unread.values().iterator();
       row = first.next();
       first.remove();
@@ -460,6 +433,9 @@ public final class PushQuery implements AutoCloseable {
       while (true) {
         Object[] row = take();
         if (row != null) {
+          // The reader's edge: the row is its own copy, read once (a COMPLETE result's previous
+          // table only lends its rows to clones that get a kind of their own).
+          row[visible + 1] = ((RowKind) row[visible + 1]).text();
           return row;
         }
         if (end != null) {

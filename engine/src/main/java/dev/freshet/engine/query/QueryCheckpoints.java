@@ -1,6 +1,11 @@
 package dev.freshet.engine.query;
 
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.engine.options.StateStoreProviderKind;
+import dev.freshet.engine.store.DirectoryNames;
 import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.checkpoint.CheckpointException;
 import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.executor.state.MaintainedStateStoreProvider;
 import dev.freshet.executor.state.StateStoreMaintenance;
@@ -10,12 +15,12 @@ import dev.freshet.executor.state.internals.DeltaFileStateStoreProvider;
 import dev.freshet.executor.state.internals.MVStoreStateStoreProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
@@ -23,7 +28,8 @@ import java.util.stream.Stream;
  *
  * <p>Layout: {@code <dataDir>/checkpoints/<VIEW NAME>/} in Spark's layout ({@code metadata},
  * {@code offsets/}, {@code commits/}, {@code state/<operator>/<partition>/}), plus {@code sink/}
- * with the view's result after the last batch. Names are escaped like stream directories.
+ * with the view's result after the last batch. Names are escaped by {@link DirectoryNames}, as
+ * stream directories are.
  */
 public final class QueryCheckpoints {
   private QueryCheckpoints() {
@@ -39,7 +45,7 @@ public final class QueryCheckpoints {
 
   /** The checkpoint directory of view {@code name}. */
   static Path directory(Path dataDir, String name) {
-    return dataDir.resolve("checkpoints").resolve(escape(name));
+    return dataDir.resolve("checkpoints").resolve(DirectoryNames.of(name));
   }
 
   /** Deletes a dropped view's checkpoint. */
@@ -58,30 +64,75 @@ public final class QueryCheckpoints {
   }
 
   /**
+   * The settings a checkpoint's latest batch ran with ({@link OffsetSeq#conf()}), each empty if
+   * the checkpoint has no batch yet.
+   *
+   * <pre>{@code
+   * Pinned pinned = QueryCheckpoints.pinned(checkpoint);
+   * int partitions = pinned.statePartitions().orElse(options.statePartitions());
+   * }</pre>
+   *
+   * @param statePartitions the number of state partitions of every stateful operator
+   * @param provider the state store provider
+   */
+  public record Pinned(OptionalInt statePartitions, Optional<StateStoreProviderKind> provider) {
+    /** What a checkpoint without a batch pins: nothing. */
+    public static final Pinned NONE = new Pinned(OptionalInt.empty(), Optional.empty());
+
+    public Pinned {
+      requireNonNull(statePartitions, "statePartitions");
+      requireNonNull(provider, "provider");
+    }
+  }
+
+  /**
    * The settings the checkpoint's latest batch ran with: a restarted query keeps its number of
    * state partitions and its provider whatever the session says now, as in Spark.
+   *
+   * @throws CheckpointException if {@code offsets/N} pins a value this Freshet does not know
    */
-  public static Map<String, String> pinned(Checkpoint checkpoint) {
+  public static Pinned pinned(Checkpoint checkpoint) {
     var latest = checkpoint.offsetLog().latestBatchId();
     if (latest.isEmpty()) {
-      return Map.of();
+      return Pinned.NONE;
     }
-    Optional<OffsetSeq> entry = checkpoint.offsetLog().get(latest.getAsLong());
-    return entry.map(OffsetSeq::conf).orElse(Map.of());
+    long batchId = latest.getAsLong();
+    Map<String, String> conf = checkpoint.offsetLog().get(batchId).map(OffsetSeq::conf)
+        .orElse(Map.of());
+    Path file = checkpoint.offsetLog().batchFile(batchId);
+    OptionalInt partitions = OptionalInt.empty();
+    String partitionsText = conf.get(OffsetSeq.STATE_PARTITIONS);
+    if (partitionsText != null) {
+      try {
+        partitions = OptionalInt.of(Integer.parseInt(partitionsText));
+      } catch (NumberFormatException e) {
+        throw CheckpointException.corrupt(file, OffsetSeq.STATE_PARTITIONS + " is not a number: '"
+            + partitionsText + "'", e);
+      }
+    }
+    String providerText = conf.get(OffsetSeq.STATE_STORE_PROVIDER);
+    Optional<StateStoreProviderKind> provider = Optional.empty();
+    if (providerText != null) {
+      provider = Optional.of(StateStoreProviderKind.of(providerText).orElseThrow(() ->
+          CheckpointException.corrupt(file, OffsetSeq.STATE_STORE_PROVIDER + " names no state"
+              + " store provider this Freshet has: '" + providerText + "'")));
+    }
+    return new Pinned(partitions, provider);
   }
 
   /**
    * Providers of the query's state stores, in its checkpoint, each maintained (snapshots,
    * deleting files no retained version needs) by the engine's maintenance thread while open.
    */
-  public static StateStoreProviderFactory stateStores(Checkpoint checkpoint, String provider,
-      StateStoreMaintenance maintenance) {
+  public static StateStoreProviderFactory stateStores(Checkpoint checkpoint,
+      StateStoreProviderKind provider, StateStoreMaintenance maintenance) {
+    requireNonNull(provider, "provider");
     return id -> {
       // The state keeps loadable every version the checkpoint's logs can still re-run.
       StateStoreSpec spec = new StateStoreSpec(id,
           checkpoint.stateDirectory(id.operatorId(), id.partitionId()),
           StateStoreSpec.DEFAULT_MIN_DELTAS_FOR_SNAPSHOT, checkpoint.minBatchesToRetain());
-      if (provider.equals("mvstore")) {
+      if (provider == StateStoreProviderKind.MVSTORE) {
         // MVStore keeps its own versions (the latest and the one before) in one file, so there
         // are no snapshot or delta files to maintain. It does not compact that file yet: its
         // background writer is off (see the provider), so the file only grows.
@@ -90,18 +141,5 @@ public final class QueryCheckpoints {
       return MaintainedStateStoreProvider.register(new DeltaFileStateStoreProvider(spec),
           maintenance);
     };
-  }
-
-  private static String escape(String name) {
-    StringBuilder sb = new StringBuilder();
-    for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xff);
-      if (c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-        sb.append(c);
-      } else {
-        sb.append('%').append(String.format("%02X", b & 0xff));
-      }
-    }
-    return sb.toString();
   }
 }

@@ -1,7 +1,7 @@
 package dev.freshet.engine.store;
 
 import dev.freshet.engine.store.ResultTable.ChangeListener;
-import dev.freshet.engine.store.ResultTable.RowKind;
+import dev.freshet.engine.push.RowKind;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -34,14 +34,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@code (BATCH_ID BIGINT, CHUNK INTEGER, ROWS INTEGER, DATA BINARY VARYING)}, primary key
  * {@code (BATCH_ID, CHUNK)}, chunks numbered from 0 in the order of the batch's changes. A chunk
  * holds {@code ROWS} changes of at least one and about {@value #CHUNK_BYTES} bytes in all; each
- * change is its kind ({@link RowKind#code()}, a byte), the group key's length (an int, -1 for
+ * change is its kind (a byte: {@link #code}), the group key's length (an int, -1 for
  * none) and bytes, then each view column as {@link StoredColumnType#write} encodes it. A batch
  * that changed nothing has no chunk. One SQL row per change cost more than the result table's
  * own write, in its insert, its purge and the transaction's commit; a chunk costs one of each.
- *
- * <p>Format 1, one row per change in table {@code "CHANGES$<view>"}
- * {@code (BATCH_ID, SEQ$, KIND, KEY$, C0, ...)}, is converted when a view's result is opened
- * ({@link #upgrade}).
  */
 final class ChangeLog {
   /** About how many bytes of changes a chunk holds: few rows per batch, none of them huge. */
@@ -72,85 +68,42 @@ final class ChangeLog {
     return ResultTable.quote("CHANGELOG$" + view);
   }
 
-  /** Format 1's table, {@code CHANGES$<view>}, quoted. */
-  private static String legacyTableName(String view) {
-    return ResultTable.quote("CHANGES$" + view);
-  }
-
   /** Creates the view's change log empty, deleting any an earlier view of its name left. */
   void create(Statement s) throws SQLException {
     drop(s, view);
     s.execute("CREATE TABLE " + table + COLUMNS);
   }
 
-  /** Deletes the change log of view {@code view}, in either format, if it has one. */
+  /** Deletes the change log of view {@code view}, if it has one. */
   static void drop(Statement s, String view) throws SQLException {
     s.execute("DROP TABLE IF EXISTS " + tableName(view));
-    s.execute("DROP TABLE IF EXISTS " + legacyTableName(view));
   }
 
-  /**
-   * Converts a change log in format 1 into this format, keeping every retained change; nothing
-   * to do for one in this format. Interrupted by a crash, it starts again on the next open: the
-   * old table is dropped only after the new one's rows are committed.
-   *
-   * @param c a connection in auto-commit mode, left so
-   */
-  void upgrade(Connection c) throws SQLException {
-    if (!exists(c, "CHANGES$" + view)) {
-      return;
-    }
-    try (Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE IF NOT EXISTS " + table + COLUMNS);
-      c.setAutoCommit(false);
-      try {
-        // Rows of a conversion that a crash interrupted before it dropped the old table.
-        s.executeUpdate("DELETE FROM " + table);
-        copyLegacy(c, s);
-        c.commit();
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
-      s.execute("DROP TABLE " + legacyTableName(view));
+  /** A change's kind as a chunk keeps it: 0 INSERT, 1 UPDATE, 2 DELETE. */
+  static byte code(RowKind kind) {
+    switch (kind) {
+    case INSERT:
+      return 0;
+    case UPDATE:
+      return 1;
+    case DELETE:
+      return 2;
+    default:
+      throw new IllegalArgumentException("A change log keeps no " + kind + " row");
     }
   }
 
-  private void copyLegacy(Connection c, Statement s) throws SQLException {
-    StringBuilder columns = new StringBuilder();
-    for (int i = 0; i < types.length; i++) {
-      columns.append(", C").append(i);
-    }
-    Writer writer = writer(c);
-    try (ResultSet r = s.executeQuery("SELECT BATCH_ID, KIND, KEY$" + columns + " FROM "
-        + legacyTableName(view) + " ORDER BY BATCH_ID, SEQ$")) {
-      long batch = -1;
-      while (r.next()) {
-        long b = r.getLong(1);
-        if (b != batch) {
-          writer.endBatch();
-          writer.beginBatch(b);
-          batch = b;
-        }
-        Object[] row = new Object[types.length];
-        for (int i = 0; i < row.length; i++) {
-          row[i] = types[i].read(r, 4 + i);
-        }
-        writer.add(RowKind.ofCode(r.getByte(2)), r.getBytes(3), row);
-      }
-      writer.endBatch();
-    }
-  }
-
-  private static boolean exists(Connection c, String name) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM INFORMATION_SCHEMA.TABLES"
-        + " WHERE TABLE_SCHEMA = SCHEMA() AND TABLE_NAME = ?")) {
-      p.setString(1, name);
-      try (ResultSet r = p.executeQuery()) {
-        return r.next();
-      }
+  /** The kind whose {@link #code} is {@code code}. */
+  private static RowKind kindOf(byte code) {
+    switch (code) {
+    case 0:
+      return RowKind.INSERT;
+    case 1:
+      return RowKind.UPDATE;
+    case 2:
+      return RowKind.DELETE;
+    default:
+      throw new IllegalArgumentException("No row kind has code " + code);
     }
   }
 
@@ -200,7 +153,7 @@ final class ChangeLog {
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
     try {
       for (int n = 0; n < rows; n++) {
-        RowKind kind = RowKind.ofCode(in.readByte());
+        RowKind kind = kindOf(in.readByte());
         int keyLength = in.readInt();
         byte[] key = null;
         if (keyLength >= 0) {
@@ -247,8 +200,7 @@ final class ChangeLog {
       beginBatch(batchId);
       for (Object[] change : changes) {
         ByteBuffer key = (ByteBuffer) change[kindColumn + 1];
-        add(RowKind.valueOf((String) change[kindColumn]), key == null ? null : key.array(),
-            change);
+        add((RowKind) change[kindColumn], key == null ? null : key.array(), change);
       }
       endBatch();
     }
@@ -269,7 +221,7 @@ final class ChangeLog {
     /** Adds one change: {@code row}'s first columns are the view's. */
     private void add(RowKind kind, byte @Nullable [] key, Object[] row) throws SQLException {
       try {
-        out.writeByte(kind.code());
+        out.writeByte(code(kind));
         if (key == null) {
           out.writeInt(-1);
         } else {

@@ -8,7 +8,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -32,8 +31,7 @@ import org.apache.calcite.rel.type.RelDataType;
  * H2 then stores the table's rows by it, in one B-tree. Any other key is kept as its
  * {@link StateCodec} encoding ({@link Format#ENCODED}; a key may be NULL or have several
  * columns): H2 keeps a unique index on it beside the rows, so every write of a row writes the
- * index too. A table keeps the format it was created with: tables of Freshet versions before the
- * LONG format stay ENCODED ({@link #as}).
+ * index too.
  */
 public final class ResultKey {
   /** How {@code KEY$} holds the group key. */
@@ -94,30 +92,6 @@ public final class ResultKey {
     } catch (SQLException e) {
       // Not a type a result column can have: kept encoded, as any other.
       return false;
-    }
-  }
-
-  /** This key as a table of format {@code existing} keeps it. */
-  ResultKey as(Format existing) {
-    return existing == format ? this : new ResultKey(columns, newKeyColumn, existing);
-  }
-
-  /**
-   * The format in which the existing result table {@code table} (unquoted) keeps its key.
-   *
-   * @throws SQLException if the table has no {@code KEY$} column
-   */
-  static Format formatOf(Connection c, String table) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("SELECT DATA_TYPE FROM"
-        + " INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = SCHEMA() AND TABLE_NAME = ?"
-        + " AND COLUMN_NAME = 'KEY$'")) {
-      p.setString(1, table);
-      try (ResultSet r = p.executeQuery()) {
-        if (!r.next()) {
-          throw new SQLException("Result table " + table + " has no column KEY$");
-        }
-        return r.getString(1).equals(Format.LONG.h2Type) ? Format.LONG : Format.ENCODED;
-      }
     }
   }
 

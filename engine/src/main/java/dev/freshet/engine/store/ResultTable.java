@@ -2,6 +2,7 @@ package dev.freshet.engine.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.push.RowKind;
 import dev.freshet.planner.catalog.ViewResult;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -69,40 +70,9 @@ public final class ResultTable implements ViewResult {
   /** Elements of a change row after the view's columns (see {@link ChangeListener}). */
   static final int CHANGE_EXTRA_COLUMNS = 4;
 
-  /** What a change did to the result, as {@code _ROW_KIND} names it. */
-  enum RowKind {
-    /** A row for a group the result did not have, or an appended row. */
-    INSERT(0),
-    /** A new value for a group the result had. */
-    UPDATE(1),
-    /** A row that left the result (COMPLETE mode: its group is not in the new table). */
-    DELETE(2);
-
-    private final byte code;
-
-    RowKind(int code) {
-      this.code = (byte) code;
-    }
-
-    /** The kind's code in a {@link ChangeLog}. */
-    byte code() {
-      return code;
-    }
-
-    /** The kind whose {@link #code()} is {@code code}. */
-    static RowKind ofCode(byte code) {
-      for (RowKind kind : values()) {
-        if (kind.code == code) {
-          return kind;
-        }
-      }
-      throw new IllegalArgumentException("No row kind has code " + code);
-    }
-  }
-
   /**
    * Hears each committed batch's changes, on the query's batch thread, after the commit: each row
-   * is the view's columns, then the batch id ({@code Long}), the {@link RowKind} name, the group
+   * is the view's columns, then the batch id ({@code Long}), the {@link RowKind}, the group
    * key's encoding ({@code ByteBuffer}; UPSERT results only, else null) and whether the kind is
    * INSERT ({@code Boolean}), so that a subscriber can coalesce unread rows per group.
    */
@@ -176,15 +146,8 @@ public final class ResultTable implements ViewResult {
           + " PRIMARY KEY, QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
       long batchId = batchWrittenBy(c, view, queryId);
       if (batchId != NOT_WRITTEN) {
-        // Written by an earlier version of Freshet, the change log may need converting.
-        changes.upgrade(c);
-        db.persist(c);
-        if (layout != Layout.UPSERT) {
-          return new ResultTable(db, view, layout, types, key, changes, retainedBatches, batchId,
-              nextSeq(s, table));
-        }
-        return new ResultTable(db, view, layout, types,
-            key.as(ResultKey.formatOf(c, "RESULT$" + view)), changes, retainedBatches, batchId, 0);
+        return new ResultTable(db, view, layout, types, key, changes, retainedBatches, batchId,
+            layout == Layout.UPSERT ? 0 : nextSeq(s, table));
       }
       // A result left by an earlier view of this name belongs to a query that is gone.
       s.execute("DROP TABLE IF EXISTS " + table);
@@ -494,14 +457,14 @@ public final class ResultTable implements ViewResult {
 
   /**
    * A change row ({@link ChangeListener}): the first {@code columns} columns of {@code row} (the
-   * view's), the batch id, the kind's name, the group key ({@link Layout#UPSERT} only, else null)
+   * view's), the batch id, the kind, the group key ({@link Layout#UPSERT} only, else null)
    * and whether the kind is {@link RowKind#INSERT}.
    */
   static Object[] change(Object[] row, int columns, long batchId, RowKind kind,
       byte @Nullable [] key) {
     Object[] change = Arrays.copyOf(row, columns + CHANGE_EXTRA_COLUMNS);
     change[columns] = batchId;
-    change[columns + 1] = kind.name();
+    change[columns + 1] = kind;
     change[columns + 2] = key == null ? null : ByteBuffer.wrap(key);
     change[columns + 3] = kind == RowKind.INSERT;
     return change;

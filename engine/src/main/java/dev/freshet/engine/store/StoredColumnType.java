@@ -31,6 +31,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Dates, times and timestamps are stored as Calcite's numbers (days, milliseconds of the day,
  * milliseconds since the epoch in UTC): the table is Freshet's own storage, read back only by
  * Freshet, and numbers round-trip exactly where H2's date-time types would apply time zones.
+ *
+ * <p>{@link #write} and {@link #readFrom} are the change log's encoding of a value, not
+ * {@code StateCodec}'s, for two reasons: a replayed change must equal the row a reader gets from
+ * the table, so each value is written as the column holds it after {@link #bind} (a decimal
+ * rounded to the column's scale, a number narrowed to the column's type), which only the column
+ * type knows; and the column types are known on both sides, so a value needs no type tag, only a
+ * null flag. {@code CHANGELOG$<view>} chunks are in this encoding.
  */
 enum StoredColumnType {
   BOOLEAN("BOOLEAN") {

@@ -51,9 +51,11 @@ class SessionOptionsTest {
   }
 
   @Test void shouldAcceptOnlyKnownStateStoreProviders() throws Exception {
-    assertEquals("memory", session.stateStoreProvider());
+    assertEquals(StateStoreProviderKind.MEMORY, session.stateStoreProvider());
+    session.execute("SET 'STATE.STORE.PROVIDER' = ' MVStore '");
+    assertEquals(StateStoreProviderKind.MVSTORE, session.stateStoreProvider());
     session.execute("SET 'STATE.STORE.PROVIDER' = ' Memory '");
-    assertEquals("memory", session.stateStoreProvider());
+    assertEquals(StateStoreProviderKind.MEMORY, session.stateStoreProvider());
     SQLException e = assertThrows(SQLException.class,
         () -> session.execute("SET 'state.store.provider' = 'h2'"));
     assertEquals("Option 'state.store.provider' must be one of: memory, mvstore; not 'h2'",

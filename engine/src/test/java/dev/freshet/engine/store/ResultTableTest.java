@@ -1,10 +1,10 @@
 package dev.freshet.engine.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.engine.push.RowKind;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -201,7 +201,10 @@ class ResultTableTest {
       call.add(batchId);
       for (Object[] change : changes) {
         // The view's columns, the batch id and the kind; the key and the flag are for coalescing.
-        call.add(Arrays.asList(change).subList(0, change.length - 2));
+        List<Object> row = new ArrayList<>(Arrays.asList(change).subList(0, change.length - 2));
+        // As the reader sees the kind.
+        row.set(row.size() - 1, ((RowKind) row.get(row.size() - 1)).text());
+        call.add(row);
       }
       calls.add(call);
     }
@@ -280,7 +283,7 @@ class ResultTableTest {
       for (Object[] change : changes) {
         String key = (String) change[0];
         boolean known = Integer.parseInt(key.substring(1)) % 2 == 0;
-        assertEquals(known ? "UPDATE" : "INSERT", change[3], key);
+        assertEquals(known ? RowKind.UPDATE : RowKind.INSERT, change[3], key);
         kinds[known ? 0 : 1]++;
       }
     });
@@ -387,73 +390,6 @@ class ResultTableTest {
     }
   }
 
-  /**
-   * A data directory of an earlier Freshet has the change log in its first format, one row per
-   * change: opening the view's result converts it, and the retained changes still replay.
-   */
-  @Test void shouldConvertAChangeLogOfTheFirstFormatWhenOpened() throws Exception {
-    byte[] keyA = encodedKey("a");
-    byte[] keyB = encodedKey("b");
-    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir));
-         Connection c = db.connect(); java.sql.Statement s = c.createStatement()) {
-      // The tables and rows that the first format's ResultTable left after batches 0 and 1.
-      s.execute("CREATE TABLE FRESHET_VIEW_RESULTS (VIEW_NAME CHARACTER VARYING PRIMARY KEY,"
-          + " QUERY_ID CHARACTER VARYING NOT NULL, BATCH_ID BIGINT NOT NULL)");
-      s.execute("INSERT INTO FRESHET_VIEW_RESULTS VALUES ('V', 'q', 1)");
-      s.execute("CREATE TABLE \"RESULT$V\" (KEY$ BINARY VARYING PRIMARY KEY,"
-          + " C0 CHARACTER VARYING, C1 BIGINT)");
-      s.execute("CREATE TABLE \"CHANGES$V\" (BATCH_ID BIGINT, SEQ$ INTEGER, KIND TINYINT,"
-          + " KEY$ BINARY VARYING, C0 CHARACTER VARYING, C1 BIGINT, PRIMARY KEY (BATCH_ID, SEQ$))");
-      try (java.sql.PreparedStatement p = c.prepareStatement(
-          "INSERT INTO \"RESULT$V\" VALUES (?, ?, ?)")) {
-        p.setBytes(1, keyA);
-        p.setString(2, "a");
-        p.setLong(3, 2);
-        p.executeUpdate();
-        p.setBytes(1, keyB);
-        p.setString(2, "b");
-        p.setLong(3, 1);
-        p.executeUpdate();
-      }
-      try (java.sql.PreparedStatement p = c.prepareStatement(
-          "INSERT INTO \"CHANGES$V\" VALUES (?, ?, ?, ?, ?, ?)")) {
-        Object[][] changes = {{0L, 0, 0, keyA, "a", 1L}, {1L, 0, 1, keyA, "a", 2L},
-            {1L, 1, 0, keyB, "b", 1L}};
-        for (Object[] change : changes) {
-          for (int i = 0; i < change.length; i++) {
-            p.setObject(i + 1, change[i]);
-          }
-          p.executeUpdate();
-        }
-      }
-      // A conversion that a crash interrupted left a (corrupt) chunk in the new table.
-      s.execute("CREATE TABLE \"CHANGELOG$V\" (BATCH_ID BIGINT, CHUNK INTEGER, ROWS INTEGER,"
-          + " DATA BINARY VARYING, PRIMARY KEY (BATCH_ID, CHUNK))");
-      s.execute("INSERT INTO \"CHANGELOG$V\" VALUES (1, 7, 1, X'00')");
-    }
-    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
-      ResultTable table = ResultTable.open(db, "V", "q", K_N, ResultTable.Layout.UPSERT,
-          textKeyAt(0, -1), 100);
-      assertEquals(1, table.batchId());
-      table.apply(2, batch(new Object[] {"b", 2L}));
-      Heard resumed = new Heard();
-      table.subscribe(0, resumed).close();
-      assertEquals(List.of(List.of(1L, List.of("a", 2L, 1L, "UPDATE"),
-          List.of("b", 1L, 1L, "INSERT")), List.of(2L, List.of("b", 2L, 2L, "UPDATE"))),
-          resumed.calls);
-      try (Connection c = db.connect(); java.sql.ResultSet r = c.getMetaData().getTables(null,
-          null, "CHANGES$V", null)) {
-        assertFalse(r.next(), "the first format's table is dropped");
-      }
-    }
-  }
-
-  private static byte[] encodedKey(Object value) throws java.io.IOException {
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    dev.freshet.executor.state.StateCodec.write(new java.io.DataOutputStream(bytes), value);
-    return bytes.toByteArray();
-  }
-
   private static final RelDataType BIGINT_NOT_NULL = TYPES.createSqlType(SqlTypeName.BIGINT);
   private static final RelDataType ID_N = TYPES.builder()
       .add("ID", BIGINT_NOT_NULL).add("N", SqlTypeName.BIGINT).build();
@@ -479,32 +415,11 @@ class ResultTableTest {
     assertEquals(List.of(List.of(1L, 2L), List.of(2L, 1L), List.of(3L, 1L)), rows(table));
     Object keyOfOne = snapshot.stream().filter(c -> c[0].equals(1L)).findFirst().orElseThrow()[4];
     for (List<Object[]> changes : List.of(live, replayed)) {
-      assertEquals(List.of(List.of(1L, 2L, 1L, "UPDATE"), List.of(3L, 1L, 1L, "INSERT")),
+      assertEquals(List.of(List.of(1L, 2L, 1L, RowKind.UPDATE),
+          List.of(3L, 1L, 1L, RowKind.INSERT)),
           changes.stream().map(c -> Arrays.asList(c).subList(0, 4)).collect(
               java.util.stream.Collectors.toList()));
       assertEquals(keyOfOne, changes.get(0)[4]);
-    }
-  }
-
-  /** A table created with the key encoded keeps it so when its view restarts. */
-  @Test void shouldKeepTheKeyFormatOfAnExistingTable() throws Exception {
-    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
-      RelDataType nullable = TYPES.createTypeWithNullability(BIGINT_NOT_NULL, true);
-      ResultTable table = ResultTable.open(db, "V", "q", ID_N, ResultTable.Layout.UPSERT,
-          ResultKey.of(new int[] {0}, List.of(nullable), -1), 100);
-      table.apply(0, batch(new Object[] {1L, 1L}, new Object[] {2L, 1L}));
-      table.closeWriter();
-      assertEquals("BINARY VARYING", keyType(db));
-    }
-    try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {
-      ResultTable table = ResultTable.open(db, "V", "q", ID_N, ResultTable.Layout.UPSERT,
-          ResultKey.of(new int[] {0}, List.of(BIGINT_NOT_NULL), -1), 100);
-      Heard heard = new Heard();
-      table.subscribe(0, heard);
-      table.apply(1, batch(new Object[] {1L, 2L}));
-      assertEquals(List.of(List.of(1L, List.of(1L, 2L, 1L, "UPDATE"))), heard.calls);
-      assertEquals(List.of(List.of(1L, 2L), List.of(2L, 1L)), sorted(rows(table)));
-      assertEquals("BINARY VARYING", keyType(db));
     }
   }
 

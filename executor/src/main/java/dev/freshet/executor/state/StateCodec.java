@@ -27,6 +27,14 @@ import java.util.Set;
  * StateCodec.write(out, new Object[] {null, 3L, 4.5});
  * Object[] row = (Object[]) StateCodec.read(in);
  * }</pre>
+ *
+ * <p>This is the encoding of every row and key that the executor writes to a file: state delta
+ * and snapshot files, MVStore state, the rows of a stream's log; the engine also encodes a
+ * view's group keys with it. Two other encodings exist, each for a reason: {@code PackedRow}
+ * (state.internals) is a heap form only, smaller than this for rows of longs and doubles and
+ * never written; the engine's change log ({@code StoredColumnType#write}) is untagged, driven by
+ * the view's column types, and keeps each value as the result table holds it (a decimal rounded
+ * to its column's scale), so that a replayed change equals a row read from the table.
  */
 public final class StateCodec {
   /** Version of this format, written into checkpoints so that a reader can reject others. */

@@ -31,6 +31,11 @@ import org.apache.calcite.schema.impl.AbstractTable;
  * }</pre>
  */
 public final class StreamTable extends AbstractTable {
+  /** The {@code WITH} option that names the stream's connector. */
+  public static final String CONNECTOR_OPTION = "connector";
+  /** The connector of a stream whose options name none: rows come by INSERT. */
+  public static final String DEFAULT_CONNECTOR = "memory";
+
   private final String name;
   private final RelProtoDataType rowType;
   private final Optional<WatermarkSpec> watermark;
@@ -76,7 +81,8 @@ public final class StreamTable extends AbstractTable {
 
   /** The connector the stream was declared with, in lower case, e.g. {@code memory}. */
   public String connector() {
-    return options.getOrDefault("connector", "memory").toLowerCase(java.util.Locale.ROOT);
+    return options.getOrDefault(CONNECTOR_OPTION, DEFAULT_CONNECTOR)
+        .toLowerCase(java.util.Locale.ROOT);
   }
 
   /** The rows of the stream. */

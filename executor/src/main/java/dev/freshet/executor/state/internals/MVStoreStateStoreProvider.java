@@ -65,8 +65,8 @@ import org.slf4j.LoggerFactory;
  *       harmless.
  * </ul>
  * The third map, and the rollback map when no store is open, are empty, or left over from an
- * unfinished batch and ignored. MVStore's {@link MVStore#rollbackTo} is not used (but to upgrade
- * a layout 1 file, below): it leaves the chunks MVStore wrote after the version it goes back to in
+ * unfinished batch and ignored. MVStore's {@link MVStore#rollbackTo} is not used: it leaves the
+ * chunks MVStore wrote after the version it goes back to in
  * the file, with newer MVStore versions than what it writes next, and reuses their chunk ids and
  * often their places; after a crash, MVStore then reopened such a chunk instead of a later commit
  * (the crash model test of {@code MVStoreStateStoreProviderTest} found this). Going back by
@@ -123,11 +123,9 @@ import org.slf4j.LoggerFactory;
  * undo map's number, the rollback undo map's number or -1, the version the committed undo map
  * restores or -1, and that version's number of keys) and {@code info} ({@code layout} =
  * {@value #LAYOUT_VERSION}, {@code codec} = the {@link StateCodec#FORMAT_VERSION}, {@code store} =
- * the store id it was created for). A file of layout 1, which had no undo maps and went back to its
- * latest commit with {@link MVStore#rollbackTo}, is upgraded when it is opened: rolled back as
- * layout 1 did if it holds an unfinished batch (then committed until MVStore's version is past the
- * unfinished batch's chunks, which narrows the hazard above to a crash in those few commits), then
- * committed as layout 2 with no version before the latest. A file with another layout or codec version is rejected by name. Commits are fsynced
+ * the store id it was created for). A file with another layout or codec version is rejected,
+ * naming the file and both versions: no layout before this one was released, so none is
+ * converted. Commits are fsynced
  * unless {@link Options#syncOnCommit()} is off, so a committed version survives a crash of the
  * machine, not only of the process.
  *
@@ -168,7 +166,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   /** Name of the store's file in {@link StateStoreSpec#directory()}. */
   public static final String FILE_NAME = "state.mv.db";
   /** Version of the file layout described in the class comment. */
-  public static final int LAYOUT_VERSION = 2;
+  public static final int LAYOUT_VERSION = 1;
 
   private static final Logger LOG = LoggerFactory.getLogger(MVStoreStateStoreProvider.class);
   private static final String DATA_MAP = "data";
@@ -182,8 +180,6 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
    * restores; no encoded value is empty.
    */
   private static final byte[] REMOVED = new byte[0];
-  /** The oldest layout this provider opens; it upgrades it to {@link #LAYOUT_VERSION}. */
-  private static final int OLDEST_LAYOUT_VERSION = 1;
   /** {@link VersionRecord#previous} when the committed undo map restores no version. */
   private static final long NO_PREVIOUS = -1;
   /** {@link VersionRecord#rollback} when no store is open. */
@@ -301,18 +297,13 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
               .valueType(BytesType.INSTANCE));
       boolean created = versions.isEmpty();
       if (created && !data.isEmpty()) {
-        // Layout 1 removed the record before writing the new one, and MVStore could write in
-        // between; then the state's version is lost.
+        // Every commit writes the data with its version record: state without one is damage.
         throw new StateStoreException(file + " of " + id + " holds state but no committed version:"
-            + " a Freshet of layout version 1 died in the middle of a commit; the state cannot be"
-            + " recovered, re-create the query");
+            + " the file is damaged; the state cannot be recovered, re-create the query");
       }
-      int layout = created ? LAYOUT_VERSION : checkFormat(info);
-      if (layout == 1) {
-        rollBackLayoutOne(info);
+      if (!created) {
+        checkFormat(info);
       }
-      // Opened after a layout 1 rollback: rolling back to a version older than a map's creation
-      // closes the map.
       this.undo = new MVMap[UNDO_MAPS];
       for (int i = 0; i < UNDO_MAPS; i++) {
         undo[i] = mvStore.openMap(UNDO_MAP + i, bytesMap());
@@ -322,13 +313,6 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
         info.put("codec", Integer.toString(StateCodec.FORMAT_VERSION));
         info.put("store", id.toString());
         commitRecord(0, new VersionRecord(0, NO_ROLLBACK, NO_PREVIOUS, 0));
-      } else if (layout == 1) {
-        // A commit of its own, so that the file is of one layout or the other at every moment.
-        info.put("layout", Integer.toString(LAYOUT_VERSION));
-        info.remove("upgrading");
-        commitRecord(versions.lastKey(), new VersionRecord(0, NO_ROLLBACK, NO_PREVIOUS, 0));
-        LOG.info("{}: upgraded {} from layout version 1 to {} at state version {}", id, file,
-            LAYOUT_VERSION, latestVersion);
       } else {
         recover();
       }
@@ -346,42 +330,16 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
         .valueType(BytesType.INSTANCE);
   }
 
-  /** Returns the file's layout version, if this provider reads it and its codec version. */
-  private int checkFormat(MVMap<String, String> info) {
+  /** Throws unless the file has the layout and codec version this provider reads. */
+  private void checkFormat(MVMap<String, String> info) {
     String layout = info.get("layout");
     String codecVersion = info.get("codec");
-    for (int known = OLDEST_LAYOUT_VERSION; known <= LAYOUT_VERSION; known++) {
-      if (Integer.toString(known).equals(layout)
-          && Integer.toString(StateCodec.FORMAT_VERSION).equals(codecVersion)) {
-        return known;
-      }
+    if (!Integer.toString(LAYOUT_VERSION).equals(layout)
+        || !Integer.toString(StateCodec.FORMAT_VERSION).equals(codecVersion)) {
+      throw new StateStoreException(file + " of " + id + " has layout version " + layout
+          + " and codec version " + codecVersion + "; this Freshet reads layout version "
+          + LAYOUT_VERSION + " with codec version " + StateCodec.FORMAT_VERSION);
     }
-    throw new StateStoreException(file + " of " + id + " has layout version " + layout
-        + " and codec version " + codecVersion + "; this Freshet reads layout version "
-        + LAYOUT_VERSION + " (and upgrades " + OLDEST_LAYOUT_VERSION + ") with codec version "
-        + StateCodec.FORMAT_VERSION);
-  }
-
-  /**
-   * Drops an unfinished batch from a layout 1 file the way layout 1 did: its record is the MVStore
-   * version of its latest commit (first of two longs), and MVStore rolls back to it. Then, so that
-   * no chunk the unfinished batch left can pass for a later one (see the class comment), commits
-   * until MVStore's version is past every version the file held.
-   */
-  private void rollBackLayoutOne(MVMap<String, String> info) {
-    long latest = versions.lastKey();
-    long commit = ByteBuffer.wrap(versions.get(latest)).getLong(0);
-    long head = mvStore.getCurrentVersion();
-    if (head == commit) {
-      return;
-    }
-    mvStore.rollbackTo(commit);
-    while (mvStore.getCurrentVersion() <= head) {
-      info.put("upgrading", Long.toString(mvStore.getCurrentVersion()));
-      mvStore.commit();
-    }
-    LOG.info("{}: rolled {} (layout 1) back from MVStore version {} to {}, the commit of state"
-        + " version {}", id, file, head, commit, latest);
   }
 
   /**
@@ -546,9 +504,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
       String why = committed.previous != NO_PREVIOUS
           ? "this provider keeps only the latest committed version, " + latestVersion
               + ", and the one before it"
-          : latestVersion == 0 ? "versions start at 0"
-          : "the file was upgraded from layout version 1, which kept no undo, and has committed"
-              + " no version since";
+          : "versions start at 0";
       throw StateStoreException.cannotLoad(id, version, "the oldest version " + file + " holds is "
           + oldest + "; " + why);
     }

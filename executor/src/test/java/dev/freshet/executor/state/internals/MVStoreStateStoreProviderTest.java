@@ -15,7 +15,6 @@ import dev.freshet.executor.state.StateStoreSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +41,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Tests what {@link MVStoreStateStoreProvider} adds to the contract of
  * {@link MVStoreStateStoreProviderContractTest}: recovery after the process dies in the middle of a
  * batch or of a re-run of the batch before the latest, the undo that keeps the version before the
- * latest, upgrading a file of layout 1, and its errors.
+ * latest, and its errors.
  */
 class MVStoreStateStoreProviderTest {
   private static final StateStoreId ID = new StateStoreId("query-1", 0, 2);
@@ -525,62 +524,6 @@ class MVStoreStateStoreProviderTest {
   }
 
   /**
-   * A file of layout 1, which kept no undo, written as that layout wrote it: one entry in the
-   * versions map with two longs, the MVStore version of its commit and the chunk floor, no undo
-   * maps, and here an unfinished batch after the commit.
-   */
-  @Test void shouldUpgradeLayoutOneFileWhenOpened() {
-    StateStoreSpec spec = spec(dir.resolve("s"), 10);
-    MVStoreStateStoreProvider<String, Integer> provider = open(spec);
-    Map<String, Integer> state = commitFirstVersion(provider);
-    StateStore<String, Integer> v1 = provider.getStore(1);
-    v1.put("k1", -1);
-    v1.commit();
-    state.put("k1", -1);
-    provider.close();
-    try (MVStore store = new MVStore.Builder().fileName(provider.file().toString())
-        .autoCommitDisabled().open()) {
-      for (int i = 0; i < 3; i++) {
-        store.removeMap("undo" + i);
-      }
-      store.<String, String>openMap("info").put("layout", "1");
-      MVMap<Long, byte[]> versions = store.openMap("versions",
-          new MVMap.Builder<Long, byte[]>().keyType(LongDataType.INSTANCE)
-              .valueType(MVStoreStateStoreProvider.BytesType.INSTANCE));
-      versions.remove(2L);
-      store.commit();
-      long next = store.getCurrentVersion() + 1;
-      versions.put(2L, ByteBuffer.allocate(16).putLong(next).putLong(0).array());
-      assertEquals(next, store.commit());
-      // An unfinished batch that MVStore wrote after the commit: the upgrade drops it.
-      MVMap<byte[], byte[]> data = store.openMap("data",
-          new MVMap.Builder<byte[], byte[]>().keyType(MVStoreStateStoreProvider.BytesType.INSTANCE)
-              .valueType(MVStoreStateStoreProvider.BytesType.INSTANCE));
-      data.clear();
-      store.commit();
-    }
-
-    MVStoreStateStoreProvider<String, Integer> upgraded = open(spec);
-    assertEquals(2, upgraded.latestVersion());
-    assertEquals(state, toMap(upgraded.getReadStore(2).entries()));
-    StateStoreException e = assertThrows(StateStoreException.class, () -> upgraded.getStore(1));
-    assertEquals("Cannot load version 1 of " + ID + ": the oldest version " + upgraded.file()
-        + " holds is 2; the file was upgraded from layout version 1, which kept no undo, and has"
-        + " committed no version since", e.getMessage());
-    StateStore<String, Integer> v2 = upgraded.getStore(2);
-    v2.put("k2", -2);
-    assertEquals(3, v2.commit());
-    upgraded.close();
-
-    try (MVStore store = new MVStore.Builder().fileName(upgraded.file().toString()).readOnly()
-        .open()) {
-      assertEquals("2", store.<String, String>openMap("info").get("layout"));
-    }
-    MVStoreStateStoreProvider<String, Integer> reopened = open(spec);
-    assertEquals(state, toMap(reopened.getStore(2).entries()));
-  }
-
-  /**
    * Model test of the two versions the provider holds, with crashes: seeded random put, remove,
    * commit, abort, re-run of the batch before the latest, going back to the latest, reopening,
    * closing abruptly (MVStore has usually written part of the open batch, or of the applied undo)
@@ -753,15 +696,15 @@ class MVStoreStateStoreProviderTest {
         .fileName(spec.directory().resolve(MVStoreStateStoreProvider.FILE_NAME).toString())
         .open()) {
       MVMap<String, String> info = store.openMap("info");
-      info.put("layout", "3");
+      info.put("layout", "2");
       store.commit();
     }
 
     StateStoreException e = assertThrows(StateStoreException.class,
         () -> new MVStoreStateStoreProvider<String, Integer>(spec));
     assertEquals(spec.directory().resolve(MVStoreStateStoreProvider.FILE_NAME) + " of " + ID
-        + " has layout version 3 and codec version 1; this Freshet reads layout version 2 (and"
-        + " upgrades 1) with codec version 1", e.getMessage());
+        + " has layout version 2 and codec version 1; this Freshet reads layout version 1 with"
+        + " codec version 1", e.getMessage());
   }
 
   @Test void shouldRejectSecondProviderWhenFileIsOpen() {

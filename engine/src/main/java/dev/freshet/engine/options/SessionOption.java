@@ -1,0 +1,202 @@
+package dev.freshet.engine.options;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.planner.PlannerErrors;
+import java.math.BigDecimal;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One option of {@code SET 'key' = 'value'}: its key, its default, and how its text becomes a
+ * typed value. Every check of an option's value is here, so the rest of the engine only sees
+ * values of the option's type.
+ *
+ * <pre>{@code
+ * Duration d = SessionOption.TRIGGER_INTERVAL.parse("500 ms");   // PT0.5S
+ * SessionOption.TRIGGER_INTERVAL.text(d);                        // "500 ms"
+ * SessionOption.of("State.Partitions");                          // STATE_PARTITIONS
+ * }</pre>
+ *
+ * @param <T> the type of the option's values
+ */
+public final class SessionOption<T> {
+  /** Turns an option's text into its value, or fails with a message naming the option. */
+  @FunctionalInterface
+  private interface Parser<T> {
+    T parse(String key, String text) throws SQLException;
+  }
+
+  /**
+   * How many batches before the latest a checkpoint keeps in its offset and commit logs, and the
+   * state versions it keeps loadable (Spark's {@code spark.sql.streaming.minBatchesToRetain});
+   * default 100.
+   */
+  public static final SessionOption<Integer> MIN_BATCHES_TO_RETAIN =
+      integer("min.batches.to.retain", 100, 1, 1_000_000);
+  /**
+   * Whether each batch of a push query ends with a marker row ({@code _ROW_KIND = 'BATCH_END'}),
+   * also a batch that changed nothing; {@code true} or {@code false}, the default.
+   */
+  public static final SessionOption<Boolean> PUSH_BATCH_MARKERS = new SessionOption<>(
+      "push.batch.markers", false,
+      (key, text) -> Boolean.parseBoolean(oneOf(key, List.of("true", "false"), text)),
+      String::valueOf);
+  /**
+   * How many unread rows a push query whose rows never change (APPEND) keeps for a slow reader
+   * before it fails; default 100000. UPDATE and COMPLETE results coalesce instead.
+   */
+  public static final SessionOption<Integer> PUSH_BUFFER_ROWS =
+      integer("push.buffer.rows", 100_000, 1, 100_000_000);
+  /** Number of state partitions of the aggregations of new continuous queries; default 1. */
+  public static final SessionOption<Integer> STATE_PARTITIONS =
+      integer("state.partitions", 1, 1, 1024);
+  /** Where state is kept; {@link StateStoreProviderKind#MEMORY} by default. */
+  public static final SessionOption<StateStoreProviderKind> STATE_STORE_PROVIDER = choice(
+      "state.store.provider", StateStoreProviderKind.MEMORY, StateStoreProviderKind.values(),
+      StateStoreProviderKind::text);
+  /** When batches run; {@link TriggerKind#PROCESSING_TIME} by default. */
+  public static final SessionOption<TriggerKind> TRIGGER = choice("trigger",
+      TriggerKind.PROCESSING_TIME, TriggerKind.values(), TriggerKind::text);
+  /** Time between the starts of micro-batches; {@code 0}, the default, starts each on new data. */
+  public static final SessionOption<Duration> TRIGGER_INTERVAL = new SessionOption<>(
+      "trigger.interval", Duration.ZERO, (key, text) -> duration(key, text),
+      d -> d.toMillis() + " ms");
+
+  /** Every option, sorted by key, as error messages list them. */
+  static final List<SessionOption<?>> ALL = List.of(MIN_BATCHES_TO_RETAIN, PUSH_BATCH_MARKERS,
+      PUSH_BUFFER_ROWS, STATE_PARTITIONS, STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
+
+  /** An amount and an optional unit: {@code 1 second}, {@code 500ms}, {@code 0}. */
+  private static final Pattern DURATION =
+      Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-z]*)\\s*");
+  /** Milliseconds per unit, by every spelling that Spark's trigger intervals accept. */
+  private static final Map<String, Long> UNIT_MILLIS = Map.ofEntries(
+      Map.entry("ms", 1L), Map.entry("milli", 1L), Map.entry("millis", 1L),
+      Map.entry("millisecond", 1L), Map.entry("milliseconds", 1L),
+      Map.entry("s", 1000L), Map.entry("sec", 1000L), Map.entry("secs", 1000L),
+      Map.entry("second", 1000L), Map.entry("seconds", 1000L),
+      Map.entry("min", 60_000L), Map.entry("mins", 60_000L), Map.entry("minute", 60_000L),
+      Map.entry("minutes", 60_000L),
+      Map.entry("h", 3_600_000L), Map.entry("hour", 3_600_000L),
+      Map.entry("hours", 3_600_000L));
+  /** A day: a longer interval is a mistake, not a schedule. */
+  private static final BigDecimal MAX_TRIGGER_MILLIS = BigDecimal.valueOf(86_400_000L);
+
+  private final String key;
+  private final T defaultValue;
+  private final Parser<T> parser;
+  private final Function<T, String> text;
+
+  private SessionOption(String key, T defaultValue, Parser<T> parser, Function<T, String> text) {
+    this.key = requireNonNull(key, "key");
+    this.defaultValue = requireNonNull(defaultValue, "defaultValue");
+    this.parser = requireNonNull(parser, "parser");
+    this.text = requireNonNull(text, "text");
+  }
+
+  /** The option with key {@code key}, in any case, if there is one. */
+  public static Optional<SessionOption<?>> of(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    return ALL.stream().filter(option -> option.key.equals(k)).findFirst();
+  }
+
+  /** The key, in lower case, e.g. {@code trigger.interval}. */
+  public String key() {
+    return key;
+  }
+
+  /** The value of a session that did not set the option, or reset it. */
+  public T defaultValue() {
+    return defaultValue;
+  }
+
+  /**
+   * The value {@code text} sets.
+   *
+   * @throws SQLException (42000) saying which values the option takes, if {@code text} is not
+   *     one of them
+   */
+  public T parse(String text) throws SQLException {
+    return parser.parse(key, text);
+  }
+
+  /** {@code value} as {@link #parse} reads it back. */
+  public String text(T value) {
+    return text.apply(value);
+  }
+
+  @Override public String toString() {
+    return key;
+  }
+
+  private static SessionOption<Integer> integer(String key, int defaultValue, int min,
+      int max) {
+    return new SessionOption<>(key, defaultValue, (k, text) -> integer(k, text, min, max),
+        String::valueOf);
+  }
+
+  private static int integer(String key, String value, int min, int max) throws SQLException {
+    int n;
+    try {
+      n = Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      n = min - 1;
+    }
+    if (n < min || n > max) {
+      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be an integer from " + min
+          + " to " + max + ", not '" + value + "'");
+    }
+    return n;
+  }
+
+  /** An option whose values are {@code values}, spelled as {@code text} gives them. */
+  private static <E extends Enum<E>> SessionOption<E> choice(String key, E defaultValue,
+      E[] values, Function<E, String> text) {
+    List<String> texts = new ArrayList<>();
+    for (E value : values) {
+      texts.add(text.apply(value));
+    }
+    return new SessionOption<>(key, defaultValue,
+        (k, t) -> values[texts.indexOf(oneOf(k, texts, t))], text);
+  }
+
+  private static String oneOf(String key, List<String> allowed, String value)
+      throws SQLException {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (!allowed.contains(v)) {
+      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be one of: "
+          + String.join(", ", allowed) + "; not '" + value + "'");
+    }
+    return v;
+  }
+
+  /** Parses {@code '1 second'}, {@code '500 ms'}, {@code '1.5 s'} or {@code '0'}. */
+  private static Duration duration(String key, String value) throws SQLException {
+    Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
+    BigDecimal amount = m.matches() ? new BigDecimal(m.group(1)) : null;
+    Long unit = m.matches() ? UNIT_MILLIS.get(m.group(2)) : null;
+    if (amount != null && unit == null && m.group(2).isEmpty() && amount.signum() == 0) {
+      unit = 1L;
+    }
+    if (amount == null || unit == null) {
+      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be a"
+          + " duration such as '1 second', '500 ms' or '2 minutes', or '0' to start each batch"
+          + " as soon as data arrives; not '" + value + "'");
+    }
+    BigDecimal millis = amount.multiply(BigDecimal.valueOf(unit));
+    if (millis.stripTrailingZeros().scale() > 0 || millis.compareTo(MAX_TRIGGER_MILLIS) > 0) {
+      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be a whole"
+          + " number of milliseconds up to a day, not '" + value + "'");
+    }
+    return Duration.ofMillis(millis.longValueExact());
+  }
+}
