@@ -107,7 +107,7 @@ public class FreshetMeta extends MetaImpl {
   enum ExecuteStep {
     /** The previous result is closed and the statement runs; the engine has not started it. */
     STARTED,
-    /** The engine ran the statement (a push query is running) but the statement holds no result. */
+    /** The engine ran the statement (a push query runs), but the statement holds no result. */
     RAN,
     /** The statement holds its result; the result set is not made yet. */
     ASSIGNED
