@@ -51,7 +51,8 @@ class FailedStartLeakTest {
       for (int i = 0; i < STATEMENT_REPEATS; i++) {
         failToCreate(engine, session, "V" + i);
       }
-      baseline.awaitBack("after " + STATEMENT_REPEATS + " failed CREATE MATERIALIZED VIEW of each kind");
+      baseline.awaitBack("after " + STATEMENT_REPEATS
+          + " failed CREATE MATERIALIZED VIEW of each kind");
       assertEquals(List.of(), engine.queries());
     }
   }
