@@ -117,11 +117,21 @@ public final class Engine implements AutoCloseable {
   public Engine(String name, Optional<Path> dataDir) {
     this.name = requireNonNull(name, "name");
     this.dataDir = requireNonNull(dataDir, "dataDir").map(d -> d.toAbsolutePath().normalize());
-    this.dataDirLock = this.dataDir.isPresent() ? lock(this.dataDir.get()) : null;
+    // The engine's threads started with its fields: a failure from here on stops them.
+    try {
+      this.dataDirLock = this.dataDir.isPresent() ? lock(this.dataDir.get()) : null;
+    } catch (RuntimeException e) {
+      stopThreads();
+      throw e;
+    }
     try {
       this.results = ResultDatabase.open(this.dataDir);
-    } catch (SQLException e) {
+    } catch (SQLException | RuntimeException e) {
       releaseLock();
+      stopThreads();
+      if (e instanceof RuntimeException runtime) {
+        throw runtime;
+      }
       String message = "Cannot open the database of the views' results in "
           + this.dataDir.map(Path::toString).orElse("memory") + ": " + e.getMessage();
       throw new UncheckedIOException(message, new IOException(message, e));
@@ -387,9 +397,7 @@ public final class Engine implements AutoCloseable {
       query.stop();
       unregister(query);
     }
-    partitionExecutor.shutdown();
-    scheduler.shutdownNow();
-    stateStoreMaintenance.stop();
+    stopThreads();
     synchronized (ddlLock) {
       for (String stream : catalog.streamNames()) {
         catalog.stream(stream).flatMap(StreamTable::memoryStream).ifPresent(MemoryStream::close);
@@ -402,6 +410,13 @@ public final class Engine implements AutoCloseable {
       }
       releaseLock();
     }
+  }
+
+  /** Stops the pools and the maintenance thread; queries using them are stopped already. */
+  private void stopThreads() {
+    partitionExecutor.shutdown();
+    scheduler.shutdownNow();
+    stateStoreMaintenance.stop();
   }
 
   private void releaseLock() {

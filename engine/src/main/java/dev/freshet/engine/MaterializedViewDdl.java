@@ -4,7 +4,6 @@ import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.executor.runtime.StreamingPipeline;
-import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.planner.FreshetPlanner;
@@ -80,18 +79,16 @@ final class MaterializedViewDdl {
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     FreshetPlanner planner = engine.planner();
-    // With a data directory the view's query is checkpointed, and a restarted query resumes.
-    Checkpoint checkpoint = engine.dataDir()
-        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain()))
-        .orElse(null);
-    QueryCheckpoints.Pinned pinned = checkpoint == null ? QueryCheckpoints.Pinned.NONE
-        : QueryCheckpoints.pinned(checkpoint);
+    // Every check that can fail comes before the checkpoint and the state stores are opened;
+    // what a later failure finds opened is closed again (below).
+    QueryCheckpoints.Pinned pinned = engine.dataDir()
+        .map(d -> QueryCheckpoints.pinnedIfExists(d, name, options.minBatchesToRetain()))
+        .orElse(QueryCheckpoints.Pinned.NONE);
     int partitions = pinned.statePartitions().orElse(options.statePartitions());
     StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
     PlannedQuery plan = planner.planQuery(query, emit, partitions);
     RelDataType rowType = rename(planner.typeFactory(), name, plan.rowType(), create.columnList);
 
-    String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
     StreamTable source = plan.source();
     PlannedQuery run = plan;
     ResultTable.Layout layout;
@@ -106,44 +103,67 @@ final class MaterializedViewDdl {
       layout = ResultTable.Layout.UPSERT;
       key = resultKey(keyed);
     }
-    StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
-        : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
-    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
-        id, stores, engine.partitionExecutor(),
-            engine.inputTasks()).build(run);
 
-    synchronized (engine.ddlLock()) {
-      if (catalog.stream(source.name()).orElse(null) != source) {
-        // Dropped (or dropped and created again) while the query was being planned.
-        throw PlannerErrors.streamNotFound(source.name());
-      }
-      if (catalog.contains(name)) {
-        if (create.ifNotExists && catalog.view(name).isPresent()) {
-          return;
+    // With a data directory the view's query is checkpointed, and a restarted query resumes.
+    Checkpoint checkpoint = engine.dataDir()
+        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain()))
+        .orElse(null);
+    String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
+    OpenedStateStores stores = new OpenedStateStores(checkpoint == null
+        ? InMemoryStateStoreProvider::new
+        : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance()));
+    boolean started = false;
+    try {
+      StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(),
+          DataContexts.EMPTY, id, stores, engine.partitionExecutor(), engine.inputTasks())
+          .build(run);
+
+      synchronized (engine.ddlLock()) {
+        if (catalog.stream(source.name()).orElse(null) != source) {
+          // Dropped (or dropped and created again) while the query was being planned.
+          throw PlannerErrors.streamNotFound(source.name());
         }
-        throw nameTaken(catalog, name);
+        if (catalog.contains(name)) {
+          if (create.ifNotExists && catalog.view(name).isPresent()) {
+            // The stores are closed (finally): the view that exists runs its own query.
+            return;
+          }
+          throw nameTaken(catalog, name);
+        }
+        // Opened only now that the name is free: opening resets a result another query wrote.
+        ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,
+            key, options.minBatchesToRetain());
+        ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(),
+            id, sql, List.of(source.name()), result);
+        MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,
+            new ViewSink(name, result), System::currentTimeMillis, options.trigger(), checkpoint,
+            Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
+                OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
+                OffsetSeq.STATE_FORMAT_VERSION, "1"));
+        // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
+        // MATERIALIZED VIEW unregisters it.
+        ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),
+            name, stopped -> { });
+        if (!catalog.addView(view)) {
+          throw new IllegalStateException("name " + name
+              + " was taken while the DDL lock was held");
+        }
+        try {
+          engine.catalogStore().record(CatalogStore.Kind.MATERIALIZED_VIEW, name, sql,
+              options.values());
+        } catch (SQLException | RuntimeException e) {
+          catalog.dropView(name);
+          throw e;
+        }
+        engine.register(continuous);
+        continuous.start();
+        started = true;
       }
-      // Opened only now that the name is free: opening resets a result another query wrote.
-      ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,
-          key, options.minBatchesToRetain());
-      ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(), id,
-          sql, List.of(source.name()), result);
-      MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,
-          new ViewSink(name, result), System::currentTimeMillis, options.trigger(), checkpoint,
-          Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
-              OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
-              OffsetSeq.STATE_FORMAT_VERSION, "1"));
-      // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
-      // MATERIALIZED VIEW unregisters it.
-      ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), name,
-          stopped -> { });
-      if (!catalog.addView(view)) {
-        throw new IllegalStateException("name " + name + " was taken while the DDL lock was held");
+    } finally {
+      if (!started) {
+        // The stores belong to the view until its query runs, which closes them when it stops.
+        stores.closeAll();
       }
-      engine.catalogStore().record(CatalogStore.Kind.MATERIALIZED_VIEW, name, sql,
-          options.values());
-      engine.register(continuous);
-      continuous.start();
     }
   }
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ColumnMetaData;
@@ -99,6 +100,19 @@ public class FreshetMeta extends MetaImpl {
     }
   }
 
+  /**
+   * The steps of executing a statement, in order; {@link #onExecuteStep} lets a test act at each,
+   * as a {@code cancel()} from another thread may land at any of them.
+   */
+  enum ExecuteStep {
+    /** The previous result is closed and the statement runs; the engine has not started it. */
+    STARTED,
+    /** The engine ran the statement (a push query runs), but the statement holds no result. */
+    RAN,
+    /** The statement holds its result; the result set is not made yet. */
+    ASSIGNED
+  }
+
   /** Per statement: the SQL it was prepared with and its current result. */
   static final class StatementState {
     volatile String sql;
@@ -108,13 +122,61 @@ public class FreshetMeta extends MetaImpl {
     /** The push query's rows as frames for remote fetches. */
     volatile @Nullable PushFrames frames;
     volatile @Nullable List<Object> rows;
+    /**
+     * Whether {@code cancel()} was called since the statement started executing. Set and read
+     * with the push query's assignment under this state's lock: a cancel that comes while the
+     * engine starts the query (before the statement holds it) is seen when the query is assigned,
+     * which then stops it.
+     */
     volatile boolean cancelled;
 
     void closeResult() {
-      PushQuery p = push;
-      push = null;
-      frames = null;
-      rows = null;
+      PushQuery p;
+      synchronized (this) {
+        p = push;
+        push = null;
+        frames = null;
+        rows = null;
+      }
+      if (p != null) {
+        p.close();
+      }
+    }
+
+    /** Closes the previous result and forgets earlier cancels: a new execution starts. */
+    void startExecution() {
+      closeResult();
+      synchronized (this) {
+        cancelled = false;
+      }
+    }
+
+    /**
+     * Makes {@code query} the statement's result; if the statement was cancelled while the
+     * engine started it, stops it at once, and its result set reports the cancel.
+     */
+    void assignPush(PushQuery query, PushFrames queryFrames) {
+      boolean stop;
+      synchronized (this) {
+        frames = queryFrames;
+        push = query;
+        stop = cancelled;
+      }
+      if (stop) {
+        query.close();
+      }
+    }
+
+    /**
+     * Stops the push query the statement holds, or will hold once its execution assigns it. The
+     * result stays, closed, so that reading it reports the cancel.
+     */
+    void cancel() {
+      PushQuery p;
+      synchronized (this) {
+        cancelled = true;
+        p = push;
+      }
       if (p != null) {
         p.close();
       }
@@ -179,9 +241,23 @@ public class FreshetMeta extends MetaImpl {
     ConnectionState state = connections.get(h.connectionId);
     StatementState statement = state == null ? null : state.statements.get(h.id);
     if (statement != null) {
-      statement.cancelled = true;
-      statement.closeResult();
+      statement.cancel();
     }
+  }
+
+  /** What {@link #onExecuteStep} was given; does nothing by default. */
+  private volatile Consumer<ExecuteStep> executeSteps = step -> { };
+
+  /**
+   * Runs {@code hook} on the executing thread at each {@link ExecuteStep} of every statement
+   * this Meta executes: a seam for tests of what a {@code cancel()} does at each step.
+   *
+   * <pre>{@code
+   * meta.onExecuteStep(step -> { if (step == ExecuteStep.RAN) statement.cancel(); });
+   * }</pre>
+   */
+  void onExecuteStep(Consumer<ExecuteStep> hook) {
+    executeSteps = requireNonNull(hook, "hook");
   }
 
   @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
@@ -245,9 +321,10 @@ public class FreshetMeta extends MetaImpl {
 
   private MetaResultSet execute(StatementHandle h, StatementState statement, String sql,
       long maxRowCount) throws SQLException {
-    statement.closeResult();
-    statement.cancelled = false;
+    statement.startExecution();
+    executeSteps.accept(ExecuteStep.STARTED);
     StatementResult result = connection(h.connectionId).session.execute(sql);
+    executeSteps.accept(ExecuteStep.RAN);
     if (result instanceof StatementResult.UpdateCount) {
       return MetaResultSet.count(h.connectionId, h.id,
           ((StatementResult.UpdateCount) result).count());
@@ -264,8 +341,8 @@ public class FreshetMeta extends MetaImpl {
           Frame.create(0, true, list));
     }
     StatementResult.Push push = (StatementResult.Push) result;
-    statement.frames = new PushFrames(push.query(), Math.max(maxRowCount, 0));
-    statement.push = push.query();
+    statement.assignPush(push.query(), new PushFrames(push.query(), Math.max(maxRowCount, 0)));
+    executeSteps.accept(ExecuteStep.ASSIGNED);
     // Embedded, the statement is at hand: its setQueryTimeout ends the push query. Avatica's wire
     // protocol does not carry the timeout; the remote driver enforces it on its side.
     AvaticaStatement client = connection == null ? null : connection.statementMap.get(h.id);

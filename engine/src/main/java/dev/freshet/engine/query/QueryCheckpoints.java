@@ -43,6 +43,18 @@ public final class QueryCheckpoints {
     return Checkpoint.open(directory(dataDir, name), minBatchesToRetain);
   }
 
+  /**
+   * The settings pinned in view {@code name}'s checkpoint (see {@link #pinned(Checkpoint)}), or
+   * none if it has no checkpoint; creates nothing, so that a statement may read them before its
+   * checks have passed.
+   */
+  public static Pinned pinnedIfExists(Path dataDir, String name, int minBatchesToRetain) {
+    if (!Files.isDirectory(directory(dataDir, name))) {
+      return Pinned.NONE;
+    }
+    return pinned(open(dataDir, name, minBatchesToRetain));
+  }
+
   /** The checkpoint directory of view {@code name}. */
   static Path directory(Path dataDir, String name) {
     return dataDir.resolve("checkpoints").resolve(DirectoryNames.of(name));

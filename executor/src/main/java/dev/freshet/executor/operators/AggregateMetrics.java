@@ -9,6 +9,7 @@ public final class AggregateMetrics {
   long numTotalStateRows;
   long numRemovedStateRows;
   long numRowsDroppedByWatermark;
+  long partialAggregateProbes;
 
   void reset() {
     numOutputRows = 0;
@@ -16,6 +17,7 @@ public final class AggregateMetrics {
     numTotalStateRows = 0;
     numRemovedStateRows = 0;
     numRowsDroppedByWatermark = 0;
+    partialAggregateProbes = 0;
   }
 
   /** Keys removed from state because the watermark passed them. */
@@ -41,5 +43,14 @@ public final class AggregateMetrics {
   /** Keys in state after the commit, over all partitions. */
   public long numTotalStateRows() {
     return numTotalStateRows;
+  }
+
+  /**
+   * Slots the batch's partial aggregation looked at in its hash tables beyond the first of each
+   * lookup: a few per row when the keys' hashes spread, and the square of the number of groups
+   * if they all collided. Not one of Spark's metrics; for tests, which cannot time work.
+   */
+  public long partialAggregateProbes() {
+    return partialAggregateProbes;
   }
 }

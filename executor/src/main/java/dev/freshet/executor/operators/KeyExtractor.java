@@ -35,8 +35,9 @@ public final class KeyExtractor {
   }
 
   /**
-   * Returns what {@code keyOf(row).hashCode()} would, without building the key: a batch looks
-   * up the group of every row but builds a key only for a group it has not seen.
+   * Returns what {@code keyOf(row).hashCode()} would, without building the key: stable across
+   * JVMs, so it chooses a key's state partition. Tables of keys hash with
+   * {@link #hashOf(Object[], long)}, which crafted keys cannot make collide.
    */
   public int hashOf(Object[] row) {
     switch (keyIndexes.length) {
@@ -54,9 +55,23 @@ public final class KeyExtractor {
     }
   }
 
-  /** The hash code of {@code key}, made by {@link #keyOf}: what {@link #hashOf} gave its row. */
-  public static int hashOfKey(Object key) {
-    return key == null ? 0 : key.hashCode();
+  /**
+   * Returns what {@code KeyHash.of(keyOf(row), seed)} would, without building the key: the hash
+   * of the row's key in a table whose seed is {@code seed}.
+   */
+  public int hashOf(Object[] row, long seed) {
+    switch (keyIndexes.length) {
+    case 0:
+      return KeyHash.of(GroupKey.EMPTY, seed);
+    case 1:
+      return KeyHash.ofValue(row[keyIndexes[0]], seed);
+    default:
+      long h = seed;
+      for (int index : keyIndexes) {
+        h = KeyHash.combine(h, KeyHash.bits(row[index], seed));
+      }
+      return KeyHash.fold(h);
+    }
   }
 
   /** Whether {@code key}, made by {@link #keyOf}, is the key of {@code row}. */

@@ -13,8 +13,13 @@ import java.util.Objects;
  * A row is looked up by its key columns, compared after the group's cached hash, so that a row of
  * a group already seen costs no key object.
  *
+ * <p>Keys are hashed by their content with a random seed of this table's ({@link KeyHash}), not
+ * by {@code hashCode()}: rows whose keys share a {@code String.hashCode} (as any number of
+ * strings can) would otherwise all probe one run, and a batch of them would take quadratic time.
+ * {@link #probes()} counts the probing, so that tests can tell.
+ *
  * <pre>{@code
- * int hash = keys.hashOf(row);
+ * int hash = groups.hashOf(row, keys);
  * Object[] buffer = groups.get(row, keys, hash);
  * if (buffer == null) {
  *   buffer = newBuffer();
@@ -34,6 +39,10 @@ final class PartialGroups {
   private Object[] keys = new Object[INITIAL_CAPACITY];
   private Object[][] buffers = new Object[INITIAL_CAPACITY][];
   private int size;
+  /** This table's seed for {@link KeyHash}. */
+  private final long seed = KeyHash.newSeed();
+  /** Slots inspected past the first of each search (see {@link #probes()}). */
+  private long probes;
 
   /** Number of groups. */
   int size() {
@@ -50,16 +59,34 @@ final class PartialGroups {
     return buffers[i];
   }
 
+  /** The hash of {@code row}'s key in this table: what {@link #get} and {@link #add} take. */
+  int hashOf(Object[] row, KeyExtractor extractor) {
+    return extractor.hashOf(row, seed);
+  }
+
+  /** The hash of {@code key} (made by a {@link KeyExtractor}) in this table. */
+  int hashOfKey(Object key) {
+    return KeyHash.of(key, seed);
+  }
+
+  /**
+   * How many slots searches and insertions inspected beyond the first one each: a few per lookup
+   * when hashes spread, the square of the number of keys when they all collide.
+   */
+  long probes() {
+    return probes;
+  }
+
   /**
    * Returns the buffer of the group of {@code row}, or null.
    *
    * @param row an input row
    * @param extractor extracts the row's key; it made the keys of the groups
-   * @param hash {@code extractor.hashOf(row)}
+   * @param hash {@link #hashOf hashOf(row, extractor)}
    */
   Object[] get(Object[] row, KeyExtractor extractor, int hash) {
     int mask = table.length - 1;
-    for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
+    for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask, probes++) {
       long entry = table[slot];
       if (entry == 0) {
         return null;
@@ -77,11 +104,11 @@ final class PartialGroups {
    * Returns the position of the group whose key equals {@code key}, or -1: how the partial
    * aggregates of one batch's input tasks find each other's groups.
    *
-   * @param hash the key's hash code, as {@link KeyExtractor#hashOfKey} gives it
+   * @param hash {@link #hashOfKey hashOfKey(key)}
    */
   int indexOf(Object key, int hash) {
     int mask = table.length - 1;
-    for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
+    for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask, probes++) {
       long entry = table[slot];
       if (entry == 0) {
         return -1;
@@ -95,7 +122,7 @@ final class PartialGroups {
     }
   }
 
-  /** Adds a group that {@link #get} did not find; {@code hash} is its key's hash code. */
+  /** Adds a group that {@link #get} did not find; {@code hash} is its key's hash here. */
   void add(Object key, int hash, Object[] buffer) {
     if (size == keys.length) {
       grow();
@@ -106,13 +133,14 @@ final class PartialGroups {
     insert(table, ((long) hash << 32) | size);
   }
 
-  private static void insert(long[] table, long entry) {
-    int mask = table.length - 1;
+  private void insert(long[] into, long entry) {
+    int mask = into.length - 1;
     int slot = mix((int) (entry >>> 32)) & mask;
-    while (table[slot] != 0) {
+    while (into[slot] != 0) {
       slot = (slot + 1) & mask;
+      probes++;
     }
-    table[slot] = entry;
+    into[slot] = entry;
   }
 
   /** Doubles the arrays; the table stays at most half full, so that probes stay short. */
@@ -129,7 +157,7 @@ final class PartialGroups {
     table = grown;
   }
 
-  /** Spreads the bits of hash codes such as small integers' across the table. */
+  /** Spreads the bits of hashes of numbers close to each other across the table. */
   private static int mix(int hash) {
     int h = hash * 0x9E3779B9;
     return h ^ (h >>> 16);

@@ -206,8 +206,8 @@ public final class StatefulAggregateOperator implements Operator {
     clearGroups();
     if (keyCount == 0) {
       // The global group exists in every batch, so that the batch emits it even if no row comes.
-      int hash = GroupKey.EMPTY.hashCode();
-      groups(batchGroups[0], partitionOf(hash)).add(GroupKey.EMPTY, hash, newBuffer(partial));
+      PartialGroups groups = groups(batchGroups[0], partitionOf(GroupKey.EMPTY.hashCode()));
+      groups.add(GroupKey.EMPTY, groups.hashOfKey(GroupKey.EMPTY), newBuffer(partial));
     }
     metrics.reset();
     downstream.startBatch(batch);
@@ -219,8 +219,10 @@ public final class StatefulAggregateOperator implements Operator {
 
   /** Folds {@code row} into the partial aggregate of its key in one input task's groups. */
   private void aggregate(PartialGroups[] taskGroups, Object[] row) {
-    int hash = keys.hashOf(row);
-    PartialGroups groups = groups(taskGroups, partitionOf(hash));
+    // The partition comes from the key's stable hash; the table has a hash of its own.
+    PartialGroups groups = groups(taskGroups,
+        partitions.size() == 1 ? 0 : partitionOf(keys.hashOf(row)));
+    int hash = groups.hashOf(row, keys);
     Object[] buffer = groups.get(row, keys, hash);
     if (buffer == null) {
       buffer = newBuffer(partial);
@@ -254,6 +256,11 @@ public final class StatefulAggregateOperator implements Operator {
     }
     openTasks = List.of();
     lastEvictionWatermarkMs = batch.evictionWatermarkMs();
+    for (PartialGroups[] task : batchGroups) {
+      for (PartialGroups groups : task) {
+        metrics.partialAggregateProbes += groups == null ? 0 : groups.probes();
+      }
+    }
     clearGroups();
     downstream.finishBatch(batch);
   }
@@ -396,9 +403,8 @@ public final class StatefulAggregateOperator implements Operator {
       }
       fold(merged, part);
       if (task + 1 < batchGroups.length) {
-        int hash = KeyExtractor.hashOfKey(key);
         for (int t = task + 1; t < batchGroups.length; t++) {
-          int g = claim(t, key, hash);
+          int g = claim(t, key);
           if (g >= 0) {
             fold(merged, batchGroups[t][partition].buffer(g));
           }
@@ -419,16 +425,15 @@ public final class StatefulAggregateOperator implements Operator {
 
     /** Marks the groups of {@code key} in the tasks after {@code task} as merged. */
     private void claimInLaterTasks(int task, Object key) {
-      int hash = KeyExtractor.hashOfKey(key);
       for (int t = task + 1; t < batchGroups.length; t++) {
-        claim(t, key, hash);
+        claim(t, key);
       }
     }
 
     /** Marks the group of {@code key} in task {@code t}'s groups as merged; its position or -1. */
-    private int claim(int t, Object key, int hash) {
+    private int claim(int t, Object key) {
       PartialGroups groups = batchGroups[t][partition];
-      int g = groups == null ? -1 : groups.indexOf(key, hash);
+      int g = groups == null ? -1 : groups.indexOf(key, groups.hashOfKey(key));
       if (g >= 0) {
         claimed[t][g] = true;
       }

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigDecimal;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** {@link PartialGroups}, against a {@code HashMap} where the behaviour is the same. */
@@ -79,6 +82,41 @@ class PartialGroupsTest {
     assertEquals(KEY.keyOf(new Object[] {0.0d}).hashCode(), KEY.hashOf(new Object[] {-0.0d}));
     assertTrue(KEY.matches(KEY.keyOf(new Object[] {0.0d}), new Object[] {-0.0d}));
     assertTrue(two.matches(two.keyOf(rows[3]), rows[2]));
+  }
+
+  @Test void shouldHashRowsInATableAsTheKeysTheyMake() {
+    KeyExtractor none = new KeyExtractor(new int[0]);
+    KeyExtractor two = new KeyExtractor(new int[] {2, 0});
+    Object[][] rows = {
+        {1L, "x", "a"}, {null, "x", "a"}, {-0.0d, "y", null}, {0.0d, "z", null},
+        {-0.0f, "x", 7}, {Double.NaN, null, 7}, {(short) 3, "x", true}, {new BigDecimal("1.50"),
+        "x", (byte) 1}, {1, "x", "Aa"}};
+    for (long seed : new long[] {0, 1, -5, KeyHash.newSeed()}) {
+      assertEquals(KeyHash.of(GroupKey.EMPTY, seed), none.hashOf(rows[0], seed));
+      for (Object[] row : rows) {
+        assertEquals(KeyHash.of(two.keyOf(row), seed), two.hashOf(row, seed));
+        assertEquals(KeyHash.of(KEY.keyOf(row), seed), KEY.hashOf(row, seed));
+      }
+      // -0.0 and 0.0 are one group, so they hash alike.
+      assertEquals(KEY.hashOf(new Object[] {0.0d}, seed), KEY.hashOf(new Object[] {-0.0d}, seed));
+      assertEquals(two.hashOf(rows[3], seed), two.hashOf(new Object[] {0.0d, "y", null}, seed));
+    }
+  }
+
+  @Test void shouldHashStringsWithOneHashCodeApartInATable() {
+    // "Aa" and "BB" share a String.hashCode, and so does every string of such blocks.
+    long seed = KeyHash.newSeed();
+    Set<Integer> hashes = new HashSet<>();
+    for (int i = 0; i < 1 << 10; i++) {
+      StringBuilder key = new StringBuilder();
+      for (int bit = 0; bit < 10; bit++) {
+        key.append((i >>> bit & 1) == 0 ? "Aa" : "BB");
+      }
+      hashes.add(KeyHash.of(key.toString(), seed));
+    }
+    // Two of 1024 random 32-bit hashes are equal with a chance of about 1 in 8,000; two such
+    // pairs, hardly ever.
+    assertTrue(hashes.size() >= (1 << 10) - 1, hashes.size() + " distinct hashes");
   }
 
   /** A key whose hash code is the same for every value. */

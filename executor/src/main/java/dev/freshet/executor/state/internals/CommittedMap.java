@@ -167,6 +167,14 @@ final class CommittedMap {
     return size;
   }
 
+  /**
+   * Slots the maps of this version inspected past the first of each operation, since each was
+   * made ({@link ProbingMap#probes()}): linear in the keys written unless their hashes collide.
+   */
+  long probes() {
+    return base.probes() + delta.probes();
+  }
+
   /** Iterates over the entries; they cannot be modified. */
   Iterator<Map.Entry<Object, Object[]>> iterator() {
     return new Entries(NO_CHANGES);

@@ -165,6 +165,16 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
     return new ReadStore(version, load(version));
   }
 
+  /**
+   * Hash table probes of the latest cached version's maps ({@link CommittedMap#probes()}), 0 if
+   * none is cached: for tests, which cannot time how the maps degrade.
+   */
+  long probesOfLatestVersion() {
+    synchronized (lock) {
+      return loaded.isEmpty() ? 0 : loaded.lastEntry().getValue().probes();
+    }
+  }
+
   /** Metrics of the cached versions and of the cache, for progress reports. */
   public Metrics metrics() {
     synchronized (lock) {

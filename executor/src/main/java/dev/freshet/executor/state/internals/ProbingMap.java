@@ -1,6 +1,6 @@
 package dev.freshet.executor.state.internals;
 
-import java.util.concurrent.ThreadLocalRandom;
+import dev.freshet.executor.operators.KeyHash;
 
 /**
  * Hash map of state keys to non-null values, with open addressing and linear probing in one
@@ -18,11 +18,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@link #TRIMMED_LOAD}. Not thread-safe; a map that is no longer changed may be read by any
  * number of threads once published safely.
  *
- * <p>Each map mixes hashes with a random salt of its own, so its slot order (the iteration order,
- * which is unspecified) is unrelated to another map's. With one hash function for all maps,
- * copying a map in slot order into a smaller one that grows as it fills (as loading a snapshot,
- * written in slot order, does) would put the first keys all into the first part of the table, in
- * runs that make each insertion cost about the run's length.
+ * <p>Each map hashes keys by their content with a random seed of its own ({@link KeyHash}), not
+ * by {@code hashCode()}: state keys are user data, and any number of strings share a
+ * {@code String.hashCode}, which would put them all in one run and make each insertion cost the
+ * run's length (hash flooding). {@link #probes()} counts the probing, so that tests can tell.
+ * The seed also makes a map's slot order (the iteration order, which is unspecified) unrelated to
+ * another map's. With one hash function for all maps, copying a map in slot order into a smaller
+ * one that grows as it fills (as loading a snapshot, written in slot order, does) would put the
+ * first keys all into the first part of the table, in runs of the same cost.
  *
  * <pre>{@code
  * ProbingMap map = new ProbingMap();
@@ -51,13 +54,18 @@ final class ProbingMap {
   /** Key of slot {@code i} at {@code 2 i}, its value at {@code 2 i + 1}; a null value: free. */
   private Object[] table;
   /**
-   * The {@code hashCode()} of slot {@code i}'s key: a search compares it before calling
-   * {@code equals}, and moving an entry needs no call to {@code hashCode()}; both would otherwise
+   * The hash of slot {@code i}'s key ({@link KeyHash} with {@link #seed}): a search compares it
+   * before calling {@code equals}, and moving an entry needs no hashing; both would otherwise
    * read a key object, most often a cache miss.
    */
   private int[] hashes;
-  /** Mixed into every hash; kept by copies, whose tables are laid out with it. */
-  private final int salt;
+  /** Seed of the keys' hashes; kept by copies, whose tables are laid out with it. */
+  private final long seed;
+  /**
+   * Slots inspected past the first by each search, insertion and removal. Counted only past the
+   * first so that a map read by many threads (an empty one, say) is not written by each read.
+   */
+  private long probes;
   private int capacity;
   private int size;
   /** Size past which the capacity doubles. */
@@ -70,7 +78,7 @@ final class ProbingMap {
 
   /** Creates an empty map that holds {@code expected} entries without growing. */
   ProbingMap(long expected) {
-    salt = ThreadLocalRandom.current().nextInt();
+    seed = KeyHash.newSeed();
     allocate(capacityFor(expected, MAX_LOAD));
   }
 
@@ -88,7 +96,7 @@ final class ProbingMap {
   ProbingMap(ProbingMap other) {
     table = other.table.clone();
     hashes = other.hashes.clone();
-    salt = other.salt;
+    seed = other.seed;
     capacity = other.capacity;
     size = other.size;
     threshold = other.threshold;
@@ -112,6 +120,15 @@ final class ProbingMap {
   /** Whether the map can hold {@code entries} without growing. */
   boolean canHold(long entries) {
     return entries <= threshold;
+  }
+
+  /**
+   * How many slots this map's searches, insertions and removals inspected beyond the first one
+   * each (a copy starts again from 0): a few per operation when hashes spread, the square of the
+   * number of keys when they all collide.
+   */
+  long probes() {
+    return probes;
   }
 
   /** Number of entries. */
@@ -141,14 +158,15 @@ final class ProbingMap {
   /**
    * The slot where a search for {@code key} starts: hashes that differ only in their lowest
    * {@value #GROUP_BITS} bits go to neighbouring slots, and such groups go anywhere. So keys used
-   * in hash order (consecutive integers, as aggregations of a sequence produce) touch the table
-   * and the keys in order, a memory line for several keys, as a {@code HashMap} of small integers
-   * does; hashes that differ elsewhere scatter like random ones, since MurmurHash3's finalizer makes
-   * every bit of the salted group depend on every other. The finalizer's high bits choose the
+   * in hash order (consecutive integers, as aggregations of a sequence produce, whose
+   * {@link KeyHash} keeps their low bits) touch the table and the keys in order, a memory line
+   * for several keys, as a {@code HashMap} of small integers does; hashes that differ elsewhere
+   * scatter like random ones, since MurmurHash3's finalizer makes every bit of the seeded group
+   * depend on every other. The finalizer's high bits choose the
    * group's first slot, so no power-of-two capacity is needed.
    */
   private int home(int hash) {
-    int h = (hash >>> GROUP_BITS) ^ salt;
+    int h = (hash >>> GROUP_BITS) ^ (int) seed;
     h ^= h >>> 16;
     h *= 0x85EBCA6B;
     h ^= h >>> 13;
@@ -162,8 +180,8 @@ final class ProbingMap {
     return key == other || key != null && key.equals(other);
   }
 
-  private static int hash(Object key) {
-    return key == null ? 0 : key.hashCode();
+  private int hash(Object key) {
+    return KeyHash.of(key, seed);
   }
 
   /** The slot of {@code key}, whose hash is {@code hash}, or of the free slot where it would go. */
@@ -175,6 +193,7 @@ final class ProbingMap {
       if (++slot == capacity) {
         slot = 0;
       }
+      probes++;
     }
     return slot;
   }
@@ -257,6 +276,7 @@ final class ProbingMap {
       if (t[2 * next + 1] == null) {
         break;
       }
+      probes++;
       int home = home(hashes[next]);
       // The entry may fill the hole if its home is not cyclically in (hole, next].
       boolean reachable = hole <= next ? home > hole && home <= next : home > hole || home <= next;
@@ -334,6 +354,7 @@ final class ProbingMap {
           if (++target == capacity) {
             target = 0;
           }
+          probes++;
         }
         table[2 * target] = old[2 * slot];
         table[2 * target + 1] = value;
