@@ -31,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FailedStartLeakTest {
   /** How often each failure repeats: a leak of one file or thread each time shows as many. */
-  private static final int REPEATS = 20;
+  private static final int REPEATS = 5;
   /** The same for the statements, which plan a query (and create and drop streams) each time. */
-  private static final int STATEMENT_REPEATS = 10;
+  private static final int STATEMENT_REPEATS = 3;
   private static final Duration DEADLINE = Duration.ofSeconds(30);
 
   @TempDir Path dataDir;
