@@ -14,6 +14,7 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlanBuilder;
+import dev.freshet.planner.exec.ExecPlanGenerator;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.SqlEmit;
 import java.sql.SQLException;
@@ -43,6 +44,7 @@ import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.QueryCheckpoints;
+import dev.freshet.engine.query.StoredPlans;
 
 /**
  * Executes {@code CREATE MATERIALIZED VIEW} and {@code DROP MATERIALIZED VIEW}.
@@ -107,6 +109,11 @@ final class MaterializedViewDdl {
       layout = ResultTable.Layout.UPSERT;
       key = resultKey(keyed);
     }
+    if (checkpoint != null) {
+      // A restart reads the state with the plan that wrote it, or fails: never a misread.
+      StoredPlans.checkStateFormatVersion(checkpoint, name, pinned);
+      StoredPlans.writeOrCheck(checkpoint, name, ExecPlanGenerator.generate(run));
+    }
     StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
     StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
@@ -133,7 +140,8 @@ final class MaterializedViewDdl {
           new ViewSink(name, result), System::currentTimeMillis, options.trigger(), checkpoint,
           Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
               OffsetSeq.STATE_STORE_PROVIDER, provider,
-              OffsetSeq.STATE_FORMAT_VERSION, "1"));
+              OffsetSeq.STATE_FORMAT_VERSION,
+              Integer.toString(StoredPlans.STATE_FORMAT_VERSION)));
       // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
       // MATERIALIZED VIEW unregisters it.
       ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), name,
