@@ -13,6 +13,7 @@ import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
 import dev.freshet.sql.parser.EmitMode;
@@ -109,10 +110,11 @@ final class MaterializedViewDdl {
       layout = ResultTable.Layout.UPSERT;
       key = resultKey(keyed);
     }
+    ExecPlan execPlan = ExecPlanGenerator.generate(run);
     if (checkpoint != null) {
       // A restart reads the state with the plan that wrote it, or fails: never a misread.
       StoredPlans.checkStateFormatVersion(checkpoint, name, pinned);
-      StoredPlans.writeOrCheck(checkpoint, name, ExecPlanGenerator.generate(run));
+      StoredPlans.check(checkpoint, name, execPlan);
     }
     StateStoreProviderFactory stores = checkpoint == null ? InMemoryStateStoreProvider::new
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
@@ -130,6 +132,10 @@ final class MaterializedViewDdl {
           return;
         }
         throw nameTaken(catalog, name);
+      }
+      if (checkpoint != null) {
+        // Only now that the name is free: another CREATE of it may have lost the race.
+        StoredPlans.write(checkpoint, execPlan);
       }
       // Opened only now that the name is free: opening resets a result another query wrote.
       ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,

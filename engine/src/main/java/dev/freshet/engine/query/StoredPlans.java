@@ -8,6 +8,7 @@ import dev.freshet.planner.exec.UnreadablePlanException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,7 +23,9 @@ import java.util.OptionalLong;
  *
  * <pre>{@code
  * StoredPlans.checkStateFormatVersion(checkpoint, "PER_USER", QueryCheckpoints.pinned(checkpoint));
- * StoredPlans.writeOrCheck(checkpoint, "PER_USER", ExecPlanGenerator.generate(run));
+ * ExecPlan plan = ExecPlanGenerator.generate(run);
+ * StoredPlans.check(checkpoint, "PER_USER", plan);   // before the state stores open
+ * StoredPlans.write(checkpoint, plan);               // once the view's name is its own
  * }</pre>
  */
 public final class StoredPlans {
@@ -38,47 +41,54 @@ public final class StoredPlans {
   }
 
   /**
-   * Writes {@code plan} into the checkpoint of view {@code view} if it has none yet; otherwise
-   * checks that the stored plan is one this code reads and that {@code plan} keeps its state in
-   * the same operators with the same key and value schemas. A stored plan is never replaced once
-   * a batch has run on it.
+   * Checks that the plan stored in the checkpoint of view {@code view}, if any, is one this code
+   * reads, and that {@code plan} keeps its state in the same operators with the same key and
+   * value schemas. Before the first batch there is no state, so any stored plan will do: it was
+   * left by a CREATE that failed, and {@link #write} replaces it.
    *
    * @throws SQLException with SQLSTATE {@value #INCOMPATIBLE_CHECKPOINT_STATE} if the stored plan
    *     cannot be read or its state does not fit {@code plan}
    */
-  public static void writeOrCheck(Checkpoint checkpoint, String view, ExecPlan plan)
+  public static void check(Checkpoint checkpoint, String view, ExecPlan plan)
       throws SQLException {
-    byte[] json = plan.toJson().getBytes(StandardCharsets.UTF_8);
     Optional<byte[]> stored = checkpoint.readPlan();
-    if (stored.isEmpty()) {
-      // A new view; or one whose checkpoint predates plan files, which has run this same plan.
-      checkpoint.createPlan(json);
+    if (stored.isEmpty() || checkpoint.offsetLog().latestBatchId().isEmpty()) {
       return;
     }
-    boolean ranBatches = checkpoint.offsetLog().latestBatchId().isPresent();
     List<String> differences;
     try {
       differences = PlanCompatibility.differences(
           ExecPlan.fromJson(new String(stored.get(), StandardCharsets.UTF_8)), plan);
     } catch (UnreadablePlanException e) {
-      if (!ranBatches) {
-        rewrite(checkpoint, json);
-        return;
-      }
       throw cannotResume(view, checkpoint, "its stored plan " + checkpoint.planFile()
           + " cannot be read: " + e.getMessage(), e);
     }
-    if (differences.isEmpty()) {
-      return;
+    if (!differences.isEmpty()) {
+      throw cannotResume(view, checkpoint, "the state in its checkpoint was written by another"
+          + " plan than the one this Freshet makes for the view's query, and would be misread. "
+          + String.join("; ", differences) + " (stored plan " + checkpoint.planFile() + ")",
+          null);
     }
-    if (!ranBatches) {
-      // No state yet (an earlier CREATE failed, or no batch ran): nothing depends on the plan.
-      rewrite(checkpoint, json);
-      return;
+  }
+
+  /**
+   * Writes {@code plan}, which {@link #check} accepted, into the checkpoint if it has none yet,
+   * or replaces the stored one if no batch has run on it. Once a batch has run the stored plan
+   * stays as it is: it describes the state the checkpoint holds.
+   *
+   * @throws dev.freshet.executor.checkpoint.CheckpointException if the file system fails
+   */
+  public static void write(Checkpoint checkpoint, ExecPlan plan) {
+    byte[] json = plan.toJson().getBytes(StandardCharsets.UTF_8);
+    Optional<byte[]> stored = checkpoint.readPlan();
+    if (stored.isEmpty()) {
+      // A new view; or one whose checkpoint predates plan files, which has run this same plan.
+      checkpoint.createPlan(json);
+    } else if (checkpoint.offsetLog().latestBatchId().isEmpty()
+        && !Arrays.equals(stored.get(), json)) {
+      checkpoint.deletePlanBeforeFirstBatch();
+      checkpoint.createPlan(json);
     }
-    throw cannotResume(view, checkpoint, "the state in its checkpoint was written by another plan"
-        + " than the one this Freshet makes for the view's query, and would be misread. "
-        + String.join("; ", differences) + " (stored plan " + checkpoint.planFile() + ")", null);
   }
 
   /**
@@ -100,11 +110,6 @@ public final class StoredPlans {
     throw cannotResume(view, checkpoint, file + " records " + OffsetSeq.STATE_FORMAT_VERSION
         + " '" + version + "', but this Freshet reads state of format version "
         + STATE_FORMAT_VERSION + " only", null);
-  }
-
-  private static void rewrite(Checkpoint checkpoint, byte[] json) {
-    checkpoint.deletePlanBeforeFirstBatch();
-    checkpoint.createPlan(json);
   }
 
   private static SQLException cannotResume(String view, Checkpoint checkpoint, String why,
