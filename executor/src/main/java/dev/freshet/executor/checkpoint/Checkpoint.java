@@ -2,6 +2,7 @@ package dev.freshet.executor.checkpoint;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -145,7 +146,7 @@ public final class Checkpoint {
     }
     try {
       Files.deleteIfExists(planFile());
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw CheckpointException.io(planFile(), "delete", e);
     }
   }
