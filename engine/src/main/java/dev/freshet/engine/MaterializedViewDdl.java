@@ -12,7 +12,9 @@ import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.ExecPlanBuilder;
+import dev.freshet.planner.exec.ExecPlanGenerator;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.SqlEmit;
 import java.sql.SQLException;
@@ -43,6 +45,7 @@ import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.QueryCheckpoints;
+import dev.freshet.engine.query.StoredPlans;
 
 /**
  * Executes {@code CREATE MATERIALIZED VIEW} and {@code DROP MATERIALIZED VIEW}.
@@ -103,12 +106,18 @@ final class MaterializedViewDdl {
       layout = ResultTable.Layout.UPSERT;
       key = resultKey(keyed);
     }
+    ExecPlan execPlan = ExecPlanGenerator.generate(run);
 
     // With a data directory the view's query is checkpointed, and a restarted query resumes.
     Checkpoint checkpoint = engine.dataDir()
         .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain()))
         .orElse(null);
     String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
+    if (checkpoint != null) {
+      // A restart reads the state with the plan that wrote it, or fails: never a misread.
+      StoredPlans.checkStateFormatVersion(checkpoint, name);
+      StoredPlans.check(checkpoint, name, execPlan);
+    }
     OpenedStateStores stores = new OpenedStateStores(checkpoint == null
         ? InMemoryStateStoreProvider::new
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance()));
@@ -130,6 +139,10 @@ final class MaterializedViewDdl {
           }
           throw nameTaken(catalog, name);
         }
+        if (checkpoint != null) {
+          // Only now that the name is free: another CREATE of it may have lost the race.
+          StoredPlans.write(checkpoint, execPlan);
+        }
         // Opened only now that the name is free: opening resets a result another query wrote.
         ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,
             key, options.minBatchesToRetain());
@@ -139,7 +152,8 @@ final class MaterializedViewDdl {
             new ViewSink(name, result), System::currentTimeMillis, options.trigger(), checkpoint,
             Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
                 OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
-                OffsetSeq.STATE_FORMAT_VERSION, "1"));
+                OffsetSeq.STATE_FORMAT_VERSION,
+                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)));
         // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
         // MATERIALIZED VIEW unregisters it.
         ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),

@@ -7,6 +7,7 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
 import dev.freshet.planner.rel.EventTimeLineage;
+import dev.freshet.planner.rel.StatefulOperatorIds;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;
 import dev.freshet.planner.rules.FreshetRules;
@@ -124,7 +125,8 @@ public final class FreshetPlanner {
     rejectSessionWindows(windowed);
     RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
         .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
-    RelNode logical = hep(windowed, streamingAggregate, CoreRules.PROJECT_REMOVE);
+    RelNode logical = StatefulOperatorIds.assign(
+        hep(windowed, streamingAggregate, CoreRules.PROJECT_REMOVE));
     RelNode physical = hep(logical, CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC,
         CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
     boolean aggregating = containsAggregate(normalized);

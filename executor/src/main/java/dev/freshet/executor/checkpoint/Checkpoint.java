@@ -2,7 +2,10 @@ package dev.freshet.executor.checkpoint;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -14,6 +17,7 @@ import java.util.OptionalLong;
  *   metadata                         {"id":"&lt;query id&gt;"}, see {@link CheckpointMetadata}
  *   offsets/0, offsets/1, ...        {@link OffsetLog}, written before a batch runs
  *   commits/0, commits/1, ...        {@link CommitLog}, written after its output is in the sink
+ *   plan                             the query's execution plan, written once at creation
  *   state/&lt;operatorId&gt;/&lt;partitionId&gt;/  one directory per state store
  * </pre>
  *
@@ -31,6 +35,9 @@ import java.util.OptionalLong;
 public final class Checkpoint {
   /** Spark's default {@code minBatchesToRetain}: batches kept loadable behind the latest one. */
   public static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
+
+  /** Name of the plan file in the checkpoint directory. */
+  private static final String PLAN = "plan";
 
   private final Path root;
   private final String queryId;
@@ -70,6 +77,7 @@ public final class Checkpoint {
   public static Checkpoint open(Path root, int minBatchesToRetain) {
     requireNonNull(root, "root");
     String queryId = CheckpointMetadata.loadOrCreateQueryId(root);
+    AtomicFiles.deleteTempFiles(root, PLAN);
     return new Checkpoint(root, queryId, new OffsetLog(root.resolve("offsets")),
         new CommitLog(root.resolve("commits")), minBatchesToRetain);
   }
@@ -102,6 +110,45 @@ public final class Checkpoint {
   /** The completion log, {@code commits/}. */
   public CommitLog commitLog() {
     return commitLog;
+  }
+
+  /** The file {@code plan}, the query's execution plan, which the planner writes and reads. */
+  public Path planFile() {
+    return root.resolve(PLAN);
+  }
+
+  /**
+   * Writes {@code plan} as the file {@code plan}, atomically and durably, unless it exists: a
+   * query's plan is written once, when it is created, and a restart reads it, never replaces it.
+   *
+   * @return false, leaving the file untouched, if it already existed
+   * @throws CheckpointException if the file system fails
+   */
+  public boolean createPlan(byte[] plan) {
+    return AtomicFiles.create(planFile(), plan);
+  }
+
+  /** The contents of the file {@code plan}, or empty if none was written. */
+  public Optional<byte[]> readPlan() {
+    return AtomicFiles.read(planFile());
+  }
+
+  /**
+   * Deletes the file {@code plan} of a query that never ran a batch, so that it can be created
+   * with another plan; with a batch in {@code offsets/}, the state depends on the plan.
+   *
+   * @throws IllegalStateException if a batch has run
+   * @throws CheckpointException if the file system fails
+   */
+  public void deletePlanBeforeFirstBatch() {
+    if (offsetLog.latestBatchId().isPresent()) {
+      throw new IllegalStateException("query " + queryId + " has run batches on its plan");
+    }
+    try {
+      Files.deleteIfExists(planFile());
+    } catch (IOException e) {
+      throw CheckpointException.io(planFile(), "delete", e);
+    }
   }
 
   /**

@@ -1,13 +1,16 @@
 package dev.freshet.executor.checkpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +45,38 @@ class CheckpointTest {
     assertEquals(first.queryId(), second.queryId());
     assertEquals(List.of(0L), second.offsetLog().batchIds());
     assertEquals(List.of(0L), second.commitLog().batchIds());
+  }
+
+  @Test void shouldWriteThePlanOnceAndReplaceItOnlyBeforeTheFirstBatch() throws Exception {
+    Checkpoint checkpoint = Checkpoint.open(dir);
+    assertEquals(Optional.empty(), checkpoint.readPlan());
+
+    assertTrue(checkpoint.createPlan(bytes("{\"version\":1}")));
+    assertFalse(checkpoint.createPlan(bytes("{\"version\":2}")));
+    assertEquals("{\"version\":1}", Files.readString(dir.resolve("plan")));
+    assertEquals("{\"version\":1}", new String(checkpoint.readPlan().orElseThrow(),
+        StandardCharsets.UTF_8));
+
+    checkpoint.deletePlanBeforeFirstBatch();
+    assertEquals(Optional.empty(), checkpoint.readPlan());
+    assertTrue(checkpoint.createPlan(bytes("{\"version\":1}")));
+    checkpoint.offsetLog().add(0, new OffsetSeq(0, 1, Map.of(), List.of(1L)));
+    assertThrows(IllegalStateException.class, checkpoint::deletePlanBeforeFirstBatch);
+    assertEquals("{\"version\":1}", Files.readString(dir.resolve("plan")));
+  }
+
+  @Test void shouldDeleteAPlanTempFileACrashLeftWhenOpened() throws Exception {
+    Checkpoint.open(dir);
+    Path temp = dir.resolve(".plan.0f7c.tmp");
+    Files.writeString(temp, "{\"vers");
+
+    Checkpoint.open(dir);
+
+    assertFalse(Files.exists(temp));
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 
   @Test void shouldKeepTheLastKBatchesBeforeTheLatestWhenRetaining() {

@@ -241,30 +241,32 @@ public final class ExecPlanBuilder {
     List<AggregateCall> calls = new ArrayList<>();
     for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
       List<Integer> args = call.getArgList();
-      AggregateFunction function;
-      switch (call.getAggregation().getKind()) {
-      case COUNT:
-        function = args.isEmpty() ? AggregateFunction.COUNT_STAR : AggregateFunction.COUNT;
-        break;
-      case SUM:
-        function = AggregateFunction.SUM;
-        break;
-      case SUM0:
-        function = AggregateFunction.SUM0;
-        break;
-      case MIN:
-        function = AggregateFunction.MIN;
-        break;
-      case MAX:
-        function = AggregateFunction.MAX;
-        break;
-      default:
-        throw new IllegalArgumentException("no streaming implementation of " + call);
-      }
-      calls.add(new AggregateCall(function, args.isEmpty() ? -1 : args.get(0),
+      calls.add(new AggregateCall(function(call), args.isEmpty() ? -1 : args.get(0),
           valueKind(call.getType()), call.isDistinct(), call.filterArg));
     }
     return calls;
+  }
+
+  /**
+   * The executor's function for {@code call}.
+   *
+   * @throws IllegalArgumentException if the executor has none
+   */
+  static AggregateFunction function(org.apache.calcite.rel.core.AggregateCall call) {
+    switch (call.getAggregation().getKind()) {
+    case COUNT:
+      return call.getArgList().isEmpty() ? AggregateFunction.COUNT_STAR : AggregateFunction.COUNT;
+    case SUM:
+      return AggregateFunction.SUM;
+    case SUM0:
+      return AggregateFunction.SUM0;
+    case MIN:
+      return AggregateFunction.MIN;
+    case MAX:
+      return AggregateFunction.MAX;
+    default:
+      throw new IllegalArgumentException("no streaming implementation of " + call);
+    }
   }
 
   /** The executor's representation of values of {@code type}. */

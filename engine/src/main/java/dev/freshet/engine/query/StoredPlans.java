@@ -1,0 +1,124 @@
+package dev.freshet.engine.query;
+
+import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.checkpoint.OffsetSeq;
+import dev.freshet.planner.exec.ExecPlan;
+import dev.freshet.planner.exec.PlanCompatibility;
+import dev.freshet.planner.exec.UnreadablePlanException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * A materialized view's execution plan in its checkpoint ({@code <checkpoint>/plan}): written
+ * when the view is created, and on every restart compared with the plan the running code makes,
+ * so that state is never read with a layout other than the one it was written with. A plan this
+ * code cannot read, or whose state schema differs, fails the view with SQLSTATE
+ * {@value #INCOMPATIBLE_CHECKPOINT_STATE}, naming the view and what differs.
+ *
+ * <pre>{@code
+ * StoredPlans.checkStateFormatVersion(checkpoint, "PER_USER");
+ * ExecPlan plan = ExecPlanGenerator.generate(run);
+ * StoredPlans.check(checkpoint, "PER_USER", plan);   // before the state stores open
+ * StoredPlans.write(checkpoint, plan);               // once the view's name is its own
+ * }</pre>
+ */
+public final class StoredPlans {
+  /** SQLSTATE when a view's checkpoint cannot be resumed by this code (object not in state). */
+  public static final String INCOMPATIBLE_CHECKPOINT_STATE = "55000";
+  /**
+   * The format of the state this code writes and reads, pinned in every {@code offsets/N} as
+   * {@value OffsetSeq#STATE_FORMAT_VERSION} (Spark's {@code stateFormatVersion}).
+   */
+  public static final int STATE_FORMAT_VERSION = 1;
+
+  private StoredPlans() {
+  }
+
+  /**
+   * Checks that the plan stored in the checkpoint of view {@code view}, if any, is one this code
+   * reads, and that {@code plan} keeps its state in the same operators with the same key and
+   * value schemas. Before the first batch there is no state, so any stored plan will do: it was
+   * left by a CREATE that failed, and {@link #write} replaces it.
+   *
+   * @throws SQLException with SQLSTATE {@value #INCOMPATIBLE_CHECKPOINT_STATE} if the stored plan
+   *     cannot be read or its state does not fit {@code plan}
+   */
+  public static void check(Checkpoint checkpoint, String view, ExecPlan plan)
+      throws SQLException {
+    Optional<byte[]> stored = checkpoint.readPlan();
+    if (stored.isEmpty() || checkpoint.offsetLog().latestBatchId().isEmpty()) {
+      return;
+    }
+    List<String> differences;
+    try {
+      differences = PlanCompatibility.differences(
+          ExecPlan.fromJson(new String(stored.get(), StandardCharsets.UTF_8)), plan);
+    } catch (UnreadablePlanException e) {
+      throw cannotResume(view, checkpoint, "its stored plan " + checkpoint.planFile()
+          + " cannot be read: " + e.getMessage(), e);
+    }
+    if (!differences.isEmpty()) {
+      throw cannotResume(view, checkpoint, "the state in its checkpoint was written by another"
+          + " plan than the one this Freshet makes for the view's query, and would be misread. "
+          + String.join("; ", differences) + " (stored plan " + checkpoint.planFile() + ")",
+          null);
+    }
+  }
+
+  /**
+   * Writes {@code plan}, which {@link #check} accepted, into the checkpoint if it has none yet,
+   * or replaces the stored one if no batch has run on it. Once a batch has run the stored plan
+   * stays as it is: it describes the state the checkpoint holds.
+   *
+   * @throws dev.freshet.executor.checkpoint.CheckpointException if the file system fails
+   */
+  public static void write(Checkpoint checkpoint, ExecPlan plan) {
+    byte[] json = plan.toJson().getBytes(StandardCharsets.UTF_8);
+    Optional<byte[]> stored = checkpoint.readPlan();
+    if (stored.isEmpty()) {
+      // A new view; or one whose checkpoint predates plan files, which has run this same plan.
+      checkpoint.createPlan(json);
+    } else if (checkpoint.offsetLog().latestBatchId().isEmpty()
+        && !Arrays.equals(stored.get(), json)) {
+      checkpoint.deletePlanBeforeFirstBatch();
+      checkpoint.createPlan(json);
+    }
+  }
+
+  /**
+   * Checks the state format version pinned in the checkpoint's latest {@code offsets/N}.
+   *
+   * @throws SQLException with SQLSTATE {@value #INCOMPATIBLE_CHECKPOINT_STATE} if it is not
+   *     {@value #STATE_FORMAT_VERSION}
+   */
+  public static void checkStateFormatVersion(Checkpoint checkpoint, String view)
+      throws SQLException {
+    OptionalLong latest = checkpoint.offsetLog().latestBatchId();
+    if (latest.isEmpty()) {
+      return;
+    }
+    String version = checkpoint.offsetLog().get(latest.getAsLong()).map(OffsetSeq::conf)
+        .orElse(Map.of()).get(OffsetSeq.STATE_FORMAT_VERSION);
+    if (version == null || version.equals(Integer.toString(STATE_FORMAT_VERSION))) {
+      return;
+    }
+    Path file = checkpoint.offsetLog().batchFile(latest.getAsLong());
+    throw cannotResume(view, checkpoint, file + " records " + OffsetSeq.STATE_FORMAT_VERSION
+        + " '" + version + "', but this Freshet reads state of format version "
+        + STATE_FORMAT_VERSION + " only", null);
+  }
+
+  private static SQLException cannotResume(String view, Checkpoint checkpoint, String why,
+      Throwable cause) {
+    return new SQLException("Materialized view " + view + " cannot resume from its checkpoint "
+        + checkpoint.root() + ": " + why + ". Run the Freshet version that created the view, or"
+        + " DROP MATERIALIZED VIEW " + view + " and create it again to rebuild its state from"
+        + " the beginning of its stream", INCOMPATIBLE_CHECKPOINT_STATE, cause);
+  }
+}

@@ -1,0 +1,119 @@
+package dev.freshet.planner.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.WatermarkSpec;
+import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.sql.parser.FreshetSqlParser;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The execution plan the planner emits for a query, its JSON form, and which stored plans a
+ * newly planned one can resume from.
+ */
+class ExecPlanTest {
+  private static final StateSchema STATE = new StateSchema(0, "aggregate",
+      List.of(new ExecColumn("K", "VARCHAR", null)),
+      List.of(new ExecColumn("C", "BIGINT NOT NULL", "SUM0"),
+          new ExecColumn("T", "BIGINT", "SUM")));
+
+  private final Catalog catalog = new Catalog();
+  private final FreshetPlanner planner = new FreshetPlanner(catalog);
+
+  ExecPlanTest() {
+    RelDataTypeFactory f = planner.typeFactory();
+    catalog.addStream(new StreamTable("M", RelDataTypeImpl.proto(f.builder()
+        .add("K", SqlTypeName.VARCHAR).nullable(true)
+        .add("N", SqlTypeName.INTEGER).nullable(true)
+        .add("TS", SqlTypeName.TIMESTAMP, 3).nullable(true)
+        .build()), Optional.of(new WatermarkSpec("TS", 5000)), Map.of("connector", "memory"),
+        new MemoryStream("M", 3)));
+  }
+
+  private ExecPlan plan(String sql) throws Exception {
+    return ExecPlanGenerator.generate(planner.planQuery(FreshetSqlParser.parse(sql), null, 2));
+  }
+
+  @Test void shouldRecordTheStateSchemaOfAStreamingAggregation() throws Exception {
+    ExecPlan plan = plan("SELECT STREAM k, COUNT(*) AS c, SUM(n) AS t FROM m WHERE n > 0"
+        + " GROUP BY k");
+    assertEquals(ExecPlan.VERSION, plan.version());
+    assertEquals(List.of("scan", "watermark", "calc", "stateful-aggregate"),
+        plan.nodes().stream().map(ExecNode::kind).toList());
+    assertEquals(List.of(0, 1, 2, 3), plan.nodes().stream().map(ExecNode::id).toList());
+    assertEquals(List.of(STATE), plan.stateSchemas());
+  }
+
+  @Test void shouldRecordADistinctAccumulatorAndTheWindowInTheKey() throws Exception {
+    ExecPlan plan = plan("SELECT STREAM window_start, COUNT(DISTINCT k) AS users FROM TABLE("
+        + "TUMBLE(TABLE m, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start");
+    assertEquals(List.of(new StateSchema(0, "aggregate",
+        List.of(new ExecColumn("window_start", "TIMESTAMP(3) NOT NULL", null)),
+        List.of(new ExecColumn("USERS", "BIGINT NOT NULL", "COUNT DISTINCT")))),
+        plan.stateSchemas());
+  }
+
+  @Test void shouldKeepNoStateForAStatelessQuery() throws Exception {
+    ExecPlan plan = plan("SELECT STREAM k FROM m WHERE n > 1");
+    assertEquals(List.of(), plan.stateSchemas());
+  }
+
+  @Test void shouldReadBackTheJsonItWrites() throws Exception {
+    ExecPlan plan = plan("SELECT STREAM k, COUNT(*) AS c, SUM(n) AS t FROM m GROUP BY k");
+    assertEquals(plan, ExecPlan.fromJson(plan.toJson()));
+  }
+
+  @Test void shouldRefuseAPlanOfAnotherVersion() {
+    UnreadablePlanException e = assertThrows(UnreadablePlanException.class,
+        () -> ExecPlan.fromJson("{\"version\": 2, \"operators\": []}"));
+    assertEquals("its version is 2, but this Freshet reads plans of version 1 only",
+        e.getMessage());
+    assertEquals("it has no whole-number \"version\"", assertThrows(
+        UnreadablePlanException.class, () -> ExecPlan.fromJson("{\"nodes\": []}")).getMessage());
+  }
+
+  @Test void shouldRefuseWhatIsNotAPlan() {
+    assertEquals("it is not a JSON object", assertThrows(UnreadablePlanException.class,
+        () -> ExecPlan.fromJson("[1]")).getMessage());
+    String unknownField = assertThrows(UnreadablePlanException.class,
+        () -> ExecPlan.fromJson("{\"version\": 1, \"nodes\": [], \"extra\": true}")).getMessage();
+    assertEquals(true, unknownField.startsWith("it is not a version 1 plan: Unrecognized field"
+        + " \"extra\""), unknownField);
+    String truncated = assertThrows(UnreadablePlanException.class,
+        () -> ExecPlan.fromJson("{\"version\": 1, \"nodes\": [")).getMessage();
+    assertEquals(true, truncated.startsWith("it is not valid JSON: "), truncated);
+  }
+
+  @Test void shouldResumeFromAPlanThatDiffersOnlyInStatelessOperators() {
+    ExecPlan stored = ExecPlan.of(List.of(new ExecNode(0, "calc", "a", List.of(), null),
+        new ExecNode(1, "stateful-aggregate", "x", List.of(), STATE)));
+    ExecPlan now = ExecPlan.of(List.of(new ExecNode(0, "stateful-aggregate", "y", List.of(),
+        STATE)));
+    assertEquals(List.of(), PlanCompatibility.differences(stored, now));
+  }
+
+  @Test void shouldNameEachDifferenceOfKeyValueAndStateName() {
+    StateSchema changed = new StateSchema(0, "join",
+        List.of(new ExecColumn("K", "INTEGER", null)),
+        List.of(new ExecColumn("C", "BIGINT NOT NULL", "COUNT")));
+    assertEquals(List.of("operator 0 (aggregate): the state was named aggregate, now join",
+        "operator 0 (aggregate): the key schema was [K VARCHAR], now [K INTEGER]",
+        "operator 0 (aggregate): the value schema was [C SUM0 BIGINT NOT NULL, T SUM BIGINT],"
+            + " now [C COUNT BIGINT NOT NULL]"),
+        PlanCompatibility.differences(stateful(STATE), stateful(changed)));
+  }
+
+  private static ExecPlan stateful(StateSchema state) {
+    return ExecPlan.of(List.of(new ExecNode(0, "stateful-aggregate", "", List.of(), state)));
+  }
+}
