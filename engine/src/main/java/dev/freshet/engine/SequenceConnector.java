@@ -1,8 +1,8 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
-import dev.freshet.planner.PlannerErrors;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,7 +59,7 @@ final class SequenceConnector {
       throws SQLException {
     for (String key : options.keySet()) {
       if (!OPTIONS.contains(key)) {
-        throw PlannerErrors.unknownStreamOption(stream, NAME, key, OPTIONS);
+        throw StreamErrors.unknownStreamOption(stream, NAME, key, OPTIONS);
       }
     }
     int valueField = -1;
@@ -78,7 +78,7 @@ final class SequenceConnector {
       }
     }
     if (!shapeOk || valueField < 0) {
-      throw PlannerErrors.sequenceColumns(stream, columns);
+      throw StreamErrors.sequenceColumns(stream, columns);
     }
     OptionalLong end = option(stream, options, END, 0, Long.MAX_VALUE,
         "a whole number of rows, 0 or more, such as '1000000'");
@@ -94,7 +94,7 @@ final class SequenceConnector {
             + SequenceSpec.MAX_START_TIME_MS + " (year 9999), such as '1767225600000'")
         .orElse(0);
     if (end.isEmpty() && rowsPerSecond.isEmpty()) {
-      throw PlannerErrors.sequenceWithoutEndOrPace(stream);
+      throw StreamErrors.sequenceWithoutEndOrPace(stream);
     }
     return new SequenceSpec(stream, valueField,
         timestampField < 0 ? OptionalInt.empty() : OptionalInt.of(timestampField), end,
@@ -112,10 +112,10 @@ final class SequenceConnector {
     try {
       value = Long.parseLong(text.trim());
     } catch (NumberFormatException e) {
-      throw PlannerErrors.badStreamOption(stream, key, text, expected, e);
+      throw StreamErrors.badStreamOption(stream, key, text, expected, e);
     }
     if (value < min || value > max) {
-      throw PlannerErrors.badStreamOption(stream, key, text, expected, null);
+      throw StreamErrors.badStreamOption(stream, key, text, expected, null);
     }
     return OptionalLong.of(value);
   }

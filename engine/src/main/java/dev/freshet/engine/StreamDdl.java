@@ -1,5 +1,8 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.errors.CatalogErrors;
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
@@ -7,7 +10,6 @@ import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.FreshetPlanner;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
@@ -88,17 +90,17 @@ final class StreamDdl {
     String connector = options.getOrDefault("connector", "memory").toLowerCase(Locale.ROOT);
     boolean sequence = connector.equals(SequenceConnector.NAME);
     if (!connector.equals("memory") && !sequence) {
-      throw PlannerErrors.unknownConnector(name, connector);
+      throw StreamErrors.unknownConnector(name, connector);
     }
     if (!sequence) {
       for (String key : options.keySet()) {
         if (!MEMORY_OPTIONS.contains(key)) {
-          throw PlannerErrors.unknownStreamOption(name, connector, key, MEMORY_OPTIONS);
+          throw StreamErrors.unknownStreamOption(name, connector, key, MEMORY_OPTIONS);
         }
       }
     }
     if (!sequence && create.columns().isEmpty()) {
-      throw PlannerErrors.invalidDefinition("Stream " + name + " has no columns. A memory stream"
+      throw Errors.invalidDefinition("Stream " + name + " has no columns. A memory stream"
           + " needs its columns declared: CREATE STREAM " + name + " (id BIGINT, ...)");
     }
 
@@ -108,7 +110,7 @@ final class StreamDdl {
       SqlColumnDeclaration column = (SqlColumnDeclaration) node;
       String columnName = simpleName(column.name);
       if (!names.add(columnName)) {
-        throw PlannerErrors.invalidDefinition("Column " + columnName + " is declared twice in"
+        throw Errors.invalidDefinition("Column " + columnName + " is declared twice in"
             + " stream " + name + ". Give each column a distinct name");
       }
       Boolean nullable = column.dataType.getNullable();
@@ -126,11 +128,11 @@ final class StreamDdl {
     if (catalog.contains(name)) {
       if (catalog.view(name).isPresent()) {
         // Even with IF NOT EXISTS: the statement asked for a stream, and there is none.
-        throw PlannerErrors.nameTaken("stream", name, "materialized view",
+        throw CatalogErrors.nameTaken("stream", name, "materialized view",
             "DROP MATERIALIZED VIEW " + name);
       }
       if (!create.ifNotExists()) {
-        throw PlannerErrors.streamExists(name);
+        throw CatalogErrors.streamExists(name);
       }
       return;
     }
@@ -157,7 +159,7 @@ final class StreamDdl {
     for (RelDataTypeField field : rowType.getFieldList()) {
       if (!STORABLE.contains(field.getType().getSqlTypeName())) {
         // Refused here rather than at the first INSERT, which could not write the value.
-        throw PlannerErrors.notSupported("Column " + field.getName() + " of stream " + name
+        throw Errors.notSupported("Column " + field.getName() + " of stream " + name
             + " is " + typeName(field.getType()) + ", which a stream in a data directory cannot"
             + " store yet. Use a character, numeric, boolean, date, time or timestamp type");
       }
@@ -166,7 +168,7 @@ final class StreamDdl {
     try {
       return MemoryStream.open(name, columns, directory.get());
     } catch (StreamLogException e) {
-      throw PlannerErrors.streamLogError(e);
+      throw StreamErrors.streamLogError(e);
     }
   }
 
@@ -188,7 +190,7 @@ final class StreamDdl {
     String name = simpleName(drop.name());
     Catalog catalog = planner.catalog();
     if (catalog.view(name).isPresent()) {
-      throw PlannerErrors.wrongObjectType(name, "materialized view", "stream",
+      throw CatalogErrors.wrongObjectType(name, "materialized view", "stream",
           "DROP MATERIALIZED VIEW " + name);
     }
     List<String> readers = new ArrayList<>();
@@ -200,12 +202,12 @@ final class StreamDdl {
     if (!readers.isEmpty()) {
       // A view that lost its stream could never change again, nor be told apart from one whose
       // stream merely has no new rows; the user decides what goes first.
-      throw PlannerErrors.streamInUse(name, readers);
+      throw CatalogErrors.streamInUse(name, readers);
     }
     Optional<StreamTable> stream = catalog.stream(name);
     if (stream.isEmpty() || !catalog.dropStream(name)) {
       if (!drop.ifExists()) {
-        throw PlannerErrors.streamNotFound(name);
+        throw CatalogErrors.streamNotFound(name);
       }
       return;
     }
@@ -219,7 +221,7 @@ final class StreamDdl {
       try {
         MemoryStream.delete(memory.get().directory().get());
       } catch (StreamLogException e) {
-        throw PlannerErrors.streamLogError(e);
+        throw StreamErrors.streamLogError(e);
       }
     }
   }
@@ -230,11 +232,11 @@ final class StreamDdl {
     String column = simpleName(declaration.column());
     var field = rowType.getField(column, true, false);
     if (field == null) {
-      throw PlannerErrors.invalidDefinition("WATERMARK FOR " + column + " of stream " + stream
+      throw Errors.invalidDefinition("WATERMARK FOR " + column + " of stream " + stream
           + " names an unknown column. Declare it first: " + column + " TIMESTAMP(3)");
     }
     if (field.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP) {
-      throw PlannerErrors.invalidDefinition("WATERMARK FOR " + column + " of stream " + stream
+      throw Errors.invalidDefinition("WATERMARK FOR " + column + " of stream " + stream
           + " needs a TIMESTAMP column, but " + column + " is "
           + field.getType().getFullTypeString() + ". Declare the event time as TIMESTAMP(3)");
     }
@@ -244,7 +246,7 @@ final class StreamDdl {
     if (!(expression instanceof SqlBasicCall call) || call.getKind() != SqlKind.MINUS
         || !(call.operand(0) instanceof SqlIdentifier id) || !simpleName(id).equals(column)
         || !(call.operand(1) instanceof SqlIntervalLiteral interval)) {
-      throw PlannerErrors.invalidDefinition(shape + "; found " + expression);
+      throw Errors.invalidDefinition(shape + "; found " + expression);
     }
     SqlIntervalLiteral.IntervalValue value =
         (SqlIntervalLiteral.IntervalValue) interval.getValue();
@@ -253,7 +255,7 @@ final class StreamDdl {
         ? SqlParserUtil.intervalToMonths(value) * 31L * 24 * 3600 * 1000
         : SqlParserUtil.intervalToMillis(value);
     if (delayMs < 0 || value.getSign() < 0) {
-      throw PlannerErrors.invalidDefinition("The watermark delay of stream " + stream
+      throw Errors.invalidDefinition("The watermark delay of stream " + stream
           + " must not be negative, but is " + interval + ". Use a delay such as INTERVAL '5'"
           + " SECOND");
     }

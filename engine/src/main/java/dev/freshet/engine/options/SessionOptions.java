@@ -1,7 +1,7 @@
 package dev.freshet.engine.options;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.Trigger;
-import dev.freshet.planner.PlannerErrors;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -179,7 +179,7 @@ public final class SessionOptions {
           : integer(PUSH_BUFFER_ROWS, value, 1, 100_000_000);
       break;
     default:
-      throw PlannerErrors.invalidDefinition("Unknown option '" + key + "'. Options: "
+      throw Errors.invalidDefinition("Unknown option '" + key + "'. Options: "
           + String.join(", ", KEYS));
     }
   }
@@ -196,7 +196,7 @@ public final class SessionOptions {
       n = min - 1;
     }
     if (n < min || n > max) {
-      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be an integer from " + min
+      throw Errors.invalidDefinition("Option '" + key + "' must be an integer from " + min
           + " to " + max + ", not '" + value + "'");
     }
     return n;
@@ -206,7 +206,7 @@ public final class SessionOptions {
       throws SQLException {
     String v = value.trim().toLowerCase(Locale.ROOT);
     if (!allowed.contains(v)) {
-      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be one of: "
+      throw Errors.invalidDefinition("Option '" + key + "' must be one of: "
           + String.join(", ", allowed) + "; not '" + value + "'");
     }
     return v;
@@ -221,13 +221,13 @@ public final class SessionOptions {
       unit = 1L;
     }
     if (amount == null || unit == null) {
-      throw PlannerErrors.invalidDefinition("Option '" + TRIGGER_INTERVAL + "' must be a"
+      throw Errors.invalidDefinition("Option '" + TRIGGER_INTERVAL + "' must be a"
           + " duration such as '1 second', '500 ms' or '2 minutes', or '0' to start each batch"
           + " as soon as data arrives; not '" + value + "'");
     }
     BigDecimal millis = amount.multiply(BigDecimal.valueOf(unit));
     if (millis.stripTrailingZeros().scale() > 0 || millis.compareTo(MAX_TRIGGER_MILLIS) > 0) {
-      throw PlannerErrors.invalidDefinition("Option '" + TRIGGER_INTERVAL + "' must be a whole"
+      throw Errors.invalidDefinition("Option '" + TRIGGER_INTERVAL + "' must be a whole"
           + " number of milliseconds up to a day, not '" + value + "'");
     }
     return Duration.ofMillis(millis.longValueExact());
