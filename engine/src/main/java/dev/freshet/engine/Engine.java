@@ -2,11 +2,13 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.errors.SqlState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -272,15 +274,14 @@ public final class Engine implements AutoCloseable {
 
   /** Default of {@link #setMaxPushQueries}. */
   public static final int DEFAULT_MAX_PUSH_QUERIES = 1000;
-  /** SQLSTATE when starting a push query would exceed {@link #maxPushQueries()}. */
-  public static final String TOO_MANY_PUSH_QUERIES_STATE = "53400";
   private volatile int maxPushQueries = DEFAULT_MAX_PUSH_QUERIES;
   /** Makes counting and registering one step, so that racing push queries cannot overshoot. */
   private final Object pushAdmission = new Object();
 
   /**
    * Sets how many push queries may run on this engine at once; one more is refused with
-   * SQLSTATE {@value #TOO_MANY_PUSH_QUERIES_STATE}. Each holds a batch thread and its state.
+   * SQLSTATE 53400 ({@link SqlState#CONFIGURATION_LIMIT_EXCEEDED}). Each holds a batch thread
+   * and its state.
    *
    * <pre>{@code
    * engine.setMaxPushQueries(200);   // the server's --max-push-queries
@@ -301,16 +302,17 @@ public final class Engine implements AutoCloseable {
   /**
    * Registers a push query unless the engine runs {@link #maxPushQueries()} already.
    *
-   * @throws SQLException with SQLSTATE {@value #TOO_MANY_PUSH_QUERIES_STATE} if it does
+   * @throws SQLException with SQLSTATE 53400 ({@link SqlState#CONFIGURATION_LIMIT_EXCEEDED}) if
+   *     it does
    */
   void registerPush(ContinuousQuery query) throws SQLException {
     synchronized (pushAdmission) {
       long running = queries.values().stream().filter(q -> q.viewName().isEmpty()).count();
       if (running >= maxPushQueries) {
-        throw new SQLException("Engine " + name + " already runs " + running + " push queries,"
-            + " its limit: close result sets or statements you no longer read, or raise the"
-            + " limit (the server's --max-push-queries, Engine.setMaxPushQueries)",
-            TOO_MANY_PUSH_QUERIES_STATE);
+        throw Errors.of(SqlState.CONFIGURATION_LIMIT_EXCEEDED, "Engine " + name + " already runs "
+            + running + " push queries, its limit: close result sets or statements you no longer"
+            + " read, or raise the limit (the server's --max-push-queries,"
+            + " Engine.setMaxPushQueries)");
       }
       register(query);
     }

@@ -1,5 +1,7 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.errors.CatalogErrors;
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.OffsetSeq;
@@ -8,11 +10,11 @@ import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlan;
+import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
 import dev.freshet.sql.parser.EmitMode;
@@ -64,7 +66,7 @@ final class MaterializedViewDdl {
     Catalog catalog = engine.catalog();
     String name = StreamDdl.simpleName(create.name);
     if (create.getReplace()) {
-      throw PlannerErrors.notSupported("CREATE OR REPLACE MATERIALIZED VIEW is not supported"
+      throw Errors.notSupported("CREATE OR REPLACE MATERIALIZED VIEW is not supported"
           + " yet. DROP MATERIALIZED VIEW " + name + ", then CREATE MATERIALIZED VIEW " + name);
     }
     // Checked again when the view is added; here so that a taken name is not planned for.
@@ -89,7 +91,12 @@ final class MaterializedViewDdl {
         .orElse(QueryCheckpoints.Pinned.NONE);
     int partitions = pinned.statePartitions().orElse(options.statePartitions());
     StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
-    PlannedQuery plan = planner.planQuery(query, emit, partitions);
+    PlannedQuery plan;
+    try {
+      plan = planner.planQuery(query, emit, partitions);
+    } catch (PlanningException e) {
+      throw Errors.toSqlException(e);
+    }
     RelDataType rowType = rename(planner.typeFactory(), name, plan.rowType(), create.columnList);
 
     StreamTable source = plan.source();
@@ -123,14 +130,15 @@ final class MaterializedViewDdl {
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance()));
     boolean started = false;
     try {
-      StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(),
-          DataContexts.EMPTY, id, stores, engine.partitionExecutor(), engine.inputTasks())
-          .build(run);
+      PlannedQuery toRun = run;
+      StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
+          planner.typeFactory(), DataContexts.EMPTY, id, stores, engine.partitionExecutor(),
+          engine.inputTasks()).build(toRun));
 
       synchronized (engine.ddlLock()) {
         if (catalog.stream(source.name()).orElse(null) != source) {
           // Dropped (or dropped and created again) while the query was being planned.
-          throw PlannerErrors.streamNotFound(source.name());
+          throw CatalogErrors.streamNotFound(source.name());
         }
         if (catalog.contains(name)) {
           if (create.ifNotExists && catalog.view(name).isPresent()) {
@@ -187,14 +195,14 @@ final class MaterializedViewDdl {
     Optional<ViewTable> dropped;
     synchronized (engine.ddlLock()) {
       if (catalog.stream(name).isPresent()) {
-        throw PlannerErrors.wrongObjectType(name, "stream", "materialized view",
+        throw CatalogErrors.wrongObjectType(name, "stream", "materialized view",
             "DROP STREAM " + name);
       }
       dropped = catalog.dropView(name);
     }
     if (dropped.isEmpty()) {
       if (!drop.ifExists) {
-        throw PlannerErrors.viewNotFound(name);
+        throw CatalogErrors.viewNotFound(name);
       }
       return;
     }
@@ -226,8 +234,8 @@ final class MaterializedViewDdl {
 
   private static SQLException nameTaken(Catalog catalog, String name) {
     return catalog.stream(name).isPresent()
-        ? PlannerErrors.nameTaken("materialized view", name, "stream", "DROP STREAM " + name)
-        : PlannerErrors.viewExists(name);
+        ? CatalogErrors.nameTaken("materialized view", name, "stream", "DROP STREAM " + name)
+        : CatalogErrors.viewExists(name);
   }
 
   /** The query's row type with the view's column names, if {@code CREATE} lists them. */
@@ -237,7 +245,7 @@ final class MaterializedViewDdl {
     List<String> names = new ArrayList<>(rowType.getFieldNames());
     if (columnList != null) {
       if (columnList.size() != fields.size()) {
-        throw PlannerErrors.invalidDefinition("Materialized view " + view + " names "
+        throw Errors.invalidDefinition("Materialized view " + view + " names "
             + columnList.size() + " columns, but its query has " + fields.size() + ". Name"
             + " each column of the query once, or leave the list out");
       }
@@ -248,7 +256,7 @@ final class MaterializedViewDdl {
     Set<String> seen = new HashSet<>();
     for (String column : names) {
       if (!seen.add(column)) {
-        throw PlannerErrors.invalidDefinition("Column " + column + " appears twice in"
+        throw Errors.invalidDefinition("Column " + column + " appears twice in"
             + " materialized view " + view + ". Give each column of the query a distinct alias");
       }
     }

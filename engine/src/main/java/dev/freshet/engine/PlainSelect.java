@@ -2,14 +2,16 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.planner.PlannedQuery;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import java.sql.SQLException;
 import java.util.List;
@@ -74,13 +76,13 @@ abstract class PlainSelect {
       return new OverViews(prepared);
     }
     if (!prepared.views().isEmpty()) {
-      throw PlannerErrors.notSupported("A query cannot read both streams and materialized views:"
+      throw Errors.notSupported("A query cannot read both streams and materialized views:"
           + " it reads stream " + names(prepared.streams(), StreamTable::name) + " and view "
           + names(prepared.views(), ViewTable::name) + ". Query the views alone, or create a"
           + " materialized view over the stream and join the views");
     }
     if (!prepared.systemTables().isEmpty()) {
-      throw PlannerErrors.notSupported("A query cannot read both streams and system tables: it"
+      throw Errors.notSupported("A query cannot read both streams and system tables: it"
           + " reads stream " + names(prepared.streams(), StreamTable::name) + " and "
           + String.join(", ", prepared.systemTables()) + ". Query them separately");
     }
@@ -102,7 +104,11 @@ abstract class PlainSelect {
       fetch = order.fetch == null ? -1 : ((SqlNumericLiteral) order.fetch).longValue(true);
       query = order.query;
     }
-    return new OverStreams(engine, engine.planner().planQuery(query, null, 1), offset, fetch);
+    try {
+      return new OverStreams(engine, engine.planner().planQuery(query, null, 1), offset, fetch);
+    } catch (PlanningException e) {
+      throw Errors.toSqlException(e);
+    }
   }
 
   private static boolean isCount(@Nullable SqlNode node) {
@@ -138,10 +144,11 @@ abstract class PlainSelect {
       // Describing the query (its columns) reads nothing, so only running it is refused.
       if (plan.source().source() instanceof SequenceSource sequence
           && sequence.spec().end().isEmpty()) {
-        throw PlannerErrors.boundedReadOfEndlessStream(plan.source().name());
+        throw StreamErrors.boundedReadOfEndlessStream(plan.source().name());
       }
-      StreamingPipeline pipeline = new ExecPlanBuilder(engine.planner().typeFactory(),
-          DataContexts.EMPTY, "bounded-" + UUID.randomUUID()).build(plan);
+      StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
+          engine.planner().typeFactory(), DataContexts.EMPTY, "bounded-" + UUID.randomUUID())
+          .build(plan));
       List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
       int from = (int) Math.min(offset, rows.size());
       int to = fetch < 0 ? rows.size() : (int) Math.min(rows.size(), from + fetch);

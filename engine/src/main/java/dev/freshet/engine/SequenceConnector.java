@@ -1,8 +1,8 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ final class SequenceConnector {
       }
     }
     if (!shapeOk || valueField < 0) {
-      throw PlannerErrors.sequenceColumns(stream, columns);
+      throw StreamErrors.sequenceColumns(stream, columns);
     }
     OptionalLong end = option(stream, options, END, 0, Long.MAX_VALUE,
         "a whole number of rows, 0 or more, such as '1000000'");
@@ -89,7 +89,7 @@ final class SequenceConnector {
             + SequenceSpec.MAX_START_TIME_MS + " (year 9999), such as '1767225600000'")
         .orElse(0);
     if (end.isEmpty() && rowsPerSecond.isEmpty()) {
-      throw PlannerErrors.sequenceWithoutEndOrPace(stream);
+      throw StreamErrors.sequenceWithoutEndOrPace(stream);
     }
     return new SequenceSpec(stream, valueField,
         timestampField < 0 ? OptionalInt.empty() : OptionalInt.of(timestampField), end,
@@ -107,10 +107,10 @@ final class SequenceConnector {
     try {
       value = Long.parseLong(text.trim());
     } catch (NumberFormatException e) {
-      throw PlannerErrors.badStreamOption(stream, key, text, expected, e);
+      throw StreamErrors.badStreamOption(stream, key, text, expected, e);
     }
     if (value < min || value > max) {
-      throw PlannerErrors.badStreamOption(stream, key, text, expected, null);
+      throw StreamErrors.badStreamOption(stream, key, text, expected, null);
     }
     return OptionalLong.of(value);
   }

@@ -2,6 +2,8 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.CatalogErrors;
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
@@ -10,7 +12,6 @@ import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlanBuilder;
@@ -182,7 +183,7 @@ public final class Session {
       return FreshetPlanner.isStreamQuery(node) ? push(node, null, sql)
           : PlainSelect.plan(engine, node, sql).execute();
     }
-    throw PlannerErrors.notSupported("Statement " + node.getKind() + " is not supported yet");
+    throw Errors.notSupported("Statement " + node.getKind() + " is not supported yet");
   }
 
   /**
@@ -206,7 +207,7 @@ public final class Session {
       String first = newline < 0 ? message : message.substring(0, newline);
       // Calcite ends its first line with the position, which the error names already.
       first = first.replaceFirst(" at line \\d+, column \\d+\\.?$", ".");
-      throw PlannerErrors.parseError(first, pos == null ? 0 : pos.getLineNum(),
+      throw Errors.parseError(first, pos == null ? 0 : pos.getLineNum(),
           pos == null ? 0 : pos.getColumnNum(), e);
     }
   }
@@ -219,7 +220,8 @@ public final class Session {
       return ViewFeed.open(engine, options, feed.get().getKey(), feed.get().getValue());
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
-    PlannedQuery plan = engine.planner().planQuery(query, emit, options.statePartitions());
+    PlannedQuery plan = Errors.fromPlanner(
+        () -> engine.planner().planQuery(query, emit, options.statePartitions()));
     // An aggregation's UPDATE or COMPLETE rows carry their group key (and in UPDATE mode whether
     // the group is new) as hidden columns: what the PushQuery needs to coalesce rows per key and
     // to tell INSERT from UPDATE and DELETE. Other results only ever insert.
@@ -233,10 +235,11 @@ public final class Session {
           : new PushPolicy.Table(hidden.keyColumns());
     }
     String id = UUID.randomUUID().toString();
-    StreamingPipeline pipeline =
+    PlannedQuery toRun = run;
+    StreamingPipeline pipeline = Errors.fromPlanner(() ->
         new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id,
             InMemoryStateStoreProvider::new, engine.partitionExecutor(),
-            engine.inputTasks()).build(run);
+            engine.inputTasks()).build(toRun));
     boolean markers = options.pushBatchMarkers();
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
         engine.scheduler());
@@ -278,7 +281,10 @@ public final class Session {
       mode = ((SqlEmit) explicandum).mode();
       explicandum = ((SqlEmit) explicandum).query();
     }
-    PlannedQuery plan = engine.planner().planQuery(explicandum, mode, options.statePartitions());
+    SqlNode query = explicandum;
+    EmitMode emit = mode;
+    PlannedQuery plan = Errors.fromPlanner(
+        () -> engine.planner().planQuery(query, emit, options.statePartitions()));
     String text = RelOptUtil.toString(plan.logical());
     return new StatementResult.Rows(List.of(ResultColumn.varchar("PLAN", 4096)),
         List.<Object[]>of(new Object[] {text}));
@@ -287,7 +293,7 @@ public final class Session {
   private void stopQuery(String idOrName) throws SQLException {
     Optional<ContinuousQuery> query = engine.query(idOrName);
     if (query.isEmpty()) {
-      throw PlannerErrors.queryNotFound(idOrName);
+      throw CatalogErrors.queryNotFound(idOrName);
     }
     query.get().stop();
   }
@@ -335,7 +341,7 @@ public final class Session {
     Optional<StreamTable> stream = engine.catalog().stream(name);
     Optional<ViewTable> view = engine.catalog().view(name);
     if (stream.isEmpty() && view.isEmpty()) {
-      throw PlannerErrors.objectNotFound(name);
+      throw CatalogErrors.objectNotFound(name);
     }
     RelDataType rowType = stream.isPresent()
         ? stream.get().getRowType(engine.planner().typeFactory())

@@ -1,8 +1,8 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.SqlCreateStream;
@@ -59,7 +59,7 @@ public final class StatementDescriber {
       return new StatementDescription(StatementDescription.Kind.OTHER, List.of());
     }
     if (node instanceof SqlInsert) {
-      engine.planner().planInsert((SqlInsert) node);
+      Errors.fromPlanner(() -> engine.planner().planInsert((SqlInsert) node));
       return new StatementDescription(StatementDescription.Kind.INSERT, List.of());
     }
     if (node instanceof SqlShow || node instanceof SqlDescribeTable
@@ -78,7 +78,7 @@ public final class StatementDescriber {
       return new StatementDescription(StatementDescription.Kind.ROWS,
           PlainSelect.plan(engine, node, sql).columns());
     }
-    throw PlannerErrors.notSupported("Statement " + node.getKind() + " is not supported yet");
+    throw Errors.notSupported("Statement " + node.getKind() + " is not supported yet");
   }
 
   /**
@@ -95,7 +95,8 @@ public final class StatementDescriber {
           ViewFeed.columns(engine, feed.get().getKey()));
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
-    PlannedQuery plan = engine.planner().planQuery(query, emit, session.statePartitions());
+    PlannedQuery plan = Errors.fromPlanner(
+        () -> engine.planner().planQuery(query, emit, session.statePartitions()));
     return new StatementDescription(StatementDescription.Kind.PUSH,
         Session.pushColumns(plan.rowType(), session.pushBatchMarkers()));
   }

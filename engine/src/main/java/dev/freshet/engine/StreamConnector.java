@@ -1,6 +1,6 @@
 package dev.freshet.engine;
 
-import dev.freshet.planner.PlannerErrors;
+import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
 import java.util.List;
@@ -52,7 +52,7 @@ enum StreamConnector {
         return connector;
       }
     }
-    throw PlannerErrors.unknownConnector(stream, text);
+    throw StreamErrors.unknownConnector(stream, text);
   }
 
   /**
@@ -63,7 +63,7 @@ enum StreamConnector {
   void checkOptions(String stream, Map<String, String> options) throws SQLException {
     for (String key : options.keySet()) {
       if (!this.options.contains(key)) {
-        throw PlannerErrors.unknownStreamOption(stream, text(), key, this.options);
+        throw StreamErrors.unknownStreamOption(stream, text(), key, this.options);
       }
     }
   }

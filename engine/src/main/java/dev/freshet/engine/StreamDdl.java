@@ -1,5 +1,8 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.errors.CatalogErrors;
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
@@ -7,7 +10,6 @@ import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.FreshetPlanner;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
@@ -90,7 +92,7 @@ final class StreamDdl {
       connector.checkOptions(name, options);
     }
     if (!sequence && create.columns().isEmpty()) {
-      throw PlannerErrors.invalidDefinition("Stream " + name + " has no columns. A memory stream"
+      throw Errors.invalidDefinition("Stream " + name + " has no columns. A memory stream"
           + " needs its columns declared: CREATE STREAM " + name + " (id BIGINT, ...)");
     }
 
@@ -100,7 +102,7 @@ final class StreamDdl {
       SqlColumnDeclaration column = (SqlColumnDeclaration) node;
       String columnName = simpleName(column.name);
       if (!names.add(columnName)) {
-        throw PlannerErrors.invalidDefinition("Column " + columnName + " is declared twice in"
+        throw Errors.invalidDefinition("Column " + columnName + " is declared twice in"
             + " stream " + name + ". Give each column a distinct name");
       }
       Boolean nullable = column.dataType.getNullable();
@@ -118,11 +120,11 @@ final class StreamDdl {
     if (catalog.contains(name)) {
       if (catalog.view(name).isPresent()) {
         // Even with IF NOT EXISTS: the statement asked for a stream, and there is none.
-        throw PlannerErrors.nameTaken("stream", name, "materialized view",
+        throw CatalogErrors.nameTaken("stream", name, "materialized view",
             "DROP MATERIALIZED VIEW " + name);
       }
       if (!create.ifNotExists()) {
-        throw PlannerErrors.streamExists(name);
+        throw CatalogErrors.streamExists(name);
       }
       return;
     }
@@ -149,7 +151,7 @@ final class StreamDdl {
     for (RelDataTypeField field : rowType.getFieldList()) {
       if (!STORABLE.contains(field.getType().getSqlTypeName())) {
         // Refused here rather than at the first INSERT, which could not write the value.
-        throw PlannerErrors.notSupported("Column " + field.getName() + " of stream " + name
+        throw Errors.notSupported("Column " + field.getName() + " of stream " + name
             + " is " + typeName(field.getType()) + ", which a stream in a data directory cannot"
             + " store yet. Use a character, numeric, boolean, date, time or timestamp type");
       }
@@ -158,7 +160,7 @@ final class StreamDdl {
     try {
       return MemoryStream.open(name, columns, directory.get());
     } catch (StreamLogException e) {
-      throw PlannerErrors.streamLogError(e);
+      throw StreamErrors.streamLogError(e);
     }
   }
 
@@ -180,7 +182,7 @@ final class StreamDdl {
     String name = simpleName(drop.name());
     Catalog catalog = planner.catalog();
     if (catalog.view(name).isPresent()) {
-      throw PlannerErrors.wrongObjectType(name, "materialized view", "stream",
+      throw CatalogErrors.wrongObjectType(name, "materialized view", "stream",
           "DROP MATERIALIZED VIEW " + name);
     }
     List<String> readers = new ArrayList<>();
@@ -192,12 +194,12 @@ final class StreamDdl {
     if (!readers.isEmpty()) {
       // A view that lost its stream could never change again, nor be told apart from one whose
       // stream merely has no new rows; the user decides what goes first.
-      throw PlannerErrors.streamInUse(name, readers);
+      throw CatalogErrors.streamInUse(name, readers);
     }
     Optional<StreamTable> stream = catalog.stream(name);
     if (stream.isEmpty() || !catalog.dropStream(name)) {
       if (!drop.ifExists()) {
-        throw PlannerErrors.streamNotFound(name);
+        throw CatalogErrors.streamNotFound(name);
       }
       return;
     }
@@ -211,7 +213,7 @@ final class StreamDdl {
       try {
         MemoryStream.delete(memory.get().directory().get());
       } catch (StreamLogException e) {
-        throw PlannerErrors.streamLogError(e);
+        throw StreamErrors.streamLogError(e);
       }
     }
   }
@@ -222,11 +224,11 @@ final class StreamDdl {
     String column = simpleName(declaration.column());
     var field = rowType.getField(column, true, false);
     if (field == null) {
-      throw PlannerErrors.invalidDefinition("WATERMARK FOR " + column + " of stream " + stream
+      throw Errors.invalidDefinition("WATERMARK FOR " + column + " of stream " + stream
           + " names an unknown column. Declare it first: " + column + " TIMESTAMP(3)");
     }
     if (field.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP) {
-      throw PlannerErrors.invalidDefinition("WATERMARK FOR " + column + " of stream " + stream
+      throw Errors.invalidDefinition("WATERMARK FOR " + column + " of stream " + stream
           + " needs a TIMESTAMP column, but " + column + " is "
           + field.getType().getFullTypeString() + ". Declare the event time as TIMESTAMP(3)");
     }
@@ -236,7 +238,7 @@ final class StreamDdl {
     if (!(expression instanceof SqlBasicCall call) || call.getKind() != SqlKind.MINUS
         || !(call.operand(0) instanceof SqlIdentifier id) || !simpleName(id).equals(column)
         || !(call.operand(1) instanceof SqlIntervalLiteral interval)) {
-      throw PlannerErrors.invalidDefinition(shape + "; found " + expression);
+      throw Errors.invalidDefinition(shape + "; found " + expression);
     }
     SqlIntervalLiteral.IntervalValue value =
         (SqlIntervalLiteral.IntervalValue) interval.getValue();
@@ -245,7 +247,7 @@ final class StreamDdl {
         ? SqlParserUtil.intervalToMonths(value) * 31L * 24 * 3600 * 1000
         : SqlParserUtil.intervalToMillis(value);
     if (delayMs < 0 || value.getSign() < 0) {
-      throw PlannerErrors.invalidDefinition("The watermark delay of stream " + stream
+      throw Errors.invalidDefinition("The watermark delay of stream " + stream
           + " must not be negative, but is " + interval + ". Use a delay such as INTERVAL '5'"
           + " SECOND");
     }

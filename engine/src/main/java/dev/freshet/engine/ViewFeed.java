@@ -1,10 +1,10 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.sql.parser.EmitMode;
 import java.sql.SQLException;
@@ -102,7 +102,7 @@ final class ViewFeed implements StreamingQuery {
         for (Map.Entry<String, String> option : hint.getOptionKVPairs().entrySet()) {
           if (!hint.getName().equalsIgnoreCase("OPTIONS")
               || !option.getKey().toLowerCase(Locale.ROOT).equals(SINCE_VERSION)) {
-            throw PlannerErrors.invalidDefinition("Unknown hint " + hint.getName() + "('"
+            throw Errors.invalidDefinition("Unknown hint " + hint.getName() + "('"
                 + option.getKey() + "'). A subscription to a view takes OPTIONS('"
                 + SINCE_VERSION + "'='<version>')");
           }
@@ -122,7 +122,7 @@ final class ViewFeed implements StreamingQuery {
     } catch (NumberFormatException e) {
       // Reported below with what is allowed.
     }
-    throw PlannerErrors.invalidDefinition("'" + SINCE_VERSION + "' must be a view version (a"
+    throw Errors.invalidDefinition("'" + SINCE_VERSION + "' must be a view version (a"
         + " _BATCH_ID a subscription returned, 0 or more), not '" + value + "'");
   }
 
@@ -132,7 +132,7 @@ final class ViewFeed implements StreamingQuery {
    */
   static void checkEmit(ViewTable view, @Nullable EmitMode emit) throws SQLException {
     if (emit != null && emit != EmitMode.UPDATE) {
-      throw PlannerErrors.notSupported("A subscription to materialized view " + view.name()
+      throw Errors.notSupported("A subscription to materialized view " + view.name()
           + " emits the view's changes (EMIT UPDATE), not EMIT " + emit + ". Leave EMIT out, or"
           + " query the view's stream instead");
     }

@@ -1,8 +1,10 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.rel.StateStoreSave;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.SqlEmit;
@@ -84,7 +86,11 @@ final class ViewKeys {
       emit = ((SqlEmit) query).mode();
       query = ((SqlEmit) query).query();
     }
-    return engine.planner().planQuery(query, emit, 1);
+    try {
+      return engine.planner().planQuery(query, emit, 1);
+    } catch (PlanningException e) {
+      throw Errors.toSqlException(e);
+    }
   }
 
   private static int indexOf(int[] origins, int key) {

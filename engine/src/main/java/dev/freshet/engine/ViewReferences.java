@@ -1,7 +1,7 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.FreshetPlanner;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.sql.parser.FreshetSqlParser;
@@ -89,7 +89,7 @@ final class ViewReferences {
     }
     if (!views.isEmpty()) {
       String names = views.stream().map(ViewTable::name).collect(Collectors.joining(", "));
-      throw PlannerErrors.notSupported("A continuous query cannot read a materialized view yet,"
+      throw Errors.notSupported("A continuous query cannot read a materialized view yet,"
           + " and " + names + (views.size() == 1 ? " is one" : " are") + ". Read the stream"
           + " the view reads instead, query the view with a plain SELECT (without STREAM or"
           + " EMIT) to get its current result, or subscribe with SELECT STREAM * FROM "

@@ -234,7 +234,7 @@ class DurableStreamTest {
     var e = assertThrows(dev.freshet.executor.source.StreamLogException.class,
         () -> stream.memoryStream().orElseThrow()
             .addData(List.<Object[]>of(new Object[] {"a", null, 1L})));
-    assertEquals("58030", dev.freshet.planner.PlannerErrors.streamLogError(e).getSQLState());
+    assertEquals("58030", dev.freshet.engine.errors.StreamErrors.streamLogError(e).getSQLState());
     assertFalse(Files.exists(dataDir.resolve("streams").resolve("CLICKS")));
   }
 }

@@ -1,6 +1,8 @@
 package dev.freshet.jdbc;
 
 import dev.freshet.engine.EngineMetadata;
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;
@@ -43,10 +45,11 @@ final class ConnectionSettings {
       Meta.ConnectionProperties requested) throws SQLException {
     String schema = requested.getSchema();
     if (schema != null && !schema.equals(EngineMetadata.DEFAULT_SCHEMA)) {
-      throw new SQLException("Schema '" + schema + "' cannot be the connection's schema:"
+      throw Errors.of(SqlState.INVALID_SCHEMA_NAME, "Schema '" + schema + "' cannot be the"
+          + " connection's schema:"
           + " Freshet resolves names in " + EngineMetadata.DEFAULT_SCHEMA + ", which holds the"
           + " streams and views. Qualify the names of system tables instead, e.g."
-          + " SELECT * FROM " + EngineMetadata.SYSTEM_SCHEMA + ".QUERIES", "3F000");
+          + " SELECT * FROM " + EngineMetadata.SYSTEM_SCHEMA + ".QUERIES");
     }
     synchronized (current) {
       current.merge(new ConnectionPropertiesImpl(requested.isAutoCommit(),

@@ -1,6 +1,8 @@
 package dev.freshet.jdbc;
 
 import dev.freshet.engine.Engine;
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.planner.errors.SqlState;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -45,10 +47,10 @@ final class EngineRegistry {
   Engine resolve(Map<String, String> info) throws SQLException {
     for (String key : info.keySet()) {
       if (!key.equals(DATA_DIR) && !key.equals(ENGINE) && !PASSED_THROUGH.contains(key)) {
-        throw new SQLException("Unknown connection property '" + key + "'. Freshet's embedded"
-            + " driver knows " + DATA_DIR + " (the data directory) and " + ENGINE
-            + " (the name of an in-memory engine), e.g. jdbc:freshet:dataDir=/tmp/freshet",
-            "08001");
+        throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Unknown connection property '" + key + "'."
+            + " Freshet's embedded driver knows " + DATA_DIR + " (the data directory) and "
+            + ENGINE + " (the name of an in-memory engine), e.g."
+            + " jdbc:freshet:dataDir=/tmp/freshet");
       }
     }
     String dataDir = info.get(DATA_DIR);
@@ -62,7 +64,7 @@ final class EngineRegistry {
           ? new Engine(key, Optional.of(path)) : engine);
     } catch (UncheckedIOException e) {
       // The engine's message names the directory and what to do (e.g. another engine uses it).
-      throw new SQLException(e.getMessage(), "08001", e.getCause());
+      throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e.getCause());
     }
   }
 }

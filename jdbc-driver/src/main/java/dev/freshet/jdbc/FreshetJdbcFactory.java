@@ -1,12 +1,13 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.planner.errors.SqlState;
 import java.io.InputStream;
 import java.io.Reader;
 import java.sql.NClob;
 import java.sql.ResultSetMetaData;
 import java.sql.RowId;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLXML;
 import java.util.Properties;
 import java.util.TimeZone;
@@ -178,8 +179,8 @@ public class FreshetJdbcFactory implements AvaticaFactory {
     }
 
     private static SQLException unsupported(String what) {
-      return new SQLFeatureNotSupportedException(what + " parameters are not supported by Freshet",
-          "0A000");
+      return Errors.of(SqlState.FEATURE_NOT_SUPPORTED,
+          what + " parameters are not supported by Freshet");
     }
 
     @Override public void setRowId(int i, RowId x) throws SQLException {

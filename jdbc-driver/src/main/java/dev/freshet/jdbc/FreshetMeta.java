@@ -3,12 +3,14 @@ package dev.freshet.jdbc;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.Engine;
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.StatementDescriber;
 import dev.freshet.engine.StatementDescription;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -309,8 +311,8 @@ public class FreshetMeta extends MetaImpl {
     StatementState statement = statementOrThrow(h);
     try {
       if (parameterValues != null && !parameterValues.isEmpty()) {
-        throw new SQLException("Statement parameters (?) are not supported yet; put the values"
-            + " in the SQL text", "0A000");
+        throw Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Statement parameters (?) are not"
+            + " supported yet; put the values in the SQL text");
       }
       return new ExecuteResult(List.of(execute(h, statement, statement.sql,
           statement.maxRowCount)));
@@ -374,8 +376,9 @@ public class FreshetMeta extends MetaImpl {
 
   @Override public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
-    throw new RuntimeException(new SQLException("Statement parameters (?) are not supported yet;"
-        + " use Statement.addBatch(sql) with the values in the SQL text", "0A000"));
+    throw new RuntimeException(Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Statement parameters"
+        + " (?) are not supported yet; use Statement.addBatch(sql) with the values in the SQL"
+        + " text"));
   }
 
   @Override public Iterable<Object> createIterable(StatementHandle h, QueryState state,
@@ -454,7 +457,8 @@ public class FreshetMeta extends MetaImpl {
   private ConnectionState connection(String id) {
     ConnectionState state = connections.get(id);
     if (state == null) {
-      throw new RuntimeException(new SQLException("Connection " + id + " is not open", "08003"));
+      throw new RuntimeException(Errors.of(SqlState.CONNECTION_DOES_NOT_EXIST,
+          "Connection " + id + " is not open"));
     }
     return state;
   }
@@ -462,7 +466,8 @@ public class FreshetMeta extends MetaImpl {
   private StatementState statement(StatementHandle h) {
     StatementState statement = connection(h.connectionId).statements.get(h.id);
     if (statement == null) {
-      throw new RuntimeException(new SQLException("Statement " + h.id + " is not open", "HY010"));
+      throw new RuntimeException(Errors.of(SqlState.FUNCTION_SEQUENCE_ERROR,
+          "Statement " + h.id + " is not open"));
     }
     return statement;
   }

@@ -1,5 +1,7 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 
 /**
@@ -23,6 +25,6 @@ final class JdbcErrors {
     if (e instanceof SQLException) {
       return (SQLException) e;
     }
-    return new SQLException(context + ": " + e, "HY000", e);
+    return Errors.of(SqlState.GENERAL_ERROR, context + ": " + e, e);
   }
 }

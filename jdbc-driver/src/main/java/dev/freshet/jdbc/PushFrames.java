@@ -2,7 +2,9 @@ package dev.freshet.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.PushQuery;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,10 +84,11 @@ final class PushFrames {
       return last;
     }
     if (offset != nextOffset) {
-      throw new SQLException("Cannot fetch the rows of a push query from offset " + offset
+      throw Errors.of(SqlState.INVALID_CURSOR_STATE, "Cannot fetch the rows of a push query"
+          + " from offset " + offset
           + ": its rows continue at offset " + nextOffset
           + (last == null ? "" : " and the frame at offset " + last.offset + " can be fetched again")
-          + ". Fetch offsets in order, as a JDBC result set does", "24000");
+          + ". Fetch offsets in order, as a JDBC result set does");
     }
     long room = maxRows == 0 ? Long.MAX_VALUE : maxRows - nextOffset;
     int max = (int) Math.min(fetchSize > 0 ? fetchSize : DEFAULT_FETCH_SIZE, room);

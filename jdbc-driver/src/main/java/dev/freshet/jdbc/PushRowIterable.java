@@ -1,6 +1,8 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.PushQuery;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Iterator;
@@ -40,7 +42,8 @@ final class PushRowIterable implements Iterable<Object> {
         }
         while (pending == null) {
           if (cancelled.getAsBoolean()) {
-            throw new RuntimeException(new SQLException("Statement canceled", "HY008"));
+            throw new RuntimeException(
+                Errors.of(SqlState.OPERATION_CANCELED, "Statement canceled"));
           }
           if (push.isClosed()) {
             return false;

@@ -1,12 +1,17 @@
 package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.planner.errors.PlanningException;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLSyntaxErrorException;
 import java.sql.Statement;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -131,5 +136,35 @@ class ErrorReportingTest {
         + " WATERMARK FOR ts AS ts + INTERVAL '5' SECOND) WITH (connector = 'memory')");
     assertEquals("42000", e.getSQLState());
     assertContains("must read WATERMARK FOR TS AS TS - INTERVAL '5' SECOND", e.getMessage());
+  }
+
+  @Test void shouldKeepThePlannersStateAndErrorWhenTheyReachJdbc() {
+    SQLException e = fails("SELECT STREAM * FROM clicks EMIT COMPLETE");
+    assertEquals(SqlState.NOT_VALID_ON_STREAM.code(), e.getSQLState());
+    PlanningException planning = assertInstanceOf(PlanningException.class, e.getCause());
+    assertEquals(SqlState.NOT_VALID_ON_STREAM, planning.state());
+    assertEquals(planning.getMessage(), e.getMessage());
+  }
+
+  @Test void shouldReportAColumnOfTwoInputsAsAmbiguous() {
+    SQLException e = fails("SELECT STREAM user_id FROM clicks a JOIN clicks b"
+        + " ON a.amount = b.amount");
+    assertEquals("42702", e.getSQLState());
+    assertContains("Column 'USER_ID' is ambiguous", e.getMessage());
+  }
+
+  @Test void shouldReportAnInsertWithoutANotNullColumnAsNotNullViolation() throws Exception {
+    statement.execute("CREATE STREAM strict (k VARCHAR NOT NULL, v INTEGER)"
+        + " WITH (connector = 'memory')");
+    SQLException e = fails("INSERT INTO strict (v) VALUES (1)");
+    assertEquals("23502", e.getSQLState());
+    assertContains("Column 'K' has no default value and does not allow NULLs", e.getMessage());
+  }
+
+  @Test void shouldGiveSyntaxErrorsAndMissingFeaturesTheirJdbcSubclass() {
+    assertInstanceOf(SQLSyntaxErrorException.class, fails("SELEC 1"));
+    assertInstanceOf(SQLSyntaxErrorException.class, fails("SELECT * FROM no_such_table"));
+    assertInstanceOf(SQLFeatureNotSupportedException.class,
+        fails("SELECT STREAM user_id FROM clicks UNION ALL SELECT STREAM user_id FROM clicks"));
   }
 }

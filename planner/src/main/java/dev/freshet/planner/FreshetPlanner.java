@@ -6,6 +6,9 @@ import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
+import dev.freshet.planner.errors.PlannerErrors;
+import dev.freshet.planner.errors.PlanningException;
+import dev.freshet.planner.errors.SqlState;
 import dev.freshet.planner.rel.EventTimeLineage;
 import dev.freshet.planner.rel.StatefulOperatorIds;
 import dev.freshet.planner.rel.StreamingRels;
@@ -13,7 +16,6 @@ import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;
 import dev.freshet.planner.rules.FreshetRules;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
-import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -55,10 +57,8 @@ import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlWith;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -109,7 +109,7 @@ public final class FreshetPlanner {
    * @param numPartitions number of state partitions
    */
   public PlannedQuery planQuery(SqlNode query, @Nullable EmitMode emit, int numPartitions)
-      throws SQLException {
+      throws PlanningException {
     SqlNode node = withoutStreamKeyword(query);
     Converter converter = new Converter();
     RelNode rel = converter.toRel(node);
@@ -137,7 +137,7 @@ public final class FreshetPlanner {
    * Session windows pass the output-mode checker in APPEND and COMPLETE mode, as in Spark, but
    * Freshet cannot merge sessions yet; the window rules leave them in the plan, and this says so.
    */
-  private static void rejectSessionWindows(RelNode rel) throws SQLException {
+  private static void rejectSessionWindows(RelNode rel) throws PlanningException {
     if (rel instanceof TableFunctionScan || rel instanceof Project
         && ((Project) rel).getProjects().stream().anyMatch(e -> RexUtil.find(SqlKind.SESSION)
             .anyContain(List.of(e)))) {
@@ -197,7 +197,7 @@ public final class FreshetPlanner {
    * Validates an {@code INSERT INTO stream VALUES ...} and converts it to a relational plan whose
    * root's input produces the rows (with casts to the stream's column types).
    */
-  public RelNode planInsert(SqlInsert insert) throws SQLException {
+  public RelNode planInsert(SqlInsert insert) throws PlanningException {
     return new Converter().toRel(insert);
   }
 
@@ -208,7 +208,7 @@ public final class FreshetPlanner {
   }
 
   /** Looks a stream up by identifier; the error names the stream and how to create one. */
-  public StreamTable stream(SqlIdentifier name) throws SQLException {
+  public StreamTable stream(SqlIdentifier name) throws PlanningException {
     String simple = name.names.get(name.names.size() - 1);
     Optional<StreamTable> table = catalog.stream(simple);
     if (table.isEmpty()) {
@@ -331,11 +331,10 @@ public final class FreshetPlanner {
     final CalciteCatalogReader catalogReader = new CalciteCatalogReader(rootSchema,
         List.of(SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT.set(
             org.apache.calcite.config.CalciteConnectionProperty.CASE_SENSITIVE, "false"));
-    final SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(),
-        catalogReader, typeFactory,
+    final FreshetValidator validator = new FreshetValidator(catalogReader, typeFactory,
         SqlValidator.Config.DEFAULT.withIdentifierExpansion(true));
 
-    RelNode toRel(SqlNode node) throws SQLException {
+    RelNode toRel(SqlNode node) throws PlanningException {
       SqlNode validated;
       try {
         validated = validator.validate(node);
@@ -360,19 +359,16 @@ public final class FreshetPlanner {
       return root.withRel(rel).project();
     }
 
-    private SQLException validationError(CalciteContextException e) {
+    private PlanningException validationError(CalciteContextException e) {
+      SqlState state = validator.state(e);
       String message = e.getMessage();
-      String cause = e.getCause() == null ? "" : String.valueOf(e.getCause().getMessage());
-      String sqlState = "42000";
-      if (cause.startsWith("Object '") || cause.startsWith("Table '")) {
-        sqlState = "42S02";
+      if (state == SqlState.OBJECT_NOT_FOUND) {
         message += ". See SHOW STREAMS for the streams that exist, or create one with"
             + " CREATE STREAM name (...) WITH (connector = 'memory')";
-      } else if (cause.startsWith("Column '")) {
-        sqlState = "42S22";
+      } else if (state == SqlState.COLUMN_NOT_FOUND) {
         message += ". DESCRIBE the stream to see its columns";
       }
-      return PlannerErrors.validationError(message, sqlState, e);
+      return PlannerErrors.validationError(message, state, e);
     }
   }
 }

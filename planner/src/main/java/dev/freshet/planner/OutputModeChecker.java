@@ -1,10 +1,11 @@
 package dev.freshet.planner;
 
 import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.planner.errors.PlannerErrors;
+import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptUtil;
@@ -38,10 +39,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * Decides a continuous query's output mode and rejects queries that cannot run in it, following
  * Spark's {@code UnsupportedOperationChecker.checkForStreaming}.
  *
- * <p>Every rejection is a {@link SQLException} whose message names the rule that failed and how to
- * change the query. Its SQLSTATE is {@code 42KDE} (Spark's code for an operation that a streaming
- * query cannot have) for Spark's rules, and {@code 0A000} for what Spark runs but Freshet does not
- * yet. Each rule is one method, documented with the Spark rule it mirrors.
+ * <p>Every rejection is a {@link PlanningException} whose message names the rule that failed and
+ * how to change the query. Its SQLSTATE is {@code 42KDE} (Spark's code for an operation that a
+ * streaming query cannot have) for Spark's rules, and {@code 0A000} for what Spark runs but
+ * Freshet does not yet. Each rule is one method, documented with the Spark rule it mirrors.
  *
  * <p>The rules run in Spark's order: the query must read a stream; the output mode must suit the
  * outermost streaming aggregation; every operator must be valid on a stream, checked bottom up;
@@ -63,7 +64,7 @@ final class OutputModeChecker {
    * @param emit the mode of the query's {@code EMIT} clause, or null for the default: UPDATE if
    *     the query aggregates a stream, APPEND otherwise
    */
-  static OutputMode check(RelNode rel, @Nullable EmitMode emit) throws SQLException {
+  static OutputMode check(RelNode rel, @Nullable EmitMode emit) throws PlanningException {
     checkReadsStream(rel);
     List<Aggregate> aggregates = new ArrayList<>();
     collectStreamingAggregates(rel, aggregates);
@@ -92,7 +93,7 @@ final class OutputModeChecker {
    * operator nearest the stream is reported first.
    */
   private static void checkOperators(RelNode rel, OutputMode mode, @Nullable EmitMode emit)
-      throws SQLException {
+      throws PlanningException {
     for (RelNode input : rel.getInputs()) {
       checkOperators(input, mode, emit);
     }
@@ -126,7 +127,7 @@ final class OutputModeChecker {
    *
    * <p>Spark: "Queries without streaming sources cannot be executed with writeStream.start()".
    */
-  private static void checkReadsStream(RelNode rel) throws SQLException {
+  private static void checkReadsStream(RelNode rel) throws PlanningException {
     if (!isStreaming(rel)) {
       throw PlannerErrors.notValidOnStream(
           "A continuous query needs a stream to read, and this query reads none",
@@ -145,7 +146,7 @@ final class OutputModeChecker {
    * SQLSTATE 42KDE), checked on the outermost aggregation.
    */
   private static void checkAppendHasWatermarkKey(Aggregate aggregate, OutputMode mode)
-      throws SQLException {
+      throws PlanningException {
     if (mode != OutputMode.APPEND) {
       return;
     }
@@ -168,7 +169,7 @@ final class OutputModeChecker {
    * <p>Spark: "Complete output mode not supported when there are no streaming aggregations on
    * streaming DataFrames/Datasets".
    */
-  private static void checkCompleteHasAggregation(OutputMode mode) throws SQLException {
+  private static void checkCompleteHasAggregation(OutputMode mode) throws PlanningException {
     if (mode == OutputMode.COMPLETE) {
       throw PlannerErrors.outputModeNotSupported(
           "EMIT COMPLETE is not supported for a query without a streaming aggregation, because"
@@ -187,7 +188,7 @@ final class OutputModeChecker {
    * DataFrames/DataSets", checked on the outermost aggregation.
    */
   private static void checkUpdateHasNoSessionWindow(Aggregate aggregate, OutputMode mode,
-      @Nullable EmitMode emit) throws SQLException {
+      @Nullable EmitMode emit) throws PlanningException {
     if (mode != OutputMode.UPDATE) {
       return;
     }
@@ -208,7 +209,7 @@ final class OutputModeChecker {
    *
    * <p>Spark: "Grouping Sets is not supported on streaming DataFrames/Datasets".
    */
-  private static void checkNoGroupingSets(Aggregate aggregate) throws SQLException {
+  private static void checkNoGroupingSets(Aggregate aggregate) throws PlanningException {
     if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
       throw PlannerErrors.notValidOnStream(
           "Grouping sets (CUBE, ROLLUP, GROUPING SETS) are not supported on streams",
@@ -223,7 +224,7 @@ final class OutputModeChecker {
    * <p>Spark: "Sorting is not supported on streaming DataFrames/Datasets, unless it is on
    * aggregated DataFrame/Dataset in Complete output mode".
    */
-  private static void checkSort(Sort sort, OutputMode mode) throws SQLException {
+  private static void checkSort(Sort sort, OutputMode mode) throws PlanningException {
     if (!sort.getCollation().getFieldCollations().isEmpty()
         && !containsCompleteData(sort.getInput(), mode)) {
       throw PlannerErrors.outputModeNotSupported(
@@ -238,7 +239,7 @@ final class OutputModeChecker {
    *
    * <p>Spark: "Offset is not supported on streaming DataFrames/Datasets".
    */
-  private static void checkNoOffset(Sort sort) throws SQLException {
+  private static void checkNoOffset(Sort sort) throws PlanningException {
     if (sort.offset != null && isStreaming(sort.getInput())) {
       throw PlannerErrors.notValidOnStream("OFFSET is not supported on a stream",
           "Remove the OFFSET; to leave rows out, filter them with WHERE");
@@ -255,7 +256,7 @@ final class OutputModeChecker {
    * {@code StreamingGlobalLimitExec} otherwise, unless on an aggregation in Complete mode.
    */
   private static void checkLimit(Sort sort, OutputMode mode, @Nullable EmitMode emit)
-      throws SQLException {
+      throws PlanningException {
     if (sort.fetch == null || !isStreaming(sort.getInput())) {
       return;
     }
@@ -279,7 +280,7 @@ final class OutputModeChecker {
    *
    * <p>Spark: "Sampling is not supported on streaming DataFrames/Datasets".
    */
-  private static void checkNoSample(Sample sample) throws SQLException {
+  private static void checkNoSample(Sample sample) throws PlanningException {
     if (isStreaming(sample.getInput())) {
       throw PlannerErrors.notValidOnStream("TABLESAMPLE is not supported on a stream",
           "Remove it; to keep a fraction of the rows, filter them, e.g. WHERE RAND() < 0.1");
@@ -294,7 +295,7 @@ final class OutputModeChecker {
    * function is not supported in ROW_NUMBER() (as column `rn`) on streaming DataFrames/Datasets.
    * Structured Streaming only supports time-window aggregation using the WINDOW function."
    */
-  private static void checkNoOverWindow(RelNode rel) throws SQLException {
+  private static void checkNoOverWindow(RelNode rel) throws PlanningException {
     if (rel.getInputs().isEmpty() || !isStreaming(rel)) {
       return;
     }
@@ -321,7 +322,7 @@ final class OutputModeChecker {
     }
   }
 
-  private static SQLException overWindow(String where) {
+  private static PlanningException overWindow(String where) {
     return PlannerErrors.notValidOnStream("Window functions with OVER (...) are not"
             + " supported on a stream, because a stream has time windows only" + where,
         "Aggregate per time window instead, e.g. GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)");
@@ -334,7 +335,7 @@ final class OutputModeChecker {
    *
    * <p>Spark: "Union between streaming and batch DataFrames/Datasets is not supported".
    */
-  private static void checkUnion(Union union) throws SQLException {
+  private static void checkUnion(Union union) throws PlanningException {
     int streams = 0;
     for (RelNode input : union.getInputs()) {
       streams += isStreaming(input) ? 1 : 0;
@@ -357,7 +358,7 @@ final class OutputModeChecker {
    *
    * <p>Spark: "Except on a streaming DataFrame/Dataset on the right is not supported".
    */
-  private static void checkExcept(Minus minus) throws SQLException {
+  private static void checkExcept(Minus minus) throws PlanningException {
     List<RelNode> inputs = minus.getInputs();
     for (RelNode right : inputs.subList(1, inputs.size())) {
       if (isStreaming(right)) {
@@ -378,7 +379,7 @@ final class OutputModeChecker {
    *
    * <p>Spark: "Intersect of streaming DataFrames/Datasets is not supported".
    */
-  private static void checkNoIntersect(Intersect intersect) throws SQLException {
+  private static void checkNoIntersect(Intersect intersect) throws PlanningException {
     if (isStreaming(intersect)) {
       throw PlannerErrors.notValidOnStream("INTERSECT is not supported on a stream",
           "Filter the rows with WHERE instead, e.g. WHERE k IN ('a', 'b')");
@@ -392,7 +393,7 @@ final class OutputModeChecker {
    * <p>Spark: its join rules, e.g. "Join between two streaming DataFrames/Datasets is not
    * supported in Update output mode, only in Append output mode".
    */
-  private static void checkNoJoin(RelNode join) throws SQLException {
+  private static void checkNoJoin(RelNode join) throws PlanningException {
     if (isStreaming(join)) {
       throw PlannerErrors.notSupported("Joins are not supported yet: a continuous query reads one"
           + " stream and joins it with nothing", "Query the stream alone");
@@ -405,7 +406,7 @@ final class OutputModeChecker {
    *
    * <p>Spark: they become joins, checked by the join rules.
    */
-  private static void checkNoSubquery(RelNode rel) throws SQLException {
+  private static void checkNoSubquery(RelNode rel) throws PlanningException {
     boolean[] found = new boolean[1];
     rel.accept(new RexShuttle() {
       @Override public RexNode visitSubQuery(RexSubQuery subQuery) {
@@ -432,7 +433,7 @@ final class OutputModeChecker {
    * older: "Multiple streaming aggregations are not supported with streaming DataFrames/Datasets".
    */
   private static void checkNoChainedAggregation(Aggregate aggregate, OutputMode mode,
-      @Nullable EmitMode emit) throws SQLException {
+      @Nullable EmitMode emit) throws PlanningException {
     if (!hasStreamingAggregate(aggregate.getInput())) {
       return;
     }
@@ -449,7 +450,7 @@ final class OutputModeChecker {
         "Aggregate the stream once");
   }
 
-  private static void checkCall(AggregateCall call) throws SQLException {
+  private static void checkCall(AggregateCall call) throws PlanningException {
     if (!StreamingAggregateRule.isSupported(call)) {
       throw PlannerErrors.notSupported("Aggregate " + call + " is not supported on streams. Use"
           + " COUNT(*) or COUNT, SUM, MIN, MAX or AVG of one column, with DISTINCT or FILTER"

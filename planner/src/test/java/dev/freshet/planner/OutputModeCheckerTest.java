@@ -10,11 +10,11 @@ import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
+import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.FreshetSqlParser;
 import dev.freshet.sql.parser.SqlEmit;
 import java.math.BigDecimal;
-import java.sql.SQLException;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.avatica.util.TimeUnit;
@@ -66,8 +66,8 @@ class OutputModeCheckerTest {
   }
 
   private void assertRejected(String sql, String sqlState) {
-    SQLException e = assertThrows(SQLException.class, () -> mode(sql), sql);
-    assertEquals(sqlState, e.getSQLState(), () -> sql + ": " + e.getMessage());
+    PlanningException e = assertThrows(PlanningException.class, () -> mode(sql), sql);
+    assertEquals(sqlState, e.state().code(), () -> sql + ": " + e.getMessage());
   }
 
   @Test void shouldDefaultToUpdateWhenAggregatingAndToAppendOtherwise() throws Exception {

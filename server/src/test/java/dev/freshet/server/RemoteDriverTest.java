@@ -10,7 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.planner.errors.SqlState;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -18,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -115,6 +118,23 @@ class RemoteDriverTest {
           assertEquals(expected.getMessage(), actual.getMessage(), sql);
         }
       }
+    }
+  }
+
+  @Test void shouldReportThePlannersStateOverTheWire() throws Exception {
+    String join = "SELECT STREAM user_id FROM " + stream + " a JOIN " + stream + " b"
+        + " ON a.amount = b.amount";
+    Map<String, SqlState> states = Map.of(
+        "SELECT STREAM * FROM " + stream + " EMIT COMPLETE", SqlState.NOT_VALID_ON_STREAM,
+        join, SqlState.AMBIGUOUS_COLUMN,
+        "SELECT STREAM usr FROM " + stream, SqlState.COLUMN_NOT_FOUND);
+    try (Statement remote = reader.createStatement()) {
+      for (Map.Entry<String, SqlState> c : states.entrySet()) {
+        SQLException e = assertThrows(SQLException.class, () -> remote.executeQuery(c.getKey()));
+        assertEquals(c.getValue().code(), e.getSQLState(), c.getKey());
+      }
+      SQLException e = assertThrows(SQLException.class, () -> remote.executeQuery(join));
+      assertTrue(e.getMessage().endsWith("Column 'USER_ID' is ambiguous"), e.getMessage());
     }
   }
 

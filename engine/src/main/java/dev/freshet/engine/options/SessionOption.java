@@ -2,7 +2,7 @@ package dev.freshet.engine.options;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.planner.PlannerErrors;
+import dev.freshet.engine.errors.Errors;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -152,7 +152,7 @@ public final class SessionOption<T> {
       n = min - 1;
     }
     if (n < min || n > max) {
-      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be an integer from " + min
+      throw Errors.invalidDefinition("Option '" + key + "' must be an integer from " + min
           + " to " + max + ", not '" + value + "'");
     }
     return n;
@@ -173,7 +173,7 @@ public final class SessionOption<T> {
       throws SQLException {
     String v = value.trim().toLowerCase(Locale.ROOT);
     if (!allowed.contains(v)) {
-      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be one of: "
+      throw Errors.invalidDefinition("Option '" + key + "' must be one of: "
           + String.join(", ", allowed) + "; not '" + value + "'");
     }
     return v;
@@ -188,13 +188,13 @@ public final class SessionOption<T> {
       unit = 1L;
     }
     if (amount == null || unit == null) {
-      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be a"
+      throw Errors.invalidDefinition("Option '" + key + "' must be a"
           + " duration such as '1 second', '500 ms' or '2 minutes', or '0' to start each batch"
           + " as soon as data arrives; not '" + value + "'");
     }
     BigDecimal millis = amount.multiply(BigDecimal.valueOf(unit));
     if (millis.stripTrailingZeros().scale() > 0 || millis.compareTo(MAX_TRIGGER_MILLIS) > 0) {
-      throw PlannerErrors.invalidDefinition("Option '" + key + "' must be a whole"
+      throw Errors.invalidDefinition("Option '" + key + "' must be a whole"
           + " number of milliseconds up to a day, not '" + value + "'");
     }
     return Duration.ofMillis(millis.longValueExact());

@@ -1,7 +1,7 @@
 package dev.freshet.engine.options;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.Trigger;
-import dev.freshet.planner.PlannerErrors;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -111,7 +111,7 @@ public final class SessionOptions {
    */
   public synchronized void set(String key, @Nullable String value) throws SQLException {
     SessionOption<?> option = SessionOption.of(key).orElseThrow(() ->
-        PlannerErrors.invalidDefinition("Unknown option '" + key + "'. Options: "
+        Errors.invalidDefinition("Unknown option '" + key + "'. Options: "
             + SessionOption.ALL.stream().map(SessionOption::key)
                 .collect(Collectors.joining(", "))));
     Map<SessionOption<?>, Object> next = new HashMap<>(values);

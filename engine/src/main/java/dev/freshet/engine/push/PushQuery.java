@@ -2,8 +2,10 @@ package dev.freshet.engine.push;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingQuery;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -46,10 +48,6 @@ public final class PushQuery implements AutoCloseable {
   public static final String BATCH_ID = "_BATCH_ID";
   /** Name of the trailing column that says what the row is. */
   public static final String ROW_KIND = "_ROW_KIND";
-  /** SQLSTATE when an APPEND reader falls further behind than its buffer allows. */
-  public static final String BUFFER_OVERFLOW_STATE = "53000";
-  /** SQLSTATE when the query timeout ({@code Statement.setQueryTimeout}) ends the query. */
-  public static final String TIMEOUT_STATE = "HYT00";
 
   /** Ends the stream of rows; {@code error} is null after a normal stop. */
   private record End(Throwable error) {
@@ -122,7 +120,7 @@ public final class PushQuery implements AutoCloseable {
 
   /**
    * Ends the query after {@code timeout}: its reader then gets a SQLException with SQLSTATE
-   * {@value #TIMEOUT_STATE} instead of more rows.
+   * HYT00 ({@link SqlState#TIMEOUT_EXPIRED}) instead of more rows.
    *
    * <pre>{@code
    * push.expireAfter(Duration.ofSeconds(30));   // Statement.setQueryTimeout(30)
@@ -130,9 +128,9 @@ public final class PushQuery implements AutoCloseable {
    */
   public void expireAfter(Duration timeout) {
     long millis = timeout.toMillis();
-    ScheduledFuture<?> task = scheduler.schedule(() -> fail(new SQLException("Push query "
-        + query.name() + " ran for its query timeout of " + describe(timeout) + " and was stopped."
-        + " Raise Statement.setQueryTimeout, or set it to 0 for no timeout", TIMEOUT_STATE)),
+    ScheduledFuture<?> task = scheduler.schedule(() -> fail(Errors.of(SqlState.TIMEOUT_EXPIRED,
+        "Push query " + query.name() + " ran for its query timeout of " + describe(timeout)
+        + " and was stopped. Raise Statement.setQueryTimeout, or set it to 0 for no timeout")),
         millis, TimeUnit.MILLISECONDS);
     synchronized (this) {
       if (expiry != null) {
@@ -253,13 +251,13 @@ public final class PushQuery implements AutoCloseable {
       }
     }
     if (overflow) {
-      fail(new SQLException("Push query " + query.name() + " stopped: its reader fell more than "
+      fail(Errors.of(SqlState.INSUFFICIENT_RESOURCES, "Push query " + query.name()
+          + " stopped: its reader fell more than "
           + bufferRows + " rows behind (batch " + batchId + "), which is what option '"
           + SessionOption.PUSH_BUFFER_ROWS.key() + "' allows for a result whose rows never"
           + " change. Read faster, raise it with SET '" + SessionOption.PUSH_BUFFER_ROWS.key()
           + "' = '...',"
-          + " or aggregate with EMIT UPDATE, whose unread rows are coalesced per key",
-          BUFFER_OVERFLOW_STATE));
+          + " or aggregate with EMIT UPDATE, whose unread rows are coalesced per key"));
     }
   }
 
@@ -423,8 +421,8 @@ public final class PushQuery implements AutoCloseable {
    * the query has stopped ({@link #isClosed()} tells which).
    *
    * @throws SQLException if the query failed (SQLSTATE 58000, the cause is the failure), the
-   *     reader fell too far behind ({@value #BUFFER_OVERFLOW_STATE}) or the query timed out
-   *     ({@value #TIMEOUT_STATE})
+   *     reader fell too far behind (53000, {@link SqlState#INSUFFICIENT_RESOURCES}) or the query
+   *     timed out (HYT00, {@link SqlState#TIMEOUT_EXPIRED})
    */
   public Object[] next(Duration timeout) throws SQLException {
     End ended;
@@ -450,8 +448,8 @@ public final class PushQuery implements AutoCloseable {
           TimeUnit.NANOSECONDS.timedWait(this, left);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new SQLException("Interrupted while waiting for the next row of query "
-              + query.name(), "HY008", e);
+          throw Errors.of(SqlState.OPERATION_CANCELED, "Interrupted while waiting for the next"
+              + " row of query " + query.name(), e);
         }
       }
     }
@@ -460,8 +458,8 @@ public final class PushQuery implements AutoCloseable {
       throw sql;
     }
     if (ended.error() != null) {
-      throw new SQLException("Continuous query " + query.name() + " failed: "
-          + ended.error(), "58000", ended.error());
+      throw Errors.of(SqlState.SYSTEM_ERROR, "Continuous query " + query.name() + " failed: "
+          + ended.error(), ended.error());
     }
     return null;
   }

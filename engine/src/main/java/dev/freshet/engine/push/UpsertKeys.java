@@ -1,7 +1,7 @@
 package dev.freshet.engine.push;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.PlannedQuery;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.rel.StateStoreSave;
 import java.sql.SQLException;
 import dev.freshet.executor.runtime.OutputMode;
@@ -85,7 +85,7 @@ public final class UpsertKeys {
    * @throws SQLException if the plan has, above the aggregation, something other than calcs
    */
   public static Keyed appendKeyColumns(PlannedQuery plan, String viewName) throws SQLException {
-    KeyedRel keyed = keyed(plan.physical(), true, false, rel -> PlannerErrors.notSupported(
+    KeyedRel keyed = keyed(plan.physical(), true, false, rel -> Errors.notSupported(
         "Materialized view " + viewName + " cannot be maintained"
         + " in UPDATE mode: its plan has " + rel.getRelTypeName() + " above the aggregation,"
         + " so its rows cannot be matched to their groups. Use EMIT COMPLETE"));
@@ -110,7 +110,7 @@ public final class UpsertKeys {
    */
   public static Hidden appendPushColumns(PlannedQuery plan) throws SQLException {
     boolean update = plan.outputMode() == OutputMode.UPDATE;
-    KeyedRel keyed = keyed(plan.physical(), update, true, rel -> PlannerErrors.notSupported(
+    KeyedRel keyed = keyed(plan.physical(), update, true, rel -> Errors.notSupported(
         "A push query in " + plan.outputMode().name() + " mode cannot have "
         + rel.getRelTypeName() + " above its aggregation: its rows could not be matched to"
         + " their groups. Use EMIT APPEND, or aggregate last"));

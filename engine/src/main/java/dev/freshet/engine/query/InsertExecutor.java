@@ -1,10 +1,12 @@
 package dev.freshet.engine.query;
 
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.FreshetPlanner;
-import dev.freshet.planner.PlannerErrors;
 import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.errors.SqlState;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -42,20 +44,21 @@ public final class InsertExecutor {
 
   /** Appends the statement's rows to its stream and returns how many there were. */
   public static long insert(FreshetPlanner planner, SqlInsert insert) throws SQLException {
-    StreamTable stream = planner.stream((SqlIdentifier) insert.getTargetTable());
+    StreamTable stream = Errors.fromPlanner(
+        () -> planner.stream((SqlIdentifier) insert.getTargetTable()));
     // Checked first: a stream that generates its rows has nowhere to put them.
     MemoryStream target = stream.memoryStream().orElseThrow(() ->
-        PlannerErrors.streamNotInsertable(stream.name(), stream.connector()));
-    RelNode plan = planner.planInsert(insert);
+        StreamErrors.streamNotInsertable(stream.name(), stream.connector()));
+    RelNode plan = Errors.fromPlanner(() -> planner.planInsert(insert));
     if (!(plan instanceof TableModify)) {
-      throw PlannerErrors.notSupported("Cannot plan " + insert);
+      throw Errors.notSupported("Cannot plan " + insert);
     }
     List<Object[]> rows = evaluate(planner, ((TableModify) plan).getInput(), stream);
     try {
       target.addData(rows);
     } catch (StreamLogException e) {
       // Not written: the INSERT fails, and the stream is as it was.
-      throw PlannerErrors.streamLogError(e);
+      throw StreamErrors.streamLogError(e);
     }
     return rows.size();
   }
@@ -92,14 +95,14 @@ public final class InsertExecutor {
           e = fold(rexBuilder, reduced.get(next++));
         }
         if (!(e instanceof RexLiteral)) {
-          throw new SQLException("Cannot evaluate " + tuple.get(i) + " for column "
-              + fields.get(i).getName() + " of stream " + stream.name()
-              + ". INSERT accepts constant expressions only", "22000");
+          throw Errors.of(SqlState.DATA_EXCEPTION, "Cannot evaluate " + tuple.get(i)
+              + " for column " + fields.get(i).getName() + " of stream " + stream.name()
+              + ". INSERT accepts constant expressions only");
         }
         row[i] = internalValue(planner, (RexLiteral) e);
         if (row[i] == null && !fields.get(i).getType().isNullable()) {
-          throw new SQLException("Column " + fields.get(i).getName() + " of stream "
-              + stream.name() + " is NOT NULL, but a row gives it no value", "23502");
+          throw Errors.of(SqlState.NOT_NULL_VIOLATION, "Column " + fields.get(i).getName()
+              + " of stream " + stream.name() + " is NOT NULL, but a row gives it no value");
         }
       }
       rows.add(row);
@@ -134,7 +137,7 @@ public final class InsertExecutor {
         tuples.add(substitute.apply(project.getProjects()));
       }
     } else {
-      throw PlannerErrors.notSupported("INSERT INTO " + stream.name() + " supports VALUES only;"
+      throw Errors.notSupported("INSERT INTO " + stream.name() + " supports VALUES only;"
           + " INSERT ... SELECT is not supported yet");
     }
   }

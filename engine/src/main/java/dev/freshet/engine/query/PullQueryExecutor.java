@@ -2,12 +2,14 @@ package dev.freshet.engine.query;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.FreshetTypeSystem;
-import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.FreshetValidator;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -52,10 +54,8 @@ import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
-import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
@@ -146,13 +146,13 @@ public final class PullQueryExecutor {
     JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE);
     CalciteCatalogReader catalogReader = new CalciteCatalogReader(rootSchema,
         List.of(FreshetPlanner.SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT);
-    SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(),
-        catalogReader, typeFactory, SqlValidator.Config.DEFAULT.withIdentifierExpansion(true));
+    FreshetValidator validator = new FreshetValidator(catalogReader, typeFactory,
+        SqlValidator.Config.DEFAULT.withIdentifierExpansion(true));
     SqlNode validated;
     try {
       validated = validator.validate(query);
     } catch (CalciteContextException e) {
-      throw validationError(e);
+      throw validationError(e, validator.state(e));
     }
     VolcanoPlanner planner = new VolcanoPlanner();
     planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
@@ -253,8 +253,8 @@ public final class PullQueryExecutor {
         }
       } catch (RuntimeException e) {
         // The plan ran and a value broke it, e.g. a division by zero.
-        throw new SQLException("Cannot compute the result of the query over materialized views "
-            + names(views) + ": " + e, "22000", e);
+        throw Errors.of(SqlState.DATA_EXCEPTION, "Cannot compute the result of the query over"
+            + " materialized views " + names(views) + ": " + e, e);
       }
       return new StatementResult.Rows(columns(rowType), rows);
     }
@@ -303,7 +303,7 @@ public final class PullQueryExecutor {
         }
       } catch (RuntimeException e) {
         // Calcite plans and compiles any valid query it supports; what is left is a gap.
-        throw PlannerErrors.notSupported("Calcite cannot run this query over materialized views."
+        throw Errors.notSupported("Calcite cannot run this query over materialized views."
             + " Plan:\n" + RelOptUtil.toString(root.rel), e);
       }
       return new Compiled(bindable, Collections.unmodifiableMap(parameters));
@@ -358,18 +358,14 @@ public final class PullQueryExecutor {
     return rowType.getFieldList().stream().map(ResultColumn::of).toList();
   }
 
-  private static SQLException validationError(CalciteContextException e) {
+  private static SQLException validationError(CalciteContextException e, SqlState state) {
     String message = e.getMessage();
-    String cause = e.getCause() == null ? "" : String.valueOf(e.getCause().getMessage());
-    String sqlState = "42000";
-    if (cause.startsWith("Object '") || cause.startsWith("Table '")) {
-      sqlState = "42S02";
+    if (state == SqlState.OBJECT_NOT_FOUND) {
       message += ". See SHOW STREAMS and SHOW VIEWS for what exists, or create a stream with"
           + " CREATE STREAM name (...) WITH (connector = 'memory')";
-    } else if (cause.startsWith("Column '")) {
-      sqlState = "42S22";
+    } else if (state == SqlState.COLUMN_NOT_FOUND) {
       message += ". DESCRIBE the stream or view to see its columns";
     }
-    return PlannerErrors.validationError(message, sqlState, e);
+    return Errors.of(state, message, e);
   }
 }

@@ -2,6 +2,8 @@ package dev.freshet.engine.query;
 
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.OffsetSeq;
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.planner.errors.SqlState;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.PlanCompatibility;
 import dev.freshet.planner.exec.UnreadablePlanException;
@@ -19,7 +21,7 @@ import java.util.OptionalLong;
  * when the view is created, and on every restart compared with the plan the running code makes,
  * so that state is never read with a layout other than the one it was written with. A plan this
  * code cannot read, or whose state schema differs, fails the view with SQLSTATE
- * {@value #INCOMPATIBLE_CHECKPOINT_STATE}, naming the view and what differs.
+ * 55000 ({@link #INCOMPATIBLE_CHECKPOINT_STATE}), naming the view and what differs.
  *
  * <pre>{@code
  * StoredPlans.checkStateFormatVersion(checkpoint, "PER_USER");
@@ -30,7 +32,8 @@ import java.util.OptionalLong;
  */
 public final class StoredPlans {
   /** SQLSTATE when a view's checkpoint cannot be resumed by this code (object not in state). */
-  public static final String INCOMPATIBLE_CHECKPOINT_STATE = "55000";
+  public static final SqlState INCOMPATIBLE_CHECKPOINT_STATE =
+      SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE;
   /**
    * The format of the state this code writes and reads, pinned in every {@code offsets/N} as
    * {@value OffsetSeq#STATE_FORMAT_VERSION} (Spark's {@code stateFormatVersion}).
@@ -46,7 +49,7 @@ public final class StoredPlans {
    * value schemas. Before the first batch there is no state, so any stored plan will do: it was
    * left by a CREATE that failed, and {@link #write} replaces it.
    *
-   * @throws SQLException with SQLSTATE {@value #INCOMPATIBLE_CHECKPOINT_STATE} if the stored plan
+   * @throws SQLException with SQLSTATE 55000 ({@link #INCOMPATIBLE_CHECKPOINT_STATE}) if the stored plan
    *     cannot be read or its state does not fit {@code plan}
    */
   public static void check(Checkpoint checkpoint, String view, ExecPlan plan)
@@ -94,7 +97,7 @@ public final class StoredPlans {
   /**
    * Checks the state format version pinned in the checkpoint's latest {@code offsets/N}.
    *
-   * @throws SQLException with SQLSTATE {@value #INCOMPATIBLE_CHECKPOINT_STATE} if it is not
+   * @throws SQLException with SQLSTATE 55000 ({@link #INCOMPATIBLE_CHECKPOINT_STATE}) if it is not
    *     {@value #STATE_FORMAT_VERSION}
    */
   public static void checkStateFormatVersion(Checkpoint checkpoint, String view)
@@ -116,9 +119,9 @@ public final class StoredPlans {
 
   private static SQLException cannotResume(String view, Checkpoint checkpoint, String why,
       Throwable cause) {
-    return new SQLException("Materialized view " + view + " cannot resume from its checkpoint "
+    return Errors.of(INCOMPATIBLE_CHECKPOINT_STATE, "Materialized view " + view + " cannot resume from its checkpoint "
         + checkpoint.root() + ": " + why + ". Run the Freshet version that created the view, or"
         + " DROP MATERIALIZED VIEW " + view + " and create it again to rebuild its state from"
-        + " the beginning of its stream", INCOMPATIBLE_CHECKPOINT_STATE, cause);
+        + " the beginning of its stream", cause);
   }
 }

@@ -3,7 +3,9 @@ package dev.freshet.engine.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.push.RowKind;
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.catalog.ViewResult;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -400,19 +402,20 @@ public final class ResultTable implements ViewResult {
   private void replayChanges(Connection c, long sinceBatch, long latest, ChangeListener listener)
       throws SQLException {
     if (sinceBatch > latest) {
-      throw new SQLException("View " + view + " has no version " + sinceBatch + ": its latest"
-          + " is " + latest + ". Resume from a version you have seen, or subscribe without"
-          + " 'since_version' to start from the view's current rows", "22023");
+      throw Errors.of(SqlState.INVALID_PARAMETER_VALUE, "View " + view + " has no version "
+          + sinceBatch + ": its latest is " + latest + ". Resume from a version you have seen,"
+          + " or subscribe without 'since_version' to start from the view's current rows");
     }
     if (sinceBatch == latest) {
       return;
     }
     Long oldest = changes.oldestBatch(c);
     if (oldest == null || oldest > sinceBatch + 1) {
-      throw new SQLException("View " + view + " no longer keeps the changes after version "
-          + sinceBatch + (oldest == null ? "" : ": the oldest it keeps are those of version "
-          + oldest) + ". Subscribe without 'since_version' to start from the view's current"
-          + " rows, or keep more versions with SET 'min.batches.to.retain'", "22023");
+      throw Errors.of(SqlState.INVALID_PARAMETER_VALUE, "View " + view + " no longer keeps the"
+          + " changes after version " + sinceBatch + (oldest == null ? ""
+          : ": the oldest it keeps are those of version " + oldest) + ". Subscribe without"
+          + " 'since_version' to start from the view's current rows, or keep more versions with"
+          + " SET 'min.batches.to.retain'");
     }
     changes.replay(c, sinceBatch, listener);
   }

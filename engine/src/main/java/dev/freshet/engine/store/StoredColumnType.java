@@ -1,6 +1,6 @@
 package dev.freshet.engine.store;
 
-import dev.freshet.planner.PlannerErrors;
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.state.StateCodec;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -286,7 +286,7 @@ enum StoredColumnType {
     case VARBINARY:
       return VARBINARY;
     default:
-      throw PlannerErrors.notSupported("Column " + column + " of materialized view " + view
+      throw Errors.notSupported("Column " + column + " of materialized view " + view
           + " is " + type.getFullTypeString() + ", which a view's result cannot hold yet. Cast"
           + " it to a character, numeric, boolean, date, time or timestamp type");
     }

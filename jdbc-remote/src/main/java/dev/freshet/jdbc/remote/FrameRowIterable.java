@@ -69,7 +69,8 @@ final class FrameRowIterable implements Iterable<Object> {
       @Override public boolean hasNext() {
         while (!rows.hasNext()) {
           if (cancelled.getAsBoolean()) {
-            throw new RuntimeException(new SQLException("Statement canceled", "HY008"));
+            throw new RuntimeException(new SQLException("Statement canceled",
+                ClientSqlState.OPERATION_CANCELED.code()));
           }
           if (frame.done) {
             rows = Collections.emptyIterator();
@@ -100,7 +101,8 @@ final class FrameRowIterable implements Iterable<Object> {
         }
         throw new RuntimeException(new SQLException("The query ran for its query timeout of "
             + timeout.toSeconds() + " s and was stopped on the server. Raise"
-            + " Statement.setQueryTimeout, or set it to 0 for no timeout", "HYT00"));
+            + " Statement.setQueryTimeout, or set it to 0 for no timeout",
+            ClientSqlState.TIMEOUT_EXPIRED.code()));
       }
 
       private Frame fetch() {
@@ -111,7 +113,7 @@ final class FrameRowIterable implements Iterable<Object> {
           // over and repeat rows the reader already has.
           throw new RuntimeException(new SQLException("The server no longer has this result"
               + " (it was restarted, or the statement was closed or cancelled); execute the"
-              + " query again", "24000", e));
+              + " query again", ClientSqlState.INVALID_CURSOR_STATE.code(), e));
         }
       }
     };

@@ -53,14 +53,15 @@ final class RemoteConnectionProperties {
       throw new SQLException("Malformed jdbc:freshet:remote: URL (its values are not shown, as"
           + " they may hold a password): write key=value pairs separated by ';', quoting a value"
           + " that contains ';' with '...', e.g. jdbc:freshet:remote:url=http://localhost:8765",
-          "08001");
+          ClientSqlState.UNABLE_TO_CONNECT.code());
     }
     Properties avatica = new Properties();
     avatica.putAll(p);
     String url = avatica.getProperty("url");
     if (url == null || url.isBlank()) {
       throw new SQLException("jdbc:freshet:remote: needs the server's address, e.g."
-          + " jdbc:freshet:remote:url=http://localhost:8765", "08001");
+          + " jdbc:freshet:remote:url=http://localhost:8765",
+          ClientSqlState.UNABLE_TO_CONNECT.code());
     }
     moveIfAbsent(avatica, "user", "avatica_user");
     moveIfAbsent(avatica, "password", "avatica_password");

@@ -44,21 +44,24 @@ final class RemoteErrors {
       return new SQLException("Cannot connect to " + serverUrl + ": HTTP 401 Unauthorized. The"
           + " server requires authentication and did not accept the credentials given: check"
           + " user and password, and set authentication=DIGEST if the server uses digest"
-          + " authentication", "28000", e);
+          + " authentication", ClientSqlState.INVALID_AUTHORIZATION.code(), e);
     }
     if (status == 403) {
       return new SQLException("Cannot connect to " + serverUrl + ": HTTP 403 Forbidden. The"
-          + " user is known but lacks the role the server requires", "28000", e);
+          + " user is known but lacks the role the server requires",
+          ClientSqlState.INVALID_AUTHORIZATION.code(), e);
     }
     if (status > 0) {
       return new SQLException("Cannot connect to " + serverUrl + ": the server answered HTTP "
-          + status + "; is it a Freshet server?", "08001", e);
+          + status + "; is it a Freshet server?", ClientSqlState.UNABLE_TO_CONNECT.code(), e);
     }
     if (hasCause(e, ConnectException.class)) {
       return new SQLException("Cannot connect to " + serverUrl + ": nothing accepts connections"
-          + " there. Start the server with: freshet serve", "08001", e);
+          + " there. Start the server with: freshet serve",
+          ClientSqlState.UNABLE_TO_CONNECT.code(), e);
     }
-    return new SQLException("Cannot connect to " + serverUrl + " (see the cause)", "08001", e);
+    return new SQLException("Cannot connect to " + serverUrl + " (see the cause)",
+        ClientSqlState.UNABLE_TO_CONNECT.code(), e);
   }
 
   /**
@@ -77,7 +80,7 @@ final class RemoteErrors {
     int status = httpStatus(e);
     return new SQLException(what + " failed: "
         + (status > 0 ? "the server answered HTTP " + status : "the server cannot be reached")
-        + " (see the cause)", "08S01", e);
+        + " (see the cause)", ClientSqlState.COMMUNICATION_LINK_FAILURE.code(), e);
   }
 
   /**
@@ -124,7 +127,8 @@ final class RemoteErrors {
 
   /** Avatica sends 00000 ("success") when the server's exception had no SQLSTATE. */
   private static String knownState(String state) {
-    return state == null || UNKNOWN_SQL_STATE.equals(state) ? "HY000" : state;
+    return state == null || UNKNOWN_SQL_STATE.equals(state) ? ClientSqlState.GENERAL_ERROR.code()
+        : state;
   }
 
   private static int httpStatus(Throwable e) {

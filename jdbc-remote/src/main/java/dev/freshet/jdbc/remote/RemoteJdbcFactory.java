@@ -229,7 +229,7 @@ public class RemoteJdbcFactory implements AvaticaFactory {
     @Override public boolean next() throws SQLException {
       if (isCancelled()) {
         // Avatica's own check throws without a SQLSTATE.
-        throw new SQLException("Statement canceled", "HY008");
+        throw new SQLException("Statement canceled", ClientSqlState.OPERATION_CANCELED.code());
       }
       try {
         return super.next();

@@ -22,7 +22,8 @@ import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.PlannedQuery;
-import dev.freshet.planner.PlannerErrors;
+import dev.freshet.planner.errors.PlannerErrors;
+import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.rel.AggregatePhase;
 import dev.freshet.planner.rel.EventTimeColumn;
 import dev.freshet.planner.rel.EventTimeWatermark;
@@ -31,7 +32,6 @@ import dev.freshet.planner.rel.StateStoreRestore;
 import dev.freshet.planner.rel.StateStoreSave;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -129,7 +129,7 @@ public final class ExecPlanBuilder {
   }
 
   /** Builds the operators of {@code query}, wired from its source to a collecting sink. */
-  public StreamingPipeline build(PlannedQuery query) throws SQLException {
+  public StreamingPipeline build(PlannedQuery query) throws PlanningException {
     CollectOperator output = new CollectOperator();
     List<EventTimeWatermarkOperator> watermarks = new ArrayList<>();
     List<StatefulAggregateOperator> stateful = new ArrayList<>();
@@ -144,7 +144,7 @@ public final class ExecPlanBuilder {
 
   private Operator build(RelNode rel, Operator downstream,
       List<EventTimeWatermarkOperator> watermarks, List<StatefulAggregateOperator> stateful)
-      throws SQLException {
+      throws PlanningException {
     if (rel instanceof TableScan && StreamingRels.streamOf((TableScan) rel).isPresent()) {
       return downstream;
     }
@@ -229,7 +229,7 @@ public final class ExecPlanBuilder {
   }
 
   private static LogicalStreamAggregate phase(RelNode rel, AggregatePhase phase)
-      throws SQLException {
+      throws PlanningException {
     if (rel instanceof LogicalStreamAggregate
         && ((LogicalStreamAggregate) rel).phase() == phase) {
       return (LogicalStreamAggregate) rel;
@@ -299,7 +299,7 @@ public final class ExecPlanBuilder {
     }
   }
 
-  private static SQLException unsupported(RelNode rel) {
+  private static PlanningException unsupported(RelNode rel) {
     return PlannerErrors.notSupported("Freshet cannot run this part of a continuous query yet: "
         + rel.getRelTypeName() + ". Plan:\n" + RelOptUtil.toString(rel));
   }

@@ -1,0 +1,92 @@
+package dev.freshet.engine.errors;
+
+import dev.freshet.planner.errors.PlannerErrors;
+import dev.freshet.planner.errors.SqlState;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The errors about the catalog's objects (streams, materialized views and queries) that the
+ * engine's statements name: each says what is wrong and which statement fixes it.
+ *
+ * <pre>{@code
+ * throw CatalogErrors.viewNotFound("TOTALS");   // SQLSTATE 42S02
+ * }</pre>
+ */
+public final class CatalogErrors {
+  private CatalogErrors() {
+  }
+
+  /** A stream that already exists. */
+  public static SQLException streamExists(String name) {
+    return Errors.of(SqlState.OBJECT_EXISTS, "Stream '" + name + "' already exists. Use CREATE"
+        + " STREAM IF NOT EXISTS, or DROP STREAM " + name + " first.");
+  }
+
+  /** A stream that does not exist; the planner reports it too, with the same message. */
+  public static SQLException streamNotFound(String name) {
+    return Errors.toSqlException(PlannerErrors.streamNotFound(name));
+  }
+
+  /**
+   * A name that an object of another kind holds; streams and views share one namespace.
+   *
+   * @param kind what the statement creates, e.g. {@code stream}
+   * @param holderKind what holds the name, e.g. {@code materialized view}
+   * @param dropHolder the statement that would free the name
+   */
+  public static SQLException nameTaken(String kind, String name, String holderKind,
+      String dropHolder) {
+    return Errors.of(SqlState.OBJECT_EXISTS, "Cannot create " + kind + " '" + name + "': a "
+        + holderKind + " of that name exists, and streams and views share one namespace. Choose"
+        + " another name, or " + dropHolder + " first.");
+  }
+
+  /** A materialized view that already exists. */
+  public static SQLException viewExists(String name) {
+    return Errors.of(SqlState.OBJECT_EXISTS, "Materialized view '" + name + "' already exists."
+        + " Use CREATE MATERIALIZED VIEW IF NOT EXISTS, or DROP MATERIALIZED VIEW " + name
+        + " first.");
+  }
+
+  /** A materialized view that does not exist. */
+  public static SQLException viewNotFound(String name) {
+    return Errors.of(SqlState.OBJECT_NOT_FOUND, "Materialized view '" + name + "' not found. See"
+        + " SHOW VIEWS, or create it with CREATE MATERIALIZED VIEW " + name + " AS SELECT ...");
+  }
+
+  /** A name that is neither a stream nor a view. */
+  public static SQLException objectNotFound(String name) {
+    return Errors.of(SqlState.OBJECT_NOT_FOUND, "Stream or view '" + name + "' not found. See"
+        + " SHOW STREAMS and SHOW VIEWS.");
+  }
+
+  /** A stream that cannot be dropped because materialized views read it. */
+  public static SQLException streamInUse(String name, List<String> views) {
+    String list = String.join(", ", views);
+    return Errors.of(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "Cannot drop stream '" + name
+        + "': materialized view" + (views.size() == 1 ? " " : "s ") + list
+        + (views.size() == 1 ? " reads" : " read") + " it. Drop "
+        + (views.size() == 1 ? "the view" : "them") + " first: DROP MATERIALIZED VIEW "
+        + views.get(0) + ".");
+  }
+
+  /**
+   * A statement that names an object of another kind, e.g. {@code DROP STREAM} of a view.
+   *
+   * @param kind what the name is, e.g. {@code materialized view}
+   * @param expected what the statement expects, e.g. {@code stream}
+   * @param fix the statement to use instead
+   */
+  public static SQLException wrongObjectType(String name, String kind, String expected,
+      String fix) {
+    return Errors.of(SqlState.WRONG_OBJECT_TYPE, "'" + name + "' is a " + kind + ", not a "
+        + expected + ". Use " + fix + ".");
+  }
+
+  /** A query id that names no query of the engine. */
+  public static SQLException queryNotFound(String id) {
+    return Errors.of(SqlState.UNDEFINED_OBJECT, "Query '" + id + "' not found. See SHOW QUERIES"
+        + " for the ids and names of the engine's queries.");
+  }
+}

@@ -1,0 +1,101 @@
+package dev.freshet.engine.errors;
+
+import dev.freshet.planner.errors.PlanningException;
+import dev.freshet.planner.errors.SqlState;
+import java.sql.SQLDataException;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTimeoutException;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The one factory of the {@link SQLException}s that the engine and the embedded driver report:
+ * each has a {@link SqlState}, what is wrong and how to fix it, and is of the JDBC subclass that
+ * its state's class calls for. The planner's errors become SQLExceptions here, at the engine's
+ * calls into the planner.
+ *
+ * <pre>{@code
+ * throw Errors.of(SqlState.INVALID_PARAMETER_VALUE, "Version 7 is not kept. ...");
+ * PlannedQuery plan = Errors.fromPlanner(() -> planner.planQuery(query, emit, 1));
+ * }</pre>
+ */
+public final class Errors {
+  private Errors() {
+  }
+
+  /** A call into the planner, which reports what it cannot plan as a PlanningException. */
+  @FunctionalInterface
+  public interface PlannerCall<T> {
+    T call() throws PlanningException;
+  }
+
+  /** The value of {@code call}, whose planning error becomes the SQLException with its state. */
+  public static <T> T fromPlanner(PlannerCall<T> call) throws SQLException {
+    try {
+      return call.call();
+    } catch (PlanningException e) {
+      throw toSqlException(e);
+    }
+  }
+
+  /** The planner's error as JDBC reports it: same state and message, the planner's as cause. */
+  public static SQLException toSqlException(PlanningException e) {
+    return of(e.state(), e.getMessage(), e);
+  }
+
+  /** An error with {@code state}; {@code message} says what is wrong and how to fix it. */
+  public static SQLException of(SqlState state, String message) {
+    return of(state, message, null);
+  }
+
+  /**
+   * An error with {@code state} and the failure that showed it. The subclass follows the JDBC
+   * specification's table of SQLSTATE classes (0A, 08, 22, 23, 42), so that a tool can tell a
+   * syntax error from a missing feature without reading codes; timeouts are
+   * {@link SQLTimeoutException}, the rest plain {@link SQLException}s.
+   */
+  public static SQLException of(SqlState state, String message, @Nullable Throwable cause) {
+    String code = state.code();
+    if (state == SqlState.TIMEOUT_EXPIRED) {
+      return new SQLTimeoutException(message, code, cause);
+    }
+    switch (state.sqlClass()) {
+    case "0A":
+      return new SQLFeatureNotSupportedException(message, code, cause);
+    case "08":
+      return new SQLNonTransientConnectionException(message, code, cause);
+    case "22":
+      return new SQLDataException(message, code, cause);
+    case "23":
+      return new SQLIntegrityConstraintViolationException(message, code, cause);
+    case "42":
+      return new SQLSyntaxErrorException(message, code, cause);
+    default:
+      return new SQLException(message, code, cause);
+    }
+  }
+
+  /** A parse error at a position. */
+  public static SQLException parseError(String message, int line, int column, Throwable cause) {
+    return of(SqlState.SYNTAX_ERROR, "Syntax error at line " + line + ", column " + column + ": "
+        + message, cause);
+  }
+
+  /** A statement, query shape or option Freshet does not support. */
+  public static SQLException notSupported(String what) {
+    return of(SqlState.FEATURE_NOT_SUPPORTED, what);
+  }
+
+  /** A query Freshet does not support, with the failure that showed it. */
+  public static SQLException notSupported(String what, Throwable cause) {
+    return of(SqlState.FEATURE_NOT_SUPPORTED, what, cause);
+  }
+
+  /** A malformed value, e.g. in an option or a watermark declaration. */
+  public static SQLException invalidDefinition(String message) {
+    return of(SqlState.SYNTAX_ERROR, message);
+  }
+}
