@@ -3,7 +3,7 @@ package dev.freshet.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.runtime.MicroBatchExecution;
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.StreamingQuery;

@@ -1,6 +1,6 @@
 package dev.freshet.engine;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.rel.StateStoreSave;

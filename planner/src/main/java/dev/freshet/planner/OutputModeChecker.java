@@ -1,6 +1,6 @@
 package dev.freshet.planner;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;

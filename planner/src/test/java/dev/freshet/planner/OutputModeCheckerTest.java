@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;

@@ -1,5 +1,7 @@
 package dev.freshet.executor.operators;
 
+import dev.freshet.executor.state.GroupKey;
+
 /**
  * Computes the grouping key of a row: the value itself for one key column, else a {@link GroupKey}.
  *
