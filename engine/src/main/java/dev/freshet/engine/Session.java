@@ -15,7 +15,7 @@ import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.sql.parser.EmitMode;
-import dev.freshet.sql.parser.FreshetSqlParser;
+import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.SqlCreateStream;
 import dev.freshet.sql.parser.SqlDropStream;
 import dev.freshet.sql.parser.SqlEmit;

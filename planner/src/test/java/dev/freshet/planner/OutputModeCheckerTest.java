@@ -11,7 +11,7 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
 import dev.freshet.sql.parser.EmitMode;
-import dev.freshet.sql.parser.FreshetSqlParser;
+import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.SqlEmit;
 import java.math.BigDecimal;
 import java.sql.SQLException;
