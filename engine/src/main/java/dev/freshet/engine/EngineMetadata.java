@@ -8,7 +8,7 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
-import dev.freshet.sql.parser.FreshetSqlParser;
+import dev.freshet.sql.FreshetSqlParser;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -7,7 +7,7 @@ import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;

@@ -1,7 +1,7 @@
 package dev.freshet.engine;
 
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.errors.PlanningException;

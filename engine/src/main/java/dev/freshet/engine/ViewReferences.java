@@ -4,7 +4,7 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.ViewTable;
-import dev.freshet.sql.parser.FreshetSqlParser;
+import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.SqlEmit;
 import java.sql.SQLException;
 import java.util.HashSet;

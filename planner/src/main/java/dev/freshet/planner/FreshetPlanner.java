@@ -2,7 +2,7 @@ package dev.freshet.planner;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;

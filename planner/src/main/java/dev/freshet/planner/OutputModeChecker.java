@@ -1,6 +1,6 @@
 package dev.freshet.planner;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.rel.StreamingRels;

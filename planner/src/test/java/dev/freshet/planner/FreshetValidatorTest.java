@@ -9,7 +9,7 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.errors.SqlState;
-import dev.freshet.sql.parser.FreshetSqlParser;
+import dev.freshet.sql.FreshetSqlParser;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.rel.type.RelDataTypeImpl;

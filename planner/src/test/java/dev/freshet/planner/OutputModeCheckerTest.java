@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.sql.parser.EmitMode;
-import dev.freshet.sql.parser.FreshetSqlParser;
+import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.SqlEmit;
 import java.math.BigDecimal;
 import java.util.Map;

@@ -7,7 +7,7 @@ import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.executor.operators.ValueKind;
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;

@@ -4,7 +4,7 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.rel.StateStoreSave;
 import java.sql.SQLException;
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.freshet.engine.query;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.runtime.MicroBatchExecution;
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StreamingQuery;
 import java.time.Duration;

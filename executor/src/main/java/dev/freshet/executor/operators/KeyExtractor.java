@@ -1,5 +1,8 @@
 package dev.freshet.executor.operators;
 
+import dev.freshet.executor.state.GroupKey;
+import dev.freshet.executor.state.KeyHash;
+
 /**
  * Computes the grouping key of a row: the value itself for one key column, else a {@link GroupKey}.
  *

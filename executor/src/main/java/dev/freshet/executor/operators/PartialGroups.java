@@ -1,5 +1,6 @@
 package dev.freshet.executor.operators;
 
+import dev.freshet.executor.state.KeyHash;
 import java.util.Arrays;
 import java.util.Objects;
 

@@ -2,8 +2,7 @@ package dev.freshet.executor.operators;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.runtime.OutputMode;
-import dev.freshet.executor.runtime.ParallelTasks;
+import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
 import java.util.ArrayList;

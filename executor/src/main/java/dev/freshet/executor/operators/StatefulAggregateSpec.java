@@ -2,7 +2,6 @@ package dev.freshet.executor.operators;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.runtime.OutputMode;
 import java.util.Arrays;
 import java.util.List;
 

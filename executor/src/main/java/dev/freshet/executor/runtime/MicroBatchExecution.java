@@ -12,6 +12,7 @@ import dev.freshet.executor.checkpoint.RestartDecision;
 import dev.freshet.executor.operators.AggregateMetrics;
 import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
+import dev.freshet.executor.operators.ParallelTasks;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsAdmissionControl;

@@ -1,6 +1,5 @@
 package dev.freshet.executor.state;
 
-import dev.freshet.executor.operators.GroupKey;
 import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutput;

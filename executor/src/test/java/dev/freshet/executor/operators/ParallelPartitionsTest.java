@@ -3,7 +3,6 @@ package dev.freshet.executor.operators;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.executor.state.GroupKey;
+import dev.freshet.executor.state.KeyHash;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.executor.runtime.OutputMode;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;

@@ -10,6 +10,7 @@ import dev.freshet.executor.operators.AggregateFunction;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.Operator;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.executor.operators.ValueKind;

@@ -13,6 +13,7 @@ import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.CalcOperator;
 import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.Operator;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.RowCalc;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.StatefulAggregateSpec;

@@ -8,6 +8,7 @@ import dev.freshet.executor.operators.AggregateFunction;
 import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.EventTimeKey;
 import dev.freshet.executor.operators.EventTimeWatermarkOperator;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.executor.operators.TimeWindowOperator;

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.freshet.executor.operators.GroupKey;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.freshet.planner.rel;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import java.util.List;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelTraitSet;

@@ -2,7 +2,7 @@ package dev.freshet.planner.rules;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.rel.AggregatePhase;
 import dev.freshet.planner.rel.EventTimeColumn;
 import dev.freshet.planner.rel.EventTimeLineage;

@@ -8,7 +8,7 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
 import dev.freshet.executor.source.MemoryStream;
-import dev.freshet.sql.parser.FreshetSqlParser;
+import dev.freshet.sql.FreshetSqlParser;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

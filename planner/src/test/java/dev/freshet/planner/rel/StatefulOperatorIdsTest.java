@@ -7,7 +7,7 @@ import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
-import dev.freshet.sql.parser.FreshetSqlParser;
+import dev.freshet.sql.FreshetSqlParser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

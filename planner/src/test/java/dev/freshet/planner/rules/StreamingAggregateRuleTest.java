@@ -2,7 +2,7 @@ package dev.freshet.planner.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.catalog.StreamTable;

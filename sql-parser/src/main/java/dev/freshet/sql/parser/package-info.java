@@ -2,7 +2,7 @@
  * Freshet's SQL dialect: Calcite's grammar extended with statements for
  * streams and continuous queries.
  *
- * <p>{@link dev.freshet.sql.parser.FreshetSqlParser} parses text into
+ * <p>{@link dev.freshet.sql.FreshetSqlParser} parses text into
  * Calcite {@link org.apache.calcite.sql.SqlNode} trees. Besides everything
  * Calcite's core parser accepts, the dialect has:
  *

@@ -1,5 +1,6 @@
 package dev.freshet.sql.parser;
 
+import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.impl.FreshetSqlParserImpl;
 
 import org.apache.calcite.sql.SqlBasicCall;

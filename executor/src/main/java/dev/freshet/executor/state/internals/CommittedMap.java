@@ -1,6 +1,6 @@
 package dev.freshet.executor.state.internals;
 
-import dev.freshet.executor.operators.GroupKey;
+import dev.freshet.executor.state.GroupKey;
 import java.math.BigDecimal;
 import java.util.AbstractMap;
 import java.util.Collection;

@@ -2,7 +2,7 @@ package dev.freshet.executor.state.internals;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.operators.GroupKey;
+import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateCodec;
 import dev.freshet.executor.state.StateStore;

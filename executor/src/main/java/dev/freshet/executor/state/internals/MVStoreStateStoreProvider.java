@@ -158,7 +158,7 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * @param <K> key type: a value or a {@link dev.freshet.executor.operators.GroupKey} that
+ * @param <K> key type: a value or a {@link dev.freshet.executor.state.GroupKey} that
  *     {@link StateCodec} encodes
  * @param <V> value type: anything {@link StateCodec} encodes, typically a row
  */

@@ -1,6 +1,6 @@
 package dev.freshet.executor.state.internals;
 
-import dev.freshet.executor.operators.KeyHash;
+import dev.freshet.executor.state.KeyHash;
 
 /**
  * Hash map of state keys to non-null values, with open addressing and linear probing in one

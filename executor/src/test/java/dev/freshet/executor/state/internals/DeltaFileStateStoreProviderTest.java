@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.executor.operators.GroupKey;
+import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateCodec;
 import dev.freshet.executor.state.StateStore;

@@ -1,6 +1,6 @@
 package dev.freshet.planner.rel.logical;
 
-import dev.freshet.executor.runtime.OutputMode;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.rel.EventTimeColumn;
 import dev.freshet.planner.rel.StateStoreSave;
 import org.apache.calcite.plan.Convention;

@@ -1,4 +1,4 @@
-package dev.freshet.executor.runtime;
+package dev.freshet.executor.operators;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +19,9 @@ import java.util.concurrent.Executor;
  * the executor. It returns only when every task has ended, so that none is still running when
  * the caller finishes or aborts the batch, and then rethrows the first failure as it was thrown,
  * with the other failures suppressed in it.
+ *
+ * <p>It belongs to the operators, the lower of its two users: {@link StatefulAggregateOperator}
+ * runs its state partitions with it, and the runtime its input tasks.
  */
 public final class ParallelTasks {
   private ParallelTasks() {

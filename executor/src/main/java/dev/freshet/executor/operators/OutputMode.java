@@ -1,4 +1,4 @@
-package dev.freshet.executor.runtime;
+package dev.freshet.executor.operators;
 
 /**
  * What a streaming query writes to its sink after each micro-batch, as in Spark Structured Streaming.
@@ -6,6 +6,9 @@ package dev.freshet.executor.runtime;
  * <p>For {@code SELECT STREAM k, COUNT(*) FROM s GROUP BY k}:
  * {@link #UPDATE} emits one row per key changed by the batch, {@link #COMPLETE} the whole result,
  * and {@link #APPEND} only groups that can no longer change (it needs a watermark).
+ *
+ * <p>It belongs to the operators because {@link StatefulAggregateOperator} decides by it what to
+ * emit; the planner and the runtime only pass it on.
  */
 public enum OutputMode {
   /** Only rows that will never change again: finalized groups, or every row of a stateless query. */

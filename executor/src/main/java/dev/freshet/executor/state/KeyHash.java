@@ -1,4 +1,4 @@
-package dev.freshet.executor.operators;
+package dev.freshet.executor.state;
 
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -55,7 +55,7 @@ public final class KeyHash {
   }
 
   /** The hash of a key of one column whose value is {@code value}. */
-  static int ofValue(Object value, long seed) {
+  public static int ofValue(Object value, long seed) {
     if (value instanceof String s) {
       return fold(ofString(s, seed));
     }
@@ -75,12 +75,12 @@ public final class KeyHash {
    * The hash {@code h} of a composite key's first columns (the seed for none) with the next
    * column's {@link #bits}.
    */
-  static long combine(long h, long valueBits) {
+  public static long combine(long h, long valueBits) {
     return fmix(h ^ valueBits) + C1;
   }
 
   /** The 32-bit table hash of a composite key's hash. */
-  static int fold(long h) {
+  public static int fold(long h) {
     return (int) (h ^ (h >>> 32));
   }
 
@@ -88,7 +88,7 @@ public final class KeyHash {
    * What a composite key's column contributes: its value's bits, or its string's seeded hash.
    * {@code -0.0} counts as {@code 0.0}, as the keys are normalized.
    */
-  static long bits(Object value, long seed) {
+  public static long bits(Object value, long seed) {
     if (value == null) {
       return NULL_BITS;
     } else if (value instanceof String s) {

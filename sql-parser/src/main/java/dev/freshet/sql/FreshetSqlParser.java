@@ -1,5 +1,6 @@
-package dev.freshet.sql.parser;
+package dev.freshet.sql;
 
+import dev.freshet.sql.parser.FreshetConformance;
 import dev.freshet.sql.parser.impl.FreshetSqlParserImpl;
 
 import org.apache.calcite.sql.SqlNode;
@@ -21,6 +22,10 @@ import org.apache.calcite.sql.parser.SqlParser;
  * {@link FreshetConformance}: Calcite's default, as in {@link SqlParser#config()}, plus
  * {@code a % b}.
  * Use {@link #config()} to build a {@link SqlParser} with other settings.
+ *
+ * <p>It sits above both the dialect's nodes ({@code dev.freshet.sql.parser}) and the parser
+ * generated from them ({@code dev.freshet.sql.parser.impl}), which needs those nodes: in either
+ * package it would close a package cycle.
  */
 public final class FreshetSqlParser {
   private static final SqlParser.Config CONFIG =

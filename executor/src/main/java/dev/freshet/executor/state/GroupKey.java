@@ -1,9 +1,12 @@
-package dev.freshet.executor.operators;
+package dev.freshet.executor.state;
 
 import java.util.Arrays;
 
 /**
  * Key of a group with zero or several columns; a group with one column is keyed by its value alone.
+ *
+ * <p>It lives with the state API because it is a state key: {@link StateCodec} writes it and the
+ * state stores keep it, while the operators only build it (see {@code KeyExtractor}).
  *
  * <p>Its hash code is stable across JVMs (it combines the values' own stable hash codes), so a key
  * maps to the same state partition after a restart.
@@ -25,8 +28,11 @@ public final class GroupKey {
     return values.length == 0 ? EMPTY : new GroupKey(values.clone());
   }
 
-  /** Creates a key that takes over {@code values}, which nobody may change afterwards. */
-  static GroupKey adopt(Object[] values) {
+  /**
+   * Creates a key that takes over {@code values}, which nobody may change afterwards: the copy
+   * that {@link #of} makes is saved for a caller that has just filled a fresh array.
+   */
+  public static GroupKey adopt(Object[] values) {
     return values.length == 0 ? EMPTY : new GroupKey(values);
   }
 

@@ -1,0 +1,48 @@
+package dev.freshet.planner.archfixture;
+
+/**
+ * Classes that break the planner's architecture rules, for {@code ArchitectureTest} to
+ * prove that each rule can fail. Test sources only: the real check never sees them.
+ *
+ * <p>A package that the planner's test classpath lacks is a {@code StandIn} in a test
+ * package under the forbidden name: ArchUnit judges a dependency by its target's package.
+ */
+public final class Breaches {
+  private Breaches() {
+  }
+
+  /** Uses the engine. */
+  public static final class KnowsEngine {
+    dev.freshet.engine.archfixture.StandIn engine;
+  }
+
+  /** Uses the embedded JDBC driver. */
+  public static final class KnowsJdbcDriver {
+    dev.freshet.jdbc.archfixture.StandIn driver;
+  }
+
+  /** Uses the server. */
+  public static final class KnowsServer {
+    dev.freshet.server.archfixture.StandIn server;
+  }
+
+  /** Uses H2. */
+  public static final class KnowsH2 {
+    org.h2.mvstore.MVStore store;
+  }
+
+  /** Uses JDBC. */
+  public static final class KnowsJdbc {
+    java.sql.SQLException error;
+  }
+
+  /** Uses Avatica's wire protocol. */
+  public static final class KnowsAvaticaRemote {
+    org.apache.calcite.avatica.remote.Service service;
+  }
+
+  /** Uses Jetty, the server's HTTP layer. */
+  public static final class KnowsJetty {
+    org.eclipse.jetty.archfixture.StandIn jetty;
+  }
+}
