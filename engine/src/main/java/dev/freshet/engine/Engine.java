@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.executor.storage.DurableFiles;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
@@ -172,7 +173,7 @@ public final class Engine implements AutoCloseable {
     Path file = dataDir.resolve("lock");
     FileChannel channel = null;
     try {
-      Files.createDirectories(dataDir);
+      DurableFiles.createDirectories(dataDir);
       channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       FileLock lock;
       try {

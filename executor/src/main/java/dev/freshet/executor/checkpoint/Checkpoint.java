@@ -2,6 +2,7 @@ package dev.freshet.executor.checkpoint;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.storage.StorageException;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 
@@ -55,7 +56,8 @@ public final class Checkpoint {
    * Opens the checkpoint in {@code root}, creating the directory, the query id and the log
    * directories if this is the query's first run, and deleting temp files a crash left.
    *
-   * @throws CheckpointException if the files cannot be read or created
+   * @throws CheckpointException if the files are not as a checkpoint's
+   * @throws StorageException if they cannot be read or created
    */
   public static Checkpoint open(Path root) {
     return open(root, DEFAULT_MIN_BATCHES_TO_RETAIN);
@@ -125,7 +127,7 @@ public final class Checkpoint {
    *
    * @param minBatchesToRetain how many batches before the latest to keep, at least 1; normally
    *     {@link #DEFAULT_MIN_BATCHES_TO_RETAIN}
-   * @throws CheckpointException if the file system fails
+   * @throws StorageException if the file system fails
    */
   public void retain(int minBatchesToRetain) {
     if (minBatchesToRetain < 1) {

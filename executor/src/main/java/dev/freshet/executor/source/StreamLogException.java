@@ -84,7 +84,7 @@ public final class StreamLogException extends RuntimeException {
   }
 
   /** A read or write that the file system refused. */
-  static StreamLogException ioError(String action, Path file, IOException cause) {
+  static StreamLogException ioError(String action, Path file, Exception cause) {
     return new StreamLogException(Code.IO_ERROR, file, "Cannot " + action + " " + file + " ("
         + cause + ")", cause);
   }
