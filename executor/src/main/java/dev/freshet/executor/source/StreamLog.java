@@ -160,7 +160,7 @@ final class StreamLog implements AutoCloseable {
     try (FileChannel log = FileChannel.open(directory.resolve(LOG_FILE),
         StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       writeFully(log, ByteBuffer.wrap(LOG_HEADER), 0);
-      log.force(true);
+      DurableFiles.force(log, directory.resolve(LOG_FILE));
     }
     StringBuilder text = new StringBuilder(VERSION).append('\n');
     text.append("stream\t").append(escape(stream)).append('\n');

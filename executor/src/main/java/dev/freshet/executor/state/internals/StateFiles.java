@@ -161,11 +161,15 @@ final class StateFiles {
       }
     }
 
-    /** Writes the end marker, syncs and closes the temporary file. */
+    /**
+     * Writes the end marker, syncs and closes the temporary file.
+     *
+     * @throws dev.freshet.executor.storage.StorageException if the sync fails
+     */
     void finish() throws IOException {
       buffer.writeInt(-1);
       flush();
-      channel.force(true);
+      DurableFiles.force(channel, temp);
       channel.close();
       closed = true;
     }
