@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.executor.storage.DurableFiles;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
@@ -15,7 +16,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
@@ -185,7 +185,7 @@ public final class Engine implements AutoCloseable {
     Path file = dataDir.resolve("lock");
     FileChannel channel = null;
     try {
-      Files.createDirectories(dataDir);
+      DurableFiles.createDirectories(dataDir);
       channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       FileLock lock;
       try {

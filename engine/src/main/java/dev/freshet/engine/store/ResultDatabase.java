@@ -2,6 +2,12 @@ package dev.freshet.engine.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.executor.storage.DurableFiles;
+import dev.freshet.executor.storage.StorageException;
+import dev.freshet.planner.errors.SqlState;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -25,12 +31,19 @@ import java.util.UUID;
  * without one it is a private in-memory database that ends with the engine.
  *
  * <p><b>Durability.</b> H2 writes committed transactions to its file in the background, up to
- * half a second later, so a process killed right after a commit could lose it. A sink's batch
- * must be on disk before the checkpoint records the batch as committed, so writers call
- * {@link #persist} after committing: H2's {@code CHECKPOINT}, which writes everything committed
- * (a killed process leaves it in the OS's page cache, as Spark's file sinks do).
+ * half a second later, and forces the file to disk only when told, so a power loss right after a
+ * commit could lose it. A sink's batch must be on disk before the checkpoint records the batch as
+ * committed, or a restart would skip the lost batch by its id; so writers call {@link #persist}
+ * after committing: H2's {@code CHECKPOINT SYNC}, which writes everything committed and forces
+ * the file.
+ *
+ * <p>The files are opened on the data directory's own file system: H2 names a file on another
+ * file system than the default one by that file system's scheme ({@link DurableFiles#h2FileName}),
+ * which a test uses to simulate power loss.
  */
 public final class ResultDatabase implements AutoCloseable {
+  /** The database file's name in the data directory. */
+  private static final String FILE_NAME = "catalog.mv.db";
   /** H2's page cache for the file, in KB: small, because the state stores have their own. */
   private static final int CACHE_SIZE_KB = 8 * 1024;
 
@@ -60,9 +73,25 @@ public final class ResultDatabase implements AutoCloseable {
     // The engine's own lock on the data directory keeps other processes away; H2's file lock
     // would be a second lock with its own error messages. The engine closes the database, so
     // H2's shutdown hook must not close it under running queries.
-    String file = dataDir.get().resolve("catalog").toAbsolutePath().toString();
-    return new ResultDatabase("jdbc:h2:file:" + file + ";CACHE_SIZE=" + CACHE_SIZE_KB
-        + ";DB_CLOSE_ON_EXIT=FALSE", true);
+    Path directory = dataDir.get();
+    boolean existed = Files.exists(directory.resolve(FILE_NAME));
+    String file = DurableFiles.h2FileName(directory.resolve("catalog"));
+    // On the default file system, "file:" keeps H2 from reading a drive letter as a scheme.
+    String prefix = directory.getFileSystem() == FileSystems.getDefault() ? "file:" : "";
+    ResultDatabase db = new ResultDatabase("jdbc:h2:" + prefix + file + ";CACHE_SIZE="
+        + CACHE_SIZE_KB + ";DB_CLOSE_ON_EXIT=FALSE", true);
+    if (!existed) {
+      // H2 forces the file's bytes, never its name: without this a power loss could take the
+      // new database, and every batch committed in it, away.
+      try {
+        DurableFiles.forceDirectory(directory);
+      } catch (StorageException e) {
+        db.close();
+        throw Errors.of(SqlState.IO_ERROR, "Cannot make the new database "
+            + directory.resolve(FILE_NAME) + " durable: " + e.getMessage(), e);
+      }
+    }
+    return db;
   }
 
   /** A new connection to the database; the caller closes it. */
@@ -90,11 +119,16 @@ public final class ResultDatabase implements AutoCloseable {
     }
   }
 
-  /** Writes every committed transaction to the file; nothing to do in memory. */
+  /**
+   * Writes every committed transaction to the file and forces it to disk, so that it survives a
+   * power loss; nothing to do in memory. A sink calls it before its batch may be recorded as
+   * committed ({@code commits/N}), which the executor writes only after the sink returns.
+   */
   void persist(Connection connection) throws SQLException {
     if (persistent) {
       try (Statement statement = connection.createStatement()) {
-        statement.execute("CHECKPOINT");
+        // SYNC: H2's plain CHECKPOINT writes the file but leaves it in the OS's page cache.
+        statement.execute("CHECKPOINT SYNC");
       }
     }
   }

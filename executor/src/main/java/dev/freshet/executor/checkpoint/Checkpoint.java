@@ -2,6 +2,8 @@ package dev.freshet.executor.checkpoint;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.storage.DurableFiles;
+import dev.freshet.executor.storage.StorageException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +64,8 @@ public final class Checkpoint {
    * Opens the checkpoint in {@code root}, creating the directory, the query id and the log
    * directories if this is the query's first run, and deleting temp files a crash left.
    *
-   * @throws CheckpointException if the files cannot be read or created
+   * @throws CheckpointException if the files are not as a checkpoint's
+   * @throws StorageException if they cannot be read or created
    */
   public static Checkpoint open(Path root) {
     return open(root, DEFAULT_MIN_BATCHES_TO_RETAIN);
@@ -77,7 +80,7 @@ public final class Checkpoint {
   public static Checkpoint open(Path root, int minBatchesToRetain) {
     requireNonNull(root, "root");
     String queryId = CheckpointMetadata.loadOrCreateQueryId(root);
-    AtomicFiles.deleteTempFiles(root, PLAN);
+    DurableFiles.deleteTempFiles(root, PLAN);
     return new Checkpoint(root, queryId, new OffsetLog(root.resolve("offsets")),
         new CommitLog(root.resolve("commits")), minBatchesToRetain);
   }
@@ -125,12 +128,12 @@ public final class Checkpoint {
    * @throws CheckpointException if the file system fails
    */
   public boolean createPlan(byte[] plan) {
-    return AtomicFiles.create(planFile(), plan);
+    return DurableFiles.createAtomically(planFile(), plan);
   }
 
   /** The contents of the file {@code plan}, or empty if none was written. */
   public Optional<byte[]> readPlan() {
-    return AtomicFiles.read(planFile());
+    return DurableFiles.readIfExists(planFile());
   }
 
   /**
@@ -147,7 +150,7 @@ public final class Checkpoint {
     try {
       Files.deleteIfExists(planFile());
     } catch (IOException e) {
-      throw CheckpointException.io(planFile(), "delete", e);
+      throw StorageException.io("delete", planFile(), e);
     }
   }
 
@@ -172,7 +175,7 @@ public final class Checkpoint {
    *
    * @param minBatchesToRetain how many batches before the latest to keep, at least 1; normally
    *     {@link #DEFAULT_MIN_BATCHES_TO_RETAIN}
-   * @throws CheckpointException if the file system fails
+   * @throws StorageException if the file system fails
    */
   public void retain(int minBatchesToRetain) {
     if (minBatchesToRetain < 1) {

@@ -5,7 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.nio.file.Path;
 
 /**
- * Failure to read, write or make sense of a query's checkpoint; the message names the file.
+ * A query's checkpoint that cannot be used as it is; the message names the file. (A failing file
+ * system is a {@link dev.freshet.executor.storage.StorageException}.)
  *
  * <p>The {@link Reason} tells callers apart without parsing the message, for example to map a
  * checkpoint written by a newer Freshet to its own error code. Every instance is made by one of
@@ -33,9 +34,7 @@ public class CheckpointException extends RuntimeException {
     /** Files that are each well formed contradict each other or the query. */
     INCONSISTENT,
     /** Another run of the query wrote the same batch first. */
-    CONCURRENT_UPDATE,
-    /** The file system failed; the cause says how. */
-    IO
+    CONCURRENT_UPDATE
   }
 
   private final Reason reason;
@@ -96,11 +95,5 @@ public class CheckpointException extends RuntimeException {
     return new CheckpointException(Reason.CONCURRENT_UPDATE, file,
         "Checkpoint file " + file + " was written by another run: multiple streaming queries are"
             + " concurrently using this checkpoint", null);
-  }
-
-  /** The file system failed while doing {@code action} ("read", "write", ...) on {@code file}. */
-  public static CheckpointException io(Path file, String action, Throwable cause) {
-    return new CheckpointException(Reason.IO, file,
-        "Cannot " + action + " checkpoint file " + file, requireNonNull(cause, "cause"));
   }
 }

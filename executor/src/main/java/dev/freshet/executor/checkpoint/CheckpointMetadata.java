@@ -3,9 +3,8 @@ package dev.freshet.executor.checkpoint;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
+import dev.freshet.executor.storage.DurableFiles;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.UUID;
@@ -36,16 +35,13 @@ public final class CheckpointMetadata {
    * The id of the query whose checkpoint is {@code checkpointRoot}; a new random UUID, written
    * atomically, if the checkpoint has none yet (creating the directory if needed).
    *
-   * @throws CheckpointException if the file cannot be read or written, or is not as described
+   * @throws CheckpointException if the file is not as described
+   * @throws dev.freshet.executor.storage.StorageException if it cannot be read or written
    */
   public static String loadOrCreateQueryId(Path checkpointRoot) {
     requireNonNull(checkpointRoot, "checkpointRoot");
     Path file = checkpointRoot.resolve(FILE_NAME);
-    try {
-      Files.createDirectories(checkpointRoot);
-    } catch (IOException e) {
-      throw CheckpointException.io(checkpointRoot, "create directory", e);
-    }
+    DurableFiles.createDirectories(checkpointRoot);
     Optional<String> id = read(file);
     if (id.isEmpty()) {
       String created = UUID.randomUUID().toString();
@@ -55,16 +51,16 @@ public final class CheckpointMetadata {
         json.writeEndObject();
       });
       // If another run created the file since we looked, its id is the query's id.
-      id = AtomicFiles.create(file, text.getBytes(StandardCharsets.UTF_8))
+      id = DurableFiles.createAtomically(file, text.getBytes(StandardCharsets.UTF_8))
           ? Optional.of(created) : read(file);
     }
-    AtomicFiles.deleteTempFiles(checkpointRoot, FILE_NAME);
+    DurableFiles.deleteTempFiles(checkpointRoot, FILE_NAME);
     return id.orElseThrow(() -> CheckpointException.missing(file,
         "it was there when this run tried to create it"));
   }
 
   private static Optional<String> read(Path file) {
-    return AtomicFiles.read(file).map(bytes -> {
+    return DurableFiles.readIfExists(file).map(bytes -> {
       String text = new String(bytes, StandardCharsets.UTF_8);
       if (text.isBlank()) {
         throw CheckpointException.corrupt(file, CONTENT + " is empty");

@@ -2,6 +2,8 @@ package dev.freshet.executor.checkpoint;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.storage.DurableFiles;
+import dev.freshet.executor.storage.StorageException;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -32,7 +34,8 @@ import java.util.regex.Pattern;
  *
  * <p>File format: the first line is the log version, {@code v1}; the lines after it are the
  * entry, as each kind documents. A file whose version is newer than this Freshet reads, or whose
- * lines cannot be parsed, makes reads throw a {@link CheckpointException} that names the file.
+ * lines cannot be parsed, makes reads throw a {@link CheckpointException} that names the file; a
+ * failing file system, a {@link StorageException}.
  *
  * <p>Instances hold no mutable state and may be shared between threads; there must be only one
  * writer (one run of the query), which {@link #add} enforces for the batch ids it writes.
@@ -69,12 +72,8 @@ public abstract sealed class MetadataLog<T> permits OffsetLog, CommitLog {
   MetadataLog(Path directory, int version) {
     this.directory = requireNonNull(directory, "directory");
     this.version = version;
-    try {
-      Files.createDirectories(directory);
-    } catch (IOException e) {
-      throw CheckpointException.io(directory, "create directory", e);
-    }
-    AtomicFiles.deleteTempFiles(directory, null);
+    DurableFiles.createDirectories(directory);
+    DurableFiles.deleteTempFiles(directory, null);
   }
 
   /** The lines after the version line that stand for {@code entry}, joined by {@code \n}. */
@@ -102,7 +101,7 @@ public abstract sealed class MetadataLog<T> permits OffsetLog, CommitLog {
    * Writes {@code entry} as batch {@code batchId}, unless that batch already has one.
    *
    * @return true if written; false, leaving the existing entry alone, if the batch had one
-   * @throws CheckpointException if the file system fails
+   * @throws StorageException if the file system fails
    */
   public boolean add(long batchId, T entry) {
     requireNonNull(entry, "entry");
@@ -112,17 +111,18 @@ public abstract sealed class MetadataLog<T> permits OffsetLog, CommitLog {
       return false;
     }
     String text = "v" + version + "\n" + format(entry);
-    return AtomicFiles.create(file, text.getBytes(StandardCharsets.UTF_8));
+    return DurableFiles.createAtomically(file, text.getBytes(StandardCharsets.UTF_8));
   }
 
   /**
    * The entry of batch {@code batchId}, or empty if the log has none.
    *
-   * @throws CheckpointException if the file exists but cannot be read or parsed
+   * @throws CheckpointException if the file exists but cannot be parsed
+   * @throws StorageException if it cannot be read
    */
   public Optional<T> get(long batchId) {
     Path file = batchFile(batchId);
-    return AtomicFiles.read(file).map(bytes -> parseFile(bytes, file));
+    return DurableFiles.readIfExists(file).map(bytes -> parseFile(bytes, file));
   }
 
   /** The highest batch id with an entry, or empty if the log is empty. */
@@ -147,7 +147,7 @@ public abstract sealed class MetadataLog<T> permits OffsetLog, CommitLog {
         }
       }
     } catch (IOException e) {
-      throw CheckpointException.io(directory, "list", e);
+      throw StorageException.io("list", directory, e);
     }
     Collections.sort(ids);
     return Collections.unmodifiableList(ids);
@@ -159,7 +159,7 @@ public abstract sealed class MetadataLog<T> permits OffsetLog, CommitLog {
    * <p>Oldest first, so that if it is interrupted the entries left are still the newest ones
    * without gaps.
    *
-   * @throws CheckpointException if the file system fails
+   * @throws StorageException if the file system fails
    */
   public void purgeBefore(long batchId) {
     for (long id : batchIds()) {
@@ -170,7 +170,7 @@ public abstract sealed class MetadataLog<T> permits OffsetLog, CommitLog {
       try {
         Files.deleteIfExists(file);
       } catch (IOException e) {
-        throw CheckpointException.io(file, "delete", e);
+        throw StorageException.io("delete", file, e);
       }
     }
   }

@@ -4,6 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.state.StateCodec;
+import dev.freshet.executor.storage.DurableFiles;
+import dev.freshet.executor.storage.StorageException;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -16,7 +18,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,9 +53,10 @@ import org.slf4j.LoggerFactory;
  *              payload: int64 offset, int32 row count, then each row as one
  *                       {@link StateCodec} value (format 1: tag 14, count, values)
  * </pre>
- * Integers are big-endian. The metadata file is written to {@code metadata.tmp}, forced, and
- * renamed; its presence is what makes the directory a stream: it is written last when a stream is
- * created and deleted first when it is dropped, so a crash in between leaves no half stream.
+ * Integers are big-endian. The metadata file is written atomically
+ * ({@link DurableFiles#replaceAtomically}); its presence is what makes the directory a stream: it
+ * is written last when a stream is created and deleted first when it is dropped, so a crash in
+ * between leaves no half stream.
  *
  * <p>Recovery on open: records are replayed until the first one that fails a check. Records are
  * appended one at a time, each forced before the next starts, so a crash can only tear the last
@@ -73,7 +75,6 @@ final class StreamLog implements AutoCloseable {
   static final String LOG_FILE = "rows.log";
   /** Name of the metadata file in the stream's directory. */
   static final String METADATA_FILE = "metadata";
-  private static final String METADATA_TEMP_FILE = "metadata.tmp";
   private static final String VERSION = "v1";
   private static final byte[] LOG_HEADER = (VERSION + "\n").getBytes(UTF_8);
   /** Length, its complement, and the payload's CRC32. */
@@ -127,7 +128,7 @@ final class StreamLog implements AutoCloseable {
       } else {
         create(directory, stream, declared);
       }
-    } catch (IOException e) {
+    } catch (IOException | StorageException e) {
       throw StreamLogException.ioError("open the stream in", directory, e);
     }
     FileChannel channel;
@@ -152,13 +153,14 @@ final class StreamLog implements AutoCloseable {
   /** Writes an empty log, then the metadata that makes the directory a stream. */
   private static void create(Path directory, String stream, List<StreamColumn> columns)
       throws IOException {
-    Files.createDirectories(directory);
+    DurableFiles.createDirectories(directory);
     // Left by a crash while the stream was created or dropped: never acknowledged rows.
     Files.deleteIfExists(directory.resolve(LOG_FILE));
+    DurableFiles.deleteTempFiles(directory, METADATA_FILE);
     try (FileChannel log = FileChannel.open(directory.resolve(LOG_FILE),
         StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       writeFully(log, ByteBuffer.wrap(LOG_HEADER), 0);
-      log.force(true);
+      DurableFiles.force(log, directory.resolve(LOG_FILE));
     }
     StringBuilder text = new StringBuilder(VERSION).append('\n');
     text.append("stream\t").append(escape(stream)).append('\n');
@@ -166,18 +168,9 @@ final class StreamLog implements AutoCloseable {
       text.append("column\t").append(escape(column.name())).append('\t').append(column.type())
           .append('\n');
     }
-    Path temp = directory.resolve(METADATA_TEMP_FILE);
-    try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE,
-        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      writeFully(out, ByteBuffer.wrap(text.toString().getBytes(UTF_8)), 0);
-      out.force(true);
-    }
-    Files.move(temp, directory.resolve(METADATA_FILE), StandardCopyOption.ATOMIC_MOVE);
-    forceDirectory(directory);
-    if (directory.getParent() != null) {
-      // The stream's directory may be new too.
-      forceDirectory(directory.getParent());
-    }
+    // Published last, with the directory forced: the log's name is durable with it.
+    DurableFiles.replaceAtomically(directory.resolve(METADATA_FILE),
+        text.toString().getBytes(UTF_8));
   }
 
   /** The columns recorded in a metadata file. */
@@ -432,7 +425,7 @@ final class StreamLog implements AutoCloseable {
         return;
       }
       if (Files.deleteIfExists(directory.resolve(METADATA_FILE))) {
-        forceDirectory(directory);
+        DurableFiles.forceDirectory(directory);
       }
       try (Stream<Path> files = Files.list(directory)) {
         for (Path f : (Iterable<Path>) files::iterator) {
@@ -442,7 +435,7 @@ final class StreamLog implements AutoCloseable {
       Files.deleteIfExists(directory);
     } catch (NoSuchFileException e) {
       // Deleted meanwhile by someone else: the result is the same.
-    } catch (IOException e) {
+    } catch (IOException | StorageException e) {
       throw StreamLogException.ioError("delete", directory, e);
     }
   }
@@ -470,20 +463,6 @@ final class StreamLog implements AutoCloseable {
         throw new IOException("unexpected end of file at byte " + at);
       }
       at += n;
-    }
-  }
-
-  /** Makes a directory's entries (a created, renamed or deleted file) durable. */
-  private static void forceDirectory(Path directory) throws IOException {
-    try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-      dir.force(true);
-    } catch (IOException e) {
-      // Some platforms (Windows) cannot open a directory; their file systems order metadata
-      // updates themselves.
-      if (Files.isDirectory(directory) && System.getProperty("os.name", "").startsWith("Windows")) {
-        return;
-      }
-      throw e;
     }
   }
 

@@ -2,7 +2,6 @@ package dev.freshet.executor.source;
 
 import static java.util.Objects.requireNonNull;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -84,7 +83,7 @@ public final class StreamLogException extends RuntimeException {
   }
 
   /** A read or write that the file system refused. */
-  static StreamLogException ioError(String action, Path file, IOException cause) {
+  static StreamLogException ioError(String action, Path file, Exception cause) {
     return new StreamLogException(Code.IO_ERROR, file, "Cannot " + action + " " + file + " ("
         + cause + ")", cause);
   }

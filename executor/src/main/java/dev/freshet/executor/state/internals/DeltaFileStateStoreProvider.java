@@ -12,6 +12,8 @@ import dev.freshet.executor.state.StateStoreMaintenance;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
 import dev.freshet.executor.state.internals.StateFiles.CorruptStateFileException;
+import dev.freshet.executor.storage.DurableFiles;
+import dev.freshet.executor.storage.StorageException;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -346,9 +348,9 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
    * it exists, so that maintenance cannot take it for a crash's leftover.
    */
   private StateFiles.Writer createWriter(Path target) throws IOException {
-    Files.createDirectories(target.getParent());
+    DurableFiles.createDirectories(target.getParent());
     for (int attempt = 1; ; attempt++) {
-      Path temp = StateFiles.Writer.temporaryFile(target);
+      Path temp = DurableFiles.tempFileOf(target);
       synchronized (lock) {
         writing.add(temp);
       }
@@ -612,7 +614,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
     private void write(Object key, Object[] value) {
       try {
         openWriter().write(key, value);
-      } catch (IOException e) {
+      } catch (IOException | StorageException e) {
         // Part of the record may be in the file, which no longer matches the edits.
         abort();
         throw new StateStoreException("Cannot write " + StateFiles.deltaFile(directory, version + 1)
@@ -635,7 +637,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
         CommittedMap committed = edits.commit();
         publish(next, writer, committed);
         map = committed;
-      } catch (IOException e) {
+      } catch (IOException | StorageException e) {
         abort();
         throw new StateStoreException("Cannot commit version " + next + " of " + id + " to "
             + StateFiles.deltaFile(directory, next), e);

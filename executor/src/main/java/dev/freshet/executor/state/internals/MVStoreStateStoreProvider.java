@@ -9,6 +9,7 @@ import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
+import dev.freshet.executor.storage.DurableFiles;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -262,15 +263,12 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     this.options = requireNonNull(options, "options");
     this.id = spec.id();
     this.file = spec.directory().resolve(FILE_NAME);
-    try {
-      Files.createDirectories(spec.directory());
-    } catch (IOException e) {
-      throw new StateStoreException("Cannot create directory " + spec.directory() + " of " + id, e);
-    }
+    DurableFiles.createDirectories(spec.directory());
+    boolean existed = Files.exists(file);
     MVStore opened;
     try {
       opened = new MVStore.Builder()
-          .fileName(file.toString())
+          .fileName(DurableFiles.h2FileName(file))
           // Commits happen only when a state version is committed; no background thread writes.
           .autoCommitDisabled()
           .autoCommitBufferSize(options.pageBufferKb())
@@ -281,6 +279,11 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     }
     this.mvStore = opened;
     try {
+      if (!existed) {
+        // MVStore forces the file's bytes, never its name: without this a power loss could take
+        // the new file, and every version committed in it, away.
+        DurableFiles.forceDirectory(spec.directory());
+      }
       // Snapshots read the committed roots while a store writes: nothing may be freed until a
       // commit discards them.
       mvStore.setVersionsToKeep(Integer.MAX_VALUE);

@@ -1,6 +1,7 @@
 package dev.freshet.executor.state.internals;
 
 import dev.freshet.executor.state.StateCodec;
+import dev.freshet.executor.storage.DurableFiles;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,12 +12,10 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +30,6 @@ final class StateFiles {
   static final int HEADER_BYTES = 8;
   static final String DELTA = ".delta";
   static final String SNAPSHOT = ".snapshot";
-  static final String TEMP = ".tmp";
 
   private static final Logger LOG = LoggerFactory.getLogger(StateFiles.class);
   /** Buffered bytes that make a write to the file. */
@@ -77,7 +75,7 @@ final class StateFiles {
     try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
       for (Path file : files) {
         String name = file.getFileName().toString();
-        if (name.startsWith(".") && name.endsWith(TEMP)) {
+        if (DurableFiles.isTempFile(name)) {
           listing.temps.add(file);
         } else if (name.endsWith(DELTA)) {
           addVersion(listing.deltas, name, DELTA);
@@ -96,18 +94,6 @@ final class StateFiles {
       return;
     }
     versions.add(Long.parseLong(digits));
-  }
-
-  /**
-   * Syncs a directory so that a rename in it survives a crash. Some platforms (Windows) cannot
-   * open a directory; there the rename is still atomic, only its durability is the OS's.
-   */
-  static void syncDirectory(Path directory) {
-    try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-      channel.force(true);
-    } catch (IOException e) {
-      LOG.debug("Cannot sync directory {}", directory, e);
-    }
   }
 
   /**
@@ -130,17 +116,8 @@ final class StateFiles {
     }
 
     /**
-     * A new name for a temporary file of {@code target}: {@code .<target>.<random>.tmp}. (Not
-     * {@code Files.createTempFile}, which would make the file private to its owner.)
-     */
-    static Path temporaryFile(Path target) {
-      return target.resolveSibling("." + target.getFileName() + "."
-          + Long.toHexString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE) + TEMP);
-    }
-
-    /**
-     * Creates {@code temp} (a {@link #temporaryFile} of {@code target}, in an existing directory)
-     * and writes the header.
+     * Creates {@code temp} (a {@link DurableFiles#tempFileOf} of {@code target}, in an existing
+     * directory) and writes the header.
      *
      * @throws FileAlreadyExistsException if {@code temp} exists: pick another name
      */
@@ -184,19 +161,26 @@ final class StateFiles {
       }
     }
 
-    /** Writes the end marker, syncs and closes the temporary file. */
+    /**
+     * Writes the end marker, syncs and closes the temporary file.
+     *
+     * @throws dev.freshet.executor.storage.StorageException if the sync fails
+     */
     void finish() throws IOException {
       buffer.writeInt(-1);
       flush();
-      channel.force(true);
+      DurableFiles.force(channel, temp);
       channel.close();
       closed = true;
     }
 
-    /** Renames the finished temporary file over the target, atomically. */
-    void publish() throws IOException {
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-      syncDirectory(target.getParent());
+    /**
+     * Renames the finished temporary file over the target, atomically and durably.
+     *
+     * @throws dev.freshet.executor.storage.StorageException if the file system fails
+     */
+    void publish() {
+      DurableFiles.publishReplacing(temp, target);
     }
 
     /** Drops the temporary file; harmless after {@link #publish()} or a previous cancel. */
