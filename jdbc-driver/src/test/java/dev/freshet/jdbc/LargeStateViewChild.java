@@ -14,7 +14,8 @@ import java.util.Map;
  * MVStore state store provider, runs the view to the end of the sequence (trigger
  * {@code available-now}) and exits.
  *
- * <p>Arguments: data directory, rows, keys. Prints {@code DONE <status> <last batch id>} and the
+ * <p>Arguments: data directory, rows, keys, rows per batch. Prints
+ * {@code DONE <status> <last batch id>} and the
  * JVM's maximum heap; exits with status 1 if the query failed or did not finish.
  */
 public final class LargeStateViewChild {
@@ -25,6 +26,7 @@ public final class LargeStateViewChild {
     String dataDir = args[0];
     long rows = Long.parseLong(args[1]);
     long keys = Long.parseLong(args[2]);
+    long batchRows = Long.parseLong(args[3]);
     System.out.println("MAX_HEAP " + Runtime.getRuntime().maxMemory());
     try (Connection connection = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
          Statement statement = connection.createStatement()) {
@@ -32,7 +34,8 @@ public final class LargeStateViewChild {
       statement.execute("SET 'state.partitions' = '2'");
       statement.execute("SET 'trigger' = 'available-now'");
       statement.execute("CREATE STREAM nums (n BIGINT) WITH (connector = 'sequence', 'end' = '"
-          + rows + "', 'rows.per.batch' = '250000')");
+          + rows + "', 'rows.per.batch' = '"
+          + batchRows + "')");
       statement.execute("CREATE MATERIALIZED VIEW big AS SELECT MOD(n, " + keys + ") AS k,"
           + " COUNT(*) AS c, SUM(n) AS total FROM nums GROUP BY MOD(n, " + keys + ")");
       Engine engine = EngineRegistry.INSTANCE.resolve(Map.of(EngineRegistry.DATA_DIR, dataDir));

@@ -169,7 +169,7 @@ class MVStoreStateStoreProviderTest {
     Path storeDir = dir.resolve("killed");
     Process child = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx128m",
+        "-Xmx128m", "-XX:TieredStopAtLevel=1",
         "-cp", System.getProperty("java.class.path"),
         MVStoreCrashMain.class.getName(),
         storeDir.toString())
@@ -464,7 +464,7 @@ class MVStoreStateStoreProviderTest {
     Path storeFile = storeDir.resolve(MVStoreStateStoreProvider.FILE_NAME);
     Process child = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx128m",
+        "-Xmx128m", "-XX:TieredStopAtLevel=1",
         "-cp", System.getProperty("java.class.path"),
         MVStoreRerunCrashMain.class.getName(),
         storeDir.toString())
