@@ -32,7 +32,7 @@ class ExactlyOnceCrashTest {
    * Kills per state store provider. Random kills sample the moments of a batch; the power-loss
    * test (engine, PowerLossTest) crashes at every file operation of one in turn.
    */
-  private static final int KILLS = 4;
+  private static final int KILLS = 3;
 
   @TempDir Path dataDir;
 

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
 /**
  * Runs {@code SELECT k, COUNT(*), SUM(v) FROM s GROUP BY k} (UPDATE mode) over many distinct
  * BIGINT keys with {@link MVStoreStateStoreProvider}, in a JVM whose heap is far smaller than the
- * state would take on the heap; {@link MVStoreLargeStateTest} starts it with {@code -Xmx128m}.
+ * state would take on the heap; {@link MVStoreLargeStateTest} starts it with {@code -Xmx96m}.
  *
  * <p>Arguments: state directory, number of distinct keys {@code n}, rows per batch, state
  * partitions, and {@code r}, the number of rows of the batches that follow and revisit keys;

@@ -15,33 +15,33 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 4, acceptance 5, at the provider level: a streaming aggregation over 1,000,000 distinct
- * BIGINT keys keeps its state in {@link MVStoreStateStoreProvider} in a JVM with {@code -Xmx128m}.
+ * Issue 4, acceptance 5, at the provider level: a streaming aggregation over 600,000 distinct
+ * BIGINT keys keeps its state in {@link MVStoreStateStoreProvider} in a JVM with {@code -Xmx96m}.
  * The state would take several times that heap as Java objects.
  *
- * <p>A child JVM runs {@link LargeStateMain}: 10 batches of 100,000 new keys, then one batch of
- * 100,000 rows that revisit keys written earlier (so restored values come back from the file), over
- * 4 state partitions. The child reads the last version back through cursors and prints the totals;
+ * <p>A child JVM runs {@link LargeStateMain}: 10 batches of 60,000 new keys, then one batch of
+ * 60,000 rows that revisit keys written earlier (so restored values come back from the file), over
+ * 2 state partitions. The child reads the last version back through cursors and prints the totals;
  * then it reads the version before the last and re-runs the last batch from it, as a restart after
- * a kill between the state commit and the commit log would, so the undo of the 100,000 keys that
- * batch changed (25,000 per partition) is read and applied in the same heap. This test checks the
+ * a kill between the state commit and the commit log would, so the undo of the 60,000 keys that
+ * batch changed (30,000 per partition) is read and applied in the same heap. This test checks the
  * totals against those computed from the input's definition.
  */
 class MVStoreLargeStateTest {
-  private static final long KEYS = 1_000_000;
-  private static final long REVISITS = 100_000;
+  private static final long KEYS = 600_000;
+  private static final long REVISITS = 60_000;
 
   @TempDir Path dir;
 
-  @Test void shouldKeepAMillionKeysWhenHeapIs128Mb() throws IOException, InterruptedException {
+  @Test void shouldKeepSixHundredThousandKeysWhenHeapIs96Mb() throws IOException, InterruptedException {
     Path log = dir.resolve("child.log");
     Process child = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx128m",
+        "-Xmx96m",
         "-cp", System.getProperty("java.class.path"),
         LargeStateMain.class.getName(),
         dir.resolve("checkpoint").toString(),
-        Long.toString(KEYS), "100000", "4", Long.toString(REVISITS))
+        Long.toString(KEYS), "60000", "2", Long.toString(REVISITS))
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
