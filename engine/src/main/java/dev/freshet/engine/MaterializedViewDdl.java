@@ -86,8 +86,9 @@ final class MaterializedViewDdl {
     FreshetPlanner planner = engine.planner();
     // Every check that can fail comes before the checkpoint and the state stores are opened;
     // what a later failure finds opened is closed again (below).
-    QueryCheckpoints.Pinned pinned = engine.dataDir()
-        .map(d -> QueryCheckpoints.pinnedIfExists(d, name, options.minBatchesToRetain()))
+    Optional<Checkpoint> restarted = engine.dataDir()
+        .flatMap(d -> QueryCheckpoints.openIfExists(d, name, options.minBatchesToRetain()));
+    QueryCheckpoints.Pinned pinned = restarted.map(QueryCheckpoints::pinned)
         .orElse(QueryCheckpoints.Pinned.NONE);
     int partitions = pinned.statePartitions().orElse(options.statePartitions());
     StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
@@ -114,17 +115,17 @@ final class MaterializedViewDdl {
       key = resultKey(keyed);
     }
     ExecPlan execPlan = ExecPlanGenerator.generate(run);
+    if (restarted.isPresent()) {
+      // A restart reads the state with the plan that wrote it, or fails: never a misread.
+      StoredPlans.checkStateFormatVersion(restarted.get(), name);
+      StoredPlans.check(restarted.get(), name, execPlan);
+    }
 
     // With a data directory the view's query is checkpointed, and a restarted query resumes.
-    Checkpoint checkpoint = engine.dataDir()
-        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain()))
+    Checkpoint checkpoint = restarted.or(() -> engine.dataDir()
+        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain())))
         .orElse(null);
     String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
-    if (checkpoint != null) {
-      // A restart reads the state with the plan that wrote it, or fails: never a misread.
-      StoredPlans.checkStateFormatVersion(checkpoint, name);
-      StoredPlans.check(checkpoint, name, execPlan);
-    }
     OpenedStateStores stores = new OpenedStateStores(checkpoint == null
         ? InMemoryStateStoreProvider::new
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance()));

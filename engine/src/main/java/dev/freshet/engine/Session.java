@@ -8,7 +8,6 @@ import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
-import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;

@@ -9,7 +9,6 @@ import dev.freshet.planner.catalog.WatermarkSpec;
 import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.errors.SqlState;
-import dev.freshet.planner.rel.EventTimeLineage;
 import dev.freshet.planner.rel.StatefulOperatorIds;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;

@@ -44,15 +44,15 @@ public final class QueryCheckpoints {
   }
 
   /**
-   * The settings pinned in view {@code name}'s checkpoint (see {@link #pinned(Checkpoint)}), or
-   * none if it has no checkpoint; creates nothing, so that a statement may read them before its
-   * checks have passed.
+   * The checkpoint of view {@code name} if it has one (a restart); creates nothing, so that a
+   * statement may read its pinned settings and stored plan before its checks have passed.
    */
-  public static Pinned pinnedIfExists(Path dataDir, String name, int minBatchesToRetain) {
+  public static Optional<Checkpoint> openIfExists(Path dataDir, String name,
+      int minBatchesToRetain) {
     if (!Files.isDirectory(directory(dataDir, name))) {
-      return Pinned.NONE;
+      return Optional.empty();
     }
-    return pinned(open(dataDir, name, minBatchesToRetain));
+    return Optional.of(open(dataDir, name, minBatchesToRetain));
   }
 
   /** The checkpoint directory of view {@code name}. */

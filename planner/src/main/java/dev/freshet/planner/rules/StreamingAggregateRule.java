@@ -13,7 +13,6 @@ import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelRule;
