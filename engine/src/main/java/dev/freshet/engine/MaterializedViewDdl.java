@@ -17,6 +17,7 @@ import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
+import dev.freshet.planner.exec.UnreadablePlanException;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.SqlEmit;
 import java.sql.SQLException;
@@ -114,11 +115,13 @@ final class MaterializedViewDdl {
       layout = ResultTable.Layout.UPSERT;
       key = resultKey(keyed);
     }
-    ExecPlan execPlan = ExecPlanGenerator.generate(run);
+    PlannedQuery planned = run;
+    ExecPlan generated = Errors.fromPlanner(() -> ExecPlanGenerator.generate(planned));
+    ExecPlan execPlan = generated;
     if (restarted.isPresent()) {
-      // A restart reads the state with the plan that wrote it, or fails: never a misread.
+      // A restart runs the plan that wrote the state, or fails: never a misread.
       StoredPlans.checkStateFormatVersion(restarted.get(), name);
-      StoredPlans.check(restarted.get(), name, execPlan);
+      execPlan = StoredPlans.planToRun(restarted.get(), name, execPlan);
     }
 
     // With a data directory the view's query is checkpointed, and a restarted query resumes.
@@ -131,10 +134,17 @@ final class MaterializedViewDdl {
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance()));
     boolean started = false;
     try {
-      PlannedQuery toRun = run;
-      StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
-          planner.typeFactory(), DataContexts.EMPTY, id, stores, engine.partitionExecutor(),
-          engine.inputTasks()).build(toRun));
+      StreamingPipeline pipeline;
+      try {
+        pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY, id, stores,
+            engine.partitionExecutor(), engine.inputTasks()).build(execPlan, source);
+      } catch (UnreadablePlanException e) {
+        if (checkpoint == null || execPlan == generated) {
+          // The plan was made just now: not the view's fault, a bug.
+          throw new IllegalStateException("Cannot build the plan just made for " + name, e);
+        }
+        throw StoredPlans.cannotRun(name, checkpoint, e);
+      }
 
       synchronized (engine.ddlLock()) {
         if (catalog.stream(source.name()).orElse(null) != source) {

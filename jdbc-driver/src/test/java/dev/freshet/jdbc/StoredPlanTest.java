@@ -38,6 +38,11 @@ class StoredPlanTest {
   private static final String VIEW = "CREATE MATERIALIZED VIEW per_user AS"
       + " SELECT user_id, COUNT(*) AS c, SUM(n) AS total FROM clicks GROUP BY user_id";
   private static final String QUERY = "SELECT user_id, c, total FROM per_user ORDER BY user_id";
+  private static final String FILTERED_VIEW = "CREATE MATERIALIZED VIEW per_user AS"
+      + " SELECT user_id, COUNT(*) AS c, SUM(n) AS total FROM clicks WHERE n > 0"
+      + " GROUP BY user_id";
+  private static final String MISFIT = "the plan in its checkpoint does not fit this Freshet,"
+      + " and its state or result would be misread. ";
   private static final String ORACLE = "SELECT user_id, COUNT(*), SUM(n) FROM clicks"
       + " GROUP BY user_id ORDER BY user_id";
 
@@ -96,11 +101,10 @@ class StoredPlanTest {
     engine().close();
     editPlan(plan -> valueColumn(plan, "TOTAL").put("type", "INTEGER"));
 
-    assertCannotResume("the state in its checkpoint was written by another plan than the one"
-        + " this Freshet makes for the view's query, and would be misread. operator 0"
-        + " (aggregate): the value schema was [C SUM0 BIGINT NOT NULL, TOTAL SUM INTEGER], now"
-        + " [C SUM0 BIGINT NOT NULL, TOTAL SUM BIGINT] (stored plan " + checkpoint().resolve("plan")
-        + ")");
+    assertCannotResume(MISFIT + "operator 0 (aggregate): its state was written with value schema"
+        + " [C SUM0 BIGINT NOT NULL, TOTAL SUM INTEGER], but this Freshet keeps"
+        + " [C SUM0 BIGINT NOT NULL, TOTAL SUM BIGINT] for the aggregate the plan runs there"
+        + " (stored plan " + checkpoint().resolve("plan") + ")");
   }
 
   @Test void shouldFailTheViewWhenTheStoredStateHasAValueColumnMore() throws Exception {
@@ -111,11 +115,10 @@ class StoredPlanTest {
       value.addObject().put("name", "LARGEST").put("type", "INTEGER").put("accumulator", "MAX");
     });
 
-    assertCannotResume("the state in its checkpoint was written by another plan than the one"
-        + " this Freshet makes for the view's query, and would be misread. operator 0"
-        + " (aggregate): the value schema was [C SUM0 BIGINT NOT NULL, TOTAL SUM BIGINT,"
-        + " LARGEST MAX INTEGER], now [C SUM0 BIGINT NOT NULL, TOTAL SUM BIGINT] (stored plan "
-        + checkpoint().resolve("plan") + ")");
+    assertCannotResume(MISFIT + "operator 0 (aggregate): its state was written with value schema"
+        + " [C SUM0 BIGINT NOT NULL, TOTAL SUM BIGINT, LARGEST MAX INTEGER], but this Freshet"
+        + " keeps [C SUM0 BIGINT NOT NULL, TOTAL SUM BIGINT] for the aggregate the plan runs"
+        + " there (stored plan " + checkpoint().resolve("plan") + ")");
   }
 
   @Test void shouldFailTheViewWhenItsStateMovedToAnotherOperator() throws Exception {
@@ -123,11 +126,76 @@ class StoredPlanTest {
     engine().close();
     editPlan(plan -> stateOf(plan).put("operatorId", 1));
 
-    assertCannotResume("the state in its checkpoint was written by another plan than the one"
-        + " this Freshet makes for the view's query, and would be misread. operator 1"
-        + " (aggregate): the stored plan keeps state there, the new plan has no stateful"
-        + " operator 1; operator 0 (aggregate): the new plan keeps state there, the stored plan"
-        + " has no stateful operator 0 (stored plan " + checkpoint().resolve("plan") + ")");
+    assertCannotResume(MISFIT + "operator 1 (aggregate): the plan records it for node 1, whose"
+        + " aggregate keeps its state in operator 0 (stored plan " + checkpoint().resolve("plan")
+        + ")");
+  }
+
+  @Test void shouldFailTheViewWhenTheStoredPlanNoLongerFitsItsResult() throws Exception {
+    runFirstEngine(values(0, 100));
+    engine().close();
+    editPlan(plan -> {
+      ArrayNode nodes = (ArrayNode) plan.get("nodes");
+      ObjectNode total = (ObjectNode) nodes.get(nodes.size() - 1).get("output").get(2);
+      total.put("name", "SUM_N");
+      valueColumn(plan, "TOTAL").put("name", "SUM_N");
+    });
+
+    assertCannotResume(MISFIT + "the stored plan emits [USER_ID VARCHAR, C BIGINT NOT NULL,"
+        + " SUM_N BIGINT, $NEW_KEY BOOLEAN NOT NULL], but the view's query now yields"
+        + " [USER_ID VARCHAR, C BIGINT NOT NULL, TOTAL BIGINT, $NEW_KEY BOOLEAN NOT NULL]"
+        + " (stored plan "
+        + checkpoint().resolve("plan") + ")");
+  }
+
+  @Test void shouldFailTheViewWhenItsStoredPlanCallsAnUnknownFunction() throws Exception {
+    runFirstEngine(FILTERED_VIEW, values(0, 100));
+    engine().close();
+    editPlan(plan -> {
+      ObjectNode op = (ObjectNode) calcOf(plan).get("program").get("condition").get("op");
+      op.put("name", "NO_SUCH_FUNCTION").put("kind", "OTHER_FUNCTION").put("syntax", "FUNCTION");
+    });
+
+    String message = cannotResume(FILTERED_VIEW);
+    String prefix = "its stored plan " + checkpoint().resolve("plan") + " cannot be read: a"
+        + " calc's program cannot be read: ";
+    assertEquals(true, message.startsWith(prefix) && message.contains("NO_SUCH_FUNCTION"),
+        message);
+  }
+
+  /**
+   * A restart runs the plan stored in the checkpoint, not a new plan of the view's SQL: a stored
+   * plan whose filter was changed to {@code n > 2} (as if an earlier Freshet had planned it so)
+   * filters the rows after the restart, while the view's SQL says {@code n > 0}.
+   */
+  @Test void shouldRunTheStoredPlanOnRestartNotANewPlanOfTheSql() throws Exception {
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+         Statement oracle = h2.createStatement()) {
+      oracle.execute("CREATE TABLE before_restart (user_id VARCHAR, n INTEGER)");
+      oracle.execute("CREATE TABLE after_restart (user_id VARCHAR, n INTEGER)");
+      String first = values(0, 300);
+      oracle.execute("INSERT INTO before_restart VALUES " + first);
+      runFirstEngine(FILTERED_VIEW, first);
+      engine().close();
+      editPlan(plan -> {
+        ObjectNode zero = (ObjectNode) calcOf(plan).get("program").get("condition")
+            .get("operands").get(1);
+        assertEquals(0, zero.get("literal").asInt(), zero.toString());
+        zero.put("literal", 2);
+      });
+
+      String second = values(300, 600);
+      oracle.execute("INSERT INTO after_restart VALUES " + second);
+      try (Connection c = DriverManager.getConnection(url());
+           Statement s = c.createStatement()) {
+        s.execute("INSERT INTO clicks VALUES " + second);
+        awaitIdle();
+        assertEquals(rows(oracle, "SELECT user_id, COUNT(*), SUM(n) FROM ("
+            + "SELECT * FROM before_restart WHERE n > 0"
+            + " UNION ALL SELECT * FROM after_restart WHERE n > 2)"
+            + " GROUP BY user_id ORDER BY user_id"), rows(s, QUERY));
+      }
+    }
   }
 
   @Test void shouldFailTheViewWhenThePlanHasAnUnknownVersion() throws Exception {
@@ -175,10 +243,14 @@ class StoredPlanTest {
    * bytes.
    */
   private byte[] runFirstEngine(String values) throws Exception {
+    return runFirstEngine(VIEW, values);
+  }
+
+  private byte[] runFirstEngine(String view, String values) throws Exception {
     try (Connection c = DriverManager.getConnection(url());
          Statement s = c.createStatement()) {
       s.execute("CREATE STREAM clicks (user_id VARCHAR, n INTEGER)");
-      s.execute(VIEW);
+      s.execute(view);
       if (!values.isEmpty()) {
         s.execute("INSERT INTO clicks VALUES " + values);
       }
@@ -199,20 +271,44 @@ class StoredPlanTest {
    * the stored plan is left as it was.
    */
   private void assertCannotResume(String why) throws Exception {
+    assertEquals(why, cannotResume(VIEW));
+  }
+
+  /**
+   * Restarts the engine, which leaves the view out; declares it again with {@code view}, which
+   * fails with the clear error; returns the error's reason: what follows the view's checkpoint
+   * in the message. The stored plan is left as it was.
+   */
+  private String cannotResume(String view) throws Exception {
     byte[] plan = Files.readAllBytes(checkpoint().resolve("plan"));
+    String why;
     try (Connection c = DriverManager.getConnection(url());
          Statement s = c.createStatement()) {
       assertEquals("42S02", assertThrows(SQLException.class, () -> s.executeQuery(QUERY))
           .getSQLState());
-      SQLException e = assertThrows(SQLException.class, () -> s.execute(VIEW));
-      assertEquals("Materialized view PER_USER cannot resume from its checkpoint " + checkpoint()
-          + ": " + why + ". Run the Freshet version that created the view, or DROP MATERIALIZED"
+      SQLException e = assertThrows(SQLException.class, () -> s.execute(view));
+      String prefix = "Materialized view PER_USER cannot resume from its checkpoint "
+          + checkpoint() + ": ";
+      String suffix = ". Run the Freshet version that created the view, or DROP MATERIALIZED"
           + " VIEW PER_USER and create it again to rebuild its state from the beginning of its"
-          + " stream", e.getMessage());
+          + " stream";
+      String message = e.getMessage();
+      assertEquals(true, message.startsWith(prefix) && message.endsWith(suffix), message);
       assertEquals("55000", e.getSQLState());
       assertEquals(List.of(), rows(s, "SELECT name FROM sys.queries"));
+      why = message.substring(prefix.length(), message.length() - suffix.length());
     }
     assertArrayEquals(plan, Files.readAllBytes(checkpoint().resolve("plan")));
+    return why;
+  }
+
+  private static ObjectNode calcOf(ObjectNode plan) {
+    for (JsonNode node : plan.get("nodes")) {
+      if (node.get("operator").get("kind").asText().equals("calc")) {
+        return (ObjectNode) node.get("operator");
+      }
+    }
+    throw new AssertionError("no calc in " + plan);
   }
 
   private void editPlan(Consumer<ObjectNode> edit) throws Exception {

@@ -10,6 +10,7 @@ import dev.freshet.planner.exec.UnreadablePlanException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -18,16 +19,17 @@ import java.util.OptionalLong;
 
 /**
  * A materialized view's execution plan in its checkpoint ({@code <checkpoint>/plan}): written
- * when the view is created, and on every restart compared with the plan the running code makes,
- * so that state is never read with a layout other than the one it was written with. A plan this
- * code cannot read, or whose state schema differs, fails the view with SQLSTATE
- * 55000 ({@link #INCOMPATIBLE_CHECKPOINT_STATE}), naming the view and what differs.
+ * when the view is created, and run on every restart once a batch has run on it, so that state is
+ * never read with a layout other than the one it was written with, and a later planner does not
+ * change what a running view computes. A stored plan this code cannot read or run, whose state
+ * schema is not the one this code keeps, or whose rows no longer fit the view's result, fails the
+ * view with SQLSTATE 55000 ({@link #INCOMPATIBLE_CHECKPOINT_STATE}), naming the view and what
+ * differs.
  *
  * <pre>{@code
  * StoredPlans.checkStateFormatVersion(checkpoint, "PER_USER");
- * ExecPlan plan = ExecPlanGenerator.generate(run);
- * StoredPlans.check(checkpoint, "PER_USER", plan);   // before the state stores open
- * StoredPlans.write(checkpoint, plan);               // once the view's name is its own
+ * ExecPlan run = StoredPlans.planToRun(checkpoint, "PER_USER", ExecPlanGenerator.generate(q));
+ * StoredPlans.write(checkpoint, run);                // once the view's name is its own
  * }</pre>
  */
 public final class StoredPlans {
@@ -44,38 +46,51 @@ public final class StoredPlans {
   }
 
   /**
-   * Checks that the plan stored in the checkpoint of view {@code view}, if any, is one this code
-   * reads, and that {@code plan} keeps its state in the same operators with the same key and
-   * value schemas. Before the first batch there is no state, so any stored plan will do: it was
-   * left by a CREATE that failed, and {@link #write} replaces it.
+   * The plan view {@code view} runs: the one stored in its checkpoint once a batch has run on it,
+   * checked to be one this code reads, with the state schemas this code keeps and the output
+   * {@code planned} has (the columns of the view's result); otherwise {@code planned}. Before the
+   * first batch there is no state, so a stored plan is left from a CREATE that failed, and
+   * {@link #write} replaces it.
    *
-   * @throws SQLException with SQLSTATE 55000 ({@link #INCOMPATIBLE_CHECKPOINT_STATE}) if the stored plan
-   *     cannot be read or its state does not fit {@code plan}
+   * @param planned the plan the running code makes for the view's query
+   * @throws SQLException with SQLSTATE 55000 ({@link #INCOMPATIBLE_CHECKPOINT_STATE}) if the
+   *     stored plan cannot be read or does not fit
    */
-  public static void check(Checkpoint checkpoint, String view, ExecPlan plan)
+  public static ExecPlan planToRun(Checkpoint checkpoint, String view, ExecPlan planned)
       throws SQLException {
     Optional<byte[]> stored = checkpoint.readPlan();
     if (stored.isEmpty() || checkpoint.offsetLog().latestBatchId().isEmpty()) {
-      return;
+      return planned;
     }
-    List<String> differences;
+    ExecPlan plan;
     try {
-      differences = PlanCompatibility.differences(
-          ExecPlan.fromJson(new String(stored.get(), StandardCharsets.UTF_8)), plan);
+      plan = ExecPlan.fromJson(new String(stored.get(), StandardCharsets.UTF_8));
     } catch (UnreadablePlanException e) {
-      throw cannotResume(view, checkpoint, "its stored plan " + checkpoint.planFile()
-          + " cannot be read: " + e.getMessage(), e);
+      throw cannotRun(view, checkpoint, e);
     }
+    List<String> differences = new ArrayList<>(PlanCompatibility.stateDifferences(plan));
+    differences.addAll(PlanCompatibility.outputDifferences(plan, planned));
     if (!differences.isEmpty()) {
-      throw cannotResume(view, checkpoint, "the state in its checkpoint was written by another"
-          + " plan than the one this Freshet makes for the view's query, and would be misread. "
+      throw cannotResume(view, checkpoint, "the plan in its checkpoint does not fit this"
+          + " Freshet, and its state or result would be misread. "
           + String.join("; ", differences) + " (stored plan " + checkpoint.planFile() + ")",
           null);
     }
+    return plan;
   }
 
   /**
-   * Writes {@code plan}, which {@link #check} accepted, into the checkpoint if it has none yet,
+   * The error for a stored plan of view {@code view} that cannot be read or built: SQLSTATE
+   * 55000 ({@link #INCOMPATIBLE_CHECKPOINT_STATE}), naming the file and why.
+   */
+  public static SQLException cannotRun(String view, Checkpoint checkpoint,
+      UnreadablePlanException e) {
+    return cannotResume(view, checkpoint, "its stored plan " + checkpoint.planFile()
+        + " cannot be read: " + e.getMessage(), e);
+  }
+
+  /**
+   * Writes {@code plan}, which {@link #planToRun} returned, into the checkpoint if it has none yet,
    * or replaces the stored one if no batch has run on it. Once a batch has run the stored plan
    * stays as it is: it describes the state the checkpoint holds.
    *

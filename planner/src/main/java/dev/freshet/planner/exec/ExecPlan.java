@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,13 +32,7 @@ public record ExecPlan(int version, List<ExecNode> nodes) {
   public static final int VERSION = 1;
 
   /** Thread-safe once built. Strict: a field this code does not know is an error, not skipped. */
-  private static final JsonMapper MAPPER = JsonMapper.builder()
-      .enable(SerializationFeature.INDENT_OUTPUT)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .build();
+  private static final JsonMapper MAPPER = mapper();
 
   public ExecPlan {
     nodes = List.copyOf(nodes);
@@ -46,6 +41,22 @@ public record ExecPlan(int version, List<ExecNode> nodes) {
   /** A plan in this code's format. */
   public static ExecPlan of(List<ExecNode> nodes) {
     return new ExecPlan(VERSION, nodes);
+  }
+
+  /**
+   * A new mapper of plan JSON: strict, and exact with numbers, which a calc's DECIMAL literals
+   * need (a fraction is a {@code BigDecimal}, never a {@code double}).
+   */
+  static JsonMapper mapper() {
+    return JsonMapper.builder()
+        .enable(SerializationFeature.INDENT_OUTPUT)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+        .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+        .build();
   }
 
   /** The state stores of the plan's stateful operators, from the source up. */

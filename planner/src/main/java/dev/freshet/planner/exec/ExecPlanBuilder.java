@@ -8,52 +8,39 @@ import dev.freshet.executor.operators.CalcOperator;
 import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.EventTimeKey;
 import dev.freshet.executor.operators.EventTimeWatermarkOperator;
+import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.SortKey;
 import dev.freshet.executor.operators.SortOperator;
-import dev.freshet.executor.operators.TimeWindowOperator;
-import dev.freshet.executor.runtime.StreamingPipeline;
-import dev.freshet.executor.source.SupportsParallelReads;
-import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
+import dev.freshet.executor.operators.TimeWindowOperator;
 import dev.freshet.executor.operators.ValueKind;
+import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.PlannedQuery;
-import dev.freshet.planner.errors.PlannerErrors;
+import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.PlanningException;
-import dev.freshet.planner.rel.AggregatePhase;
-import dev.freshet.planner.rel.EventTimeColumn;
-import dev.freshet.planner.rel.EventTimeWatermark;
-import dev.freshet.planner.rel.TimeWindow;
-import dev.freshet.planner.rel.StateStoreRestore;
-import dev.freshet.planner.rel.StateStoreSave;
-import dev.freshet.planner.rel.StreamingRels;
-import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
-import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.rel.RelFieldCollation;
-import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Calc;
-import org.apache.calcite.rel.core.Sort;
-import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexProgram;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * Translates a planned query's physical plan into the executor's operator pipeline.
+ * Builds the executor's operator pipeline from an {@link ExecPlan}: the plan a query was just
+ * planned into, or the one a view stored in its checkpoint when it was created.
  *
- * <p>Calcs are compiled to byte code; the {@code StateStoreSave -> merge -> StateStoreRestore ->
- * partial} chain becomes one {@link StatefulAggregateOperator}; the stream scan becomes the
- * pipeline's source.
+ * <p>Calcs are compiled to byte code; a stateful aggregate becomes one
+ * {@link StatefulAggregateOperator}; the stream scan becomes the pipeline's source.
  *
  * <p>With more than one input task and a source that can be read in slices
  * ({@link SupportsParallelReads}), the operators between the stream and the aggregation
@@ -69,13 +56,8 @@ public final class ExecPlanBuilder {
   private final StateStoreProviderFactory stateStores;
   private final java.util.concurrent.Executor partitionExecutor;
   private final int inputTasks;
-  /** Whether the source of the query being built can be read as slices, one per input task. */
-  private boolean splittableSource;
-  /** The heads of input tasks 1, 2, ... of the pipeline being built. */
-  private final List<Operator> extraInputTasks = new ArrayList<>();
-  /** The watermark operator built for each watermark node, for the input tasks' copies. */
-  private final Map<RelNode, EventTimeWatermarkOperator> watermarkOperators =
-      new IdentityHashMap<>();
+  /** The plan node of each watermark operator built, for the input tasks' copies. */
+  private final Map<EventTimeWatermarkOperator, Integer> watermarkNodes = new IdentityHashMap<>();
 
   /**
    * Creates a builder for one query.
@@ -130,119 +112,183 @@ public final class ExecPlanBuilder {
 
   /** Builds the operators of {@code query}, wired from its source to a collecting sink. */
   public StreamingPipeline build(PlannedQuery query) throws PlanningException {
+    return build(ExecPlanGenerator.generate(query), query.source());
+  }
+
+  /**
+   * Builds the operators of {@code plan}, reading {@code stream}, wired from the stream to a
+   * collecting sink.
+   *
+   * @throws UnreadablePlanException if {@code plan} does not read {@code stream} as it is
+   *     declared, or an operator's parameters do not fit together
+   */
+  public StreamingPipeline build(ExecPlan plan, StreamTable stream) {
+    List<ExecNode> nodes = plan.nodes();
+    checkScan(nodes, stream);
     CollectOperator output = new CollectOperator();
     List<EventTimeWatermarkOperator> watermarks = new ArrayList<>();
     List<StatefulAggregateOperator> stateful = new ArrayList<>();
-    splittableSource = query.source().source() instanceof SupportsParallelReads;
-    extraInputTasks.clear();
-    watermarkOperators.clear();
-    Operator head = build(query.physical(), output, watermarks, stateful);
+    List<Operator> extraInputTasks = new ArrayList<>();
+    boolean splittable = stream.source() instanceof SupportsParallelReads;
+    Operator downstream = output;
+    // The aggregation whose input is read by several tasks (only one reads the stream directly).
+    StatefulAggregateOperator split = null;
+    int splitAt = -1;
+    try {
+      for (int i = nodes.size() - 1; i >= 1; i--) {
+        ExecNode node = nodes.get(i);
+        if (!(node.operator() instanceof ExecOperator.StatefulAggregate aggregate)) {
+          downstream = rowByRow(node, nodes.get(i - 1), downstream, watermarks, null);
+          continue;
+        }
+        int tasks = splittable && readsStreamDirectly(nodes.subList(1, i)) ? inputTasks : 1;
+        StatefulAggregateOperator op = new StatefulAggregateOperator(spec(aggregate),
+            providers(aggregate), downstream, partitionExecutor, tasks);
+        stateful.add(op);
+        if (tasks > 1) {
+          splitAt = i;
+          split = op;
+        }
+        downstream = op;
+      }
+      for (int t = 1; split != null && t < inputTasks; t++) {
+        // Task t's copies of the row-by-row operators below, on its own slices of a batch;
+        // built once the first copies are, whose watermarks the copies feed.
+        Operator copy = split.inputTask(t);
+        for (int j = splitAt - 1; j >= 1; j--) {
+          copy = rowByRow(nodes.get(j), nodes.get(j - 1), copy, watermarks, watermarks);
+        }
+        extraInputTasks.add(copy);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new UnreadablePlanException("its operators do not fit together: "
+          + e.getMessage(), e);
+    }
     java.util.Collections.reverse(stateful);
-    return new StreamingPipeline(query.source().source(), head, output, watermarks, stateful,
+    return new StreamingPipeline(stream.source(), downstream, output, watermarks, stateful,
         List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor);
   }
 
-  private Operator build(RelNode rel, Operator downstream,
-      List<EventTimeWatermarkOperator> watermarks, List<StatefulAggregateOperator> stateful)
-      throws PlanningException {
-    if (rel instanceof TableScan && StreamingRels.streamOf((TableScan) rel).isPresent()) {
-      return downstream;
+  /** Checks that {@code nodes} start with a scan of {@code stream} as it is declared now. */
+  private void checkScan(List<ExecNode> nodes, StreamTable stream) {
+    if (nodes.isEmpty() || !(nodes.get(0).operator() instanceof ExecOperator.Scan scan)) {
+      throw new UnreadablePlanException("it does not start with a scan of a stream", null);
     }
-    if (rel instanceof EventTimeWatermark) {
-      EventTimeWatermark w = (EventTimeWatermark) rel;
-      EventTimeWatermarkOperator original = watermarkOperators.get(w);
-      if (original != null) {
-        // An input task's copy: it feeds the watermark of the node's first operator.
-        return build(w.getInput(), original.copy(downstream), watermarks, stateful);
+    if (!scan.stream().equals(stream.name())) {
+      throw new UnreadablePlanException("it reads stream " + scan.stream() + ", not "
+          + stream.name(), null);
+    }
+    List<ExecColumn> declared = new ArrayList<>();
+    for (RelDataTypeField field : stream.getRowType(typeFactory).getFieldList()) {
+      declared.add(new ExecColumn(field.getName(), ExecPlanGenerator.typeName(field.getType()),
+          null));
+    }
+    if (!declared.equals(nodes.get(0).output())) {
+      throw new UnreadablePlanException("it reads stream " + stream.name() + " with columns "
+          + nodes.get(0).output() + ", but the stream is declared with " + declared, null);
+    }
+  }
+
+  /**
+   * The operator of a stateless {@code node} reading the rows of {@code input}, emitting into
+   * {@code downstream}.
+   *
+   * @param copyOf for an input task's copy, the watermarks of the first copy, which a copy's
+   *     watermark feeds; null when building the first copy, whose watermarks are added to
+   *     {@code watermarks}
+   */
+  private Operator rowByRow(ExecNode node, ExecNode input, Operator downstream,
+      List<EventTimeWatermarkOperator> watermarks,
+      @Nullable List<EventTimeWatermarkOperator> copyOf) {
+    ExecOperator operator = node.operator();
+    if (operator instanceof ExecOperator.Watermark w) {
+      if (copyOf != null) {
+        EventTimeWatermarkOperator original = watermarkOf(node, copyOf);
+        return original.copy(downstream);
       }
       EventTimeWatermarkOperator op =
           new EventTimeWatermarkOperator(w.eventTimeIndex(), w.delayMs(), downstream);
       watermarks.add(op);
-      watermarkOperators.put(w, op);
-      return build(w.getInput(), op, watermarks, stateful);
+      watermarkNodes.put(op, node.id());
+      return op;
     }
-    if (rel instanceof TimeWindow) {
-      TimeWindow w = (TimeWindow) rel;
-      return build(w.getInput(), new TimeWindowOperator(w.eventTimeIndex(), w.sizeMs(),
-          w.slideMs(), w.getInput().getRowType().getFieldCount(), downstream), watermarks,
-          stateful);
+    if (operator instanceof ExecOperator.Window w) {
+      return new TimeWindowOperator(w.eventTimeIndex(), w.sizeMs(), w.slideMs(),
+          input.output().size(), downstream);
     }
-    if (rel instanceof Sort) {
-      Sort sort = (Sort) rel;
+    if (operator instanceof ExecOperator.Sort sort) {
       List<SortKey> keys = new ArrayList<>();
-      for (RelFieldCollation c : sort.getCollation().getFieldCollations()) {
-        keys.add(new SortKey(c.getFieldIndex(), c.direction.isDescending(),
-            c.nullDirection == RelFieldCollation.NullDirection.FIRST));
+      for (ExecOperator.SortField key : sort.keys()) {
+        keys.add(new SortKey(key.index(), key.descending(), key.nullsFirst()));
       }
-      long offset = sort.offset == null ? 0 : RexLiteral.longValue(sort.offset);
-      long fetch = sort.fetch == null ? -1 : RexLiteral.longValue(sort.fetch);
-      return build(sort.getInput(), new SortOperator(keys, offset, fetch, downstream),
-          watermarks, stateful);
+      return new SortOperator(keys, sort.offset(), sort.fetch(), downstream);
     }
-    if (rel instanceof Calc) {
-      Calc calc = (Calc) rel;
-      return build(calc.getInput(), new CalcOperator(
-          CalcCompiler.compile(calc.getProgram(), typeFactory, dataContext),
-          calc.getRowType().getFieldCount(), downstream), watermarks, stateful);
+    if (operator instanceof ExecOperator.Calc calc) {
+      RexProgram program = RexProgramJson.read(calc.program(), typeFactory);
+      if (program.getOutputRowType().getFieldCount() != node.output().size()
+          || program.getInputRowType().getFieldCount() != input.output().size()) {
+        throw new UnreadablePlanException("calc " + node.id() + " reads "
+            + program.getInputRowType().getFieldCount() + " columns and emits "
+            + program.getOutputRowType().getFieldCount() + ", but its plan gives it "
+            + input.output().size() + " and " + node.output().size(), null);
+      }
+      return new CalcOperator(CalcCompiler.compile(program, typeFactory, dataContext),
+          node.output().size(), downstream);
     }
-    if (rel instanceof StateStoreSave) {
-      StateStoreSave save = (StateStoreSave) rel;
-      LogicalStreamAggregate merge = phase(save.getInput(), AggregatePhase.MERGE);
-      if (!(merge.getInput() instanceof StateStoreRestore)) {
-        throw unsupported(rel);
+    throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()
+        + ") cannot run there: only the first operator reads the stream", null);
+  }
+
+  private EventTimeWatermarkOperator watermarkOf(ExecNode node,
+      List<EventTimeWatermarkOperator> originals) {
+    for (EventTimeWatermarkOperator original : originals) {
+      if (watermarkNodes.get(original) == node.id()) {
+        return original;
       }
-      LogicalStreamAggregate partial =
-          phase(((StateStoreRestore) merge.getInput()).getInput(), AggregatePhase.PARTIAL);
-      EventTimeColumn eventTime = save.eventTimeKey();
-      StatefulAggregateSpec spec = new StatefulAggregateSpec(save.operatorId(),
-          partial.getGroupSet().toArray(), calls(partial), calls(merge), save.outputMode(),
-          save.numPartitions(), eventTime == null ? null
-              : new EventTimeKey(save.keys().indexOf(eventTime.index()), eventTime.offsetMs()),
-          save.newKeyFlag());
-      List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
-      for (int p = 0; p < spec.numPartitions(); p++) {
-        providers.add(stateStores.create(new StateStoreId(queryId, save.operatorId(), p)));
-      }
-      RelNode below = partial.getInput();
-      int tasks = splittableSource && readsStreamDirectly(below) ? inputTasks : 1;
-      StatefulAggregateOperator op = new StatefulAggregateOperator(spec, providers, downstream,
-          partitionExecutor, tasks);
-      stateful.add(op);
-      Operator head = build(below, op, watermarks, stateful);
-      for (int t = 1; t < tasks; t++) {
-        extraInputTasks.add(build(below, op.inputTask(t), watermarks, stateful));
-      }
-      return head;
     }
-    throw unsupported(rel);
+    throw new IllegalStateException("no first copy of watermark " + node.id());
+  }
+
+  private StatefulAggregateSpec spec(ExecOperator.StatefulAggregate aggregate) {
+    ExecOperator.EventTimeKeySpec eventTime = aggregate.eventTimeKey();
+    return new StatefulAggregateSpec(aggregate.operatorId(),
+        aggregate.groupSet().stream().mapToInt(Integer::intValue).toArray(),
+        calls(aggregate.partialCalls()), calls(aggregate.mergeCalls()), aggregate.outputMode(),
+        aggregate.statePartitions(), eventTime == null ? null
+            : new EventTimeKey(eventTime.keyIndex(), eventTime.offsetMs()),
+        aggregate.newKeyFlag());
+  }
+
+  private List<StateStoreProvider<Object, Object[]>> providers(
+      ExecOperator.StatefulAggregate aggregate) {
+    List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
+    for (int p = 0; p < aggregate.statePartitions(); p++) {
+      providers.add(stateStores.create(new StateStoreId(queryId, aggregate.operatorId(), p)));
+    }
+    return providers;
   }
 
   /**
-   * Whether {@code rel} reaches the stream through row-by-row operators only (calcs, windows,
-   * watermarks), which input tasks can run as copies on their own slices of a batch.
+   * Whether {@code nodes}, the operators between the scan and an aggregation, are row-by-row
+   * operators only (calcs, windows, watermarks), which input tasks can run as copies on their own
+   * slices of a batch.
    */
-  private static boolean readsStreamDirectly(RelNode rel) {
-    while (rel instanceof Calc || rel instanceof TimeWindow || rel instanceof EventTimeWatermark) {
-      rel = rel.getInput(0);
+  private static boolean readsStreamDirectly(List<ExecNode> nodes) {
+    for (ExecNode node : nodes) {
+      ExecOperator op = node.operator();
+      if (!(op instanceof ExecOperator.Calc || op instanceof ExecOperator.Window
+          || op instanceof ExecOperator.Watermark)) {
+        return false;
+      }
     }
-    return rel instanceof TableScan && StreamingRels.streamOf((TableScan) rel).isPresent();
+    return true;
   }
 
-  private static LogicalStreamAggregate phase(RelNode rel, AggregatePhase phase)
-      throws PlanningException {
-    if (rel instanceof LogicalStreamAggregate
-        && ((LogicalStreamAggregate) rel).phase() == phase) {
-      return (LogicalStreamAggregate) rel;
-    }
-    throw unsupported(rel);
-  }
-
-  private static List<AggregateCall> calls(LogicalStreamAggregate aggregate) {
+  private static List<AggregateCall> calls(List<ExecOperator.AggregateCallSpec> specs) {
     List<AggregateCall> calls = new ArrayList<>();
-    for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
-      List<Integer> args = call.getArgList();
-      calls.add(new AggregateCall(function(call), args.isEmpty() ? -1 : args.get(0),
-          valueKind(call.getType()), call.isDistinct(), call.filterArg));
+    for (ExecOperator.AggregateCallSpec call : specs) {
+      calls.add(new AggregateCall(call.function(), call.arg(), call.resultKind(),
+          call.distinct(), call.filterArg()));
     }
     return calls;
   }
@@ -299,8 +345,5 @@ public final class ExecPlanBuilder {
     }
   }
 
-  private static PlanningException unsupported(RelNode rel) {
-    return PlannerErrors.notSupported("Freshet cannot run this part of a continuous query yet: "
-        + rel.getRelTypeName() + ". Plan:\n" + RelOptUtil.toString(rel));
-  }
+
 }

@@ -1,54 +1,65 @@
 package dev.freshet.planner.exec;
 
-import dev.freshet.executor.operators.AggregateFunction;
 import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.errors.PlannerErrors;
+import dev.freshet.planner.errors.PlanningException;
+import dev.freshet.planner.exec.ExecOperator.AggregateCallSpec;
+import dev.freshet.planner.exec.ExecOperator.EventTimeKeySpec;
+import dev.freshet.planner.exec.ExecOperator.SortField;
 import dev.freshet.planner.rel.AggregatePhase;
+import dev.freshet.planner.rel.EventTimeColumn;
 import dev.freshet.planner.rel.EventTimeWatermark;
 import dev.freshet.planner.rel.StateStoreRestore;
 import dev.freshet.planner.rel.StateStoreSave;
+import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.TimeWindow;
 import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
+import dev.freshet.planner.catalog.StreamTable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.StringJoiner;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
-import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.util.Pair;
 
 /**
  * Turns a planned query's physical plan into its {@link ExecPlan}: one {@link ExecNode} per
- * operator the executor runs, ids counted from the source up, and for the stateful aggregation
- * (the {@code StateStoreSave -> merge -> StateStoreRestore -> partial} chain, one operator as in
- * {@link ExecPlanBuilder}) the schema of its state: the grouping columns as key, one accumulator
- * per aggregate as value.
+ * operator the executor runs, ids counted from the source up, each with every parameter
+ * {@link ExecPlanBuilder} needs to run it. The {@code StateStoreSave -> merge ->
+ * StateStoreRestore -> partial} chain is one stateful aggregate, whose state schema is the
+ * grouping columns as key and one accumulator per aggregate as value.
  *
  * <pre>{@code
  * ExecPlan plan = ExecPlanGenerator.generate(planner.planQuery(query, null, 4));
  * }</pre>
  */
 public final class ExecPlanGenerator {
-  /** The stable name of a streaming aggregation's state. */
-  public static final String AGGREGATE_STATE = "aggregate";
-
   private ExecPlanGenerator() {
   }
 
-  /** The execution plan of {@code query}, as its {@link PlannedQuery#physical()} plan runs. */
-  public static ExecPlan generate(PlannedQuery query) {
+  /**
+   * The execution plan of {@code query}, as its {@link PlannedQuery#physical()} plan runs.
+   *
+   * @throws PlanningException if the plan has an operator the executor cannot run
+   */
+  public static ExecPlan generate(PlannedQuery query) throws PlanningException {
     List<RelNode> operators = new ArrayList<>();
     RelNode rel = query.physical();
     while (true) {
       operators.add(rel);
-      if (rel instanceof StateStoreSave) {
-        rel = partial((StateStoreSave) rel);
+      if (rel instanceof StateStoreSave save) {
+        rel = partial(save);
       }
       if (rel.getInputs().size() != 1) {
         break;
@@ -58,47 +69,71 @@ public final class ExecPlanGenerator {
     Collections.reverse(operators);
     List<ExecNode> nodes = new ArrayList<>();
     for (RelNode operator : operators) {
-      nodes.add(node(nodes.size(), operator));
+      List<ExecColumn> output = columns(operator.getRowType().getFieldList());
+      ExecOperator op = operator(operator, query.physical().getCluster().getTypeFactory());
+      StateSchema state = op instanceof ExecOperator.StatefulAggregate aggregate
+          ? StateSchema.of(aggregate, nodes.get(nodes.size() - 1).output(), output) : null;
+      String detail = operator instanceof TableScan
+          ? String.join(".", operator.getTable().getQualifiedName()) : terms(operator);
+      nodes.add(new ExecNode(nodes.size(), op, detail, output, state));
     }
     return ExecPlan.of(nodes);
   }
 
-  private static ExecNode node(int id, RelNode rel) {
-    List<ExecColumn> output = columns(rel.getRowType().getFieldList());
-    if (rel instanceof StateStoreSave) {
-      StateStoreSave save = (StateStoreSave) rel;
-      LogicalStreamAggregate merge = (LogicalStreamAggregate) save.getInput();
-      String detail = terms(save) + ", partial=" + partial(save).getAggCallList() + ", merge="
-          + merge.getAggCallList();
-      return new ExecNode(id, "stateful-aggregate", detail, output, state(save));
+  private static ExecOperator operator(RelNode rel,
+      org.apache.calcite.rel.type.RelDataTypeFactory typeFactory) throws PlanningException {
+    if (rel instanceof TableScan scan) {
+      Optional<StreamTable> stream = StreamingRels.streamOf(scan);
+      if (stream.isPresent()) {
+        return new ExecOperator.Scan(stream.get().name());
+      }
+    } else if (rel instanceof EventTimeWatermark w) {
+      return new ExecOperator.Watermark(w.eventTimeIndex(), w.delayMs());
+    } else if (rel instanceof TimeWindow w) {
+      return new ExecOperator.Window(w.eventTimeIndex(), w.sizeMs(), w.slideMs());
+    } else if (rel instanceof Sort sort) {
+      List<SortField> keys = new ArrayList<>();
+      for (RelFieldCollation c : sort.getCollation().getFieldCollations()) {
+        keys.add(new SortField(c.getFieldIndex(), c.direction.isDescending(),
+            c.nullDirection == RelFieldCollation.NullDirection.FIRST));
+      }
+      return new ExecOperator.Sort(keys,
+          sort.offset == null ? 0 : RexLiteral.longValue(sort.offset),
+          sort.fetch == null ? -1 : RexLiteral.longValue(sort.fetch));
+    } else if (rel instanceof Calc calc) {
+      try {
+        return new ExecOperator.Calc(RexProgramJson.write(calc.getProgram(), typeFactory));
+      } catch (IllegalArgumentException e) {
+        throw PlannerErrors.notSupported("Freshet cannot keep this expression in a plan yet: "
+            + e.getMessage());
+      }
+    } else if (rel instanceof StateStoreSave save) {
+      return aggregate(save);
     }
-    String kind = rel instanceof TableScan ? "scan"
-        : rel instanceof EventTimeWatermark ? "watermark"
-        : rel instanceof TimeWindow ? "window"
-        : rel instanceof Sort ? "sort"
-        : rel instanceof Calc ? "calc"
-        : rel.getRelTypeName();
-    String detail = rel instanceof TableScan
-        ? String.join(".", rel.getTable().getQualifiedName()) : terms(rel);
-    return new ExecNode(id, kind, detail, output, null);
+    throw PlannerErrors.notSupported("Freshet cannot run this part of a continuous query yet: "
+        + rel.getRelTypeName() + ". Plan:\n" + RelOptUtil.toString(rel));
   }
 
-  /** The state of a streaming aggregation: grouping columns to the merge calls' accumulators. */
-  private static StateSchema state(StateStoreSave save) {
+  private static ExecOperator.StatefulAggregate aggregate(StateStoreSave save) {
     LogicalStreamAggregate merge = (LogicalStreamAggregate) save.getInput();
     LogicalStreamAggregate partial = partial(save);
-    List<RelDataTypeField> partialFields = partial.getRowType().getFieldList();
-    List<ExecColumn> key = columns(partialFields.subList(0, partial.getGroupCount()));
-    List<ExecColumn> value = new ArrayList<>();
-    List<RelDataTypeField> mergeFields = merge.getRowType().getFieldList();
-    List<AggregateCall> calls = merge.getAggCallList();
-    for (int i = 0; i < calls.size(); i++) {
-      AggregateCall call = calls.get(i);
-      AggregateFunction function = ExecPlanBuilder.function(call);
-      value.add(new ExecColumn(mergeFields.get(merge.getGroupCount() + i).getName(),
-          typeName(call.getType()), function + (call.isDistinct() ? " DISTINCT" : "")));
+    EventTimeColumn eventTime = save.eventTimeKey();
+    return new ExecOperator.StatefulAggregate(save.operatorId(), partial.getGroupSet().asList(),
+        calls(partial), calls(merge), save.outputMode(), save.numPartitions(),
+        eventTime == null ? null
+            : new EventTimeKeySpec(save.keys().indexOf(eventTime.index()), eventTime.offsetMs()),
+        save.newKeyFlag());
+  }
+
+  private static List<AggregateCallSpec> calls(LogicalStreamAggregate aggregate) {
+    List<AggregateCallSpec> calls = new ArrayList<>();
+    for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+      List<Integer> args = call.getArgList();
+      calls.add(new AggregateCallSpec(ExecPlanBuilder.function(call),
+          args.isEmpty() ? -1 : args.get(0), ExecPlanBuilder.valueKind(call.getType()),
+          call.isDistinct(), call.filterArg));
     }
-    return new StateSchema(save.operatorId(), AGGREGATE_STATE, key, value);
+    return calls;
   }
 
   /**

@@ -1,21 +1,22 @@
 package dev.freshet.planner.exec;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Whether a query planned by the running code can resume from the state an earlier plan wrote:
- * the same stateful operators (by operator id), each with the same state name, key schema and
- * value schema, column for column. Stateless operators may differ; their output is not kept.
+ * Whether a stored plan can be resumed by the running code: each stateful operator's recorded
+ * state schema (the layout its state was written with) is the one this code keeps for that
+ * operator, and the plan still emits the columns its sink holds.
  *
  * <p>As Spark's {@code StateSchemaCompatibilityChecker}, it refuses rather than guesses: a state
  * value read with another layout would be silently wrong, so any difference in a column's name,
- * type or accumulator counts.
+ * type or accumulator counts. Unlike Spark, which compares with a newly planned query, the
+ * stored plan is the one that runs (see {@link ExecPlanBuilder}): so a later planner that plans
+ * the SQL differently does not stop a view, as long as the plan it was created with still reads.
  *
  * <pre>{@code
- * List<String> differences = PlanCompatibility.differences(stored, ExecPlanGenerator.generate(q));
+ * List<String> differences = PlanCompatibility.stateDifferences(stored);
+ * differences.addAll(PlanCompatibility.outputDifferences(stored, replanned));
  * if (!differences.isEmpty()) {
  *   // fail the query, naming each difference
  * }
@@ -26,50 +27,78 @@ public final class PlanCompatibility {
   }
 
   /**
-   * What differs between the state of {@code stored} and that of {@code current}, one sentence
-   * per stateful operator, such as {@code "operator 0 (aggregate): the value schema was [...],
-   * now [...]"}; empty if {@code current} can read the state {@code stored} wrote.
+   * Where the state schemas {@code plan} records differ from what this code keeps for its
+   * operators, one sentence each, such as {@code "operator 0 (aggregate): its state was written
+   * with value schema [...], but this Freshet keeps [...] for the aggregate the plan runs
+   * there"}; empty if every recorded schema is the one this code reads and writes.
    */
-  public static List<String> differences(ExecPlan stored, ExecPlan current) {
-    Map<Integer, StateSchema> before = byOperator(stored);
-    Map<Integer, StateSchema> now = byOperator(current);
+  public static List<String> stateDifferences(ExecPlan plan) {
     List<String> differences = new ArrayList<>();
-    for (StateSchema old : before.values()) {
-      StateSchema schema = now.get(old.operatorId());
-      String operator = "operator " + old.operatorId() + " (" + old.name() + ")";
-      if (schema == null) {
-        differences.add(operator + ": the stored plan keeps state there, the new plan has no"
-            + " stateful operator " + old.operatorId());
+    List<ExecNode> nodes = plan.nodes();
+    for (int i = 0; i < nodes.size(); i++) {
+      ExecNode node = nodes.get(i);
+      StateSchema recorded = node.state();
+      if (!(node.operator() instanceof ExecOperator.StatefulAggregate aggregate)) {
+        if (recorded != null) {
+          differences.add(describe(recorded) + ": the plan records state for node " + node.id()
+              + " (" + node.kind() + "), which keeps none");
+        }
         continue;
       }
-      if (!schema.name().equals(old.name())) {
-        differences.add(operator + ": the state was named " + old.name() + ", now "
-            + schema.name());
+      StateSchema kept;
+      try {
+        kept = StateSchema.of(aggregate, i == 0 ? List.of() : nodes.get(i - 1).output(),
+            node.output());
+      } catch (IllegalArgumentException e) {
+        differences.add("node " + node.id() + " (" + node.kind() + "): " + e.getMessage());
+        continue;
       }
-      if (!schema.key().equals(old.key())) {
-        differences.add(operator + ": the key schema was " + old.key() + ", now "
-            + schema.key());
+      if (recorded == null) {
+        differences.add(describe(kept) + ": the plan records no state schema for it");
+        continue;
       }
-      if (!schema.value().equals(old.value())) {
-        differences.add(operator + ": the value schema was " + old.value() + ", now "
-            + schema.value());
+      if (recorded.operatorId() != kept.operatorId()) {
+        differences.add(describe(recorded) + ": the plan records it for node " + node.id()
+            + ", whose aggregate keeps its state in operator " + kept.operatorId());
+        continue;
       }
-    }
-    for (StateSchema schema : now.values()) {
-      if (!before.containsKey(schema.operatorId())) {
-        differences.add("operator " + schema.operatorId() + " (" + schema.name() + "): the new"
-            + " plan keeps state there, the stored plan has no stateful operator "
-            + schema.operatorId());
+      String where = " for the aggregate the plan runs there";
+      if (!recorded.name().equals(kept.name())) {
+        differences.add(describe(recorded) + ": its state was named " + recorded.name()
+            + ", but this Freshet names it " + kept.name() + where);
+      }
+      if (!recorded.key().equals(kept.key())) {
+        differences.add(describe(recorded) + ": its state was written with key schema "
+            + recorded.key() + ", but this Freshet keeps " + kept.key() + where);
+      }
+      if (!recorded.value().equals(kept.value())) {
+        differences.add(describe(recorded) + ": its state was written with value schema "
+            + recorded.value() + ", but this Freshet keeps " + kept.value() + where);
       }
     }
     return differences;
   }
 
-  private static Map<Integer, StateSchema> byOperator(ExecPlan plan) {
-    Map<Integer, StateSchema> schemas = new LinkedHashMap<>();
-    for (StateSchema schema : plan.stateSchemas()) {
-      schemas.put(schema.operatorId(), schema);
+  /**
+   * Where the rows {@code stored} emits differ from those {@code current} emits, as one sentence;
+   * empty if both emit the same columns: what a sink created for one can take from the other.
+   */
+  public static List<String> outputDifferences(ExecPlan stored, ExecPlan current) {
+    List<ExecColumn> before = output(stored);
+    List<ExecColumn> now = output(current);
+    if (before.equals(now)) {
+      return List.of();
     }
-    return schemas;
+    return List.of("the stored plan emits " + before + ", but the view's query now yields "
+        + now);
+  }
+
+  private static List<ExecColumn> output(ExecPlan plan) {
+    return plan.nodes().isEmpty() ? List.of()
+        : plan.nodes().get(plan.nodes().size() - 1).output();
+  }
+
+  private static String describe(StateSchema state) {
+    return "operator " + state.operatorId() + " (" + state.name() + ")";
   }
 }

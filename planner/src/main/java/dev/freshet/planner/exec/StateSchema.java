@@ -2,6 +2,7 @@ package dev.freshet.planner.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,6 +18,9 @@ import java.util.List;
  */
 public record StateSchema(int operatorId, String name, List<ExecColumn> key,
     List<ExecColumn> value) {
+  /** The stable name of a streaming aggregation's state. */
+  public static final String AGGREGATE_STATE = "aggregate";
+
   public StateSchema {
     if (operatorId < 0) {
       throw new IllegalArgumentException("operatorId must not be negative: " + operatorId);
@@ -24,5 +28,40 @@ public record StateSchema(int operatorId, String name, List<ExecColumn> key,
     requireNonNull(name, "name");
     key = List.copyOf(key);
     value = List.copyOf(value);
+  }
+
+  /**
+   * The state {@code aggregate} keeps, as this code lays it out: its grouping columns as key and,
+   * as value, one accumulator per merge call, named and typed as the aggregate's output column.
+   *
+   * @param aggregate the operator
+   * @param input the columns of the rows it reads
+   * @param output the columns of the rows it emits: keys, then one per merge call
+   * @throws IllegalArgumentException if a grouping column or an aggregate has no such column
+   */
+  public static StateSchema of(ExecOperator.StatefulAggregate aggregate, List<ExecColumn> input,
+      List<ExecColumn> output) {
+    List<ExecColumn> key = new ArrayList<>();
+    for (int column : aggregate.groupSet()) {
+      if (column < 0 || column >= input.size()) {
+        throw new IllegalArgumentException("grouping column $" + column + " is not one of the "
+            + input.size() + " input columns");
+      }
+      ExecColumn c = input.get(column);
+      key.add(new ExecColumn(c.name(), c.type(), null));
+    }
+    List<ExecColumn> value = new ArrayList<>();
+    List<ExecOperator.AggregateCallSpec> calls = aggregate.mergeCalls();
+    if (output.size() < key.size() + calls.size()) {
+      throw new IllegalArgumentException(calls.size() + " aggregates over " + key.size()
+          + " grouping columns, but only " + output.size() + " output columns");
+    }
+    for (int i = 0; i < calls.size(); i++) {
+      ExecOperator.AggregateCallSpec call = calls.get(i);
+      ExecColumn column = output.get(key.size() + i);
+      value.add(new ExecColumn(column.name(), column.type(),
+          call.function() + (call.distinct() ? " DISTINCT" : "")));
+    }
+    return new StateSchema(aggregate.operatorId(), AGGREGATE_STATE, key, value);
   }
 }

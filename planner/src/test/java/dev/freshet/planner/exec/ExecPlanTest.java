@@ -94,26 +94,52 @@ class ExecPlanTest {
     assertEquals(true, truncated.startsWith("it is not valid JSON: "), truncated);
   }
 
-  @Test void shouldResumeFromAPlanThatDiffersOnlyInStatelessOperators() {
-    ExecPlan stored = ExecPlan.of(List.of(new ExecNode(0, "calc", "a", List.of(), null),
-        new ExecNode(1, "stateful-aggregate", "x", List.of(), STATE)));
-    ExecPlan now = ExecPlan.of(List.of(new ExecNode(0, "stateful-aggregate", "y", List.of(),
-        STATE)));
-    assertEquals(List.of(), PlanCompatibility.differences(stored, now));
+  @Test void shouldFindTheStateSchemaItRecordsInThePlansItMakes() throws Exception {
+    ExecPlan plan = plan("SELECT STREAM k, COUNT(*) AS c, SUM(n) AS t FROM m GROUP BY k");
+    assertEquals(List.of(), PlanCompatibility.stateDifferences(plan));
+    assertEquals(List.of(), PlanCompatibility.stateDifferences(ExecPlan.fromJson(plan.toJson())));
   }
 
-  @Test void shouldNameEachDifferenceOfKeyValueAndStateName() {
+  @Test void shouldNameEachDifferenceOfKeyValueAndStateName() throws Exception {
     StateSchema changed = new StateSchema(0, "join",
         List.of(new ExecColumn("K", "INTEGER", null)),
         List.of(new ExecColumn("C", "BIGINT NOT NULL", "COUNT")));
-    assertEquals(List.of("operator 0 (aggregate): the state was named aggregate, now join",
-        "operator 0 (aggregate): the key schema was [K VARCHAR], now [K INTEGER]",
-        "operator 0 (aggregate): the value schema was [C SUM0 BIGINT NOT NULL, T SUM BIGINT],"
-            + " now [C COUNT BIGINT NOT NULL]"),
-        PlanCompatibility.differences(stateful(STATE), stateful(changed)));
+    ExecPlan plan = withState(plan("SELECT STREAM k, COUNT(*) AS c, SUM(n) AS t FROM m"
+        + " GROUP BY k"), changed);
+    assertEquals(List.of("operator 0 (join): its state was named join, but this Freshet names"
+        + " it aggregate for the aggregate the plan runs there",
+        "operator 0 (join): its state was written with key schema [K INTEGER], but this Freshet"
+            + " keeps [K VARCHAR] for the aggregate the plan runs there",
+        "operator 0 (join): its state was written with value schema [C COUNT BIGINT NOT NULL],"
+            + " but this Freshet keeps [C SUM0 BIGINT NOT NULL, T SUM BIGINT] for the aggregate"
+            + " the plan runs there"),
+        PlanCompatibility.stateDifferences(plan));
   }
 
-  private static ExecPlan stateful(StateSchema state) {
-    return ExecPlan.of(List.of(new ExecNode(0, "stateful-aggregate", "", List.of(), state)));
+  @Test void shouldNameStateRecordedForAnotherOperatorOrNone() throws Exception {
+    ExecPlan plan = plan("SELECT STREAM k, COUNT(*) AS c, SUM(n) AS t FROM m GROUP BY k");
+    StateSchema moved = new StateSchema(1, STATE.name(), STATE.key(), STATE.value());
+    assertEquals(List.of("operator 1 (aggregate): the plan records it for node 2, whose"
+        + " aggregate keeps its state in operator 0"),
+        PlanCompatibility.stateDifferences(withState(plan, moved)));
+    assertEquals(List.of("operator 0 (aggregate): the plan records no state schema for it"),
+        PlanCompatibility.stateDifferences(withState(plan, null)));
+  }
+
+  @Test void shouldNameADifferenceOfTheRowsEmitted() throws Exception {
+    ExecPlan counts = plan("SELECT STREAM k, COUNT(*) AS c FROM m GROUP BY k");
+    ExecPlan sums = plan("SELECT STREAM k, SUM(n) AS c FROM m GROUP BY k");
+    assertEquals(List.of(), PlanCompatibility.outputDifferences(counts, counts));
+    assertEquals(List.of("the stored plan emits [K VARCHAR, C BIGINT NOT NULL], but the view's"
+        + " query now yields [K VARCHAR, C BIGINT]"),
+        PlanCompatibility.outputDifferences(counts, sums));
+  }
+
+  /** {@code plan} with its last node's state replaced. */
+  private static ExecPlan withState(ExecPlan plan, StateSchema state) {
+    List<ExecNode> nodes = new java.util.ArrayList<>(plan.nodes());
+    ExecNode last = nodes.remove(nodes.size() - 1);
+    nodes.add(new ExecNode(last.id(), last.operator(), last.detail(), last.output(), state));
+    return ExecPlan.of(nodes);
   }
 }

@@ -1,0 +1,164 @@
+package dev.freshet.planner.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.freshet.executor.operators.AggregateFunction;
+import dev.freshet.executor.operators.OutputMode;
+import dev.freshet.executor.operators.ValueKind;
+import java.util.List;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * What one {@link ExecNode} does, with every parameter the executor needs to run it: an
+ * {@link ExecPlan} is complete, so that a restarted view runs the plan it was created with rather
+ * than whatever the running planner makes of its SQL today (Flink's compiled plan, not Spark's
+ * re-planning).
+ *
+ * <p>Column positions refer to the output of the node below ({@code $0} is its first column).
+ * In JSON the operator is an object whose {@code kind} names the variant:
+ *
+ * <pre>{@code
+ * {"kind" : "watermark", "eventTimeIndex" : 2, "delayMs" : 5000}
+ * }</pre>
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = ExecOperator.Scan.class, name = ExecOperator.Scan.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.Watermark.class, name = ExecOperator.Watermark.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.Window.class, name = ExecOperator.Window.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.Sort.class, name = ExecOperator.Sort.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.Calc.class, name = ExecOperator.Calc.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.StatefulAggregate.class,
+        name = ExecOperator.StatefulAggregate.KIND)})
+public sealed interface ExecOperator {
+  /** The variant's name in JSON, e.g. {@code calc}. */
+  @JsonIgnore String kind();
+
+  /** Reads the rows of a stream. */
+  record Scan(String stream) implements ExecOperator {
+    static final String KIND = "scan";
+
+    public Scan {
+      requireNonNull(stream, "stream");
+    }
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /** Tracks the watermark on an event-time column, {@code delayMs} behind its largest value. */
+  record Watermark(int eventTimeIndex, long delayMs) implements ExecOperator {
+    static final String KIND = "watermark";
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /** Assigns each row to its windows: the row's columns, then window start and end. */
+  record Window(int eventTimeIndex, long sizeMs, long slideMs) implements ExecOperator {
+    static final String KIND = "window";
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /** Sorts a batch's rows, then skips {@code offset} of them and keeps {@code fetch} (-1: all). */
+  record Sort(List<SortField> keys, long offset, long fetch) implements ExecOperator {
+    static final String KIND = "sort";
+
+    public Sort {
+      keys = List.copyOf(keys);
+    }
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /** One sort key of a {@link Sort}. */
+  record SortField(int index, boolean descending, boolean nullsFirst) {
+  }
+
+  /**
+   * A filter and projections, as {@link RexProgramJson} writes them: the input row type, the
+   * expressions over it and the output row type, in Calcite's JSON form of expressions.
+   */
+  record Calc(JsonNode program) implements ExecOperator {
+    static final String KIND = "calc";
+
+    public Calc {
+      requireNonNull(program, "program");
+    }
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /**
+   * A streaming aggregation: per batch, a partial aggregate of the input rows by
+   * {@code groupSet}, merged into the state store of operator {@code operatorId}, emitting in
+   * {@code outputMode}.
+   *
+   * @param operatorId the stateful operator id: the state directory {@code state/<id>/}
+   * @param groupSet the grouping columns of the input, ascending
+   * @param partialCalls the aggregates over input rows
+   * @param mergeCalls the aggregates that merge partial rows into the state, one per partial call
+   * @param outputMode what each batch emits
+   * @param statePartitions the number of state partitions
+   * @param eventTimeKey the grouping column that carries event time, or null
+   * @param newKeyFlag whether rows end with a BOOLEAN that is true for a key new in the batch
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record StatefulAggregate(int operatorId, List<Integer> groupSet,
+      List<AggregateCallSpec> partialCalls, List<AggregateCallSpec> mergeCalls,
+      OutputMode outputMode, int statePartitions, @Nullable EventTimeKeySpec eventTimeKey,
+      boolean newKeyFlag) implements ExecOperator {
+    static final String KIND = "stateful-aggregate";
+
+    public StatefulAggregate {
+      groupSet = List.copyOf(groupSet);
+      partialCalls = List.copyOf(partialCalls);
+      mergeCalls = List.copyOf(mergeCalls);
+      requireNonNull(outputMode, "outputMode");
+    }
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /**
+   * One aggregate of a {@link StatefulAggregate}.
+   *
+   * @param function the function
+   * @param arg the input column, or -1 for {@code COUNT(*)}
+   * @param resultKind how its result and accumulator are held
+   * @param distinct whether only distinct values count
+   * @param filterArg the BOOLEAN input column a row must be TRUE in to count, or -1
+   */
+  record AggregateCallSpec(AggregateFunction function, int arg, ValueKind resultKind,
+      boolean distinct, int filterArg) {
+    public AggregateCallSpec {
+      requireNonNull(function, "function");
+      requireNonNull(resultKind, "resultKind");
+    }
+  }
+
+  /**
+   * The grouping column that carries event time.
+   *
+   * @param keyIndex its position among the grouping columns
+   * @param offsetMs added to a value to get its event time (the window size for a window start)
+   */
+  record EventTimeKeySpec(int keyIndex, long offsetMs) {
+  }
+}
