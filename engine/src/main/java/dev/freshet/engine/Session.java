@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.Failures;
+import dev.freshet.planner.errors.SqlState;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
@@ -117,7 +119,25 @@ public final class Session {
    * @throws SQLException with a SQLSTATE and a message that says how to fix the statement
    */
   public StatementResult execute(String sql) throws SQLException {
+    try {
+      return run(sql);
+    } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
+        | AssertionError e) {
+      // Calcite and Janino report some conditions of the statement (a division by zero folded
+      // at planning, a nesting that overflows the stack) as throwables, not SQLExceptions.
+      throw Failures.toSqlException(e);
+    }
+  }
+
+  private StatementResult run(String sql) throws SQLException {
     SqlNode node = parse(sql);
+    int markers = ParameterMarkers.count(node);
+    if (markers > 0) {
+      // Executed as text there are no values to bind: a NULL in their place would be stored.
+      throw Errors.of(SqlState.PARAMETER_VALUES_MISSING, "The statement has " + markers
+          + " parameter marker" + (markers == 1 ? "" : "s") + " (?) but no value for "
+          + (markers == 1 ? "it" : "them") + ". Write the values into the statement");
+    }
     FreshetPlanner planner = engine.planner();
     if (node instanceof SqlCreateStream) {
       synchronized (engine.ddlLock()) {
@@ -197,11 +217,23 @@ public final class Session {
   }
 
   public static SqlNode parse(String sql) throws SQLException {
+    if (sql.isBlank()) {
+      throw Errors.of(SqlState.SYNTAX_ERROR, "The statement is empty. Send one SQL statement,"
+          + " such as SELECT 1");
+    }
     try {
       return FreshetSqlParser.parse(sql);
+    } catch (StackOverflowError e) {
+      throw Failures.tooComplex(e);
     } catch (SqlParseException e) {
+      for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+        if (t instanceof StackOverflowError) {
+          throw Failures.tooComplex(e);
+        }
+      }
       SqlParserPos pos = e.getPos();
-      String message = String.valueOf(e.getMessage());
+      String message = e.getMessage() == null ? "the statement cannot be parsed"
+          : e.getMessage();
       int newline = message.indexOf('\n');
       String first = newline < 0 ? message : message.substring(0, newline);
       // Calcite ends its first line with the position, which the error names already.

@@ -23,7 +23,26 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * }</pre>
  */
 public final class Errors {
+  /**
+   * The longest message an error carries: a statement or value quoted in it is cut, so that a
+   * 10 MB statement is not echoed back whole.
+   */
+  public static final int MAX_MESSAGE_LENGTH = 2_000;
+
   private Errors() {
+  }
+
+  /** {@code message}, cut to {@link #MAX_MESSAGE_LENGTH} characters, saying how much was cut. */
+  static String capped(String message) {
+    if (message == null || message.length() <= MAX_MESSAGE_LENGTH) {
+      return message;
+    }
+    String tail = " ... (" + (message.length() - MAX_MESSAGE_LENGTH) + " more characters)";
+    int end = MAX_MESSAGE_LENGTH - tail.length();
+    if (Character.isHighSurrogate(message.charAt(end - 1))) {
+      end--;
+    }
+    return message.substring(0, end) + tail;
   }
 
   /** A call into the planner, which reports what it cannot plan as a PlanningException. */
@@ -59,6 +78,7 @@ public final class Errors {
    */
   public static SQLException of(SqlState state, String message, @Nullable Throwable cause) {
     String code = state.code();
+    message = capped(message);
     if (state == SqlState.TIMEOUT_EXPIRED) {
       return new SQLTimeoutException(message, code, cause);
     }

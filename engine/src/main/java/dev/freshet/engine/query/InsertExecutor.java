@@ -84,7 +84,9 @@ public final class InsertExecutor {
     if (!pending.isEmpty()) {
       new RexExecutorImpl(DataContexts.EMPTY).reduce(rexBuilder, pending, reduced);
     }
-    var fields = input.getRowType().getFieldList();
+    // The stream's own columns: a value cast to a column's type (CAST(NULL AS INT)) is typed
+    // nullable whatever the column says.
+    var fields = stream.getRowType(planner.typeFactory()).getFieldList();
     List<Object[]> rows = new ArrayList<>(tuples.size());
     int next = 0;
     for (List<RexNode> tuple : tuples) {

@@ -15,12 +15,20 @@ package dev.freshet.planner.errors;
 public enum SqlState {
   /** {@code 0A000} A statement, query shape or option Freshet does not support (SQL standard). */
   FEATURE_NOT_SUPPORTED("0A000"),
+  /** {@code 07001} Parameter markers without a value for each (SQL standard). */
+  PARAMETER_VALUES_MISSING("07001"),
   /** {@code 08001} The driver cannot reach or open the engine (SQL standard). */
   UNABLE_TO_CONNECT("08001"),
   /** {@code 08003} A call on a connection that is closed (SQL standard). */
   CONNECTION_DOES_NOT_EXIST("08003"),
   /** {@code 22000} A value that breaks a computation or cannot be stored (SQL standard). */
   DATA_EXCEPTION("22000"),
+  /** {@code 22003} A number too large or small for its type (SQL standard). */
+  NUMERIC_VALUE_OUT_OF_RANGE("22003"),
+  /** {@code 22012} A division by zero (SQL standard). */
+  DIVISION_BY_ZERO("22012"),
+  /** {@code 22018} A text value that cannot be cast to the type asked for (SQL standard). */
+  INVALID_CHARACTER_VALUE_FOR_CAST("22018"),
   /** {@code 22023} An argument or option value out of its range (PostgreSQL). */
   INVALID_PARAMETER_VALUE("22023"),
   /** {@code 23502} No value for a NOT NULL column (PostgreSQL, SQL standard class 23). */
@@ -54,6 +62,8 @@ public enum SqlState {
   INSUFFICIENT_RESOURCES("53000"),
   /** {@code 53400} A configured limit reached, e.g. of push queries (PostgreSQL). */
   CONFIGURATION_LIMIT_EXCEEDED("53400"),
+  /** {@code 54001} A statement nested too deeply to parse or plan (PostgreSQL). */
+  STATEMENT_TOO_COMPLEX("54001"),
   /**
    * {@code 55000} A view's checkpoint holds a plan or state this code cannot read (PostgreSQL's
    * object_not_in_prerequisite_state).
@@ -71,6 +81,8 @@ public enum SqlState {
   FUNCTION_SEQUENCE_ERROR("HY010"),
   /** {@code HYT00} A statement that ran out of its query timeout (ODBC). */
   TIMEOUT_EXPIRED("HYT00"),
+  /** {@code XX000} A failure inside Freshet: a bug, reported with what it was doing (PostgreSQL). */
+  INTERNAL_ERROR("XX000"),
   /** {@code XX001} A damaged file in the data directory (PostgreSQL). */
   DATA_CORRUPTED("XX001");
 

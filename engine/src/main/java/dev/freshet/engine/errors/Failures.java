@@ -1,0 +1,75 @@
+package dev.freshet.engine.errors;
+
+import dev.freshet.planner.errors.SqlState;
+import java.sql.SQLException;
+
+/**
+ * What a throwable that escaped a statement means to its user: the {@link SQLException} with the
+ * SQLSTATE of the condition behind it, however deep Calcite, Janino or H2 wrapped it. A statement
+ * nested so deeply that parsing or planning overflows the stack is {@code 54001}; a division by
+ * zero {@code 22012}; an arithmetic overflow {@code 22003}; text that is not a number
+ * {@code 22018}; anything else is an internal error, {@code XX000}, naming what failed.
+ *
+ * <pre>{@code
+ * try {
+ *   return run(sql);
+ * } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError e) {
+ *   throw Failures.toSqlException(e);
+ * }
+ * }</pre>
+ */
+public final class Failures {
+  /** How deep a cause chain is searched; cycles and absurd chains end there. */
+  private static final int MAX_CAUSES = 32;
+
+  private Failures() {
+  }
+
+  /** The SQLException {@code failure} stands for; a SQLException with a SQLSTATE is kept. */
+  public static SQLException toSqlException(Throwable failure) {
+    Throwable t = failure;
+    for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
+      if (t instanceof SQLException e && e.getSQLState() != null) {
+        return e;
+      }
+      if (t instanceof StackOverflowError) {
+        return tooComplex(failure);
+      }
+      if (t instanceof ArithmeticException) {
+        return arithmetic(t, failure);
+      }
+      if (t instanceof NumberFormatException) {
+        return Errors.of(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST, "A text value cannot be read"
+            + " as a number (" + t.getMessage() + "). Compare and compute numbers with numbers,"
+            + " or CAST only text that holds a number", failure);
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return Errors.of(SqlState.INTERNAL_ERROR, "Freshet failed on this statement with an internal"
+        + " error: " + failure + ". This is a bug: please report it with the statement", failure);
+  }
+
+  /** The error of a statement whose parsing or planning overflowed the stack. */
+  public static SQLException tooComplex(Throwable cause) {
+    return Errors.of(SqlState.STATEMENT_TOO_COMPLEX, "The statement is too complex: it nests too"
+        + " deeply to be parsed or planned (hundreds of nested parentheses or subqueries, or an"
+        + " expression of thousands of terms). Split it into smaller statements or views", cause);
+  }
+
+  private static SQLException arithmetic(Throwable arithmetic, Throwable failure) {
+    String message = String.valueOf(arithmetic.getMessage());
+    if (message.contains("by zero") || message.contains("Division undefined")) {
+      return Errors.of(SqlState.DIVISION_BY_ZERO, "Division by zero. Guard the divisor, e.g."
+          + " x / NULLIF(y, 0), which gives NULL where y is 0", failure);
+    }
+    if (message.contains("overflow") || message.contains("out of range")) {
+      return Errors.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "A number is out of the range of its"
+          + " type (" + message + "). CAST to a wider type, e.g. BIGINT or DECIMAL(38, 0), before"
+          + " computing", failure);
+    }
+    return Errors.of(SqlState.DATA_EXCEPTION, "An arithmetic operation failed: " + message
+        + ". Check the values the expression computes with", failure);
+  }
+}
