@@ -137,7 +137,8 @@ final class MaterializedViewDdl {
       StreamingPipeline pipeline;
       try {
         pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY, id, stores,
-            engine.partitionExecutor(), engine.inputTasks()).build(execPlan, source);
+            engine.partitionExecutor(), engine.inputTasks())
+            .withRowErrors(options.onError().newRowErrors()).build(execPlan, source);
       } catch (UnreadablePlanException e) {
         if (checkpoint == null || execPlan == generated) {
           // The plan was made just now: not the view's fault, a bug.

@@ -2,9 +2,12 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
+import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.executor.runtime.BoundedExecution;
+import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.planner.PlannedQuery;
@@ -15,6 +18,7 @@ import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
@@ -73,7 +77,7 @@ abstract class PlainSelect {
     }
     PullQueryExecutor.Prepared prepared = engine.pullQueries().prepare(query);
     if (prepared.streams().isEmpty()) {
-      return new OverViews(prepared);
+      return new OverViews(engine, prepared);
     }
     if (!prepared.views().isEmpty()) {
       throw Errors.notSupported("A query cannot read both streams and materialized views:"
@@ -158,9 +162,11 @@ abstract class PlainSelect {
 
   /** A query that Calcite answers: over views, system tables, or no table. */
   private static final class OverViews extends PlainSelect {
+    private final Engine engine;
     private final PullQueryExecutor.Prepared prepared;
 
-    OverViews(PullQueryExecutor.Prepared prepared) {
+    OverViews(Engine engine, PullQueryExecutor.Prepared prepared) {
+      this.engine = requireNonNull(engine, "engine");
       this.prepared = requireNonNull(prepared, "prepared");
     }
 
@@ -169,6 +175,15 @@ abstract class PlainSelect {
     }
 
     @Override StatementResult.Rows execute() throws SQLException {
+      for (ViewTable view : prepared.views()) {
+        // A failed view's rows stop at its last good batch: reading them as current would hide
+        // that its stream has moved on without it.
+        Optional<ContinuousQuery> query = engine.query(view.queryId());
+        if (query.isPresent() && query.get().status() == QueryStatus.FAILED) {
+          throw CatalogErrors.viewFailed(view.name(), query.get().lastBatchId(),
+              query.get().exception().orElse(null));
+        }
+      }
       return prepared.execute();
     }
   }

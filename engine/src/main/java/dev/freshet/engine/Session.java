@@ -270,7 +270,7 @@ public final class Session {
     StreamingPipeline pipeline = Errors.fromPlanner(() ->
         new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id,
             InMemoryStateStoreProvider::new, engine.partitionExecutor(),
-            engine.inputTasks()).build(toRun));
+            engine.inputTasks()).withRowErrors(options.onError().newRowErrors()).build(toRun));
     boolean markers = options.pushBatchMarkers();
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
         engine.scheduler());

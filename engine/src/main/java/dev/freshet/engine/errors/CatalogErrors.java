@@ -3,6 +3,7 @@ package dev.freshet.engine.errors;
 import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
+import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.List;
 
 /**
@@ -53,6 +54,23 @@ public final class CatalogErrors {
   public static SQLException viewNotFound(String name) {
     return Errors.of(SqlState.OBJECT_NOT_FOUND, "Materialized view '" + name + "' not found. See"
         + " SHOW VIEWS, or create it with CREATE MATERIALIZED VIEW " + name + " AS SELECT ...");
+  }
+
+  /**
+   * A read of materialized view {@code name}, whose query failed after batch {@code lastBatchId}:
+   * its rows are out of date. The SQLSTATE is the failure's (22012 for a division by zero, ...).
+   */
+  public static SQLException viewFailed(String name, long lastBatchId,
+      @Nullable Throwable failure) {
+    SQLException cause = failure == null ? null : Failures.toSqlException(failure);
+    SqlState state = cause == null ? SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE
+        : SqlState.of(cause.getSQLState()).orElse(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE);
+    return Errors.of(state, "Materialized view " + name + " failed"
+        + (lastBatchId < 0 ? " before its first batch" : " after batch " + lastBatchId)
+        + ", so its rows are out of date: " + (cause == null ? "its query stopped"
+        : cause.getMessage()) + ". Fix the cause, then DROP MATERIALIZED VIEW " + name
+        + " and create it again (after SET 'on.error' = 'skip' a view drops rows whose"
+        + " expressions fail instead of failing)", failure);
   }
 
   /** A name that is neither a stream nor a view. */

@@ -43,6 +43,13 @@ public final class SessionOption<T> {
   public static final SessionOption<Integer> MIN_BATCHES_TO_RETAIN =
       integer("min.batches.to.retain", 100, 1, 1_000_000);
   /**
+   * What a continuous query does with a row whose expressions fail (a division by zero, a failed
+   * cast): {@link RowErrorPolicy#FAIL}, the default, fails the query as Spark does;
+   * {@link RowErrorPolicy#SKIP} drops the row and counts it in the query's progress.
+   */
+  public static final SessionOption<RowErrorPolicy> ON_ERROR = choice("on.error",
+      RowErrorPolicy.FAIL, RowErrorPolicy.values(), RowErrorPolicy::text);
+  /**
    * Whether each batch of a push query ends with a marker row ({@code _ROW_KIND = 'BATCH_END'}),
    * also a batch that changed nothing; {@code true} or {@code false}, the default.
    */
@@ -72,7 +79,8 @@ public final class SessionOption<T> {
       d -> d.toMillis() + " ms");
 
   /** Every option, sorted by key, as error messages list them. */
-  static final List<SessionOption<?>> ALL = List.of(MIN_BATCHES_TO_RETAIN, PUSH_BATCH_MARKERS,
+  static final List<SessionOption<?>> ALL = List.of(MIN_BATCHES_TO_RETAIN, ON_ERROR,
+      PUSH_BATCH_MARKERS,
       PUSH_BUFFER_ROWS, STATE_PARTITIONS, STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
 
   /** An amount and an optional unit: {@code 1 second}, {@code 500ms}, {@code 0}. */

@@ -31,7 +31,7 @@ public final class SessionOptions {
    * ({@link #values()}); the push options concern a reader, which a view does not have.
    */
   private static final List<SessionOption<?>> VIEW_OPTIONS = List.of(
-      SessionOption.MIN_BATCHES_TO_RETAIN, SessionOption.STATE_PARTITIONS,
+      SessionOption.MIN_BATCHES_TO_RETAIN, SessionOption.ON_ERROR, SessionOption.STATE_PARTITIONS,
       SessionOption.STATE_STORE_PROVIDER, SessionOption.TRIGGER, SessionOption.TRIGGER_INTERVAL);
 
   /**
@@ -54,6 +54,11 @@ public final class SessionOptions {
 
   public int pushBufferRows() {
     return get(SessionOption.PUSH_BUFFER_ROWS);
+  }
+
+  /** What the queries this session starts do with a row whose expressions fail. */
+  public RowErrorPolicy onError() {
+    return get(SessionOption.ON_ERROR);
   }
 
   public int statePartitions() {

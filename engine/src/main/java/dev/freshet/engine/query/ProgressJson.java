@@ -55,6 +55,10 @@ public final class ProgressJson {
     json.put("timestamp", TIMESTAMP.format(Instant.ofEpochMilli(p.timestampMs())));
     json.put("batchId", p.batchId());
     json.put("numInputRows", p.numInputRows());
+    if (p.numRowsDroppedByError() > 0) {
+      // Freshet's own ('on.error' = 'skip'); Spark fails the batch instead.
+      json.put("numRowsDroppedByError", p.numRowsDroppedByError());
+    }
     putRate(json, "inputRowsPerSecond", p.inputRowsPerSecond());
     putRate(json, "processedRowsPerSecond", p.processedRowsPerSecond());
     json.putObject("durationMs").put("triggerExecution", p.durationMs());

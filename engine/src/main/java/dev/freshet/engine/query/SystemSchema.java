@@ -161,6 +161,7 @@ public final class SystemSchema extends AbstractSchema {
         .add("STATE_ROWS_UPDATED", SqlTypeName.BIGINT)
         .add("STATE_ROWS_REMOVED", SqlTypeName.BIGINT)
         .add("ROWS_DROPPED_BY_WATERMARK", SqlTypeName.BIGINT)
+        .add("ROWS_DROPPED_BY_ERROR", SqlTypeName.BIGINT)
         .add("JSON", SqlTypeName.VARCHAR)
         .build();
   }
@@ -179,7 +180,7 @@ public final class SystemSchema extends AbstractSchema {
             sum(p, StateOperatorProgress::numRowsUpdated),
             sum(p, StateOperatorProgress::numRowsRemoved),
             sum(p, StateOperatorProgress::numRowsDroppedByWatermark),
-            ProgressJson.toJson(p)});
+            p.numRowsDroppedByError(), ProgressJson.toJson(p)});
       }
     }
     return rows;

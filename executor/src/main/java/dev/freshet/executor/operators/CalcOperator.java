@@ -15,11 +15,24 @@ public final class CalcOperator implements Operator {
   /** The output array of the current batch; null until its first row. */
   private Object[] out;
   private final Operator downstream;
+  /** Where a row whose expressions fail is counted; null to fail the batch. */
+  private final RowErrors skipped;
 
   public CalcOperator(RowCalc calc, int outputFieldCount, Operator downstream) {
+    this(calc, outputFieldCount, downstream, RowErrors.failing());
+  }
+
+  /**
+   * Creates a calc that handles a row whose expressions fail as {@code rowErrors} says.
+   *
+   * @param rowErrors fails the batch, or drops and counts the row
+   */
+  public CalcOperator(RowCalc calc, int outputFieldCount, Operator downstream,
+      RowErrors rowErrors) {
     this.calc = requireNonNull(calc, "calc");
     this.outputFieldCount = outputFieldCount;
     this.downstream = requireNonNull(downstream, "downstream");
+    this.skipped = rowErrors.skips() ? rowErrors : null;
   }
 
   @Override public void startBatch(BatchContext batch) {
@@ -32,7 +45,19 @@ public final class CalcOperator implements Operator {
     if (out == null) {
       out = this.out = new Object[outputFieldCount];
     }
-    if (calc.apply(row, out)) {
+    boolean accepted;
+    if (skipped == null) {
+      accepted = calc.apply(row, out);
+    } else {
+      try {
+        accepted = calc.apply(row, out);
+      } catch (RuntimeException e) {
+        // Deterministic: a batch that runs again drops the same rows.
+        skipped.dropped(e);
+        return;
+      }
+    }
+    if (accepted) {
       downstream.push(out);
     }
   }

@@ -497,6 +497,9 @@ public final class MicroBatchExecution implements StreamingQuery {
     return start + (end - start) / tasks * t + Math.min(t, (end - start) % tasks);
   }
 
+  /** Rows the pipeline had dropped by the end of the previous batch's progress. */
+  private long droppedBefore;
+
   private void recordProgress(BatchContext batch, long startOffset, long endOffset,
       long inputRows, long outputRows, long durationMs) {
     List<StateOperatorProgress> operators = new java.util.ArrayList<>();
@@ -520,9 +523,12 @@ public final class MicroBatchExecution implements StreamingQuery {
         : java.util.Map.of("watermark", java.time.format.DateTimeFormatter.ofPattern(
             "uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC)
             .format(java.time.Instant.ofEpochMilli(batch.evictionWatermarkMs())));
+    long dropped = streamingPipeline.rowErrors().droppedRows();
+    long droppedInBatch = dropped - droppedBefore;
+    droppedBefore = dropped;
     StreamingQueryProgress p = new StreamingQueryProgress(id, name, batch.batchId(),
         batch.batchTimestampMs(), inputRows, batch.evictionWatermarkMs(), durationMs, outputRows,
-        operators, runId, inputRate, processedRate, eventTime,
+        droppedInBatch, operators, runId, inputRate, processedRate, eventTime,
         List.of(new SourceProgress(source.description(), startOffset, endOffset, inputRows,
             inputRate, processedRate)),
         new SinkProgress(sink.description(), outputRows));

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
+import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsParallelReads;
@@ -27,12 +28,15 @@ import java.util.concurrent.Executor;
  * @param statefulOperators the stateful operators, in plan pre-order, for progress reports
  * @param extraInputTasks the heads of input tasks 1, 2, ...; empty to read on the batch thread
  * @param taskExecutor runs input tasks 1, 2, ...; null when there are none
+ * @param rowErrors what the operators do with a row whose expressions fail, and how many they
+ *     dropped
  */
 public record StreamingPipeline(Source source, Operator head, CollectOperator output,
     List<EventTimeWatermarkOperator> watermarks,
     List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
-    Executor taskExecutor) {
+    Executor taskExecutor, RowErrors rowErrors) {
   public StreamingPipeline {
+    requireNonNull(rowErrors, "rowErrors");
     requireNonNull(source, "source");
     requireNonNull(head, "head");
     requireNonNull(output, "output");
@@ -42,6 +46,15 @@ public record StreamingPipeline(Source source, Operator head, CollectOperator ou
     if (!extraInputTasks.isEmpty() && taskExecutor == null) {
       throw new IllegalArgumentException("input tasks need an executor");
     }
+  }
+
+  /** A pipeline whose rows fail their batch when an expression fails. */
+  public StreamingPipeline(Source source, Operator head, CollectOperator output,
+      List<EventTimeWatermarkOperator> watermarks,
+      List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
+      Executor taskExecutor) {
+    this(source, head, output, watermarks, statefulOperators, extraInputTasks, taskExecutor,
+        RowErrors.failing());
   }
 
   /** A pipeline whose batches are read on the batch thread. */

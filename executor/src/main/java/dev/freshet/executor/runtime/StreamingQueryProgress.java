@@ -25,6 +25,8 @@ import java.util.Map;
  * @param durationMs the whole batch, as Spark's {@code triggerExecution}: from before its offsets
  *     are written to after its commit is
  * @param numOutputRows rows handed to the sink
+ * @param numRowsDroppedByError rows dropped because an expression failed on them, with
+ *     {@code 'on.error' = 'skip'}; always 0 otherwise (a failing row fails the batch)
  * @param stateOperators one entry per stateful operator
  * @param runId id of this run of the query
  * @param inputRowsPerSecond {@code numInputRows} over the seconds since the previous batch
@@ -37,7 +39,7 @@ import java.util.Map;
  */
 public record StreamingQueryProgress(String id, String name, long batchId, long timestampMs,
     long numInputRows, long batchWatermarkMs, long durationMs, long numOutputRows,
-    List<StateOperatorProgress> stateOperators, String runId, double inputRowsPerSecond,
+    long numRowsDroppedByError, List<StateOperatorProgress> stateOperators, String runId, double inputRowsPerSecond,
     double processedRowsPerSecond, Map<String, String> eventTime, List<SourceProgress> sources,
     SinkProgress sink) {
   public StreamingQueryProgress {

@@ -92,6 +92,16 @@ public enum SqlState {
     this.code = code;
   }
 
+  /** The constant whose code is {@code code}, if there is one. */
+  public static java.util.Optional<SqlState> of(String code) {
+    for (SqlState state : values()) {
+      if (state.code.equals(code)) {
+        return java.util.Optional.of(state);
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   /** The five-character SQLSTATE, e.g. {@code 42S02}. */
   public String code() {
     return code;

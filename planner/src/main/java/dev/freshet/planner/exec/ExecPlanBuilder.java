@@ -9,6 +9,7 @@ import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.EventTimeKey;
 import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
+import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.operators.SortKey;
 import dev.freshet.executor.operators.SortOperator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
@@ -56,6 +57,8 @@ public final class ExecPlanBuilder {
   private final StateStoreProviderFactory stateStores;
   private final java.util.concurrent.Executor partitionExecutor;
   private final int inputTasks;
+  /** What the calcs do with a row whose expressions fail. */
+  private RowErrors rowErrors = RowErrors.failing();
   /** The plan node of each watermark operator built, for the input tasks' copies. */
   private final Map<EventTimeWatermarkOperator, Integer> watermarkNodes = new IdentityHashMap<>();
 
@@ -108,6 +111,15 @@ public final class ExecPlanBuilder {
     this.queryId = requireNonNull(queryId, "queryId");
     this.stateStores = requireNonNull(stateStores, "stateStores");
     this.partitionExecutor = partitionExecutor;
+  }
+
+  /**
+   * Makes the pipelines built from now on handle a row whose expressions fail as
+   * {@code rowErrors} says (by default they fail the batch).
+   */
+  public ExecPlanBuilder withRowErrors(RowErrors rowErrors) {
+    this.rowErrors = requireNonNull(rowErrors, "rowErrors");
+    return this;
   }
 
   /** Builds the operators of {@code query}, wired from its source to a collecting sink. */
@@ -166,7 +178,8 @@ public final class ExecPlanBuilder {
     }
     java.util.Collections.reverse(stateful);
     return new StreamingPipeline(stream.source(), downstream, output, watermarks, stateful,
-        List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor);
+        List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor,
+        rowErrors);
   }
 
   /** Checks that {@code nodes} start with a scan of {@code stream} as it is declared now. */
@@ -233,7 +246,7 @@ public final class ExecPlanBuilder {
             + input.output().size() + " and " + node.output().size(), null);
       }
       return new CalcOperator(CalcCompiler.compile(program, typeFactory, dataContext),
-          node.output().size(), downstream);
+          node.output().size(), downstream, rowErrors);
     }
     throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()
         + ") cannot run there: only the first operator reads the stream", null);
