@@ -58,6 +58,7 @@ import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.ConvertToChecked;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -97,6 +98,19 @@ public final class FreshetPlanner {
   /** The catalog queries resolve names against. */
   public Catalog catalog() {
     return catalog;
+  }
+
+  /**
+   * {@code root} with integer arithmetic that fails on overflow (SQLSTATE 22003) rather than
+   * wraps, as {@link FreshetConformance} asks: what Calcite's own prepare step does for such a
+   * conformance, and SqlToRelConverter alone does not.
+   */
+  public static RelRoot checkedArithmetic(RelRoot root) {
+    if (!FreshetConformance.INSTANCE.checkedArithmetic()) {
+      return root;
+    }
+    return root.withRel(new ConvertToChecked(root.rel.getCluster().getRexBuilder())
+        .visit(root.rel));
   }
 
   /**
@@ -331,7 +345,8 @@ public final class FreshetPlanner {
         List.of(SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT.set(
             org.apache.calcite.config.CalciteConnectionProperty.CASE_SENSITIVE, "false"));
     final FreshetValidator validator = new FreshetValidator(catalogReader, typeFactory,
-        SqlValidator.Config.DEFAULT.withIdentifierExpansion(true));
+        SqlValidator.Config.DEFAULT.withIdentifierExpansion(true)
+            .withConformance(FreshetConformance.INSTANCE));
 
     RelNode toRel(SqlNode node) throws PlanningException {
       SqlNode validated;
@@ -347,6 +362,7 @@ public final class FreshetPlanner {
           cluster, StandardConvertletTable.INSTANCE,
           SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false));
       RelRoot root = converter.convertQuery(validated, false, true);
+      root = checkedArithmetic(root);
       RelNode rel = converter.trimUnusedFields(true, root.rel);
       if (RelOptUtil.findAllTables(rel).isEmpty()
           && !RelOptUtil.findAllTables(root.rel).isEmpty()) {

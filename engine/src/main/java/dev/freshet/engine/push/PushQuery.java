@@ -3,6 +3,7 @@ package dev.freshet.engine.push;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.Failures;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.planner.errors.SqlState;
@@ -458,8 +459,12 @@ public final class PushQuery implements AutoCloseable {
       throw sql;
     }
     if (ended.error() != null) {
-      throw Errors.of(SqlState.SYSTEM_ERROR, "Continuous query " + query.name() + " failed: "
-          + ended.error(), ended.error());
+      // The condition's SQLSTATE (22003 for an overflow, ...), the query's name in the message.
+      SQLException failure = Failures.toSqlException(ended.error());
+      SqlState state = SqlState.of(failure.getSQLState()).orElse(SqlState.SYSTEM_ERROR);
+      throw Errors.of(state == SqlState.INTERNAL_ERROR ? SqlState.SYSTEM_ERROR : state,
+          "Continuous query " + query.name() + " failed: " + (state == SqlState.INTERNAL_ERROR
+              ? ended.error().toString() : failure.getMessage()), ended.error());
     }
     return null;
   }

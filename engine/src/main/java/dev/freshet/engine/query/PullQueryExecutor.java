@@ -3,6 +3,7 @@ package dev.freshet.engine.query;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.planner.FreshetConformance;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.FreshetValidator;
@@ -147,7 +148,8 @@ public final class PullQueryExecutor {
     CalciteCatalogReader catalogReader = new CalciteCatalogReader(rootSchema,
         List.of(FreshetPlanner.SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT);
     FreshetValidator validator = new FreshetValidator(catalogReader, typeFactory,
-        SqlValidator.Config.DEFAULT.withIdentifierExpansion(true));
+        SqlValidator.Config.DEFAULT.withIdentifierExpansion(true)
+            .withConformance(FreshetConformance.INSTANCE));
     SqlNode validated;
     try {
       validated = validator.validate(query);
@@ -162,7 +164,7 @@ public final class PullQueryExecutor {
     SqlToRelConverter.Config config = SqlToRelConverter.config().withTrimUnusedFields(false);
     SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
         StandardConvertletTable.INSTANCE, config);
-    RelRoot root = converter.convertQuery(validated, false, true);
+    RelRoot root = FreshetPlanner.checkedArithmetic(converter.convertQuery(validated, false, true));
     root = root.withRel(converter.flattenTypes(root.rel, true));
     RelBuilder relBuilder = config.getRelBuilderFactory().create(cluster, null);
     root = root.withRel(RelDecorrelator.decorrelateQuery(root.rel, relBuilder));
