@@ -63,6 +63,19 @@ class StatementFailureTest {
         + " where y is 0", fails("SELECT 1 / 0", "22012").getMessage());
   }
 
+  @Test void shouldFailAnIntegerOverflowRatherThanWrapAround() throws Exception {
+    assertEquals("A number is out of the range of its type (long overflow). CAST to a wider"
+        + " type, e.g. BIGINT or DECIMAL(38, 0), before computing",
+        fails("SELECT CAST(9223372036854775807 AS BIGINT) + 1", "22003").getMessage());
+    statement.execute("INSERT INTO s VALUES ('a', 9223372036854775807, 2147483647)");
+    fails("SELECT i * 2 FROM s", "22003");
+    try (Statement push = connection.createStatement();
+         ResultSet rs = push.executeQuery("SELECT STREAM k, v + 1 AS w FROM s")) {
+      SQLException e = assertThrows(SQLException.class, rs::next);
+      assertEquals("22003", e.getSQLState(), e::getMessage);
+    }
+  }
+
   @Test void shouldCallTextComparedWithANumberAnInvalidCast() {
     assertEquals("A text value cannot be read as a number (For input string: \"str\")."
         + " Compare and compute numbers with numbers, or CAST only text that holds a number",
@@ -86,8 +99,8 @@ class StatementFailureTest {
     assertEquals(0, rows("SELECT COUNT(*) FROM s"));
   }
 
-  @Test void shouldCutAHugeStatementQuotedInAnError() {
-    String name = "X".repeat(10 * 1024 * 1024);
+  @Test void shouldCutAHugeNameQuotedInAnError() {
+    String name = "X".repeat(2 * 1024 * 1024);
     SQLException e = fails("SELECT * FROM " + name, "42000");
     assertTrue(e.getMessage().endsWith(" more characters)"), e.getMessage().substring(0, 200));
   }
