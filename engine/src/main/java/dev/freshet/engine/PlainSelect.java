@@ -11,6 +11,10 @@ import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.engine.errors.CatalogErrors;
+import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.executor.runtime.QueryStatus;
+import java.util.Optional;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import java.sql.SQLException;
@@ -73,7 +77,7 @@ abstract class PlainSelect {
     }
     PullQueryExecutor.Prepared prepared = engine.pullQueries().prepare(query);
     if (prepared.streams().isEmpty()) {
-      return new OverViews(prepared);
+      return new OverViews(engine, prepared);
     }
     if (!prepared.views().isEmpty()) {
       throw Errors.notSupported("A query cannot read both streams and materialized views:"
@@ -158,9 +162,11 @@ abstract class PlainSelect {
 
   /** A query that Calcite answers: over views, system tables, or no table. */
   private static final class OverViews extends PlainSelect {
+    private final Engine engine;
     private final PullQueryExecutor.Prepared prepared;
 
-    OverViews(PullQueryExecutor.Prepared prepared) {
+    OverViews(Engine engine, PullQueryExecutor.Prepared prepared) {
+      this.engine = requireNonNull(engine, "engine");
       this.prepared = requireNonNull(prepared, "prepared");
     }
 
@@ -169,6 +175,16 @@ abstract class PlainSelect {
     }
 
     @Override StatementResult.Rows execute() throws SQLException {
+      // A failed view's rows are stale, and may be those of damaged files: its error instead.
+      for (ViewTable view : prepared.views()) {
+        Optional<ContinuousQuery> query = engine.query(view.queryId());
+        if (query.isPresent() && query.get().status() == QueryStatus.FAILED) {
+          Throwable error = query.get().exception().orElse(null);
+          if (error != null) {
+            throw CatalogErrors.viewFailed(view.name(), error);
+          }
+        }
+      }
       return prepared.execute();
     }
   }

@@ -1,5 +1,7 @@
 package dev.freshet.engine.errors;
 
+import dev.freshet.executor.checkpoint.CheckpointException;
+import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
@@ -88,5 +90,53 @@ public final class CatalogErrors {
   public static SQLException queryNotFound(String id) {
     return Errors.of(SqlState.UNDEFINED_OBJECT, "Query '" + id + "' not found. See SHOW QUERIES"
         + " for the ids and names of the engine's queries.");
+  }
+
+  /**
+   * A view whose checkpoint cannot be used: {@code XX001} (data corrupted) for a damaged,
+   * missing or contradictory file, as the file must be restored or the view created afresh;
+   * {@code 0A000} for a file of a newer Freshet; {@code 55000} for another run using it.
+   */
+  public static SQLException viewCheckpointError(CheckpointException e) {
+    SqlState state = switch (e.reason()) {
+      case UNSUPPORTED_VERSION -> SqlState.FEATURE_NOT_SUPPORTED;
+      case CONCURRENT_UPDATE -> SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE;
+      default -> SqlState.DATA_CORRUPTED;
+    };
+    return Errors.of(state, e.getMessage(), e);
+  }
+
+  /**
+   * A plain SELECT of view {@code name}, whose query failed with {@code error}: its rows would be
+   * stale, with no sign of it. The view's damaged files give {@code XX001} (data corrupted), any
+   * other failure {@code 55000} (the view is not in a state to be read).
+   */
+  public static SQLException viewFailed(String name, Throwable error) {
+    if (error instanceof CheckpointException checkpoint) {
+      return prefixed("Materialized view " + name + " failed: ", viewCheckpointError(checkpoint));
+    }
+    if (error instanceof StreamLogException log) {
+      return prefixed("Materialized view " + name + " failed: ", StreamErrors.streamLogError(log));
+    }
+    return Errors.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, "Materialized view " + name
+        + " failed, so its rows are stale: " + error.getMessage() + ". See SHOW QUERIES; DROP"
+        + " MATERIALIZED VIEW " + name + " and create it again to start it afresh", error);
+  }
+
+  /** {@code e} with {@code prefix} before its message, the same SQLSTATE and cause. */
+  private static SQLException prefixed(String prefix, SQLException e) {
+    return new SQLException(prefix + e.getMessage(), e.getSQLState(), e.getErrorCode(),
+        e.getCause());
+  }
+
+  /**
+   * A statement naming {@code name}, a stream or view that the catalog records but that a
+   * restarted engine could not declare again, for the reason {@code error} gives.
+   */
+  public static SQLException notRestored(String kind, String name, SQLException error) {
+    SQLException e = new SQLException(kind + " " + name + " could not be declared again when the"
+        + " engine started: " + error.getMessage() + ". Fix the cause and restart the engine, or"
+        + " DROP it", error.getSQLState(), error.getErrorCode(), error);
+    return e;
   }
 }
