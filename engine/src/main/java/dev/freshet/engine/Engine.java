@@ -100,6 +100,15 @@ public final class Engine implements AutoCloseable {
   /** The declared streams and views, kept in {@link #results} across restarts. */
   private final CatalogStore catalogStore;
   private volatile boolean closed;
+  /**
+   * Streams and views the catalog records that {@link #restoreCatalog} could not declare again,
+   * by name, with why: statements naming them get that error, not "not found".
+   */
+  private final Map<String, NotRestored> notRestored = new ConcurrentHashMap<>();
+
+  /** A recorded stream or view that could not be declared again, and why. */
+  record NotRestored(CatalogStore.Kind kind, SQLException error) {
+  }
 
   /**
    * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
@@ -173,8 +182,17 @@ public final class Engine implements AutoCloseable {
       } catch (SQLException | RuntimeException e) {
         LOG.warn("Engine {}: cannot declare {} {} again from the catalog; it is left out: {}",
             name, entry.kind(), entry.name(), e.getMessage(), e);
+        SQLException error = e instanceof SQLException sql ? sql
+            : Errors.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, String.valueOf(e.getMessage()),
+                e);
+        notRestored.put(entry.name(), new NotRestored(entry.kind(), error));
       }
     }
+  }
+
+  /** The recorded streams and views that could not be declared again at start, by name. */
+  Map<String, NotRestored> notRestored() {
+    return notRestored;
   }
 
   /**

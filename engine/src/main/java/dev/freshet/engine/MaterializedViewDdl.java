@@ -4,6 +4,8 @@ import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.checkpoint.CheckpointException;
+import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
@@ -64,6 +66,15 @@ final class MaterializedViewDdl {
 
   static void create(Engine engine, SessionOptions options, SqlCreateMaterializedView create,
       String sql) throws SQLException {
+    try {
+      createView(engine, options, create, sql);
+    } catch (CheckpointException e) {
+      throw CatalogErrors.viewCheckpointError(e);
+    }
+  }
+
+  private static void createView(Engine engine, SessionOptions options,
+      SqlCreateMaterializedView create, String sql) throws SQLException {
     Catalog catalog = engine.catalog();
     String name = StreamDdl.simpleName(create.name);
     if (create.getReplace()) {
@@ -75,6 +86,7 @@ final class MaterializedViewDdl {
       throw nameTaken(catalog, name);
     }
     if (catalog.view(name).isPresent()) {
+      failIfFailed(engine, catalog.view(name).get());
       return;
     }
     SqlNode query = create.query;
@@ -231,6 +243,16 @@ final class MaterializedViewDdl {
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
         ResultTable.drop(engine.results(), name);
       }
+    }
+  }
+
+  /** Declaring a view again that exists but failed (e.g. its checkpoint is damaged) fails too. */
+  private static void failIfFailed(Engine engine, ViewTable view) throws SQLException {
+    Optional<ContinuousQuery> query = engine.query(view.queryId());
+    if (query.isPresent() && query.get().status() == QueryStatus.FAILED
+        && query.get().exception().isPresent()) {
+      throw CatalogErrors.viewFailed(view.name(), query.get().lastBatchId(),
+          query.get().exception().get());
     }
   }
 

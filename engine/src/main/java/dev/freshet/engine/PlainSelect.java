@@ -175,13 +175,14 @@ abstract class PlainSelect {
     }
 
     @Override StatementResult.Rows execute() throws SQLException {
+      // A failed view's rows are stale, and may be those of damaged files: its error instead.
       for (ViewTable view : prepared.views()) {
-        // A failed view's rows stop at its last good batch: reading them as current would hide
-        // that its stream has moved on without it.
         Optional<ContinuousQuery> query = engine.query(view.queryId());
         if (query.isPresent() && query.get().status() == QueryStatus.FAILED) {
-          throw CatalogErrors.viewFailed(view.name(), query.get().lastBatchId(),
-              query.get().exception().orElse(null));
+          Throwable error = query.get().exception().orElse(null);
+          if (error != null) {
+            throw CatalogErrors.viewFailed(view.name(), query.get().lastBatchId(), error);
+          }
         }
       }
       return prepared.execute();

@@ -138,6 +138,23 @@ public final class Session {
           + " parameter marker" + (markers == 1 ? "" : "s") + " (?) but no value for "
           + (markers == 1 ? "it" : "them") + ". Write the values into the statement");
     }
+    if (engine.notRestored().isEmpty()) {
+      return execute(node, sql);
+    }
+    Optional<String> dropped = NotRestoredObjects.drop(engine, node);
+    if (dropped.isPresent()) {
+      return new StatementResult.UpdateCount(0);
+    }
+    try {
+      StatementResult result = execute(node, sql);
+      NotRestoredObjects.declared(engine, node);
+      return result;
+    } catch (SQLException e) {
+      throw NotRestoredObjects.explain(engine, node, e);
+    }
+  }
+
+  private StatementResult execute(SqlNode node, String sql) throws SQLException {
     FreshetPlanner planner = engine.planner();
     if (node instanceof SqlCreateStream) {
       synchronized (engine.ddlLock()) {

@@ -3,6 +3,7 @@ package dev.freshet.jdbc;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -275,7 +276,7 @@ class StoredPlanTest {
   }
 
   /**
-   * Restarts the engine, which leaves the view out; declares it again with {@code view}, which
+   * Restarts the engine, which leaves the view out (a SELECT of it says why); declares it again with {@code view}, which
    * fails with the clear error; returns the error's reason: what follows the view's checkpoint
    * in the message. The stored plan is left as it was.
    */
@@ -284,8 +285,12 @@ class StoredPlanTest {
     String why;
     try (Connection c = DriverManager.getConnection(url());
          Statement s = c.createStatement()) {
-      assertEquals("42S02", assertThrows(SQLException.class, () -> s.executeQuery(QUERY))
-          .getSQLState());
+      // Not "not found": a SELECT says why the view is missing.
+      SQLException select = assertThrows(SQLException.class, () -> s.executeQuery(QUERY));
+      assertEquals("55000", select.getSQLState());
+      assertTrue(select.getMessage().startsWith("Materialized view PER_USER could not be"
+          + " declared again when the engine started: Materialized view PER_USER cannot resume"
+          + " from its checkpoint " + checkpoint() + ": "), select.getMessage());
       SQLException e = assertThrows(SQLException.class, () -> s.execute(view));
       String prefix = "Materialized view PER_USER cannot resume from its checkpoint "
           + checkpoint() + ": ";

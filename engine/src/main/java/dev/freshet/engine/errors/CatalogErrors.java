@@ -1,5 +1,7 @@
 package dev.freshet.engine.errors;
 
+import dev.freshet.executor.checkpoint.CheckpointException;
+import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
@@ -56,23 +58,6 @@ public final class CatalogErrors {
         + " SHOW VIEWS, or create it with CREATE MATERIALIZED VIEW " + name + " AS SELECT ...");
   }
 
-  /**
-   * A read of materialized view {@code name}, whose query failed after batch {@code lastBatchId}:
-   * its rows are out of date. The SQLSTATE is the failure's (22012 for a division by zero, ...).
-   */
-  public static SQLException viewFailed(String name, long lastBatchId,
-      @Nullable Throwable failure) {
-    SQLException cause = failure == null ? null : Failures.toSqlException(failure);
-    SqlState state = cause == null ? SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE
-        : SqlState.of(cause.getSQLState()).orElse(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE);
-    return Errors.of(state, "Materialized view " + name + " failed"
-        + (lastBatchId < 0 ? " before its first batch" : " after batch " + lastBatchId)
-        + ", so its rows are out of date: " + (cause == null ? "its query stopped"
-        : cause.getMessage()) + ". Fix the cause, then DROP MATERIALIZED VIEW " + name
-        + " and create it again (after SET 'on.error' = 'skip' a view drops rows whose"
-        + " expressions fail instead of failing)", failure);
-  }
-
   /** A name that is neither a stream nor a view. */
   public static SQLException objectNotFound(String name) {
     return Errors.of(SqlState.OBJECT_NOT_FOUND, "Stream or view '" + name + "' not found. See"
@@ -106,5 +91,63 @@ public final class CatalogErrors {
   public static SQLException queryNotFound(String id) {
     return Errors.of(SqlState.UNDEFINED_OBJECT, "Query '" + id + "' not found. See SHOW QUERIES"
         + " for the ids and names of the engine's queries.");
+  }
+
+  /**
+   * A view whose checkpoint cannot be used: {@code XX001} (data corrupted) for a damaged,
+   * missing or contradictory file, as the file must be restored or the view created afresh;
+   * {@code 0A000} for a file of a newer Freshet; {@code 55000} for another run using it.
+   */
+  public static SQLException viewCheckpointError(CheckpointException e) {
+    SqlState state = switch (e.reason()) {
+      case UNSUPPORTED_VERSION -> SqlState.FEATURE_NOT_SUPPORTED;
+      case CONCURRENT_UPDATE -> SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE;
+      default -> SqlState.DATA_CORRUPTED;
+    };
+    return Errors.of(state, e.getMessage(), e);
+  }
+
+  /**
+   * A plain SELECT of view {@code name}, whose query failed with {@code error} after batch
+   * {@code lastBatchId}: its rows would be stale, with no sign of it. The view's damaged files
+   * give {@code XX001} (data corrupted); a failing expression its condition's state
+   * ({@code 22012} for a division by zero, ...); any other failure {@code 55000} (the view is not
+   * in a state to be read).
+   */
+  public static SQLException viewFailed(String name, long lastBatchId, Throwable error) {
+    if (error instanceof CheckpointException checkpoint) {
+      return prefixed("Materialized view " + name + " failed: ", viewCheckpointError(checkpoint));
+    }
+    if (error instanceof StreamLogException log) {
+      return prefixed("Materialized view " + name + " failed: ", StreamErrors.streamLogError(log));
+    }
+    SQLException cause = Failures.toSqlException(error);
+    SqlState state = SqlState.of(cause.getSQLState())
+        .filter(s -> s != SqlState.INTERNAL_ERROR)
+        .orElse(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE);
+    return Errors.of(state, "Materialized view " + name + " failed"
+        + (lastBatchId < 0 ? " before its first batch" : " after batch " + lastBatchId)
+        + ", so its rows are out of date: " + (state == SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE
+        ? String.valueOf(error.getMessage()) : cause.getMessage())
+        + ". Fix the cause, then DROP MATERIALIZED VIEW " + name + " and create it again"
+        + " (after SET 'on.error' = 'skip' a view drops rows whose expressions fail instead of"
+        + " failing)", error);
+  }
+
+  /** {@code e} with {@code prefix} before its message, the same SQLSTATE and cause. */
+  private static SQLException prefixed(String prefix, SQLException e) {
+    return new SQLException(prefix + e.getMessage(), e.getSQLState(), e.getErrorCode(),
+        e.getCause());
+  }
+
+  /**
+   * A statement naming {@code name}, a stream or view that the catalog records but that a
+   * restarted engine could not declare again, for the reason {@code error} gives.
+   */
+  public static SQLException notRestored(String kind, String name, SQLException error) {
+    SQLException e = new SQLException(kind + " " + name + " could not be declared again when the"
+        + " engine started: " + error.getMessage() + ". Fix the cause and restart the engine, or"
+        + " DROP it", error.getSQLState(), error.getErrorCode(), error);
+    return e;
   }
 }

@@ -176,9 +176,13 @@ class PowerLossTest {
     awaitIdleOrFailed(engine);
 
     disk.armAt(crashAt);
+    Object[][] inserted = {{"a", 10}, {"c", 3}, {"d", 4}};
+    // An INSERT the power loss interrupted after its record was forced, but before its
+    // acknowledged end was (rows.ack), is kept whole: never acknowledged, but never half.
+    List<Object[]> perhaps = new ArrayList<>(acknowledged);
+    perhaps.addAll(Arrays.asList(inserted));
     try {
-      insert(session, acknowledged, new Object[] {"a", 10}, new Object[] {"c", 3},
-          new Object[] {"d", 4});
+      insert(session, acknowledged, inserted);
     } catch (SQLException | RuntimeException e) {
       assertTrue(disk.lost(), "the INSERT failed without a power loss: " + e);
     }
@@ -203,7 +207,10 @@ class PowerLossTest {
     Engine recovered = new Engine("recovered-" + run, Optional.of(kept));
     engines.add(recovered);
     awaitIdle(recovered);
-    assertEquals(groupBy(acknowledged), view(recovered.openSession()), where);
+    List<List<Object>> view = view(recovered.openSession());
+    if (!(acknowledged.size() < perhaps.size() && view.equals(groupBy(perhaps)))) {
+      assertEquals(groupBy(acknowledged), view, where);
+    }
     recovered.close();
     engines.remove(recovered);
     return new Outcome(lost, operations);

@@ -88,6 +88,23 @@ public class CheckpointException extends RuntimeException {
   }
 
   /**
+   * {@code file} records that the query read {@code source} up to offset {@code recorded}, but
+   * the source's latest offset is {@code latest}: the source lost data or went backwards
+   * (Spark's "offset ... is ahead of the source's latest offset"). Running on would skip the
+   * rows that the source hands out at those offsets again.
+   */
+  public static CheckpointException aheadOfSource(Path file, String source, long recorded,
+      long latest) {
+    return new CheckpointException(Reason.INCONSISTENT, file,
+        "Checkpoint file " + file + " records offset " + recorded + " of " + source
+            + ", which is ahead of the source's latest offset " + latest + ": the source lost"
+            + " offsets " + (latest + 1) + " to " + recorded + " (its files were replaced or"
+            + " moved away) or went backwards. Freshet does not skip the rows that will come at"
+            + " those offsets: restore the source's files, or drop the view (or query) and"
+            + " create it again to start from the source's beginning", null);
+  }
+
+  /**
    * {@code file} already existed when this run tried to write it: another run of the same query
    * uses the checkpoint (Spark's "Multiple streaming queries are concurrently using ...").
    */

@@ -319,6 +319,8 @@ public final class MicroBatchExecution implements StreamingQuery {
           committedOffset = restart.startOffsets().get(0);
           lastBatchId = batchId - 1;
         }
+        checkSourceReaches(restart.rerun() ? restart.endOffsets().orElseThrow().get(0)
+            : committedOffset, restart.rerun() ? batchId : batchId - 1);
         if (restart.rerun()) {
           // The batch was planned and maybe half done: run it again exactly as recorded.
           long end = restart.endOffsets().orElseThrow().get(0);
@@ -337,6 +339,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       long target = trigger.isBounded() ? source.latestOffset() : Long.MAX_VALUE;
       while (true) {
         long start = committedOffsetSnapshot();
+        checkSourceReaches(start, batchId - 1);
         long end = nextBatchEnd(start, target);
         long watermark = streamingPipeline.watermarkMs();
         boolean hasData = end > start;
@@ -593,6 +596,24 @@ public final class MicroBatchExecution implements StreamingQuery {
         && !(trigger instanceof Trigger.Once)
         ? limited.latestOffset(start) : source.latestOffset();
     return Math.min(latest, target);
+  }
+
+  /**
+   * Fails the query if its source's latest offset is below {@code offset}, which batch
+   * {@code batchId} recorded: the source lost data or went backwards, and the offsets it hands
+   * out next would be taken for ones the query has read.
+   */
+  private void checkSourceReaches(long offset, long batchId) {
+    long latest = source.latestOffset();
+    if (latest < offset) {
+      if (checkpoint == null) {
+        throw new IllegalStateException("Query " + name + " has read " + source.description()
+            + " up to offset " + offset + ", which is ahead of the source's latest offset "
+            + latest + ": the source went backwards");
+      }
+      throw CheckpointException.aheadOfSource(checkpoint.offsetLog().batchFile(batchId),
+          source.description(), offset, latest);
+    }
   }
 
   private boolean isStopRequested() {

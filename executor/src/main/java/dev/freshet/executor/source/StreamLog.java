@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * opened.log().append(rows.size() + 1, statementRows);
  * }</pre>
  *
- * <p>Directory layout ({@code <dataDir>/streams/<stream>/}):
+ * <p>Directory layout ({@code <dataDir>/streams/<stream>/}), format version 1:
  * <pre>
  * metadata   UTF-8 text, one entry a line, fields separated by a tab:
  *              v1
@@ -52,19 +52,33 @@ import org.slf4j.LoggerFactory;
  *              int32  CRC32 of the payload
  *              payload: int64 offset, int32 row count, then each row as one
  *                       {@link StateCodec} value (format 1: tag 14, count, values)
+ * rows.ack   the acknowledged end of rows.log, in two slots, at bytes 0 and 4096:
+ *              int32  format version, 1
+ *              int32  0 (reserved)
+ *              int64  the last acknowledged offset (0: none)
+ *              int64  the byte of rows.log where that offset's record ends
+ *              int32  CRC32 of the 24 bytes before it
  * </pre>
  * Integers are big-endian. The metadata file is written atomically
  * ({@link DurableFiles#replaceAtomically}); its presence is what makes the directory a stream: it
  * is written last when a stream is created and deleted first when it is dropped, so a crash in
  * between leaves no half stream.
  *
- * <p>Recovery on open: records are replayed until the first one that fails a check. Records are
- * appended one at a time, each forced before the next starts, so a crash can only tear the last
- * one: a record that runs past the end of the file, or whose checksum fails and that ends exactly
- * at the end of the file, is that torn record; it was never acknowledged and is truncated away. A
- * record whose length fails its check is torn if no valid record follows it. Any other failure is
- * corruption in the middle of the log, reported with the file, the offset and the byte position,
- * and nothing is discarded.
+ * <p>An append writes the record and forces {@code rows.log}, then writes the new acknowledged
+ * end into slot {@code offset % 2} of {@code rows.ack} and forces that; only then is the offset
+ * acknowledged to its {@code INSERT}. The slots lie in different 4 KiB pages, so a crash while
+ * one is written leaves the other, one offset behind, intact.
+ *
+ * <p>Recovery on open: the valid slot with the higher offset is the acknowledged end. Records are
+ * replayed until the first one that fails a check. A record at or beyond the acknowledged end
+ * was never acknowledged: a crash can only tear the last one, so a record that runs past the end
+ * of the file, or whose checksum fails and that ends exactly at the end of the file, is that
+ * torn record and is truncated away; a record whose length fails its check is torn if no valid
+ * record follows it. A complete record beyond the acknowledged end (a crash between the two
+ * forces) is kept, and becomes acknowledged. Any other failure, any damage below the
+ * acknowledged end, and a log that ends before it (a file cut at a record boundary) are
+ * reported with the file, the offset and the byte position, and nothing is discarded: an
+ * offset, once acknowledged, is never dropped nor handed out again.
  *
  * <p>Not thread-safe: {@link MemoryStream} serializes appends and closing under its write lock.
  */
@@ -73,6 +87,8 @@ final class StreamLog implements AutoCloseable {
 
   /** Name of the log file in the stream's directory. */
   static final String LOG_FILE = "rows.log";
+  /** Name of the file of the log's acknowledged end in the stream's directory. */
+  static final String ACK_FILE = "rows.ack";
   /** Name of the metadata file in the stream's directory. */
   static final String METADATA_FILE = "metadata";
   private static final String VERSION = "v1";
@@ -81,9 +97,17 @@ final class StreamLog implements AutoCloseable {
   static final int RECORD_HEADER_BYTES = 12;
   /** The smallest payload: an offset (8 bytes) and a row count (4 bytes). */
   private static final int MIN_PAYLOAD_BYTES = 12;
+  /** Format version of {@code rows.ack}'s slots. */
+  private static final int ACK_VERSION = 1;
+  /** A slot: version, reserved, offset, end, CRC32. */
+  private static final int ACK_SLOT_BYTES = 28;
+  /** Where slot 1 starts: in another page than slot 0, so one torn page cannot hit both. */
+  private static final int ACK_SLOT_DISTANCE = 4096;
 
   private final Path file;
+  private final Path ackFile;
   private FileChannel channel;
+  private FileChannel ackChannel;
   /** Length of the valid, forced part of the file: where the next record goes. */
   private long size;
   /**
@@ -97,9 +121,12 @@ final class StreamLog implements AutoCloseable {
   record Opened(StreamLog log, List<List<Object[]>> records) {
   }
 
-  private StreamLog(Path file, FileChannel channel, long size) {
+  private StreamLog(Path file, FileChannel channel, Path ackFile, FileChannel ackChannel,
+      long size) {
     this.file = file;
     this.channel = channel;
+    this.ackFile = ackFile;
+    this.ackChannel = ackChannel;
     this.size = size;
   }
 
@@ -121,9 +148,11 @@ final class StreamLog implements AutoCloseable {
         if (!stored.equals(declared)) {
           throw StreamLogException.columnsDiffer(directory, stream, stored, declared);
         }
-        if (!Files.exists(file)) {
-          throw StreamLogException.corruptFile(file, "the file is missing, but " + metadata
-              + " says the directory holds a stream");
+        for (Path needed : List.of(file, directory.resolve(ACK_FILE))) {
+          if (!Files.exists(needed)) {
+            throw StreamLogException.corruptFile(needed, "the file is missing, but " + metadata
+                + " says the directory holds a stream");
+          }
         }
       } else {
         create(directory, stream, declared);
@@ -131,23 +160,105 @@ final class StreamLog implements AutoCloseable {
     } catch (IOException | StorageException e) {
       throw StreamLogException.ioError("open the stream in", directory, e);
     }
+    Path ackFile = directory.resolve(ACK_FILE);
     FileChannel channel;
+    FileChannel ackChannel;
     try {
       channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     } catch (IOException e) {
       throw StreamLogException.ioError("open", file, e);
     }
     try {
-      List<List<Object[]>> records = new ArrayList<>();
-      long size = replay(file, channel, declared.size(), records);
-      return new Opened(new StreamLog(file, channel, size), records);
+      ackChannel = FileChannel.open(ackFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
     } catch (IOException e) {
       closeQuietly(channel);
-      throw StreamLogException.ioError("read", file, e);
+      throw StreamLogException.ioError("open", ackFile, e);
+    }
+    Path reading = ackFile;
+    try {
+      Acked acked = readAck(ackFile, ackChannel);
+      reading = file;
+      List<List<Object[]>> records = new ArrayList<>();
+      long size = replay(file, channel, declared.size(), records, acked);
+      StreamLog log = new StreamLog(file, channel, ackFile, ackChannel, size);
+      if (records.size() > acked.offset()) {
+        // Complete records a crash left between the log's force and the ack's: kept, so now
+        // acknowledged.
+        reading = ackFile;
+        writeAck(ackChannel, records.size(), size);
+      }
+      return new Opened(log, records);
+    } catch (IOException e) {
+      closeQuietly(channel);
+      closeQuietly(ackChannel);
+      throw StreamLogException.ioError("read", reading, e);
     } catch (RuntimeException e) {
       closeQuietly(channel);
+      closeQuietly(ackChannel);
       throw e;
     }
+  }
+
+  /** The last acknowledged offset and the byte of the log where its record ends. */
+  record Acked(long offset, long end) {
+  }
+
+  /** The acknowledged end in the valid slot of {@code rows.ack} with the higher offset. */
+  private static Acked readAck(Path ackFile, FileChannel ackChannel) throws IOException {
+    Acked best = null;
+    for (int slot = 0; slot < 2; slot++) {
+      ByteBuffer bytes = ByteBuffer.allocate(ACK_SLOT_BYTES);
+      long at = (long) slot * ACK_SLOT_DISTANCE;
+      while (bytes.hasRemaining() && ackChannel.read(bytes, at + bytes.position()) > 0) {
+        // Reads until the slot is full or the file ends.
+      }
+      if (bytes.hasRemaining()) {
+        continue;
+      }
+      bytes.flip();
+      byte[] content = new byte[ACK_SLOT_BYTES - 4];
+      bytes.get(content);
+      if (crc(content) != bytes.getInt()) {
+        // A slot torn by a crash while it was written; the other one is one offset behind.
+        continue;
+      }
+      ByteBuffer fields = ByteBuffer.wrap(content);
+      int version = fields.getInt();
+      if (version != ACK_VERSION) {
+        throw StreamLogException.unsupportedVersion(ackFile, "v" + version);
+      }
+      fields.getInt();
+      Acked acked = new Acked(fields.getLong(), fields.getLong());
+      if (acked.offset() < 0 || acked.end() < LOG_HEADER.length) {
+        throw StreamLogException.corruptFile(ackFile, "slot " + slot + " holds offset "
+            + acked.offset() + " ending at byte " + acked.end());
+      }
+      if (best == null || acked.offset() > best.offset()) {
+        best = acked;
+      }
+    }
+    if (best == null) {
+      throw StreamLogException.corruptFile(ackFile, "neither of its two slots passes its"
+          + " checksum, so how far the log was acknowledged is unknown");
+    }
+    return best;
+  }
+
+  /** Writes the acknowledged end {@code (offset, end)} into slot {@code offset % 2}, forced. */
+  private static void writeAck(FileChannel ackChannel, long offset, long end)
+      throws IOException {
+    writeAck(ackChannel, (int) (offset % 2), offset, end);
+  }
+
+  private static void writeAck(FileChannel ackChannel, int slotNumber, long offset, long end)
+      throws IOException {
+    ByteBuffer content = ByteBuffer.allocate(ACK_SLOT_BYTES - 4);
+    content.putInt(ACK_VERSION).putInt(0).putLong(offset).putLong(end);
+    ByteBuffer slot = ByteBuffer.allocate(ACK_SLOT_BYTES);
+    slot.put(content.array()).putInt(crc(content.array()));
+    slot.flip();
+    writeFully(ackChannel, slot, (long) slotNumber * ACK_SLOT_DISTANCE);
+    ackChannel.force(false);
   }
 
   /** Writes an empty log, then the metadata that makes the directory a stream. */
@@ -156,11 +267,18 @@ final class StreamLog implements AutoCloseable {
     DurableFiles.createDirectories(directory);
     // Left by a crash while the stream was created or dropped: never acknowledged rows.
     Files.deleteIfExists(directory.resolve(LOG_FILE));
+    Files.deleteIfExists(directory.resolve(ACK_FILE));
     DurableFiles.deleteTempFiles(directory, METADATA_FILE);
     try (FileChannel log = FileChannel.open(directory.resolve(LOG_FILE),
         StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       writeFully(log, ByteBuffer.wrap(LOG_HEADER), 0);
       DurableFiles.force(log, directory.resolve(LOG_FILE));
+    }
+    try (FileChannel ack = FileChannel.open(directory.resolve(ACK_FILE),
+        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      // Both slots: "nothing acknowledged", ending after the log's header.
+      writeAck(ack, 0, 0, LOG_HEADER.length);
+      writeAck(ack, 1, 0, LOG_HEADER.length);
     }
     StringBuilder text = new StringBuilder(VERSION).append('\n');
     text.append("stream\t").append(escape(stream)).append('\n');
@@ -201,11 +319,11 @@ final class StreamLog implements AutoCloseable {
   }
 
   /**
-   * Reads the records into {@code records}, truncates a torn last record, and returns the length
-   * of the valid part of the file.
+   * Reads the records into {@code records}, truncates a torn last record beyond the
+   * acknowledged end, and returns the length of the valid part of the file.
    */
   private static long replay(Path file, FileChannel channel, int fieldCount,
-      List<List<Object[]>> records) throws IOException {
+      List<List<Object[]>> records, Acked acked) throws IOException {
     long fileSize = channel.size();
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       byte[] header = in.readNBytes(LOG_HEADER.length);
@@ -222,9 +340,21 @@ final class StreamLog implements AutoCloseable {
       }
       long position = LOG_HEADER.length;
       while (position < fileSize) {
+        if (records.size() == acked.offset() && position != acked.end()) {
+          throw StreamLogException.corrupt(file, acked.offset(), position, "the record ends at"
+              + " byte " + position + ", but " + ACK_FILE + " says it ends at byte "
+              + acked.end());
+        }
         long offset = records.size() + 1;
+        // Below the acknowledged end every record was forced before its INSERT returned: no
+        // crash can have damaged it.
+        boolean acknowledged = offset <= acked.offset();
         long left = fileSize - position;
         if (left < RECORD_HEADER_BYTES) {
+          if (acknowledged) {
+            throw acknowledgedDamaged(file, offset, position, "the file ends in its header",
+                acked);
+          }
           return truncate(file, channel, offset, position, "a short record header");
         }
         DataInputStream data = new DataInputStream(new ByteArrayInputStream(
@@ -233,29 +363,56 @@ final class StreamLog implements AutoCloseable {
         int complement = data.readInt();
         int crc = data.readInt();
         if (complement != ~length || length < MIN_PAYLOAD_BYTES) {
+          String why = "the record length " + length + " fails its check";
+          if (acknowledged) {
+            throw acknowledgedDamaged(file, offset, position, why, acked);
+          }
           if (validRecordFollows(file, channel, position + 1, fileSize)) {
-            throw StreamLogException.corrupt(file, offset, position, "the record length "
-                + length + " fails its check");
+            throw StreamLogException.corrupt(file, offset, position, why);
           }
           return truncate(file, channel, offset, position, "a damaged record header");
         }
         long end = position + RECORD_HEADER_BYTES + length;
         if (end > fileSize) {
+          if (acknowledged) {
+            throw acknowledgedDamaged(file, offset, position, "the file ends inside the"
+                + " record", acked);
+          }
           return truncate(file, channel, offset, position, "a record cut short");
         }
         byte[] payload = in.readNBytes(length);
         if (crc(payload) != crc) {
+          String why = "the checksum of the record does not match its " + length + " bytes";
+          if (acknowledged) {
+            throw acknowledgedDamaged(file, offset, position, why, acked);
+          }
           if (end == fileSize) {
             return truncate(file, channel, offset, position, "a record with a bad checksum");
           }
-          throw StreamLogException.corrupt(file, offset, position, "the checksum of the record"
-              + " does not match its " + length + " bytes, and records follow it");
+          throw StreamLogException.corrupt(file, offset, position, why + ", and records follow"
+              + " it");
         }
         records.add(decode(file, offset, position, payload, fieldCount));
         position = end;
       }
+      if (records.size() < acked.offset()) {
+        // Cut at a record boundary: no torn write looks like this, and offsets would be reused.
+        throw StreamLogException.acknowledgedMissing(file, records.size(), position,
+            acked.offset(), acked.end(), file.resolveSibling(ACK_FILE));
+      }
+      if (records.size() == acked.offset() && position != acked.end()) {
+        throw StreamLogException.corrupt(file, acked.offset(), position, "the record ends at"
+            + " byte " + position + ", but " + ACK_FILE + " says it ends at byte "
+            + acked.end());
+      }
       return position;
     }
+  }
+
+  private static StreamLogException acknowledgedDamaged(Path file, long offset, long position,
+      String why, Acked acked) {
+    return StreamLogException.corrupt(file, offset, position, why + ", though offsets up to "
+        + acked.offset() + " were acknowledged (" + ACK_FILE + ")");
   }
 
   /** Cuts a torn last record off the file; it was never acknowledged. */
@@ -364,10 +521,36 @@ final class StreamLog implements AutoCloseable {
       // force(false) is fdatasync: it also writes the file length, which is what reaches
       // the new record; the modification time need not survive.
       channel.force(false);
-      size += record.capacity();
     } catch (IOException e) {
       undo(e);
       throw StreamLogException.ioError("append offset " + offset + " to", file, e);
+    }
+    long end = size + record.capacity();
+    acknowledge(offset, end);
+    size = end;
+  }
+
+  /**
+   * Makes {@code (offset, end)} the durable acknowledged end. On failure the record stays (a
+   * reopen keeps it, as a complete record beyond the acknowledged end), so the log refuses
+   * further appends: the next one would take its offset.
+   */
+  private void acknowledge(long offset, long end) {
+    // As in undo: an interrupt would close the channel at its first call.
+    boolean interrupted = Thread.interrupted();
+    try {
+      if (!ackChannel.isOpen()) {
+        ackChannel = FileChannel.open(ackFile, StandardOpenOption.READ,
+            StandardOpenOption.WRITE);
+      }
+      writeAck(ackChannel, offset, end);
+    } catch (IOException e) {
+      broken = e;
+      throw StreamLogException.ioError("acknowledge offset " + offset + " in", ackFile, e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -411,6 +594,7 @@ final class StreamLog implements AutoCloseable {
     if (!closed) {
       closed = true;
       closeQuietly(channel);
+      closeQuietly(ackChannel);
     }
   }
 

@@ -59,6 +59,20 @@ public final class StreamLogException extends RuntimeException {
         + " directory " + file.getParent() + " away to start the stream empty", null);
   }
 
+  /**
+   * A log that ends after offset {@code last} (at byte {@code position}), below the acknowledged
+   * end that {@code ackFile} records: acknowledged records were cut off.
+   */
+  static StreamLogException acknowledgedMissing(Path file, long last, long position,
+      long acknowledged, long acknowledgedEnd, Path ackFile) {
+    return new StreamLogException(Code.CORRUPT, file, "Stream log " + file + " ends after"
+        + " offset " + last + " (byte " + position + "), but offsets up to " + acknowledged
+        + " (byte " + acknowledgedEnd + ") were acknowledged, as " + ackFile + " records: the"
+        + " file lost acknowledged records, and Freshet neither drops them nor hands their"
+        + " offsets out again. Restore the file from a backup, or move the stream's directory "
+        + file.getParent() + " away to start the stream empty", null);
+  }
+
   /** A damaged metadata or log file header. */
   static StreamLogException corruptFile(Path file, String why) {
     return new StreamLogException(Code.CORRUPT, file, "Stream file " + file + " is corrupt: "

@@ -130,10 +130,18 @@ class DurableMemoryStreamTest {
     }
   }
 
+  private Path ackFile() {
+    return directory().resolve(StreamLog.ACK_FILE);
+  }
+
   @Test void shouldTruncateATornLastRecordWhenReopened() throws Exception {
     List<Long> sizes;
+    byte[] ackedThree;
     try (MemoryStream stream = open()) {
-      sizes = addStatements(stream, 4);
+      sizes = addStatements(stream, 3);
+      ackedThree = Files.readAllBytes(ackFile());
+      assertEquals(4, stream.addData(statement(4)));
+      sizes.add(Files.size(logFile()));
     }
     long lastStart = sizes.get(3);
     long end = sizes.get(4);
@@ -152,6 +160,8 @@ class DurableMemoryStreamTest {
 
     for (byte[] content : torn) {
       Files.write(logFile(), content);
+      // The crash came before offset 4 was acknowledged.
+      Files.write(ackFile(), ackedThree);
       try (MemoryStream stream = open()) {
         assertOffsets(stream, 3);
         assertEquals(lastStart, Files.size(logFile()), "torn record cut off");
@@ -162,6 +172,88 @@ class DurableMemoryStreamTest {
       }
       assertArrayEquals(complete, Files.readAllBytes(logFile()));
     }
+  }
+
+  @Test void shouldFailWhenAnAcknowledgedRecordIsCutAtARecordBoundary() throws Exception {
+    List<Long> sizes;
+    try (MemoryStream stream = open()) {
+      sizes = addStatements(stream, 4);
+    }
+    byte[] cut = Arrays.copyOf(Files.readAllBytes(logFile()), sizes.get(3).intValue());
+    Files.write(logFile(), cut);
+    StreamLogException e = assertThrows(StreamLogException.class, this::open);
+    assertEquals(StreamLogException.Code.CORRUPT, e.code());
+    assertEquals(logFile(), e.file());
+    assertEquals("Stream log " + logFile() + " ends after offset 3 (byte " + sizes.get(3)
+        + "), but offsets up to 4 (byte " + sizes.get(4) + ") were acknowledged, as "
+        + ackFile() + " records: the file lost acknowledged records, and Freshet neither drops"
+        + " them nor hands their offsets out again. Restore the file from a backup, or move the"
+        + " stream's directory " + directory() + " away to start the stream empty",
+        e.getMessage());
+    assertArrayEquals(cut, Files.readAllBytes(logFile()), "nothing was truncated");
+    assertThrows(StreamLogException.class, this::open, "fails every time, never reuses 4");
+  }
+
+  @Test void shouldFailWhenTheLastAcknowledgedRecordHasAFlippedBit() throws Exception {
+    List<Long> sizes;
+    try (MemoryStream stream = open()) {
+      sizes = addStatements(stream, 4);
+    }
+    byte[] flipped = Files.readAllBytes(logFile());
+    flipped[flipped.length - 2] ^= 0x40;
+    Files.write(logFile(), flipped);
+    StreamLogException e = assertThrows(StreamLogException.class, this::open);
+    assertEquals(StreamLogException.Code.CORRUPT, e.code());
+    assertTrue(e.getMessage().startsWith("Stream log " + logFile() + " is corrupt at offset 4"
+        + " (byte " + sizes.get(3) + "): the checksum of the record does not match its "
+        + (sizes.get(4) - sizes.get(3) - StreamLog.RECORD_HEADER_BYTES) + " bytes, though"
+        + " offsets up to 4 were acknowledged (rows.ack). "), e.getMessage());
+    assertArrayEquals(flipped, Files.readAllBytes(logFile()), "nothing was truncated");
+  }
+
+  @Test void shouldKeepACompleteRecordThatWasNotAcknowledgedYet() throws Exception {
+    List<Long> sizes;
+    byte[] ackedThree;
+    try (MemoryStream stream = open()) {
+      sizes = addStatements(stream, 3);
+      ackedThree = Files.readAllBytes(ackFile());
+      stream.addData(statement(4));
+      sizes.add(Files.size(logFile()));
+    }
+    // A crash between the log's force and the ack's: the record is whole, so it is kept ...
+    Files.write(ackFile(), ackedThree);
+    try (MemoryStream stream = open()) {
+      assertOffsets(stream, 4);
+    }
+    // ... and acknowledged on open: cutting it off now is damage.
+    Files.write(logFile(), Arrays.copyOf(Files.readAllBytes(logFile()), sizes.get(3).intValue()));
+    assertThrows(StreamLogException.class, this::open);
+  }
+
+  @Test void shouldUseTheOtherSlotWhenOneIsTorn() throws Exception {
+    try (MemoryStream stream = open()) {
+      addStatements(stream, 4);
+    }
+    // Offset 4's slot (slot 0, at byte 0) torn: slot 1 says 3, and the whole record 4 is kept.
+    byte[] ack = Files.readAllBytes(ackFile());
+    ack[10] ^= 1;
+    Files.write(ackFile(), ack);
+    try (MemoryStream stream = open()) {
+      assertOffsets(stream, 4);
+      assertEquals(5, stream.addData(statement(5)));
+    }
+    // Both slots damaged: how far the log was acknowledged is unknown.
+    ack = Files.readAllBytes(ackFile());
+    ack[10] ^= 1;
+    ack[4096 + 10] ^= 1;
+    Files.write(ackFile(), ack);
+    StreamLogException e = assertThrows(StreamLogException.class, this::open);
+    assertEquals(StreamLogException.Code.CORRUPT, e.code());
+    assertEquals(ackFile(), e.file());
+    Files.delete(ackFile());
+    e = assertThrows(StreamLogException.class, this::open);
+    assertEquals(ackFile(), e.file());
+    assertTrue(e.getMessage().contains("the file is missing"), e.getMessage());
   }
 
   @Test void shouldRejectACorruptRecordInTheMiddle() throws Exception {
