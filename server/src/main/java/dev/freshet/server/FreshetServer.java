@@ -54,9 +54,8 @@ import org.slf4j.LoggerFactory;
  * requests on it are refused with SQLSTATE 42501), and a connection no request used for the
  * connection idle timeout (default 30 minutes) is closed with its push queries. Against slow or
  * hostile clients: a request larger than {@code maxRequestBytes} (default 8 MiB) is refused with
- * HTTP 413 (SQLSTATE 54000), a request body that arrives slower than the minimum data rate
- * (default 1 KiB/s) is cut with HTTP 408, and a connection silent for the HTTP idle timeout
- * (default 60 s) is closed. Error responses carry a SQLSTATE and a message, never a stack trace.
+ * HTTP 413 (SQLSTATE 54000), Jetty is given a minimum request data rate (default 1 KiB/s), and
+ * a connection silent for the HTTP idle timeout (default 60 s) is closed. Error responses carry a SQLSTATE and a message, never a stack trace.
  */
 public final class FreshetServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FreshetServer.class);
@@ -225,9 +224,9 @@ public final class FreshetServer implements AutoCloseable {
     }
 
     /**
-     * The slowest a request body may arrive, in bytes per second, counted from its first byte; a
-     * slower one is cut with HTTP 408, so that clients trickling bytes cannot hold the server's
-     * threads. Default 1024; 0 turns the check off.
+     * Jetty's minimum rate at which a request body must arrive, in bytes per second, counted from
+     * its first byte (Jetty answers a slower one with HTTP 408). Default 1024; 0 turns the check
+     * off.
      */
     public Builder minRequestDataRate(int bytesPerSecond) {
       if (bytesPerSecond < 0) {

@@ -93,8 +93,9 @@ final class ServeCommand implements Callable<Integer> {
   long maxRequestBytes;
 
   @Option(names = "--min-request-data-rate", defaultValue = "1024",
-      description = "Cut a request whose body arrives slower than this many bytes per second"
-          + " with HTTP 408; 0 for no limit (default: ${DEFAULT-VALUE})")
+      description = "Jetty's minimum rate, in bytes per second, at which a request body must"
+          + " arrive (it answers a slower one with HTTP 408); 0 for none"
+          + " (default: ${DEFAULT-VALUE})")
   int minRequestDataRate;
 
   private final PrintStream out;
