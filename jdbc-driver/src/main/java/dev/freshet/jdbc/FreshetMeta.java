@@ -18,9 +18,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.calcite.avatica.AvaticaConnection;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ColumnMetaData;
@@ -42,6 +44,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * long-poll ({@link PushFrames}): it waits up to the fetch timeout for rows, then answers with an
  * empty frame that is not final. Closing or cancelling the statement stops the continuous query,
  * and so does reaching the statement's row limit ({@code setMaxRows}).
+ *
+ * <p>On a server each connection belongs to the user who opened it (see {@link #FreshetMeta(
+ * AvaticaConnection, EngineResolver, Duration, Supplier)}): a request that names another user's
+ * connection is refused with SQLSTATE 42501, an open that names a connection id already open with
+ * 08002, and {@link #closeIdleConnections} closes connections no request has used for a while.
  */
 public class FreshetMeta extends MetaImpl {
   /** Finds the engine a connection's properties name. */
@@ -56,6 +63,8 @@ public class FreshetMeta extends MetaImpl {
 
   private final EngineResolver engines;
   private final Duration fetchTimeout;
+  /** Who makes the current request: the authenticated user on a server, else null. */
+  private final Supplier<@Nullable String> caller;
   private final ConcurrentHashMap<String, ConnectionState> connections = new ConcurrentHashMap<>();
   private final AtomicInteger statementIds = new AtomicInteger();
 
@@ -83,22 +92,56 @@ public class FreshetMeta extends MetaImpl {
    */
   public FreshetMeta(@Nullable AvaticaConnection connection, EngineResolver engines,
       Duration fetchTimeout) {
+    this(connection, engines, fetchTimeout, () -> null);
+  }
+
+  /**
+   * Creates a Meta whose connections belong to the user who opened them: {@code caller} names
+   * the user making the current request (a server reads it from the request's authentication;
+   * null means anonymous), and a request on a connection that another user opened is refused.
+   *
+   * <pre>{@code
+   * Meta meta = new FreshetMeta(null, info -> engine, Duration.ofSeconds(5), CurrentUser::get);
+   * }</pre>
+   *
+   * @param connection the client connection when embedded, null on a server
+   * @param engines resolves a connection's engine
+   * @param fetchTimeout the long-poll bound, positive
+   * @param caller the user of the request being served, or null if anonymous
+   */
+  public FreshetMeta(@Nullable AvaticaConnection connection, EngineResolver engines,
+      Duration fetchTimeout, Supplier<@Nullable String> caller) {
     super(connection);
     this.engines = requireNonNull(engines, "engines");
     this.fetchTimeout = requireNonNull(fetchTimeout, "fetchTimeout");
+    this.caller = requireNonNull(caller, "caller");
     if (fetchTimeout.isNegative() || fetchTimeout.isZero()) {
       throw new IllegalArgumentException("fetchTimeout must be positive: " + fetchTimeout);
     }
   }
 
-  /** Per connection: its session, its open statements and its JDBC settings. */
+  /** Per connection: its owner, its session, its open statements and its JDBC settings. */
   private static final class ConnectionState {
+    /** The user who opened it; null if anonymous. */
+    final @Nullable String owner;
     final Session session;
     final ConcurrentHashMap<Integer, StatementState> statements = new ConcurrentHashMap<>();
     final ConnectionPropertiesImpl settings = ConnectionSettings.initial();
+    /** {@link System#nanoTime()} of the last request on it. */
+    volatile long lastUsedNanos = System.nanoTime();
+    /** How many statements or fetches run on it now: a busy connection is not idle. */
+    final AtomicInteger busy = new AtomicInteger();
 
-    ConnectionState(Session session) {
+    ConnectionState(@Nullable String owner, Session session) {
+      this.owner = owner;
       this.session = session;
+    }
+
+    void closeStatements() {
+      for (StatementState statement : statements.values()) {
+        statement.closeResult();
+      }
+      statements.clear();
     }
   }
 
@@ -185,22 +228,70 @@ public class FreshetMeta extends MetaImpl {
     }
   }
 
+  /**
+   * Opens the connection {@code ch} for the calling user. An id that is open already is refused
+   * (08002), whoever opened it: taking it over would orphan its statements and push queries.
+   */
   @Override public void openConnection(ConnectionHandle ch, Map<String, String> info) {
     try {
-      connections.put(ch.id, new ConnectionState(engines.resolve(info).openSession()));
+      if (connections.containsKey(ch.id)) {
+        throw inUse(ch.id);
+      }
+      ConnectionState state = new ConnectionState(caller.get(), engines.resolve(info).openSession());
+      if (connections.putIfAbsent(ch.id, state) != null) {
+        throw inUse(ch.id);
+      }
     } catch (SQLException e) {
       throw new RuntimeException(e);
     }
   }
 
+  private static SQLException inUse(String id) {
+    return Errors.of(SqlState.CONNECTION_NAME_IN_USE, "Connection " + id + " is open already;"
+        + " each connection needs an id of its own: open a new connection");
+  }
+
   @Override public void closeConnection(ConnectionHandle ch) {
-    ConnectionState state = connections.remove(ch.id);
+    ConnectionState state = connections.get(ch.id);
     if (state != null) {
-      for (StatementState statement : state.statements.values()) {
-        statement.closeResult();
+      checkOwner(ch.id, state);
+      if (connections.remove(ch.id, state)) {
+        state.closeStatements();
       }
-      state.statements.clear();
     }
+  }
+
+  /**
+   * Closes the connections that no request has used for {@code idle}, with their statements and
+   * push queries: a client that went away without closing them would otherwise keep them for
+   * good. A server calls this now and then; a reading client fetches at least once per fetch
+   * timeout, so {@code idle} must be well above that. A client that comes back later is told its
+   * connection is not open (08003).
+   *
+   * <pre>{@code
+   * int closed = meta.closeIdleConnections(Duration.ofMinutes(30));
+   * }</pre>
+   *
+   * @return how many connections were closed
+   */
+  public int closeIdleConnections(Duration idle) {
+    long now = System.nanoTime();
+    long idleNanos = idle.toNanos();
+    int closed = 0;
+    for (Map.Entry<String, ConnectionState> entry : connections.entrySet()) {
+      ConnectionState state = entry.getValue();
+      if (state.busy.get() == 0 && now - state.lastUsedNanos >= idleNanos
+          && connections.remove(entry.getKey(), state)) {
+        state.closeStatements();
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  /** How many connections are open. */
+  public int openConnections() {
+    return connections.size();
   }
 
   @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
@@ -222,6 +313,7 @@ public class FreshetMeta extends MetaImpl {
   @Override public void closeStatement(StatementHandle h) {
     ConnectionState state = connections.get(h.connectionId);
     if (state != null) {
+      checkOwner(h.connectionId, state);
       StatementState statement = state.statements.remove(h.id);
       if (statement != null) {
         statement.closeResult();
@@ -323,6 +415,18 @@ public class FreshetMeta extends MetaImpl {
 
   private MetaResultSet execute(StatementHandle h, StatementState statement, String sql,
       long maxRowCount) throws SQLException {
+    ConnectionState connection = connection(h.connectionId);
+    connection.busy.incrementAndGet();
+    try {
+      return executeBusy(h, statement, sql, maxRowCount);
+    } finally {
+      connection.lastUsedNanos = System.nanoTime();
+      connection.busy.decrementAndGet();
+    }
+  }
+
+  private MetaResultSet executeBusy(StatementHandle h, StatementState statement, String sql,
+      long maxRowCount) throws SQLException {
     statement.startExecution();
     executeSteps.accept(ExecuteStep.STARTED);
     StatementResult result = connection(h.connectionId).session.execute(sql);
@@ -407,10 +511,15 @@ public class FreshetMeta extends MetaImpl {
           : Math.min(rows.size(), from + fetchMaxRowCount);
       return Frame.create(offset, to == rows.size(), new ArrayList<>(rows.subList(from, to)));
     }
+    ConnectionState connection = connection(h.connectionId);
+    connection.busy.incrementAndGet();
     try {
       return frames.fetch(offset, fetchMaxRowCount, fetchTimeout);
     } catch (SQLException e) {
       throw new RuntimeException(e);
+    } finally {
+      connection.lastUsedNanos = System.nanoTime();
+      connection.busy.decrementAndGet();
     }
   }
 
@@ -458,9 +567,23 @@ public class FreshetMeta extends MetaImpl {
     ConnectionState state = connections.get(id);
     if (state == null) {
       throw new RuntimeException(Errors.of(SqlState.CONNECTION_DOES_NOT_EXIST,
-          "Connection " + id + " is not open"));
+          "Connection " + id + " is not open (it was closed, or the server closed it after it"
+          + " was idle for the server's connection idle timeout); open a new connection"));
     }
+    checkOwner(id, state);
     return state;
+  }
+
+  /**
+   * Refuses a request on a connection that another user opened (42501), and otherwise marks the
+   * connection used now.
+   */
+  private void checkOwner(String id, ConnectionState state) {
+    if (!Objects.equals(state.owner, caller.get())) {
+      throw new RuntimeException(Errors.of(SqlState.INSUFFICIENT_PRIVILEGE, "Connection " + id
+          + " belongs to another user; a user may only use the connections they opened"));
+    }
+    state.lastUsedNanos = System.nanoTime();
   }
 
   private StatementState statement(StatementHandle h) {
@@ -474,6 +597,9 @@ public class FreshetMeta extends MetaImpl {
 
   private StatementState statementOrThrow(StatementHandle h) throws NoSuchStatementException {
     ConnectionState state = connections.get(h.connectionId);
+    if (state != null) {
+      checkOwner(h.connectionId, state);
+    }
     StatementState statement = state == null ? null : state.statements.get(h.id);
     if (statement == null) {
       throw new NoSuchStatementException(h);

@@ -17,13 +17,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.calcite.avatica.remote.Driver.Serialization;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
 import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +49,13 @@ import org.slf4j.LoggerFactory;
  * {@link FreshetMeta}); each waiting fetch holds one of Jetty's threads, so the thread pool bounds
  * how many clients can read push queries at once, and Jetty's idle timeout is kept well above the
  * fetch timeout so that a waiting fetch is never cut off.
+ *
+ * <p>With authentication, each connection belongs to the user who opened it (another user's
+ * requests on it are refused with SQLSTATE 42501), and a connection no request used for the
+ * connection idle timeout (default 30 minutes) is closed with its push queries. Against slow or
+ * hostile clients: a request larger than {@code maxRequestBytes} (default 8 MiB) is refused with
+ * HTTP 413 (SQLSTATE 54000), Jetty is given a minimum request data rate (default 1 KiB/s), and
+ * a connection silent for the HTTP idle timeout (default 60 s) is closed. Error responses carry a SQLSTATE and a message, never a stack trace.
  */
 public final class FreshetServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FreshetServer.class);
@@ -55,6 +64,8 @@ public final class FreshetServer implements AutoCloseable {
   public static final int DEFAULT_PORT = 8765;
   /** Any user the users file authenticates may connect, whatever their roles. */
   static final String ANY_AUTHENTICATED_USER = "**";
+  /** The realm of the users file, as Avatica names it. */
+  private static final String REALM = "Avatica";
 
   /** How clients prove who they are: HTTP authentication against a Jetty users file. */
   public enum Authentication {
@@ -69,15 +80,20 @@ public final class FreshetServer implements AutoCloseable {
   private final Options options;
   private final Engine engine;
   private final HttpServer http;
-  /** Closes push results whose client has gone (see {@link Builder#pushIdleTimeout}). */
+  private final FreshetMeta meta;
+  /**
+   * Closes push results and connections whose client has gone (see
+   * {@link Builder#pushIdleTimeout}, {@link Builder#connectionIdleTimeout}).
+   */
   private final ScheduledExecutorService sweeper;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private FreshetServer(Options options, Engine engine, HttpServer http,
+  private FreshetServer(Options options, Engine engine, HttpServer http, FreshetMeta meta,
       ScheduledExecutorService sweeper) {
     this.options = options;
     this.engine = engine;
     this.http = http;
+    this.meta = meta;
     this.sweeper = sweeper;
   }
 
@@ -103,6 +119,11 @@ public final class FreshetServer implements AutoCloseable {
     return engine;
   }
 
+  /** How many client connections are open. */
+  public int openConnections() {
+    return meta.openConnections();
+  }
+
   /**
    * Stops accepting requests, stops every continuous query and closes the engine. Idempotent.
    */
@@ -122,12 +143,17 @@ public final class FreshetServer implements AutoCloseable {
   private record Options(int port, String bindAddress, Optional<Path> dataDir,
       Authentication authentication, Optional<Path> usersFile, String role,
       Optional<Path> keystore, String keystorePassword, Duration fetchTimeout,
-      Duration pushIdleTimeout, int maxThreads, int maxPushQueries) {
+      Duration pushIdleTimeout, int maxThreads, int maxPushQueries,
+      Duration connectionIdleTimeout, Duration httpIdleTimeout, long maxRequestBytes,
+      int minRequestDataRate) {
     @Override public String toString() {
       return "port=" + port + " bind=" + bindAddress + " dataDir=" + dataDir.map(Path::toString)
           .orElse("(memory)") + " authentication=" + authentication + " tls="
           + keystore.isPresent() + " fetchTimeout=" + fetchTimeout + " pushIdleTimeout="
-          + pushIdleTimeout + " maxThreads=" + maxThreads + " maxPushQueries=" + maxPushQueries;
+          + pushIdleTimeout + " maxThreads=" + maxThreads + " maxPushQueries=" + maxPushQueries
+          + " connectionIdleTimeout=" + connectionIdleTimeout + " httpIdleTimeout="
+          + httpIdleTimeout + " maxRequestBytes=" + maxRequestBytes + " minRequestDataRate="
+          + minRequestDataRate;
     }
   }
 
@@ -151,8 +177,64 @@ public final class FreshetServer implements AutoCloseable {
     private Duration pushIdleTimeout = Duration.ofMinutes(5);
     private int maxThreads = 200;
     private int maxPushQueries = Engine.DEFAULT_MAX_PUSH_QUERIES;
+    private Duration connectionIdleTimeout = Duration.ofMinutes(30);
+    private Duration httpIdleTimeout = Duration.ofSeconds(60);
+    private long maxRequestBytes = 8L << 20;
+    private int minRequestDataRate = 1024;
 
     private Builder() {
+    }
+
+    /**
+     * How long a connection may go without a request before the server closes it, with its
+     * statements and push queries; default 30 minutes. A client reading a push result fetches
+     * once per fetch timeout, so this must be at least twice that.
+     *
+     * <pre>{@code
+     * FreshetServer.builder().connectionIdleTimeout(Duration.ofHours(2)).start();
+     * }</pre>
+     */
+    public Builder connectionIdleTimeout(Duration connectionIdleTimeout) {
+      this.connectionIdleTimeout = requireNonNull(connectionIdleTimeout,
+          "connectionIdleTimeout");
+      return this;
+    }
+
+    /**
+     * How long an HTTP connection may stay silent, also while the server waits for the rest of
+     * a request, before the server closes it; default 60 s, at least twice the fetch timeout so
+     * that a long-poll fetch is never cut.
+     */
+    public Builder httpIdleTimeout(Duration httpIdleTimeout) {
+      this.httpIdleTimeout = requireNonNull(httpIdleTimeout, "httpIdleTimeout");
+      return this;
+    }
+
+    /**
+     * The largest request the server reads, in bytes; a larger one is refused with HTTP 413
+     * (SQLSTATE 54000). Default 8 MiB: a statement, or a batch of INSERTs, must fit.
+     */
+    public Builder maxRequestBytes(long maxRequestBytes) {
+      if (maxRequestBytes < 1024) {
+        throw new IllegalArgumentException("The request size limit must be at least 1024 bytes,"
+            + " not " + maxRequestBytes);
+      }
+      this.maxRequestBytes = maxRequestBytes;
+      return this;
+    }
+
+    /**
+     * Jetty's minimum rate at which a request body must arrive, in bytes per second, counted from
+     * its first byte (Jetty answers a slower one with HTTP 408). Default 1024; 0 turns the check
+     * off.
+     */
+    public Builder minRequestDataRate(int bytesPerSecond) {
+      if (bytesPerSecond < 0) {
+        throw new IllegalArgumentException("The minimum request data rate cannot be negative: "
+            + bytesPerSecond);
+      }
+      this.minRequestDataRate = bytesPerSecond;
+      return this;
     }
 
     /** The port to listen on; 0 picks a free one ({@link FreshetServer#port()} tells which). */
@@ -264,7 +346,8 @@ public final class FreshetServer implements AutoCloseable {
      */
     public FreshetServer start() {
       Options options = new Options(port, bindAddress, dataDir, authentication, usersFile, role,
-          keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads, maxPushQueries);
+          keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads, maxPushQueries,
+          connectionIdleTimeout, httpIdleTimeout, maxRequestBytes, minRequestDataRate);
       check(options);
       Engine engine;
       try {
@@ -280,13 +363,15 @@ public final class FreshetServer implements AutoCloseable {
         return thread;
       });
       try {
-        FreshetMeta meta = new FreshetMeta(null, info -> engine, options.fetchTimeout());
+        FreshetMeta meta = new FreshetMeta(null, info -> engine, options.fetchTimeout(),
+            CurrentUser::get);
         HttpServer http = httpServer(options, meta);
         http.start();
-        long periodMs = Math.max(10, Math.min(30_000, options.pushIdleTimeout().toMillis() / 4));
-        sweeper.scheduleWithFixedDelay(() -> closeAbandoned(meta, options.pushIdleTimeout()),
+        long periodMs = Math.max(10, Math.min(30_000, Math.min(
+            options.pushIdleTimeout().toMillis(), options.connectionIdleTimeout().toMillis()) / 4));
+        sweeper.scheduleWithFixedDelay(() -> closeAbandoned(meta, options),
             periodMs, periodMs, TimeUnit.MILLISECONDS);
-        FreshetServer server = new FreshetServer(options, engine, http, sweeper);
+        FreshetServer server = new FreshetServer(options, engine, http, meta, sweeper);
         LOG.info("Freshet server listening on {} ({})", server.url(), options);
         return server;
       } catch (RuntimeException e) {
@@ -323,6 +408,17 @@ public final class FreshetServer implements AutoCloseable {
           + ") must be at least twice the fetch timeout (" + options.fetchTimeout() + "): a"
           + " client that is reading fetches once per fetch timeout");
     }
+    if (options.connectionIdleTimeout().compareTo(options.fetchTimeout().multipliedBy(2)) < 0) {
+      throw new IllegalArgumentException("The connection idle timeout ("
+          + options.connectionIdleTimeout() + ") must be at least twice the fetch timeout ("
+          + options.fetchTimeout() + "): a client that is reading fetches once per fetch"
+          + " timeout");
+    }
+    if (options.httpIdleTimeout().compareTo(options.fetchTimeout().multipliedBy(2)) < 0) {
+      throw new IllegalArgumentException("The HTTP idle timeout (" + options.httpIdleTimeout()
+          + ") must be at least twice the fetch timeout (" + options.fetchTimeout() + "), or it"
+          + " would cut fetches that wait for rows");
+    }
     if (options.usersFile().isPresent() && !Files.isReadable(options.usersFile().get())) {
       throw new IllegalArgumentException("Cannot read the users file "
           + options.usersFile().get() + "; it holds lines 'user: password[,role]'");
@@ -337,16 +433,23 @@ public final class FreshetServer implements AutoCloseable {
     }
   }
 
-  private static void closeAbandoned(FreshetMeta meta, Duration idle) {
-    int closed = meta.closeAbandonedPushResults(idle);
+  private static void closeAbandoned(FreshetMeta meta, Options options) {
+    int closed = meta.closeAbandonedPushResults(options.pushIdleTimeout());
     if (closed > 0) {
-      LOG.info("Closed {} push query result(s) that no client fetched from for {}", closed, idle);
+      LOG.info("Closed {} push query result(s) that no client fetched from for {}", closed,
+          options.pushIdleTimeout());
+    }
+    int connections = meta.closeIdleConnections(options.connectionIdleTimeout());
+    if (connections > 0) {
+      LOG.info("Closed {} connection(s) that no request used for {}", connections,
+          options.connectionIdleTimeout());
     }
   }
 
   private static HttpServer httpServer(Options options, FreshetMeta meta) {
     HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
-        .withHandler(SqlStateService.wrap(new LocalService(meta)), Serialization.PROTOBUF)
+        .withHandler(new FreshetHttpHandler(SqlStateService.wrap(new LocalService(meta)),
+            options.maxRequestBytes(), options.authentication() != Authentication.NONE))
         .withPort(options.port())
         .withServerCustomizers(List.of(jettyCustomizer(options)), Server.class);
     if (options.authentication() != Authentication.NONE) {
@@ -368,20 +471,34 @@ public final class FreshetServer implements AutoCloseable {
   }
 
   /**
-   * Binds the address (Avatica's builder has no host option), sizes the thread pool and keeps
-   * connections open longer than a long-poll lasts.
+   * Binds the address (Avatica's builder has no host option), sizes the thread pool, keeps
+   * connections open longer than a long-poll lasts but cuts slow and silent clients, answers
+   * malformed Basic credentials with 401, and shows no stack trace in Jetty's own error pages.
    */
   private static ServerCustomizer<Server> jettyCustomizer(Options options) {
-    long idleTimeoutMs = Math.max(60_000, 4 * options.fetchTimeout().toMillis());
     return server -> {
       for (Connector connector : server.getConnectors()) {
         if (connector instanceof ServerConnector) {
           ((ServerConnector) connector).setHost(options.bindAddress());
-          ((ServerConnector) connector).setIdleTimeout(idleTimeoutMs);
+          ((ServerConnector) connector).setIdleTimeout(options.httpIdleTimeout().toMillis());
+        }
+        HttpConnectionFactory http = connector.getConnectionFactory(HttpConnectionFactory.class);
+        if (http != null) {
+          HttpConfiguration config = http.getHttpConfiguration();
+          config.setMinRequestDataRate(options.minRequestDataRate());
         }
       }
       if (server.getThreadPool() instanceof QueuedThreadPool) {
         ((QueuedThreadPool) server.getThreadPool()).setMaxThreads(options.maxThreads());
+      }
+      ErrorHandler errors = new ErrorHandler();
+      errors.setShowStacks(false);
+      errors.setShowServlet(false);
+      server.setErrorHandler(errors);
+      if (options.authentication() != Authentication.NONE) {
+        BasicCredentialsCheck check = new BasicCredentialsCheck(REALM);
+        check.setHandler(server.getHandler());
+        server.setHandler(check);
       }
     };
   }

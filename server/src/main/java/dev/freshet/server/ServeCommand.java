@@ -77,6 +77,27 @@ final class ServeCommand implements Callable<Integer> {
           + " 53400 (default: ${DEFAULT-VALUE})")
   int maxPushQueries;
 
+  @Option(names = "--connection-idle-timeout-ms", defaultValue = "1800000",
+      description = "Close a connection that no request used for this long, with its statements"
+          + " and push queries (default: ${DEFAULT-VALUE}, 30 minutes)")
+  long connectionIdleTimeoutMs;
+
+  @Option(names = "--http-idle-timeout-ms", defaultValue = "60000",
+      description = "Close an HTTP connection silent for this long, also mid-request; at least"
+          + " twice the fetch timeout (default: ${DEFAULT-VALUE})")
+  long httpIdleTimeoutMs;
+
+  @Option(names = "--max-request-bytes", defaultValue = "8388608",
+      description = "Refuse a request larger than this with HTTP 413, SQLSTATE 54000"
+          + " (default: ${DEFAULT-VALUE})")
+  long maxRequestBytes;
+
+  @Option(names = "--min-request-data-rate", defaultValue = "1024",
+      description = "Jetty's minimum rate, in bytes per second, at which a request body must"
+          + " arrive (it answers a slower one with HTTP 408); 0 for none"
+          + " (default: ${DEFAULT-VALUE})")
+  int minRequestDataRate;
+
   private final PrintStream out;
   private final PrintStream err;
   /** Released when the server should stop; a test releases it, a user stops the process. */
@@ -121,7 +142,11 @@ final class ServeCommand implements Callable<Integer> {
         .fetchTimeout(Duration.ofMillis(fetchTimeoutMs))
         .pushIdleTimeout(Duration.ofMillis(pushIdleTimeoutMs))
         .maxThreads(maxThreads)
-        .maxPushQueries(maxPushQueries);
+        .maxPushQueries(maxPushQueries)
+        .connectionIdleTimeout(Duration.ofMillis(connectionIdleTimeoutMs))
+        .httpIdleTimeout(Duration.ofMillis(httpIdleTimeoutMs))
+        .maxRequestBytes(maxRequestBytes)
+        .minRequestDataRate(minRequestDataRate);
     if (dataDir != null) {
       builder.dataDir(dataDir);
     }

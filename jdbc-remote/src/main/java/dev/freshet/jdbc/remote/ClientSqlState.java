@@ -23,6 +23,8 @@ enum ClientSqlState {
   INVALID_CURSOR_STATE("24000"),
   /** {@code 28000} Credentials the server refused, HTTP 401 or 403 (SQL standard). */
   INVALID_AUTHORIZATION("28000"),
+  /** {@code 54000} A request larger than the server accepts, HTTP 413 (SQL standard). */
+  PROGRAM_LIMIT_EXCEEDED("54000"),
   /** {@code HY000} A server error that came without a state of its own (ODBC). */
   GENERAL_ERROR("HY000"),
   /** {@code HY008} A statement canceled by its caller (ODBC). */

@@ -74,6 +74,11 @@ final class RemoteConnectionProperties {
     if (avatica.getProperty("serialization") == null) {
       avatica.setProperty("serialization", "PROTOBUF");
     }
+    if (avatica.getProperty("httpclient_factory") == null) {
+      // Its own connection pool: Avatica's 25 connections per server would be taken by push
+      // results waiting for rows, and every other statement of the JVM would wait.
+      avatica.setProperty("httpclient_factory", PushHttpClientFactory.class.getName());
+    }
     return new RemoteConnectionProperties(avatica, url);
   }
 

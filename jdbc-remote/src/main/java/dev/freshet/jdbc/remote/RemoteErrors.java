@@ -16,6 +16,8 @@ final class RemoteErrors {
   /** How Avatica's HTTP client reports a status it does not handle: "... got HTTP/401". */
   private static final Pattern HTTP_STATUS = Pattern.compile("HTTP/(\\d{3})");
   private static final String UNKNOWN_SQL_STATE = ErrorResponse.UNKNOWN_SQL_STATE;
+  /** The longest message of an error made here from Avatica's (which may quote a statement). */
+  private static final int MAX_MESSAGE_CHARS = 2000;
   /** What Avatica's client puts before the server's message. */
   private static final String AVATICA_PREFIX = "Remote driver error: ";
 
@@ -78,6 +80,9 @@ final class RemoteErrors {
       return own;
     }
     int status = httpStatus(e);
+    if (status == 413) {
+      return tooLarge(e);
+    }
     return new SQLException(what + " failed: "
         + (status > 0 ? "the server answered HTTP " + status : "the server cannot be reached")
         + " (see the cause)", ClientSqlState.COMMUNICATION_LINK_FAILURE.code(), e);
@@ -89,7 +94,27 @@ final class RemoteErrors {
    */
   static SQLException statementFailed(SQLException e) {
     SQLException fromServer = fromServer(e);
-    return fromServer == null ? e : fromServer;
+    if (fromServer != null) {
+      return fromServer;
+    }
+    if (httpStatus(e) == 413) {
+      return tooLarge(e);
+    }
+    String message = e.getMessage();
+    if (message != null && message.length() > MAX_MESSAGE_CHARS) {
+      // Avatica's message quotes the whole statement, however long.
+      return new SQLException(message.substring(0, MAX_MESSAGE_CHARS) + "... ("
+          + (message.length() - MAX_MESSAGE_CHARS) + " more characters not shown)",
+          e.getSQLState(), e.getErrorCode(), e);
+    }
+    return e;
+  }
+
+  /** The server refused a request as too large (HTTP 413). */
+  private static SQLException tooLarge(Throwable e) {
+    return new SQLException("The request is larger than the server accepts (its"
+        + " --max-request-bytes). Send shorter statements, or fewer rows per INSERT or batch",
+        ClientSqlState.PROGRAM_LIMIT_EXCEEDED.code(), e);
   }
 
   private static SQLException fromServer(Throwable e) {

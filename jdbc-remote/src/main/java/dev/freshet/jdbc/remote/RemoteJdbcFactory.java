@@ -83,6 +83,19 @@ public class RemoteJdbcFactory implements AvaticaFactory {
     Meta meta() {
       return meta;
     }
+
+    /**
+     * Avatica lets the server's refusal (e.g. a connection the server closed when it was idle)
+     * out as an unchecked exception; this makes it a SQLException with the server's SQLSTATE.
+     */
+    @Override public AvaticaStatement createStatement(int resultSetType,
+        int resultSetConcurrency, int resultSetHoldability) throws SQLException {
+      try {
+        return super.createStatement(resultSetType, resultSetConcurrency, resultSetHoldability);
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Creating a statement", e);
+      }
+    }
   }
 
   /** Statement whose cancel also closes it on the server, which stops its push query. */

@@ -19,8 +19,12 @@ public enum SqlState {
   PARAMETER_VALUES_MISSING("07001"),
   /** {@code 08001} The driver cannot reach or open the engine (SQL standard). */
   UNABLE_TO_CONNECT("08001"),
+  /** {@code 08002} A connection id that is open already (SQL standard: connection name in use). */
+  CONNECTION_NAME_IN_USE("08002"),
   /** {@code 08003} A call on a connection that is closed (SQL standard). */
   CONNECTION_DOES_NOT_EXIST("08003"),
+  /** {@code 08P01} A request that breaks the wire protocol, e.g. a malformed body (PostgreSQL). */
+  PROTOCOL_VIOLATION("08P01"),
   /** {@code 22000} A value that breaks a computation or cannot be stored (SQL standard). */
   DATA_EXCEPTION("22000"),
   /** {@code 22003} A number too large or small for its type (SQL standard). */
@@ -41,6 +45,8 @@ public enum SqlState {
   INVALID_SCHEMA_NAME("3F000"),
   /** {@code 42000} A syntax error or a malformed definition (SQL standard). */
   SYNTAX_ERROR("42000"),
+  /** {@code 42501} A call on a session that another user opened (SQL standard). */
+  INSUFFICIENT_PRIVILEGE("42501"),
   /** {@code 42702} A column name that more than one input has (PostgreSQL). */
   AMBIGUOUS_COLUMN("42702"),
   /** {@code 42704} An object other than a table or column that does not exist (PostgreSQL). */
@@ -62,6 +68,8 @@ public enum SqlState {
   INSUFFICIENT_RESOURCES("53000"),
   /** {@code 53400} A configured limit reached, e.g. of push queries (PostgreSQL). */
   CONFIGURATION_LIMIT_EXCEEDED("53400"),
+  /** {@code 54000} A request larger than the server accepts (SQL standard: program limit). */
+  PROGRAM_LIMIT_EXCEEDED("54000"),
   /** {@code 54001} A statement nested too deeply to parse or plan (PostgreSQL). */
   STATEMENT_TOO_COMPLEX("54001"),
   /**

@@ -1,0 +1,34 @@
+package dev.freshet.server;
+
+import java.util.function.Supplier;
+
+/**
+ * The authenticated user of the request a server thread is serving, for the Meta, which owns each
+ * connection to the user who opened it: the HTTP handler sets it around each request.
+ *
+ * <pre>{@code
+ * Response response = CurrentUser.as("alice", () -> request.accept(service));
+ * CurrentUser.get();   // "alice" inside, null outside
+ * }</pre>
+ */
+final class CurrentUser {
+  private static final ThreadLocal<String> USER = new ThreadLocal<>();
+
+  private CurrentUser() {
+  }
+
+  /** The user of the request this thread serves; null without authentication. */
+  static String get() {
+    return USER.get();
+  }
+
+  /** Runs {@code action} as {@code user} (null: anonymous) and returns its result. */
+  static <T> T as(String user, Supplier<T> action) {
+    USER.set(user);
+    try {
+      return action.get();
+    } finally {
+      USER.remove();
+    }
+  }
+}
