@@ -29,8 +29,9 @@ class QueryFailureTest {
       ddl.executeUpdate("INSERT INTO s VALUES ('a', 0)");
       SQLException e = assertTimeoutPreemptively(PushResults.DEADLINE,
           () -> assertThrows(SQLException.class, broken::next));
-      assertTrue(e.getMessage().contains("failed") && e.getMessage().contains("/ by zero"),
+      assertTrue(e.getMessage().contains("failed") && e.getMessage().contains("Division by zero"),
           e.getMessage());
+      assertEquals("22012", e.getSQLState());
       assertEquals(List.of(List.of("a", 1L)), PushResults.readData(counts, 1));
 
       ddl.executeUpdate("INSERT INTO s VALUES ('a', 5)");
