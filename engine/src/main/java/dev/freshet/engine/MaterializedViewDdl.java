@@ -95,7 +95,7 @@ final class MaterializedViewDdl {
     StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
     PlannedQuery plan;
     try {
-      plan = planner.planQuery(query, emit, partitions);
+      plan = planner.planQuery(query, emit, partitions, options.maxWindowsPerRow());
     } catch (PlanningException e) {
       throw Errors.toSqlException(e);
     }

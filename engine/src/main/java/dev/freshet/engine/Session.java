@@ -88,6 +88,11 @@ public final class Session {
     return options.statePartitions();
   }
 
+  /** The session's limit of windows per row for the queries it plans. */
+  int maxWindowsPerRow() {
+    return options.maxWindowsPerRow();
+  }
+
   /**
    * The trigger interval of the continuous queries this session starts; {@link Duration#ZERO}
    * means a batch starts as soon as data arrives.
@@ -220,7 +225,8 @@ public final class Session {
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     PlannedQuery plan = Errors.fromPlanner(
-        () -> engine.planner().planQuery(query, emit, options.statePartitions()));
+        () -> engine.planner().planQuery(query, emit, options.statePartitions(),
+            options.maxWindowsPerRow()));
     // An aggregation's UPDATE or COMPLETE rows carry their group key (and in UPDATE mode whether
     // the group is new) as hidden columns: what the PushQuery needs to coalesce rows per key and
     // to tell INSERT from UPDATE and DELETE. Other results only ever insert.
@@ -283,7 +289,8 @@ public final class Session {
     SqlNode query = explicandum;
     EmitMode emit = mode;
     PlannedQuery plan = Errors.fromPlanner(
-        () -> engine.planner().planQuery(query, emit, options.statePartitions()));
+        () -> engine.planner().planQuery(query, emit, options.statePartitions(),
+            options.maxWindowsPerRow()));
     String text = RelOptUtil.toString(plan.logical());
     return new StatementResult.Rows(List.of(ResultColumn.varchar("PLAN", 4096)),
         List.<Object[]>of(new Object[] {text}));

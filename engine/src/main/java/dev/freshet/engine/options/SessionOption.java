@@ -3,6 +3,7 @@ package dev.freshet.engine.options;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.planner.FreshetPlanner;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -35,6 +36,13 @@ public final class SessionOption<T> {
     T parse(String key, String text) throws SQLException;
   }
 
+  /**
+   * The most windows a HOP window may put one row in, {@code ceil(size / slide)}; a query with
+   * more is refused when it is planned (54000). Default
+   * {@value FreshetPlanner#DEFAULT_MAX_WINDOWS_PER_ROW}.
+   */
+  public static final SessionOption<Integer> MAX_WINDOWS_PER_ROW = integer(
+      "max.windows.per.row", FreshetPlanner.DEFAULT_MAX_WINDOWS_PER_ROW, 1, 100_000_000);
   /**
    * How many batches before the latest a checkpoint keeps in its offset and commit logs, and the
    * state versions it keeps loadable (Spark's {@code spark.sql.streaming.minBatchesToRetain});
@@ -72,7 +80,8 @@ public final class SessionOption<T> {
       d -> d.toMillis() + " ms");
 
   /** Every option, sorted by key, as error messages list them. */
-  static final List<SessionOption<?>> ALL = List.of(MIN_BATCHES_TO_RETAIN, PUSH_BATCH_MARKERS,
+  static final List<SessionOption<?>> ALL = List.of(MAX_WINDOWS_PER_ROW, MIN_BATCHES_TO_RETAIN,
+      PUSH_BATCH_MARKERS,
       PUSH_BUFFER_ROWS, STATE_PARTITIONS, STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
 
   /** An amount and an optional unit: {@code 1 second}, {@code 500ms}, {@code 0}. */

@@ -31,7 +31,7 @@ public final class SessionOptions {
    * ({@link #values()}); the push options concern a reader, which a view does not have.
    */
   private static final List<SessionOption<?>> VIEW_OPTIONS = List.of(
-      SessionOption.MIN_BATCHES_TO_RETAIN, SessionOption.STATE_PARTITIONS,
+      SessionOption.MAX_WINDOWS_PER_ROW, SessionOption.MIN_BATCHES_TO_RETAIN, SessionOption.STATE_PARTITIONS,
       SessionOption.STATE_STORE_PROVIDER, SessionOption.TRIGGER, SessionOption.TRIGGER_INTERVAL);
 
   /**
@@ -54,6 +54,11 @@ public final class SessionOptions {
 
   public int pushBufferRows() {
     return get(SessionOption.PUSH_BUFFER_ROWS);
+  }
+
+  /** The most windows a HOP of a query this session plans may put one row in. */
+  public int maxWindowsPerRow() {
+    return get(SessionOption.MAX_WINDOWS_PER_ROW);
   }
 
   public int statePartitions() {

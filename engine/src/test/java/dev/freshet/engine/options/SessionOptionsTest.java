@@ -96,7 +96,8 @@ class SessionOptionsTest {
         () -> session.execute("SET 'min.batches.to.retain' = '0'"));
     assertEquals("Option 'min.batches.to.retain' must be an integer from 1 to 1000000, not '0'",
         e.getMessage());
-    assertEquals("Unknown option 'nope'. Options: min.batches.to.retain, push.batch.markers,"
+    assertEquals("Unknown option 'nope'. Options: max.windows.per.row, min.batches.to.retain,"
+        + " push.batch.markers,"
         + " push.buffer.rows, state.partitions,"
         + " state.store.provider, trigger, trigger.interval",
         assertThrows(SQLException.class, () -> session.execute("SET 'nope' = '1'"))

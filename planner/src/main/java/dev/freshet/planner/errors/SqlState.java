@@ -52,8 +52,18 @@ public enum SqlState {
   COLUMN_NOT_FOUND("42S22"),
   /** {@code 53000} The engine ran out of a resource, e.g. a push query's buffer (PostgreSQL). */
   INSUFFICIENT_RESOURCES("53000"),
+  /**
+   * {@code 53200} A query that needs more memory than its budget or the engine's allows
+   * (PostgreSQL's out_of_memory).
+   */
+  OUT_OF_MEMORY("53200"),
   /** {@code 53400} A configured limit reached, e.g. of push queries (PostgreSQL). */
   CONFIGURATION_LIMIT_EXCEEDED("53400"),
+  /**
+   * {@code 54000} A statement that would exceed a limit on what one statement may demand, e.g.
+   * windows per row (PostgreSQL's program_limit_exceeded).
+   */
+  PROGRAM_LIMIT_EXCEEDED("54000"),
   /**
    * {@code 55000} A view's checkpoint holds a plan or state this code cannot read (PostgreSQL's
    * object_not_in_prerequisite_state).
