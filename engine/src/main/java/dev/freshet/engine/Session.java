@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
@@ -248,8 +249,10 @@ public final class Session {
     boolean markers = options.pushBatchMarkers();
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
         engine.scheduler());
-    MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
-        pipeline, push.sink(), System::currentTimeMillis, options.trigger());
+    String name = "push-" + id.substring(0, 8);
+    MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, push.sink(),
+        System::currentTimeMillis, options.trigger(), null, Map.of(),
+        new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()));
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
         engine::unregister, push);
     push.attach(continuous);

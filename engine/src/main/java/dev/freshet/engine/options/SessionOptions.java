@@ -31,7 +31,8 @@ public final class SessionOptions {
    * ({@link #values()}); the push options concern a reader, which a view does not have.
    */
   private static final List<SessionOption<?>> VIEW_OPTIONS = List.of(
-      SessionOption.MAX_WINDOWS_PER_ROW, SessionOption.MIN_BATCHES_TO_RETAIN, SessionOption.STATE_PARTITIONS,
+      SessionOption.MAX_WINDOWS_PER_ROW, SessionOption.MIN_BATCHES_TO_RETAIN,
+      SessionOption.QUERY_MEMORY_BUDGET, SessionOption.STATE_PARTITIONS,
       SessionOption.STATE_STORE_PROVIDER, SessionOption.TRIGGER, SessionOption.TRIGGER_INTERVAL);
 
   /**
@@ -59,6 +60,11 @@ public final class SessionOptions {
   /** The most windows a HOP of a query this session plans may put one row in. */
   public int maxWindowsPerRow() {
     return get(SessionOption.MAX_WINDOWS_PER_ROW);
+  }
+
+  /** The memory budget of each continuous query this session starts, in bytes. */
+  public long queryMemoryBudget() {
+    return get(SessionOption.QUERY_MEMORY_BUDGET);
   }
 
   public int statePartitions() {

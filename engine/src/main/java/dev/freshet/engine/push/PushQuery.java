@@ -6,6 +6,8 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.planner.errors.SqlState;
+import dev.freshet.engine.errors.StreamErrors;
+import dev.freshet.executor.limits.MemoryBudgetExceededException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -456,6 +458,9 @@ public final class PushQuery implements AutoCloseable {
     endReached = true;
     if (ended.error() instanceof SQLException sql) {
       throw sql;
+    }
+    if (ended.error() instanceof MemoryBudgetExceededException memory) {
+      throw StreamErrors.memoryBudgetExceeded(memory);
     }
     if (ended.error() != null) {
       throw Errors.of(SqlState.SYSTEM_ERROR, "Continuous query " + query.name() + " failed: "

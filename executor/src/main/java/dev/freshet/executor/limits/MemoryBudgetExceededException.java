@@ -21,10 +21,12 @@ public final class MemoryBudgetExceededException extends RuntimeException {
   private final long neededBytes;
 
   MemoryBudgetExceededException(String query, Scope scope, long budgetBytes, long neededBytes) {
-    super("Query " + query + " needs an estimated " + neededBytes + " bytes for its state and"
-        + " batch, more than " + (scope == Scope.QUERY ? "its memory budget" : "the memory"
-        + " budget of all queries of the engine, of which the others use the rest,") + " of "
-        + budgetBytes + " bytes");
+    super(scope == Scope.QUERY
+        ? "Query " + query + " needs an estimated " + neededBytes + " bytes for its state and"
+          + " batch, more than its memory budget of " + budgetBytes + " bytes"
+        : "Query " + query + " would take the estimated memory of all the engine's queries to "
+          + neededBytes + " bytes, more than the engine's memory budget of " + budgetBytes
+          + " bytes");
     this.query = query;
     this.scope = scope;
     this.budgetBytes = budgetBytes;

@@ -2,8 +2,6 @@ package dev.freshet.executor.limits;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * What one query may use and whether it must stop: its cancellation flag, which its busy loops
@@ -28,8 +26,7 @@ public final class QueryResources {
   private final MemoryPool pool;
   /** Set by {@link #cancel}; read by the query's threads every so many rows. */
   private volatile boolean cancelled;
-  /** Guarded by {@code this}: the accounts and the query's part of the pool. */
-  private final List<MemoryAccount> accounts = new ArrayList<>();
+  /** Guarded by {@code this}: the sum of the accounts, the query's part of the pool. */
   private long estimatedBytes;
   private boolean released;
 
@@ -75,10 +72,8 @@ public final class QueryResources {
   }
 
   /** A new account of this query's, holding nothing. */
-  public synchronized MemoryAccount newAccount() {
-    MemoryAccount account = new MemoryAccount(this);
-    accounts.add(account);
-    return account;
+  public MemoryAccount newAccount() {
+    return new MemoryAccount(this);
   }
 
   /** The query's estimate: what its accounts hold. */
@@ -96,21 +91,22 @@ public final class QueryResources {
     if (!released) {
       released = true;
       pool.add(-estimatedBytes);
-      for (MemoryAccount account : accounts) {
-        account.bytes = 0;
-      }
       estimatedBytes = 0;
     }
   }
 
   synchronized void update(MemoryAccount account, long bytes) {
+    if (released) {
+      // A stopped query's last batch winding down: it no longer holds any of the pool.
+      return;
+    }
     long delta = bytes - account.bytes;
     long next = estimatedBytes + delta;
     if (delta > 0 && next > budgetBytes) {
       throw new MemoryBudgetExceededException(query, MemoryBudgetExceededException.Scope.QUERY,
           budgetBytes, next);
     }
-    if (!released && pool.add(delta) < 0) {
+    if (pool.add(delta) < 0) {
       throw new MemoryBudgetExceededException(query, MemoryBudgetExceededException.Scope.ENGINE,
           pool.limitBytes(), pool.usedBytes() + delta);
     }

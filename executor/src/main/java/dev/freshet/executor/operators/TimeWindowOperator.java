@@ -2,6 +2,8 @@ package dev.freshet.executor.operators;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.limits.QueryResources;
+
 /**
  * Assigns each row to its event-time windows, appending {@code window_start} and
  * {@code window_end} (TIMESTAMP milliseconds) to it: Spark's {@code TimeWindowing}.
@@ -11,11 +13,22 @@ import static java.util.Objects.requireNonNull;
  * window that contains it, newest window first. Rows without event time belong to no window and
  * are dropped, as in Spark.
  *
+ * <p>A row in many windows is many rows: every {@value #CANCEL_CHECK_EVERY} rows it emits, the
+ * operator checks whether its query was stopped, so that a stop ends even a batch busy with a
+ * large HOP.
+ *
  * <pre>{@code
  * new TimeWindowOperator(2, 10_000, 5_000, inputWidth, downstream);   // HOP(ts, 5 s, 10 s)
  * }</pre>
  */
 public final class TimeWindowOperator implements Operator {
+  /** Emitted rows between two checks of the query's cancellation flag (a power of two). */
+  static final int CANCEL_CHECK_EVERY = 4096;
+
+  /** The resources of the batch being run; its cancellation flag is checked while emitting. */
+  private QueryResources resources;
+  /** Rows emitted, to check the flag every {@link #CANCEL_CHECK_EVERY}; wraps harmlessly. */
+  private int emitted;
   private final int eventTimeIndex;
   private final long sizeMs;
   private final long slideMs;
@@ -57,6 +70,7 @@ public final class TimeWindowOperator implements Operator {
 
   @Override public void startBatch(BatchContext batch) {
     out = null;
+    resources = batch.resources();
     downstream.startBatch(batch);
   }
 
@@ -81,6 +95,9 @@ public final class TimeWindowOperator implements Operator {
       out[inputWidth] = cachedBounds[2 * w];
       out[inputWidth + 1] = cachedBounds[2 * w + 1];
       downstream.push(out);
+      if ((++emitted & (CANCEL_CHECK_EVERY - 1)) == 0) {
+        resources.throwIfCancelled();
+      }
     }
   }
 
