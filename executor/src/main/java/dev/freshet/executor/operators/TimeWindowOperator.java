@@ -22,6 +22,8 @@ import dev.freshet.executor.limits.QueryResources;
  * }</pre>
  */
 public final class TimeWindowOperator implements Operator {
+  /** The most windows per row whose bounds are cached; a larger HOP boxes them per row. */
+  static final int MAX_CACHED_WINDOWS = 4096;
   /** Emitted rows between two checks of the query's cancellation flag (a power of two). */
   static final int CANCEL_CHECK_EVERY = 4096;
 
@@ -42,6 +44,8 @@ public final class TimeWindowOperator implements Operator {
   private long cachedFirstStart = Long.MIN_VALUE;
   private long cachedTime;
   private final boolean sizeIsMultipleOfSlide;
+  /** The most windows a row is in: {@code ceil(size / slide)}. */
+  private final long windowsPerRow;
 
   /**
    * Creates the operator.
@@ -63,6 +67,7 @@ public final class TimeWindowOperator implements Operator {
     this.slideMs = slideMs;
     this.inputWidth = inputWidth;
     this.sizeIsMultipleOfSlide = sizeMs % slideMs == 0;
+    this.windowsPerRow = (sizeMs + slideMs - 1) / slideMs;
     // A row is in at most ceil(size / slide) windows; the cache grows to that many if needed.
     this.cachedBounds = new Object[2 * (int) Math.min(16, (sizeMs + slideMs - 1) / slideMs)];
     this.downstream = requireNonNull(downstream, "downstream");
@@ -88,12 +93,31 @@ public final class TimeWindowOperator implements Operator {
     long first = t - Math.floorMod(t, slideMs);
     // With a size that is not a multiple of the slide, rows sharing the newest window can
     // differ in how many older windows they are in, so only the same time reuses the windows.
+    if (windowsPerRow > MAX_CACHED_WINDOWS) {
+      pushUncached(out, first, t);
+      return;
+    }
     if (first != cachedFirstStart || !sizeIsMultipleOfSlide && t != cachedTime) {
       cacheBounds(first, t);
     }
     for (int w = 0; w < windowCount; w++) {
       out[inputWidth] = cachedBounds[2 * w];
       out[inputWidth + 1] = cachedBounds[2 * w + 1];
+      downstream.push(out);
+      if ((++emitted & (CANCEL_CHECK_EVERY - 1)) == 0) {
+        resources.throwIfCancelled();
+      }
+    }
+  }
+
+  /**
+   * Pushes the row once per window, boxing each window's bounds: a row in more than
+   * {@link #MAX_CACHED_WINDOWS} windows would make the cache a heap of its own.
+   */
+  private void pushUncached(Object[] out, long first, long t) {
+    for (long start = first; start > t - sizeMs; start -= slideMs) {
+      out[inputWidth] = start;
+      out[inputWidth + 1] = start + sizeMs;
       downstream.push(out);
       if ((++emitted & (CANCEL_CHECK_EVERY - 1)) == 0) {
         resources.throwIfCancelled();
