@@ -165,7 +165,8 @@ class ViewErrorReportingTest {
     assertEquals("42000", e.getSQLState());
     assertEquals("Unknown option 'trigger.intervall'. Options: max.windows.per.row,"
         + " min.batches.to.retain,"
-        + " push.batch.markers, push.buffer.rows, state.partitions, state.store.provider, trigger, trigger.interval", e.getMessage());
+        + " push.batch.markers, push.buffer.rows, query.memory.budget, state.partitions,"
+        + " state.store.provider, trigger, trigger.interval", e.getMessage());
 
     e = fails("SET 'state.store.provider' = 'rocksdb'");
     assertEquals("42000", e.getSQLState());

@@ -98,7 +98,7 @@ class SessionOptionsTest {
         e.getMessage());
     assertEquals("Unknown option 'nope'. Options: max.windows.per.row, min.batches.to.retain,"
         + " push.batch.markers,"
-        + " push.buffer.rows, state.partitions,"
+        + " push.buffer.rows, query.memory.budget, state.partitions,"
         + " state.store.provider, trigger, trigger.interval",
         assertThrows(SQLException.class, () -> session.execute("SET 'nope' = '1'"))
             .getMessage());
