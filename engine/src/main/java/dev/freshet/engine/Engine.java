@@ -2,6 +2,8 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.limits.MemoryPool;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.source.MemoryStream;
@@ -109,6 +111,8 @@ public final class Engine implements AutoCloseable {
   /** A recorded stream or view that could not be declared again, and why. */
   record NotRestored(CatalogStore.Kind kind, SQLException error) {
   }
+  /** The memory every continuous query's estimate takes from; see {@link #memoryPool()}. */
+  private final MemoryPool memoryPool;
 
   /**
    * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
@@ -126,6 +130,21 @@ public final class Engine implements AutoCloseable {
    *     process or another) uses it; its message says which and what to do
    */
   public Engine(String name, Optional<Path> dataDir) {
+    this(name, dataDir, MemoryPool.UNLIMITED);
+  }
+
+  /**
+   * Creates an engine whose continuous queries together may take at most
+   * {@code memoryBudgetBytes} by their estimates ({@link MemoryPool}), keeping its streams' rows
+   * in {@code dataDir} or, if it is empty, in memory.
+   *
+   * @param memoryBudgetBytes the budget of all queries together, or
+   *     {@link MemoryPool#UNLIMITED}
+   * @throws UncheckedIOException if the directory cannot be created, or another engine (in this
+   *     process or another) uses it; its message says which and what to do
+   */
+  public Engine(String name, Optional<Path> dataDir, long memoryBudgetBytes) {
+    this.memoryPool = new MemoryPool(memoryBudgetBytes);
     this.name = requireNonNull(name, "name");
     this.dataDir = requireNonNull(dataDir, "dataDir").map(d -> d.toAbsolutePath().normalize());
     // The engine's threads started with its fields: a failure from here on stops them.
@@ -242,6 +261,14 @@ public final class Engine implements AutoCloseable {
   /** The engine's name. */
   public String name() {
     return name;
+  }
+
+  /**
+   * The memory of the engine's continuous queries: each query's {@link QueryResources} takes its
+   * estimate from it, and the query whose estimate would pass its limit fails.
+   */
+  public MemoryPool memoryPool() {
+    return memoryPool;
   }
 
   /** Where the engine keeps its streams' rows; empty if it keeps them in memory. */

@@ -2,6 +2,7 @@ package dev.freshet.engine;
 
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.CheckpointException;
@@ -107,7 +108,7 @@ final class MaterializedViewDdl {
     StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
     PlannedQuery plan;
     try {
-      plan = planner.planQuery(query, emit, partitions);
+      plan = planner.planQuery(query, emit, partitions, options.maxWindowsPerRow());
     } catch (PlanningException e) {
       throw Errors.toSqlException(e);
     }
@@ -185,7 +186,8 @@ final class MaterializedViewDdl {
             Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
                 OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
                 OffsetSeq.STATE_FORMAT_VERSION,
-                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)));
+                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)),
+            new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()));
         // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
         // MATERIALIZED VIEW unregisters it.
         ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),

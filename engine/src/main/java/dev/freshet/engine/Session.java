@@ -6,6 +6,7 @@ import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.Failures;
 import dev.freshet.planner.errors.SqlState;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
@@ -88,6 +89,11 @@ public final class Session {
   /** The number of state partitions of the continuous queries this session starts. */
   public int statePartitions() {
     return options.statePartitions();
+  }
+
+  /** The session's limit of windows per row for the queries it plans. */
+  int maxWindowsPerRow() {
+    return options.maxWindowsPerRow();
   }
 
   /**
@@ -269,7 +275,8 @@ public final class Session {
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     PlannedQuery plan = Errors.fromPlanner(
-        () -> engine.planner().planQuery(query, emit, options.statePartitions()));
+        () -> engine.planner().planQuery(query, emit, options.statePartitions(),
+            options.maxWindowsPerRow()));
     // An aggregation's UPDATE or COMPLETE rows carry their group key (and in UPDATE mode whether
     // the group is new) as hidden columns: what the PushQuery needs to coalesce rows per key and
     // to tell INSERT from UPDATE and DELETE. Other results only ever insert.
@@ -291,8 +298,10 @@ public final class Session {
     boolean markers = options.pushBatchMarkers();
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
         engine.scheduler());
-    MicroBatchExecution execution = new MicroBatchExecution(id, "push-" + id.substring(0, 8),
-        pipeline, push.sink(), System::currentTimeMillis, options.trigger());
+    String name = "push-" + id.substring(0, 8);
+    MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, push.sink(),
+        System::currentTimeMillis, options.trigger(), null, Map.of(),
+        new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()));
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
         engine::unregister, push);
     push.attach(continuous);
@@ -332,7 +341,8 @@ public final class Session {
     SqlNode query = explicandum;
     EmitMode emit = mode;
     PlannedQuery plan = Errors.fromPlanner(
-        () -> engine.planner().planQuery(query, emit, options.statePartitions()));
+        () -> engine.planner().planQuery(query, emit, options.statePartitions(),
+            options.maxWindowsPerRow()));
     String text = RelOptUtil.toString(plan.logical());
     return new StatementResult.Rows(List.of(ResultColumn.varchar("PLAN", 4096)),
         List.<Object[]>of(new Object[] {text}));

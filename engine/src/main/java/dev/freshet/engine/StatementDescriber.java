@@ -96,7 +96,8 @@ public final class StatementDescriber {
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
     PlannedQuery plan = Errors.fromPlanner(
-        () -> engine.planner().planQuery(query, emit, session.statePartitions()));
+        () -> engine.planner().planQuery(query, emit, session.statePartitions(),
+            session.maxWindowsPerRow()));
     return new StatementDescription(StatementDescription.Kind.PUSH,
         Session.pushColumns(plan.rowType(), session.pushBatchMarkers()));
   }

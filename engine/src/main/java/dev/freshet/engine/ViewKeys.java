@@ -87,7 +87,8 @@ final class ViewKeys {
       query = ((SqlEmit) query).query();
     }
     try {
-      return engine.planner().planQuery(query, emit, 1);
+      // The view was accepted when it was created: its windows are not counted again.
+      return engine.planner().planQuery(query, emit, 1, Integer.MAX_VALUE);
     } catch (PlanningException e) {
       throw Errors.toSqlException(e);
     }

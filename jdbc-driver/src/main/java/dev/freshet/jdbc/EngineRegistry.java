@@ -2,6 +2,7 @@ package dev.freshet.jdbc;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.options.SessionOption;
 import dev.freshet.planner.errors.SqlState;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -32,6 +33,12 @@ final class EngineRegistry {
   static final String DATA_DIR = "dataDir";
   /** Connection property: name of an engine without data directory; default {@code default}. */
   static final String ENGINE = "engine";
+  /**
+   * Connection property: the memory budget of all continuous queries of the engine together,
+   * e.g. {@code 512 MB}; default {@code unlimited}. Read when the engine starts, that is, by the
+   * first connection to it.
+   */
+  static final String ENGINE_MEMORY_BUDGET = "engineMemoryBudget";
   /** Properties that Avatica, DriverManager or pools pass and that Freshet ignores. */
   private static final Set<String> PASSED_THROUGH = Set.of("user", "password", "timeZone",
       "fetch_size", "transparent_reconnection");
@@ -46,22 +53,30 @@ final class EngineRegistry {
   /** Returns the engine that the connection properties {@code info} name, starting it if needed. */
   Engine resolve(Map<String, String> info) throws SQLException {
     for (String key : info.keySet()) {
-      if (!key.equals(DATA_DIR) && !key.equals(ENGINE) && !PASSED_THROUGH.contains(key)) {
+      if (!key.equals(DATA_DIR) && !key.equals(ENGINE) && !key.equals(ENGINE_MEMORY_BUDGET)
+          && !PASSED_THROUGH.contains(key)) {
         throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Unknown connection property '" + key + "'."
-            + " Freshet's embedded driver knows " + DATA_DIR + " (the data directory) and "
-            + ENGINE + " (the name of an in-memory engine), e.g."
-            + " jdbc:freshet:dataDir=/tmp/freshet");
+            + " Freshet's embedded driver knows " + DATA_DIR + " (the data directory), "
+            + ENGINE + " (the name of an in-memory engine) and " + ENGINE_MEMORY_BUDGET
+            + " (the memory of all its queries), e.g. jdbc:freshet:dataDir=/tmp/freshet");
       }
+    }
+    long budget;
+    try {
+      budget = SessionOption.bytes(ENGINE_MEMORY_BUDGET,
+          info.getOrDefault(ENGINE_MEMORY_BUDGET, "unlimited"));
+    } catch (SQLException e) {
+      throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e);
     }
     String dataDir = info.get(DATA_DIR);
     if (dataDir == null || dataDir.isBlank()) {
       return engines.compute("mem:" + info.getOrDefault(ENGINE, "default"),
-          (key, engine) -> engine == null || engine.isClosed() ? new Engine(key) : engine);
+          (key, engine) -> engine == null || engine.isClosed() ? new Engine(key, Optional.empty(), budget) : engine);
     }
     Path path = Path.of(dataDir).toAbsolutePath().normalize();
     try {
       return engines.compute("dir:" + path, (key, engine) -> engine == null || engine.isClosed()
-          ? new Engine(key, Optional.of(path)) : engine);
+          ? new Engine(key, Optional.of(path), budget) : engine);
     } catch (UncheckedIOException e) {
       // The engine's message names the directory and what to do (e.g. another engine uses it).
       throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e.getCause());

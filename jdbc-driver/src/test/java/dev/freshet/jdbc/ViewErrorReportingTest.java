@@ -163,9 +163,10 @@ class ViewErrorReportingTest {
   @Test void shouldListTheValidOptionsWhenAnOptionIsUnknownOrBad() throws Exception {
     SQLException e = fails("SET 'trigger.intervall' = '1 second'");
     assertEquals("42000", e.getSQLState());
-    assertEquals("Unknown option 'trigger.intervall'. Options: min.batches.to.retain, on.error,"
-        + " push.batch.markers, push.buffer.rows, state.partitions, state.store.provider,"
-        + " trigger, trigger.interval", e.getMessage());
+    assertEquals("Unknown option 'trigger.intervall'. Options: max.windows.per.row,"
+        + " min.batches.to.retain, on.error, push.batch.markers, push.buffer.rows,"
+        + " query.memory.budget, state.partitions, state.store.provider, trigger,"
+        + " trigger.interval", e.getMessage());
 
     e = fails("SET 'state.store.provider' = 'rocksdb'");
     assertEquals("42000", e.getSQLState());

@@ -11,6 +11,7 @@ import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.errors.SqlState;
 import dev.freshet.planner.rel.StatefulOperatorIds;
 import dev.freshet.planner.rel.StreamingRels;
+import dev.freshet.planner.rel.TimeWindow;
 import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;
 import dev.freshet.planner.rules.FreshetRules;
 import dev.freshet.planner.rules.StreamingAggregateRule;
@@ -79,6 +80,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class FreshetPlanner {
   /** Name of the schema that holds the streams; it is the default schema of every session. */
   public static final String SCHEMA = "FRESHET";
+  /**
+   * The most windows a HOP may put one row in, unless a query is planned with another limit:
+   * 10,000 admits a day sliding every 10 seconds (8,640) or an hour sliding every second, and
+   * bounds the rows one input row becomes to what the window operator emits in well under a
+   * millisecond.
+   */
+  public static final int DEFAULT_MAX_WINDOWS_PER_ROW = 10_000;
 
   private final Catalog catalog;
   private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE);
@@ -123,6 +131,23 @@ public final class FreshetPlanner {
    */
   public PlannedQuery planQuery(SqlNode query, @Nullable EmitMode emit, int numPartitions)
       throws PlanningException {
+    return planQuery(query, emit, numPartitions, DEFAULT_MAX_WINDOWS_PER_ROW);
+  }
+
+  /**
+   * Plans a query for streaming execution, refusing windows that put a row in more than
+   * {@code maxWindowsPerRow} windows.
+   *
+   * @param query a query, possibly {@code SELECT STREAM} (the keyword is taken out here)
+   * @param emit the {@code EMIT} mode, or null for the default (UPDATE if the query aggregates,
+   *     APPEND otherwise)
+   * @param numPartitions number of state partitions
+   * @param maxWindowsPerRow the most windows a HOP may put one row in
+   * @throws PlanningException (54000) if a HOP window exceeds {@code maxWindowsPerRow}, or the
+   *     query cannot run as a stream
+   */
+  public PlannedQuery planQuery(SqlNode query, @Nullable EmitMode emit, int numPartitions,
+      int maxWindowsPerRow) throws PlanningException {
     SqlNode node = withoutStreamKeyword(query);
     Converter converter = new Converter();
     RelNode rel = converter.toRel(node);
@@ -136,6 +161,7 @@ public final class FreshetPlanner {
     RelNode windowed = hep(withWatermarks(normalized), FreshetRules.WINDOW_TABLE_FUNCTION,
         FreshetRules.GROUP_WINDOW);
     rejectSessionWindows(windowed);
+    checkWindowsPerRow(windowed, maxWindowsPerRow);
     RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
         .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
     RelNode logical = StatefulOperatorIds.assign(
@@ -144,6 +170,25 @@ public final class FreshetPlanner {
         CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
     boolean aggregating = containsAggregate(normalized);
     return new PlannedQuery(logical, physical, rel.getRowType(), mode, source, aggregating);
+  }
+
+  /**
+   * Refuses a window that puts each row in more than {@code limit} windows: the window operator
+   * emits a row once per window, so {@code HOP(ts, INTERVAL '0.001' SECOND, INTERVAL '100' DAY)}
+   * would turn one row into 8.64 billion, exhausting the heap of every query in the engine.
+   */
+  private static void checkWindowsPerRow(RelNode rel, int limit) throws PlanningException {
+    if (rel instanceof TimeWindow window) {
+      // ceil(size / slide): a row is in every window that starts within size before it.
+      long windows = (window.sizeMs() + window.slideMs() - 1) / window.slideMs();
+      if (windows > limit) {
+        throw PlannerErrors.tooManyWindowsPerRow(window.sizeMs(), window.slideMs(), windows,
+            limit);
+      }
+    }
+    for (RelNode input : rel.getInputs()) {
+      checkWindowsPerRow(input, limit);
+    }
   }
 
   /**

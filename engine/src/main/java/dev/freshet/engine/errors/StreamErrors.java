@@ -1,5 +1,6 @@
 package dev.freshet.engine.errors;
 
+import dev.freshet.executor.limits.MemoryBudgetExceededException;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
@@ -16,6 +17,21 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class StreamErrors {
   private StreamErrors() {
+  }
+
+  /**
+   * A continuous query that failed because its estimated memory exceeded its budget or the
+   * engine's (53200), with the option or property that raises it.
+   */
+  public static SQLException memoryBudgetExceeded(MemoryBudgetExceededException e) {
+    String fix = e.scope() == MemoryBudgetExceededException.Scope.QUERY
+        ? "Raise the query's budget with SET 'query.memory.budget' = '...' (e.g. '1 GB' or"
+          + " 'unlimited') before starting it"
+        : "Stop other queries, or raise the engine's budget with the connection property"
+          + " engineMemoryBudget when the engine starts";
+    return Errors.of(SqlState.OUT_OF_MEMORY, e.getMessage() + ". " + fix + ", or make the query"
+        + " keep fewer groups: group by fewer keys, or by a window of a column with a watermark"
+        + " so that finished windows leave the state", e);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.freshet.engine.options;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.planner.FreshetPlanner;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -36,6 +37,13 @@ public final class SessionOption<T> {
   }
 
   /**
+   * The most windows a HOP window may put one row in, {@code ceil(size / slide)}; a query with
+   * more is refused when it is planned (54000). Default
+   * {@value FreshetPlanner#DEFAULT_MAX_WINDOWS_PER_ROW}.
+   */
+  public static final SessionOption<Integer> MAX_WINDOWS_PER_ROW = integer(
+      "max.windows.per.row", FreshetPlanner.DEFAULT_MAX_WINDOWS_PER_ROW, 1, 100_000_000);
+  /**
    * How many batches before the latest a checkpoint keeps in its offset and commit logs, and the
    * state versions it keeps loadable (Spark's {@code spark.sql.streaming.minBatchesToRetain});
    * default 100.
@@ -49,6 +57,14 @@ public final class SessionOption<T> {
    */
   public static final SessionOption<RowErrorPolicy> ON_ERROR = choice("on.error",
       RowErrorPolicy.FAIL, RowErrorPolicy.values(), RowErrorPolicy::text);
+  /**
+   * The most memory one continuous query's state and batch may take, by an estimate from their
+   * counts of groups and rows; a query that needs more fails (53200) and the others go on.
+   * Bytes, or with a unit ({@code '64 MB'}, {@code '512 KB'}, {@code '2 GB'}); default
+   * {@code unlimited}, where only the engine's budget applies.
+   */
+  public static final SessionOption<Long> QUERY_MEMORY_BUDGET = new SessionOption<>(
+      "query.memory.budget", Long.MAX_VALUE, SessionOption::bytes, SessionOption::bytesText);
   /**
    * Whether each batch of a push query ends with a marker row ({@code _ROW_KIND = 'BATCH_END'}),
    * also a batch that changed nothing; {@code true} or {@code false}, the default.
@@ -79,9 +95,9 @@ public final class SessionOption<T> {
       d -> d.toMillis() + " ms");
 
   /** Every option, sorted by key, as error messages list them. */
-  static final List<SessionOption<?>> ALL = List.of(MIN_BATCHES_TO_RETAIN, ON_ERROR,
-      PUSH_BATCH_MARKERS,
-      PUSH_BUFFER_ROWS, STATE_PARTITIONS, STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
+  static final List<SessionOption<?>> ALL = List.of(MAX_WINDOWS_PER_ROW, MIN_BATCHES_TO_RETAIN,
+      ON_ERROR, PUSH_BATCH_MARKERS, PUSH_BUFFER_ROWS, QUERY_MEMORY_BUDGET, STATE_PARTITIONS,
+      STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
 
   /** An amount and an optional unit: {@code 1 second}, {@code 500ms}, {@code 0}. */
   private static final Pattern DURATION =
@@ -96,6 +112,12 @@ public final class SessionOption<T> {
       Map.entry("minutes", 60_000L),
       Map.entry("h", 3_600_000L), Map.entry("hour", 3_600_000L),
       Map.entry("hours", 3_600_000L));
+  /** An amount of bytes and an optional unit: {@code 1048576}, {@code 64 MB}, {@code 1.5gb}. */
+  private static final Pattern BYTES =
+      Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*([a-z]*)\\s*");
+  /** Bytes per unit, powers of 1024 as the JVM's -Xmx counts them. */
+  private static final Map<String, Long> UNIT_BYTES = Map.of("", 1L, "b", 1L, "kb", 1L << 10,
+      "k", 1L << 10, "mb", 1L << 20, "m", 1L << 20, "gb", 1L << 30, "g", 1L << 30);
   /** A day: a longer interval is a mistake, not a schedule. */
   private static final BigDecimal MAX_TRIGGER_MILLIS = BigDecimal.valueOf(86_400_000L);
 
@@ -185,6 +207,43 @@ public final class SessionOption<T> {
           + String.join(", ", allowed) + "; not '" + value + "'");
     }
     return v;
+  }
+
+  /**
+   * Parses an amount of memory: {@code 'unlimited'}, or bytes with an optional unit
+   * ({@code '64 MB'}, {@code '512kb'}, {@code '1073741824'}).
+   *
+   * @param key the option or property, for the error
+   * @return bytes, at least 1; {@link Long#MAX_VALUE} for unlimited
+   * @throws SQLException (42000) naming {@code key} if {@code value} is not such an amount
+   */
+  public static long bytes(String key, String value) throws SQLException {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    if (v.equals("unlimited")) {
+      return Long.MAX_VALUE;
+    }
+    Matcher m = BYTES.matcher(v);
+    Long unit = m.matches() ? UNIT_BYTES.get(m.group(2)) : null;
+    BigDecimal bytes = unit == null ? null
+        : new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(unit));
+    if (bytes == null || bytes.compareTo(BigDecimal.ONE) < 0
+        || bytes.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) >= 0) {
+      throw Errors.invalidDefinition("Option '" + key + "' must be an amount of memory such as"
+          + " '64 MB', '512 KB', '2 GB' or a number of bytes, or 'unlimited'; not '" + value
+          + "'");
+    }
+    return bytes.longValue();
+  }
+
+  /** Bytes as {@link #bytes} reads them back: whole MB or KB where exact. */
+  public static String bytesText(long bytes) {
+    if (bytes == Long.MAX_VALUE) {
+      return "unlimited";
+    }
+    if (bytes % (1L << 20) == 0) {
+      return (bytes >> 20) + " MB";
+    }
+    return bytes % 1024 == 0 ? (bytes >> 10) + " KB" : Long.toString(bytes);
   }
 
   /** Parses {@code '1 second'}, {@code '500 ms'}, {@code '1.5 s'} or {@code '0'}. */

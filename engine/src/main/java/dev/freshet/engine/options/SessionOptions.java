@@ -31,7 +31,8 @@ public final class SessionOptions {
    * ({@link #values()}); the push options concern a reader, which a view does not have.
    */
   private static final List<SessionOption<?>> VIEW_OPTIONS = List.of(
-      SessionOption.MIN_BATCHES_TO_RETAIN, SessionOption.ON_ERROR, SessionOption.STATE_PARTITIONS,
+      SessionOption.MAX_WINDOWS_PER_ROW, SessionOption.MIN_BATCHES_TO_RETAIN,
+      SessionOption.ON_ERROR, SessionOption.QUERY_MEMORY_BUDGET, SessionOption.STATE_PARTITIONS,
       SessionOption.STATE_STORE_PROVIDER, SessionOption.TRIGGER, SessionOption.TRIGGER_INTERVAL);
 
   /**
@@ -59,6 +60,16 @@ public final class SessionOptions {
   /** What the queries this session starts do with a row whose expressions fail. */
   public RowErrorPolicy onError() {
     return get(SessionOption.ON_ERROR);
+  }
+
+  /** The most windows a HOP of a query this session plans may put one row in. */
+  public int maxWindowsPerRow() {
+    return get(SessionOption.MAX_WINDOWS_PER_ROW);
+  }
+
+  /** The memory budget of each continuous query this session starts, in bytes. */
+  public long queryMemoryBudget() {
+    return get(SessionOption.QUERY_MEMORY_BUDGET);
   }
 
   public int statePartitions() {

@@ -7,6 +7,8 @@ import dev.freshet.engine.errors.Failures;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.planner.errors.SqlState;
+import dev.freshet.engine.errors.StreamErrors;
+import dev.freshet.executor.limits.MemoryBudgetExceededException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -457,6 +459,9 @@ public final class PushQuery implements AutoCloseable {
     endReached = true;
     if (ended.error() instanceof SQLException sql) {
       throw sql;
+    }
+    if (ended.error() instanceof MemoryBudgetExceededException memory) {
+      throw StreamErrors.memoryBudgetExceeded(memory);
     }
     if (ended.error() != null) {
       // The condition's SQLSTATE (22003 for an overflow, ...), the query's name in the message.

@@ -2,6 +2,8 @@ package dev.freshet.engine.query;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.StreamErrors;
+import dev.freshet.executor.limits.MemoryBudgetExceededException;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.QueryStatus;
@@ -104,8 +106,15 @@ public final class ContinuousQuery implements StreamingQuery {
     return execution.lastBatchId();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A query that exceeded its memory budget shows the SQLException (53200) that says which
+   * option raises it, with the executor's error as its cause.
+   */
   @Override public Optional<Throwable> exception() {
-    return execution.exception();
+    return execution.exception().map(e -> e instanceof MemoryBudgetExceededException memory
+        ? StreamErrors.memoryBudgetExceeded(memory) : e);
   }
 
   /**

@@ -96,8 +96,9 @@ class SessionOptionsTest {
         () -> session.execute("SET 'min.batches.to.retain' = '0'"));
     assertEquals("Option 'min.batches.to.retain' must be an integer from 1 to 1000000, not '0'",
         e.getMessage());
-    assertEquals("Unknown option 'nope'. Options: min.batches.to.retain, on.error,"
-        + " push.batch.markers, push.buffer.rows, state.partitions,"
+    assertEquals("Unknown option 'nope'. Options: max.windows.per.row, min.batches.to.retain,"
+        + " on.error, push.batch.markers, push.buffer.rows, query.memory.budget,"
+        + " state.partitions,"
         + " state.store.provider, trigger, trigger.interval",
         assertThrows(SQLException.class, () -> session.execute("SET 'nope' = '1'"))
             .getMessage());

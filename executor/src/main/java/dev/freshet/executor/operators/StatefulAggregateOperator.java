@@ -2,6 +2,8 @@ package dev.freshet.executor.operators;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.limits.MemoryAccount;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
@@ -46,8 +48,17 @@ import java.util.function.Consumer;
  * {@link #inputTask(int) inputTask(t)}, each into partial aggregates of its own. When the batch
  * ends, each key's saved value folds in the partial value of every task that saw the key, in task
  * order, so the key is restored, saved and emitted once.
+ *
+ * <p><b>Limits.</b> The batch's groups and the state's keys count in the query's memory estimate
+ * ({@link BatchContext#resources()}), at {@link #bytesPerGroup() an estimated size} each: an input
+ * task checks its groups every {@value #CHECK_EVERY} new groups, the batch its state's keys
+ * before it commits, so that a query over too many groups fails before it commits them. Merging
+ * checks the query's cancellation flag every {@value #CHECK_EVERY} groups.
  */
 public final class StatefulAggregateOperator implements Operator {
+  /** New groups (or merged groups) between two checks of the budget or the flag. */
+  static final int CHECK_EVERY = 1024;
+
   private final StatefulAggregateSpec spec;
   private final List<StateStoreProvider<Object, Object[]>> partitions;
   private final Operator downstream;
@@ -71,6 +82,14 @@ public final class StatefulAggregateOperator implements Operator {
   private final EventTimeKey eventTimeKey;
   /** The eviction watermark of the last batch that finished; no-data batches run beyond it. */
   private long lastEvictionWatermarkMs = Long.MIN_VALUE;
+  /** The estimated heap of one group, partial or saved: see {@link #bytesPerGroup()}. */
+  private final long bytesPerGroup;
+  /** The resources of the query's batches; replaced when a batch brings others. */
+  private QueryResources resources;
+  /** Per input task, the estimate of its partial groups; each used by its task's thread. */
+  private final MemoryAccount[] groupAccounts;
+  /** The estimate of the state's keys, set before each commit. */
+  private MemoryAccount stateAccount;
 
   /**
    * Creates the operator.
@@ -139,6 +158,18 @@ public final class StatefulAggregateOperator implements Operator {
       merge[i] = Accumulator.merge(spec.mergeCalls().get(i), keyCount + i);
     }
     this.batchGroups = new PartialGroups[inputTasks][spec.numPartitions()];
+    this.groupAccounts = new MemoryAccount[inputTasks];
+    // Key columns and buffer slots: a reference, a boxed value each, the key's object and the
+    // buffer's array headers, and the store's entry.
+    this.bytesPerGroup = 96 + 40L * (keyCount + partial.length);
+  }
+
+  /**
+   * The estimated heap of one group, partial or saved, in the query's memory estimate: an
+   * estimate from its number of columns, not a measure.
+   */
+  public long bytesPerGroup() {
+    return bytesPerGroup;
   }
 
   /**
@@ -161,13 +192,12 @@ public final class StatefulAggregateOperator implements Operator {
     if (task < 1 || task >= batchGroups.length) {
       throw new IndexOutOfBoundsException("input task " + task + " of " + batchGroups.length);
     }
-    PartialGroups[] groups = batchGroups[task];
     return new Operator() {
       @Override public void startBatch(BatchContext batch) {
       }
 
       @Override public void push(Object[] row) {
-        aggregate(groups, row);
+        aggregate(task, row);
       }
 
       @Override public void finishBatch(BatchContext batch) {
@@ -203,6 +233,13 @@ public final class StatefulAggregateOperator implements Operator {
 
   @Override public void startBatch(BatchContext batch) {
     clearGroups();
+    if (batch.resources() != resources) {
+      resources = batch.resources();
+      for (int t = 0; t < groupAccounts.length; t++) {
+        groupAccounts[t] = resources.newAccount();
+      }
+      stateAccount = resources.newAccount();
+    }
     if (keyCount == 0) {
       // The global group exists in every batch, so that the batch emits it even if no row comes.
       PartialGroups groups = groups(batchGroups[0], partitionOf(GroupKey.EMPTY.hashCode()));
@@ -213,11 +250,12 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   @Override public void push(Object[] row) {
-    aggregate(batchGroups[0], row);
+    aggregate(0, row);
   }
 
-  /** Folds {@code row} into the partial aggregate of its key in one input task's groups. */
-  private void aggregate(PartialGroups[] taskGroups, Object[] row) {
+  /** Folds {@code row} into the partial aggregate of its key in input task {@code task}'s groups. */
+  private void aggregate(int task, Object[] row) {
+    PartialGroups[] taskGroups = batchGroups[task];
     // The partition comes from the key's stable hash; the table has a hash of its own.
     PartialGroups groups = groups(taskGroups,
         partitions.size() == 1 ? 0 : partitionOf(keys.hashOf(row)));
@@ -226,6 +264,9 @@ public final class StatefulAggregateOperator implements Operator {
     if (buffer == null) {
       buffer = newBuffer(partial);
       groups.add(keys.keyOf(row), hash, buffer);
+      if (groups.size() % CHECK_EVERY == 0) {
+        groupAccounts[task].set(groupCount(taskGroups) * bytesPerGroup);
+      }
     }
     for (Accumulator a : partial) {
       a.accumulate(buffer, row);
@@ -239,6 +280,15 @@ public final class StatefulAggregateOperator implements Operator {
     }
     openTasks = tasks;
     runAll(tasks, task -> task.process(batch));
+    // The state's keys now include the batch's new ones: checked before they are committed.
+    long stateKeys = 0;
+    for (PartitionTask task : tasks) {
+      stateKeys += task.store.numKeys();
+    }
+    for (MemoryAccount account : groupAccounts) {
+      account.set(0);
+    }
+    stateAccount.set(stateKeys * bytesPerGroup);
     // Rows go downstream from this thread only, in partition order.
     for (PartitionTask task : tasks) {
       for (Object[] row : task.output) {
@@ -262,6 +312,15 @@ public final class StatefulAggregateOperator implements Operator {
     }
     clearGroups();
     downstream.finishBatch(batch);
+  }
+
+  /** How many groups one input task's partial aggregates hold, over all partitions. */
+  private static long groupCount(PartialGroups[] taskGroups) {
+    long n = 0;
+    for (PartialGroups groups : taskGroups) {
+      n += groups == null ? 0 : groups.size();
+    }
+    return n;
   }
 
   /** One input task's partial aggregates of {@code partition}, created if the batch has none. */
@@ -327,11 +386,15 @@ public final class StatefulAggregateOperator implements Operator {
           claimed[t] = new boolean[groups == null ? 0 : groups.size()];
         }
       }
+      int seen = 0;
       for (int t = 0; t < batchGroups.length; t++) {
         PartialGroups groups = batchGroups[t][partition];
         for (int g = 0; groups != null && g < groups.size(); g++) {
           if (t > 0 && claimed[t][g]) {
             continue;
+          }
+          if (++seen % CHECK_EVERY == 0) {
+            resources.throwIfCancelled();
           }
           Object key = groups.key(g);
           if (eventTimeKey != null && isAtOrBefore(key, batch.lateEventsWatermarkMs())) {
@@ -469,6 +532,11 @@ public final class StatefulAggregateOperator implements Operator {
     }
     openTasks = List.of();
     clearGroups();
+    for (MemoryAccount account : groupAccounts) {
+      if (account != null) {
+        account.set(0);
+      }
+    }
     downstream.abortBatch(batch);
   }
 

@@ -2,6 +2,8 @@ package dev.freshet.executor.operators;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.limits.QueryResources;
+
 /**
  * Assigns each row to its event-time windows, appending {@code window_start} and
  * {@code window_end} (TIMESTAMP milliseconds) to it: Spark's {@code TimeWindowing}.
@@ -11,11 +13,24 @@ import static java.util.Objects.requireNonNull;
  * window that contains it, newest window first. Rows without event time belong to no window and
  * are dropped, as in Spark.
  *
+ * <p>A row in many windows is many rows: every {@value #CANCEL_CHECK_EVERY} rows it emits, the
+ * operator checks whether its query was stopped, so that a stop ends even a batch busy with a
+ * large HOP.
+ *
  * <pre>{@code
  * new TimeWindowOperator(2, 10_000, 5_000, inputWidth, downstream);   // HOP(ts, 5 s, 10 s)
  * }</pre>
  */
 public final class TimeWindowOperator implements Operator {
+  /** The most windows per row whose bounds are cached; a larger HOP boxes them per row. */
+  static final int MAX_CACHED_WINDOWS = 4096;
+  /** Emitted rows between two checks of the query's cancellation flag (a power of two). */
+  static final int CANCEL_CHECK_EVERY = 4096;
+
+  /** The resources of the batch being run; its cancellation flag is checked while emitting. */
+  private QueryResources resources;
+  /** Rows emitted, to check the flag every {@link #CANCEL_CHECK_EVERY}; wraps harmlessly. */
+  private int emitted;
   private final int eventTimeIndex;
   private final long sizeMs;
   private final long slideMs;
@@ -29,6 +44,8 @@ public final class TimeWindowOperator implements Operator {
   private long cachedFirstStart = Long.MIN_VALUE;
   private long cachedTime;
   private final boolean sizeIsMultipleOfSlide;
+  /** The most windows a row is in: {@code ceil(size / slide)}. */
+  private final long windowsPerRow;
 
   /**
    * Creates the operator.
@@ -50,6 +67,7 @@ public final class TimeWindowOperator implements Operator {
     this.slideMs = slideMs;
     this.inputWidth = inputWidth;
     this.sizeIsMultipleOfSlide = sizeMs % slideMs == 0;
+    this.windowsPerRow = (sizeMs + slideMs - 1) / slideMs;
     // A row is in at most ceil(size / slide) windows; the cache grows to that many if needed.
     this.cachedBounds = new Object[2 * (int) Math.min(16, (sizeMs + slideMs - 1) / slideMs)];
     this.downstream = requireNonNull(downstream, "downstream");
@@ -57,6 +75,7 @@ public final class TimeWindowOperator implements Operator {
 
   @Override public void startBatch(BatchContext batch) {
     out = null;
+    resources = batch.resources();
     downstream.startBatch(batch);
   }
 
@@ -74,6 +93,10 @@ public final class TimeWindowOperator implements Operator {
     long first = t - Math.floorMod(t, slideMs);
     // With a size that is not a multiple of the slide, rows sharing the newest window can
     // differ in how many older windows they are in, so only the same time reuses the windows.
+    if (windowsPerRow > MAX_CACHED_WINDOWS) {
+      pushUncached(out, first, t);
+      return;
+    }
     if (first != cachedFirstStart || !sizeIsMultipleOfSlide && t != cachedTime) {
       cacheBounds(first, t);
     }
@@ -81,6 +104,24 @@ public final class TimeWindowOperator implements Operator {
       out[inputWidth] = cachedBounds[2 * w];
       out[inputWidth + 1] = cachedBounds[2 * w + 1];
       downstream.push(out);
+      if ((++emitted & (CANCEL_CHECK_EVERY - 1)) == 0) {
+        resources.throwIfCancelled();
+      }
+    }
+  }
+
+  /**
+   * Pushes the row once per window, boxing each window's bounds: a row in more than
+   * {@link #MAX_CACHED_WINDOWS} windows would make the cache a heap of its own.
+   */
+  private void pushUncached(Object[] out, long first, long t) {
+    for (long start = first; start > t - sizeMs; start -= slideMs) {
+      out[inputWidth] = start;
+      out[inputWidth + 1] = start + sizeMs;
+      downstream.push(out);
+      if ((++emitted & (CANCEL_CHECK_EVERY - 1)) == 0) {
+        resources.throwIfCancelled();
+      }
     }
   }
 

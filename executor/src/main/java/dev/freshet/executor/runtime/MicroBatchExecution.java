@@ -9,6 +9,8 @@ import dev.freshet.executor.checkpoint.CheckpointException;
 import dev.freshet.executor.checkpoint.CommitMetadata;
 import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.executor.checkpoint.RestartDecision;
+import dev.freshet.executor.limits.QueryCancelledException;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.AggregateMetrics;
 import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
@@ -50,6 +52,12 @@ import org.slf4j.LoggerFactory;
  * {@code N}'s eviction watermark, and the previous batch's watermark its late-data watermark. When
  * the watermark advances far enough that a stateful operator would evict or finalize groups, a
  * batch runs even without new data.
+ *
+ * <p>{@link #stop()} ends a batch that is running, not only the wait between batches: it cancels
+ * the query's {@link QueryResources}, whose flag the read loop and the busy operators check every
+ * so many rows; the batch is aborted, uncommitted, and the query stops. It does not interrupt the
+ * thread, which would close the file channels of the checkpoint and of the state stores under a
+ * write. {@code stop()} waits at most {@link #STOP_TIMEOUT} for the thread.
  */
 public final class MicroBatchExecution implements StreamingQuery {
   private static final Logger LOG = LoggerFactory.getLogger(MicroBatchExecution.class);
@@ -68,6 +76,8 @@ public final class MicroBatchExecution implements StreamingQuery {
   /** Settings pinned in the offset log at the first batch, e.g. the number of state partitions. */
   private final Map<String, String> pinnedConf;
   private final Thread thread;
+  /** The query's cancellation flag and memory budget, in every batch's context. */
+  private final QueryResources resources;
 
   /** Guards the fields below; also the monitor the batch thread waits on. */
   private final Object lock = new Object();
@@ -94,6 +104,13 @@ public final class MicroBatchExecution implements StreamingQuery {
    * hand to another thread as to read. Latency-bound batches of a few rows stay on one thread.
    */
   static final long MIN_ROWS_PER_INPUT_TASK = 16_384;
+
+  /**
+   * How long {@link #stop()} waits for the batch thread: a batch checks for the stop every few
+   * thousand rows, so only a source or sink that blocks (an unreachable broker, a full disk)
+   * takes longer, and then the caller goes on while the thread ends by itself.
+   */
+  public static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
   /** Number of progress records kept, as Spark's {@code numRecentProgressUpdates}. */
   public static final int PROGRESS_RETAINED = 100;
@@ -165,6 +182,29 @@ public final class MicroBatchExecution implements StreamingQuery {
    */
   public MicroBatchExecution(String id, String name, StreamingPipeline pipeline, Sink sink,
       LongSupplier clock, Trigger trigger, Checkpoint checkpoint, Map<String, String> pinnedConf) {
+    this(id, name, pipeline, sink, clock, trigger, checkpoint, pinnedConf,
+        QueryResources.unlimited(name));
+  }
+
+  /**
+   * Creates a checkpointed query with a memory budget; call {@link #start()} to run it.
+   *
+   * @param id query id
+   * @param name display name
+   * @param pipeline the query's operators and source; its state stores must read the same
+   *     checkpoint
+   * @param sink receives each batch's output; must ignore a batch id it already has
+   * @param clock processing-time clock in milliseconds
+   * @param trigger when batches start
+   * @param checkpoint the query's logs, or null for none
+   * @param pinnedConf settings recorded in every offset log entry
+   * @param resources the query's own: {@link #stop()} cancels them, and their budget bounds
+   *     its state and batches
+   */
+  public MicroBatchExecution(String id, String name, StreamingPipeline pipeline, Sink sink,
+      LongSupplier clock, Trigger trigger, Checkpoint checkpoint, Map<String, String> pinnedConf,
+      QueryResources resources) {
+    this.resources = requireNonNull(resources, "resources");
     this.checkpoint = checkpoint;
     this.pinnedConf = Map.copyOf(pinnedConf);
     this.trigger = requireNonNull(trigger, "trigger");
@@ -260,6 +300,8 @@ public final class MicroBatchExecution implements StreamingQuery {
   }
 
   @Override public void stop() {
+    // Before the lock, which the batch thread takes only between batches: a busy batch sees it.
+    resources.cancel();
     synchronized (lock) {
       stopRequested = true;
       lock.notifyAll();
@@ -271,12 +313,18 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
     if (Thread.currentThread() != thread && thread.isAlive()) {
       boolean interrupted = false;
-      while (thread.isAlive()) {
+      long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
+      for (long left = STOP_TIMEOUT.toNanos(); thread.isAlive() && left > 0;
+          left = deadline - System.nanoTime()) {
         try {
-          thread.join();
+          thread.join(Math.max(1, left / 1_000_000));
         } catch (InterruptedException e) {
           interrupted = true;
         }
+      }
+      if (thread.isAlive()) {
+        LOG.warn("Query {} did not stop within {} s; it stops when its source or sink returns",
+            name, STOP_TIMEOUT.toSeconds());
       }
       if (interrupted) {
         Thread.currentThread().interrupt();
@@ -327,7 +375,7 @@ public final class MicroBatchExecution implements StreamingQuery {
           lastBatchStartMs = restart.batchTimestampMs().orElse(clock.getAsLong());
           long started = System.nanoTime();
           BatchContext batch = new BatchContext(batchId, lastBatchStartMs, previousWatermark,
-              restart.watermarkMs());
+              restart.watermarkMs(), resources);
           RowCounts counts = runBatch(batch, committedOffset, end);
           commit(batch, committedOffset, end, counts, started);
           previousWatermark = restart.watermarkMs();
@@ -373,18 +421,21 @@ public final class MicroBatchExecution implements StreamingQuery {
           }
           checkpoint.retain();
         }
-        BatchContext batch =
-            new BatchContext(batchId, lastBatchStartMs, previousWatermark, watermark);
+        BatchContext batch = new BatchContext(batchId, lastBatchStartMs, previousWatermark,
+            watermark, resources);
         RowCounts counts = runBatch(batch, start, end);
         commit(batch, start, end, counts, started);
         previousWatermark = watermark;
         batchId++;
         batchesRun++;
       }
+    } catch (QueryCancelledException stopped) {
+      // stop() ended a running batch, which was aborted: a stop like any other.
     } catch (Throwable t) {
       failure = t;
       LOG.warn("Query {} failed", name, t);
     }
+    resources.release();
     for (StatefulAggregateOperator op : streamingPipeline.statefulOperators()) {
       try {
         op.closeStores();
@@ -445,7 +496,7 @@ public final class MicroBatchExecution implements StreamingQuery {
   }
 
   private long readOnBatchThread(long start, long end) {
-    RowsInto rows = new RowsInto(pipeline);
+    RowsInto rows = new RowsInto(pipeline, resources);
     source.readRange(start, end, rows);
     return rows.count;
   }
@@ -453,17 +504,25 @@ public final class MicroBatchExecution implements StreamingQuery {
   /**
    * Pushes a source's rows into an operator and counts them. Every read, on any thread, goes
    * through this one class, so that the source's per-row call has one target the JIT can inline.
+   * Every {@value #CANCEL_CHECK_EVERY} rows it checks whether the query was stopped.
    */
   private static final class RowsInto implements Consumer<Object[]> {
+    /** Rows between two checks of the cancellation flag (a power of two). */
+    static final int CANCEL_CHECK_EVERY = 1024;
+
     private final Operator operator;
+    private final QueryResources resources;
     long count;
 
-    RowsInto(Operator operator) {
+    RowsInto(Operator operator, QueryResources resources) {
       this.operator = operator;
+      this.resources = resources;
     }
 
     @Override public void accept(Object[] row) {
-      count++;
+      if ((++count & (CANCEL_CHECK_EVERY - 1)) == 0) {
+        resources.throwIfCancelled();
+      }
       operator.push(row);
     }
   }
@@ -483,7 +542,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       int task = t;
       reads.add(() -> {
         // Made on the task's thread, as the task's own per-row state (see Operator).
-        counts[task] = new RowsInto(head);
+        counts[task] = new RowsInto(head, resources);
         source.readRange(from, to, counts[task]);
       });
     }

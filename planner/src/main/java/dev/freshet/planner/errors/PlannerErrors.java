@@ -52,4 +52,19 @@ public final class PlannerErrors {
   public static PlanningException notSupported(String what, String fix) {
     return new PlanningException(SqlState.FEATURE_NOT_SUPPORTED, what + ". " + fix);
   }
+
+  /**
+   * A HOP window that puts each row in more windows than {@code limit}: {@code windows} is
+   * {@code ceil(size / slide)}.
+   */
+  public static PlanningException tooManyWindowsPerRow(long sizeMs, long slideMs, long windows,
+      int limit) {
+    long slideNeeded = (sizeMs + limit - 1) / limit;
+    return new PlanningException(SqlState.PROGRAM_LIMIT_EXCEEDED, "A HOP window of size "
+        + sizeMs + " ms and slide " + slideMs + " ms puts each row in " + windows
+        + " windows (size / slide), more than the limit of " + limit + " windows per row."
+        + " Use a slide of at least " + slideNeeded + " ms (or a smaller size), or raise the"
+        + " limit with SET 'max.windows.per.row' = '" + Math.min(windows, Integer.MAX_VALUE)
+        + "' before starting the query");
+  }
 }

@@ -66,9 +66,18 @@ public enum SqlState {
   COLUMN_NOT_FOUND("42S22"),
   /** {@code 53000} The engine ran out of a resource, e.g. a push query's buffer (PostgreSQL). */
   INSUFFICIENT_RESOURCES("53000"),
+  /**
+   * {@code 53200} A query that needs more memory than its budget or the engine's allows
+   * (PostgreSQL's out_of_memory).
+   */
+  OUT_OF_MEMORY("53200"),
   /** {@code 53400} A configured limit reached, e.g. of push queries (PostgreSQL). */
   CONFIGURATION_LIMIT_EXCEEDED("53400"),
-  /** {@code 54000} A request larger than the server accepts (SQL standard: program limit). */
+  /**
+   * {@code 54000} A statement or request beyond a limit on what one may demand: more windows per
+   * row than allowed, a request larger than the server accepts (PostgreSQL's
+   * program_limit_exceeded).
+   */
   PROGRAM_LIMIT_EXCEEDED("54000"),
   /** {@code 54001} A statement nested too deeply to parse or plan (PostgreSQL). */
   STATEMENT_TOO_COMPLEX("54001"),
