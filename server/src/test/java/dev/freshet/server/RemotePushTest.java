@@ -178,4 +178,24 @@ class RemotePushTest {
       second.executeQuery("SELECT STREAM user_id FROM s").close();
     }
   }
+
+  /** Text in any script crosses the wire unchanged: in a statement, a push row and a pull row. */
+  @Test void shouldCarryUnicodeTextBothWays() throws Exception {
+    String stream = uniqueName("unicode");
+    List<String> texts = List.of("中文字符", "🚀 fire 🔥", "שלום عليكم", "e\u0301te\u0301");
+    try (Connection c = connect(); Statement s = c.createStatement();
+         Statement push = c.createStatement()) {
+      s.execute("CREATE STREAM " + stream + " (\"名前\" VARCHAR)");
+      try (ResultSet rs = push.executeQuery("SELECT STREAM \"名前\" FROM " + stream)) {
+        for (String text : texts) {
+          s.execute("INSERT INTO " + stream + " VALUES ('" + text + "')");
+          assertEquals(text, read(rs, 1).get(0).get(0));
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT \"名前\" FROM " + stream
+          + " WHERE \"名前\" LIKE '%🔥'")) {
+        assertEquals(List.of(List.of("🚀 fire 🔥")), RemoteTesting.readAll(rs));
+      }
+    }
+  }
 }
