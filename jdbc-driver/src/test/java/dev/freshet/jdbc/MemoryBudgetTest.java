@@ -79,9 +79,9 @@ class MemoryBudgetTest {
         assertTrue(error.next());
         assertTrue(Pattern.matches("java\\.sql\\.SQLException: Query PER_KEY would take the"
             + " estimated memory of all the engine's queries to \\d+ bytes, more than the"
-            + " engine's memory budget of 102400 bytes\\. Stop other"
-            + " queries, or raise the engine's budget with the connection property"
-            + " engineMemoryBudget when the engine starts, .*", error.getString(1)),
+            + " engine's memory budget of 102400 bytes\\. Stop other queries, or raise the"
+            + " engine's budget when it starts \\(the connection property engineMemoryBudget,"
+            + " or freshet serve --engine-memory-budget\\), .*", error.getString(1)),
             error.getString(1));
       }
       assertTimeoutPreemptively(PushResults.DEADLINE, () -> {

@@ -3,6 +3,7 @@ package dev.freshet.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.Engine;
+import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.jdbc.FreshetMeta;
 import java.io.File;
 import java.net.BindException;
@@ -145,7 +146,7 @@ public final class FreshetServer implements AutoCloseable {
       Optional<Path> keystore, String keystorePassword, Duration fetchTimeout,
       Duration pushIdleTimeout, int maxThreads, int maxPushQueries,
       Duration connectionIdleTimeout, Duration httpIdleTimeout, long maxRequestBytes,
-      int minRequestDataRate) {
+      int minRequestDataRate, long engineMemoryBudget) {
     @Override public String toString() {
       return "port=" + port + " bind=" + bindAddress + " dataDir=" + dataDir.map(Path::toString)
           .orElse("(memory)") + " authentication=" + authentication + " tls="
@@ -153,7 +154,7 @@ public final class FreshetServer implements AutoCloseable {
           + pushIdleTimeout + " maxThreads=" + maxThreads + " maxPushQueries=" + maxPushQueries
           + " connectionIdleTimeout=" + connectionIdleTimeout + " httpIdleTimeout="
           + httpIdleTimeout + " maxRequestBytes=" + maxRequestBytes + " minRequestDataRate="
-          + minRequestDataRate;
+          + minRequestDataRate + " engineMemoryBudget=" + engineMemoryBudget;
     }
   }
 
@@ -181,6 +182,7 @@ public final class FreshetServer implements AutoCloseable {
     private Duration httpIdleTimeout = Duration.ofSeconds(60);
     private long maxRequestBytes = 8L << 20;
     private int minRequestDataRate = 1024;
+    private long engineMemoryBudget = MemoryPool.UNLIMITED;
 
     private Builder() {
     }
@@ -234,6 +236,20 @@ public final class FreshetServer implements AutoCloseable {
             + bytesPerSecond);
       }
       this.minRequestDataRate = bytesPerSecond;
+      return this;
+    }
+
+    /**
+     * The memory all continuous queries of the server's engine may take together, in bytes, by
+     * their estimate of state and batch rows; the query that would go past it fails (53200) and
+     * the others go on. Default unlimited.
+     */
+    public Builder engineMemoryBudget(long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("The engine's memory budget must be positive: "
+            + bytes);
+      }
+      this.engineMemoryBudget = bytes;
       return this;
     }
 
@@ -347,11 +363,12 @@ public final class FreshetServer implements AutoCloseable {
     public FreshetServer start() {
       Options options = new Options(port, bindAddress, dataDir, authentication, usersFile, role,
           keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads, maxPushQueries,
-          connectionIdleTimeout, httpIdleTimeout, maxRequestBytes, minRequestDataRate);
+          connectionIdleTimeout, httpIdleTimeout, maxRequestBytes, minRequestDataRate,
+          engineMemoryBudget);
       check(options);
       Engine engine;
       try {
-        engine = new Engine("server", options.dataDir());
+        engine = new Engine("server", options.dataDir(), options.engineMemoryBudget());
       } catch (java.io.UncheckedIOException e) {
         // The engine's message names the directory and what to do.
         throw new IllegalStateException(e.getMessage(), e);

@@ -1,7 +1,10 @@
 package dev.freshet.server;
 
+import dev.freshet.engine.options.SessionOption;
+import dev.freshet.executor.limits.MemoryPool;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -98,6 +101,12 @@ final class ServeCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE})")
   int minRequestDataRate;
 
+  @Option(names = "--engine-memory-budget", defaultValue = "unlimited",
+      description = "The memory all continuous queries may take together, by their estimate of"
+          + " state and batch rows, e.g. '2 GB'; the query that would go past it fails with"
+          + " SQLSTATE 53200 (default: ${DEFAULT-VALUE})")
+  String engineMemoryBudget;
+
   private final PrintStream out;
   private final PrintStream err;
   /** Released when the server should stop; a test releases it, a user stops the process. */
@@ -147,6 +156,15 @@ final class ServeCommand implements Callable<Integer> {
         .httpIdleTimeout(Duration.ofMillis(httpIdleTimeoutMs))
         .maxRequestBytes(maxRequestBytes)
         .minRequestDataRate(minRequestDataRate);
+    long budget;
+    try {
+      budget = SessionOption.bytes("--engine-memory-budget", engineMemoryBudget);
+    } catch (SQLException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    if (budget != MemoryPool.UNLIMITED) {
+      builder.engineMemoryBudget(budget);
+    }
     if (dataDir != null) {
       builder.dataDir(dataDir);
     }

@@ -27,8 +27,8 @@ public final class StreamErrors {
     String fix = e.scope() == MemoryBudgetExceededException.Scope.QUERY
         ? "Raise the query's budget with SET 'query.memory.budget' = '...' (e.g. '1 GB' or"
           + " 'unlimited') before starting it"
-        : "Stop other queries, or raise the engine's budget with the connection property"
-          + " engineMemoryBudget when the engine starts";
+        : "Stop other queries, or raise the engine's budget when it starts (the connection"
+          + " property engineMemoryBudget, or freshet serve --engine-memory-budget)";
     return Errors.of(SqlState.OUT_OF_MEMORY, e.getMessage() + ". " + fix + ", or make the query"
         + " keep fewer groups: group by fewer keys, or by a window of a column with a watermark"
         + " so that finished windows leave the state", e);
