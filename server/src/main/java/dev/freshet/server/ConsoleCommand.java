@@ -1,10 +1,13 @@
 package dev.freshet.server;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,7 +28,13 @@ import sqlline.SqlLine;
  * on sqlline's incremental output, without which a result that never ends prints nothing, and
  * sets a width when there is no terminal to take it from (sqlline would print empty columns), and
  * caps each column's width.
- * sqlline's {@code --rowLimit=N} ends a push query after N rows.
+ * sqlline's {@code --rowLimit=N} ends a push query after N rows, {@code --timeout=N} after N
+ * seconds (SQLSTATE HYT00): how a script ends a push query.
+ *
+ * <p>A script ({@code -f file}) runs as sqlline's {@code !run file} once the console has started,
+ * not during start-up as sqlline's own {@code -f} does: sqlline prints every error met during
+ * start-up with its Java stack trace, a script's errors should be one line each (with
+ * {@code --verbose=true}, sqlline's option, they carry their trace again).
  */
 @Command(name = "console", mixinStandardHelpOptions = true,
     description = "SQL console (sqlline) on an embedded engine or, with --url, on a server."
@@ -38,6 +47,8 @@ final class ConsoleCommand implements Callable<Integer> {
   static final int MAX_COLUMN_WIDTH = 40;
   /** JLine's switch to a dumb terminal. */
   private static final String JLINE_DUMB = "org.jline.terminal.dumb";
+  /** JLine's terminal type, else taken from $TERM: a script's input is not a terminal. */
+  private static final String JLINE_TYPE = "org.jline.terminal.type";
 
   @Option(names = "--url", defaultValue = "jdbc:freshet:",
       description = "JDBC URL: jdbc:freshet:[dataDir=...] (embedded) or"
@@ -75,11 +86,19 @@ final class ConsoleCommand implements Callable<Integer> {
       // Without a terminal, JLine falls back to a dumb one anyway, after a warning on stderr.
       System.setProperty(JLINE_DUMB, "true");
     }
+    if (!terminal && System.getProperty(JLINE_TYPE) == null) {
+      // A terminal over streams (a script's "!run") would otherwise write $TERM's escape codes.
+      System.setProperty(JLINE_TYPE, "dumb");
+    }
     SqlLine sqlLine = new SqlLine();
     sqlLine.setOutputStream(out);
     sqlLine.setErrorStream(err);
     // History is kept for people at a terminal, not for scripted input.
-    SqlLine.Status status = sqlLine.begin(arguments().toArray(new String[0]), in, in == null);
+    Optional<String> script = script();
+    InputStream input = script.isEmpty() ? in : new ByteArrayInputStream(
+        ("!run " + script.get() + "\n").getBytes(StandardCharsets.UTF_8));
+    SqlLine.Status status = sqlLine.begin(arguments().toArray(new String[0]), input,
+        input == null);
     out.flush();
     return status == SqlLine.Status.OK ? 0 : 1;
   }
@@ -103,8 +122,39 @@ final class ConsoleCommand implements Callable<Integer> {
       // Without a user, sqlline would prompt for credentials an open server does not need.
       args.add("--connectInteractionMode=notAskCredentials");
     }
-    args.addAll(sqllineArgs);
+    if (script().isPresent()) {
+      // The script is typed in as "!run file": no prompt for it, and its statements run on
+      // after one fails (a push query ended by --timeout fails), as sqlline's own -f does.
+      if (!given("--silent")) {
+        args.add("--silent=true");
+      }
+      if (!given("--force")) {
+        args.add("--force=true");
+      }
+    }
+    for (int i = 0; i < sqllineArgs.size(); i++) {
+      String arg = sqllineArgs.get(i);
+      if (arg.equals("-f") && i + 1 < sqllineArgs.size()) {
+        i++;  // the script: see script()
+      } else if (!arg.startsWith("--run=")) {
+        args.add(arg);
+      }
+    }
     return args;
+  }
+
+  /** The script that {@code -f file} or {@code --run=file} names, if any. */
+  Optional<String> script() {
+    for (int i = 0; i < sqllineArgs.size(); i++) {
+      String arg = sqllineArgs.get(i);
+      if (arg.equals("-f") && i + 1 < sqllineArgs.size()) {
+        return Optional.of(sqllineArgs.get(i + 1));
+      }
+      if (arg.startsWith("--run=")) {
+        return Optional.of(arg.substring("--run=".length()));
+      }
+    }
+    return Optional.empty();
   }
 
   private boolean given(String option) {

@@ -2,6 +2,7 @@ package dev.freshet.server;
 
 import static dev.freshet.server.RemoteTesting.uniqueName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.ByteArrayInputStream;
@@ -87,7 +88,37 @@ class RemoteConsoleTest {
         "x.sql");
     assertEquals(List.of("-u", "jdbc:freshet:", "--incremental=true", "--maxWidth=160",
         "--isolation=TRANSACTION_NONE", "--connectInteractionMode=notAskCredentials",
-        "--maxColumnWidth=10", "-f", "x.sql"), command.arguments());
+        "--silent=true", "--force=true", "--maxColumnWidth=10"), command.arguments());
+    assertEquals(java.util.Optional.of("x.sql"), command.script());
+  }
+
+  /**
+   * A script's error is one line, EXPLAIN prints the plan, and a push query in a script ends at
+   * the query timeout (sqlline's --timeout) with HYT00 instead of blocking the script.
+   */
+  @Test void shouldRunAScriptWithOneLineErrorsAndAPushQueryThatEnds() throws Exception {
+    String stream = uniqueName("clicks");
+    Path script = Files.writeString(dir.resolve("errors.sql"), String.join("\n",
+        "CREATE STREAM " + stream + " (user_id VARCHAR, n INT);",
+        "INSERT INTO " + stream + " VALUES ('a', 1), ('b', 2), ('a', 3);",
+        "EXPLAIN PLAN FOR SELECT STREAM user_id, COUNT(*) AS c FROM " + stream
+            + " GROUP BY user_id;",
+        "SELECT STREAM user_id, COUNT(*) AS c FROM " + stream + " GROUP BY user_id;",
+        "SELECT * FROM nosuch;",
+        ""));
+    Console console = run("-f", script.toString(), "--timeout=2");
+
+    String all = console.out + console.err;
+    assertTrue(all.contains("Error: Push query push-") && all.contains("ran for its query"
+        + " timeout of 2 s and was stopped. Raise Statement.setQueryTimeout, or set it to 0 for"
+        + " no timeout (state=HYT00,code=0)"), console.toString());
+    assertTrue(all.contains("Error: From line 1, column 15 to line 1, column 20: Object 'NOSUCH'"
+        + " not found."), console.toString());
+    assertTrue(all.contains("LogicalStateStoreSave(operatorId=[0]"), console.toString());
+    assertEquals(false, all.contains("\tat "), "no stack trace: " + console);
+    List<List<String>> tables = console.tableRows();
+    assertTrue(tables.containsAll(List.of(List.of("USER_ID", "C", "_BATCH_ID", "_ROW_KIND"),
+        List.of("a", "2", "0", "INSERT"), List.of("b", "1", "0", "INSERT"))), console.toString());
   }
 
   private Console run(String... args) {
