@@ -34,6 +34,9 @@ import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.proto.Common;
+import org.apache.calcite.avatica.proto.Requests;
+import org.apache.calcite.avatica.remote.ProtobufMeta;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -52,7 +55,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * connection is refused with SQLSTATE 42501, an open that names a connection id already open with
  * 08002, and {@link #closeIdleConnections} closes connections no request has used for a while.
  */
-public class FreshetMeta extends MetaImpl {
+public class FreshetMeta extends MetaImpl implements ProtobufMeta {
   /** Finds the engine a connection's properties name. */
   @FunctionalInterface
   public interface EngineResolver {
@@ -500,6 +503,24 @@ public class FreshetMeta extends MetaImpl {
       throw new RuntimeException(e);
     }
     return new ExecuteBatchResult(counts);
+  }
+
+  /**
+   * {@link #executeBatch} for a protobuf server: Avatica's {@code LocalService} hands a batch's
+   * parameter sets only to a {@link ProtobufMeta}, in their protobuf form.
+   */
+  @Override public ExecuteBatchResult executeBatchProtobuf(StatementHandle h,
+      List<Requests.UpdateBatch> updateBatches) throws NoSuchStatementException {
+    List<List<TypedValue>> sets = new ArrayList<>(updateBatches.size());
+    for (Requests.UpdateBatch batch : updateBatches) {
+      List<TypedValue> values = new ArrayList<>(batch.getParameterValuesCount());
+      for (Common.TypedValue value : batch.getParameterValuesList()) {
+        // An implicit null is a marker the client never set: refused when bound.
+        values.add(value.getImplicitlyNull() ? null : TypedValue.fromProto(value));
+      }
+      sets.add(values);
+    }
+    return executeBatch(h, sets);
   }
 
   /** The statement's SQL with {@code values} in place of its markers. */
