@@ -109,8 +109,9 @@ public final class StatementParameters {
       throw Errors.of(SqlState.PARAMETER_VALUES_MISSING, "The statement has " + offsets.length
           + " parameter marker" + (offsets.length == 1 ? "" : "s") + " (?) but "
           + values.size() + " value" + (values.size() == 1 ? " was" : "s were")
-          + " given. Set exactly one value per marker (setXxx(1, ...) to setXxx("
-          + offsets.length + ", ...))");
+          + " given. Set exactly one value per marker (" + (offsets.length == 1
+              ? "setXxx(1, ...)" : "setXxx(1, ...) to setXxx(" + offsets.length + ", ...)")
+          + ")");
     }
     if (offsets.length == 0) {
       return sql;
