@@ -142,7 +142,8 @@ public final class Session {
       // Executed as text there are no values to bind: a NULL in their place would be stored.
       throw Errors.of(SqlState.PARAMETER_VALUES_MISSING, "The statement has " + markers
           + " parameter marker" + (markers == 1 ? "" : "s") + " (?) but no value for "
-          + (markers == 1 ? "it" : "them") + ". Write the values into the statement");
+          + (markers == 1 ? "it" : "them") + ". Execute it as a PreparedStatement with its"
+          + " values set, or write the values into the statement");
     }
     if (engine.notRestored().isEmpty()) {
       return execute(node, sql);

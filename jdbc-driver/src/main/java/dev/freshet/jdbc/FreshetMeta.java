@@ -9,6 +9,7 @@ import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.StatementDescriber;
 import dev.freshet.engine.StatementDescription;
+import dev.freshet.engine.StatementParameters;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.DatabaseMetaData;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;
@@ -32,6 +34,9 @@ import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.NoSuchStatementException;
 import org.apache.calcite.avatica.QueryState;
+import org.apache.calcite.avatica.proto.Common;
+import org.apache.calcite.avatica.proto.Requests;
+import org.apache.calcite.avatica.remote.ProtobufMeta;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -50,7 +55,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * connection is refused with SQLSTATE 42501, an open that names a connection id already open with
  * 08002, and {@link #closeIdleConnections} closes connections no request has used for a while.
  */
-public class FreshetMeta extends MetaImpl {
+public class FreshetMeta extends MetaImpl implements ProtobufMeta {
   /** Finds the engine a connection's properties name. */
   @FunctionalInterface
   public interface EngineResolver {
@@ -161,6 +166,8 @@ public class FreshetMeta extends MetaImpl {
   /** Per statement: the SQL it was prepared with and its current result. */
   static final class StatementState {
     volatile String sql;
+    /** The markers ({@code ?}) of {@link #sql} and their types; null until prepared. */
+    volatile @Nullable StatementParameters parameters;
     /** Row limit given at prepare time ({@code setMaxRows} of a prepared statement); -1 for none. */
     volatile long maxRowCount = -1;
     volatile @Nullable PushQuery push;
@@ -356,10 +363,12 @@ public class FreshetMeta extends MetaImpl {
 
   @Override public StatementHandle prepare(ConnectionHandle ch, String sql, long maxRowCount) {
     // Planned, not run: the statement's columns are known before it executes.
-    Signature signature = describe(ch, sql);
+    StatementParameters parameters = parameters(ch, sql);
+    Signature signature = describe(ch, sql, parameters);
     StatementHandle h = createStatement(ch);
     StatementState statement = statement(h);
     statement.sql = sql;
+    statement.parameters = parameters;
     statement.maxRowCount = maxRowCount;
     h.signature = signature;
     return h;
@@ -375,6 +384,7 @@ public class FreshetMeta extends MetaImpl {
       throws NoSuchStatementException {
     StatementState statement = statementOrThrow(h);
     statement.sql = sql;
+    statement.parameters = null;
     try {
       synchronized (callback.getMonitor()) {
         callback.clear();
@@ -402,12 +412,8 @@ public class FreshetMeta extends MetaImpl {
       int maxRowsInFirstFrame) throws NoSuchStatementException {
     StatementState statement = statementOrThrow(h);
     try {
-      if (parameterValues != null && !parameterValues.isEmpty()) {
-        throw Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Statement parameters (?) are not"
-            + " supported yet; put the values in the SQL text");
-      }
-      return new ExecuteResult(List.of(execute(h, statement, statement.sql,
-          statement.maxRowCount)));
+      String sql = bound(h, statement, parameterValues);
+      return new ExecuteResult(List.of(execute(h, statement, sql, statement.maxRowCount)));
     } catch (SQLException e) {
       throw new RuntimeException(e);
     }
@@ -478,11 +484,63 @@ public class FreshetMeta extends MetaImpl {
     return new ExecuteBatchResult(counts);
   }
 
+  /**
+   * Runs a prepared statement once per parameter set, in order, each as a statement of its own:
+   * an INSERT's every set is one offset of the stream. Stops at the first set that fails.
+   */
   @Override public ExecuteBatchResult executeBatch(StatementHandle h,
       List<List<TypedValue>> parameterValues) throws NoSuchStatementException {
-    throw new RuntimeException(Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Statement parameters"
-        + " (?) are not supported yet; use Statement.addBatch(sql) with the values in the SQL"
-        + " text"));
+    StatementState statement = statementOrThrow(h);
+    long[] counts = new long[parameterValues.size()];
+    try {
+      for (int i = 0; i < counts.length; i++) {
+        String sql = bound(h, statement, parameterValues.get(i));
+        MetaResultSet r = execute(h, statement, sql, -1);
+        counts[i] = r.updateCount;
+        statement.closeResult();
+      }
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
+    return new ExecuteBatchResult(counts);
+  }
+
+  /**
+   * {@link #executeBatch} for a protobuf server: Avatica's {@code LocalService} hands a batch's
+   * parameter sets only to a {@link ProtobufMeta}, in their protobuf form.
+   */
+  @Override public ExecuteBatchResult executeBatchProtobuf(StatementHandle h,
+      List<Requests.UpdateBatch> updateBatches) throws NoSuchStatementException {
+    List<List<TypedValue>> sets = new ArrayList<>(updateBatches.size());
+    for (Requests.UpdateBatch batch : updateBatches) {
+      List<TypedValue> values = new ArrayList<>(batch.getParameterValuesCount());
+      for (Common.TypedValue value : batch.getParameterValuesList()) {
+        // An implicit null is a marker the client never set: refused when bound.
+        values.add(value.getImplicitlyNull() ? null : TypedValue.fromProto(value));
+      }
+      sets.add(values);
+    }
+    return executeBatch(h, sets);
+  }
+
+  /** The statement's SQL with {@code values} in place of its markers. */
+  private String bound(StatementHandle h, StatementState statement,
+      @Nullable List<TypedValue> values) throws SQLException {
+    StatementParameters parameters = statement.parameters;
+    if (parameters == null) {
+      parameters = parameters(new ConnectionHandle(h.connectionId), statement.sql);
+      statement.parameters = parameters;
+    }
+    return parameters.bind(ParameterValues.of(values == null ? List.of() : values,
+        parameters.count()));
+  }
+
+  private StatementParameters parameters(ConnectionHandle ch, String sql) {
+    try {
+      return StatementParameters.of(connection(ch.id).session, sql);
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
   }
 
   @Override public Iterable<Object> createIterable(StatementHandle h, QueryState state,
@@ -608,11 +666,16 @@ public class FreshetMeta extends MetaImpl {
   }
 
   private static Signature signature(String sql, List<ResultColumn> columns, StatementType type) {
+    return signature(sql, columns, List.of(), type);
+  }
+
+  private static Signature signature(String sql, List<ResultColumn> columns,
+      List<AvaticaParameter> parameters, StatementType type) {
     List<ColumnMetaData> metaData = new ArrayList<>();
     for (int i = 0; i < columns.size(); i++) {
       metaData.add(columnMetaData(i, columns.get(i)));
     }
-    return Signature.create(metaData, sql, List.of(), CursorFactory.ARRAY, type);
+    return Signature.create(metaData, sql, parameters, CursorFactory.ARRAY, type);
   }
 
   private static ColumnMetaData columnMetaData(int ordinal, ResultColumn column) {
@@ -632,7 +695,7 @@ public class FreshetMeta extends MetaImpl {
   // server, where MetaImpl's defaults would fail for want of a client connection.
 
   /** The columns of {@code sql}, planned but not run, as the signature of a prepared statement. */
-  private Signature describe(ConnectionHandle ch, String sql) {
+  private Signature describe(ConnectionHandle ch, String sql, StatementParameters parameters) {
     try {
       StatementDescription description =
           StatementDescriber.describe(connection(ch.id).session, sql);
@@ -647,7 +710,7 @@ public class FreshetMeta extends MetaImpl {
       default:
         type = StatementType.SELECT;
       }
-      return signature(sql, description.columns(), type);
+      return signature(sql, description.columns(), ParameterValues.describe(parameters), type);
     } catch (SQLException e) {
       throw new RuntimeException(e);
     }

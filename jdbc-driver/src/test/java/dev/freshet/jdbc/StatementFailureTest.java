@@ -91,11 +91,13 @@ class StatementFailureTest {
   }
 
   @Test void shouldRefuseParameterMarkersWithoutValues() throws SQLException {
-    assertEquals("The statement has 1 parameter marker (?) but no value for it. Write the values"
-        + " into the statement", fails("INSERT INTO s VALUES ('a', ?, 1)", "07001")
+    assertEquals("The statement has 1 parameter marker (?) but no value for it. Execute it as a"
+        + " PreparedStatement with its values set, or write the values into the statement",
+        fails("INSERT INTO s VALUES ('a', ?, 1)", "07001")
         .getMessage());
-    assertEquals("The statement has 2 parameter markers (?) but no value for them. Write the"
-        + " values into the statement", fails("SELECT * FROM s WHERE k = ? AND v > ?", "07001")
+    assertEquals("The statement has 2 parameter markers (?) but no value for them. Execute it as"
+        + " a PreparedStatement with its values set, or write the values into the statement",
+        fails("SELECT * FROM s WHERE k = ? AND v > ?", "07001")
         .getMessage());
     assertEquals(0, rows("SELECT COUNT(*) FROM s"));
   }

@@ -259,6 +259,31 @@ public final class FreshetPlanner {
     return new Converter().toRel(insert);
   }
 
+  /**
+   * The types of the parameter markers ({@code ?}) of a query or an {@code INSERT}, in order, as
+   * Calcite's validator infers them from where each stands: {@code user_id = ?} takes the type
+   * of {@code user_id}, {@code INSERT INTO s VALUES (?, ?)} the types of the stream's columns.
+   *
+   * <pre>{@code
+   * planner.parameterRowType(parse("SELECT * FROM clicks WHERE user_id = ?"));   // (VARCHAR ?0)
+   * }</pre>
+   *
+   * @param statement a freshly parsed query (possibly {@code SELECT STREAM}) or INSERT; validation
+   *     rewrites it
+   * @throws PlanningException if the statement is not valid, or a marker stands where its type
+   *     cannot be inferred
+   */
+  public RelDataType parameterRowType(SqlNode statement) throws PlanningException {
+    SqlNode node = statement instanceof SqlInsert ? statement : withoutStreamKeyword(statement);
+    Converter converter = new Converter();
+    try {
+      SqlNode validated = converter.validator.validate(node);
+      return converter.validator.getParameterRowType(validated);
+    } catch (CalciteContextException e) {
+      throw converter.validationError(e);
+    }
+  }
+
   /** Derives the Calcite type of a column declaration. */
   public RelDataType columnType(org.apache.calcite.sql.SqlDataTypeSpec spec, boolean nullable) {
     RelDataType type = spec.deriveType(new Converter().validator);
