@@ -96,6 +96,48 @@ public class RemoteJdbcFactory implements AvaticaFactory {
         throw RemoteErrors.onCall("Creating a statement", e);
       }
     }
+
+    // Transactions: the server's refusals (25001, 0A000) keep their SQLSTATE.
+
+    @Override public void setAutoCommit(boolean autoCommit) throws SQLException {
+      try {
+        super.setAutoCommit(autoCommit);
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Setting auto-commit", e);
+      }
+    }
+
+    @Override public void setReadOnly(boolean readOnly) throws SQLException {
+      try {
+        super.setReadOnly(readOnly);
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Setting read-only", e);
+      }
+    }
+
+    @Override public void setTransactionIsolation(int level) throws SQLException {
+      try {
+        super.setTransactionIsolation(level);
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Setting the transaction isolation", e);
+      }
+    }
+
+    @Override public void commit() throws SQLException {
+      try {
+        super.commit();
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Committing", e);
+      }
+    }
+
+    @Override public void rollback() throws SQLException {
+      try {
+        super.rollback();
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Rolling back", e);
+      }
+    }
   }
 
   /** Statement whose cancel also closes it on the server, which stops its push query. */
@@ -159,6 +201,25 @@ public class RemoteJdbcFactory implements AvaticaFactory {
     RemoteDatabaseMetaData(AvaticaConnection connection) {
       super(connection);
       this.connection = connection;
+    }
+
+    // Transactions, as the server runs them: INSERTs only, at READ_COMMITTED; DDL inside a
+    // transaction takes effect at once and leaves the pending INSERTs pending.
+
+    @Override public boolean supportsTransactions() {
+      return true;
+    }
+
+    @Override public boolean supportsTransactionIsolationLevel(int level) {
+      return level == java.sql.Connection.TRANSACTION_READ_COMMITTED;
+    }
+
+    @Override public boolean supportsDataManipulationTransactionsOnly() {
+      return true;
+    }
+
+    @Override public boolean dataDefinitionCausesTransactionCommit() {
+      return false;
     }
 
     /**
