@@ -157,17 +157,13 @@ public final class Session {
   }
 
   /**
-   * Makes the session read-only, or writable again.
-   *
-   * @throws SQLException 25001 if the change is asked while INSERTs are pending
+   * Makes the session read-only, or writable again. It governs the statements that follow:
+   * INSERTs already pending stay pending, and {@link #commit} still appends them. (A remote
+   * client may send the setting late, with its next request, so refusing it mid-transaction
+   * would fail that request instead.)
    */
-  public void setReadOnly(boolean on) throws SQLException {
-    synchronized (pending) {
-      if (on != readOnly && !pending.isEmpty()) {
-        throw TransactionErrors.readOnlyInTransaction(pending.rowCount());
-      }
-      readOnly = on;
-    }
+  public void setReadOnly(boolean on) {
+    readOnly = on;
   }
 
   /**

@@ -27,7 +27,9 @@ import org.apache.calcite.avatica.Meta;
  * before it (the streams' appended offsets, the views' latest completed batch) and never another
  * connection's uncommitted INSERTs, but two reads in one transaction may see different data. Asking
  * for {@code NONE} or {@code READ_UNCOMMITTED} gets {@code READ_COMMITTED}, a stronger level, as
- * JDBC allows; {@code REPEATABLE_READ} and {@code SERIALIZABLE} are refused (0A000). The schema
+ * JDBC allows. Freshet's drivers refuse {@code REPEATABLE_READ} and {@code SERIALIZABLE} (0A000,
+ * {@link #checkIsolation}); here, where a stock Avatica client's request arrives late (with its
+ * next statement, which a refusal would fail, again and again), they get READ_COMMITTED too. The schema
  * cannot change, as names would still resolve in {@code FRESHET}; a catalog is ignored, as JDBC
  * asks of a driver without catalogs.
  */
@@ -36,6 +38,19 @@ final class ConnectionSettings {
   static final int ISOLATION = Connection.TRANSACTION_READ_COMMITTED;
 
   private ConnectionSettings() {
+  }
+
+  /**
+   * Refuses an isolation level above READ_COMMITTED, which Freshet does not provide (0A000).
+   *
+   * @param level a {@code Connection.TRANSACTION_*} constant
+   */
+  static void checkIsolation(int level) throws SQLException {
+    if (level > ISOLATION) {
+      throw Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Transaction isolation " + level
+          + " is not supported: Freshet provides READ_COMMITTED (" + ISOLATION + "); call"
+          + " setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED)");
+    }
   }
 
   /** The settings of a new connection. */
@@ -48,8 +63,8 @@ final class ConnectionSettings {
    * Applies the settings {@code requested} sets to {@code session} and {@code current}, and
    * returns the result.
    *
-   * @throws SQLException if {@code requested} names another schema than {@code FRESHET} or an
-   *     isolation level above READ_COMMITTED, or the session refuses the change
+   * @throws SQLException if {@code requested} names another schema than {@code FRESHET}, or
+   *     turns auto-commit on and the commit of the pending INSERTs fails
    */
   static Meta.ConnectionProperties sync(ConnectionPropertiesImpl current,
       Meta.ConnectionProperties requested, Session session) throws SQLException {
@@ -61,14 +76,8 @@ final class ConnectionSettings {
           + " streams and views. Qualify the names of system tables instead, e.g."
           + " SELECT * FROM " + EngineMetadata.SYSTEM_SCHEMA + ".QUERIES");
     }
-    Integer isolation = requested.getTransactionIsolation();
-    if (isolation != null && isolation > ISOLATION) {
-      throw Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Transaction isolation " + isolation
-          + " is not supported: Freshet provides READ_COMMITTED ("
-          + ISOLATION + "); call setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED)");
-    }
     synchronized (current) {
-      // The session first: it may refuse (read-only while INSERTs are pending).
+      // The session first: turning auto-commit on commits, which may fail.
       if (requested.isReadOnly() != null) {
         session.setReadOnly(requested.isReadOnly());
       }

@@ -122,6 +122,7 @@ public class FreshetJdbcFactory implements AvaticaFactory {
     }
 
     @Override public void setTransactionIsolation(int level) throws SQLException {
+      ConnectionSettings.checkIsolation(level);
       try {
         super.setTransactionIsolation(level);
       } catch (RuntimeException e) {

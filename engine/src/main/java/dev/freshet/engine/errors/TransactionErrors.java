@@ -4,8 +4,7 @@ import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 
 /**
- * The errors of a connection's transaction settings: writes on a read-only connection, and
- * changes refused while a transaction holds uncommitted rows.
+ * The errors of a connection's transaction settings: writes on a read-only connection.
  *
  * <pre>{@code
  * throw TransactionErrors.readOnly("INSERT");   // SQLSTATE 25006
@@ -24,12 +23,5 @@ public final class TransactionErrors {
     return Errors.of(SqlState.READ_ONLY_SQL_TRANSACTION, "The connection is read-only"
         + " (Connection.setReadOnly(true)), so it cannot run " + statement + "; call"
         + " setReadOnly(false) or run it on a connection that is not read-only");
-  }
-
-  /** {@code setReadOnly} while the transaction holds uncommitted rows (25001). */
-  public static SQLException readOnlyInTransaction(long pendingRows) {
-    return Errors.of(SqlState.ACTIVE_SQL_TRANSACTION, "Cannot change whether the connection is"
-        + " read-only while its transaction holds " + pendingRows + " uncommitted rows; call"
-        + " commit() or rollback() first");
   }
 }

@@ -97,11 +97,15 @@ public class RemoteJdbcFactory implements AvaticaFactory {
       }
     }
 
-    // Transactions: the server's refusals (25001, 0A000) keep their SQLSTATE.
+    // Transactions. Avatica's client only records a setting and sends it with the next
+    // request; these send it at once (the getter makes the round trip), so that e.g.
+    // setAutoCommit(true) commits before a close() that would otherwise drop the rows, and a
+    // failure is reported by the call that caused it.
 
     @Override public void setAutoCommit(boolean autoCommit) throws SQLException {
       try {
         super.setAutoCommit(autoCommit);
+        super.getAutoCommit();
       } catch (RuntimeException e) {
         throw RemoteErrors.onCall("Setting auto-commit", e);
       }
@@ -110,14 +114,22 @@ public class RemoteJdbcFactory implements AvaticaFactory {
     @Override public void setReadOnly(boolean readOnly) throws SQLException {
       try {
         super.setReadOnly(readOnly);
+        super.isReadOnly();
       } catch (RuntimeException e) {
         throw RemoteErrors.onCall("Setting read-only", e);
       }
     }
 
+    /** Freshet provides READ_COMMITTED: a stronger level is refused (0A000), a weaker one raised. */
     @Override public void setTransactionIsolation(int level) throws SQLException {
+      if (level > TRANSACTION_READ_COMMITTED) {
+        throw new SQLException("Transaction isolation " + level + " is not supported: Freshet"
+            + " provides READ_COMMITTED (" + TRANSACTION_READ_COMMITTED + "); call"
+            + " setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED)", "0A000");
+      }
       try {
         super.setTransactionIsolation(level);
+        super.getTransactionIsolation();
       } catch (RuntimeException e) {
         throw RemoteErrors.onCall("Setting the transaction isolation", e);
       }

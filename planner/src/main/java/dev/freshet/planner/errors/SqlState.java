@@ -39,11 +39,6 @@ public enum SqlState {
   NOT_NULL_VIOLATION("23502"),
   /** {@code 24000} A fetch that does not follow the cursor's position (SQL standard). */
   INVALID_CURSOR_STATE("24000"),
-  /**
-   * {@code 25001} A change that a connection refuses while its transaction holds uncommitted
-   * statements, e.g. {@code setReadOnly} (SQL standard: active SQL transaction).
-   */
-  ACTIVE_SQL_TRANSACTION("25001"),
   /** {@code 25006} A write on a read-only connection (SQL standard: read-only SQL transaction). */
   READ_ONLY_SQL_TRANSACTION("25006"),
   /** {@code 2BP01} An object that others still use, e.g. a stream views read (PostgreSQL). */
