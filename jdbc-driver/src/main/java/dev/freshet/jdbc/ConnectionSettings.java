@@ -29,9 +29,9 @@ import org.apache.calcite.avatica.Meta;
  * for {@code NONE} or {@code READ_UNCOMMITTED} gets {@code READ_COMMITTED}, a stronger level, as
  * JDBC allows. Freshet's drivers refuse {@code REPEATABLE_READ} and {@code SERIALIZABLE} (0A000,
  * {@link #checkIsolation}); here, where a stock Avatica client's request arrives late (with its
- * next statement, which a refusal would fail, again and again), they get READ_COMMITTED too. The schema
- * cannot change, as names would still resolve in {@code FRESHET}; a catalog is ignored, as JDBC
- * asks of a driver without catalogs.
+ * next statement, which a refusal would fail, again and again), they get READ_COMMITTED too. The
+ * schema cannot change, as names would still resolve in {@code FRESHET}; a catalog is ignored,
+ * as JDBC asks of a driver without catalogs.
  */
 final class ConnectionSettings {
   /** The one isolation level Freshet provides. */

@@ -120,7 +120,7 @@ public class RemoteJdbcFactory implements AvaticaFactory {
       }
     }
 
-    /** Freshet provides READ_COMMITTED: a stronger level is refused (0A000), a weaker one raised. */
+    /** Freshet provides READ_COMMITTED: a stronger level is refused (0A000), a weaker raised. */
     @Override public void setTransactionIsolation(int level) throws SQLException {
       if (level > TRANSACTION_READ_COMMITTED) {
         throw new SQLException("Transaction isolation " + level + " is not supported: Freshet"
