@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.Failures;
+import dev.freshet.engine.errors.TransactionErrors;
 import dev.freshet.planner.errors.SqlState;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.runtime.MicroBatchExecution;
@@ -55,6 +56,7 @@ import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.InsertExecutor;
+import dev.freshet.engine.query.PendingInserts;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
 
@@ -76,6 +78,10 @@ import dev.freshet.engine.query.ResultColumn;
 public final class Session {
   private final Engine engine;
   private final SessionOptions options = new SessionOptions();
+  /** The INSERTs of the open transaction when auto-commit is off; guarded by itself. */
+  private final PendingInserts pending = new PendingInserts();
+  private volatile boolean autoCommit = true;
+  private volatile boolean readOnly;
 
   Session(Engine engine) {
     this.engine = requireNonNull(engine, "engine");
@@ -119,6 +125,72 @@ public final class Session {
     return options.stateStoreProvider();
   }
 
+  /** Whether each INSERT commits when it returns (true, as a new session starts). */
+  public boolean autoCommit() {
+    return autoCommit;
+  }
+
+  /**
+   * Turns auto-commit on or off. Off, the session's INSERTs wait in its transaction until
+   * {@link #commit} appends them (one offset per stream) or {@link #rollback} drops them; other
+   * statements (DDL included) take effect at once, as with auto-commit on. Turning it on commits
+   * the pending INSERTs, as JDBC asks.
+   *
+   * <pre>{@code
+   * session.setAutoCommit(false);
+   * session.execute("INSERT INTO clicks VALUES ('u1', 1.0)");   // not visible yet
+   * session.commit();                                          // visible, one offset
+   * }</pre>
+   */
+  public void setAutoCommit(boolean on) throws SQLException {
+    synchronized (pending) {
+      if (on && !autoCommit) {
+        commit();
+      }
+      autoCommit = on;
+    }
+  }
+
+  /** Whether the session refuses writes (INSERT, CREATE, DROP, STOP QUERY) with 25006. */
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  /**
+   * Makes the session read-only, or writable again. It governs the statements that follow:
+   * INSERTs already pending stay pending, and {@link #commit} still appends them. (A remote
+   * client may send the setting late, with its next request, so refusing it mid-transaction
+   * would fail that request instead.)
+   */
+  public void setReadOnly(boolean on) {
+    readOnly = on;
+  }
+
+  /**
+   * Appends the pending INSERTs, each stream's as one offset (one micro-batch, one fsync);
+   * nothing to do with none pending or auto-commit on. See {@link PendingInserts#commit} for
+   * what is atomic across streams.
+   */
+  public void commit() throws SQLException {
+    synchronized (pending) {
+      if (pending.isEmpty()) {
+        return;
+      }
+      // Under the DDL lock: a stream cannot be dropped between the check and the append.
+      synchronized (engine.ddlLock()) {
+        pending.commit(name -> engine.catalog().stream(name)
+            .flatMap(StreamTable::memoryStream));
+      }
+    }
+  }
+
+  /** Drops the pending INSERTs. */
+  public void rollback() {
+    synchronized (pending) {
+      pending.clear();
+    }
+  }
+
   /**
    * Parses and executes one statement.
    *
@@ -137,6 +209,12 @@ public final class Session {
 
   private StatementResult run(String sql) throws SQLException {
     SqlNode node = parse(sql);
+    if (readOnly) {
+      Optional<String> write = WriteStatements.kind(node);
+      if (write.isPresent()) {
+        throw TransactionErrors.readOnly(write.get());
+      }
+    }
     int markers = ParameterMarkers.count(node);
     if (markers > 0) {
       // Executed as text there are no values to bind: a NULL in their place would be stored.
@@ -189,7 +267,14 @@ public final class Session {
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlInsert) {
-      return new StatementResult.UpdateCount(InsertExecutor.insert(planner, (SqlInsert) node));
+      if (autoCommit) {
+        return new StatementResult.UpdateCount(InsertExecutor.insert(planner, (SqlInsert) node));
+      }
+      InsertExecutor.Rows rows = InsertExecutor.evaluate(planner, (SqlInsert) node);
+      synchronized (pending) {
+        pending.add(rows);
+      }
+      return new StatementResult.UpdateCount(rows.rows().size());
     }
     if (node instanceof SqlExplain) {
       return explain((SqlExplain) node);

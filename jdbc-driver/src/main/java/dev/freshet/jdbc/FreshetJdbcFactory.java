@@ -102,6 +102,49 @@ public class FreshetJdbcFactory implements AvaticaFactory {
         throw JdbcErrors.unwrap(e, "Cannot set schema " + schema);
       }
     }
+
+    // Transactions: the Meta's refusals come as unchecked exceptions; these keep their SQLSTATE.
+
+    @Override public void setAutoCommit(boolean autoCommit) throws SQLException {
+      try {
+        super.setAutoCommit(autoCommit);
+      } catch (RuntimeException e) {
+        throw JdbcErrors.unwrap(e, "Cannot set auto-commit " + autoCommit);
+      }
+    }
+
+    @Override public void setReadOnly(boolean readOnly) throws SQLException {
+      try {
+        super.setReadOnly(readOnly);
+      } catch (RuntimeException e) {
+        throw JdbcErrors.unwrap(e, "Cannot set read-only " + readOnly);
+      }
+    }
+
+    @Override public void setTransactionIsolation(int level) throws SQLException {
+      ConnectionSettings.checkIsolation(level);
+      try {
+        super.setTransactionIsolation(level);
+      } catch (RuntimeException e) {
+        throw JdbcErrors.unwrap(e, "Cannot set transaction isolation " + level);
+      }
+    }
+
+    @Override public void commit() throws SQLException {
+      try {
+        super.commit();
+      } catch (RuntimeException e) {
+        throw JdbcErrors.unwrap(e, "Cannot commit");
+      }
+    }
+
+    @Override public void rollback() throws SQLException {
+      try {
+        super.rollback();
+      } catch (RuntimeException e) {
+        throw JdbcErrors.unwrap(e, "Cannot roll back");
+      }
+    }
   }
 
   /** Statement whose errors keep the engine's SQLSTATE. */
@@ -284,6 +327,25 @@ public class FreshetJdbcFactory implements AvaticaFactory {
 
     /** Avatica says true; a Freshet connection creates streams and INSERTs rows. */
     @Override public boolean isReadOnly() {
+      return false;
+    }
+
+    // Transactions (see ConnectionSettings): INSERTs only, at READ_COMMITTED; DDL inside a
+    // transaction takes effect at once and leaves the pending INSERTs pending.
+
+    @Override public boolean supportsTransactions() {
+      return true;
+    }
+
+    @Override public boolean supportsTransactionIsolationLevel(int level) {
+      return level == ConnectionSettings.ISOLATION;
+    }
+
+    @Override public boolean supportsDataManipulationTransactionsOnly() {
+      return true;
+    }
+
+    @Override public boolean dataDefinitionCausesTransactionCommit() {
       return false;
     }
 

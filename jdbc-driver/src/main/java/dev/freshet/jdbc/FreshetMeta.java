@@ -264,6 +264,8 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
       checkOwner(ch.id, state);
       if (connections.remove(ch.id, state)) {
         state.closeStatements();
+        // Closing without commit drops the transaction's INSERTs.
+        state.session.rollback();
       }
     }
   }
@@ -304,7 +306,8 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
   @Override public ConnectionProperties connectionSync(ConnectionHandle ch,
       ConnectionProperties connProps) {
     try {
-      return ConnectionSettings.sync(connection(ch.id).settings, connProps);
+      ConnectionState state = connection(ch.id);
+      return ConnectionSettings.sync(state.settings, connProps, state.session);
     } catch (SQLException e) {
       throw new RuntimeException(e);
     }
@@ -613,12 +616,21 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     return false;
   }
 
+  /**
+   * Appends the connection's pending INSERTs (auto-commit off), one offset per stream; with
+   * auto-commit on nothing is pending and this does nothing.
+   */
   @Override public void commit(ConnectionHandle ch) {
-    // Every statement commits on its own; there are no transactions to end.
+    try {
+      connection(ch.id).session.commit();
+    } catch (SQLException e) {
+      throw new RuntimeException(e);
+    }
   }
 
+  /** Drops the connection's pending INSERTs. */
   @Override public void rollback(ConnectionHandle ch) {
-    // Nothing is pending: every statement committed when it returned.
+    connection(ch.id).session.rollback();
   }
 
   private ConnectionState connection(String id) {

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.EngineMetadata;
 import dev.freshet.engine.query.ResultColumn;
-import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.Types;
 import java.util.ArrayList;
@@ -84,9 +83,9 @@ final class FreshetMetadata {
     properties.put(DatabaseProperty.GET_STRING_FUNCTIONS, EngineMetadata.stringFunctions());
     properties.put(DatabaseProperty.GET_SYSTEM_FUNCTIONS, EngineMetadata.systemFunctions());
     properties.put(DatabaseProperty.GET_TIME_DATE_FUNCTIONS, EngineMetadata.timeDateFunctions());
-    // Every statement commits on its own; there are no transactions to isolate.
+    // See ConnectionSettings: reads see committed rows only.
     properties.put(DatabaseProperty.GET_DEFAULT_TRANSACTION_ISOLATION,
-        Connection.TRANSACTION_NONE);
+        ConnectionSettings.ISOLATION);
     return Map.copyOf(properties);
   }
 

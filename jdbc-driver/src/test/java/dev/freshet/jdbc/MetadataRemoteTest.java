@@ -78,7 +78,7 @@ class MetadataRemoteTest {
     assertEquals(List.of(), rows(stock.getImportedKeys(null, null, "ORDERS")));
     assertEquals(List.of(), rows(stock.getIndexInfo(null, null, "ORDERS", false, true)));
     assertEquals(embedded.getSQLKeywords(), stock.getSQLKeywords());
-    assertEquals(Connection.TRANSACTION_NONE, stock.getDefaultTransactionIsolation());
+    assertEquals(Connection.TRANSACTION_READ_COMMITTED, stock.getDefaultTransactionIsolation());
     assertEquals("FRESHET", remote.getSchema());
   }
 

@@ -286,7 +286,7 @@ class MetadataTest {
     assertNull(connection.getCatalog());
     assertTrue(connection.getAutoCommit());
     assertFalse(connection.isReadOnly());
-    assertEquals(Connection.TRANSACTION_NONE, connection.getTransactionIsolation());
+    assertEquals(Connection.TRANSACTION_READ_COMMITTED, connection.getTransactionIsolation());
   }
 
   @Test void shouldListTheTypesThatColumnsCanHave() throws Exception {
@@ -345,7 +345,7 @@ class MetadataTest {
     assertEquals("\"", metaData.getIdentifierQuoteString());
     assertEquals("\\", metaData.getSearchStringEscape());
     assertTrue(metaData.storesUpperCaseIdentifiers());
-    assertEquals(Connection.TRANSACTION_NONE, metaData.getDefaultTransactionIsolation());
+    assertEquals(Connection.TRANSACTION_READ_COMMITTED, metaData.getDefaultTransactionIsolation());
     assertFalse(metaData.isReadOnly());
     assertFalse(metaData.supportsCatalogsInDataManipulation());
     assertTrue(metaData.supportsSchemasInDataManipulation());

@@ -44,6 +44,29 @@ public final class InsertExecutor {
 
   /** Appends the statement's rows to its stream and returns how many there were. */
   public static long insert(FreshetPlanner planner, SqlInsert insert) throws SQLException {
+    Rows rows = evaluate(planner, insert);
+    try {
+      rows.target().addData(rows.rows());
+    } catch (StreamLogException e) {
+      // Not written: the INSERT fails, and the stream is as it was.
+      throw StreamErrors.streamLogError(e);
+    }
+    return rows.rows().size();
+  }
+
+  /**
+   * The rows an INSERT statement gives and the stream they go to, evaluated and checked but not
+   * appended: a transaction holds them until it commits ({@link PendingInserts}).
+   *
+   * @param stream the stream's name in the catalog
+   * @param target the stream's rows, which the rows are appended to
+   * @param rows the rows, in the stream's column order and internal representation
+   */
+  public record Rows(String stream, MemoryStream target, List<Object[]> rows) {
+  }
+
+  /** Evaluates the statement's rows for its stream, without appending them. */
+  public static Rows evaluate(FreshetPlanner planner, SqlInsert insert) throws SQLException {
     StreamTable stream = Errors.fromPlanner(
         () -> planner.stream((SqlIdentifier) insert.getTargetTable()));
     // Checked first: a stream that generates its rows has nowhere to put them.
@@ -53,14 +76,8 @@ public final class InsertExecutor {
     if (!(plan instanceof TableModify)) {
       throw Errors.notSupported("Cannot plan " + insert);
     }
-    List<Object[]> rows = evaluate(planner, ((TableModify) plan).getInput(), stream);
-    try {
-      target.addData(rows);
-    } catch (StreamLogException e) {
-      // Not written: the INSERT fails, and the stream is as it was.
-      throw StreamErrors.streamLogError(e);
-    }
-    return rows.size();
+    return new Rows(stream.name(), target,
+        evaluate(planner, ((TableModify) plan).getInput(), stream));
   }
 
   /** Evaluates {@code VALUES}, with the casts to the stream's column types above it. */

@@ -96,6 +96,60 @@ public class RemoteJdbcFactory implements AvaticaFactory {
         throw RemoteErrors.onCall("Creating a statement", e);
       }
     }
+
+    // Transactions. Avatica's client only records a setting and sends it with the next
+    // request; these send it at once (the getter makes the round trip), so that e.g.
+    // setAutoCommit(true) commits before a close() that would otherwise drop the rows, and a
+    // failure is reported by the call that caused it.
+
+    @Override public void setAutoCommit(boolean autoCommit) throws SQLException {
+      try {
+        super.setAutoCommit(autoCommit);
+        super.getAutoCommit();
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Setting auto-commit", e);
+      }
+    }
+
+    @Override public void setReadOnly(boolean readOnly) throws SQLException {
+      try {
+        super.setReadOnly(readOnly);
+        super.isReadOnly();
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Setting read-only", e);
+      }
+    }
+
+    /** Freshet provides READ_COMMITTED: a stronger level is refused (0A000), a weaker raised. */
+    @Override public void setTransactionIsolation(int level) throws SQLException {
+      if (level > TRANSACTION_READ_COMMITTED) {
+        throw new SQLException("Transaction isolation " + level + " is not supported: Freshet"
+            + " provides READ_COMMITTED (" + TRANSACTION_READ_COMMITTED + "); call"
+            + " setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED)", "0A000");
+      }
+      try {
+        super.setTransactionIsolation(level);
+        super.getTransactionIsolation();
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Setting the transaction isolation", e);
+      }
+    }
+
+    @Override public void commit() throws SQLException {
+      try {
+        super.commit();
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Committing", e);
+      }
+    }
+
+    @Override public void rollback() throws SQLException {
+      try {
+        super.rollback();
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Rolling back", e);
+      }
+    }
   }
 
   /** Statement whose cancel also closes it on the server, which stops its push query. */
@@ -159,6 +213,25 @@ public class RemoteJdbcFactory implements AvaticaFactory {
     RemoteDatabaseMetaData(AvaticaConnection connection) {
       super(connection);
       this.connection = connection;
+    }
+
+    // Transactions, as the server runs them: INSERTs only, at READ_COMMITTED; DDL inside a
+    // transaction takes effect at once and leaves the pending INSERTs pending.
+
+    @Override public boolean supportsTransactions() {
+      return true;
+    }
+
+    @Override public boolean supportsTransactionIsolationLevel(int level) {
+      return level == java.sql.Connection.TRANSACTION_READ_COMMITTED;
+    }
+
+    @Override public boolean supportsDataManipulationTransactionsOnly() {
+      return true;
+    }
+
+    @Override public boolean dataDefinitionCausesTransactionCommit() {
+      return false;
     }
 
     /**

@@ -39,6 +39,8 @@ public enum SqlState {
   NOT_NULL_VIOLATION("23502"),
   /** {@code 24000} A fetch that does not follow the cursor's position (SQL standard). */
   INVALID_CURSOR_STATE("24000"),
+  /** {@code 25006} A write on a read-only connection (SQL standard: read-only SQL transaction). */
+  READ_ONLY_SQL_TRANSACTION("25006"),
   /** {@code 2BP01} An object that others still use, e.g. a stream views read (PostgreSQL). */
   DEPENDENT_OBJECTS_STILL_EXIST("2BP01"),
   /** {@code 3F000} A schema that does not exist (SQL standard). */

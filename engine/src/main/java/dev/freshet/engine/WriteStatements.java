@@ -1,0 +1,48 @@
+package dev.freshet.engine;
+
+import dev.freshet.sql.parser.SqlCreateStream;
+import dev.freshet.sql.parser.SqlDropStream;
+import dev.freshet.sql.parser.SqlStopQuery;
+import java.util.Optional;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
+import org.apache.calcite.sql.ddl.SqlDropMaterializedView;
+
+/**
+ * Which statements change what other connections see, and so are refused on a read-only
+ * connection: INSERT, CREATE and DROP of streams and views, STOP QUERY. Queries, SHOW, DESCRIBE,
+ * EXPLAIN and SET (which changes only the session's own options) are not writes.
+ *
+ * <pre>{@code
+ * WriteStatements.kind(Session.parse("INSERT INTO clicks VALUES (1)"));   // Optional[INSERT]
+ * WriteStatements.kind(Session.parse("SELECT * FROM clicks"));            // Optional.empty
+ * }</pre>
+ */
+final class WriteStatements {
+  private WriteStatements() {
+  }
+
+  /** What kind of write {@code node} is, for an error message; empty if it is not a write. */
+  static Optional<String> kind(SqlNode node) {
+    if (node instanceof SqlInsert) {
+      return Optional.of("INSERT");
+    }
+    if (node instanceof SqlCreateStream) {
+      return Optional.of("CREATE STREAM");
+    }
+    if (node instanceof SqlDropStream) {
+      return Optional.of("DROP STREAM");
+    }
+    if (node instanceof SqlCreateMaterializedView) {
+      return Optional.of("CREATE MATERIALIZED VIEW");
+    }
+    if (node instanceof SqlDropMaterializedView) {
+      return Optional.of("DROP MATERIALIZED VIEW");
+    }
+    if (node instanceof SqlStopQuery) {
+      return Optional.of("STOP QUERY");
+    }
+    return Optional.empty();
+  }
+}
