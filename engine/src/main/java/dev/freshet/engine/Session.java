@@ -277,7 +277,7 @@ public final class Session {
       return new StatementResult.UpdateCount(rows.rows().size());
     }
     if (node instanceof SqlExplain) {
-      return explain((SqlExplain) node);
+      return explain((SqlExplain) node, sql);
     }
     if (node instanceof SqlSetProperty) {
       SqlSetProperty set = (SqlSetProperty) node;
@@ -413,8 +413,21 @@ public final class Session {
     return options.pushBatchMarkers();
   }
 
-  private StatementResult explain(SqlExplain explain) throws SQLException {
+  /**
+   * The plan of a push query or a view's query, as the streaming planner makes it; of a plain
+   * query over views or system tables, as Calcite runs it; of a plain query over streams, as
+   * Freshet's executor runs it once over the rows held.
+   */
+  private StatementResult explain(SqlExplain explain, String sql) throws SQLException {
     SqlNode explicandum = explain.getExplicandum();
+    if (explicandum.isA(SqlKind.QUERY) && !FreshetPlanner.isStreamQuery(explicandum)) {
+      Optional<String> plan = engine.pullQueries().explain(explicandum);
+      if (plan.isPresent()) {
+        return planRow(plan.get());
+      }
+      // It reads streams. Validation rewrote the tree; the streaming planner validates a fresh one.
+      explicandum = ((SqlExplain) parse(sql)).getExplicandum();
+    }
     if (explicandum instanceof SqlCreateMaterializedView) {
       // A view's query is planned exactly like a push query.
       explicandum = ((SqlCreateMaterializedView) explicandum).query;
@@ -429,9 +442,12 @@ public final class Session {
     PlannedQuery plan = Errors.fromPlanner(
         () -> engine.planner().planQuery(query, emit, options.statePartitions(),
             options.maxWindowsPerRow()));
-    String text = RelOptUtil.toString(plan.logical());
+    return planRow(RelOptUtil.toString(plan.logical()));
+  }
+
+  private static StatementResult planRow(String plan) {
     return new StatementResult.Rows(List.of(ResultColumn.varchar("PLAN", 4096)),
-        List.<Object[]>of(new Object[] {text}));
+        List.<Object[]>of(new Object[] {plan}));
   }
 
   private void stopQuery(String idOrName) throws SQLException {
@@ -476,7 +492,7 @@ public final class Session {
     return new StatementResult.Rows(List.of(ResultColumn.varchar("QUERY_ID", 36),
         ResultColumn.varchar("NAME", 128), ResultColumn.varchar("STATUS", 12),
         ResultColumn.varchar("OUTPUT_MODE", 8), ResultColumn.bigint("LAST_BATCH_ID"),
-        ResultColumn.varchar("SQL", 4096), ResultColumn.varchar("ERROR", 4096)), rows);
+        ResultColumn.varchar("QUERY_TEXT", 4096), ResultColumn.varchar("ERROR", 4096)), rows);
   }
 
   private StatementResult describe(SqlDescribeTable describe) throws SQLException {

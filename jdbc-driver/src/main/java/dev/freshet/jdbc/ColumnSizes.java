@@ -1,5 +1,6 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.engine.EngineMetadata;
 import dev.freshet.engine.query.ResultColumn;
 import java.sql.Types;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -18,14 +19,25 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * defines it, the length of the value's text, while {@code ResultSetMetaData.getPrecision()}
  * is the number of fractional digits of seconds, which Avatica formats values with.
  * {@code DECIMAL_DIGITS} is that number, as JDBC defines it. A VARCHAR declared without a
- * length has no size: null here, 0 ("unknown") in {@code getPrecision()}.
+ * length has the size of the longest VARCHAR, 65536, the {@code PRECISION} that
+ * {@code getTypeInfo} reports for VARCHAR (BI tools size their string columns by
+ * {@code COLUMN_SIZE} and take null for an error); its {@code getPrecision()} stays 0
+ * ("unknown").
  */
 final class ColumnSizes {
   /** Length of {@code HH:MM:SS} and of {@code YYYY-MM-DD HH:MM:SS}. */
   private static final int TIME_LENGTH = 8;
   private static final int TIMESTAMP_LENGTH = 19;
 
+  /** {@code COLUMN_SIZE} of a VARCHAR without length: the longest VARCHAR, 65536. */
+  static final int UNBOUNDED_STRING_LENGTH = longestVarchar();
+
   private ColumnSizes() {
+  }
+
+  private static int longestVarchar() {
+    return EngineMetadata.types().stream().filter(t -> t.jdbcType() == Types.VARCHAR)
+        .findFirst().orElseThrow().maxPrecision();
   }
 
   /** {@code COLUMN_SIZE}: precision of a number, length of a string or of a time's text. */
@@ -38,6 +50,9 @@ final class ColumnSizes {
       return timeLength(precision);
     case Types.TIMESTAMP:
       return timestampLength(precision);
+    case Types.CHAR:
+    case Types.VARCHAR:
+      return precision > 0 ? precision : UNBOUNDED_STRING_LENGTH;
     default:
       return precision > 0 ? precision : null;
     }

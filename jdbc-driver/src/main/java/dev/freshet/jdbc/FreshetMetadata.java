@@ -25,9 +25,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>Freshet has no catalogs ({@code TABLE_CAT} is null) and two schemas: {@code FRESHET} holds
  * the streams and materialized views, and is where unqualified names resolve; {@code SYS} holds
- * the system tables. The table types are {@code STREAM} (a declared stream), {@code VIEW} (a
- * materialized view; its {@code REMARKS} are its {@code CREATE} statement), {@code SYSTEM TABLE}
- * and {@code TABLE}, of which there are none yet. A table's columns are those
+ * the system tables. The table types are {@code TABLE} (a declared stream), {@code VIEW} (a
+ * materialized view; its {@code REMARKS} are its {@code CREATE} statement) and
+ * {@code SYSTEM TABLE}. A stream is a {@code TABLE} because BI tools and crawlers such as
+ * SchemaCrawler list only the types {@code TABLE} and {@code VIEW} by default, and a stream
+ * reads as a table of the rows it holds; {@code SHOW STREAMS} tells streams apart. A table's
+ * columns are those
  * {@code SELECT * FROM} it returns, with the same types (see {@link ColumnSizes} for sizes). A
  * view's primary key is its group key when the view shows it whole
  * ({@link EngineMetadata#primaryKey}).
@@ -35,16 +38,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Patterns follow {@link SearchPattern}; results are sorted as JDBC specifies.
  */
 final class FreshetMetadata {
-  /** Table type of a declared stream. */
-  static final String STREAM = "STREAM";
+  /** Table type of a declared stream, what tools list by default. */
+  static final String TABLE = "TABLE";
   /** Table type of a materialized view. */
   static final String VIEW = "VIEW";
   /** Table type of the tables of schema SYS. */
   static final String SYSTEM_TABLE = "SYSTEM TABLE";
-  /** Table type of tables, which Freshet does not have yet (reference tables will be). */
-  static final String TABLE = "TABLE";
   /** The table types, sorted. */
-  static final List<String> TABLE_TYPES = List.of(STREAM, SYSTEM_TABLE, TABLE, VIEW);
+  static final List<String> TABLE_TYPES = List.of(SYSTEM_TABLE, TABLE, VIEW);
 
   /** The same as {@link FreshetDriver}'s version, for clients that ask the server. */
   static final String PRODUCT_NAME = "Freshet";
@@ -238,7 +239,7 @@ final class FreshetMetadata {
   private static String tableType(EngineMetadata.Table table) {
     switch (table.kind()) {
     case STREAM:
-      return STREAM;
+      return TABLE;
     case MATERIALIZED_VIEW:
       return VIEW;
     case SYSTEM_TABLE:

@@ -8,7 +8,7 @@ import java.util.List;
  * A whole result that the driver makes itself, such as the tables {@code getTables} lists.
  *
  * <pre>{@code
- * new MetadataRows(MetadataLayouts.TABLE_TYPES, List.of(new Object[] {"STREAM"}));
+ * new MetadataRows(MetadataLayouts.TABLE_TYPES, List.of(new Object[] {"TABLE"}));
  * }</pre>
  *
  * @param layout the columns

@@ -1,5 +1,6 @@
 package dev.freshet.jdbc;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,6 +53,36 @@ class ExplainTest {
       try (ResultSet rs = s.executeQuery("SHOW VIEWS")) {
         assertFalse(rs.next(), "EXPLAIN must not create the view");
       }
+    }
+  }
+
+  @Test void shouldShowCalcitesPlanOfAPlainQueryOverAViewOrASystemTable() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)"
+          + " WITH (connector = 'memory')");
+      s.execute("CREATE MATERIALIZED VIEW totals AS SELECT user_id, COUNT(*) AS n FROM clicks"
+          + " GROUP BY user_id");
+      assertEquals("EnumerableCalc(expr#0..1=[{inputs}], expr#2=[1:BIGINT], expr#3=[>($t1, $t2)],"
+          + " proj#0..1=[{exprs}], $condition=[$t3])\n"
+          + "  EnumerableTableScan(table=[[FRESHET, TOTALS]])\n",
+          plan(s, "EXPLAIN PLAN FOR SELECT * FROM totals WHERE n > 1"));
+      assertEquals("EnumerableCalc(expr#0..10=[{inputs}], NAME=[$t1])\n"
+          + "  EnumerableTableScan(table=[[SYS, QUERIES]])\n",
+          plan(s, "EXPLAIN PLAN FOR SELECT name FROM sys.queries"));
+      // A plain query over a stream: the plan Freshet's executor runs over the rows held.
+      assertEquals("LogicalProject(USER_ID=[$0])\n"
+          + "  LogicalTableScan(table=[[FRESHET, CLICKS]])\n",
+          plan(s, "EXPLAIN PLAN FOR SELECT user_id FROM clicks"));
+    }
+  }
+
+  private static String plan(Statement s, String explain) throws Exception {
+    try (ResultSet rs = s.executeQuery(explain)) {
+      assertTrue(rs.next());
+      String plan = rs.getString(1);
+      assertFalse(rs.next());
+      return plan;
     }
   }
 }

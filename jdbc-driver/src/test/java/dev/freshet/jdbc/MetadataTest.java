@@ -56,7 +56,7 @@ class MetadataTest {
   }
 
   private static List<Object> stream(String name) {
-    return row(null, "FRESHET", name, "STREAM", null);
+    return row(null, "FRESHET", name, "TABLE", null);
   }
 
   private static List<Object> view(String name, String sql) {
@@ -75,14 +75,14 @@ class MetadataTest {
 
   @Test void shouldListEveryTableByTypeSchemaAndName() throws Exception {
     List<List<Object>> expected = List.of(
-        stream("ORDERS"),
-        stream("SALESXTOTAL"),
         systemTable("PRIMARY_KEYS", "The key columns of each view, as"
             + " DatabaseMetaData.getPrimaryKeys lists them"),
         systemTable("QUERIES", "One row per continuous query, with the metrics of its last"
             + " batch"),
         systemTable("QUERY_PROGRESS", "One row per recent batch of each continuous query (the"
             + " last 100)"),
+        stream("ORDERS"),
+        stream("SALESXTOTAL"),
         view("BIG_ORDERS", MetadataCatalog.BIG_ORDERS),
         view("CUSTOMER_ONLY", MetadataCatalog.CUSTOMER_ONLY),
         view("REGION_ORDERS", MetadataCatalog.REGION_ORDERS),
@@ -93,7 +93,7 @@ class MetadataTest {
     assertEquals(expected, tables(null, "%", "%"));
     // The other columns of getTables say nothing about Freshet's tables.
     List<List<Object>> all = rows(metaData.getTables(null, null, "ORDERS", null));
-    assertEquals(List.of(Arrays.asList(null, "FRESHET", "ORDERS", "STREAM", null, null, null,
+    assertEquals(List.of(Arrays.asList(null, "FRESHET", "ORDERS", "TABLE", null, null, null,
         null, null, null)), all);
   }
 
@@ -106,18 +106,26 @@ class MetadataTest {
         view("SALES_TOTAL", MetadataCatalog.SALES_TOTAL),
         view("UPPER_CUSTOMERS", MetadataCatalog.UPPER_CUSTOMERS)),
         tables(null, null, "%", "VIEW"));
-    assertEquals(List.of(stream("ORDERS"), stream("SALESXTOTAL"),
+    assertEquals(List.of(
         systemTable("PRIMARY_KEYS", "The key columns of each view, as"
             + " DatabaseMetaData.getPrimaryKeys lists them"),
         systemTable("QUERIES", "One row per continuous query, with the metrics of its last"
             + " batch"),
         systemTable("QUERY_PROGRESS", "One row per recent batch of each continuous query (the"
-            + " last 100)")),
-        tables(null, null, "%", "SYSTEM TABLE", "STREAM"));
-    // Tools ask for TABLE and VIEW; Freshet has no TABLE yet.
-    assertEquals(List.of(), tables(null, null, "%", "TABLE"));
-    assertEquals(List.of(stream("ORDERS"), stream("SALESXTOTAL")),
-        tables(null, null, "%", "stream"));
+            + " last 100)"),
+        stream("ORDERS"), stream("SALESXTOTAL")),
+        tables(null, null, "%", "SYSTEM TABLE", "table"));
+    // Streams are TABLEs, so that tools asking for TABLE and VIEW, as SchemaCrawler's default
+    // crawl does, see every stream and view.
+    assertEquals(List.of(stream("ORDERS"), stream("SALESXTOTAL"),
+        view("BIG_ORDERS", MetadataCatalog.BIG_ORDERS),
+        view("CUSTOMER_ONLY", MetadataCatalog.CUSTOMER_ONLY),
+        view("REGION_ORDERS", MetadataCatalog.REGION_ORDERS),
+        view("SALES_BY_CUSTOMER", MetadataCatalog.SALES_BY_CUSTOMER),
+        view("SALES_TOTAL", MetadataCatalog.SALES_TOTAL),
+        view("UPPER_CUSTOMERS", MetadataCatalog.UPPER_CUSTOMERS)),
+        tables(null, null, "%", "TABLE", "VIEW"));
+    assertEquals(List.of(), tables(null, null, "%", "STREAM"));
   }
 
   @Test void shouldMatchSchemaAndTableNamePatterns() throws Exception {
@@ -160,8 +168,8 @@ class MetadataTest {
         // The length of "2026-01-01 10:00:00.250", 3 digits of seconds; the watermark's delay.
         column("TS", Types.TIMESTAMP, "TIMESTAMP", 23, 3, null, true, "WATERMARK 5000 ms", null,
             7),
-        // A VARCHAR without length has no size.
-        column("NOTE", Types.VARCHAR, "VARCHAR", null, null, null, true, null, null, 8)),
+        // A VARCHAR without length has the longest VARCHAR's size, as getTypeInfo reports it.
+        column("NOTE", Types.VARCHAR, "VARCHAR", 65536, null, null, true, null, 65536, 8)),
         rows(metaData.getColumns(null, "FRESHET", "ORDERS", null)));
   }
 
@@ -214,6 +222,11 @@ class MetadataTest {
       Integer size = md.getPrecision(c) == 0 ? null : md.getPrecision(c);
       Integer digits;
       switch (type) {
+      case Types.VARCHAR:
+        // A VARCHAR without length: getPrecision() is 0, "unknown"; COLUMN_SIZE, the longest.
+        size = md.getPrecision(c) == 0 ? 65536 : md.getPrecision(c);
+        digits = null;
+        break;
       case Types.TIMESTAMP:
         // getPrecision() counts digits of seconds; COLUMN_SIZE, the characters of the text.
         size = 19 + (md.getPrecision(c) > 0 ? 1 + md.getPrecision(c) : 0);
@@ -269,7 +282,7 @@ class MetadataTest {
     assertEquals(List.of(), rows(metaData.getSchemas("X", null)));
     assertEquals(List.of(), rows(metaData.getCatalogs()));
     assertEquals(List.of("TABLE_CAT"), labels(metaData.getCatalogs().getMetaData()));
-    assertEquals(List.of(row("STREAM"), row("SYSTEM TABLE"), row("TABLE"), row("VIEW")),
+    assertEquals(List.of(row("SYSTEM TABLE"), row("TABLE"), row("VIEW")),
         rows(metaData.getTableTypes()));
 
     assertEquals("FRESHET", connection.getSchema());

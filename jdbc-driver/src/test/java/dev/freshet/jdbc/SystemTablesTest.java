@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.ZoneOffset;
@@ -64,6 +65,19 @@ class SystemTablesTest {
 
   private static Timestamp seconds(long s) {
     return new Timestamp(s * 1000);
+  }
+
+  @Test void shouldCallTheStatementOfAQueryQueryTextNotTheReservedWordSql() throws Exception {
+    String create = "CREATE MATERIALIZED VIEW per_key AS SELECT k, COUNT(*) AS n FROM events"
+        + " GROUP BY k";
+    statement.execute(create);
+    assertEquals(List.of(row("PER_KEY", create)),
+        query(statement, "SELECT name, query_text FROM sys.queries"));
+    try (ResultSet rs = statement.executeQuery("SHOW QUERIES")) {
+      assertEquals("QUERY_TEXT", rs.getMetaData().getColumnLabel(6));
+      assertTrue(rs.next());
+      assertEquals(create, rs.getString("QUERY_TEXT"));
+    }
   }
 
   @Test void shouldReportTheMetricsOfEachBatchOfAWindowedAppendQuery() throws Exception {

@@ -40,6 +40,7 @@ import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.RelColumnOrigin;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.rules.CoreRules;
@@ -62,6 +63,7 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.ConvertToChecked;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.util.Pair;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -441,7 +443,24 @@ public final class FreshetPlanner {
         // read no stream. Untrimmed, it reads its stream and finds no row.
         rel = root.rel;
       }
-      return root.withRel(rel).project();
+      return withQueryNames(root, root.withRel(rel).project());
+    }
+
+    /**
+     * {@code rel} with the column names the query gives ({@code AS w}): RelRoot's project keeps
+     * a plan whose columns are already in order as it is, even where a rewrite named them
+     * {@code $f0} (a window start computed in the aggregate), and every result, view and
+     * metadata call takes the names from here.
+     */
+    private RelNode withQueryNames(RelRoot root, RelNode rel) {
+      List<String> names = Pair.right(root.fields);
+      if (SqlKind.DML.contains(root.kind) || rel.getRowType().getFieldNames().equals(names)) {
+        return rel;
+      }
+      // Directly, not through a RelBuilder, which keeps an identity projection's input as is.
+      return LogicalProject.create(rel, List.of(),
+          rel.getCluster().getRexBuilder().identityProjects(rel.getRowType()), names,
+          Set.of());
     }
 
     private PlanningException validationError(CalciteContextException e) {

@@ -49,7 +49,7 @@ class RemoteMetadataTest {
           tables.add(row.subList(1, 4));
         }
       }
-      assertEquals(List.of(List.of("FRESHET", stream, "STREAM"), List.of("FRESHET", view, "VIEW")),
+      assertEquals(List.of(List.of("FRESHET", stream, "TABLE"), List.of("FRESHET", view, "VIEW")),
           tables.stream().sorted((a, b) -> ((String) a.get(2)).compareTo((String) b.get(2)))
               .toList());
 

@@ -20,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -141,6 +142,59 @@ public final class PullQueryExecutor {
       cache.put(sql, version, prepared);
     }
     return prepared;
+  }
+
+  /**
+   * Calcite's plan of {@code query}, as {@code EXPLAIN PLAN FOR} shows it, or empty if the query
+   * reads a stream, which the streaming planner plans. Validation rewrites {@code query}.
+   *
+   * <pre>{@code
+   * executor.explain(FreshetSqlParser.parse("SELECT * FROM totals"));
+   * // Optional[EnumerableTableScan(table=[[FRESHET, TOTALS]])\n]
+   * }</pre>
+   *
+   * @throws SQLException if the query is not valid, or Calcite cannot plan it (0A000)
+   */
+  public Optional<String> explain(SqlNode query) throws SQLException {
+    // Afresh, not from the cache: a cached query lets go of its plan once compiled.
+    Prepared prepared = prepareAfresh(query);
+    if (!prepared.streams().isEmpty()) {
+      return Optional.empty();
+    }
+    RelRoot root = requireNonNull(prepared.root);
+    try {
+      return Optional.of(RelOptUtil.toString(optimize(root)));
+    } catch (RuntimeException e) {
+      throw cannotPlan(root, e);
+    }
+  }
+
+  /**
+   * The plan Calcite runs for {@code root}, as Calcite's Prepare makes it: the root's sort order
+   * is a required trait, and the final projection (which may drop a sort column) goes on top of
+   * the optimized plan.
+   */
+  private static EnumerableRel optimize(RelRoot root) {
+    RelTraitSet desired = root.rel.getTraitSet().replace(EnumerableConvention.INSTANCE)
+        .replace(root.collation).simplify();
+    EnumerableRel best = (EnumerableRel) Programs.standard().run(
+        root.rel.getCluster().getPlanner(), root.rel, desired, List.of(), List.of());
+    if (!root.isRefTrivial()) {
+      RexBuilder rexBuilder = best.getCluster().getRexBuilder();
+      List<RexNode> projects = new ArrayList<>();
+      for (int field : Pair.left(root.fields)) {
+        projects.add(rexBuilder.makeInputRef(best, field));
+      }
+      best = EnumerableCalc.create(best, RexProgram.create(best.getRowType(), projects, null,
+          root.validatedRowType, rexBuilder));
+    }
+    return best;
+  }
+
+  private static SQLException cannotPlan(RelRoot root, RuntimeException e) {
+    // Calcite plans and compiles any valid query it supports; what is left is a gap.
+    return Errors.notSupported("Calcite cannot run this query over materialized views."
+        + " Plan:\n" + RelOptUtil.toString(root.rel), e);
   }
 
   private Prepared prepareAfresh(SqlNode query) throws SQLException {
@@ -281,21 +335,7 @@ public final class PullQueryExecutor {
       parameters.put("_conformance", SqlConformanceEnum.DEFAULT);
       Bindable<?> bindable;
       try {
-        // As Calcite's Prepare: the root's sort order is a required trait, and the final
-        // projection (which may drop a sort column) goes on top of the optimized plan.
-        RelTraitSet desired = root.rel.getTraitSet().replace(EnumerableConvention.INSTANCE)
-            .replace(root.collation).simplify();
-        EnumerableRel best = (EnumerableRel) Programs.standard().run(
-            root.rel.getCluster().getPlanner(), root.rel, desired, List.of(), List.of());
-        if (!root.isRefTrivial()) {
-          RexBuilder rexBuilder = best.getCluster().getRexBuilder();
-          List<RexNode> projects = new ArrayList<>();
-          for (int field : Pair.left(root.fields)) {
-            projects.add(rexBuilder.makeInputRef(best, field));
-          }
-          best = EnumerableCalc.create(best, RexProgram.create(best.getRowType(), projects, null,
-              root.validatedRowType, rexBuilder));
-        }
+        EnumerableRel best = optimize(root);
         Prepare.CatalogReader.THREAD_LOCAL.set(catalogReader);
         try {
           bindable = EnumerableInterpretable.toBindable(parameters, null, best,
@@ -304,9 +344,7 @@ public final class PullQueryExecutor {
           Prepare.CatalogReader.THREAD_LOCAL.remove();
         }
       } catch (RuntimeException e) {
-        // Calcite plans and compiles any valid query it supports; what is left is a gap.
-        throw Errors.notSupported("Calcite cannot run this query over materialized views."
-            + " Plan:\n" + RelOptUtil.toString(root.rel), e);
+        throw cannotPlan(root, e);
       }
       return new Compiled(bindable, Collections.unmodifiableMap(parameters));
     }

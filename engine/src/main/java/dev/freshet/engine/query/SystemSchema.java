@@ -122,7 +122,7 @@ public final class SystemSchema extends AbstractSchema {
         .add("INPUT_ROWS_PER_SECOND", SqlTypeName.DOUBLE).nullable(true)
         .add("PROCESSED_ROWS_PER_SECOND", SqlTypeName.DOUBLE).nullable(true)
         .add("LAST_ERROR", SqlTypeName.VARCHAR).nullable(true)
-        .add("SQL", SqlTypeName.VARCHAR)
+        .add("QUERY_TEXT", SqlTypeName.VARCHAR)
         .build();
   }
 

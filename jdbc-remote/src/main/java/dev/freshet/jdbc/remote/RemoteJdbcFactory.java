@@ -15,6 +15,7 @@ import org.apache.calcite.avatica.AvaticaResultSet;
 import org.apache.calcite.avatica.AvaticaResultSetMetaData;
 import org.apache.calcite.avatica.AvaticaSpecificDatabaseMetaData;
 import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.ConnectionPropertiesImpl;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MetaImpl;
 import org.apache.calcite.avatica.QueryState;
@@ -148,6 +149,28 @@ public class RemoteJdbcFactory implements AvaticaFactory {
         super.rollback();
       } catch (RuntimeException e) {
         throw RemoteErrors.onCall("Rolling back", e);
+      }
+    }
+
+    /**
+     * Sets the schema now, so that a refused schema (3F000) is this call's error. Avatica's
+     * remote client only records the change and sends it with the connection's next call, which
+     * then fails with an unchecked exception, as does every call after it: the refused schema
+     * stays recorded. Here it is put back to the server's, so the connection stays usable.
+     */
+    @Override public void setSchema(String schema) throws SQLException {
+      String current;
+      try {
+        current = getSchema();
+      } catch (RuntimeException e) {
+        throw RemoteErrors.onCall("Reading the schema", e);
+      }
+      try {
+        super.setSchema(schema);
+        meta.connectionSync(handle, new ConnectionPropertiesImpl());
+      } catch (RuntimeException e) {
+        super.setSchema(current);
+        throw RemoteErrors.onCall("Setting the schema", e);
       }
     }
   }
