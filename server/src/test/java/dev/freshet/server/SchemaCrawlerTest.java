@@ -1,0 +1,63 @@
+package dev.freshet.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import schemacrawler.schema.Catalog;
+import schemacrawler.schema.Column;
+import schemacrawler.schema.Table;
+import schemacrawler.schemacrawler.SchemaCrawlerOptions;
+import schemacrawler.schemacrawler.SchemaCrawlerOptionsBuilder;
+import schemacrawler.tools.utility.SchemaCrawlerUtility;
+import us.fatehi.utility.datasource.DatabaseConnectionSource;
+import us.fatehi.utility.datasource.DatabaseConnectionSources;
+import us.fatehi.utility.datasource.MultiUseUserCredentials;
+
+/**
+ * SchemaCrawler, which reads a database's metadata as BI tools do, finds with its default options
+ * every stream and view of a running server, with their columns.
+ */
+class SchemaCrawlerTest {
+  @Test void shouldFindEveryStreamAndViewWithItsColumnsInADefaultCrawl() throws Exception {
+    try (FreshetServer server = FreshetServer.builder().port(0).start()) {
+      String url = "jdbc:freshet:remote:url=" + server.url();
+      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+        s.execute("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)");
+        s.execute("CREATE MATERIALIZED VIEW per_user AS SELECT user_id, COUNT(*) AS n,"
+            + " SUM(amount) AS total FROM clicks GROUP BY user_id");
+      }
+      SchemaCrawlerOptions options = SchemaCrawlerOptionsBuilder.newSchemaCrawlerOptions();
+      DatabaseConnectionSource source = DatabaseConnectionSources.newDatabaseConnectionSource(
+          url, new MultiUseUserCredentials("", ""));
+      Catalog catalog = SchemaCrawlerUtility.getCatalog(source, options);
+
+      Map<String, List<String>> tables = new TreeMap<>();
+      for (Table table : catalog.getTables()) {
+        List<String> columns = new ArrayList<>();
+        for (Column column : table.getColumns()) {
+          columns.add(column.getName() + " " + column.getColumnDataType().getName());
+        }
+        tables.put(table.getSchema().getName() + "." + table.getName() + " ("
+            + table.getTableType() + ")", columns);
+      }
+      assertEquals(Map.of(
+          "FRESHET.CLICKS (table)", List.of("USER_ID VARCHAR", "AMOUNT DOUBLE"),
+          "FRESHET.PER_USER (view)", List.of("USER_ID VARCHAR", "N BIGINT", "TOTAL DOUBLE")),
+          Map.copyOf(filtered(tables)), tables.toString());
+    }
+  }
+
+  /** The crawl without the system schema's tables. */
+  private static Map<String, List<String>> filtered(Map<String, List<String>> tables) {
+    Map<String, List<String>> user = new TreeMap<>(tables);
+    user.keySet().removeIf(name -> name.startsWith("SYS."));
+    return user;
+  }
+}
