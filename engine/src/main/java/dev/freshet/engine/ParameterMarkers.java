@@ -1,5 +1,7 @@
 package dev.freshet.engine;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlNode;
@@ -18,10 +20,15 @@ final class ParameterMarkers {
 
   /** How many {@code ?} markers {@code node} holds. */
   static int count(SqlNode node) {
-    int[] count = {0};
+    return of(node).size();
+  }
+
+  /** The {@code ?} markers of {@code node}, in the order of their indexes. */
+  static List<SqlDynamicParam> of(SqlNode node) {
+    List<SqlDynamicParam> markers = new ArrayList<>();
     node.accept(new SqlBasicVisitor<Void>() {
       @Override public Void visit(SqlDynamicParam param) {
-        count[0]++;
+        markers.add(param);
         return null;
       }
 
@@ -35,6 +42,7 @@ final class ParameterMarkers {
         return null;
       }
     });
-    return count[0];
+    markers.sort((a, b) -> Integer.compare(a.getIndex(), b.getIndex()));
+    return markers;
   }
 }

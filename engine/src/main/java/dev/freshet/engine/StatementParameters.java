@@ -19,13 +19,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -203,25 +201,7 @@ public final class StatementParameters {
   }
 
   private static List<SqlDynamicParam> markers(SqlNode node) {
-    List<SqlDynamicParam> markers = new ArrayList<>();
-    node.accept(new SqlBasicVisitor<Void>() {
-      @Override public Void visit(SqlDynamicParam param) {
-        markers.add(param);
-        return null;
-      }
-
-      @Override public Void visit(SqlCall call) {
-        // Custom statements (CREATE STREAM, EMIT, ...) may have null operands.
-        for (SqlNode operand : call.getOperandList()) {
-          if (operand != null) {
-            operand.accept(this);
-          }
-        }
-        return null;
-      }
-    });
-    markers.sort((a, b) -> Integer.compare(a.getIndex(), b.getIndex()));
-    return markers;
+    return ParameterMarkers.of(node);
   }
 
   /**
