@@ -1,6 +1,7 @@
 package dev.freshet.jdbc;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.Failures;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 
@@ -12,19 +13,19 @@ final class JdbcErrors {
   private JdbcErrors() {
   }
 
-  /** The first SQLException with a SQLSTATE in {@code e}'s cause chain, else a new one. */
+  /**
+   * The first SQLException with a SQLSTATE in {@code e}'s cause chain, or the condition behind it
+   * (a division by zero, a stack overflow: see {@link Failures}), else a new one naming
+   * {@code context}.
+   */
   static SQLException unwrap(Throwable e, String context) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException && ((SQLException) t).getSQLState() != null) {
-        return (SQLException) t;
-      }
-      if (t.getCause() == t) {
-        break;
-      }
+    SQLException mapped = Failures.toSqlException(e);
+    boolean madeForUnknownFailure = mapped != e && mapped.getCause() == e
+        && SqlState.INTERNAL_ERROR.code().equals(mapped.getSQLState());
+    if (!madeForUnknownFailure) {
+      return mapped;
     }
-    if (e instanceof SQLException) {
-      return (SQLException) e;
-    }
+    // Not one the engine raised: say what the driver was doing.
     return Errors.of(SqlState.GENERAL_ERROR, context + ": " + e, e);
   }
 }

@@ -116,9 +116,6 @@ public final class FreshetPlanner {
    * conformance, and SqlToRelConverter alone does not.
    */
   public static RelRoot checkedArithmetic(RelRoot root) {
-    if (!FreshetConformance.INSTANCE.checkedArithmetic()) {
-      return root;
-    }
     return root.withRel(new ConvertToChecked(root.rel.getCluster().getRexBuilder())
         .visit(root.rel));
   }

@@ -7,6 +7,7 @@ import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The errors about the catalog's objects (streams, materialized views and queries) that the
@@ -121,14 +122,12 @@ public final class CatalogErrors {
     if (error instanceof StreamLogException log) {
       return prefixed("Materialized view " + name + " failed: ", StreamErrors.streamLogError(log));
     }
-    SQLException cause = Failures.toSqlException(error);
-    SqlState state = SqlState.of(cause.getSQLState())
-        .filter(s -> s != SqlState.INTERNAL_ERROR)
-        .orElse(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE);
-    return Errors.of(state, "Materialized view " + name + " failed"
+    Optional<Failures.Condition> condition = Failures.condition(error);
+    return Errors.of(condition.map(Failures.Condition::state)
+        .orElse(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE), "Materialized view " + name + " failed"
         + (lastBatchId < 0 ? " before its first batch" : " after batch " + lastBatchId)
-        + ", so its rows are out of date: " + (state == SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE
-        ? String.valueOf(error.getMessage()) : cause.getMessage())
+        + ", so its rows are out of date: " + condition.map(Failures.Condition::message)
+        .orElse(String.valueOf(error.getMessage()))
         + ". Fix the cause, then DROP MATERIALIZED VIEW " + name + " and create it again"
         + " (after SET 'on.error' = 'skip' a view drops rows whose expressions fail instead of"
         + " failing)", error);

@@ -2,6 +2,7 @@ package dev.freshet.engine.errors;
 
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * What a throwable that escaped a statement means to its user: the {@link SQLException} with the
@@ -49,6 +50,21 @@ public final class Failures {
     }
     return Errors.of(SqlState.INTERNAL_ERROR, "Freshet failed on this statement with an internal"
         + " error: " + failure + ". This is a bug: please report it with the statement", failure);
+  }
+
+  /**
+   * What a continuous query's failure means to its reader, as the SQLSTATE of the condition and
+   * its message (22012 for a division by zero, ...); empty when it is an internal failure, which
+   * the caller reports in its own words.
+   */
+  public static Optional<Condition> condition(Throwable failure) {
+    SQLException e = toSqlException(failure);
+    return SqlState.of(e.getSQLState()).filter(state -> state != SqlState.INTERNAL_ERROR)
+        .map(state -> new Condition(state, e.getMessage()));
+  }
+
+  /** A failure's condition: its SQLSTATE and the message that says what to do. */
+  public record Condition(SqlState state, String message) {
   }
 
   /** The error of a statement whose parsing or planning overflowed the stack. */

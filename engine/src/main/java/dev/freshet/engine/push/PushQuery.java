@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -465,11 +466,10 @@ public final class PushQuery implements AutoCloseable {
     }
     if (ended.error() != null) {
       // The condition's SQLSTATE (22003 for an overflow, ...), the query's name in the message.
-      SQLException failure = Failures.toSqlException(ended.error());
-      SqlState state = SqlState.of(failure.getSQLState()).orElse(SqlState.SYSTEM_ERROR);
-      throw Errors.of(state == SqlState.INTERNAL_ERROR ? SqlState.SYSTEM_ERROR : state,
-          "Continuous query " + query.name() + " failed: " + (state == SqlState.INTERNAL_ERROR
-              ? ended.error().toString() : failure.getMessage()), ended.error());
+      Optional<Failures.Condition> condition = Failures.condition(ended.error());
+      throw Errors.of(condition.map(Failures.Condition::state).orElse(SqlState.SYSTEM_ERROR),
+          "Continuous query " + query.name() + " failed: " + condition
+              .map(Failures.Condition::message).orElse(ended.error().toString()), ended.error());
     }
     return null;
   }

@@ -26,7 +26,7 @@ import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.PlanningException;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.DataContext;
@@ -59,8 +59,6 @@ public final class ExecPlanBuilder {
   private final int inputTasks;
   /** What the calcs do with a row whose expressions fail. */
   private RowErrors rowErrors = RowErrors.failing();
-  /** The plan node of each watermark operator built, for the input tasks' copies. */
-  private final Map<EventTimeWatermarkOperator, Integer> watermarkNodes = new IdentityHashMap<>();
 
   /**
    * Creates a builder for one query.
@@ -138,7 +136,8 @@ public final class ExecPlanBuilder {
     List<ExecNode> nodes = plan.nodes();
     checkScan(nodes, stream);
     CollectOperator output = new CollectOperator();
-    List<EventTimeWatermarkOperator> watermarks = new ArrayList<>();
+    // The first copy of each watermark node's operator, by node id: input tasks' copies feed it.
+    Map<Integer, EventTimeWatermarkOperator> watermarks = new LinkedHashMap<>();
     List<StatefulAggregateOperator> stateful = new ArrayList<>();
     List<Operator> extraInputTasks = new ArrayList<>();
     boolean splittable = stream.source() instanceof SupportsParallelReads;
@@ -150,7 +149,7 @@ public final class ExecPlanBuilder {
       for (int i = nodes.size() - 1; i >= 1; i--) {
         ExecNode node = nodes.get(i);
         if (!(node.operator() instanceof ExecOperator.StatefulAggregate aggregate)) {
-          downstream = rowByRow(node, nodes.get(i - 1), downstream, watermarks, null);
+          downstream = rowByRow(node, nodes.get(i - 1), downstream, watermarks, false);
           continue;
         }
         int tasks = splittable && readsStreamDirectly(nodes.subList(1, i)) ? inputTasks : 1;
@@ -168,7 +167,7 @@ public final class ExecPlanBuilder {
         // built once the first copies are, whose watermarks the copies feed.
         Operator copy = split.inputTask(t);
         for (int j = splitAt - 1; j >= 1; j--) {
-          copy = rowByRow(nodes.get(j), nodes.get(j - 1), copy, watermarks, watermarks);
+          copy = rowByRow(nodes.get(j), nodes.get(j - 1), copy, watermarks, true);
         }
         extraInputTasks.add(copy);
       }
@@ -177,7 +176,8 @@ public final class ExecPlanBuilder {
           + e.getMessage(), e);
     }
     java.util.Collections.reverse(stateful);
-    return new StreamingPipeline(stream.source(), downstream, output, watermarks, stateful,
+    return new StreamingPipeline(stream.source(), downstream, output,
+        List.copyOf(watermarks.values()), stateful,
         List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor,
         rowErrors);
   }
@@ -206,23 +206,20 @@ public final class ExecPlanBuilder {
    * The operator of a stateless {@code node} reading the rows of {@code input}, emitting into
    * {@code downstream}.
    *
-   * @param copyOf for an input task's copy, the watermarks of the first copy, which a copy's
-   *     watermark feeds; null when building the first copy, whose watermarks are added to
-   *     {@code watermarks}
+   * @param watermarks the first copy's watermark operators by node id, added to when building
+   *     the first copy
+   * @param copy whether this is an input task's copy, whose watermark feeds the first copy's
    */
   private Operator rowByRow(ExecNode node, ExecNode input, Operator downstream,
-      List<EventTimeWatermarkOperator> watermarks,
-      @Nullable List<EventTimeWatermarkOperator> copyOf) {
+      Map<Integer, EventTimeWatermarkOperator> watermarks, boolean copy) {
     ExecOperator operator = node.operator();
     if (operator instanceof ExecOperator.Watermark w) {
-      if (copyOf != null) {
-        EventTimeWatermarkOperator original = watermarkOf(node, copyOf);
-        return original.copy(downstream);
+      if (copy) {
+        return watermarks.get(node.id()).copy(downstream);
       }
       EventTimeWatermarkOperator op =
           new EventTimeWatermarkOperator(w.eventTimeIndex(), w.delayMs(), downstream);
-      watermarks.add(op);
-      watermarkNodes.put(op, node.id());
+      watermarks.put(node.id(), op);
       return op;
     }
     if (operator instanceof ExecOperator.Window w) {
@@ -250,16 +247,6 @@ public final class ExecPlanBuilder {
     }
     throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()
         + ") cannot run there: only the first operator reads the stream", null);
-  }
-
-  private EventTimeWatermarkOperator watermarkOf(ExecNode node,
-      List<EventTimeWatermarkOperator> originals) {
-    for (EventTimeWatermarkOperator original : originals) {
-      if (watermarkNodes.get(original) == node.id()) {
-        return original;
-      }
-    }
-    throw new IllegalStateException("no first copy of watermark " + node.id());
   }
 
   private StatefulAggregateSpec spec(ExecOperator.StatefulAggregate aggregate) {
