@@ -95,7 +95,7 @@ final class ServeCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE})")
   long maxRequestBytes;
 
-  @Option(names = "--min-request-data-rate", defaultValue = "1024",
+  @Option(names = "--min-request-data-rate", defaultValue = "16",
       description = "Jetty's minimum rate, in bytes per second, at which a request body must"
           + " arrive (it answers a slower one with HTTP 408); 0 for none"
           + " (default: ${DEFAULT-VALUE})")

@@ -106,8 +106,10 @@ class RemotePushTest {
       for (int b = 0; b < BATCHES; b++) {
         insert.executeUpdate("INSERT INTO " + stream + " VALUES ('" + KEYS.get(b % KEYS.size())
             + "', 1)");
-        assertTrue(seen.get(b).await(RemoteTesting.DEADLINE.toSeconds(), TimeUnit.SECONDS),
-            "not every client saw batch " + b + " within " + RemoteTesting.DEADLINE);
+        if (!seen.get(b).await(RemoteTesting.DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+          throw readerFailure(done, "not every client saw batch " + b + " within "
+              + RemoteTesting.DEADLINE);
+        }
       }
       for (Future<?> f : done) {
         f.get(RemoteTesting.DEADLINE.toSeconds(), TimeUnit.SECONDS);
@@ -138,6 +140,22 @@ class RemotePushTest {
     }
     await("closed connections stop their queries", () -> queriesReading(server, stream)
         .isEmpty());
+  }
+
+  /** The assertion, caused by the first reader's failure if one failed, so the cause is seen. */
+  private static AssertionError readerFailure(List<Future<?>> readers, String message) {
+    AssertionError failure = new AssertionError(message);
+    for (Future<?> reader : readers) {
+      if (reader.isDone()) {
+        try {
+          reader.get();
+        } catch (Exception e) {
+          failure.initCause(e.getCause() == null ? e : e.getCause());
+          return failure;
+        }
+      }
+    }
+    return failure;
   }
 
   @Test void shouldEndARemotePushQueryAtItsQueryTimeout() throws Exception {
