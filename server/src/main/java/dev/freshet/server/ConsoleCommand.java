@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Unmatched;
+import sqlline.FreshetSqlLine;
 import sqlline.SqlLine;
 
 /**
@@ -27,9 +28,10 @@ import sqlline.SqlLine;
  * <p>Every argument after the console's own options goes to sqlline unchanged. The console turns
  * on sqlline's incremental output, without which a result that never ends prints nothing, and
  * sets a width when there is no terminal to take it from (sqlline would print empty columns), and
- * caps each column's width.
+ * caps each column's width; an EXPLAIN plan prints whole, as its lines ({@link FreshetSqlLine}).
  * sqlline's {@code --rowLimit=N} ends a push query after N rows, {@code --timeout=N} after N
- * seconds (SQLSTATE HYT00): how a script ends a push query.
+ * seconds (SQLSTATE HYT00): how a script ends a push query. A result that {@code --rowLimit} cut
+ * is followed by a line that says so.
  *
  * <p>A script ({@code -f file}) runs as sqlline's {@code !run file} once the console has started,
  * not during start-up as sqlline's own {@code -f} does: sqlline prints every error met during
@@ -90,7 +92,7 @@ final class ConsoleCommand implements Callable<Integer> {
       // A terminal over streams (a script's "!run") would otherwise write $TERM's escape codes.
       System.setProperty(JLINE_TYPE, "dumb");
     }
-    SqlLine sqlLine = new SqlLine();
+    SqlLine sqlLine = new FreshetSqlLine();
     sqlLine.setOutputStream(out);
     sqlLine.setErrorStream(err);
     // History is kept for people at a terminal, not for scripted input.
