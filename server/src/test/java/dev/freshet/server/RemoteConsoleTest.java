@@ -121,6 +121,69 @@ class RemoteConsoleTest {
         List.of("a", "2", "0", "INSERT"), List.of("b", "1", "0", "INSERT"))), console.toString());
   }
 
+  /**
+   * Issue 14's console script: an error is one line on stderr, EXPLAIN's plan prints whole (its
+   * first line is longer than the 40 characters a column gets), a push query ends by
+   * {@code --rowLimit} and says so, and a pull result that {@code --rowLimit} cut says so too,
+   * unlike one that has exactly that many rows. The output is compared whole: every statement
+   * reads rows that exist when it starts, and the push query's two rows come from its first batch,
+   * in the order they were inserted. Carriage returns are dropped: JLine's dumb terminal echoes
+   * the typed {@code !run} line with them.
+   */
+  @Test void shouldRunAScriptWithAnErrorAPushQueryExplainAndACutResult() throws Exception {
+    String stream = uniqueName("clicks");
+    String upper = stream.toUpperCase(java.util.Locale.ROOT);
+    Path script = Files.writeString(dir.resolve("issue14.sql"), String.join("\n",
+        "CREATE STREAM " + stream + " (user_id VARCHAR, n INT);",
+        "INSERT INTO " + stream + " VALUES ('a', 1), ('b', 2), ('c', 3);",
+        "SELECT * FROM nosuch;",
+        "EXPLAIN PLAN FOR SELECT STREAM user_id, COUNT(*) AS c FROM " + stream
+            + " GROUP BY user_id;",
+        "SELECT STREAM user_id, n FROM " + stream + ";",
+        "SELECT user_id, n FROM " + stream + ";",
+        "SELECT user_id, n FROM " + stream + " WHERE n < 3;",
+        ""));
+    Console console = run("--url", "jdbc:freshet:remote:url=" + server.url(), "-f",
+        script.toString(), "--rowLimit=2");
+
+    assertEquals(0, console.exitCode, console.toString());
+    String pad = " ".repeat(40);
+    String two = "+" + "-".repeat(42) + "+-------------+\n"
+        + "|                 USER_ID                  |      N      |\n"
+        + "+" + "-".repeat(42) + "+-------------+\n"
+        + "| a" + pad.substring(1) + " | 1           |\n"
+        + "| b" + pad.substring(1) + " | 2           |\n"
+        + "+" + "-".repeat(42) + "+-------------+\n";
+    assertEquals("!run " + script + "\n"
+        + "!run " + script + "\n"
+        + "LogicalStateStoreSave(operatorId=[0], keys=[{0}], outputMode=[Update],"
+            + " statePartitions=[1])\n"
+        + "  LogicalStreamAggregate(group=[{0}], C=[$SUM0($1)], phase=[MERGE])\n"
+        + "    LogicalStateStoreRestore(operatorId=[0], keys=[{0}])\n"
+        + "      LogicalStreamAggregate(group=[{0}], C=[COUNT()], phase=[PARTIAL])\n"
+        + "        LogicalTableScan(table=[[FRESHET, " + upper + "]])\n"
+        + "+" + "-".repeat(42) + "+-------------+----------------------+-----------+\n"
+        + "|                 USER_ID                  |      N      |      _BATCH_ID       |"
+            + " _ROW_KIND |\n"
+        + "+" + "-".repeat(42) + "+-------------+----------------------+-----------+\n"
+        + "| a" + pad.substring(1) + " | 1           | 0                    | INSERT    |\n"
+        + "| b" + pad.substring(1) + " | 2           | 0                    | INSERT    |\n"
+        + "+" + "-".repeat(42) + "+-------------+----------------------+-----------+\n"
+        + "(push query ended after 2 rows by --rowLimit)\n"
+        + two
+        + "(result cut at 2 rows by --rowLimit; raise it or add LIMIT)\n"
+        + two
+        + "\n", console.out.replace("\r", ""), console.toString());
+    assertEquals("Transaction isolation level TRANSACTION_NONE is not supported. Default"
+        + " (TRANSACTION_READ_COMMITTED) will be used instead.\n"
+        + "Error: From line 1, column 15 to line 1, column 20: Object 'NOSUCH' not found."
+        + " See SHOW STREAMS and SHOW VIEWS for what exists, or create a stream with CREATE"
+        + " STREAM name (...) WITH (connector = 'memory') (state=42S02,code=0)\n",
+        console.err.replace("\r", ""), console.toString());
+    RemoteTesting.await("the push query stops",
+        () -> RemoteTesting.queriesReading(server, stream).isEmpty());
+  }
+
   private Console run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
