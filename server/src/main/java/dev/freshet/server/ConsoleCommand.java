@@ -117,8 +117,8 @@ final class ConsoleCommand implements Callable<Integer> {
       args.add("--maxColumnWidth=" + MAX_COLUMN_WIDTH);
     }
     if (!given("--isolation")) {
-      // Freshet has no transactions; sqlline's default level would only earn a warning.
-      args.add("--isolation=TRANSACTION_NONE");
+      // Freshet's one level; sqlline's default (REPEATABLE_READ) would only earn a warning.
+      args.add("--isolation=TRANSACTION_READ_COMMITTED");
     }
     if (!given("-n") && !given("--connectInteractionMode")) {
       // Without a user, sqlline would prompt for credentials an open server does not need.

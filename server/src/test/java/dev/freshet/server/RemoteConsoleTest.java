@@ -87,7 +87,7 @@ class RemoteConsoleTest {
     new CommandLine(command).parseArgs("--url", "jdbc:freshet:", "--maxColumnWidth=10", "-f",
         "x.sql");
     assertEquals(List.of("-u", "jdbc:freshet:", "--incremental=true", "--maxWidth=160",
-        "--isolation=TRANSACTION_NONE", "--connectInteractionMode=notAskCredentials",
+        "--isolation=TRANSACTION_READ_COMMITTED", "--connectInteractionMode=notAskCredentials",
         "--silent=true", "--force=true", "--maxColumnWidth=10"), command.arguments());
     assertEquals(java.util.Optional.of("x.sql"), command.script());
   }
@@ -174,9 +174,7 @@ class RemoteConsoleTest {
         + "(result cut at 2 rows by --rowLimit; raise it or add LIMIT)\n"
         + two
         + "\n", console.out.replace("\r", ""), console.toString());
-    assertEquals("Transaction isolation level TRANSACTION_NONE is not supported. Default"
-        + " (TRANSACTION_READ_COMMITTED) will be used instead.\n"
-        + "Error: From line 1, column 15 to line 1, column 20: Object 'NOSUCH' not found."
+    assertEquals("Error: From line 1, column 15 to line 1, column 20: Object 'NOSUCH' not found."
         + " See SHOW STREAMS and SHOW VIEWS for what exists, or create a stream with CREATE"
         + " STREAM name (...) WITH (connector = 'memory') (state=42S02,code=0)\n",
         console.err.replace("\r", ""), console.toString());
