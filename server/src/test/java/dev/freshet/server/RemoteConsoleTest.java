@@ -115,7 +115,8 @@ class RemoteConsoleTest {
     assertTrue(all.contains("Error: From line 1, column 15 to line 1, column 20: Object 'NOSUCH'"
         + " not found."), console.toString());
     assertTrue(all.contains("LogicalStateStoreSave(operatorId=[0]"), console.toString());
-    assertEquals(false, all.contains("\tat "), "no stack trace: " + console);
+    assertEquals(false, all.contains("\tat ") || console.systemErr.contains("\tat "),
+        "no stack trace: " + console);
     List<List<String>> tables = console.tableRows();
     assertTrue(tables.containsAll(List.of(List.of("USER_ID", "C", "_BATCH_ID", "_ROW_KIND"),
         List.of("a", "2", "0", "INSERT"), List.of("b", "1", "0", "INSERT"))), console.toString());
@@ -178,25 +179,39 @@ class RemoteConsoleTest {
         + " See SHOW STREAMS and SHOW VIEWS for what exists, or create a stream with CREATE"
         + " STREAM name (...) WITH (connector = 'memory') (state=42S02,code=0)\n",
         console.err.replace("\r", ""), console.toString());
+    assertEquals(false, console.systemErr.contains("\tat "), "no stack trace: " + console);
     RemoteTesting.await("the push query stops",
         () -> RemoteTesting.queriesReading(server, stream).isEmpty());
   }
 
+  /**
+   * Runs the console on streams of its own. {@code System.err} is captured too: sqlline prints a
+   * stack trace ({@code --verbose}, or any error met while it starts) there, not on its error
+   * stream.
+   */
   private Console run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
+    ByteArrayOutputStream systemErr = new ByteArrayOutputStream();
     List<String> all = new ArrayList<>(List.of(args));
-    int exit = assertTimeoutPreemptively(RemoteTesting.DEADLINE, () -> new CommandLine(
-        new ConsoleCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8),
-            new ByteArrayInputStream(new byte[0]), false))
-        .execute(all.toArray(new String[0])));
+    PrintStream savedErr = System.err;
+    System.setErr(new PrintStream(systemErr, true, StandardCharsets.UTF_8));
+    int exit;
+    try {
+      exit = assertTimeoutPreemptively(RemoteTesting.DEADLINE, () -> new CommandLine(
+          new ConsoleCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+              new PrintStream(err, true, StandardCharsets.UTF_8),
+              new ByteArrayInputStream(new byte[0]), false))
+          .execute(all.toArray(new String[0])));
+    } finally {
+      System.setErr(savedErr);
+    }
     return new Console(exit, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8));
+        err.toString(StandardCharsets.UTF_8), systemErr.toString(StandardCharsets.UTF_8));
   }
 
   /** What a console run printed. */
-  private record Console(int exitCode, String out, String err) {
+  private record Console(int exitCode, String out, String err, String systemErr) {
     /** The cells of every line of a table sqlline printed, header lines included. */
     List<List<String>> tableRows() {
       List<List<String>> rows = new ArrayList<>();
@@ -214,7 +229,8 @@ class RemoteConsoleTest {
     }
 
     @Override public String toString() {
-      return "exit " + exitCode + "\n--- out\n" + out + "--- err\n" + err;
+      return "exit " + exitCode + "\n--- out\n" + out + "--- err\n" + err
+          + "--- System.err\n" + systemErr;
     }
   }
 }
