@@ -36,7 +36,7 @@ import sqlline.SqlLine;
  * <p>A script ({@code -f file}) runs as sqlline's {@code !run file} once the console has started,
  * not during start-up as sqlline's own {@code -f} does: sqlline prints every error met during
  * start-up with its Java stack trace, a script's errors should be one line each (with
- * {@code --verbose=true}, sqlline's option, they carry their trace again).
+ * {@code --verbose=true}, sqlline's option, they carry their trace again, on standard error).
  */
 @Command(name = "console", mixinStandardHelpOptions = true,
     description = "SQL console (sqlline) on an embedded engine or, with --url, on a server."
@@ -98,7 +98,8 @@ final class ConsoleCommand implements Callable<Integer> {
     // History is kept for people at a terminal, not for scripted input.
     Optional<String> script = script();
     InputStream input = script.isEmpty() ? in : new ByteArrayInputStream(
-        ("!run " + script.get() + "\n").getBytes(StandardCharsets.UTF_8));
+        (verbose().map(v -> "!set verbose " + v + "\n").orElse("") + "!run " + script.get()
+            + "\n").getBytes(StandardCharsets.UTF_8));
     SqlLine.Status status = sqlLine.begin(arguments().toArray(new String[0]), input,
         input == null);
     out.flush();
@@ -138,8 +139,8 @@ final class ConsoleCommand implements Callable<Integer> {
       String arg = sqllineArgs.get(i);
       if (arg.equals("-f") && i + 1 < sqllineArgs.size()) {
         i++;  // the script: see script()
-      } else if (!arg.startsWith("--run=")) {
-        args.add(arg);
+      } else if (!arg.startsWith("--run=") && !(script().isPresent() && isVerbose(arg))) {
+        args.add(arg);  // a script's --verbose: see verbose()
       }
     }
     return args;
@@ -157,6 +158,28 @@ final class ConsoleCommand implements Callable<Integer> {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The value of {@code --verbose} for a script, typed in as {@code !set verbose} before the
+   * script runs: sqlline's {@code --silent}, which a script gets, sets verbose back to false
+   * after reading the arguments.
+   */
+  Optional<String> verbose() {
+    Optional<String> value = Optional.empty();
+    if (script().isPresent()) {
+      for (String arg : sqllineArgs) {
+        if (isVerbose(arg)) {
+          value = Optional.of(arg.equals("--verbose") ? "true"
+              : arg.substring("--verbose=".length()));
+        }
+      }
+    }
+    return value;
+  }
+
+  private static boolean isVerbose(String arg) {
+    return arg.equals("--verbose") || arg.startsWith("--verbose=");
   }
 
   private boolean given(String option) {

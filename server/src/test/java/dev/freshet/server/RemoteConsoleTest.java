@@ -185,6 +185,22 @@ class RemoteConsoleTest {
   }
 
   /**
+   * {@code --verbose=true} brings a script's stack traces back (on standard error, where sqlline
+   * prints them), though the script runs silent, which on its own turns verbose off.
+   */
+  @Test void shouldPrintAScriptErrorsStackTraceWithVerbose() throws Exception {
+    Path script = Files.writeString(dir.resolve("verbose.sql"), "SELECT * FROM nosuch;\n");
+    Console console = run("-f", script.toString(), "--verbose=true");
+
+    assertEquals(0, console.exitCode, console.toString());
+    assertTrue(console.err.startsWith("Error: From line 1, column 15 to line 1, column 20:"
+        + " Object 'NOSUCH' not found."), console.toString());  // then verbose's debug lines
+    assertTrue(console.systemErr.startsWith("java.sql.SQLSyntaxErrorException: From line 1,"
+        + " column 15 to line 1, column 20: Object 'NOSUCH' not found.")
+        && console.systemErr.contains("\n\tat "), console.toString());
+  }
+
+  /**
    * Runs the console on streams of its own. {@code System.err} is captured too: sqlline prints a
    * stack trace ({@code --verbose}, or any error met while it starts) there, not on its error
    * stream.
