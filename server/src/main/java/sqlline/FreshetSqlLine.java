@@ -37,6 +37,8 @@ import java.sql.Statement;
 public final class FreshetSqlLine extends SqlLine {
   /** The only column of what {@code EXPLAIN} returns. */
   static final String PLAN_COLUMN = "PLAN";
+  /** The output format that cuts cells and lines (csv, json and others print values whole). */
+  static final String TABLE_FORMAT = "table";
   /** The columns every push result ends with. */
   static final String BATCH_ID_COLUMN = "_BATCH_ID";
   static final String ROW_KIND_COLUMN = "_ROW_KIND";
@@ -52,7 +54,8 @@ public final class FreshetSqlLine extends SqlLine {
 
   @Override int print(ResultSet rs, DispatchCallback callback) throws SQLException {
     ResultSetMetaData meta = rs.getMetaData();
-    if (meta.getColumnCount() == 1 && PLAN_COLUMN.equalsIgnoreCase(meta.getColumnLabel(1))) {
+    if (meta.getColumnCount() == 1 && PLAN_COLUMN.equalsIgnoreCase(meta.getColumnLabel(1))
+        && TABLE_FORMAT.equals(getOpts().getOutputFormat())) {
       return printPlan(rs, callback);
     }
     int limit = getOpts().getRowLimit();
