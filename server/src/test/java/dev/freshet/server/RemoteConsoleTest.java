@@ -24,9 +24,8 @@ import picocli.CommandLine;
 /**
  * {@code freshet console}: the real sqlline, run non-interactively from a script file.
  *
- * <p>The push query is bounded by sqlline's own {@code !set rowLimit 2}: sqlline passes it to
- * {@code Statement.setMaxRows}, the server ends the push result after two rows and stops the
- * query, and the script goes on to its end. This runs sqlline exactly as a user would, reads a
+ * <p>The push query is bounded by sqlline's own {@code !set rowLimit 2}: the console reads two
+ * rows, closes the result, which stops the query, and the script goes on to its end. This runs sqlline exactly as a user would, reads a
  * never-ending result through it, and needs no child process to kill.
  */
 class RemoteConsoleTest {
