@@ -153,6 +153,14 @@ class BatchQueryTest {
   }
 
   @Test
+  void explainShowsCalcitesPlanOfAQueryTheStreamingPlannerRefuses() throws SQLException {
+    String plan = (String) query(fs, "EXPLAIN PLAN FOR SELECT * FROM clicks ORDER BY ts DESC")
+        .get(0).get(0);
+    assertTrue(plan.contains("EnumerableSort(sort0=[$2], dir0=[DESC])")
+        && plan.contains("table=[[FRESHET, CLICKS]]"), plan);
+  }
+
+  @Test
   void informationSchemaTablesListsStreamsAsTablesAndViewsAsViews() throws SQLException {
     assertEquals(List.of(row(null, "FRESHET", "CLICKS", "TABLE"),
         row(null, "FRESHET", "PER_USER", "VIEW"), row(null, "FRESHET", "USERS", "TABLE")),

@@ -102,15 +102,6 @@ class ViewErrorReportingTest {
     assertContains("SHOW VIEWS", e.getMessage());
   }
 
-  @Test void shouldRejectAQueryThatReadsAStreamAndAView() {
-    SQLException e = fails("SELECT c.user_id, v.n FROM clicks AS c"
-        + " JOIN clicks_per_user AS v ON c.user_id = v.user_id");
-    assertEquals("0A000", e.getSQLState());
-    assertEquals("A query cannot read both streams and materialized views: it reads stream CLICKS"
-        + " and view CLICKS_PER_USER. Query the views alone, or create a materialized view over"
-        + " the stream and join the views", e.getMessage());
-  }
-
   @Test void shouldRejectAContinuousQueryOverAView() {
     for (String sql : new String[] {"SELECT STREAM * FROM clicks_per_user WHERE n > 1",
         "SELECT user_id FROM clicks_per_user EMIT UPDATE",
