@@ -140,8 +140,8 @@ class ViewErrorReportingTest {
     ViewResults.awaitRows(statement, "SELECT * FROM clicks_per_user", List.of(row("a", 1L)));
     SQLException e = fails("SELECT n / (n - 1) FROM clicks_per_user");
     assertEquals("22000", e.getSQLState());
-    assertContains("Cannot compute the result of the query over materialized views"
-        + " CLICKS_PER_USER", e.getMessage());
+    assertContains("Cannot compute the result of the query over view CLICKS_PER_USER: ",
+        e.getMessage());
   }
 
   @Test void shouldNameShowQueriesWhenStoppingAnUnknownQuery() {
