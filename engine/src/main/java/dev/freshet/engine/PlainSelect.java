@@ -17,6 +17,8 @@ import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -47,7 +49,9 @@ import dev.freshet.engine.query.ResultColumn;
  * stream, filters, projections, aggregates, TUMBLE and HOP windows) runs once on Freshet's
  * executor over every row the stream holds, as it always has, so its rows, column names and
  * types, per-row error policy and window semantics are those of the same query run as a
- * continuous one. Every other plain query, including a query over streams that the streaming
+ * continuous one; such a query with an {@code ORDER BY} of its result columns (by name or
+ * position) on top runs the same way and is sorted afterwards ({@link RowOrder}), so that a
+ * windowed GROUP BY, which Calcite cannot run, can be ordered too. Every other plain query, including a query over streams that the streaming
  * rules refuse (ORDER BY, joins, UNION, subqueries) and any query that names a view or a table
  * of {@code SYS} or {@code INFORMATION_SCHEMA}, runs on Calcite's enumerable engine
  * ({@link PullQueryExecutor}), which reads each stream up to the offset it had when the
@@ -88,8 +92,34 @@ abstract class PlainSelect {
       return overStreams(engine, query);
     } catch (SQLException refused) {
       // Streaming rules (no ORDER BY, no join of two streams, ...) do not bind a batch read.
-      return overSnapshot(engine, sql, refused);
+      PlainSelect sorted = sortedOverStreams(engine, sql);
+      return sorted != null ? sorted : overSnapshot(engine, sql, refused);
     }
+  }
+
+  /**
+   * A query the executor runs once the top {@code ORDER BY} is taken off, sorted by it afterwards,
+   * or null if it is not one: adding an ORDER BY of result columns to a query over a stream only
+   * orders its rows (a windowed GROUP BY among them, which Calcite cannot run).
+   */
+  private static @Nullable PlainSelect sortedOverStreams(Engine engine, String sql)
+      throws SQLException {
+    if (!(Session.parse(sql) instanceof SqlOrderBy order) || order.orderList.isEmpty()
+        || !isCount(order.offset) || !isCount(order.fetch)) {
+      return null;
+    }
+    PlannedQuery plan;
+    try {
+      plan = engine.planner().planQuery(order.query, null, 1);
+    } catch (PlanningException | RuntimeException e) {
+      return null;
+    }
+    Optional<Comparator<Object[]>> rowOrder = RowOrder.of(order.orderList, plan.rowType());
+    if (rowOrder.isEmpty()) {
+      return null;
+    }
+    return new OverStreams(engine, plan, count(order.offset, 0), count(order.fetch, -1),
+        rowOrder.get());
   }
 
   /**
@@ -122,12 +152,13 @@ abstract class PlainSelect {
     long fetch = -1;
     if (query instanceof SqlOrderBy order && order.orderList.isEmpty()
         && isCount(order.offset) && isCount(order.fetch)) {
-      offset = order.offset == null ? 0 : ((SqlNumericLiteral) order.offset).longValue(true);
-      fetch = order.fetch == null ? -1 : ((SqlNumericLiteral) order.fetch).longValue(true);
+      offset = count(order.offset, 0);
+      fetch = count(order.fetch, -1);
       query = order.query;
     }
     try {
-      return new OverStreams(engine, engine.planner().planQuery(query, null, 1), offset, fetch);
+      return new OverStreams(engine, engine.planner().planQuery(query, null, 1), offset, fetch,
+          null);
     } catch (PlanningException e) {
       throw Errors.toSqlException(e);
     }
@@ -135,6 +166,11 @@ abstract class PlainSelect {
 
   private static boolean isCount(@Nullable SqlNode node) {
     return node == null || node instanceof SqlNumericLiteral literal && literal.isInteger();
+  }
+
+  /** The value of a count that {@link #isCount} accepted, or {@code absent} if there is none. */
+  private static long count(@Nullable SqlNode node, long absent) {
+    return node == null ? absent : ((SqlNumericLiteral) node).longValue(true);
   }
 
   /**
@@ -156,12 +192,16 @@ abstract class PlainSelect {
     private final long offset;
     /** The most rows to return, or -1 for all. */
     private final long fetch;
+    /** The order of the rows, before the offset and fetch apply; null for the streams' order. */
+    private final @Nullable Comparator<Object[]> order;
 
-    OverStreams(Engine engine, PlannedQuery plan, long offset, long fetch) {
+    OverStreams(Engine engine, PlannedQuery plan, long offset, long fetch,
+        @Nullable Comparator<Object[]> order) {
       this.engine = requireNonNull(engine, "engine");
       this.plan = requireNonNull(plan, "plan");
       this.offset = offset;
       this.fetch = fetch;
+      this.order = order;
     }
 
     @Override List<ResultColumn> columns() {
@@ -174,6 +214,10 @@ abstract class PlainSelect {
           engine.planner().typeFactory(), DataContexts.EMPTY, "bounded-" + UUID.randomUUID())
           .build(plan));
       List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
+      if (order != null) {
+        rows = new ArrayList<>(rows);
+        rows.sort(order);
+      }
       int from = (int) Math.min(offset, rows.size());
       int to = fetch < 0 ? rows.size() : (int) Math.min(rows.size(), from + fetch);
       return new StatementResult.Rows(columns(), rows.subList(from, to));

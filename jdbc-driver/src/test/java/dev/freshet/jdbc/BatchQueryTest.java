@@ -153,6 +153,20 @@ class BatchQueryTest {
   }
 
   @Test
+  void ordersAndLimitsAWindowedAggregateAsTheExecutorComputesIt() throws SQLException {
+    String windows = "SELECT TUMBLE_START(ts, INTERVAL '2' SECOND) AS w, COUNT(*) AS n,"
+        + " SUM(amount) AS total FROM clicks GROUP BY TUMBLE(ts, INTERVAL '2' SECOND)";
+    List<List<Object>> all = query(fs, windows);
+    List<List<Object>> sorted = query(fs, windows + " ORDER BY w DESC LIMIT 2");
+    assertEquals(List.of("2026-01-01 10:00:06.0 1 3.0", "2026-01-01 10:00:04.0 2 7.25"),
+        sorted.stream().map(r -> r.get(0) + " " + r.get(1) + " " + r.get(2)).toList());
+    assertTrue(all.containsAll(sorted) && all.size() == 4, all.toString());
+    assertEquals(List.of("2026-01-01 10:00:02.0", "2026-01-01 10:00:04.0"),
+        query(fs, windows + " ORDER BY n DESC, 1 OFFSET 0 ROWS FETCH NEXT 2 ROWS ONLY").stream()
+            .map(r -> r.get(0).toString()).toList());
+  }
+
+  @Test
   void explainShowsCalcitesPlanOfAQueryTheStreamingPlannerRefuses() throws SQLException {
     String plan = (String) query(fs, "EXPLAIN PLAN FOR SELECT * FROM clicks ORDER BY ts DESC")
         .get(0).get(0);
