@@ -34,6 +34,7 @@ import dev.freshet.engine.store.ResultDatabase;
 import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.store.DirectoryNames;
 import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.query.InformationSchema;
 import dev.freshet.engine.query.SystemSchema;
 import dev.freshet.engine.query.PullQueryExecutor;
 
@@ -168,6 +169,8 @@ public final class Engine implements AutoCloseable {
     }
     this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries,
         () -> new EngineMetadata(this).primaryKeyRows()),
+        new InformationSchema(() -> new EngineMetadata(this).informationSchemaTables(),
+            () -> new EngineMetadata(this).informationSchemaColumns()),
         results);
     try {
       this.catalogStore = new CatalogStore(results);

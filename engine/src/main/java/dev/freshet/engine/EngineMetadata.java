@@ -78,14 +78,96 @@ public final class EngineMetadata {
       SqlTypeName.VARCHAR, SqlTypeName.BOOLEAN, SqlTypeName.DATE, SqlTypeName.TIME,
       SqlTypeName.TIMESTAMP);
 
-  /** What kind of object a table is. */
+  /**
+   * What kind of object a table is, and its table type as {@code DatabaseMetaData.getTables} and
+   * {@code INFORMATION_SCHEMA.TABLES} report it: a stream is a {@code TABLE}, because BI tools
+   * and crawlers list only {@code TABLE} and {@code VIEW} by default, and a stream reads as a
+   * table of the rows it holds.
+   */
   public enum TableKind {
     /** A declared stream: rows arrive by INSERT, a plain SELECT reads all rows so far. */
-    STREAM,
+    STREAM("TABLE"),
     /** A materialized view: the result of its continuous query after its last batch. */
-    MATERIALIZED_VIEW,
+    MATERIALIZED_VIEW("VIEW"),
     /** A table of the {@code SYS} schema, computed when read. */
-    SYSTEM_TABLE
+    SYSTEM_TABLE("SYSTEM TABLE");
+
+    private final String tableType;
+
+    TableKind(String tableType) {
+      this.tableType = tableType;
+    }
+
+    /** The table type, e.g. {@code TABLE} for a stream. */
+    public String tableType() {
+      return tableType;
+    }
+  }
+
+  /**
+   * The rows of {@code INFORMATION_SCHEMA.TABLES}, one per table that {@link #tables()} lists:
+   * {@code TABLE_CATALOG} (NULL: Freshet has no catalogs), {@code TABLE_SCHEMA},
+   * {@code TABLE_NAME}, {@code TABLE_TYPE}.
+   */
+  List<Object[]> informationSchemaTables() {
+    List<Object[]> rows = new ArrayList<>();
+    for (Table t : tables()) {
+      rows.add(new Object[] {null, t.schema(), t.name(), t.kind().tableType()});
+    }
+    return rows;
+  }
+
+  /**
+   * The rows of {@code INFORMATION_SCHEMA.COLUMNS}, one per column of each table that
+   * {@link #tables()} lists: {@code TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME,
+   * ORDINAL_POSITION} (from 1), {@code DATA_TYPE} (the type's name), {@code IS_NULLABLE}
+   * ({@code YES} or {@code NO}), {@code CHARACTER_MAXIMUM_LENGTH} (of a string, else NULL),
+   * {@code NUMERIC_PRECISION} and {@code NUMERIC_SCALE} (of a number, else NULL).
+   */
+  List<Object[]> informationSchemaColumns() {
+    List<Object[]> rows = new ArrayList<>();
+    for (Table t : tables()) {
+      for (int i = 0; i < t.columns().size(); i++) {
+        ResultColumn c = t.columns().get(i);
+        boolean numeric = isNumeric(c.jdbcType());
+        rows.add(new Object[] {null, t.schema(), t.name(), c.name(), i + 1, c.typeName(),
+            c.nullable() ? "YES" : "NO", characterMaximumLength(c),
+            numeric && c.precision() > 0 ? c.precision() : null,
+            numeric && c.scale() >= 0 ? c.scale() : null});
+      }
+    }
+    return rows;
+  }
+
+  /**
+   * The most characters a string column holds: its declared length, or for a VARCHAR without
+   * one the longest VARCHAR (what {@link #types()} says of VARCHAR); null for other types.
+   */
+  public static @Nullable Integer characterMaximumLength(ResultColumn column) {
+    switch (column.jdbcType()) {
+    case java.sql.Types.CHAR:
+    case java.sql.Types.VARCHAR:
+      return column.precision() > 0 ? column.precision() : LONGEST_VARCHAR;
+    default:
+      return null;
+    }
+  }
+
+  private static boolean isNumeric(int jdbcType) {
+    switch (jdbcType) {
+    case java.sql.Types.TINYINT:
+    case java.sql.Types.SMALLINT:
+    case java.sql.Types.INTEGER:
+    case java.sql.Types.BIGINT:
+    case java.sql.Types.DECIMAL:
+    case java.sql.Types.NUMERIC:
+    case java.sql.Types.REAL:
+    case java.sql.Types.FLOAT:
+    case java.sql.Types.DOUBLE:
+      return true;
+    default:
+      return false;
+    }
   }
 
   /**
@@ -134,6 +216,10 @@ public final class EngineMetadata {
       @Nullable String literalPrefix, @Nullable String literalSuffix,
       @Nullable String createParams, boolean caseSensitive, int radix) {
   }
+
+  /** The length of the longest VARCHAR, 65536. */
+  private static final int LONGEST_VARCHAR =
+      FreshetTypeSystem.INSTANCE.getMaxPrecision(SqlTypeName.VARCHAR);
 
   private final Engine engine;
 

@@ -17,17 +17,18 @@ import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import dev.freshet.engine.query.InformationSchema;
 import dev.freshet.engine.query.SystemSchema;
 import dev.freshet.engine.query.PullQueryExecutor;
 import dev.freshet.engine.query.StatementResult;
@@ -35,16 +36,27 @@ import dev.freshet.engine.query.ResultColumn;
 
 /**
  * A plain {@code SELECT} (no {@code STREAM}, no {@code EMIT}), planned for the engine that will
- * answer it but not run yet: over streams only, Freshet's executor reads every row the streams
- * hold; over materialized views, system tables or no table at all, Calcite's enumerable engine
- * reads their current contents. A query that reads streams and views or system tables is
- * rejected.
+ * answer it but not run yet. A plain query is a batch query: it reads the rows each stream holds
+ * when it starts, the views' current results and the system tables as they are then.
  *
  * <pre>{@code
  * PlainSelect select = PlainSelect.plan(engine, FreshetSqlParser.parse(sql), sql);
  * List<ResultColumn> columns = select.columns();   // nothing has run yet
  * StatementResult.Rows rows = select.execute();
  * }</pre>
+ *
+ * <p>Two engines answer: a query over streams alone that the streaming planner accepts (one
+ * stream, filters, projections, aggregates, TUMBLE and HOP windows) runs once on Freshet's
+ * executor over every row the stream holds, as it always has, so its rows, column names and
+ * types, per-row error policy and window semantics are those of the same query run as a
+ * continuous one; such a query with an {@code ORDER BY} of its result columns (by name or
+ * position) on top runs the same way and is sorted afterwards ({@link RowOrder}), so that a
+ * windowed GROUP BY, which Calcite cannot run, can be ordered too. Every other plain query, including a query over streams that the streaming
+ * rules refuse (ORDER BY, joins, UNION, subqueries) and any query that names a view or a table
+ * of {@code SYS} or {@code INFORMATION_SCHEMA}, runs on Calcite's enumerable engine
+ * ({@link PullQueryExecutor}), which reads each stream up to the offset it had when the
+ * statement started. A query over streams that neither accepts fails with the streaming
+ * planner's error.
  *
  * <p>Planning and running are apart so that a prepared statement can describe its columns
  * without reading anything, and the columns it describes are those that executing it returns.
@@ -64,34 +76,70 @@ abstract class PlainSelect {
    *
    * @param query the parsed query; planning may rewrite it
    * @param sql the statement's text, parsed again where a fresh tree is needed
-   * @throws SQLException if the query is not valid, or reads what no one engine can read
+   * @throws SQLException if the query is not valid, or neither engine can run it
    */
   static PlainSelect plan(Engine engine, SqlNode query, String sql) throws SQLException {
     Catalog catalog = engine.catalog();
     Set<String> identifiers = ViewReferences.identifiers(query);
-    // SYS names a system table, which only Calcite reads, even when a stream is named too.
-    if (!ViewReferences.mentionsView(catalog, identifiers)
-        && !identifiers.contains(SystemSchema.NAME)
-        && ViewReferences.mentionsStream(catalog, identifiers)) {
+    // A view or a system table is only Calcite's to read, even when a stream is named too.
+    if (ViewReferences.mentionsView(catalog, identifiers)
+        || identifiers.contains(SystemSchema.NAME)
+        || identifiers.contains(InformationSchema.NAME)
+        || !ViewReferences.mentionsStream(catalog, identifiers)) {
+      return new OverCalcite(engine, engine.pullQueries().prepare(query));
+    }
+    try {
       return overStreams(engine, query);
+    } catch (SQLException refused) {
+      // Streaming rules (no ORDER BY, no join of two streams, ...) do not bind a batch read.
+      PlainSelect sorted = sortedOverStreams(engine, sql);
+      return sorted != null ? sorted : overSnapshot(engine, sql, refused);
     }
-    PullQueryExecutor.Prepared prepared = engine.pullQueries().prepare(query);
-    if (prepared.streams().isEmpty()) {
-      return new OverViews(engine, prepared);
+  }
+
+  /**
+   * A query the executor runs once the top {@code ORDER BY} is taken off, sorted by it afterwards,
+   * or null if it is not one: adding an ORDER BY of result columns to a query over a stream only
+   * orders its rows (a windowed GROUP BY among them, which Calcite cannot run).
+   */
+  private static @Nullable PlainSelect sortedOverStreams(Engine engine, String sql)
+      throws SQLException {
+    if (!(Session.parse(sql) instanceof SqlOrderBy order) || order.orderList.isEmpty()
+        || !isCount(order.offset) || !isCount(order.fetch)) {
+      return null;
     }
-    if (!prepared.views().isEmpty()) {
-      throw Errors.notSupported("A query cannot read both streams and materialized views:"
-          + " it reads stream " + names(prepared.streams(), StreamTable::name) + " and view "
-          + names(prepared.views(), ViewTable::name) + ". Query the views alone, or create a"
-          + " materialized view over the stream and join the views");
+    PlannedQuery plan;
+    try {
+      plan = engine.planner().planQuery(order.query, null, 1);
+    } catch (PlanningException | RuntimeException e) {
+      return null;
     }
-    if (!prepared.systemTables().isEmpty()) {
-      throw Errors.notSupported("A query cannot read both streams and system tables: it"
-          + " reads stream " + names(prepared.streams(), StreamTable::name) + " and "
-          + String.join(", ", prepared.systemTables()) + ". Query them separately");
+    Optional<Comparator<Object[]>> rowOrder = RowOrder.of(order.orderList, plan.rowType());
+    if (rowOrder.isEmpty()) {
+      return null;
     }
-    // Validation rewrote the tree; the executor's planner validates a fresh one.
-    return overStreams(engine, Session.parse(sql));
+    return new OverStreams(engine, plan, count(order.offset, 0), count(order.fetch, -1),
+        rowOrder.get());
+  }
+
+  /**
+   * The query, refused by the streaming planner with {@code refused}, run by Calcite instead;
+   * compiled now, so that a query Calcite cannot run either fails before anything runs.
+   */
+  private static PlainSelect overSnapshot(Engine engine, String sql, SQLException refused)
+      throws SQLException {
+    PullQueryExecutor.Prepared prepared;
+    try {
+      // Validation rewrote the tree; Calcite validates a fresh one.
+      prepared = engine.pullQueries().prepare(Session.parse(sql));
+      prepared.compile();
+    } catch (SQLException e) {
+      // The streaming planner's error speaks of the query as the user wrote it, e.g. a missing
+      // column or a SESSION window, which Calcite reports no better.
+      refused.addSuppressed(e);
+      throw refused;
+    }
+    return new OverCalcite(engine, prepared);
   }
 
   /**
@@ -104,12 +152,13 @@ abstract class PlainSelect {
     long fetch = -1;
     if (query instanceof SqlOrderBy order && order.orderList.isEmpty()
         && isCount(order.offset) && isCount(order.fetch)) {
-      offset = order.offset == null ? 0 : ((SqlNumericLiteral) order.offset).longValue(true);
-      fetch = order.fetch == null ? -1 : ((SqlNumericLiteral) order.fetch).longValue(true);
+      offset = count(order.offset, 0);
+      fetch = count(order.fetch, -1);
       query = order.query;
     }
     try {
-      return new OverStreams(engine, engine.planner().planQuery(query, null, 1), offset, fetch);
+      return new OverStreams(engine, engine.planner().planQuery(query, null, 1), offset, fetch,
+          null);
     } catch (PlanningException e) {
       throw Errors.toSqlException(e);
     }
@@ -119,23 +168,40 @@ abstract class PlainSelect {
     return node == null || node instanceof SqlNumericLiteral literal && literal.isInteger();
   }
 
-  private static <T> String names(List<T> objects, Function<T, String> name) {
-    return objects.stream().map(name).collect(Collectors.joining(", "));
+  /** The value of a count that {@link #isCount} accepted, or {@code absent} if there is none. */
+  private static long count(@Nullable SqlNode node, long absent) {
+    return node == null ? absent : ((SqlNumericLiteral) node).longValue(true);
   }
 
-  /** A query over streams, which Freshet's executor runs once over every row they hold. */
+  /**
+   * Fails for a stream that generates rows without end: a sequence without end has more rows the
+   * older it is, without limit, so a bounded read would cost whatever the stream's age makes it;
+   * it is refused rather than cut at some point. Describing a query (its columns) reads nothing,
+   * so only running it is refused.
+   */
+  private static void rejectEndless(StreamTable stream) throws SQLException {
+    if (stream.source() instanceof SequenceSource sequence && sequence.spec().end().isEmpty()) {
+      throw StreamErrors.boundedReadOfEndlessStream(stream.name());
+    }
+  }
+
+  /** A query over a stream, which Freshet's executor runs once over every row it holds. */
   private static final class OverStreams extends PlainSelect {
     private final Engine engine;
     private final PlannedQuery plan;
     private final long offset;
     /** The most rows to return, or -1 for all. */
     private final long fetch;
+    /** The order of the rows, before the offset and fetch apply; null for the streams' order. */
+    private final @Nullable Comparator<Object[]> order;
 
-    OverStreams(Engine engine, PlannedQuery plan, long offset, long fetch) {
+    OverStreams(Engine engine, PlannedQuery plan, long offset, long fetch,
+        @Nullable Comparator<Object[]> order) {
       this.engine = requireNonNull(engine, "engine");
       this.plan = requireNonNull(plan, "plan");
       this.offset = offset;
       this.fetch = fetch;
+      this.order = order;
     }
 
     @Override List<ResultColumn> columns() {
@@ -143,29 +209,27 @@ abstract class PlainSelect {
     }
 
     @Override StatementResult.Rows execute() throws SQLException {
-      // A sequence without end has more rows the older it is, without limit: a bounded read would
-      // cost whatever the stream's age makes it, so it is refused rather than cut at some point.
-      // Describing the query (its columns) reads nothing, so only running it is refused.
-      if (plan.source().source() instanceof SequenceSource sequence
-          && sequence.spec().end().isEmpty()) {
-        throw StreamErrors.boundedReadOfEndlessStream(plan.source().name());
-      }
+      rejectEndless(plan.source());
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           engine.planner().typeFactory(), DataContexts.EMPTY, "bounded-" + UUID.randomUUID())
           .build(plan));
       List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
+      if (order != null) {
+        rows = new ArrayList<>(rows);
+        rows.sort(order);
+      }
       int from = (int) Math.min(offset, rows.size());
       int to = fetch < 0 ? rows.size() : (int) Math.min(rows.size(), from + fetch);
       return new StatementResult.Rows(columns(), rows.subList(from, to));
     }
   }
 
-  /** A query that Calcite answers: over views, system tables, or no table. */
-  private static final class OverViews extends PlainSelect {
+  /** A query that Calcite answers: over streams, views, system tables, or no table. */
+  private static final class OverCalcite extends PlainSelect {
     private final Engine engine;
     private final PullQueryExecutor.Prepared prepared;
 
-    OverViews(Engine engine, PullQueryExecutor.Prepared prepared) {
+    OverCalcite(Engine engine, PullQueryExecutor.Prepared prepared) {
       this.engine = requireNonNull(engine, "engine");
       this.prepared = requireNonNull(prepared, "prepared");
     }
@@ -175,6 +239,9 @@ abstract class PlainSelect {
     }
 
     @Override StatementResult.Rows execute() throws SQLException {
+      for (StreamTable stream : prepared.streams()) {
+        rejectEndless(stream);
+      }
       // A failed view's rows are stale, and may be those of damaged files: its error instead.
       for (ViewTable view : prepared.views()) {
         Optional<ContinuousQuery> query = engine.query(view.queryId());

@@ -416,7 +416,8 @@ public final class Session {
   /**
    * The plan of a push query or a view's query, as the streaming planner makes it; of a plain
    * query over views or system tables, as Calcite runs it; of a plain query over streams, as
-   * Freshet's executor runs it once over the rows held.
+   * Freshet's executor runs it once over the rows held, or as Calcite runs it if the streaming
+   * planner refuses it (see {@link PlainSelect}).
    */
   private StatementResult explain(SqlExplain explain, String sql) throws SQLException {
     SqlNode explicandum = explain.getExplicandum();
@@ -426,7 +427,20 @@ public final class Session {
         return planRow(plan.get());
       }
       // It reads streams. Validation rewrote the tree; the streaming planner validates a fresh one.
-      explicandum = ((SqlExplain) parse(sql)).getExplicandum();
+      SqlNode query = ((SqlExplain) parse(sql)).getExplicandum();
+      try {
+        return planRow(RelOptUtil.toString(Errors.fromPlanner(() -> engine.planner()
+            .planQuery(query, null, options.statePartitions(), options.maxWindowsPerRow()))
+            .logical()));
+      } catch (SQLException refused) {
+        try {
+          return planRow(engine.pullQueries().explainBatch(
+              ((SqlExplain) parse(sql)).getExplicandum()));
+        } catch (SQLException e) {
+          refused.addSuppressed(e);
+          throw refused;
+        }
+      }
     }
     if (explicandum instanceof SqlCreateMaterializedView) {
       // A view's query is planned exactly like a push query.

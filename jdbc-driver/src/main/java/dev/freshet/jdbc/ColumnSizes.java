@@ -29,15 +29,7 @@ final class ColumnSizes {
   private static final int TIME_LENGTH = 8;
   private static final int TIMESTAMP_LENGTH = 19;
 
-  /** {@code COLUMN_SIZE} of a VARCHAR without length: the longest VARCHAR, 65536. */
-  static final int UNBOUNDED_STRING_LENGTH = longestVarchar();
-
   private ColumnSizes() {
-  }
-
-  private static int longestVarchar() {
-    return EngineMetadata.types().stream().filter(t -> t.jdbcType() == Types.VARCHAR)
-        .findFirst().orElseThrow().maxPrecision();
   }
 
   /** {@code COLUMN_SIZE}: precision of a number, length of a string or of a time's text. */
@@ -52,7 +44,8 @@ final class ColumnSizes {
       return timestampLength(precision);
     case Types.CHAR:
     case Types.VARCHAR:
-      return precision > 0 ? precision : UNBOUNDED_STRING_LENGTH;
+      // The same length as INFORMATION_SCHEMA.COLUMNS: 65536 for a VARCHAR without length.
+      return EngineMetadata.characterMaximumLength(column);
     default:
       return precision > 0 ? precision : null;
     }

@@ -39,11 +39,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 final class FreshetMetadata {
   /** Table type of a declared stream, what tools list by default. */
-  static final String TABLE = "TABLE";
+  static final String TABLE = EngineMetadata.TableKind.STREAM.tableType();
   /** Table type of a materialized view. */
-  static final String VIEW = "VIEW";
+  static final String VIEW = EngineMetadata.TableKind.MATERIALIZED_VIEW.tableType();
   /** Table type of the tables of schema SYS. */
-  static final String SYSTEM_TABLE = "SYSTEM TABLE";
+  static final String SYSTEM_TABLE = EngineMetadata.TableKind.SYSTEM_TABLE.tableType();
   /** The table types, sorted. */
   static final List<String> TABLE_TYPES = List.of(SYSTEM_TABLE, TABLE, VIEW);
 
@@ -237,16 +237,7 @@ final class FreshetMetadata {
   }
 
   private static String tableType(EngineMetadata.Table table) {
-    switch (table.kind()) {
-    case STREAM:
-      return TABLE;
-    case MATERIALIZED_VIEW:
-      return VIEW;
-    case SYSTEM_TABLE:
-      return SYSTEM_TABLE;
-    default:
-      throw new AssertionError(table.kind());
-    }
+    return table.kind().tableType();
   }
 
   private static int nullable(ResultColumn column) {

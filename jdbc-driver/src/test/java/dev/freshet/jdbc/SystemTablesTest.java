@@ -4,7 +4,6 @@ import static dev.freshet.jdbc.ViewResults.query;
 import static dev.freshet.jdbc.ViewResults.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -207,14 +206,6 @@ class SystemTablesTest {
     assertEquals("CREATE MATERIALIZED VIEW idle_view AS SELECT k, COUNT(*) AS n FROM idle"
         + " GROUP BY k", q.get(10));
     assertEquals(List.of(), query(statement, "SELECT * FROM sys.query_progress"));
-  }
-
-  @Test void shouldRejectAQueryOverAStreamAndASystemTable() {
-    SQLException e = assertThrows(SQLException.class, () -> statement.executeQuery(
-        "SELECT * FROM events, sys.queries"));
-    assertEquals("0A000", e.getSQLState());
-    assertEquals("A query cannot read both streams and system tables: it reads stream EVENTS"
-        + " and SYS.QUERIES. Query them separately", e.getMessage());
   }
 
   @Test void shouldReadASystemTableEvenWhenAStreamSharesItsName() throws Exception {

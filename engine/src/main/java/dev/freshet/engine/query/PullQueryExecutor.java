@@ -24,7 +24,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Collectors;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -69,33 +68,35 @@ import dev.freshet.engine.store.ResultDatabase;
 import dev.freshet.engine.store.ResultTable;
 
 /**
- * Runs plain {@code SELECT}s over materialized views with Calcite's own enumerable engine: any
- * query Calcite can run (filters, joins between views, aggregates, ORDER BY, LIMIT) reads the
- * views' current snapshots.
+ * Runs plain {@code SELECT}s with Calcite's own enumerable engine: any query Calcite can run
+ * (filters, joins, subqueries, aggregates, DISTINCT, UNION, ORDER BY, LIMIT) over materialized
+ * views, system tables, {@code INFORMATION_SCHEMA}, and the rows streams hold.
  *
  * <pre>{@code
  * PullQueryExecutor.Prepared q = pullQueries.prepare(FreshetSqlParser.parse(
- *     "SELECT * FROM clicks_per_user WHERE n > 10 ORDER BY n DESC LIMIT 5"));
- * if (q.streams().isEmpty()) {
- *   StatementResult.Rows rows = q.execute();
- * }
+ *     "SELECT c.user_id, c.amount, v.n FROM clicks c JOIN clicks_per_user v"
+ *     + " ON c.user_id = v.user_id ORDER BY c.amount DESC LIMIT 5"));
+ * StatementResult.Rows rows = q.execute();
  * }</pre>
  *
  * <p>Preparation follows Calcite's own ({@code PlannerImpl}, {@code CalcitePrepareImpl}):
  * validation, conversion, decorrelation, {@link Programs#standard()} on a Volcano planner with the
- * default rules, then {@link EnumerableInterpretable#toBindable} compiles the plan. Views are
- * {@link org.apache.calcite.schema.ScannableTable}s; a stream is a table Calcite cannot scan, so
- * callers look at {@link Prepared#streams()} first and send queries over streams elsewhere.
+ * default rules, then {@link EnumerableInterpretable#toBindable} compiles the plan. Views,
+ * system tables and streams are {@link org.apache.calcite.schema.ScannableTable}s; a stream is a
+ * {@link HeldStream} of the rows it holds ({@link BatchCatalog}), while the streaming planner
+ * sees the same stream as an unbounded source.
  *
- * <p>A statement reads every view through one connection to the engine's
- * {@link ResultDatabase} in SNAPSHOT isolation: one committed state of the database, so a
- * self-join sees one batch of the view, and a join of two views sees, for each, the last batch
- * committed when the statement started. Rows come out in Calcite's internal
- * representation (TIMESTAMP as {@code Long}), as {@link ResultColumn#valueClass()} says.
+ * <p>A statement reads a consistent snapshot: each stream up to the offset it had when the
+ * statement started (every scan of the stream, in a self-join or a subquery, reads the same
+ * rows), and every view through one connection to the engine's {@link ResultDatabase} in
+ * SNAPSHOT isolation: one committed state of the database, so a self-join sees one batch of the
+ * view, and a join of two views sees, for each, the last batch committed when the statement
+ * started. Rows come out in Calcite's internal representation (TIMESTAMP as {@code Long}), as
+ * {@link ResultColumn#valueClass()} says.
  *
- * <p>A query over views and system tables is compiled once: {@link #prepare} hands out the same
- * {@link Prepared} for the same SQL while the catalog is unchanged ({@link QueryPlanCache}), and
- * each {@link Prepared#execute()} binds the compiled plan to a new snapshot and clock.
+ * <p>A query is compiled once: {@link #prepare} hands out the same {@link Prepared} for the same
+ * SQL while the catalog is unchanged ({@link QueryPlanCache}), and each
+ * {@link Prepared#execute()} binds the compiled plan to a new snapshot and clock.
  */
 public final class PullQueryExecutor {
   /** How many prepared queries {@link #prepare} keeps for the next statement with their SQL. */
@@ -111,15 +112,18 @@ public final class PullQueryExecutor {
    *
    * @param catalog the engine's streams and views, the default schema
    * @param system the {@code SYS} schema
+   * @param information the {@code INFORMATION_SCHEMA} schema
    * @param results where the views' results are kept
    */
-  public PullQueryExecutor(Catalog catalog, SystemSchema system, ResultDatabase results) {
+  public PullQueryExecutor(Catalog catalog, SystemSchema system, InformationSchema information,
+      ResultDatabase results) {
     this.results = requireNonNull(results, "results");
     this.catalog = requireNonNull(catalog, "catalog");
     // Not caching: a stream or view created a moment ago must resolve in the next statement.
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
-    this.rootSchema.add(FreshetPlanner.SCHEMA, catalog);
+    this.rootSchema.add(FreshetPlanner.SCHEMA, new BatchCatalog(catalog));
     this.rootSchema.add(SystemSchema.NAME, requireNonNull(system, "system"));
+    this.rootSchema.add(InformationSchema.NAME, requireNonNull(information, "information"));
   }
 
   /**
@@ -137,10 +141,8 @@ public final class PullQueryExecutor {
       return cached;
     }
     Prepared prepared = prepareAfresh(query);
-    if (prepared.streams().isEmpty()) {
-      // Queries over streams go to the streaming planner; only this executor's are reused.
-      cache.put(sql, version, prepared);
-    }
+    // A plan reads no rows: each execution reads the streams and views as they are then.
+    cache.put(sql, version, prepared);
     return prepared;
   }
 
@@ -161,9 +163,24 @@ public final class PullQueryExecutor {
     if (!prepared.streams().isEmpty()) {
       return Optional.empty();
     }
+    return Optional.of(plan(prepared));
+  }
+
+  /**
+   * Calcite's plan of {@code query}, as {@code EXPLAIN PLAN FOR} shows it, whatever it reads:
+   * for a plain query over streams that Freshet's executor does not run. Validation rewrites
+   * {@code query}.
+   *
+   * @throws SQLException if the query is not valid, or Calcite cannot plan it (0A000)
+   */
+  public String explainBatch(SqlNode query) throws SQLException {
+    return plan(prepareAfresh(query));
+  }
+
+  private static String plan(Prepared prepared) throws SQLException {
     RelRoot root = requireNonNull(prepared.root);
     try {
-      return Optional.of(RelOptUtil.toString(optimize(root)));
+      return RelOptUtil.toString(optimize(root));
     } catch (RuntimeException e) {
       throw cannotPlan(root, e);
     }
@@ -193,8 +210,8 @@ public final class PullQueryExecutor {
 
   private static SQLException cannotPlan(RelRoot root, RuntimeException e) {
     // Calcite plans and compiles any valid query it supports; what is left is a gap.
-    return Errors.notSupported("Calcite cannot run this query over materialized views."
-        + " Plan:\n" + RelOptUtil.toString(root.rel), e);
+    return Errors.notSupported("Calcite cannot run this plain query. Plan:\n"
+        + RelOptUtil.toString(root.rel), e);
   }
 
   private Prepared prepareAfresh(SqlNode query) throws SQLException {
@@ -244,7 +261,7 @@ public final class PullQueryExecutor {
   }
 
   /**
-   * A validated query, ready to run if it reads no stream. Thread-safe: it is compiled by its
+   * A validated query, ready to run. Thread-safe: it is compiled by its
    * first {@link #execute()}, and every execution binds that code to values of its own.
    */
   public final class Prepared {
@@ -286,21 +303,41 @@ public final class PullQueryExecutor {
       return systemTables;
     }
 
+    /** The streams, views and system tables the query reads, for messages. */
+    private String tableNames() {
+      List<String> names = new ArrayList<>();
+      streams.forEach(s -> names.add("stream " + s.name()));
+      views.forEach(v -> names.add("view " + v.name()));
+      names.addAll(systemTables);
+      return names.isEmpty() ? "no table" : String.join(", ", names);
+    }
+
     /** The columns that {@link #execute()} returns; known without running the query. */
     public List<ResultColumn> resultColumns() {
       return columns(rowType);
     }
 
-    /** Runs the query over the views' current snapshots; plans and compiles it the first time. */
+    /**
+     * Plans and compiles the query, if no execution did yet.
+     *
+     * @throws SQLException 0A000 if Calcite cannot run it
+     */
+    public void compile() throws SQLException {
+      compiled();
+    }
+
+    /**
+     * Runs the query over the rows the streams hold now and the views' current snapshots; plans
+     * and compiles it the first time.
+     */
     public StatementResult.Rows execute() throws SQLException {
-      if (!streams.isEmpty()) {
-        throw new IllegalStateException("Calcite cannot scan streams " + streams);
-      }
       Compiled code = compiled();
       // Calcite hands a one-column result out as bare values, not arrays.
       boolean scalar = rowType.getFieldCount() == 1;
       List<Object[]> rows = new ArrayList<>();
       Map<String, Object> parameters = new HashMap<>(code.parameters());
+      // The streams' offsets first, all at once: the statement's snapshot of them.
+      parameters.put(HeldStream.OFFSETS_VARIABLE, HeldStream.snapshot(streams));
       try (Connection snapshot = views.isEmpty() ? null : results.connectSnapshot()) {
         parameters.put(ResultTable.SNAPSHOT_VARIABLE, snapshot);
         Enumerable<?> enumerable = code.bindable().bind(new StatementContext(parameters));
@@ -309,8 +346,8 @@ public final class PullQueryExecutor {
         }
       } catch (RuntimeException e) {
         // The plan ran and a value broke it, e.g. a division by zero.
-        throw Errors.of(SqlState.DATA_EXCEPTION, "Cannot compute the result of the query over"
-            + " materialized views " + names(views) + ": " + e, e);
+        throw Errors.of(SqlState.DATA_EXCEPTION, "Cannot compute the result of the query over "
+            + tableNames() + ": " + e, e);
       }
       return new StatementResult.Rows(columns(rowType), rows);
     }
@@ -390,9 +427,6 @@ public final class PullQueryExecutor {
   /** A query's code and the values it reads at run time besides a statement's own. */
   private record Compiled(Bindable<?> bindable, Map<String, Object> parameters) {}
 
-  private static String names(List<ViewTable> views) {
-    return views.stream().map(ViewTable::name).collect(Collectors.joining(", "));
-  }
 
   private static List<ResultColumn> columns(RelDataType rowType) {
     return rowType.getFieldList().stream().map(ResultColumn::of).toList();
@@ -400,7 +434,12 @@ public final class PullQueryExecutor {
 
   private static SQLException validationError(CalciteContextException e, SqlState state) {
     String message = e.getMessage();
-    if (state == SqlState.OBJECT_NOT_FOUND) {
+    if (state == SqlState.OBJECT_NOT_FOUND
+        && message.contains("not found within '" + InformationSchema.NAME + "'")) {
+      message += ". INFORMATION_SCHEMA has the tables "
+          + String.join(" and ", InformationSchema.tableNames()) + "; JDBC's DatabaseMetaData"
+          + " (getTables, getColumns, getPrimaryKeys, getTypeInfo, ...) describes the rest";
+    } else if (state == SqlState.OBJECT_NOT_FOUND) {
       message += ". See SHOW STREAMS and SHOW VIEWS for what exists, or create a stream with"
           + " CREATE STREAM name (...) WITH (connector = 'memory')";
     } else if (state == SqlState.COLUMN_NOT_FOUND) {

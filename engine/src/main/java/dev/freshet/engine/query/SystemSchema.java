@@ -91,7 +91,7 @@ public final class SystemSchema extends AbstractSchema {
     private final Function<RelDataTypeFactory, RelDataType> rowType;
     private final Supplier<List<Object[]>> rows;
 
-    private SystemTable(Function<RelDataTypeFactory, RelDataType> rowType,
+    SystemTable(Function<RelDataTypeFactory, RelDataType> rowType,
         Supplier<List<Object[]>> rows) {
       this.rowType = rowType;
       this.rows = rows;
