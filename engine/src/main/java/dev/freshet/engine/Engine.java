@@ -170,7 +170,8 @@ public final class Engine implements AutoCloseable {
     this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries,
         () -> new EngineMetadata(this).primaryKeyRows()),
         new InformationSchema(() -> new EngineMetadata(this).informationSchemaTables(),
-            () -> new EngineMetadata(this).informationSchemaColumns()),
+            () -> new EngineMetadata(this).informationSchemaColumns(),
+            () -> new EngineMetadata(this).informationSchemaViews()),
         results);
     try {
       this.catalogStore = new CatalogStore(results);

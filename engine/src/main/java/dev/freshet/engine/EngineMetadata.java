@@ -118,6 +118,22 @@ public final class EngineMetadata {
   }
 
   /**
+   * The rows of {@code INFORMATION_SCHEMA.VIEWS}, one per materialized view: {@code TABLE_CATALOG,
+   * TABLE_SCHEMA, TABLE_NAME, VIEW_DEFINITION} (the view's query as it was written),
+   * {@code CHECK_OPTION} ({@code NONE}) and {@code IS_UPDATABLE} ({@code NO}: a view's rows come
+   * from its query alone).
+   */
+  List<Object[]> informationSchemaViews() {
+    List<Object[]> rows = new ArrayList<>();
+    for (Table t : tables()) {
+      if (t.kind() == TableKind.MATERIALIZED_VIEW) {
+        rows.add(new Object[] {null, t.schema(), t.name(), t.remarks(), "NONE", "NO"});
+      }
+    }
+    return rows;
+  }
+
+  /**
    * The rows of {@code INFORMATION_SCHEMA.COLUMNS}, one per column of each table that
    * {@link #tables()} lists: {@code TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME,
    * ORDINAL_POSITION} (from 1), {@code DATA_TYPE} (the type's name), {@code IS_NULLABLE}

@@ -186,6 +186,12 @@ class BatchQueryTest {
   }
 
   @Test
+  void informationSchemaViewsGivesEachViewsQuery() throws SQLException {
+    assertEquals(List.of(row(null, "FRESHET", "PER_USER", PER_USER, "NONE", "NO")),
+        query(fs, "SELECT * FROM information_schema.views"));
+  }
+
+  @Test
   void informationSchemaColumnsDescribesAStreamAndAView() throws SQLException {
     String sql = "SELECT * FROM information_schema.columns WHERE table_name IN ('CLICKS',"
         + " 'PER_USER') ORDER BY table_name, ordinal_position";
@@ -220,7 +226,7 @@ class BatchQueryTest {
         () -> query(fs, "SELECT * FROM information_schema.schemata"));
     assertEquals("42S02", e.getSQLState());
     assertTrue(e.getMessage().contains("Object 'SCHEMATA' not found within 'INFORMATION_SCHEMA'."
-        + " INFORMATION_SCHEMA has the tables COLUMNS and TABLES; JDBC's DatabaseMetaData"
+        + " INFORMATION_SCHEMA has the tables COLUMNS, TABLES and VIEWS; JDBC's DatabaseMetaData"
         + " (getTables, getColumns, getPrimaryKeys, getTypeInfo, ...) describes the rest"),
         e.getMessage());
   }

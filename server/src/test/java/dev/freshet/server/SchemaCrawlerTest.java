@@ -1,6 +1,7 @@
 package dev.freshet.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -9,10 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import schemacrawler.schema.Catalog;
 import schemacrawler.schema.Column;
 import schemacrawler.schema.Table;
+import schemacrawler.schema.View;
 import schemacrawler.schemacrawler.SchemaCrawlerOptions;
 import schemacrawler.schemacrawler.SchemaCrawlerOptionsBuilder;
 import schemacrawler.tools.utility.SchemaCrawlerUtility;
@@ -22,16 +25,20 @@ import us.fatehi.utility.datasource.MultiUseUserCredentials;
 
 /**
  * SchemaCrawler, which reads a database's metadata as BI tools do, finds with its default options
- * every stream and view of a running server, with their columns.
+ * every stream and view of a running server, with their columns, and with Freshet's SchemaCrawler
+ * plugin on the class path (as SchemaCrawler's own plugins for other databases are) the views'
+ * primary keys and definitions.
  */
 class SchemaCrawlerTest {
+  private static final String VIEW_QUERY = "SELECT user_id, COUNT(*) AS n, SUM(amount) AS total"
+      + " FROM clicks GROUP BY user_id";
+
   @Test void shouldFindEveryStreamAndViewWithItsColumnsInADefaultCrawl() throws Exception {
     try (FreshetServer server = FreshetServer.builder().port(0).start()) {
       String url = "jdbc:freshet:remote:url=" + server.url();
       try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
         s.execute("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)");
-        s.execute("CREATE MATERIALIZED VIEW per_user AS SELECT user_id, COUNT(*) AS n,"
-            + " SUM(amount) AS total FROM clicks GROUP BY user_id");
+        s.execute("CREATE MATERIALIZED VIEW per_user AS " + VIEW_QUERY);
       }
       SchemaCrawlerOptions options = SchemaCrawlerOptionsBuilder.newSchemaCrawlerOptions();
       DatabaseConnectionSource source = DatabaseConnectionSources.newDatabaseConnectionSource(
@@ -51,6 +58,16 @@ class SchemaCrawlerTest {
           "FRESHET.CLICKS (table)", List.of("USER_ID VARCHAR", "AMOUNT DOUBLE"),
           "FRESHET.PER_USER (view)", List.of("USER_ID VARCHAR", "N BIGINT", "TOTAL DOUBLE")),
           Map.copyOf(filtered(tables)), tables.toString());
+
+      View perUser = (View) catalog.lookupTable(catalog.lookupSchema("FRESHET").orElseThrow(),
+          "PER_USER").orElseThrow();
+      assertEquals("PK_PER_USER(USER_ID)", perUser.getPrimaryKey().getName() + "("
+          + perUser.getPrimaryKey().getConstrainedColumns().stream().map(Column::getName)
+              .collect(Collectors.joining(",")) + ")");
+      assertEquals(VIEW_QUERY, perUser.getDefinition());
+      Table clicks = catalog.lookupTable(catalog.lookupSchema("FRESHET").orElseThrow(), "CLICKS")
+          .orElseThrow();
+      assertFalse(clicks.hasPrimaryKey(), "a stream has no key");
     }
   }
 

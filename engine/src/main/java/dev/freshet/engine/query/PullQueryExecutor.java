@@ -436,8 +436,10 @@ public final class PullQueryExecutor {
     String message = e.getMessage();
     if (state == SqlState.OBJECT_NOT_FOUND
         && message.contains("not found within '" + InformationSchema.NAME + "'")) {
+      List<String> names = InformationSchema.tableNames();
       message += ". INFORMATION_SCHEMA has the tables "
-          + String.join(" and ", InformationSchema.tableNames()) + "; JDBC's DatabaseMetaData"
+          + String.join(", ", names.subList(0, names.size() - 1)) + " and "
+          + names.get(names.size() - 1) + "; JDBC's DatabaseMetaData"
           + " (getTables, getColumns, getPrimaryKeys, getTypeInfo, ...) describes the rest";
     } else if (state == SqlState.OBJECT_NOT_FOUND) {
       message += ". See SHOW STREAMS and SHOW VIEWS for what exists, or create a stream with"
