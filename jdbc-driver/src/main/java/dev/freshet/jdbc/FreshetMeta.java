@@ -47,7 +47,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * iterator whose {@code hasNext()} blocks until the next changed row exists and returns it at once,
  * without looking ahead. {@link #fetch} serves the same rows as frames to remote clients, with a
  * long-poll ({@link PushFrames}): it waits up to the fetch timeout for rows, then answers with an
- * empty frame that is not final. Closing or cancelling the statement stops the continuous query,
+ * empty frame that is not final. A client that does not say it long-polls ({@link #LONG_POLL}),
+ * such as Avatica's stock driver, gets a PROGRESS row instead of each empty frame, the first frame
+ * included, so that its {@code executeQuery} and {@code next()} return at least once per fetch
+ * timeout (and a {@code cancel()} on its side is seen). Closing or cancelling the statement stops the continuous query,
  * and so does reaching the statement's row limit ({@code setMaxRows}).
  *
  * <p>On a server each connection belongs to the user who opened it (see {@link #FreshetMeta(
@@ -62,6 +65,14 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     /** Returns the engine for {@code info}, or throws with a message naming the bad property. */
     Engine resolve(Map<String, String> info) throws SQLException;
   }
+
+  /**
+   * The connection property by which a remote client says it long-polls push results: it reads
+   * without look-ahead and fetches again after an empty frame, so it needs no PROGRESS rows.
+   * Freshet's remote driver sends {@code freshet_long_poll=true}; the server ignores other
+   * connection properties.
+   */
+  public static final String LONG_POLL = "freshet_long_poll";
 
   /** How long a fetch of a push query waits for rows when a remote client does not say. */
   public static final Duration DEFAULT_FETCH_TIMEOUT = Duration.ofSeconds(5);
@@ -130,6 +141,8 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     /** The user who opened it; null if anonymous. */
     final @Nullable String owner;
     final Session session;
+    /** Whether its push results are sent with PROGRESS rows instead of empty frames. */
+    final boolean progress;
     final ConcurrentHashMap<Integer, StatementState> statements = new ConcurrentHashMap<>();
     final ConnectionPropertiesImpl settings = ConnectionSettings.initial();
     /** {@link System#nanoTime()} of the last request on it. */
@@ -137,9 +150,10 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     /** How many statements or fetches run on it now: a busy connection is not idle. */
     final AtomicInteger busy = new AtomicInteger();
 
-    ConnectionState(@Nullable String owner, Session session) {
+    ConnectionState(@Nullable String owner, Session session, boolean progress) {
       this.owner = owner;
       this.session = session;
+      this.progress = progress;
     }
 
     void closeStatements() {
@@ -244,7 +258,12 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
       if (connections.containsKey(ch.id)) {
         throw inUse(ch.id);
       }
-      ConnectionState state = new ConnectionState(caller.get(), engines.resolve(info).openSession());
+      // Embedded, results are read through createIterable, never fetched: no PROGRESS rows.
+      // A client that sends no properties at all sends null.
+      boolean progress = connection == null
+          && !(info != null && "true".equalsIgnoreCase(info.get(LONG_POLL)));
+      ConnectionState state = new ConnectionState(caller.get(), engines.resolve(info).openSession(),
+          progress);
       if (connections.putIfAbsent(ch.id, state) != null) {
         throw inUse(ch.id);
       }
@@ -438,7 +457,8 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
       long maxRowCount) throws SQLException {
     statement.startExecution();
     executeSteps.accept(ExecuteStep.STARTED);
-    StatementResult result = connection(h.connectionId).session.execute(sql);
+    ConnectionState state = connection(h.connectionId);
+    StatementResult result = state.session.execute(sql);
     executeSteps.accept(ExecuteStep.RAN);
     if (result instanceof StatementResult.UpdateCount) {
       return MetaResultSet.count(h.connectionId, h.id,
@@ -456,7 +476,8 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
           Frame.create(0, true, list));
     }
     StatementResult.Push push = (StatementResult.Push) result;
-    statement.assignPush(push.query(), new PushFrames(push.query(), Math.max(maxRowCount, 0)));
+    PushFrames frames = new PushFrames(push.query(), Math.max(maxRowCount, 0), state.progress);
+    statement.assignPush(push.query(), frames);
     executeSteps.accept(ExecuteStep.ASSIGNED);
     // Embedded, the statement is at hand: its setQueryTimeout ends the push query. Avatica's wire
     // protocol does not carry the timeout; the remote driver enforces it on its side.
@@ -465,10 +486,19 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     if (timeoutSeconds > 0) {
       push.query().expireAfter(Duration.ofSeconds(timeoutSeconds));
     }
-    Signature signature = signature(sql, push.columns(), StatementType.SELECT);
-    // Never wait for rows here: the first frame is empty and not final; rows come by iteration.
-    return MetaResultSet.create(h.connectionId, h.id, false, signature,
-        Frame.create(0, false, List.of()));
+    if (!frames.progress()) {
+      // Never wait for rows here: the first frame is empty and not final; rows come by iteration.
+      return MetaResultSet.create(h.connectionId, h.id, false,
+          signature(sql, push.columns(), StatementType.SELECT), Frame.create(0, false, List.of()));
+    }
+    // A client that cannot long-poll would fetch in its executeQuery until a row exists: it gets
+    // the rows ready now or a PROGRESS row, whose null data and _BATCH_ID the columns admit.
+    List<ResultColumn> columns = new ArrayList<>(push.columns().size());
+    for (ResultColumn column : push.columns()) {
+      columns.add(column.asNullable());
+    }
+    return MetaResultSet.create(h.connectionId, h.id, false,
+        signature(sql, columns, StatementType.SELECT), frames.fetch(0, 0, Duration.ZERO));
   }
 
   @Override public ExecuteBatchResult prepareAndExecuteBatch(StatementHandle h,

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.PushQuery;
+import dev.freshet.engine.push.RowKind;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -18,7 +19,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * is not final, so that the client asks again without the request outliving an HTTP timeout.
  *
  * <pre>{@code
- * PushFrames frames = new PushFrames(push, 0);
+ * PushFrames frames = new PushFrames(push, 0, false);
  * Frame frame = frames.fetch(0, 100, Duration.ofSeconds(5));   // offset 0, up to 100 rows
  * }</pre>
  *
@@ -30,6 +31,17 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>With a row limit ({@code Statement.setMaxRows}) the frame that reaches it is final and the
  * query stops, so that a client such as sqlline can read a bounded piece of a never-ending result.
  *
+ * <p>A client that cannot long-poll (every client but Freshet's own drivers: Avatica's stock client
+ * fetches again, without a cancel check, as long as it gets empty frames, and reads one row ahead)
+ * never gets an empty frame: when no row came in time the frame holds one
+ * {@link RowKind#PROGRESS} row ({@link PushQuery#nextOrProgress}), which
+ * takes an offset like any row. Its reads thus return at least once per fetch timeout.
+ *
+ * <pre>{@code
+ * PushFrames frames = new PushFrames(push, 0, true);
+ * Frame first = frames.fetch(0, 100, Duration.ZERO);   // rows ready now, or one PROGRESS row
+ * }</pre>
+ *
  * <p>Fetches of one statement run one at a time; a retry that arrives while the original waits gets
  * the original's frame once it is ready.
  */
@@ -40,6 +52,8 @@ final class PushFrames {
   private final PushQuery push;
   /** Rows to send in all before the result ends; 0 for no limit. */
   private final long maxRows;
+  /** Whether a fetch with no row answers with a PROGRESS row instead of an empty frame. */
+  private final boolean progress;
   /** Offset of the next row not yet sent; guarded by {@code this}. */
   private long nextOffset;
   /** The last non-empty frame, sent again if its offset is fetched again; guarded by {@code this}. */
@@ -47,9 +61,22 @@ final class PushFrames {
   /** {@link System#nanoTime()} when a fetch last began or ended, or when the result was made. */
   private volatile long lastActivityNanos = System.nanoTime();
 
-  PushFrames(PushQuery push, long maxRows) {
+  /**
+   * Frames of {@code push}'s rows.
+   *
+   * @param maxRows rows to send in all, PROGRESS rows included; 0 for no limit
+   * @param progress whether the client cannot long-poll: a fetch with no row then answers with
+   *     a PROGRESS row instead of an empty frame
+   */
+  PushFrames(PushQuery push, long maxRows, boolean progress) {
     this.push = requireNonNull(push, "push");
     this.maxRows = Math.max(maxRows, 0);
+    this.progress = progress;
+  }
+
+  /** Whether a fetch with no row answers with a PROGRESS row instead of an empty frame. */
+  boolean progress() {
+    return progress;
   }
 
   /** Whether no fetch has begun or ended since {@code idle} before {@code nowNanos}. */
@@ -64,7 +91,8 @@ final class PushFrames {
 
   /**
    * Returns the frame at {@code offset}: up to {@code fetchSize} rows (100 if not positive), waiting
-   * at most {@code wait} for the first; empty and not final if none came in time.
+   * at most {@code wait} for the first; if none came in time, empty and not final, or for a client
+   * that cannot long-poll one PROGRESS row.
    *
    * @throws SQLException if the query failed, or {@code offset} is neither the next row nor the
    *     start of the last frame sent
@@ -94,10 +122,13 @@ final class PushFrames {
     int max = (int) Math.min(fetchSize > 0 ? fetchSize : DEFAULT_FETCH_SIZE, room);
     List<Object> rows = new ArrayList<>();
     if (max > 0) {
-      Object[] row = push.next(wait);
+      Object[] row = progress ? push.nextOrProgress(wait) : push.next(wait);
+      // Only the first row can be PROGRESS (none came); it stands alone in its frame.
+      boolean alone = progress && row != null
+          && RowKind.PROGRESS.text().equals(row[row.length - 1]);
       while (row != null) {
         rows.add(row);
-        if (rows.size() >= max) {
+        if (alone || rows.size() >= max) {
           break;
         }
         row = push.next(Duration.ZERO);

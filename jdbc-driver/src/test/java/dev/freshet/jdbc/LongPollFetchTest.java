@@ -7,14 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.Engine;
+import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.MissingResultsException;
 import org.apache.calcite.avatica.Meta.ConnectionHandle;
@@ -38,7 +41,8 @@ class LongPollFetchTest {
   private final ConnectionHandle connection = new ConnectionHandle(UUID.randomUUID().toString());
 
   @BeforeEach void createStream() throws Exception {
-    meta.openConnection(connection, Map.of());
+    // As Freshet's remote driver does; a client that does not say so gets PROGRESS rows.
+    meta.openConnection(connection, Map.of(FreshetMeta.LONG_POLL, "true"));
     execute("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)", -1);
   }
 
@@ -64,6 +68,64 @@ class LongPollFetchTest {
     // An empty frame is not kept: the same offset waits again and then gets the rows.
     execute("INSERT INTO clicks VALUES ('a', 1)", -1);
     assertEquals(Set.of(List.of("a", 1L, 0L, "INSERT")), rows(fetchUntil(push, 0, 1)));
+  }
+
+  /**
+   * A client that does not say it long-polls (Avatica's stock driver) fetches until a row exists,
+   * in executeQuery and in each next(): it never gets an empty frame, but a PROGRESS row, which
+   * takes an offset like any row.
+   */
+  @Test void shouldAnswerAClientThatCannotLongPollWithProgressRowsInsteadOfEmptyFrames()
+      throws Exception {
+    ConnectionHandle stock = new ConnectionHandle(UUID.randomUUID().toString());
+    meta.openConnection(stock, Map.of());
+    try {
+      StatementHandle h = meta.createStatement(stock);
+      Meta.MetaResultSet result = prepareAndExecute(h, "SELECT STREAM user_id, COUNT(*) AS n"
+          + " FROM clicks GROUP BY user_id EMIT UPDATE", -1);
+      // At once: no batch has run, so the last batch read is null.
+      assertEquals(List.of(progress(null)), arrays(result.firstFrame));
+      assertFalse(result.firstFrame.done);
+      for (ColumnMetaData column : result.signature.columns) {
+        assertEquals(DatabaseMetaData.columnNullable, column.nullable, column.columnName);
+      }
+
+      long start = System.nanoTime();
+      Frame second = meta.fetch(h, 1, 100);
+      Duration waited = Duration.ofNanos(System.nanoTime() - start);
+      assertEquals(List.of(progress(null)), arrays(second));
+      assertEquals(1, second.offset);
+      assertFalse(second.done);
+      assertTrue(waited.compareTo(BOUND) >= 0, "answered after " + waited + ", before the bound");
+      // Its response was lost: the same frame again.
+      assertSame(second, meta.fetch(h, 1, 100));
+
+      execute("INSERT INTO clicks VALUES ('a', 1)", -1);
+      long offset = 2;
+      Frame frame = meta.fetch(h, offset, 100);
+      // How many PROGRESS frames come before the batch ran depends on timing; they say null.
+      while (arrays(frame).equals(List.of(progress(null)))) {
+        frame = meta.fetch(h, ++offset, 100);
+      }
+      assertEquals(List.of(Arrays.asList("a", 1L, 0L, "INSERT")), arrays(frame));
+      assertEquals(List.of(progress(0L)), arrays(meta.fetch(h, offset + 1, 100)));
+    } finally {
+      meta.closeConnection(stock);
+    }
+  }
+
+  /** A PROGRESS row of a query with two columns of its own. */
+  private static List<Object> progress(Long lastBatch) {
+    return Arrays.asList(null, null, lastBatch, "PROGRESS");
+  }
+
+  /** The rows of a frame in order, each as a list that may hold nulls. */
+  private static List<List<Object>> arrays(Frame frame) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (Object row : frame.rows) {
+      rows.add(Arrays.asList((Object[]) row));
+    }
+    return rows;
   }
 
   @Test void shouldSendTheLastFrameAgainWhenItsOffsetIsFetchedAgain() throws Exception {
@@ -167,7 +229,13 @@ class LongPollFetchTest {
 
   private StatementHandle execute(String sql, long maxRowCount) throws Exception {
     StatementHandle h = meta.createStatement(connection);
-    meta.prepareAndExecute(h, sql, maxRowCount, -1, new Meta.PrepareCallback() {
+    prepareAndExecute(h, sql, maxRowCount);
+    return h;
+  }
+
+  private Meta.MetaResultSet prepareAndExecute(StatementHandle h, String sql, long maxRowCount)
+      throws Exception {
+    return meta.prepareAndExecute(h, sql, maxRowCount, -1, new Meta.PrepareCallback() {
       @Override public Object getMonitor() {
         return this;
       }
@@ -181,7 +249,6 @@ class LongPollFetchTest {
 
       @Override public void execute() {
       }
-    });
-    return h;
+    }).resultSets.get(0);
   }
 }

@@ -66,6 +66,41 @@ class RemoteAuthenticationTest {
     }
   }
 
+  /**
+   * Avatica's stock driver takes its credentials as {@code authentication=BASIC;avatica_user=...;
+   * avatica_password=...}; its {@code user} and {@code password} are not credentials to it.
+   */
+  @Test void shouldAdmitTheStockAvaticaDriverWithAvaticaCredentials() throws Exception {
+    try (FreshetServer server = start(Authentication.BASIC)) {
+      String stock = "jdbc:avatica:remote:url=" + server.url() + ";serialization=PROTOBUF";
+      try (Connection c = DriverManager.getConnection(stock + ";authentication=BASIC;avatica_user="
+          + USER + ";avatica_password=" + PASSWORD);
+           Statement s = c.createStatement()) {
+        s.executeUpdate("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)");
+        s.executeUpdate("INSERT INTO clicks VALUES ('a', 1), ('b', 2)");
+        assertEquals(List.of(List.of(2L)), readAll(s.executeQuery("SELECT COUNT(*) FROM clicks")));
+      }
+    }
+  }
+
+  /**
+   * What the stock driver gives when the server refuses it is Avatica's, not Freshet's: an
+   * unchecked exception from its HTTP client, without SQLSTATE, for a wrong password and for
+   * {@code user}/{@code password}, which it does not send as credentials.
+   */
+  @Test void shouldRefuseTheStockAvaticaDriverWithWrongCredentials() throws Exception {
+    try (FreshetServer server = start(Authentication.BASIC)) {
+      String stock = "jdbc:avatica:remote:url=" + server.url() + ";serialization=PROTOBUF";
+      for (String credentials : List.of(";authentication=BASIC;avatica_user=" + USER
+          + ";avatica_password=wrong-" + PASSWORD, ";user=" + USER + ";password=" + PASSWORD)) {
+        RuntimeException e = assertThrows(RuntimeException.class,
+            () -> DriverManager.getConnection(stock + credentials));
+        assertEquals(RuntimeException.class, e.getClass(), credentials);
+        assertEquals("Failed to execute HTTP Request, got HTTP/401", e.getMessage(), credentials);
+      }
+    }
+  }
+
   @Test void shouldRefuseToListenBeyondLoopbackWithoutAuthentication() {
     // Refused before anything binds: no traffic leaves this machine.
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

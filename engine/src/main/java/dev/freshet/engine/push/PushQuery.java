@@ -91,6 +91,8 @@ public final class PushQuery implements AutoCloseable {
   private SQLException failure;
   private int maxBuffered;
   private ScheduledFuture<?> expiry;
+  /** The last batch whose rows were all handed over; null before the first. */
+  private Long lastBatch;
 
   /** Set when the reader has reached the end; later reads return it again. */
   private volatile boolean endReached;
@@ -162,6 +164,10 @@ public final class PushQuery implements AutoCloseable {
           addChanges(changes, batchId, rows);
         } else {
           addAppends((PushPolicy.Append) policy, batchId, rows);
+        }
+        // After the rows: a progress row never claims a batch whose rows are still to come.
+        synchronized (PushQuery.this) {
+          lastBatch = batchId;
         }
       }
 
@@ -410,6 +416,14 @@ public final class PushQuery implements AutoCloseable {
     return null;
   }
 
+  /** A {@link RowKind#PROGRESS} row for a reader that has read every row; holds the monitor. */
+  private Object[] progressRow() {
+    Object[] row = new Object[visible + 2];
+    row[visible] = lastBatch;
+    row[visible + 1] = RowKind.PROGRESS.text();
+    return row;
+  }
+
   /** Number of rows buffered for the reader now (markers included). */
   public synchronized int bufferedRows() {
     return ready.size() + unread.size() + (pendingTable == null ? 0 : pendingTable.size());
@@ -429,6 +443,27 @@ public final class PushQuery implements AutoCloseable {
    *     timed out (HYT00, {@link SqlState#TIMEOUT_EXPIRED})
    */
   public Object[] next(Duration timeout) throws SQLException {
+    return next(timeout, false);
+  }
+
+  /**
+   * Like {@link #next}, but when no row arrived in time returns a {@link RowKind#PROGRESS} row
+   * instead of null: its data columns are null and its {@value #BATCH_ID} is the last batch
+   * whose rows have all been returned (null before the first batch). A server sends it to a
+   * client that cannot wait for rows, so that the client's reads return now and then.
+   *
+   * <pre>{@code
+   * Object[] row = push.nextOrProgress(Duration.ofSeconds(5));   // a row, or PROGRESS after 5 s
+   * }</pre>
+   *
+   * @return the next row, a progress row, or null once the query has stopped
+   * @throws SQLException as {@link #next} does
+   */
+  public Object[] nextOrProgress(Duration timeout) throws SQLException {
+    return next(timeout, true);
+  }
+
+  private Object[] next(Duration timeout, boolean progress) throws SQLException {
     End ended;
     synchronized (this) {
       long deadline = System.nanoTime() + timeout.toNanos();
@@ -446,7 +481,7 @@ public final class PushQuery implements AutoCloseable {
         }
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          return null;
+          return progress ? progressRow() : null;
         }
         try {
           TimeUnit.NANOSECONDS.timedWait(this, left);

@@ -17,7 +17,13 @@ public enum RowKind {
   /** A key the result no longer has; the row carries its last values. */
   DELETE,
   /** The marker that ends a batch ({@code push.batch.markers}); its data columns are null. */
-  BATCH_END;
+  BATCH_END,
+  /**
+   * Progress, sent instead of an empty frame to a remote client that cannot wait for rows (see
+   * {@link PushQuery#nextOrProgress}): no row came; its data columns are null and its
+   * {@value PushQuery#BATCH_ID} is the last batch whose rows were all read (null before the first).
+   */
+  PROGRESS;
 
   /** The value of {@value PushQuery#ROW_KIND}: the constant's name. */
   public String text() {

@@ -18,6 +18,10 @@ import org.apache.calcite.avatica.ConnectStringParser;
  * p.serverUrl();   // http://db:8765
  * }</pre>
  *
+ * <p>It also tells the server that this driver long-polls push results ({@value #LONG_POLL}), so
+ * that the server answers a fetch with no row with an empty frame, not with the PROGRESS row it
+ * sends Avatica's stock client, which cannot wait for rows ({@code FreshetMeta.LONG_POLL}).
+ *
  * <p>Credentials stay on the client: they are removed from the properties that Avatica forwards to
  * the server when it opens the connection, and never appear in a message.
  */
@@ -25,6 +29,12 @@ final class RemoteConnectionProperties {
   /** Properties whose values are secrets: no message may show them. */
   private static final Set<String> SECRETS = Set.of("password", "avatica_password",
       "truststore_password", "keystore_password", "key_password");
+
+  /**
+   * Sent to the server with the connection's properties: this driver reads push results without
+   * look-ahead ({@link FrameRowIterable}) and fetches again after an empty frame.
+   */
+  static final String LONG_POLL = "freshet_long_poll";
 
   /** The {@code user:password@} of {@code http://user:password@host}. */
   private static final Pattern USER_INFO = Pattern.compile("//[^/@]*@");
@@ -74,6 +84,7 @@ final class RemoteConnectionProperties {
     if (avatica.getProperty("serialization") == null) {
       avatica.setProperty("serialization", "PROTOBUF");
     }
+    avatica.setProperty(LONG_POLL, "true");
     if (avatica.getProperty("httpclient_factory") == null) {
       // Its own connection pool: Avatica's 25 connections per server would be taken by push
       // results waiting for rows, and every other statement of the JVM would wait.

@@ -20,6 +20,8 @@ class RemoteConnectionPropertiesTest {
     assertEquals("secret", avatica.getProperty("avatica_password"));
     assertEquals("BASIC", avatica.getProperty("authentication"));
     assertEquals("PROTOBUF", avatica.getProperty("serialization"));
+    // Sent to the server, so that it answers fetches without PROGRESS rows.
+    assertEquals("true", avatica.getProperty("freshet_long_poll"));
     // Avatica forwards keys it does not know to the server in clear.
     assertNull(avatica.getProperty("user"));
     assertNull(avatica.getProperty("password"));
