@@ -127,7 +127,9 @@ public final class EngineMetadata {
     List<Object[]> rows = new ArrayList<>();
     for (Table t : tables()) {
       if (t.kind() == TableKind.MATERIALIZED_VIEW) {
-        rows.add(new Object[] {null, t.schema(), t.name(), t.remarks(), "NONE", "NO"});
+        // A view's remarks are the statement that created it.
+        rows.add(new Object[] {null, t.schema(), t.name(), ViewDefinition.of(t.remarks()),
+            "NONE", "NO"});
       }
     }
     return rows;

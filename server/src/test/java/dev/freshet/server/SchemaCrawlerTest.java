@@ -16,6 +16,8 @@ import schemacrawler.schema.Catalog;
 import schemacrawler.schema.Column;
 import schemacrawler.schema.Table;
 import schemacrawler.schema.View;
+import schemacrawler.schemacrawler.InfoLevel;
+import schemacrawler.schemacrawler.LoadOptionsBuilder;
 import schemacrawler.schemacrawler.SchemaCrawlerOptions;
 import schemacrawler.schemacrawler.SchemaCrawlerOptionsBuilder;
 import schemacrawler.tools.utility.SchemaCrawlerUtility;
@@ -27,7 +29,8 @@ import us.fatehi.utility.datasource.MultiUseUserCredentials;
  * SchemaCrawler, which reads a database's metadata as BI tools do, finds with its default options
  * every stream and view of a running server, with their columns, and with Freshet's SchemaCrawler
  * plugin on the class path (as SchemaCrawler's own plugins for other databases are) the views'
- * primary keys and definitions.
+ * primary keys; at info level {@code detailed}, where SchemaCrawler reads views' definitions for
+ * any database, their definitions too.
  */
 class SchemaCrawlerTest {
   private static final String VIEW_QUERY = "SELECT user_id, COUNT(*) AS n, SUM(amount) AS total"
@@ -64,10 +67,17 @@ class SchemaCrawlerTest {
       assertEquals("PK_PER_USER(USER_ID)", perUser.getPrimaryKey().getName() + "("
           + perUser.getPrimaryKey().getConstrainedColumns().stream().map(Column::getName)
               .collect(Collectors.joining(",")) + ")");
-      assertEquals(VIEW_QUERY, perUser.getDefinition());
+      assertEquals("", perUser.getDefinition(), "SchemaCrawler reads definitions only when asked");
       Table clicks = catalog.lookupTable(catalog.lookupSchema("FRESHET").orElseThrow(), "CLICKS")
           .orElseThrow();
       assertFalse(clicks.hasPrimaryKey(), "a stream has no key");
+
+      // SchemaCrawler reads view definitions, of any database, from info level "detailed" on.
+      Catalog detailed = SchemaCrawlerUtility.getCatalog(source, options.withLoadOptions(
+          LoadOptionsBuilder.builder().withInfoLevel(InfoLevel.detailed).toOptions()));
+      View described = (View) detailed.lookupTable(detailed.lookupSchema("FRESHET")
+          .orElseThrow(), "PER_USER").orElseThrow();
+      assertEquals(VIEW_QUERY, described.getDefinition());
     }
   }
 
