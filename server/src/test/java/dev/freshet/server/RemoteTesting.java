@@ -43,6 +43,30 @@ final class RemoteTesting {
     }, () -> "fewer than " + n + " rows arrived within " + DEADLINE);
   }
 
+  /**
+   * Reads exactly {@code n} rows that are not PROGRESS rows, within the deadline. Only Avatica's
+   * stock client gets PROGRESS rows (one per fetch that found nothing new), and how many it gets
+   * depends on timing; each one skipped is checked to be one.
+   */
+  static List<List<Object>> readSkippingProgress(ResultSet rs, int n) {
+    return assertTimeoutPreemptively(DEADLINE, () -> {
+      List<List<Object>> rows = new ArrayList<>();
+      int columns = rs.getMetaData().getColumnCount();
+      while (rows.size() < n) {
+        assertTrue(rs.next(), "the result ended after " + rows.size() + " rows");
+        List<Object> row = row(rs);
+        if (!"PROGRESS".equals(row.get(columns - 1))) {
+          rows.add(row);
+        } else {
+          for (Object value : row.subList(0, columns - 2)) {
+            assertTrue(value == null, "a PROGRESS row holds no data: " + row);
+          }
+        }
+      }
+      return rows;
+    }, () -> "fewer than " + n + " rows arrived within " + DEADLINE);
+  }
+
   /** Reads every row of a finite result. */
   static List<List<Object>> readAll(ResultSet rs) throws SQLException {
     List<List<Object>> rows = new ArrayList<>();

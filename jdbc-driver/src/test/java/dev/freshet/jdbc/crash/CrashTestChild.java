@@ -11,7 +11,8 @@ import java.sql.Statement;
  * named UPDATE-mode view over a memory stream.
  *
  * <p>{@code run}: INSERTs statement after statement, printing {@code ACK i} once INSERT {@code i}
- * returned, until the parent kills the process. {@code verify}: waits until the view has caught up
+ * returned and then {@code VIEWED n}, the rows the view has counted so far, until the parent kills
+ * the process. {@code verify}: waits until the view has caught up
  * with the stream, prints the stream's rows ({@code IN}) and the view's rows ({@code ROW}), exits.
  *
  * <p>Statement {@code i} inserts {@link #ROWS} rows {@code ('u<(i * 7 + j) % 13>', i * 100 + j)},
@@ -48,6 +49,8 @@ public final class CrashTestChild {
           }
           s.executeUpdate("INSERT INTO clicks VALUES " + values);
           out.println("ACK " + i);
+          // What the view has committed so far: rows a resumed query must not read again.
+          out.println("VIEWED " + count(s, "SELECT COALESCE(SUM(n), 0) FROM totals"));
           out.flush();
         }
       }

@@ -44,6 +44,8 @@ class ExactlyOnceCrashTest {
     Random random = new Random(seed);
     String context = "provider " + provider + ", seed " + seed;
     long lastAck = -1;
+    // The most rows the view was seen to have counted before the last kill.
+    long viewed = 0;
     for (int kill = 0; kill < KILLS; kill++) {
       Process child = start("run", provider);
       try (BufferedReader lines = reader(child)) {
@@ -51,7 +53,9 @@ class ExactlyOnceCrashTest {
         int acks = random.nextInt(12);
         String line;
         while (acks >= 0 && (line = lines.readLine()) != null) {
-          if (line.startsWith("ACK ")) {
+          if (line.startsWith("VIEWED ")) {
+            viewed = Math.max(viewed, Long.parseLong(line.substring(7)));
+          } else if (line.startsWith("ACK ")) {
             lastAck = Math.max(lastAck, Long.parseLong(line.substring(4)));
             acks--;
           } else if (line.startsWith("START") && acks == 0) {
@@ -86,9 +90,14 @@ class ExactlyOnceCrashTest {
     assertEquals(0, verify.exitValue(), context + ": verify failed");
 
     // The last run resumed from the checkpoint: it did not start over from the first row.
-    assertTrue(lastBatch > 0, context + ": the view's query did not resume; last batch "
-        + lastBatch);
-    assertTrue(read < in.size(), context + ": the last run re-read all " + in.size() + " rows");
+    if (viewed > 0) {
+      assertTrue(lastBatch > 0, context + ": the view's query did not resume; last batch "
+          + lastBatch);
+    }
+    // Rows the view had committed before a kill are never read again; how many it committed
+    // depends on when the kills came, so the bound is what the runs saw.
+    assertTrue(read <= in.size() - viewed, context + ": the last run read " + read + " of "
+        + in.size() + " rows, though the view had counted " + viewed + " before");
 
     // Every acknowledged INSERT is in the stream, each exactly once, with all its rows.
     TreeSet<Long> statements = new TreeSet<>();
