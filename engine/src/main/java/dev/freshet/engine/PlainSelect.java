@@ -40,7 +40,7 @@ import dev.freshet.engine.query.ResultColumn;
  * when it starts, the views' current results and the system tables as they are then.
  *
  * <pre>{@code
- * PlainSelect select = PlainSelect.plan(engine, FreshetSqlParser.parse(sql), sql);
+ * PlainSelect select = PlainSelect.plan(engine, FreshetSqlParser.parse(sql), sql, 10_000);
  * List<ResultColumn> columns = select.columns();   // nothing has run yet
  * StatementResult.Rows rows = select.execute();
  * }</pre>
@@ -51,9 +51,10 @@ import dev.freshet.engine.query.ResultColumn;
  * types, per-row error policy and window semantics are those of the same query run as a
  * continuous one; such a query with an {@code ORDER BY} of its result columns (by name or
  * position) on top runs the same way and is sorted afterwards ({@link RowOrder}), so that a
- * windowed GROUP BY, which Calcite cannot run, can be ordered too. Every other plain query, including a query over streams that the streaming
- * rules refuse (ORDER BY, joins, UNION, subqueries) and any query that names a view or a table
- * of {@code SYS} or {@code INFORMATION_SCHEMA}, runs on Calcite's enumerable engine
+ * windowed GROUP BY, which Calcite cannot run, can be ordered too. Every other plain query,
+ * including a query over streams that the streaming rules refuse (ORDER BY, joins, UNION,
+ * subqueries) and any query that names a view or a table of {@code SYS} or
+ * {@code INFORMATION_SCHEMA}, runs on Calcite's enumerable engine
  * ({@link PullQueryExecutor}), which reads each stream up to the offset it had when the
  * statement started. A query over streams that neither accepts fails with the streaming
  * planner's error.
@@ -76,9 +77,11 @@ abstract class PlainSelect {
    *
    * @param query the parsed query; planning may rewrite it
    * @param sql the statement's text, parsed again where a fresh tree is needed
+   * @param maxWindowsPerRow the session's {@code 'max.windows.per.row'}, as for a push query
    * @throws SQLException if the query is not valid, or neither engine can run it
    */
-  static PlainSelect plan(Engine engine, SqlNode query, String sql) throws SQLException {
+  static PlainSelect plan(Engine engine, SqlNode query, String sql, int maxWindowsPerRow)
+      throws SQLException {
     Catalog catalog = engine.catalog();
     Set<String> identifiers = ViewReferences.identifiers(query);
     // A view or a system table is only Calcite's to read, even when a stream is named too.
@@ -89,10 +92,10 @@ abstract class PlainSelect {
       return new OverCalcite(engine, engine.pullQueries().prepare(query));
     }
     try {
-      return overStreams(engine, query);
+      return overStreams(engine, query, maxWindowsPerRow);
     } catch (SQLException refused) {
       // Streaming rules (no ORDER BY, no join of two streams, ...) do not bind a batch read.
-      PlainSelect sorted = sortedOverStreams(engine, sql);
+      PlainSelect sorted = sortedOverStreams(engine, sql, maxWindowsPerRow);
       return sorted != null ? sorted : overSnapshot(engine, sql, refused);
     }
   }
@@ -102,15 +105,15 @@ abstract class PlainSelect {
    * or null if it is not one: adding an ORDER BY of result columns to a query over a stream only
    * orders its rows (a windowed GROUP BY among them, which Calcite cannot run).
    */
-  private static @Nullable PlainSelect sortedOverStreams(Engine engine, String sql)
-      throws SQLException {
+  private static @Nullable PlainSelect sortedOverStreams(Engine engine, String sql,
+      int maxWindowsPerRow) throws SQLException {
     if (!(Session.parse(sql) instanceof SqlOrderBy order) || order.orderList.isEmpty()
         || !isCount(order.offset) || !isCount(order.fetch)) {
       return null;
     }
     PlannedQuery plan;
     try {
-      plan = engine.planner().planQuery(order.query, null, 1);
+      plan = engine.planner().planQuery(order.query, null, 1, maxWindowsPerRow);
     } catch (PlanningException | RuntimeException e) {
       return null;
     }
@@ -147,7 +150,8 @@ abstract class PlainSelect {
    * applied to the rows the executor returns, in the streams' order (oldest first): the streaming
    * planner refuses a limit on a stream's rows, which a read of retained rows does not need.
    */
-  private static PlainSelect overStreams(Engine engine, SqlNode query) throws SQLException {
+  private static PlainSelect overStreams(Engine engine, SqlNode query, int maxWindowsPerRow)
+      throws SQLException {
     long offset = 0;
     long fetch = -1;
     if (query instanceof SqlOrderBy order && order.orderList.isEmpty()
@@ -157,8 +161,8 @@ abstract class PlainSelect {
       query = order.query;
     }
     try {
-      return new OverStreams(engine, engine.planner().planQuery(query, null, 1), offset, fetch,
-          null);
+      return new OverStreams(engine,
+          engine.planner().planQuery(query, null, 1, maxWindowsPerRow), offset, fetch, null);
     } catch (PlanningException e) {
       throw Errors.toSqlException(e);
     }

@@ -309,7 +309,7 @@ public final class Session {
     }
     if (node.isA(SqlKind.QUERY)) {
       return FreshetPlanner.isStreamQuery(node) ? push(node, null, sql)
-          : PlainSelect.plan(engine, node, sql).execute();
+          : PlainSelect.plan(engine, node, sql, options.maxWindowsPerRow()).execute();
     }
     throw Errors.notSupported("Statement " + node.getKind() + " is not supported yet");
   }

@@ -76,7 +76,7 @@ public final class StatementDescriber {
         return push(session, node, null, sql);
       }
       return new StatementDescription(StatementDescription.Kind.ROWS,
-          PlainSelect.plan(engine, node, sql).columns());
+          PlainSelect.plan(engine, node, sql, session.maxWindowsPerRow()).columns());
     }
     throw Errors.notSupported("Statement " + node.getKind() + " is not supported yet");
   }

@@ -1,6 +1,7 @@
 package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.sql.Connection;
@@ -70,7 +71,17 @@ class WindowsPerRowLimitTest {
         + " 1500 ms (or a smaller size), or raise the limit with SET 'max.windows.per.row' = '3'"
         + " before starting the query", e.getMessage());
 
+    // A plain query over the stream is held to the session's limit too.
+    String plain = "SELECT HOP_START(ts, INTERVAL '1' SECOND, INTERVAL '3' SECOND) AS w,"
+        + " COUNT(*) AS n FROM s GROUP BY HOP(ts, INTERVAL '1' SECOND, INTERVAL '3' SECOND)";
+    SQLException plainRefused = assertThrows(SQLException.class,
+        () -> statement.executeQuery(plain));
+    assertEquals("54000", plainRefused.getSQLState(), plainRefused.toString());
+
     statement.execute("SET 'max.windows.per.row' = '3'");
+    try (ResultSet rs = statement.executeQuery(plain)) {
+      assertFalse(rs.next(), "the stream holds no row yet");
+    }
     try (Statement push = connection.createStatement();
          ResultSet rs = push.executeQuery(hop)) {
       statement.executeUpdate("INSERT INTO s VALUES ('a', TIMESTAMP '2024-01-01 00:00:00.500'),"
