@@ -42,7 +42,7 @@ import dev.freshet.engine.query.ResultColumn;
  * <pre>{@code
  * PlainSelect select = PlainSelect.plan(engine, FreshetSqlParser.parse(sql), sql, 10_000);
  * List<ResultColumn> columns = select.columns();   // nothing has run yet
- * StatementResult.Rows rows = select.execute();
+ * StatementResult.Rows rows = select.execute(10_000_000);   // at most that many rows
  * }</pre>
  *
  * <p>Two engines answer: a query over streams alone that the streaming planner accepts (one
@@ -69,8 +69,13 @@ abstract class PlainSelect {
   /** The columns that {@link #execute()} returns. */
   abstract List<ResultColumn> columns();
 
-  /** Runs the query and returns all its rows. */
-  abstract StatementResult.Rows execute() throws SQLException;
+  /**
+   * Runs the query and returns all its rows.
+   *
+   * @param maxRows the most rows the result may hold ({@code 'pull.max.rows'})
+   * @throws SQLException 54000 if the result would hold more
+   */
+  abstract StatementResult.Rows execute(int maxRows) throws SQLException;
 
   /**
    * Validates and plans a plain query.
@@ -212,7 +217,7 @@ abstract class PlainSelect {
       return plan.rowType().getFieldList().stream().map(ResultColumn::of).toList();
     }
 
-    @Override StatementResult.Rows execute() throws SQLException {
+    @Override StatementResult.Rows execute(int maxRows) throws SQLException {
       rejectEndless(plan.source());
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           engine.planner().typeFactory(), DataContexts.EMPTY, "bounded-" + UUID.randomUUID())
@@ -224,6 +229,11 @@ abstract class PlainSelect {
       }
       int from = (int) Math.min(offset, rows.size());
       int to = fetch < 0 ? rows.size() : (int) Math.min(rows.size(), from + fetch);
+      if (to - from > maxRows) {
+        // A query the executor runs returns at most the rows its stream holds, all in memory
+        // already: checked at the end, as for any result.
+        throw Errors.resultTooLarge(maxRows);
+      }
       return new StatementResult.Rows(columns(), rows.subList(from, to));
     }
   }
@@ -242,7 +252,7 @@ abstract class PlainSelect {
       return prepared.resultColumns();
     }
 
-    @Override StatementResult.Rows execute() throws SQLException {
+    @Override StatementResult.Rows execute(int maxRows) throws SQLException {
       for (StreamTable stream : prepared.streams()) {
         rejectEndless(stream);
       }
@@ -256,7 +266,7 @@ abstract class PlainSelect {
           }
         }
       }
-      return prepared.execute();
+      return prepared.execute(maxRows);
     }
   }
 }

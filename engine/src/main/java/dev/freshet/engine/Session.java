@@ -309,7 +309,8 @@ public final class Session {
     }
     if (node.isA(SqlKind.QUERY)) {
       return FreshetPlanner.isStreamQuery(node) ? push(node, null, sql)
-          : PlainSelect.plan(engine, node, sql, options.maxWindowsPerRow()).execute();
+          : PlainSelect.plan(engine, node, sql, options.maxWindowsPerRow())
+              .execute(options.pullMaxRows());
     }
     throw Errors.notSupported("Statement " + node.getKind() + " is not supported yet");
   }

@@ -185,6 +185,33 @@ class BatchQueryTest {
             + " FROM INFORMATION_SCHEMA.TABLES WHERE table_schema = 'SYS' ORDER BY 1"));
   }
 
+  /**
+   * A result larger than 'pull.max.rows' fails the statement instead of filling the server's
+   * memory: a join that multiplies rows stops as it passes the limit.
+   */
+  @Test
+  void refusesAResultLargerThanTheSessionsLimit() throws SQLException {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM big (v INTEGER)");
+      s.executeUpdate("INSERT INTO big VALUES (1), (2), (3)");
+      s.execute("SET 'pull.max.rows' = '3'");
+      assertEquals(3, query(s, "SELECT v FROM big").size());
+      assertEquals(3, query(s, "SELECT a.v FROM big a, big b LIMIT 3").size());
+      for (String sql : List.of("SELECT a.v, b.v FROM big a, big b",
+          "SELECT v FROM big UNION ALL SELECT v FROM big")) {
+        SQLException e = assertThrows(SQLException.class, () -> query(s, sql), sql);
+        assertEquals("54000", e.getSQLState(), sql);
+        assertEquals("The query's result has more than 3 rows, the limit of option"
+            + " 'pull.max.rows'. Add a WHERE or a LIMIT, aggregate, or raise the limit with"
+            + " SET 'pull.max.rows' = '...'", e.getMessage());
+      }
+      s.execute("SET 'pull.max.rows' = '2'");
+      SQLException e = assertThrows(SQLException.class, () -> query(s, "SELECT v FROM big"));
+      assertEquals("54000", e.getSQLState(), "a query the executor runs is held to it too");
+    }
+  }
+
   @Test
   void informationSchemaViewsGivesEachViewsQuery() throws SQLException {
     assertEquals(List.of(row(null, "FRESHET", "PER_USER", PER_USER, "NONE", "NO")),

@@ -155,7 +155,7 @@ class ViewErrorReportingTest {
     SQLException e = fails("SET 'trigger.intervall' = '1 second'");
     assertEquals("42000", e.getSQLState());
     assertEquals("Unknown option 'trigger.intervall'. Options: max.windows.per.row,"
-        + " min.batches.to.retain, on.error, push.batch.markers, push.buffer.rows,"
+        + " min.batches.to.retain, on.error, pull.max.rows, push.batch.markers, push.buffer.rows,"
         + " query.memory.budget, state.partitions, state.store.provider, trigger,"
         + " trigger.interval", e.getMessage());
 

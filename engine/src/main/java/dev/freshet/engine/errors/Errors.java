@@ -114,6 +114,16 @@ public final class Errors {
     return of(SqlState.FEATURE_NOT_SUPPORTED, what, cause);
   }
 
+  /**
+   * A plain query whose result would hold more rows than the session's {@code 'pull.max.rows'}
+   * (54000): it fails rather than fill the server's memory.
+   */
+  public static SQLException resultTooLarge(int maxRows) {
+    return of(SqlState.PROGRAM_LIMIT_EXCEEDED, "The query's result has more than " + maxRows
+        + " rows, the limit of option 'pull.max.rows'. Add a WHERE or a LIMIT, aggregate, or"
+        + " raise the limit with SET 'pull.max.rows' = '...'");
+  }
+
   /** A malformed value, e.g. in an option or a watermark declaration. */
   public static SQLException invalidDefinition(String message) {
     return of(SqlState.SYNTAX_ERROR, message);

@@ -66,6 +66,12 @@ public final class SessionOption<T> {
   public static final SessionOption<Long> QUERY_MEMORY_BUDGET = new SessionOption<>(
       "query.memory.budget", Long.MAX_VALUE, SessionOption::bytes, SessionOption::bytesText);
   /**
+   * The most rows a plain query's result may hold; one more fails the statement (54000) instead
+   * of filling the server's memory, e.g. with a join of two large streams. Default 10000000.
+   */
+  public static final SessionOption<Integer> PULL_MAX_ROWS =
+      integer("pull.max.rows", 10_000_000, 1, Integer.MAX_VALUE);
+  /**
    * Whether each batch of a push query ends with a marker row ({@code _ROW_KIND = 'BATCH_END'}),
    * also a batch that changed nothing; {@code true} or {@code false}, the default.
    */
@@ -96,7 +102,7 @@ public final class SessionOption<T> {
 
   /** Every option, sorted by key, as error messages list them. */
   static final List<SessionOption<?>> ALL = List.of(MAX_WINDOWS_PER_ROW, MIN_BATCHES_TO_RETAIN,
-      ON_ERROR, PUSH_BATCH_MARKERS, PUSH_BUFFER_ROWS, QUERY_MEMORY_BUDGET, STATE_PARTITIONS,
+      ON_ERROR, PULL_MAX_ROWS, PUSH_BATCH_MARKERS, PUSH_BUFFER_ROWS, QUERY_MEMORY_BUDGET, STATE_PARTITIONS,
       STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
 
   /** An amount and an optional unit: {@code 1 second}, {@code 500ms}, {@code 0}. */

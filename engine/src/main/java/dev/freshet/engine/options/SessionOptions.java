@@ -62,6 +62,11 @@ public final class SessionOptions {
     return get(SessionOption.ON_ERROR);
   }
 
+  /** The most rows a plain query's result may hold. */
+  public int pullMaxRows() {
+    return get(SessionOption.PULL_MAX_ROWS);
+  }
+
   /** The most windows a HOP of a query this session plans may put one row in. */
   public int maxWindowsPerRow() {
     return get(SessionOption.MAX_WINDOWS_PER_ROW);

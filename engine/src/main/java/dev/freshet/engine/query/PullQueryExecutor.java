@@ -76,7 +76,7 @@ import dev.freshet.engine.store.ResultTable;
  * PullQueryExecutor.Prepared q = pullQueries.prepare(FreshetSqlParser.parse(
  *     "SELECT c.user_id, c.amount, v.n FROM clicks c JOIN clicks_per_user v"
  *     + " ON c.user_id = v.user_id ORDER BY c.amount DESC LIMIT 5"));
- * StatementResult.Rows rows = q.execute();
+ * StatementResult.Rows rows = q.execute(10_000_000);
  * }</pre>
  *
  * <p>Preparation follows Calcite's own ({@code PlannerImpl}, {@code CalcitePrepareImpl}):
@@ -329,8 +329,12 @@ public final class PullQueryExecutor {
     /**
      * Runs the query over the rows the streams hold now and the views' current snapshots; plans
      * and compiles it the first time.
+     *
+     * @param maxRows the most rows the result may hold
+     * @throws SQLException 54000 if it would hold more, checked as rows come so that a join that
+     *     multiplies rows stops there
      */
-    public StatementResult.Rows execute() throws SQLException {
+    public StatementResult.Rows execute(int maxRows) throws SQLException {
       Compiled code = compiled();
       // Calcite hands a one-column result out as bare values, not arrays.
       boolean scalar = rowType.getFieldCount() == 1;
@@ -342,6 +346,9 @@ public final class PullQueryExecutor {
         parameters.put(ResultTable.SNAPSHOT_VARIABLE, snapshot);
         Enumerable<?> enumerable = code.bindable().bind(new StatementContext(parameters));
         for (Object row : enumerable) {
+          if (rows.size() == maxRows) {
+            throw Errors.resultTooLarge(maxRows);
+          }
           rows.add(scalar ? new Object[] {row} : (Object[]) row);
         }
       } catch (RuntimeException e) {

@@ -97,7 +97,7 @@ class SessionOptionsTest {
     assertEquals("Option 'min.batches.to.retain' must be an integer from 1 to 1000000, not '0'",
         e.getMessage());
     assertEquals("Unknown option 'nope'. Options: max.windows.per.row, min.batches.to.retain,"
-        + " on.error, push.batch.markers, push.buffer.rows, query.memory.budget,"
+        + " on.error, pull.max.rows, push.batch.markers, push.buffer.rows, query.memory.budget,"
         + " state.partitions,"
         + " state.store.provider, trigger, trigger.interval",
         assertThrows(SQLException.class, () -> session.execute("SET 'nope' = '1'"))
