@@ -42,7 +42,7 @@ public final class Harness {
     boolean quick = options.containsKey("quick");
     List<String> engines = Arrays.asList(options.getOrDefault("engines", "freshet,spark").split(","));
     List<Workload> workloads = new ArrayList<>();
-    for (String w : options.getOrDefault("workloads", "W1,W2,W4,W5,W3").split(",")) {
+    for (String w : options.getOrDefault("workloads", "W1,W2,W4,W5,W3,W6,W7").split(",")) {
       workloads.add(Workload.of(w));
     }
     List<JsonLine> lines = new ArrayList<>();
@@ -81,7 +81,8 @@ public final class Harness {
    */
   static Workload.Size size(Workload workload, boolean quick, String warmupRows) {
     Workload.Size size = size(workload, quick);
-    if (warmupRows == null || workload == Workload.W3 || workload == Workload.W5) {
+    if (warmupRows == null || workload == Workload.W3 || workload == Workload.W5
+        || workload == Workload.W7) {
       return size;
     }
     return new Workload.Size(Long.parseLong(warmupRows), size.measuredRows(),
@@ -95,6 +96,11 @@ public final class Harness {
     return switch (workload) {
       case W2 -> new Workload.Size(quick ? 1_000_000 : 2_000_000, measured, 1_000_000,
           latencySeconds);
+      // The calibration of W6: W1-like over 100k keys, long enough for a steady rate.
+      case W6 -> new Workload.Size(quick ? 1_000_000 : 2_000_000, quick ? 2_000_000 : 6_000_000,
+          1_000_000, latencySeconds);
+      // W7 generates rows for as long as its lookups run; only the batch size is used.
+      case W7 -> new Workload.Size(0, 0, 1_000_000, latencySeconds);
       default -> new Workload.Size(warmup, measured, 1_000_000, latencySeconds);
     };
   }
