@@ -22,8 +22,8 @@ import java.util.Map;
  * stdout and in {@code results.jsonl}; the plot in {@code results.png}.
  *
  * <p>Usage: {@code Harness --spark-classpath CP [--out DIR] [--quick] [--workloads W1,W3]
- * [--engines freshet,spark] [--warmup-rows N]}. {@code --warmup-rows} sets the warm-up of the
- * throughput workloads (W1, W2, W4) on both engines, e.g. to measure them past the JIT's warm-up;
+ * [--engines freshet,spark] [--warmup-rows N]}; the default runs W1-W7. {@code --warmup-rows}
+ * sets the warm-up of the throughput workloads (W1, W2, W4, and W6's calibration) on both engines, e.g. to measure them past the JIT's warm-up;
  * Freshet's figures come from its last 100 batches, so warm-up and measured rows together must
  * fit in 100 batches.
  */
@@ -77,7 +77,7 @@ public final class Harness {
   /**
    * Sizes per workload: the full run follows issue 6 (20 million rows after warm-up, 1M-row
    * batches, the size Spark's figures in the notes use); {@code --quick} is for development.
-   * {@code warmupRows}, if not null, replaces the warm-up of W1, W2 and W4.
+   * {@code warmupRows}, if not null, replaces the warm-up of W1, W2, W4 and W6's calibration.
    */
   static Workload.Size size(Workload workload, boolean quick, String warmupRows) {
     Workload.Size size = size(workload, quick);
