@@ -57,7 +57,9 @@ final class UnderLoad {
           .put("max_ms", l.percentileMs(100)).put("from_send_p50_ms", send.percentileMs(50))
           .put("from_send_p99_ms", send.percentileMs(99))
           .put("from_send_p999_ms", send.percentileMs(99.9))
-          .put("calibration_ms_per_batch", calibration.number("ms_per_batch"));
+          .put("calibration_ms_per_batch", calibration.number("ms_per_batch"))
+          .put("calibration_batch_ms", calibration.string("batch_ms"))
+          .put("calibration_complete", calibration.string("complete"));
     } finally {
       FreshetWorkloads.deleteQuietly(dataDir);
     }
