@@ -33,6 +33,8 @@ public final class FreshetWorkloads {
       case W4 -> throughput(workload, size, tumble(), true);
       case W5 -> heapPerStateRow(size);
       case W3 -> latency(size);
+      case W6 -> UnderLoad.run(size);
+      case W7 -> PullQueries.run(size);
     };
     System.out.println(JsonLine.RESULT_PREFIX + result.put("engine", "freshet")
         .put("workload", workload.name()));
@@ -41,7 +43,7 @@ public final class FreshetWorkloads {
     System.exit(0);
   }
 
-  private static String groupBy(long keys) {
+  static String groupBy(long keys) {
     return "SELECT n % " + keys + " AS k, COUNT(*) AS c, SUM(n) AS s FROM nums GROUP BY n % " + keys;
   }
 
@@ -80,10 +82,10 @@ public final class FreshetWorkloads {
    * How long a throughput workload may run: a run that does not finish reports the batches it
    * completed (marked {@code "complete":"no"}) rather than holding up the others.
    */
-  private static final long DEADLINE_SECONDS = Long.getLong("freshet.bench.deadlineSeconds", 120);
+  static final long DEADLINE_SECONDS = Long.getLong("freshet.bench.deadlineSeconds", 120);
 
   /** Waits until the view's query has read every row, reading its progress; false on timeout. */
-  private static boolean awaitRows(Statement s, long rows, long seconds) throws SQLException {
+  static boolean awaitRows(Statement s, long rows, long seconds) throws SQLException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (System.nanoTime() < deadline) {
       try (ResultSet rs = s.executeQuery("SELECT LAST_ERROR FROM sys.queries WHERE NAME = 'V'")) {
@@ -102,7 +104,7 @@ public final class FreshetWorkloads {
     return false;
   }
 
-  private static long processedRows(Statement s) throws SQLException {
+  static long processedRows(Statement s) throws SQLException {
     try (ResultSet rs = s.executeQuery(
         "SELECT SUM(NUM_INPUT_ROWS) FROM sys.query_progress WHERE NAME = 'V'")) {
       return rs.next() ? rs.getLong(1) : 0;

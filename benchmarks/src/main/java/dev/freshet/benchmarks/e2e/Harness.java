@@ -22,8 +22,8 @@ import java.util.Map;
  * stdout and in {@code results.jsonl}; the plot in {@code results.png}.
  *
  * <p>Usage: {@code Harness --spark-classpath CP [--out DIR] [--quick] [--workloads W1,W3]
- * [--engines freshet,spark] [--warmup-rows N]}. {@code --warmup-rows} sets the warm-up of the
- * throughput workloads (W1, W2, W4) on both engines, e.g. to measure them past the JIT's warm-up;
+ * [--engines freshet,spark] [--warmup-rows N]}; the default runs W1-W7. {@code --warmup-rows}
+ * sets the warm-up of the throughput workloads (W1, W2, W4, and W6's calibration) on both engines, e.g. to measure them past the JIT's warm-up;
  * Freshet's figures come from its last 100 batches, so warm-up and measured rows together must
  * fit in 100 batches.
  */
@@ -42,7 +42,7 @@ public final class Harness {
     boolean quick = options.containsKey("quick");
     List<String> engines = Arrays.asList(options.getOrDefault("engines", "freshet,spark").split(","));
     List<Workload> workloads = new ArrayList<>();
-    for (String w : options.getOrDefault("workloads", "W1,W2,W4,W5,W3").split(",")) {
+    for (String w : options.getOrDefault("workloads", "W1,W2,W4,W5,W3,W6,W7").split(",")) {
       workloads.add(Workload.of(w));
     }
     List<JsonLine> lines = new ArrayList<>();
@@ -77,11 +77,12 @@ public final class Harness {
   /**
    * Sizes per workload: the full run follows issue 6 (20 million rows after warm-up, 1M-row
    * batches, the size Spark's figures in the notes use); {@code --quick} is for development.
-   * {@code warmupRows}, if not null, replaces the warm-up of W1, W2 and W4.
+   * {@code warmupRows}, if not null, replaces the warm-up of W1, W2, W4 and W6's calibration.
    */
   static Workload.Size size(Workload workload, boolean quick, String warmupRows) {
     Workload.Size size = size(workload, quick);
-    if (warmupRows == null || workload == Workload.W3 || workload == Workload.W5) {
+    if (warmupRows == null || workload == Workload.W3 || workload == Workload.W5
+        || workload == Workload.W7) {
       return size;
     }
     return new Workload.Size(Long.parseLong(warmupRows), size.measuredRows(),
@@ -95,6 +96,11 @@ public final class Harness {
     return switch (workload) {
       case W2 -> new Workload.Size(quick ? 1_000_000 : 2_000_000, measured, 1_000_000,
           latencySeconds);
+      // The calibration of W6: W1-like over 100k keys, long enough for a steady rate.
+      case W6 -> new Workload.Size(quick ? 1_000_000 : 2_000_000, quick ? 2_000_000 : 6_000_000,
+          1_000_000, latencySeconds);
+      // W7 generates rows for as long as its lookups run; only the batch size is used.
+      case W7 -> new Workload.Size(0, 0, 1_000_000, latencySeconds);
       default -> new Workload.Size(warmup, measured, 1_000_000, latencySeconds);
     };
   }

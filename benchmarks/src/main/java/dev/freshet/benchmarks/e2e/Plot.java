@@ -12,8 +12,9 @@ import org.knowm.xchart.CategoryChartBuilder;
 /**
  * Draws the run as a bar chart: for each headline metric, how many times better than Spark
  * Freshet measured, beside issue 6's target for it in the same unit: 10x for throughput; for W5
- * (at most 100 bytes per row) and W3 (p99 at most 10 ms embedded, 25 ms remote), the advantage
- * that the absolute target is over Spark's figure of the same run.
+ * (at most 100 bytes per row), W3 (p99 at most 10 ms embedded, 25 ms remote), and issue 15's W6
+ * (p99 at most 5 ms) and W7 (point lookup p99 at most 1 ms), the advantage that the absolute target
+ * is over Spark's figure of the same run.
  *
  * <p>{@code Plot results.jsonl results.png} redraws a saved run.
  */
@@ -37,7 +38,15 @@ final class Plot {
   static List<Bar> bars(List<JsonLine> lines) {
     double sparkBytes = Double.NaN;
     double sparkP99 = Double.NaN;
+    double sparkW6P99 = Double.NaN;
+    double sparkLookupP99 = Double.NaN;
     for (JsonLine line : lines) {
+      if ("spark".equals(line.string("engine")) && "W6".equals(line.string("workload"))) {
+        sparkW6P99 = line.number("p99_ms");
+      }
+      if ("spark".equals(line.string("engine")) && "W7".equals(line.string("workload"))) {
+        sparkLookupP99 = line.number("lookup_p99_ms");
+      }
       if ("spark".equals(line.string("engine")) && "W5".equals(line.string("workload"))) {
         sparkBytes = line.number("bytes_per_state_row");
       }
@@ -55,6 +64,8 @@ final class Plot {
       add(bars, "W5 heap", line.number("advantage"), sparkBytes / 100, "W5", w);
       add(bars, "W3 p99 emb.", line.number("embedded_advantage"), sparkP99 / 10, "W3", w);
       add(bars, "W3 p99 rem.", line.number("remote_advantage"), sparkP99 / 25, "W3", w);
+      add(bars, "W6 p99 loaded", line.number("advantage"), sparkW6P99 / 5, "W6", w);
+      add(bars, "W7 lookup p99", line.number("lookup_advantage"), sparkLookupP99 / 1, "W7", w);
     }
     return bars;
   }
@@ -80,7 +91,7 @@ final class Plot {
     chart.getStyler().setYAxisMin(0.01);
     chart.getStyler().setLegendVisible(true);
     chart.addSeries("Freshet / Spark", labels, advantage);
-    chart.addSeries("issue 6's target", labels, target);
+    chart.addSeries("target (issues 6, 15)", labels, target);
     BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
   }
 

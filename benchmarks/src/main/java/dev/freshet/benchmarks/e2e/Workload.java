@@ -3,10 +3,13 @@ package dev.freshet.benchmarks.e2e;
 import java.util.Locale;
 
 /**
- * The workloads of issue 6, defined once: both engines read their sizes from here.
+ * The workloads of issues 6 and 15, defined once: both engines read their sizes from here.
  *
  * <p>Throughput workloads generate {@code warmupRows + measuredRows} rows in batches of
- * {@code rowsPerBatch}; only batches that start after the warm-up count.
+ * {@code rowsPerBatch}; only batches that start after the warm-up count. W6 uses the same three
+ * sizes for its calibration (a W1-like run over its keys that measures the engine's maximum rate)
+ * and {@code latencySeconds} for the latency it then measures at half that rate; W7 uses
+ * {@code rowsPerBatch} for the view's batches and {@code latencySeconds} for its lookups.
  */
 public enum Workload {
   /** 1,000 keys, COUNT and SUM, UPDATE mode, as fast as possible. */
@@ -18,7 +21,17 @@ public enum Workload {
   /** Tumbling 10 s windows with a 5 s watermark, 1,000 keys, UPDATE mode. */
   W4(1_000),
   /** Heap bytes per state row of W2, after a full GC. */
-  W5(1_000_000);
+  W5(1_000_000),
+  /**
+   * Freshness under load: W3's push-query latency while the engine ingests at half its maximum
+   * rate (measured first, W1-like, in the same JVM) over 100,000 keys.
+   */
+  W6(100_000),
+  /**
+   * Pull queries while the view updates: point lookups by key and full scans of a W2-like view of
+   * 1,000,000 groups whose batches keep committing.
+   */
+  W7(1_000_000);
 
   private final long keys;
 

@@ -15,8 +15,20 @@ class HarnessTest {
       assertEquals(new Workload.Size(55_000_000, 20_000_000, 1_000_000, 30),
           Harness.size(throughput, false, "55000000"));
     }
-    for (Workload other : new Workload[] {Workload.W3, Workload.W5}) {
+    // W6's calibration is a throughput run: its warm-up is set too.
+    assertEquals(new Workload.Size(55_000_000, 6_000_000, 1_000_000, 30),
+        Harness.size(Workload.W6, false, "55000000"));
+    for (Workload other : new Workload[] {Workload.W3, Workload.W5, Workload.W7}) {
       assertEquals(Harness.size(other, false, null), Harness.size(other, false, "55000000"));
     }
+  }
+
+  @Test void shouldSizeIssue15sWorkloads() {
+    assertEquals(new Workload.Size(2_000_000, 6_000_000, 1_000_000, 30),
+        Harness.size(Workload.W6, false, null));
+    assertEquals(new Workload.Size(1_000_000, 2_000_000, 1_000_000, 10),
+        Harness.size(Workload.W6, true, null));
+    assertEquals(new Workload.Size(0, 0, 1_000_000, 30), Harness.size(Workload.W7, false, null));
+    assertEquals(Workload.W7, Workload.of("w7"));
   }
 }

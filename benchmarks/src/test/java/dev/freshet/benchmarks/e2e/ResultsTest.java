@@ -28,6 +28,15 @@ class ResultsTest {
   private static final JsonLine SPARK_W3 =
       JsonLine.parse("{\"p99_ms\":1000.0,\"engine\":\"spark\",\"workload\":\"W3\"}");
 
+  private static final JsonLine FRESHET_W6 = JsonLine.parse("{\"p99_ms\":100.0,"
+      + "\"load_batch_p99_ms\":2000.0,\"engine\":\"freshet\",\"workload\":\"W6\"}");
+  private static final JsonLine SPARK_W6 = JsonLine.parse("{\"p99_ms\":2000.0,"
+      + "\"load_batch_p99_ms\":1000.0,\"engine\":\"spark\",\"workload\":\"W6\"}");
+  private static final JsonLine FRESHET_W7 = JsonLine.parse("{\"lookup_p99_ms\":2500.0,"
+      + "\"scan_p50_ms\":2000.0,\"engine\":\"freshet\",\"workload\":\"W7\"}");
+  private static final JsonLine SPARK_W7 = JsonLine.parse("{\"lookup_p99_ms\":10000.0,"
+      + "\"scan_p50_ms\":8000.0,\"engine\":\"spark\",\"workload\":\"W7\"}");
+
   @Test void shouldReadBackTheLinesItWrites() {
     JsonLine again = JsonLine.parse(FRESHET_W1.toString());
     assertEquals(2.0e7, again.number("rows_per_s"));
@@ -45,6 +54,30 @@ class ResultsTest {
     JsonLine w3 = Ratios.of(Workload.W3, FRESHET_W3, SPARK_W3);
     assertEquals(2000, w3.number("embedded_advantage"), 1e-6);
     assertEquals(500, w3.number("remote_advantage"), 1e-6);
+  }
+
+  @Test void shouldCompareIssue15sLatenciesLowerIsBetter() {
+    JsonLine w6 = Ratios.of(Workload.W6, FRESHET_W6, SPARK_W6);
+    assertEquals(0.05, w6.number("p99_ms"), 1e-9);
+    assertEquals(20, w6.number("advantage"), 1e-9);
+    assertEquals("p99 <= 5 ms", w6.string("target"));
+    assertEquals(0.5, w6.number("load_batch_advantage"), 1e-9);
+    JsonLine w7 = Ratios.of(Workload.W7, FRESHET_W7, SPARK_W7);
+    assertEquals(0.25, w7.number("lookup_p99_ms"), 1e-9);
+    assertEquals(4, w7.number("lookup_advantage"), 1e-9);
+    assertEquals("p99 <= 1 ms", w7.string("lookup_target"));
+    assertEquals(4, w7.number("scan_advantage"), 1e-9);
+  }
+
+  @Test void shouldPlotIssue15sTargetsAgainstSparksFigures() {
+    List<Plot.Bar> bars = Plot.bars(List.of(FRESHET_W6, SPARK_W6,
+        Ratios.of(Workload.W6, FRESHET_W6, SPARK_W6), FRESHET_W7, SPARK_W7,
+        Ratios.of(Workload.W7, FRESHET_W7, SPARK_W7)));
+    assertEquals(List.of(
+        // p99 at most 5 ms against Spark's 2 s; a lookup's p99 at most 1 ms against its 10 s.
+        new Plot.Bar("W6 p99 loaded", 20, 400),
+        new Plot.Bar("W7 lookup p99", 4, 10_000)),
+        bars.stream().map(ResultsTest::rounded).toList());
   }
 
   @Test void shouldPlotEachMetricBesideItsOwnTarget(@TempDir Path dir) throws Exception {

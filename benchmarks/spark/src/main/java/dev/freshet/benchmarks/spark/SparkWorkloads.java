@@ -35,7 +35,7 @@ import org.apache.spark.sql.streaming.Trigger;
  * built by hand: this module shares no code with the harness, whose classpath Spark must not see.
  */
 public final class SparkWorkloads {
-  private static final long DEADLINE_SECONDS = Long.getLong("freshet.bench.deadlineSeconds", 120);
+  static final long DEADLINE_SECONDS = Long.getLong("freshet.bench.deadlineSeconds", 120);
 
   private SparkWorkloads() {}
 
@@ -52,6 +52,8 @@ public final class SparkWorkloads {
       case "W4" -> throughput(spark, keys, warmup, measured, perBatch, true);
       case "W5" -> heapPerStateRow(spark, keys);
       case "W3" -> latency(spark, keys, latencySeconds);
+      case "W6" -> SparkServing.underLoad(spark, keys, warmup, measured, perBatch, latencySeconds);
+      case "W7" -> SparkServing.pullQueries(spark, keys, perBatch, latencySeconds);
       default -> throw new IllegalArgumentException("No workload " + workload);
     };
     System.out.println("RESULT {" + result + ",\"engine\":\"spark\",\"workload\":\"" + workload
@@ -220,7 +222,7 @@ public final class SparkWorkloads {
         + field("p99_ms", percentile(sorted, 99)) + "," + field("p999_ms", percentile(sorted, 99.9));
   }
 
-  private static double percentile(long[] sorted, double p) {
+  static double percentile(long[] sorted, double p) {
     if (sorted.length == 0) {
       return Double.NaN;
     }
@@ -228,12 +230,12 @@ public final class SparkWorkloads {
     return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
-  private static String field(String key, double value) {
+  static String field(String key, double value) {
     return "\"" + key + "\":" + (Double.isNaN(value) ? "null"
         : String.format(Locale.ROOT, "%.4g", value));
   }
 
-  private static String field(String key, long value) {
+  static String field(String key, long value) {
     return "\"" + key + "\":" + value;
   }
 }
