@@ -72,6 +72,16 @@ public final class KeyHash {
   }
 
   /**
+   * What an {@code Integer} or a {@code Long} key {@code v} with {@code (int) v == v} is XORed
+   * with to make its hash under {@code seed}:
+   * {@code ofValue(v, seed) == ((int) v ^ smallIntegerMask(seed, v < 0))}. A table may keep such a
+   * key as its hash alone and get the key back from it.
+   */
+  public static int smallIntegerMask(long seed, boolean negative) {
+    return (int) fmix((negative ? 0xFFFFFFFFL : 0L) ^ seed);
+  }
+
+  /**
    * The hash {@code h} of a composite key's first columns (the seed for none) with the next
    * column's {@link #bits}.
    */

@@ -25,8 +25,10 @@ import java.util.Set;
  * costs {@code O(w + sqrt(n w))} amortized rather than the {@code O(n)} of copying the map.
  *
  * <p>Keys are Freshet state keys (null, a single value or a {@link GroupKey}); values are rows
- * ({@code Object[]}) and are never modified. The maps hold them in {@link PackedRow}'s form, so
- * a row read is a new array each time.
+ * ({@code Object[]}) and are never modified. The maps hold them in {@link PackedRow}'s form, as
+ * a word of the map ({@link PackedRow#packWord}, no object) where it fits, so a row read is a new
+ * array each time. Entries move between maps slot to slot ({@link ProbingMap#putEntryOf}), so
+ * that keys kept as their hashes are not boxed again.
  */
 final class CommittedMap {
   /** Marks, in a delta or an edit map, a key that the version below has and this one removed. */
@@ -89,7 +91,7 @@ final class CommittedMap {
         folded = edits;
         addAbsent(folded, delta);
         addAbsent(folded, base);
-        folded.removeIf((key, value) -> value == TOMBSTONE);
+        folded.removeIf((map, slot) -> map.valueAt(slot) == TOMBSTONE);
       } else {
         // Copying the base's table costs much less than inserting its entries again, but a table
         // that must grow is inserted again anyway.
@@ -121,16 +123,16 @@ final class CommittedMap {
       // A tombstone of the edits for a key that the base lacks only hid a key of the parent's
       // delta, which the new delta replaces as a whole. (The parent's own tombstones are for keys
       // of the base, which stays.)
-      next.removeIf((key, value) -> value == TOMBSTONE && !base.containsKey(key));
+      next.removeIf((map, slot) -> map.valueAt(slot) == TOMBSTONE
+          && !base.containsKeyOf(map, slot));
     }
     return new CommittedMap(base, next, size, merged);
   }
 
   private static void addAbsent(ProbingMap target, ProbingMap source) {
     for (int slot = 0; slot < source.capacity(); slot++) {
-      Object value = source.valueAt(slot);
-      if (value != null) {
-        target.putIfAbsent(source.keyAt(slot), value);
+      if (source.valueAt(slot) != null) {
+        target.putEntryOf(source, slot, false);
       }
     }
   }
@@ -140,26 +142,50 @@ final class CommittedMap {
     for (int slot = 0; slot < changes.capacity(); slot++) {
       Object value = changes.valueAt(slot);
       if (value == TOMBSTONE) {
-        target.remove(changes.keyAt(slot));
+        target.removeKeyOf(changes, slot);
       } else if (value != null) {
-        target.put(changes.keyAt(slot), value);
+        target.putEntryOf(changes, slot, true);
       }
     }
   }
 
   /** Returns the row of {@code key}, or null. */
   Object[] get(Object key) {
-    Object stored = getPacked(key);
-    return stored == null ? null : PackedRow.unpack(stored);
+    int slot = delta.slotOf(key);
+    Object value = delta.valueAt(slot);
+    if (value == null) {
+      return rowAt(base, base.slotOf(key));
+    }
+    return value == TOMBSTONE ? null : rowAt(delta, slot);
   }
 
-  /** Returns the row of {@code key} as {@link PackedRow#pack} made it, or null. */
-  private Object getPacked(Object key) {
+  /** Whether {@code key} has a row. */
+  private boolean containsKey(Object key) {
     Object value = delta.get(key);
+    return value == null ? base.containsKey(key) : value != TOMBSTONE;
+  }
+
+  /**
+   * The row in {@code slot} of {@code map}, unpacked; null for a free slot. The value must not be
+   * a {@link #TOMBSTONE}.
+   */
+  private static Object[] rowAt(ProbingMap map, int slot) {
+    Object value = map.valueAt(slot);
     if (value == null) {
-      return base.get(key);
+      return null;
     }
-    return value == TOMBSTONE ? null : value;
+    return value == ProbingMap.WORD ? PackedRow.unpackWord(map.wordAt(slot))
+        : PackedRow.unpack(value);
+  }
+
+  /**
+   * Puts {@code row} for {@code key} into {@code map} in the form {@link CommittedMap} keeps:
+   * a word if {@link PackedRow#packWord} fits it, else {@link PackedRow#pack}'s. Returns the
+   * previous value, as {@link ProbingMap#put} does.
+   */
+  static Object putRow(ProbingMap map, Object key, Object[] row) {
+    long word = PackedRow.packWord(row);
+    return word != 0 ? map.putWord(key, word) : map.put(key, PackedRow.pack(row));
   }
 
   /** Number of keys. */
@@ -173,6 +199,16 @@ final class CommittedMap {
    */
   long probes() {
     return base.probes() + delta.probes();
+  }
+
+  /**
+   * What this version's maps take: their entries (a key changed since the base counts twice),
+   * the bytes of their arrays, and the objects the entries hold besides
+   * ({@link ProbingMap#heldObjects}). For tests of how much a state row costs.
+   */
+  long[] footprint() {
+    return new long[] {base.size() + delta.size(), base.arrayBytes() + delta.arrayBytes(),
+        base.heldObjects() + delta.heldObjects()};
   }
 
   /** Iterates over the entries; they cannot be modified. */
@@ -205,12 +241,14 @@ final class CommittedMap {
     for (int slot = 0; slot < map.capacity() && n < SAMPLE; slot++) {
       Object value = map.valueAt(slot);
       if (value != null) {
-        sampled += heapBytes(map.keyAt(slot)) + heapBytes(value);
+        // Keys kept as hashes and values kept as words take no object.
+        sampled += (map.isSmallKeyAt(slot) ? 0 : heapBytes(map.keyAt(slot)))
+            + (value == ProbingMap.WORD ? 0 : heapBytes(value));
         n++;
       }
     }
-    // The map, its table of two references per slot and its array of hashes.
-    return 32 + 16 + 8L * map.capacity() + 16 + 4L * map.capacity() + map.size() * (sampled / n);
+    // The map, its table of two references per slot, its array of hashes and any of words.
+    return 32 + map.arrayBytes() + map.size() * (sampled / n);
   }
 
   private static long tableLength(int size) {
@@ -288,17 +326,18 @@ final class CommittedMap {
 
     /** Returns the row of {@code key}, or null. */
     Object[] get(Object key) {
-      Object change = changes.get(key);
+      int slot = changes.slotOf(key);
+      Object change = changes.valueAt(slot);
       if (change == null) {
         return parent.get(key);
       }
-      return change == TOMBSTONE ? null : PackedRow.unpack(change);
+      return change == TOMBSTONE ? null : rowAt(changes, slot);
     }
 
     /** Whether {@code key} has a row. */
     boolean containsKey(Object key) {
       Object change = changes.get(key);
-      return change == null ? parent.getPacked(key) != null : change != TOMBSTONE;
+      return change == null ? parent.containsKey(key) : change != TOMBSTONE;
     }
 
     /** Number of keys. */
@@ -308,8 +347,8 @@ final class CommittedMap {
 
     void put(Object key, Object[] value) {
       beforeChange();
-      Object previous = changes.put(key, PackedRow.pack(value));
-      if (previous == null ? parent.getPacked(key) == null : previous == TOMBSTONE) {
+      Object previous = putRow(changes, key, value);
+      if (previous == null ? !parent.containsKey(key) : previous == TOMBSTONE) {
         size++;
       }
     }
@@ -317,11 +356,11 @@ final class CommittedMap {
     /** Removes {@code key}; returns false if it was not there. */
     boolean remove(Object key) {
       Object change = changes.get(key);
-      if (change == TOMBSTONE || change == null && parent.getPacked(key) == null) {
+      if (change == TOMBSTONE || change == null && !parent.containsKey(key)) {
         return false;
       }
       beforeChange();
-      if (change != null && parent.getPacked(key) == null) {
+      if (change != null && !parent.containsKey(key)) {
         changes.remove(key);
       } else {
         changes.put(key, TOMBSTONE);
@@ -410,14 +449,13 @@ final class CommittedMap {
           slot = 0;
           continue;
         }
-        Object value = map.valueAt(slot);
-        Object key = map.keyAt(slot);
-        slot++;
-        if (value == null || value == TOMBSTONE || map != changes && changes.containsKey(key)
-            || map == base && delta.containsKey(key)) {
+        int at = slot++;
+        Object value = map.valueAt(at);
+        if (value == null || value == TOMBSTONE || map != changes && changes.containsKeyOf(map, at)
+            || map == base && delta.containsKeyOf(map, at)) {
           continue;
         }
-        next = new AbstractMap.SimpleImmutableEntry<>(key, PackedRow.unpack(value));
+        next = new AbstractMap.SimpleImmutableEntry<>(map.keyAt(at), rowAt(map, at));
       }
       return true;
     }

@@ -84,9 +84,12 @@ import org.slf4j.LoggerFactory;
  * always do); committing costs {@code O(w + sqrt(n w))} amortized instead of Spark's
  * {@code O(n)} copy per batch. Values are shared between versions, which is why they must never
  * be modified. The maps are open-addressing tables ({@code ProbingMap}, about 17 bytes an entry)
- * and hold rows of longs, doubles and nulls packed into a {@code byte[]} ({@code PackedRow}), so
- * that a count-and-sum state row with an {@code Integer} key takes about 60 bytes of heap instead
- * of about 110; {@code get} and iteration return a new array each time.
+ * and hold rows of longs, doubles and nulls packed into a {@code byte[]} ({@code PackedRow}), or
+ * into a {@code long} of the table where that takes 8 bytes or less; an {@code Integer} key, or
+ * a {@code Long} one within the int range, is kept as its hash. So a count-and-sum state row
+ * with such a key takes about 30 bytes of heap (20 bytes a slot, no object) instead of about 60
+ * (slot, {@code Integer}, {@code byte[]}) or 110 (a {@code HashMap}); {@code get} and iteration
+ * return a new array each time.
  *
  * <p><b>Maintenance</b> ({@link #doMaintenance()}, see {@link StateStoreMaintenance}): if the
  * newest version on disk is cached and more than {@code minDeltasForSnapshot} deltas follow the
@@ -174,6 +177,16 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
   long probesOfLatestVersion() {
     synchronized (lock) {
       return loaded.isEmpty() ? 0 : loaded.lastEntry().getValue().probes();
+    }
+  }
+
+  /**
+   * {@link CommittedMap#footprint()} of the latest cached version (entries, bytes of arrays,
+   * objects held), null if none is cached: for tests of how much a state row costs.
+   */
+  long[] footprintOfLatestVersion() {
+    synchronized (lock) {
+      return loaded.isEmpty() ? null : loaded.lastEntry().getValue().footprint();
     }
   }
 
@@ -268,7 +281,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
       ProbingMap rows = new ProbingMap();
       StateFiles.RecordSink sink = new StateFiles.RecordSink() {
         @Override public void put(Object key, Object[] value) {
-          rows.put(key, PackedRow.pack(value));
+          CommittedMap.putRow(rows, key, value);
         }
 
         @Override public void remove(Object key) {

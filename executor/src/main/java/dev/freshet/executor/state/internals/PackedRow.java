@@ -15,9 +15,16 @@ package dev.freshet.executor.state.internals;
  * double as its 8 raw bytes, big-endian. This is a heap form only: files hold
  * {@link dev.freshet.executor.state.StateCodec}'s encoding of the unpacked row.
  *
+ * <p>A row whose packed form takes at most 8 bytes (nulls and longs only, such as
+ * {@code {null, count, sum}} with counts below 64 and sums below 2^34 in magnitude) also fits in
+ * a {@code long}, {@link #packWord}: the same bytes, byte {@code i} at bits {@code 8 i}, zeros
+ * after. A map keeps that word without an object ({@link ProbingMap#putWord}).
+ *
  * <pre>{@code
  * Object stored = PackedRow.pack(new Object[] {null, 1L, 523_417L});   // a byte[6]
  * Object[] row = PackedRow.unpack(stored);                           // {null, 1L, 523417L}
+ * long word = PackedRow.packWord(new Object[] {null, 1L, 523_417L});  // 0x0000_3FF2_B202_1403
+ * Object[] same = PackedRow.unpackWord(word);                        // {null, 1L, 523417L}
  * }</pre>
  */
 final class PackedRow {
@@ -97,6 +104,61 @@ final class PackedRow {
           bits = bits << 8 | (packed[pos++] & 0xFF);
         }
         row[i] = Double.longBitsToDouble(bits);
+      }
+    }
+    return row;
+  }
+
+  /**
+   * Returns {@code row} packed into a {@code long} as {@link #pack} would pack it into a
+   * {@code byte[]}, or 0 (which no packed row is: its first byte counts at least one slot) if
+   * that takes more than 8 bytes or the row has a slot that is neither null nor a {@code Long}.
+   * Allocates nothing.
+   */
+  static long packWord(Object[] row) {
+    int n = row.length;
+    int pos = 1 + (n + 3) / 4;
+    if (n == 0 || pos > Long.BYTES) {
+      return 0;
+    }
+    long word = n;
+    for (int i = 0; i < n; i++) {
+      Object value = row[i];
+      if (value instanceof Long) {
+        long v = zigzag((Long) value);
+        if (pos + varintLength(v) > Long.BYTES) {
+          return 0;
+        }
+        word |= (long) LONG << (8 * (1 + i / 4) + 2 * (i % 4));
+        while ((v & ~0x7FL) != 0) {
+          word |= (v & 0x7F | 0x80) << (8 * pos++);
+          v >>>= 7;
+        }
+        word |= v << (8 * pos++);
+      } else if (value != null) {
+        return 0;
+      }
+    }
+    return word;
+  }
+
+  /** Returns the row that {@link #packWord} was given, as a new array. */
+  static Object[] unpackWord(long word) {
+    int n = (int) (word & 0xFF);
+    Object[] row = new Object[n];
+    int pos = 1 + (n + 3) / 4;
+    for (int i = 0; i < n; i++) {
+      int tag = (int) (word >>> (8 * (1 + i / 4) + 2 * (i % 4))) & 3;
+      if (tag == LONG) {
+        long encoded = 0;
+        int shift = 0;
+        long b;
+        do {
+          b = word >>> (8 * pos++) & 0xFF;
+          encoded |= (b & 0x7F) << shift;
+          shift += 7;
+        } while ((b & 0x80) != 0);
+        row[i] = (encoded >>> 1) ^ -(encoded & 1);
       }
     }
     return row;

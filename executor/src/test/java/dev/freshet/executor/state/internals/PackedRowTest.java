@@ -55,4 +55,51 @@ class PackedRowTest {
     Object[] wide = new Object[PackedRow.MAX_SLOTS + 1];
     assertSame(wide, PackedRow.pack(wide));
   }
+
+  @Test void shouldPackIntoWordTheBytesOfPackWhenTheyFitInEight() {
+    long seed = new Random().nextLong();
+    Random random = new Random(seed);
+    int words = 0;
+    for (int round = 0; round < 50_000; round++) {
+      Object[] row = new Object[1 + random.nextInt(round < 100 ? 40 : 5)];
+      for (int i = 0; i < row.length; i++) {
+        int kind = random.nextInt(10);
+        row[i] = kind == 0 ? null : kind == 1 ? EDGES[random.nextInt(EDGES.length)]
+            : kind == 2 ? (Object) random.nextDouble()
+            : (Object) (random.nextLong() >> (20 + random.nextInt(44)));
+      }
+      long word = PackedRow.packWord(row);
+      Object packed = PackedRow.pack(row);
+      String where = "seed " + seed + ", round " + round + ": " + java.util.Arrays.toString(row);
+      if (packed instanceof byte[] bytes && bytes.length <= Long.BYTES) {
+        assertTrue(word != 0, where);
+        for (int b = 0; b < Long.BYTES; b++) {
+          assertEquals(b < bytes.length ? bytes[b] : 0, (byte) (word >>> (8 * b)), where);
+        }
+        Object[] unpacked = PackedRow.unpackWord(word);
+        assertArrayEquals(row, unpacked, where);
+        for (int i = 0; i < row.length; i++) {
+          assertEquals(row[i] == null ? null : Long.class,
+              unpacked[i] == null ? null : unpacked[i].getClass(), where);
+        }
+        words++;
+      } else {
+        assertEquals(0, word, where);
+      }
+    }
+    assertTrue(words > 10_000, "rows that fit a word: " + words);
+  }
+
+  @Test void shouldFitCountAndSumInWordWhileCountBelow64AndSumBelow2To34() {
+    long word = PackedRow.packWord(new Object[] {null, 1L, 523_417L});
+    assertEquals(0x0000_3FF2_B202_1403L, word);
+    assertArrayEquals(new Object[] {null, 1L, 523_417L}, PackedRow.unpackWord(word));
+    assertTrue(PackedRow.packWord(new Object[] {null, 63L, (1L << 34) - 1}) != 0);
+    assertTrue(PackedRow.packWord(new Object[] {null, 63L, -(1L << 34)}) != 0);
+    assertEquals(0, PackedRow.packWord(new Object[] {null, 64L, (1L << 34) - 1}));
+    assertEquals(0, PackedRow.packWord(new Object[] {null, 63L, 1L << 34}));
+    assertEquals(0, PackedRow.packWord(new Object[] {null, 1L, 2.0}));
+    assertEquals(0, PackedRow.packWord(new Object[] {"k", 1L, 2L}));
+    assertEquals(0, PackedRow.packWord(new Object[0]));
+  }
 }
