@@ -42,6 +42,22 @@ public final class MaintainedStateStoreProvider<K, V> implements StateStoreProvi
     return delegate.getReadStore(version);
   }
 
+  @Override public PinnedStateStore<K, V> pin(long version) {
+    return delegate.pin(version);
+  }
+
+  @Override public long latestCommittedVersion() {
+    return delegate.latestCommittedVersion();
+  }
+
+  @Override public void readChanges(long from, long to, VersionChangeVisitor<K, V> visitor) {
+    delegate.readChanges(from, to, visitor);
+  }
+
+  @Override public long oldestChangesVersion() {
+    return delegate.oldestChangesVersion();
+  }
+
   @Override public void doMaintenance() {
     delegate.doMaintenance();
   }

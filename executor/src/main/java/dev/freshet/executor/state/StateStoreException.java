@@ -23,4 +23,22 @@ public class StateStoreException extends RuntimeException {
     return new StateStoreException("Cannot load version " + version + " of " + id + ": " + why,
         cause);
   }
+
+  /** A version asked for reading that no commit has produced yet. */
+  public static StateStoreException notCommitted(StateStoreId id, long version, long latest) {
+    return new StateStoreException("Version " + version + " of " + id
+        + " is not committed yet: the latest committed version is " + latest);
+  }
+
+  /** A version that the provider no longer keeps. */
+  public static StateStoreException notRetained(StateStoreId id, long version, long oldest) {
+    return new StateStoreException("Version " + version + " of " + id
+        + " is no longer retained: the oldest version kept is " + oldest);
+  }
+
+  /** Changes that the provider no longer keeps. */
+  public static StateStoreException changesNotRetained(StateStoreId id, long from, long oldest) {
+    return new StateStoreException("The changes after version " + from + " of " + id
+        + " are no longer retained: the oldest version whose later changes are kept is " + oldest);
+  }
 }

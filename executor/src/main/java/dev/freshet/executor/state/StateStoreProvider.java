@@ -27,6 +27,56 @@ public interface StateStoreProvider<K, V> extends AutoCloseable {
    */
   ReadStateStore<K, V> getReadStore(long version);
 
+  /**
+   * Pins committed version {@code version} for reads from any thread until the pin is closed; it
+   * survives later commits, re-runs of that version and maintenance. Reading through the pin
+   * locks nothing that the batch thread's stores use.
+   *
+   * @throws StateStoreException if {@code version} is not committed yet or no longer retained
+   * @throws UnsupportedOperationException if this provider cannot keep a version readable while
+   *     later ones are committed
+   */
+  default PinnedStateStore<K, V> pin(long version) {
+    throw unsupported("pin a version");
+  }
+
+  /**
+   * The latest committed version: what a restarted provider would show; 0 before any commit.
+   *
+   * @throws UnsupportedOperationException if this provider does not support {@link #pin(long)}
+   */
+  default long latestCommittedVersion() {
+    throw unsupported("report its latest committed version");
+  }
+
+  /**
+   * Hands {@code visitor} the changes of versions {@code from + 1} to {@code to}, in version
+   * order: each key that a version changed, once, with its old and new value. Both versions must
+   * be committed and the changes after {@code from} retained ({@link #oldestChangesVersion()}).
+   *
+   * @throws StateStoreException if {@code to} is not committed or the changes after {@code from}
+   *     are no longer retained
+   * @throws UnsupportedOperationException if this provider does not keep its changes
+   */
+  default void readChanges(long from, long to, VersionChangeVisitor<K, V> visitor) {
+    throw unsupported("read the changes of its versions");
+  }
+
+  /**
+   * The oldest version {@code from} for which {@link #readChanges} can read up to the latest
+   * committed version.
+   *
+   * @throws UnsupportedOperationException if this provider does not keep its changes
+   */
+  default long oldestChangesVersion() {
+    throw unsupported("read the changes of its versions");
+  }
+
+  private UnsupportedOperationException unsupported(String what) {
+    return new UnsupportedOperationException(getClass().getSimpleName() + " of " + id()
+        + " cannot " + what + "; use the memory (DeltaFile) state store provider");
+  }
+
   /** Runs housekeeping (snapshots, deleting files no longer needed); never throws. */
   default void doMaintenance() {
   }

@@ -20,6 +20,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +66,15 @@ public abstract class AbstractStateStoreProviderTest {
    */
   protected int olderVersionsRetained() {
     return Integer.MAX_VALUE;
+  }
+
+  /**
+   * Whether the provider can {@link StateStoreProvider#pin pin} a version and read its changes;
+   * those that cannot skip the pin tests and must say so with an
+   * {@link UnsupportedOperationException}.
+   */
+  protected boolean pinsVersions() {
+    return true;
   }
 
   /** The spec of the store under test, keeping {@code minVersionsToRetain} versions. */
@@ -789,6 +802,179 @@ public abstract class AbstractStateStoreProviderTest {
     for (Map.Entry<Object, Object[]> e : expected.entrySet()) {
       assertArrayEquals(e.getValue(), store.get(e.getKey()), "get(" + e.getKey() + ")");
     }
+  }
+
+  // ---- Pinned versions and changes (docs/design/views-from-state.md §2.3) --------------------
+
+  private void assumePins() {
+    assumeTrue(pinsVersions(), "this provider cannot pin a version while later ones commit");
+  }
+
+  /** Commits {@code puts} (key, value; a null value removes the key) over {@code version}. */
+  private static long commit(StateStoreProvider<String, Integer> provider, long version,
+      Object... puts) {
+    StateStore<String, Integer> store = provider.getStore(version);
+    for (int i = 0; i < puts.length; i += 2) {
+      if (puts[i + 1] == null) {
+        store.remove((String) puts[i]);
+      } else {
+        store.put((String) puts[i], (Integer) puts[i + 1]);
+      }
+    }
+    return store.commit();
+  }
+
+  @Test void shouldKeepAPinnedVersionThroughLaterCommitsAndARerunOfIt() {
+    assumePins();
+    StateStoreProvider<String, Integer> provider = provider();
+    assertEquals(0, provider.latestCommittedVersion());
+    commitV1AndV2(provider);
+    assertEquals(2, provider.latestCommittedVersion());
+
+    PinnedStateStore<String, Integer> pinned = provider.pin(2);
+    commit(provider, 2, "a", 11, "c", null, "f", 6);      // 3: f appears
+    commit(provider, 3, "b", 7, "d", 40);                 // 4: b, removed in 2, comes back
+    commit(provider, 4, "e", null, "g", 8);               // 5
+    assertEquals(5, provider.latestCommittedVersion());
+    assertEquals(Map.of("a", 11, "b", 7, "d", 40, "f", 6, "g", 8),
+        toMap(provider.getReadStore(5).entries()));
+
+    assertEquals(2, pinned.version());
+    assertEquals(ID, pinned.id());
+    assertState(pinned, V2);
+    assertEquals(V2, toMap(pinned.entries()));
+    assertNull(pinned.get("f"), "f exists only from version 3 on");
+    assertNull(pinned.get("b"), "b was removed in version 2 and put again in version 4");
+    assertNull(pinned.get("g"));
+
+    if (olderVersionsRetained() >= 3) {
+      // A re-run of version 2 (a batch replayed after a crash) replaces it on disk, not in the pin.
+      commit(provider, 1, "a", 99);
+      assertEquals(V2, toMap(pinned.entries()));
+      assertEquals(Integer.valueOf(99), provider.pin(2).get("a"));
+    }
+    pinned.close();
+    pinned.close();
+    assertThrows(StateStoreException.class, () -> pinned.get("a"));
+  }
+
+  @Test void shouldScanAPinOnAnotherThreadWhileTheBatchThreadCommits() throws Exception {
+    assumePins();
+    StateStoreProvider<String, Integer> provider = provider();
+    int keys = 2_000;
+    StateStore<String, Integer> first = provider.getStore(0);
+    Map<String, Integer> expected = new HashMap<>();
+    for (int i = 0; i < keys; i++) {
+      first.put("k" + i, i);
+      expected.put("k" + i, i);
+    }
+    first.commit();
+    PinnedStateStore<String, Integer> pinned = provider.pin(1);
+
+    CountDownLatch midScan = new CountDownLatch(1);
+    CountDownLatch committed = new CountDownLatch(1);
+    FutureTask<Map<String, Integer>> scan = new FutureTask<>(() -> {
+      Map<String, Integer> seen = new HashMap<>();
+      for (Map.Entry<String, Integer> e : pinned.entries()) {
+        seen.put(e.getKey(), e.getValue());
+        if (seen.size() == keys / 2) {
+          midScan.countDown();
+          if (!committed.await(20, TimeUnit.SECONDS)) {
+            throw new TimeoutException("the batch thread did not commit within 20 s");
+          }
+        }
+      }
+      return seen;
+    });
+    Thread reader = new Thread(scan, "pinned-reader");
+    reader.start();
+    try {
+      assertTrue(midScan.await(20, TimeUnit.SECONDS), "the reader did not start its scan");
+      // Three versions that change every key, remove a quarter and add as many.
+      for (long v = 1; v <= 3; v++) {
+        StateStore<String, Integer> store = provider.getStore(v);
+        for (int i = 0; i < keys; i++) {
+          if (i % 4 == (int) v) {
+            store.remove("k" + i);
+          } else {
+            store.put("k" + i, i + (int) v * 100_000);
+          }
+          store.put("new" + v + "-" + i % (keys / 4), i);
+        }
+        store.commit();
+      }
+      committed.countDown();
+      assertEquals(expected, scan.get(20, TimeUnit.SECONDS));
+    } finally {
+      committed.countDown();
+      reader.join(TimeUnit.SECONDS.toMillis(20));
+    }
+    assertEquals(4, provider.latestCommittedVersion());
+    assertEquals(keys, pinned.numKeys());
+    assertEquals(Integer.valueOf(1), pinned.get("k1"));
+    assertNull(pinned.get("new1-0"));
+    pinned.close();
+  }
+
+  @Test void shouldReadTheOldAndNewValueOfEachKeyEachVersionChanged() {
+    assumePins();
+    StateStoreProvider<String, Integer> provider = provider();
+    commit(provider, 0, "a", 1, "b", 2, "c", 3);
+    commit(provider, 1, "a", 100, "a", 10, "b", null, "d", 4);
+    // x put and removed in one batch is no change; c removed, then put again in the next one.
+    commit(provider, 2, "x", 9, "x", null, "c", null, "e", 5);
+    commit(provider, 3, "c", 30, "e", 50);
+
+    assertEquals(0, provider.oldestChangesVersion());
+    assertEquals(List.of(
+        "1 a null->1", "1 b null->2", "1 c null->3",
+        "2 a 1->10", "2 b 2->null", "2 d null->4",
+        "3 c 3->null", "3 e null->5",
+        "4 c null->30", "4 e 5->50"), changes(provider, 0, 4));
+    assertEquals(List.of("3 c 3->null", "3 e null->5"), changes(provider, 2, 3));
+    assertEquals(List.of(), changes(provider, 4, 4));
+  }
+
+  /** Each change as "version key old->new", sorted by key within a version. */
+  private static List<String> changes(StateStoreProvider<String, Integer> provider, long from,
+      long to) {
+    List<String> changes = new ArrayList<>();
+    long[] last = {from};
+    provider.readChanges(from, to, (version, key, oldValue, newValue) -> {
+      assertTrue(version >= last[0] && version > from && version <= to, "version " + version);
+      last[0] = version;
+      changes.add(version + " " + key + " " + oldValue + "->" + newValue);
+    });
+    changes.sort(Comparator.comparing((String c) -> Long.parseLong(c.substring(0,
+        c.indexOf(' ')))).thenComparing(Comparator.naturalOrder()));
+    return changes;
+  }
+
+  @Test void shouldRefuseToPinOrReadChangesOfAVersionNotCommittedYet() {
+    assumePins();
+    StateStoreProvider<String, Integer> provider = provider();
+    commitV1AndV2(provider);
+
+    StateStoreException pin = assertThrows(StateStoreException.class, () -> provider.pin(3));
+    assertEquals("Version 3 of " + ID + " is not committed yet: the latest committed version"
+        + " is 2", pin.getMessage());
+    StateStoreException changes = assertThrows(StateStoreException.class,
+        () -> provider.readChanges(1, 3, (v, k, o, n) -> { }));
+    assertEquals(pin.getMessage(), changes.getMessage());
+    assertEquals("Version -1 of " + ID + " is not committed yet: the latest committed version"
+        + " is 2", assertThrows(StateStoreException.class, () -> provider.pin(-1)).getMessage());
+  }
+
+  @Test void shouldSayWhenItCannotPinAVersion() {
+    assumeTrue(!pinsVersions(), "this provider pins versions");
+    StateStoreProvider<String, Integer> provider = provider();
+    commitV1AndV2(provider);
+    UnsupportedOperationException e =
+        assertThrows(UnsupportedOperationException.class, () -> provider.pin(2));
+    assertEquals(provider.getClass().getSimpleName() + " of " + ID + " cannot pin a version;"
+        + " use the memory (DeltaFile) state store provider", e.getMessage());
+    assertThrows(UnsupportedOperationException.class,
+        () -> provider.readChanges(1, 2, (v, k, o, n) -> { }));
   }
 
   /** Collects entries, failing if a key repeats. */

@@ -3,6 +3,7 @@ package dev.freshet.executor.state.internals;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.state.GroupKey;
+import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateCodec;
 import dev.freshet.executor.state.StateStore;
@@ -11,6 +12,7 @@ import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreMaintenance;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
+import dev.freshet.executor.state.VersionChangeVisitor;
 import dev.freshet.executor.state.internals.StateFiles.CorruptStateFileException;
 import dev.freshet.executor.storage.DurableFiles;
 import dev.freshet.executor.storage.StorageException;
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
@@ -168,6 +171,184 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
   @Override public ReadStateStore<Object, Object[]> getReadStore(long version) {
     checkNotClosed();
     return new ReadStore(version, load(version));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A pin is the version's immutable map: later commits build new maps beside it, so neither
+   * side locks or copies anything; a pin held across a fold keeps the old base map reachable
+   * until it is closed. Version 0 (empty) can always be pinned.
+   */
+  @Override public PinnedStateStore<Object, Object[]> pin(long version) {
+    checkNotClosed();
+    StateFiles.Listing files = listing(version);
+    long latest = latest(files);
+    if (version < 0 || version > latest) {
+      throw StateStoreException.notCommitted(id, version, latest);
+    }
+    if (!loadable(version, files)) {
+      throw StateStoreException.notRetained(id, version, oldestLoadable(files, latest));
+    }
+    return new Pin(version, load(version));
+  }
+
+  /** {@inheritDoc} The newest version with a file (every commit writes its delta), or 0. */
+  @Override public long latestCommittedVersion() {
+    checkNotClosed();
+    return latest(listing(-1));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Reads version {@code from} and the delta files after it; the versions in between are built
+   * in memory and not cached, so a reader on another thread does not disturb the batch thread's
+   * cache. Changes are those the deltas record: a key put twice in one batch is one change, and
+   * a key put and removed again in the batch that created it is none.
+   */
+  @Override public void readChanges(long from, long to,
+      VersionChangeVisitor<Object, Object[]> visitor) {
+    requireNonNull(visitor, "visitor");
+    checkNotClosed();
+    if (from < 0 || from > to) {
+      throw new IllegalArgumentException("Cannot read the changes of " + id + " from version "
+          + from + " to " + to + ": need 0 <= from <= to");
+    }
+    StateFiles.Listing files = listing(to);
+    long latest = latest(files);
+    if (to > latest) {
+      throw StateStoreException.notCommitted(id, to, latest);
+    }
+    long oldest = oldestChangesVersion(files, latest);
+    if (from < oldest) {
+      throw StateStoreException.changesNotRetained(id, from, oldest);
+    }
+    CommittedMap current = load(from);
+    for (long v = from + 1; v <= to; v++) {
+      // The delta in the order of its records; the last record of a key wins. Null: removed.
+      Map<Object, Object[]> changes = new LinkedHashMap<>();
+      readFile(v, StateFiles.deltaFile(directory, v), false, new StateFiles.RecordSink() {
+        @Override public void put(Object key, Object[] value) {
+          changes.put(key, value);
+        }
+
+        @Override public void remove(Object key) {
+          changes.put(key, null);
+        }
+      });
+      CommittedMap.Edits edits = new CommittedMap.Edits(current);
+      for (Map.Entry<Object, Object[]> change : changes.entrySet()) {
+        Object key = change.getKey();
+        Object[] oldValue = current.get(key);
+        Object[] newValue = change.getValue();
+        if (newValue == null) {
+          if (oldValue == null) {
+            continue;
+          }
+          edits.remove(key);
+        } else {
+          edits.put(key, newValue);
+        }
+        visitor.change(v, key, oldValue, newValue);
+      }
+      current = edits.commit();
+    }
+  }
+
+  @Override public long oldestChangesVersion() {
+    checkNotClosed();
+    StateFiles.Listing files = listing(-1);
+    return oldestChangesVersion(files, latest(files));
+  }
+
+  private StateFiles.Listing listing(long version) {
+    try {
+      return StateFiles.list(directory);
+    } catch (IOException e) {
+      throw StateStoreException.cannotLoad(id, version, "cannot list " + directory, e);
+    }
+  }
+
+  private long latest(StateFiles.Listing files) {
+    long latest = Math.max(0, files.latest());
+    synchronized (lock) {
+      return loaded.isEmpty() ? latest : Math.max(latest, loaded.lastKey());
+    }
+  }
+
+  /**
+   * Whether {@link #load} can produce {@code version}: it is cached, or a snapshot or cached
+   * version at or before it has every delta up to it.
+   */
+  private boolean loadable(long version, StateFiles.Listing files) {
+    if (version == 0) {
+      return true;
+    }
+    long base = files.snapshotAtOrBefore(version);
+    synchronized (lock) {
+      if (loaded.containsKey(version)) {
+        return true;
+      }
+      Long below = loaded.lowerKey(version);
+      if (below != null && below > base) {
+        base = below;
+      }
+    }
+    for (long v = base + 1; v <= version; v++) {
+      if (!files.deltas.contains(v)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The oldest version after 0 that can be loaded: one loaded from a base (the empty version 0, a
+   * snapshot or a cached version) is no older than its base, which is loadable itself.
+   */
+  private long oldestLoadable(StateFiles.Listing files, long latest) {
+    long oldest = latest;
+    if (files.deltas.contains(1L)) {
+      return 1;
+    }
+    if (!files.snapshots.isEmpty()) {
+      oldest = Math.min(oldest, files.snapshots.first());
+    }
+    synchronized (lock) {
+      if (!loaded.isEmpty()) {
+        oldest = Math.min(oldest, loaded.firstKey());
+      }
+    }
+    return oldest;
+  }
+
+  /**
+   * The oldest loadable version {@code from} with every delta from {@code from + 1} to
+   * {@code latest}: deltas {@code c..latest} are the unbroken run ending at the latest, so
+   * {@code from >= c - 1}, and a version from then on is loadable only from a base no older
+   * than {@code c - 1} (0, a snapshot or a cached version), which is loadable itself.
+   */
+  private long oldestChangesVersion(StateFiles.Listing files, long latest) {
+    long c = latest + 1;
+    while (c > 1 && files.deltas.contains(c - 1)) {
+      c--;
+    }
+    if (c == 1) {
+      return 0;
+    }
+    long oldest = latest;
+    Long snapshot = files.snapshots.ceiling(c - 1);
+    if (snapshot != null) {
+      oldest = Math.min(oldest, snapshot);
+    }
+    synchronized (lock) {
+      Long cached = loaded.ceilingKey(c - 1);
+      if (cached != null) {
+        oldest = Math.min(oldest, cached);
+      }
+    }
+    return oldest;
   }
 
   /**
@@ -565,6 +746,52 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
     }
 
     @Override public void abort() {
+    }
+  }
+
+  /** A pinned version: its immutable map, until closed. */
+  private final class Pin implements PinnedStateStore<Object, Object[]> {
+    private final long version;
+    /** Null once closed. */
+    private volatile CommittedMap map;
+
+    Pin(long version, CommittedMap map) {
+      this.version = version;
+      this.map = map;
+    }
+
+    private CommittedMap map() {
+      CommittedMap m = map;
+      if (m == null) {
+        throw new StateStoreException("The pin of version " + version + " of " + id
+            + " is closed");
+      }
+      return m;
+    }
+
+    @Override public StateStoreId id() {
+      return id;
+    }
+
+    @Override public long version() {
+      return version;
+    }
+
+    @Override public Object[] get(Object key) {
+      return map().get(key);
+    }
+
+    @Override public Iterable<Map.Entry<Object, Object[]>> entries() {
+      CommittedMap m = map();
+      return m::iterator;
+    }
+
+    @Override public long numKeys() {
+      return map().size();
+    }
+
+    @Override public void close() {
+      map = null;
     }
   }
 

@@ -1,15 +1,23 @@
 package dev.freshet.executor.state.internals;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import dev.freshet.executor.state.AbstractStateStoreProviderTest;
+import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateStore;
+import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
+import dev.freshet.executor.state.VersionChangeVisitor;
 import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /**
  * Runs the state store contract against {@link DeltaFileStateStoreProvider}.
@@ -20,6 +28,36 @@ import java.util.Map;
 class DeltaFileStateStoreProviderContractTest extends AbstractStateStoreProviderTest {
   @Override protected <K, V> StateStoreProvider<K, V> newProvider(StateStoreSpec spec) {
     return new OneColumnRows<>(new DeltaFileStateStoreProvider(spec));
+  }
+
+  /**
+   * With a snapshot every 3 versions and 2 versions retained, maintenance after version 9 keeps
+   * snapshots 6 and 9 and deltas 6 to 9: version 4 can no longer be loaded, nor can the changes
+   * after version 5 (delta 5 is gone), while those after 6 still can.
+   */
+  @Test void shouldRefuseToPinOrReadChangesOfVersionsNoLongerRetained() {
+    StateStoreSpec spec = new StateStoreSpec(ID, checkpoint.resolve("state/3/7"), 2, 2);
+    StateStoreProvider<String, Integer> provider = provider(spec);
+    for (long v = 0; v < 9; v++) {
+      StateStore<String, Integer> store = provider.getStore(v);
+      store.put("k", (int) v + 1);
+      store.commit();
+      provider.doMaintenance();
+    }
+
+    StateStoreException pin = assertThrows(StateStoreException.class, () -> provider.pin(4));
+    assertEquals("Version 4 of " + ID + " is no longer retained: the oldest version kept is 6",
+        pin.getMessage());
+    assertEquals(6, provider.oldestChangesVersion());
+    StateStoreException changes = assertThrows(StateStoreException.class,
+        () -> provider.readChanges(5, 9, (v, k, o, n) -> { }));
+    assertEquals("The changes after version 5 of " + ID + " are no longer retained: the oldest"
+        + " version whose later changes are kept is 6", changes.getMessage());
+
+    List<String> read = new ArrayList<>();
+    provider.readChanges(6, 9, (v, k, o, n) -> read.add(v + " " + k + " " + o + "->" + n));
+    assertEquals(List.of("7 k 6->7", "8 k 7->8", "9 k 8->9"), read);
+    assertEquals(Integer.valueOf(6), provider.pin(6).get("k"));
   }
 
   /** Values as one-column rows. */
@@ -42,8 +80,74 @@ class DeltaFileStateStoreProviderContractTest extends AbstractStateStoreProvider
       return new Store<>(rows.getReadStore(version));
     }
 
+    @Override public PinnedStateStore<K, V> pin(long version) {
+      return new Pinned<>(rows.pin(version));
+    }
+
+    @Override public long latestCommittedVersion() {
+      return rows.latestCommittedVersion();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Override public void readChanges(long from, long to, VersionChangeVisitor<K, V> visitor) {
+      rows.readChanges(from, to, (version, key, oldValue, newValue) -> visitor.change(version,
+          (K) key, oldValue == null ? null : (V) oldValue[0],
+          newValue == null ? null : (V) newValue[0]));
+    }
+
+    @Override public long oldestChangesVersion() {
+      return rows.oldestChangesVersion();
+    }
+
     @Override public void doMaintenance() {
       rows.doMaintenance();
+    }
+
+    @Override public void close() {
+      rows.close();
+    }
+  }
+
+  /** A pinned version of rows seen as one of values; its entries are read lazily. */
+  @SuppressWarnings("unchecked")
+  private static final class Pinned<K, V> implements PinnedStateStore<K, V> {
+    private final PinnedStateStore<Object, Object[]> rows;
+
+    Pinned(PinnedStateStore<Object, Object[]> rows) {
+      this.rows = rows;
+    }
+
+    @Override public StateStoreId id() {
+      return rows.id();
+    }
+
+    @Override public long version() {
+      return rows.version();
+    }
+
+    @Override public V get(K key) {
+      Object[] row = rows.get(key);
+      return row == null ? null : (V) row[0];
+    }
+
+    @Override public Iterable<Map.Entry<K, V>> entries() {
+      Iterable<Map.Entry<Object, Object[]>> entries = rows.entries();
+      return () -> new Iterator<>() {
+        private final Iterator<Map.Entry<Object, Object[]>> it = entries.iterator();
+
+        @Override public boolean hasNext() {
+          return it.hasNext();
+        }
+
+        @Override public Map.Entry<K, V> next() {
+          Map.Entry<Object, Object[]> e = it.next();
+          return new AbstractMap.SimpleImmutableEntry<>((K) e.getKey(), (V) e.getValue()[0]);
+        }
+      };
+    }
+
+    @Override public long numKeys() {
+      return rows.numKeys();
     }
 
     @Override public void close() {
