@@ -1,19 +1,24 @@
 package dev.freshet.executor.state.internals;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.executor.state.AbstractStateStoreProviderTest;
+import dev.freshet.executor.state.MaintainedStateStoreProvider;
 import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
+import dev.freshet.executor.state.StateStoreMaintenance;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
 import dev.freshet.executor.state.VersionChangeVisitor;
+import java.time.Duration;
 import java.util.AbstractMap;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +63,30 @@ class DeltaFileStateStoreProviderContractTest extends AbstractStateStoreProvider
     provider.readChanges(6, 9, (v, k, o, n) -> read.add(v + " " + k + " " + o + "->" + n));
     assertEquals(List.of("7 k 6->7", "8 k 7->8", "9 k 8->9"), read);
     assertEquals(Integer.valueOf(6), provider.pin(6).get("k"));
+  }
+
+  /** The provider wrapped for the maintenance thread pins and reads changes as it does. */
+  @Test void shouldPinAndReadChangesWhenRegisteredForMaintenance() {
+    try (StateStoreMaintenance maintenance = new StateStoreMaintenance(Duration.ofHours(1));
+        StateStoreProvider<Object, Object[]> provider = MaintainedStateStoreProvider.register(
+            new DeltaFileStateStoreProvider(spec(100)), maintenance)) {
+      StateStore<Object, Object[]> v0 = provider.getStore(0);
+      v0.put(1L, new Object[] {10L, 2.5});
+      v0.commit();
+      StateStore<Object, Object[]> v1 = provider.getStore(1);
+      v1.put(1L, new Object[] {11L, null});
+      v1.commit();
+
+      assertEquals(2, provider.latestCommittedVersion());
+      assertEquals(0, provider.oldestChangesVersion());
+      try (PinnedStateStore<Object, Object[]> pinned = provider.pin(1)) {
+        assertArrayEquals(new Object[] {10L, 2.5}, pinned.get(1L));
+      }
+      List<String> read = new ArrayList<>();
+      provider.readChanges(1, 2, (v, k, o, n) ->
+          read.add(v + " " + k + " " + Arrays.toString(o) + "->" + Arrays.toString(n)));
+      assertEquals(List.of("2 1 [10, 2.5]->[11, null]"), read);
+    }
   }
 
   /** Values as one-column rows. */
