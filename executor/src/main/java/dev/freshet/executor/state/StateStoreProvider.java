@@ -42,8 +42,9 @@ public interface StateStoreProvider<K, V> extends AutoCloseable {
 
   /**
    * The latest committed version: what a restarted provider would show; 0 before any commit.
+   * Providers that can {@link #pin(long)} answer on any thread, others on the batch thread.
    *
-   * @throws UnsupportedOperationException if this provider does not support {@link #pin(long)}
+   * @throws UnsupportedOperationException if this provider does not know it
    */
   default long latestCommittedVersion() {
     throw unsupported("report its latest committed version");

@@ -824,6 +824,26 @@ public abstract class AbstractStateStoreProviderTest {
     return store.commit();
   }
 
+  @Test void shouldReportTheLatestCommittedVersion() {
+    StateStoreSpec spec = spec(StateStoreSpec.DEFAULT_MIN_VERSIONS_TO_RETAIN);
+    StateStoreProvider<String, Integer> provider = provider(spec);
+    assertEquals(0, provider.latestCommittedVersion());
+    commitV1AndV2(provider);
+    assertEquals(2, provider.latestCommittedVersion());
+    StateStore<String, Integer> aborted = provider.getStore(2);
+    aborted.put("z", 26);
+    assertEquals(2, provider.latestCommittedVersion(), "with a store open");
+    aborted.abort();
+    assertEquals(2, provider.latestCommittedVersion(), "after an abort");
+    if (olderVersionsRetained() >= 1) {
+      commit(provider, 1, "a", 99);
+      assertEquals(2, provider.latestCommittedVersion(), "after a re-run of version 2");
+    }
+    if (persistsAcrossInstances()) {
+      assertEquals(2, reopen(provider, spec).latestCommittedVersion(), "after a restart");
+    }
+  }
+
   @Test void shouldKeepAPinnedVersionThroughLaterCommitsAndARerunOfIt() {
     assumePins();
     StateStoreProvider<String, Integer> provider = provider();

@@ -60,6 +60,11 @@ public final class InMemoryStateStoreProvider<K, V>
     return new ReadStore(version);
   }
 
+  /** {@inheritDoc} On the batch thread only: the version is not published to other threads. */
+  @Override public long latestCommittedVersion() {
+    return committedVersion;
+  }
+
   private void checkVersion(long version) {
     if (closed) {
       throw new StateStoreException(id + " is closed");

@@ -401,6 +401,11 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     return latestVersion;
   }
 
+  /** {@inheritDoc} On the batch thread only, like {@link #latestVersion()}. */
+  @Override public long latestCommittedVersion() {
+    return latestVersion();
+  }
+
   /**
    * {@inheritDoc}
    *
