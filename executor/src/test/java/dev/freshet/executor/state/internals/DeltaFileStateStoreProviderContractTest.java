@@ -62,7 +62,20 @@ class DeltaFileStateStoreProviderContractTest extends AbstractStateStoreProvider
     List<String> read = new ArrayList<>();
     provider.readChanges(6, 9, (v, k, o, n) -> read.add(v + " " + k + " " + o + "->" + n));
     assertEquals(List.of("7 k 6->7", "8 k 7->8", "9 k 8->9"), read);
-    assertEquals(Integer.valueOf(6), provider.pin(6).get("k"));
+    PinnedStateStore<String, Integer> six = provider.pin(6);
+    assertEquals(Integer.valueOf(6), six.get("k"));
+
+    // Maintenance deletes version 6's files; the pin keeps reading it.
+    for (long v = 9; v < 15; v++) {
+      StateStore<String, Integer> store = provider.getStore(v);
+      store.put("k", (int) v + 1);
+      store.commit();
+      provider.doMaintenance();
+    }
+    assertEquals(12, provider.oldestChangesVersion());
+    assertThrows(StateStoreException.class, () -> provider.pin(6));
+    assertEquals(Integer.valueOf(6), six.get("k"));
+    assertEquals(Map.of("k", 6), Map.copyOf(toMap(six.entries())));
   }
 
   /** The provider wrapped for the maintenance thread pins and reads changes as it does. */
