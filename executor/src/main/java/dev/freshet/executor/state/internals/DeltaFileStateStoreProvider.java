@@ -178,7 +178,8 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
    *
    * <p>A pin is the version's immutable map: later commits build new maps beside it, so neither
    * side locks or copies anything; a pin held across a fold keeps the old base map reachable
-   * until it is closed. Version 0 (empty) can always be pinned.
+   * until it is closed. Version 0 (empty) can always be pinned. A version the pin reads from files
+   * is not cached (see {@link #load(long, boolean)}).
    */
   @Override public PinnedStateStore<Object, Object[]> pin(long version) {
     checkNotClosed();
@@ -190,7 +191,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
     if (!loadable(version, files)) {
       throw StateStoreException.notRetained(id, version, oldestLoadable(files, latest));
     }
-    return new Pin(version, load(version));
+    return new Pin(version, load(version, false));
   }
 
   /** {@inheritDoc} The newest version with a file (every commit writes its delta), or 0. */
@@ -224,7 +225,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
     if (from < oldest) {
       throw StateStoreException.changesNotRetained(id, from, oldest);
     }
-    CommittedMap current = load(from);
+    CommittedMap current = load(from, false);
     for (long v = from + 1; v <= to; v++) {
       // The delta in the order of its records; the last record of a key wins. Null: removed.
       Map<Object, Object[]> changes = new LinkedHashMap<>();
@@ -425,6 +426,15 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
 
   /** Returns version {@code version}, from the cache or from files (SEMANTICS.md §10.4). */
   private CommittedMap load(long version) {
+    return load(version, true);
+  }
+
+  /**
+   * Returns version {@code version}, from the cache or from files; a version read from files is
+   * cached only if {@code cache}. Readers on other threads pass false: a version they read from
+   * files while the batch thread re-runs and replaces it must not be cached over the new one.
+   */
+  private CommittedMap load(long version, boolean cache) {
     if (version < 0) {
       throw StateStoreException.cannotLoad(id, version, "versions start at 0");
     }
@@ -493,9 +503,11 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
       }
       map = edits.commit();
     }
-    synchronized (lock) {
-      if (!closed) {
-        cache(version, map);
+    if (cache) {
+      synchronized (lock) {
+        if (!closed) {
+          cache(version, map);
+        }
       }
     }
     LOG.debug("Loaded version {} of {} from {} of version {} and {} deltas in {} ms", version, id,

@@ -102,6 +102,30 @@ class DeltaFileStateStoreProviderContractTest extends AbstractStateStoreProvider
     }
   }
 
+  /**
+   * Pins and change reads may run on other threads while the batch thread re-runs a batch: a
+   * version they read from files is not cached, where it could replace the re-run's new version.
+   */
+  @Test void shouldNotCacheVersionsThatPinsAndChangeReadsLoadFromFiles() {
+    StateStoreSpec spec = spec(100);
+    try (DeltaFileStateStoreProvider writer = new DeltaFileStateStoreProvider(spec)) {
+      for (long v = 0; v < 3; v++) {
+        StateStore<Object, Object[]> store = writer.getStore(v);
+        store.put("k", new Object[] {v + 1});
+        store.commit();
+      }
+    }
+    try (DeltaFileStateStoreProvider restarted = new DeltaFileStateStoreProvider(spec)) {
+      try (PinnedStateStore<Object, Object[]> pinned = restarted.pin(3)) {
+        assertArrayEquals(new Object[] {3L}, pinned.get("k"));
+      }
+      restarted.readChanges(1, 3, (v, k, o, n) -> { });
+      assertEquals(0, restarted.metrics().loadedVersions());
+      assertArrayEquals(new Object[] {3L}, restarted.getReadStore(3).get("k"));
+      assertEquals(1, restarted.metrics().loadedVersions(), "the batch thread's loads are cached");
+    }
+  }
+
   /** Values as one-column rows. */
   private static final class OneColumnRows<K, V> implements StateStoreProvider<K, V> {
     private final DeltaFileStateStoreProvider rows;
