@@ -126,7 +126,8 @@ final class MaterializedViewDdl {
       UpsertKeys.Keyed keyed = UpsertKeys.appendKeyColumns(plan, name);
       run = keyed.plan();
       layout = ResultTable.Layout.UPSERT;
-      key = resultKey(keyed);
+      // Where the view shows the key, a lookup by it reads the group's row by KEY$.
+      key = resultKey(keyed).shownAt(ViewKeys.columnsOfKey(plan));
     }
     PlannedQuery planned = run;
     ExecPlan generated = Errors.fromPlanner(() -> ExecPlanGenerator.generate(planned));

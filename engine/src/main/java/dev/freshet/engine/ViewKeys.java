@@ -59,24 +59,45 @@ final class ViewKeys {
       // (which would be a bug) is reported without key rather than failing a catalog browser.
       return List.of();
     }
-    if (!plan.aggregating()) {
-      return List.of();
-    }
-    int @Nullable [] origins = keyOrigins(plan.physical());
-    StateStoreSave save = save(plan.physical());
-    if (origins == null || save == null) {
+    int[] shown = columnsOfKey(plan);
+    if (shown.length == 0) {
       return List.of();
     }
     List<String> names = view.getRowType(engine.planner().typeFactory()).getFieldNames();
     List<String> key = new ArrayList<>();
-    for (int k = 0; k < save.keys().cardinality(); k++) {
-      int column = indexOf(origins, k);
+    for (int column : shown) {
       if (column < 0) {
         return List.of();
       }
       key.add(names.get(column));
     }
     return key;
+  }
+
+  /**
+   * For each column of the group key of {@code plan}, an aggregating query, in the order of the
+   * key: the view column that shows it as it is, or -1 if none does; an empty array if the plan
+   * is not one whose columns this can follow.
+   *
+   * <pre>{@code
+   * // SELECT n % 10 AS k, COUNT(*) AS c FROM nums GROUP BY n % 10
+   * ViewKeys.columnsOfKey(plan);   // [0]
+   * }</pre>
+   */
+  static int[] columnsOfKey(PlannedQuery plan) {
+    if (!plan.aggregating()) {
+      return new int[0];
+    }
+    int @Nullable [] origins = keyOrigins(plan.physical());
+    StateStoreSave save = save(plan.physical());
+    if (origins == null || save == null) {
+      return new int[0];
+    }
+    int[] shown = new int[save.keys().cardinality()];
+    for (int k = 0; k < shown.length; k++) {
+      shown[k] = indexOf(origins, k);
+    }
+    return shown;
   }
 
   private static PlannedQuery plan(Engine engine, ViewTable view) throws SQLException {

@@ -56,11 +56,18 @@ public final class ResultKey {
   private final int[] columns;
   private final int newKeyColumn;
   private final Format format;
+  /** For each key column, the view column that shows it as it is, or -1; empty if unknown. */
+  private final int[] shownAt;
   /** Reused by {@link #encode}, which only the query's batch thread calls. */
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
   private final DataOutputStream out = new DataOutputStream(bytes);
 
   private ResultKey(int[] columns, int newKeyColumn, Format format) {
+    this(columns, newKeyColumn, format, new int[0]);
+  }
+
+  private ResultKey(int[] columns, int newKeyColumn, Format format, int[] shownAt) {
+    this.shownAt = shownAt.clone();
     this.columns = columns.clone();
     this.newKeyColumn = newKeyColumn;
     this.format = requireNonNull(format, "format");
@@ -93,6 +100,23 @@ public final class ResultKey {
       // Not a type a result column can have: kept encoded, as any other.
       return false;
     }
+  }
+
+  /**
+   * This key, knowing which view column shows each key column as it is ({@code -1}: none), so
+   * that a filter on that column can find the group's row by {@code KEY$}.
+   *
+   * <pre>{@code
+   * // SELECT n % 10 AS k, COUNT(*) AS c ... GROUP BY n % 10: rows (k, c, KEY$0, $NEW_KEY)
+   * ResultKey.of(new int[] {2}, types, 3).shownAt(new int[] {0});
+   * }</pre>
+   */
+  public ResultKey shownAt(int[] viewColumns) {
+    if (viewColumns.length != 0 && viewColumns.length != columns.length) {
+      throw new IllegalArgumentException(columns.length + " key columns but "
+          + viewColumns.length + " view columns");
+    }
+    return new ResultKey(columns, newKeyColumn, format, viewColumns);
   }
 
   Format format() {
@@ -159,6 +183,34 @@ public final class ResultKey {
     } else {
       p.setBytes(i, encoded);
     }
+  }
+
+  /**
+   * The view column that shows the whole group key as it is, if the key is one column that
+   * {@link #shownAt} names; else -1. That column and {@code KEY$} then hold one value.
+   */
+  int visibleColumn() {
+    return columns.length == 1 && shownAt.length == 1 ? shownAt[0] : -1;
+  }
+
+  /**
+   * Binds to {@code KEY$} the key whose one column is {@code value}, as {@link #bind} binds a
+   * row's: a {@code Long} for a {@link Format#LONG} key, else a value of the class the rows hold
+   * (a {@code String} for a VARCHAR key), whose encoding is then the row's.
+   */
+  void bindValue(PreparedStatement p, int i, Object value) throws SQLException {
+    if (format == Format.LONG) {
+      p.setLong(i, ((Number) value).longValue());
+      return;
+    }
+    // Not the batch thread's buffer: readers run on threads of their own.
+    ByteArrayOutputStream encoded = new ByteArrayOutputStream();
+    try {
+      StateCodec.write(new DataOutputStream(encoded), value);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot encode a group key", e);
+    }
+    p.setBytes(i, encoded.toByteArray());
   }
 
   /** The {@link #encode} of the row whose {@code KEY$} is column {@code i} of {@code r}. */

@@ -22,6 +22,7 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexNode;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -546,11 +547,31 @@ public final class ResultTable implements ViewResult {
   }
 
   @Override public Enumerable<@Nullable Object[]> scan(DataContext root) {
+    return scan(root, List.of(), null);
+  }
+
+  /**
+   * The result's rows, {@code projects}' columns only if not null; for an {@link Layout#UPSERT}
+   * result whose key is one column that the view shows, if {@code filters} require that column
+   * to equal a value, only the row of that key, which H2 finds by {@code KEY$}: as a
+   * {@code BIGINT} for an integral key that cannot be NULL, by its encoding for a VARCHAR key.
+   * Otherwise every row. {@code filters} are left as they are, for Calcite to apply.
+   *
+   * <pre>{@code
+   * // view (K BIGINT NOT NULL, N BIGINT) grouped by K: SELECT C0, C1 ... WHERE KEY$ = 7
+   * result.scan(root, List.of(kEquals7), null);
+   * }</pre>
+   */
+  @Override public Enumerable<@Nullable Object[]> scan(DataContext root, List<RexNode> filters,
+      int @Nullable [] projects) {
     Object pinned = root.get(SNAPSHOT_VARIABLE);
+    Object keyValue = keyValue(root, filters);
+    int[] read = projects != null ? projects.clone() : allColumns();
     return new AbstractEnumerable<>() {
       @Override public Enumerator<@Nullable Object[]> enumerator() {
         try {
-          return new RowEnumerator(pinned instanceof Connection ? (Connection) pinned : null);
+          return new RowEnumerator(pinned instanceof Connection ? (Connection) pinned : null,
+              read, keyValue);
         } catch (SQLException e) {
           throw new IllegalStateException("Cannot read the result of view " + view + ": " + e,
               e);
@@ -559,23 +580,71 @@ public final class ResultTable implements ViewResult {
     };
   }
 
+  /**
+   * The group key that {@code filters} require, in the class {@link ResultKey#bindValue} takes;
+   * null if they require none, or one this table cannot look up.
+   */
+  private @Nullable Object keyValue(DataContext root, List<RexNode> filters) {
+    if (layout != Layout.UPSERT || filters.isEmpty()) {
+      return null;
+    }
+    int column = key.visibleColumn();
+    if (column < 0) {
+      return null;
+    }
+    if (key.format() == ResultKey.Format.LONG) {
+      return KeyEquality.integral(filters, column, root);
+    }
+    // An encoded key is found by its bytes, so the value must be of the class the rows hold:
+    // a VARCHAR column's is always a String; other types are read in full.
+    return types[column] == StoredColumnType.VARCHAR
+        ? KeyEquality.string(filters, column, root) : null;
+  }
+
+  private int[] allColumns() {
+    int[] all = new int[types.length];
+    Arrays.setAll(all, i -> i);
+    return all;
+  }
+
   /** Rows of the result table, read through a snapshot connection. */
   private final class RowEnumerator implements Enumerator<@Nullable Object[]> {
     /** The connection this enumerator opened, to close with it; null if pinned by the caller. */
     private final @Nullable Connection owned;
-    private final Statement statement;
+    private final PreparedStatement statement;
     private final ResultSet rows;
+    /** The view's columns that each row holds, in order. */
+    private final int[] read;
     private @Nullable Object[] current;
 
-    RowEnumerator(@Nullable Connection pinned) throws SQLException {
+    RowEnumerator(@Nullable Connection pinned, int[] read, @Nullable Object keyValue)
+        throws SQLException {
       this.owned = pinned == null ? db.connectSnapshot() : null;
+      this.read = read;
       Connection c = pinned == null ? owned : pinned;
-      StringBuilder sql = new StringBuilder("SELECT ");
-      for (int i = 0; i < types.length; i++) {
-        sql.append(i == 0 ? "C" : ", C").append(i);
+      // A row must have a column: SELECT COUNT(*) FROM v reads none.
+      StringBuilder sql = new StringBuilder(read.length == 0 ? "SELECT 1" : "SELECT ");
+      for (int i = 0; i < read.length; i++) {
+        sql.append(i == 0 ? "C" : ", C").append(read[i]);
       }
-      this.statement = requireNonNull(c).createStatement();
-      this.rows = statement.executeQuery(sql.append(" FROM ").append(table).toString());
+      sql.append(" FROM ").append(table);
+      if (keyValue != null) {
+        sql.append(" WHERE KEY$ = ?");
+      }
+      PreparedStatement p = requireNonNull(c).prepareStatement(sql.toString());
+      try {
+        if (keyValue != null) {
+          key.bindValue(p, 1, keyValue);
+        }
+        this.rows = p.executeQuery();
+      } catch (SQLException | RuntimeException e) {
+        p.close();
+        if (owned != null) {
+          owned.close();
+        }
+        throw e;
+      }
+      this.statement = p;
     }
 
     @Override public @Nullable Object[] current() {
@@ -587,9 +656,9 @@ public final class ResultTable implements ViewResult {
         if (!rows.next()) {
           return false;
         }
-        Object[] row = new Object[types.length];
+        Object[] row = new Object[read.length];
         for (int i = 0; i < row.length; i++) {
-          row[i] = types[i].read(rows, i + 1);
+          row[i] = types[read[i]].read(rows, i + 1);
         }
         current = row;
         return true;

@@ -9,7 +9,8 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelProtoDataType;
-import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.schema.ProjectableFilterableTable;
 import org.apache.calcite.schema.Schema;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -21,12 +22,13 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <pre>{@code
  * ViewTable view = new ViewTable("CLICKS_PER_USER", proto, OutputMode.UPDATE, queryId, sql,
  *     List.of("CLICKS"), result);
- * // SELECT * FROM clicks_per_user reads result.scan(...)
+ * // SELECT n FROM clicks_per_user WHERE user_id = 'ann' reads result.scan(root, [=($0, 'ann')],
+ * // [1]), which may find the row by its key instead of reading them all
  * }</pre>
  *
  * <p>The planner's streaming rules do not apply to a view: a continuous query cannot read one.
  */
-public final class ViewTable extends AbstractTable implements ScannableTable {
+public final class ViewTable extends AbstractTable implements ProjectableFilterableTable {
   private final String name;
   private final RelProtoDataType rowType;
   private final OutputMode outputMode;
@@ -65,8 +67,13 @@ public final class ViewTable extends AbstractTable implements ScannableTable {
     return Schema.TableType.MATERIALIZED_VIEW;
   }
 
-  @Override public Enumerable<@Nullable Object[]> scan(DataContext root) {
-    return result.scan(root);
+  /**
+   * The view's rows: the result's answer to {@code filters}, which it leaves in the list, so that
+   * Calcite applies each of them again to whatever rows it returns.
+   */
+  @Override public Enumerable<@Nullable Object[]> scan(DataContext root, List<RexNode> filters,
+      int @Nullable [] projects) {
+    return result.scan(root, filters, projects);
   }
 
   /** The view's name. */
