@@ -1,5 +1,6 @@
 package dev.freshet.jdbc;
 
+import static dev.freshet.jdbc.ViewResults.rows;
 import static dev.freshet.jdbc.ViewResults.awaitRows;
 import static dev.freshet.jdbc.ViewResults.query;
 import static dev.freshet.jdbc.ViewResults.row;
@@ -264,15 +265,6 @@ class BatchQueryTest {
     assertEquals(expected, normalize(query(fs, sql)), sql);
   }
 
-  private static List<List<Object>> rows(ResultSet rs) throws SQLException {
-    List<List<Object>> rows = new ArrayList<>();
-    try (rs) {
-      while (rs.next()) {
-        rows.add(PushResults.row(rs));
-      }
-    }
-    return rows;
-  }
 
   /** Numbers by value (H2 and Freshet type COUNT and SUM apart), everything else as text. */
   private static List<List<Object>> normalize(List<List<Object>> rows) {

@@ -1,5 +1,6 @@
 package dev.freshet.jdbc;
 
+import static dev.freshet.jdbc.ViewResults.rows;
 import static dev.freshet.jdbc.ViewResults.awaitRows;
 import static dev.freshet.jdbc.ViewResults.row;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -56,15 +57,6 @@ class StatementParametersTest {
         + " ('bob', '/b', 2.00, NULL), ('ann', '/c', 3.25, NULL)");
   }
 
-  private static List<List<Object>> rows(ResultSet rs) throws SQLException {
-    List<List<Object>> rows = new ArrayList<>();
-    try (rs) {
-      while (rs.next()) {
-        rows.add(PushResults.row(rs));
-      }
-    }
-    return rows;
-  }
 
   @Test void shouldDescribeParametersWithTheTypesTheValidatorInfers() throws Exception {
     try (PreparedStatement ps = connection.prepareStatement(

@@ -1,5 +1,6 @@
 package dev.freshet.jdbc;
 
+import static dev.freshet.jdbc.ViewResults.rows;
 import static dev.freshet.jdbc.ViewResults.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -155,15 +156,6 @@ class ViewKeyLookupTest {
     }
   }
 
-  private static List<List<Object>> rows(ResultSet rs) throws Exception {
-    List<List<Object>> rows = new ArrayList<>();
-    try (rs) {
-      while (rs.next()) {
-        rows.add(PushResults.row(rs));
-      }
-    }
-    return rows;
-  }
 
   /** Rows with each number as its plain decimal text: H2's SUM is DECIMAL, Freshet's BIGINT. */
   private static List<List<Object>> normalized(List<List<Object>> rows) {

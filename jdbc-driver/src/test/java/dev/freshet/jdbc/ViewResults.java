@@ -26,8 +26,13 @@ final class ViewResults {
 
   /** Runs {@code sql} and returns its rows, each as a list of its column values. */
   static List<List<Object>> query(Statement statement, String sql) throws SQLException {
+    return rows(statement.executeQuery(sql));
+  }
+
+  /** Every row of a finite result, each as a list of its column values; closes the result. */
+  static List<List<Object>> rows(ResultSet rs) throws SQLException {
     List<List<Object>> rows = new ArrayList<>();
-    try (ResultSet rs = statement.executeQuery(sql)) {
+    try (rs) {
       while (rs.next()) {
         rows.add(PushResults.row(rs));
       }
