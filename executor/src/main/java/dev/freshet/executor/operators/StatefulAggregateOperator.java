@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.executor.limits.MemoryAccount;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.state.GroupKey;
+import dev.freshet.executor.state.StatePartitions;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
 import java.util.ArrayList;
@@ -40,6 +41,10 @@ import java.util.function.Consumer;
  * had no state before the batch: the state read the merge does anyway answers it, so a consumer
  * learns "new key" vs "new value" without a set of every key it has seen.
  *
+ * <p>With {@link #emitGroupChanges()} (UPDATE mode only) each row ends with one more column, a
+ * {@link GroupChange} byte, and the groups the watermark evicts are emitted too, marked
+ * {@link GroupChange#EVICTED}: what a materialized view reading this state needs to know.
+ *
  * <p>Per key and batch it does one state read and one state write; values are immutable once saved,
  * so an aborted batch leaves the previous version intact.
  *
@@ -66,6 +71,8 @@ public final class StatefulAggregateOperator implements Operator {
   private final KeyExtractor partialRowKeys;
   private final Accumulator[] partial;
   private final Accumulator[] merge;
+  /** The emitted row of a group from its saved value. */
+  private final AggregateRows rows;
   private final int keyCount;
   /**
    * Per input task, then per partition, this batch's partial aggregates: null until the task's
@@ -82,6 +89,8 @@ public final class StatefulAggregateOperator implements Operator {
   private final EventTimeKey eventTimeKey;
   /** The eviction watermark of the last batch that finished; no-data batches run beyond it. */
   private long lastEvictionWatermarkMs = Long.MIN_VALUE;
+  /** Whether rows end with a {@link GroupChange} and UPDATE mode emits evicted groups. */
+  private boolean groupChanges;
   /** The estimated heap of one group, partial or saved: see {@link #bytesPerGroup()}. */
   private final long bytesPerGroup;
   /** The resources of the query's batches; replaced when a batch brings others. */
@@ -157,6 +166,7 @@ public final class StatefulAggregateOperator implements Operator {
       partial[i] = Accumulator.partial(spec.partialCalls().get(i), keyCount + i);
       merge[i] = Accumulator.merge(spec.mergeCalls().get(i), keyCount + i);
     }
+    this.rows = new AggregateRows(spec);
     this.batchGroups = new PartialGroups[inputTasks][spec.numPartitions()];
     this.groupAccounts = new MemoryAccount[inputTasks];
     // Key columns and buffer slots: a reference, a boxed value each, the key's object and the
@@ -207,6 +217,23 @@ public final class StatefulAggregateOperator implements Operator {
         return StatefulAggregateOperator.this.needsNoDataBatch(newWatermarkMs);
       }
     };
+  }
+
+  /**
+   * Makes each emitted row end with one more column, a {@link GroupChange} byte, and emit the
+   * groups the watermark evicts (marked {@link GroupChange#EVICTED}); UPDATE mode only. Called
+   * before the first batch. A runtime choice of the consumer: the plan, and so the state, is the
+   * same either way.
+   *
+   * @return this operator
+   */
+  public StatefulAggregateOperator emitGroupChanges() {
+    if (spec.outputMode() != OutputMode.UPDATE) {
+      throw new IllegalStateException("only UPDATE mode emits group changes, not "
+          + spec.outputMode());
+    }
+    groupChanges = true;
+    return this;
   }
 
   /** How many threads may push a batch's rows at once. */
@@ -409,7 +436,10 @@ public final class StatefulAggregateOperator implements Operator {
           if (spec.outputMode() == OutputMode.UPDATE) {
             Object[] row = emit(key, merged);
             if (spec.emitNewKeyFlag()) {
-              row[row.length - 1] = restoredNothing;
+              row[spec.outputFieldCount() - 1] = restoredNothing;
+            }
+            if (groupChanges) {
+              row[row.length - 1] = restoredNothing ? GroupChange.NEW : GroupChange.UPDATED;
             }
           }
         }
@@ -435,7 +465,10 @@ public final class StatefulAggregateOperator implements Operator {
       }
     }
 
-    /** Removes the groups the watermark made final; APPEND mode emits them, UPDATE drops them. */
+    /**
+     * Removes the groups the watermark made final; APPEND mode emits them, UPDATE drops them
+     * (or emits them marked evicted, with {@link #emitGroupChanges()}).
+     */
     private void evict(long watermarkMs) {
       List<Map.Entry<Object, Object[]>> done = new ArrayList<>();
       for (Map.Entry<Object, Object[]> e : store.entries()) {
@@ -448,6 +481,12 @@ public final class StatefulAggregateOperator implements Operator {
         removed++;
         if (spec.outputMode() == OutputMode.APPEND) {
           emit(e.getKey(), e.getValue());
+        } else if (groupChanges) {
+          Object[] row = emit(e.getKey(), e.getValue());
+          if (spec.emitNewKeyFlag()) {
+            row[spec.outputFieldCount() - 1] = false;
+          }
+          row[row.length - 1] = GroupChange.EVICTED;
         }
       }
     }
@@ -503,13 +542,8 @@ public final class StatefulAggregateOperator implements Operator {
     }
 
     private Object[] emit(Object key, Object[] value) {
-      Object[] row = new Object[spec.outputFieldCount()];
-      if (keyCount > 0) {
-        partialRowKeys.writeKey(key, row);
-      }
-      for (Accumulator a : merge) {
-        row[a.slot] = a.result(value[a.slot]);
-      }
+      Object[] row = new Object[spec.outputFieldCount() + (groupChanges ? 1 : 0)];
+      rows.write(key, value, row);
       output.add(row);
       return row;
     }
@@ -550,10 +584,6 @@ public final class StatefulAggregateOperator implements Operator {
 
   /** The state partition of a key whose {@code hashCode()} is {@code hash}; stable across JVMs. */
   private int partitionOf(int hash) {
-    if (partitions.size() == 1) {
-      return 0;
-    }
-    int h = hash ^ (hash >>> 16);
-    return Math.floorMod(h, partitions.size());
+    return StatePartitions.ofHash(hash, partitions.size());
   }
 }

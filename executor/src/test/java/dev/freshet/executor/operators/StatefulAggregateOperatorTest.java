@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.executor.state.StatePartitions;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
@@ -47,6 +48,49 @@ class StatefulAggregateOperatorTest {
 
     assertRows(h.runBatch(row("c", -1.5), row("b", 0.5)), row("b", 2L, 2.5), row("c", 1L, -1.5));
     assertMetrics(h.operator.metrics(), 2, 2, 3);
+  }
+
+  @Test void shouldMarkNewUpdatedAndEvictedGroupsWhenAskedForGroupChanges() {
+    // (t BIGINT event time, v BIGINT) GROUP BY t: COUNT(*), SUM(v); final at or before the watermark.
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 1, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 2, ValueKind.LONG)),
+        OutputMode.UPDATE, 2, new EventTimeKey(0, 0), true);
+    Harness h = new Harness(spec);
+    h.operator.emitGroupChanges();
+    BatchContext first = new BatchContext(0, 0, 0, 0);
+    assertRows(h.run(first, row(1000L, 1L), row(2000L, 2L)),
+        row(1000L, 1L, 1L, true, GroupChange.NEW), row(2000L, 1L, 2L, true, GroupChange.NEW));
+    // The watermark passes 1000 in the second batch: group 1000 is updated, then evicted.
+    BatchContext second = new BatchContext(1, 0, 0, 1500);
+    assertRows(h.run(second, row(1000L, 5L), row(2000L, 1L)),
+        row(1000L, 2L, 6L, false, GroupChange.UPDATED),
+        row(1000L, 2L, 6L, false, GroupChange.EVICTED),
+        row(2000L, 2L, 3L, false, GroupChange.UPDATED));
+    AggregateRows rows = new AggregateRows(spec);
+    Object[] saved = h.providers.get(StatePartitions.of(2000L, 2)).getReadStore(2).get(2000L);
+    assertEquals(List.of(2000L, 2L, 3L), Arrays.asList(rows.row(2000L, saved)));
+    assertEquals(null, h.providers.get(StatePartitions.of(1000L, 2)).getReadStore(2).get(1000L));
+  }
+
+  @Test void shouldRefuseGroupChangesWhenNotUpdateMode() {
+    Harness h = new Harness(countAndSum(OutputMode.COMPLETE, 1));
+    assertThrows(IllegalStateException.class, h.operator::emitGroupChanges);
+  }
+
+  @Test void shouldRouteAKeyObjectToThePartitionItsRowsGoTo() {
+    Object[][] rows = {row(7L, "x"), row(null, "y"), row(-0.0d, null), row("a", 3)};
+    for (int[] keyIndexes : new int[][] {{}, {0}, {0, 1}}) {
+      KeyExtractor keys = new KeyExtractor(keyIndexes);
+      for (Object[] r : rows) {
+        for (int partitions : new int[] {1, 2, 5}) {
+          assertEquals(StatePartitions.ofHash(keys.hashOf(r), partitions),
+              StatePartitions.of(keys.keyOf(r), partitions), Arrays.toString(r));
+        }
+      }
+    }
   }
 
   @Test void shouldEmitEveryKeyWhenCompleteMode() {
@@ -649,7 +693,11 @@ class StatefulAggregateOperatorTest {
     }
 
     List<Object[]> runBatch(long batchId, Object[]... rows) {
-      BatchContext batch = new BatchContext(batchId, 1000 * batchId);
+      return run(new BatchContext(batchId, 1000 * batchId), rows);
+    }
+
+    List<Object[]> run(BatchContext batch, Object[]... rows) {
+      long batchId = batch.batchId();
       operator.startBatch(batch);
       for (Object[] r : rows) {
         operator.push(r);
