@@ -11,6 +11,7 @@ import dev.freshet.executor.storage.DurableFiles;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.errors.SqlState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -450,6 +451,9 @@ public final class Engine implements AutoCloseable {
     }
     stopThreads();
     synchronized (ddlLock) {
+      for (ViewTable view : catalog.views()) {
+        MaterializedViewDdl.closeResult(view);
+      }
       for (String stream : catalog.streamNames()) {
         catalog.stream(stream).flatMap(StreamTable::memoryStream).ifPresent(MemoryStream::close);
       }

@@ -46,6 +46,15 @@ import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.store.ResultTable;
 import dev.freshet.engine.store.ResultKey;
 import dev.freshet.engine.store.ViewSink;
+import dev.freshet.engine.view.StateViewResult;
+import dev.freshet.engine.view.StateViewSink;
+import dev.freshet.engine.view.ViewFinalizer;
+import dev.freshet.engine.view.ViewStateStores;
+import dev.freshet.executor.operators.RowErrors;
+import dev.freshet.executor.runtime.Sink;
+import dev.freshet.planner.catalog.ViewResult;
+import dev.freshet.planner.exec.ExecNode;
+import dev.freshet.planner.exec.ExecOperator;
 import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.options.StateStoreProviderKind;
@@ -143,16 +152,30 @@ final class MaterializedViewDdl {
         .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain())))
         .orElse(null);
     String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
+    // An UPDATE view reads its aggregation's state: no second copy of a group is written.
+    boolean fromState = layout == ResultTable.Layout.UPSERT && !hasEventTimeKey(execPlan)
+        && checkpoint != null && provider == StateStoreProviderKind.MEMORY;
     OpenedStateStores stores = new OpenedStateStores(checkpoint == null
         ? InMemoryStateStoreProvider::new
         : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance()));
+    ViewStateStores viewStores = new ViewStateStores(stores);
     boolean started = false;
     try {
       StreamingPipeline pipeline;
+      ViewFinalizer finalizer = null;
       try {
-        pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY, id, stores,
-            engine.partitionExecutor(), engine.inputTasks())
-            .withRowErrors(options.onError().newRowErrors()).build(execPlan, source);
+        RowErrors rowErrors = options.onError().newRowErrors();
+        ExecPlanBuilder builder = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+            id, fromState ? viewStores : stores, engine.partitionExecutor(),
+            engine.inputTasks()).withRowErrors(rowErrors);
+        if (fromState) {
+          ExecPlanBuilder.SplitPlan split = builder.buildUpToAggregate(execPlan, source);
+          pipeline = split.pipeline();
+          finalizer = new ViewFinalizer(split.aggregate(), split.finalCalcs(),
+              rowType.getFieldCount(), rowErrors);
+        } else {
+          pipeline = builder.build(execPlan, source);
+        }
       } catch (UnreadablePlanException e) {
         if (checkpoint == null || execPlan == generated) {
           // The plan was made just now: not the view's fault, a bug.
@@ -178,12 +201,27 @@ final class MaterializedViewDdl {
           StoredPlans.write(checkpoint, execPlan);
         }
         // Opened only now that the name is free: opening resets a result another query wrote.
-        ResultTable result = ResultTable.open(engine.results(), name, id, rowType, layout,
-            key, options.minBatchesToRetain());
+        ViewResult result;
+        Sink sink;
+        if (finalizer != null) {
+          // A result table an older release kept for the view: the state holds all of it.
+          ResultTable.drop(engine.results(), name);
+          StateViewResult fromStateResult = StateViewResult.open(name, viewStores.providers(),
+              finalizer, rowType.getFieldCount(), key.visibleColumn(),
+              key.visibleColumn() < 0 ? null
+                  : rowType.getFieldList().get(key.visibleColumn()).getType().getSqlTypeName());
+          result = fromStateResult;
+          sink = new StateViewSink(name, fromStateResult, rowType.getFieldCount());
+        } else {
+          ResultTable table = ResultTable.open(engine.results(), name, id, rowType, layout,
+              key, options.minBatchesToRetain());
+          result = table;
+          sink = new ViewSink(name, table);
+        }
         ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(),
             id, sql, List.of(source.name()), result);
         MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,
-            new ViewSink(name, result), System::currentTimeMillis, options.trigger(), checkpoint,
+            sink, System::currentTimeMillis, options.trigger(), checkpoint,
             Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
                 OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
                 OffsetSeq.STATE_FORMAT_VERSION,
@@ -243,10 +281,33 @@ final class MaterializedViewDdl {
       // already while this one stopped, and the files are its own.
       if (!catalog.contains(name)) {
         engine.catalogStore().remove(name);
+        closeResult(dropped.get());
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
         ResultTable.drop(engine.results(), name);
       }
     }
+  }
+
+  /**
+   * Releases what the result of a view whose query has stopped holds: a result read from the
+   * query's state closes its state stores (its query does not, so that a stopped view stays
+   * readable).
+   */
+  static void closeResult(ViewTable view) {
+    if (view.result() instanceof StateViewResult result) {
+      result.close();
+    }
+  }
+
+  /** Whether the plan's aggregation has an event-time key, whose groups the watermark evicts. */
+  private static boolean hasEventTimeKey(ExecPlan plan) {
+    for (ExecNode node : plan.nodes()) {
+      if (node.operator() instanceof ExecOperator.StatefulAggregate aggregate
+          && aggregate.eventTimeKey() != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Declaring a view again that exists but failed (e.g. its checkpoint is damaged) fails too. */

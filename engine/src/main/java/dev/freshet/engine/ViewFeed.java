@@ -25,6 +25,7 @@ import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlTableRef;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import dev.freshet.engine.store.ResultTable;
+import dev.freshet.engine.view.StateViewResult;
 import dev.freshet.engine.push.PushPolicy;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.options.SessionOptions;
@@ -155,21 +156,26 @@ final class ViewFeed implements StreamingQuery {
       long sinceBatch) throws SQLException {
     List<ResultColumn> columns = columns(engine, view);
     int visible = columns.size() - 2;
-    ResultTable result = (ResultTable) view.result();
     // An upserted view's unread changes coalesce per group, as an UPDATE push query's do: the
-    // change rows carry the group key and whether the row is new (ResultTable.ChangeListener).
+    // change rows carry the group key, whether the row is new and its kind (a DELETE when HAVING
+    // stops admitting a group of a view read from state); see ResultTable.ChangeListener.
     // Replaced and appended results keep their changes in order, up to the buffer bound.
-    PushPolicy policy = result.layout() == ResultTable.Layout.UPSERT
-        ? new PushPolicy.Upsert(new int[] {visible + 2}, visible + 3)
+    boolean upserts = view.result() instanceof StateViewResult
+        || ((ResultTable) view.result()).layout() == ResultTable.Layout.UPSERT;
+    PushPolicy policy = upserts
+        ? new PushPolicy.Upsert(new int[] {visible + 2}, visible + 3, visible + 1)
         : new PushPolicy.Changes(options.pushBufferRows());
     PushQuery push = new PushQuery(policy, visible, options.pushBatchMarkers(),
         engine.scheduler());
     ViewFeed feed = new ViewFeed("feed-" + view.name(), push.sink());
     push.attach(feed);
-    feed.subscription = result.subscribe(sinceBatch, (batchId, rows) -> {
+    ResultTable.ChangeListener listener = (batchId, rows) -> {
       feed.lastBatchId = batchId;
       feed.sink.addBatch(batchId, rows);
-    });
+    };
+    feed.subscription = view.result() instanceof StateViewResult state
+        ? state.subscribe(sinceBatch, listener)
+        : ((ResultTable) view.result()).subscribe(sinceBatch, listener);
     return new StatementResult.Push(columns, push);
   }
 

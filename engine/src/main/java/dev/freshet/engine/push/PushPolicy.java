@@ -33,13 +33,20 @@ public sealed interface PushPolicy
    * @param keyColumns positions of the group key in the emitted rows (hidden columns)
    * @param newKeyColumn position of the aggregation's new-key flag, which tells an INSERT from an
    *     UPDATE
+   * @param kindColumn position of a {@link RowKind} that may say DELETE (a view's change rows),
+   *     or -1 if rows are never deletions
    */
-  record Upsert(int[] keyColumns, int newKeyColumn) implements PushPolicy {
+  record Upsert(int[] keyColumns, int newKeyColumn, int kindColumn) implements PushPolicy {
     public Upsert {
       keyColumns = keyColumns.clone();
       if (newKeyColumn < 0) {
         throw new IllegalArgumentException("an UPSERT result needs the new-key flag");
       }
+    }
+
+    /** Rows that are never deletions. */
+    public Upsert(int[] keyColumns, int newKeyColumn) {
+      this(keyColumns, newKeyColumn, -1);
     }
 
     @Override public int[] keyColumns() {

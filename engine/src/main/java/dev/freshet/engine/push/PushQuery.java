@@ -278,13 +278,23 @@ public final class PushQuery implements AutoCloseable {
       if (end != null || failure != null) {
         return;
       }
+      int kindColumn = upsert.kindColumn();
       for (Object[] row : rows) {
         Object key = keyOf(row);
-        RowKind kind = Boolean.TRUE.equals(row[newKeyColumn]) ? RowKind.INSERT : RowKind.UPDATE;
+        RowKind kind = kindColumn >= 0 && row[kindColumn] == RowKind.DELETE ? RowKind.DELETE
+            : Boolean.TRUE.equals(row[newKeyColumn]) ? RowKind.INSERT : RowKind.UPDATE;
         Object[] previous = unread.remove(key);
-        if (previous != null && previous[visible + 1] == RowKind.INSERT) {
+        Object unreadKind = previous == null ? null : previous[visible + 1];
+        if (unreadKind == RowKind.INSERT) {
+          if (kind == RowKind.DELETE) {
+            // The reader never saw the row: it saw nothing of the key, and needs nothing.
+            continue;
+          }
           // The reader never saw the key: to it the latest value is still a new key.
           kind = RowKind.INSERT;
+        } else if (unreadKind == RowKind.DELETE && kind == RowKind.INSERT) {
+          // The reader still has the row the unread DELETE removes: to it this replaces it.
+          kind = RowKind.UPDATE;
         }
         // Removed and put again so that unread rows stay in batch order.
         unread.put(key, out(row, id, kind));

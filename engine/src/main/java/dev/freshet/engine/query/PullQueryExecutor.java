@@ -66,6 +66,8 @@ import org.apache.calcite.util.Pair;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import dev.freshet.engine.store.ResultDatabase;
 import dev.freshet.engine.store.ResultTable;
+import dev.freshet.engine.view.ViewPins;
+import dev.freshet.planner.catalog.ViewResult;
 
 /**
  * Runs plain {@code SELECT}s with Calcite's own enumerable engine: any query Calcite can run
@@ -342,7 +344,12 @@ public final class PullQueryExecutor {
       Map<String, Object> parameters = new HashMap<>(code.parameters());
       // The streams' offsets first, all at once: the statement's snapshot of them.
       parameters.put(HeldStream.OFFSETS_VARIABLE, HeldStream.snapshot(streams));
-      try (Connection snapshot = views.isEmpty() ? null : results.connectSnapshot()) {
+      List<ViewResult> viewResults = new ArrayList<>();
+      views.forEach(v -> viewResults.add(v.result()));
+      boolean anyTable = viewResults.stream().anyMatch(r -> r instanceof ResultTable);
+      try (ViewPins pins = ViewPins.pin(viewResults);
+           Connection snapshot = anyTable ? results.connectSnapshot() : null) {
+        parameters.put(ViewPins.VARIABLE, pins);
         parameters.put(ResultTable.SNAPSHOT_VARIABLE, snapshot);
         Enumerable<?> enumerable = code.bindable().bind(new StatementContext(parameters));
         for (Object row : enumerable) {

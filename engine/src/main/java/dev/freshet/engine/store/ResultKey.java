@@ -189,7 +189,7 @@ public final class ResultKey {
    * The view column that shows the whole group key as it is, if the key is one column that
    * {@link #shownAt} names; else -1. That column and {@code KEY$} then hold one value.
    */
-  int visibleColumn() {
+  public int visibleColumn() {
     return columns.length == 1 && shownAt.length == 1 ? shownAt[0] : -1;
   }
 

@@ -288,8 +288,39 @@ class PowerLossTest {
     return latest;
   }
 
-  /** The batch the view's result in the H2 database holds, or -1 if it holds none. */
-  private static long resultBatch(Path dataDir) throws SQLException {
+  /**
+   * The batch the view's result holds, or -1 if it holds none: for a view read from its state
+   * (the memory provider), the newest batch every state partition committed; else the batch of
+   * its result table in the H2 database.
+   */
+  private static long resultBatch(Path dataDir) throws SQLException, IOException {
+    Path state = dataDir.resolve("checkpoints").resolve(VIEW).resolve("state").resolve("0");
+    if (Files.isDirectory(state) && !hasResultTable(dataDir)) {
+      long published = Long.MAX_VALUE;
+      try (DirectoryStream<Path> partitions = Files.newDirectoryStream(state)) {
+        for (Path partition : partitions) {
+          long newest = 0;
+          try (DirectoryStream<Path> files = Files.newDirectoryStream(partition,
+              "[0-9]*.{delta,snapshot}")) {
+            for (Path file : files) {
+              String name = file.getFileName().toString();
+              newest = Math.max(newest, Long.parseLong(name.substring(0, name.indexOf('.'))));
+            }
+          }
+          published = Math.min(published, newest - 1);
+        }
+      }
+      return published == Long.MAX_VALUE ? -1 : published;
+    }
+    return tableBatch(dataDir);
+  }
+
+  private static boolean hasResultTable(Path dataDir) throws SQLException {
+    return tableBatch(dataDir) >= 0;
+  }
+
+  /** The batch the view's result table in the H2 database holds, or -1 if there is none. */
+  private static long tableBatch(Path dataDir) throws SQLException {
     String url = "jdbc:h2:file:" + dataDir.resolve("catalog").toAbsolutePath();
     try (Connection c = DriverManager.getConnection(url, "sa", "")) {
       try (ResultSet tables = c.getMetaData().getTables(null, null, "FRESHET_VIEW_RESULTS",

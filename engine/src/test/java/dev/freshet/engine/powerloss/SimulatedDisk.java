@@ -65,6 +65,9 @@ final class SimulatedDisk {
   private final List<Path> bypassed = new ArrayList<>();
   /** Operations of the armed run, for messages. */
   private final List<String> operations = new ArrayList<>();
+  /** Per file, relative to the root: write calls and bytes, while {@link #tallying}. */
+  private final Map<Path, long[]> tally = new HashMap<>();
+  private boolean tallying;
   private long armedAt = Long.MAX_VALUE;
   private long counted;
   private boolean counting;
@@ -117,6 +120,38 @@ final class SimulatedDisk {
     counted = 0;
     counting = true;
     operations.clear();
+  }
+
+  /**
+   * Starts counting, per file, the write calls and the bytes they write (from now on, until the
+   * next call), for a test of what a workload writes where.
+   */
+  synchronized void startTally() {
+    tally.clear();
+    tallying = true;
+  }
+
+  /** Per file under the root, relative: {write calls, bytes written} since {@link #startTally}. */
+  synchronized Map<Path, long[]> tally() {
+    Map<Path, long[]> copy = new HashMap<>();
+    tally.forEach((file, counts) -> copy.put(file, counts.clone()));
+    return copy;
+  }
+
+  /** Counts a write of {@code bytes} to {@code file} if tallying; returns {@code bytes}. */
+  synchronized int tally(Path file, int bytes) {
+    return (int) tally(file, (long) bytes);
+  }
+
+  /** Counts a write of {@code bytes} to {@code file} if tallying; returns {@code bytes}. */
+  synchronized long tally(Path file, long bytes) {
+    if (tallying) {
+      long[] counts = tally.computeIfAbsent(root.relativize(file.toAbsolutePath().normalize()),
+          f -> new long[2]);
+      counts[0]++;
+      counts[1] += bytes;
+    }
+    return bytes;
   }
 
   /** Loses power now, if it was not lost already. */

@@ -43,17 +43,17 @@ final class SimulatedDiskChannel extends FileChannel {
 
   @Override public int write(ByteBuffer src) throws IOException {
     disk.operation("write", file);
-    return real.write(src);
+    return disk.tally(file, real.write(src));
   }
 
   @Override public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
     disk.operation("write", file);
-    return real.write(srcs, offset, length);
+    return disk.tally(file, real.write(srcs, offset, length));
   }
 
   @Override public int write(ByteBuffer src, long position) throws IOException {
     disk.operation("write", file);
-    return real.write(src, position);
+    return disk.tally(file, real.write(src, position));
   }
 
   @Override public long position() throws IOException {

@@ -43,7 +43,7 @@ public final class RowErrors {
   }
 
   /** Records that a row failed with {@code e} and was dropped. */
-  void dropped(RuntimeException e) {
+  public void dropped(RuntimeException e) {
     dropped.increment();
     if (LOG.isDebugEnabled()) {
       LOG.debug("Dropped a row whose expression failed", e);

@@ -13,6 +13,8 @@ import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.operators.SortKey;
 import dev.freshet.executor.operators.SortOperator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
+import dev.freshet.executor.operators.OutputMode;
+import dev.freshet.executor.operators.RowCalc;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.executor.operators.TimeWindowOperator;
 import dev.freshet.executor.operators.ValueKind;
@@ -133,7 +135,82 @@ public final class ExecPlanBuilder {
    *     declared, or an operator's parameters do not fit together
    */
   public StreamingPipeline build(ExecPlan plan, StreamTable stream) {
+    return build(plan.nodes(), stream, false);
+  }
+
+  /**
+   * Builds the operators of {@code plan} up to its stateful aggregation, whose rows (with a
+   * {@link dev.freshet.executor.operators.GroupChange} each, evicted groups included) the
+   * collecting sink receives, and compiles the calcs above it: what a materialized view that
+   * reads its aggregation's state needs, computing the view's rows from the state when they are
+   * read instead of at every batch.
+   *
+   * <pre>{@code
+   * SplitPlan split = builder.buildUpToAggregate(viewPlan, stream);
+   * Object[] aggregateRow = new AggregateRows(split.aggregate()).row(key, saved);
+   * // then split.finalCalcs() in order: the view's row, or none if a condition rejects it
+   * }</pre>
+   *
+   * @throws UnreadablePlanException if the plan has no stateful aggregation in UPDATE mode, or
+   *     operators other than calcs above it
+   */
+  public SplitPlan buildUpToAggregate(ExecPlan plan, StreamTable stream) {
     List<ExecNode> nodes = plan.nodes();
+    int last = nodes.size() - 1;
+    while (last > 0 && !(nodes.get(last).operator() instanceof ExecOperator.StatefulAggregate)) {
+      last--;
+    }
+    if (last <= 0) {
+      throw new UnreadablePlanException("it has no stateful aggregation", null);
+    }
+    ExecOperator.StatefulAggregate aggregate =
+        (ExecOperator.StatefulAggregate) nodes.get(last).operator();
+    if (aggregate.outputMode() != OutputMode.UPDATE) {
+      throw new UnreadablePlanException("its aggregation runs in " + aggregate.outputMode()
+          + " mode, not UPDATE", null);
+    }
+    List<FinalCalc> calcs = new ArrayList<>();
+    for (int i = last + 1; i < nodes.size(); i++) {
+      ExecNode node = nodes.get(i);
+      if (!(node.operator() instanceof ExecOperator.Calc calc)) {
+        throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()
+            + ") follows the aggregation, where only calcs can be computed from its state", null);
+      }
+      RexProgram program = program(calc, node, nodes.get(i - 1));
+      calcs.add(new FinalCalc(CalcCompiler.compile(program, typeFactory, dataContext),
+          node.output().size(), program.getCondition() != null));
+    }
+    StreamingPipeline pipeline = build(nodes.subList(0, last + 1), stream, true);
+    return new SplitPlan(pipeline, spec(aggregate), calcs);
+  }
+
+  /**
+   * A plan split at its stateful aggregation ({@link #buildUpToAggregate}).
+   *
+   * @param pipeline from the stream to the aggregation, whose rows it collects
+   * @param aggregate the aggregation, whose state the calcs' input rows come from
+   * @param finalCalcs the calcs above the aggregation, in order
+   */
+  public record SplitPlan(StreamingPipeline pipeline, StatefulAggregateSpec aggregate,
+      List<FinalCalc> finalCalcs) {
+    public SplitPlan {
+      finalCalcs = List.copyOf(finalCalcs);
+    }
+  }
+
+  /**
+   * A compiled calc above an aggregation: thread-safe (the generated class keeps no state of
+   * its own), so readers on any thread may share it, each with its own output array.
+   *
+   * @param calc the filter and projections
+   * @param width how many columns it emits
+   * @param filters whether it has a condition (a HAVING clause), which may reject a row
+   */
+  public record FinalCalc(RowCalc calc, int width, boolean filters) {
+  }
+
+  private StreamingPipeline build(List<ExecNode> nodes, StreamTable stream,
+      boolean groupChanges) {
     checkScan(nodes, stream);
     CollectOperator output = new CollectOperator();
     // The first copy of each watermark node's operator, by node id: input tasks' copies feed it.
@@ -155,6 +232,9 @@ public final class ExecPlanBuilder {
         int tasks = splittable && readsStreamDirectly(nodes.subList(1, i)) ? inputTasks : 1;
         StatefulAggregateOperator op = new StatefulAggregateOperator(spec(aggregate),
             providers(aggregate), downstream, partitionExecutor, tasks);
+        if (groupChanges && downstream == output) {
+          op.emitGroupChanges();
+        }
         stateful.add(op);
         if (tasks > 1) {
           splitAt = i;
@@ -234,19 +314,25 @@ public final class ExecPlanBuilder {
       return new SortOperator(keys, sort.offset(), sort.fetch(), downstream);
     }
     if (operator instanceof ExecOperator.Calc calc) {
-      RexProgram program = RexProgramJson.read(calc.program(), typeFactory);
-      if (program.getOutputRowType().getFieldCount() != node.output().size()
-          || program.getInputRowType().getFieldCount() != input.output().size()) {
-        throw new UnreadablePlanException("calc " + node.id() + " reads "
-            + program.getInputRowType().getFieldCount() + " columns and emits "
-            + program.getOutputRowType().getFieldCount() + ", but its plan gives it "
-            + input.output().size() + " and " + node.output().size(), null);
-      }
+      RexProgram program = program(calc, node, input);
       return new CalcOperator(CalcCompiler.compile(program, typeFactory, dataContext),
           node.output().size(), downstream, rowErrors);
     }
     throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()
         + ") cannot run there: only the first operator reads the stream", null);
+  }
+
+  /** The program of a calc {@code node} reading {@code input}, checked against both. */
+  private RexProgram program(ExecOperator.Calc calc, ExecNode node, ExecNode input) {
+    RexProgram program = RexProgramJson.read(calc.program(), typeFactory);
+    if (program.getOutputRowType().getFieldCount() != node.output().size()
+        || program.getInputRowType().getFieldCount() != input.output().size()) {
+      throw new UnreadablePlanException("calc " + node.id() + " reads "
+          + program.getInputRowType().getFieldCount() + " columns and emits "
+          + program.getOutputRowType().getFieldCount() + ", but its plan gives it "
+          + input.output().size() + " and " + node.output().size(), null);
+    }
+    return program;
   }
 
   private StatefulAggregateSpec spec(ExecOperator.StatefulAggregate aggregate) {

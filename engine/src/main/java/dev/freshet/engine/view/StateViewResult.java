@@ -1,0 +1,438 @@
+package dev.freshet.engine.view;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.push.RowKind;
+import dev.freshet.engine.store.KeyEquality;
+import dev.freshet.engine.store.ResultTable.ChangeListener;
+import dev.freshet.executor.state.PinnedStateStore;
+import dev.freshet.executor.state.StatePartitions;
+import dev.freshet.executor.state.StateStoreException;
+import dev.freshet.executor.state.StateStoreProvider;
+import dev.freshet.planner.catalog.ViewResult;
+import dev.freshet.planner.errors.SqlState;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The result of a materialized view in UPDATE mode, read from its aggregation's committed state:
+ * no second copy of a group is written anywhere; a row is computed from the group's saved value
+ * when it is read ({@link ViewFinalizer}).
+ *
+ * <pre>{@code
+ * StateViewResult result = StateViewResult.open("PER_USER", providers, finalizer, 0, BIGINT);
+ * // batch thread, after the aggregation committed batch 7's state (version 8):
+ * result.publish(7, changeRows);
+ * // any thread: the rows of batch 7, or of a later one, whole
+ * result.scan(root, filters, null);
+ * }</pre>
+ *
+ * <p><b>Consistency.</b> Readers see published versions only ({@link ViewVersion}): a batch's
+ * state on every partition, pinned, published once every partition committed it. A statement pins
+ * the current version of each view it reads when it starts ({@link ViewPins}), so a self-join
+ * reads one version. <b>Subscriptions</b> get the current rows (or the changes after a version
+ * they saw) and then each published batch's change rows, none twice ({@link ChangeGate}).
+ */
+public final class StateViewResult implements ViewResult, AutoCloseable {
+  private final String view;
+  private final List<StateStoreProvider<Object, Object[]>> partitions;
+  private final ViewFinalizer finalizer;
+  /** The view column that shows a one-column key as it is, or -1. */
+  private final int keyColumn;
+  private final @Nullable SqlTypeName keyType;
+  private final int columns;
+  private final AtomicReference<ViewVersion> current = new AtomicReference<>(ViewVersion.EMPTY);
+  private final CopyOnWriteArrayList<ChangeGate> gates = new CopyOnWriteArrayList<>();
+  private volatile boolean closed;
+
+  private StateViewResult(String view, List<StateStoreProvider<Object, Object[]>> partitions,
+      ViewFinalizer finalizer, int columns, int keyColumn, @Nullable SqlTypeName keyType) {
+    this.view = requireNonNull(view, "view");
+    this.partitions = List.copyOf(partitions);
+    this.finalizer = requireNonNull(finalizer, "finalizer");
+    this.columns = columns;
+    this.keyColumn = keyColumn;
+    this.keyType = keyType;
+  }
+
+  /**
+   * Opens the result of a view whose aggregation keeps its state in {@code partitions}, and
+   * publishes the newest batch every partition has committed (after a restart: every batch
+   * readers could have seen before, never one only some partitions committed).
+   *
+   * @param columns the view's columns
+   * @param keyColumn the view column that shows the group key as it is, if the key is one
+   *     column; else -1 (lookups by key then read every row)
+   * @param keyType that column's type
+   */
+  public static StateViewResult open(String view,
+      List<StateStoreProvider<Object, Object[]>> partitions, ViewFinalizer finalizer,
+      int columns, int keyColumn, @Nullable SqlTypeName keyType) {
+    StateViewResult result = new StateViewResult(view, partitions, finalizer, columns,
+        keyColumn, keyType);
+    long committed = Long.MAX_VALUE;
+    for (StateStoreProvider<Object, Object[]> p : partitions) {
+      committed = Math.min(committed, p.latestCommittedVersion());
+    }
+    if (committed > 0 && committed != Long.MAX_VALUE) {
+      result.current.set(new ViewVersion(committed - 1, result.pinAll(committed)));
+    }
+    return result;
+  }
+
+  /** The latest published batch; -1 before the first. */
+  @Override public long batchId() {
+    return current.get().batchId();
+  }
+
+  /** The finalizer of the view's rows. */
+  public ViewFinalizer finalizer() {
+    return finalizer;
+  }
+
+  /**
+   * Publishes batch {@code batchId}, whose state (version {@code batchId + 1}) every partition
+   * has committed, then hands {@code changes} to the subscribers. A batch published already (a
+   * re-run after a restart) is pinned again and hands nothing on. Batch thread only.
+   *
+   * @param changes change rows as {@link ChangeListener} describes them
+   */
+  public void publish(long batchId, List<Object[]> changes) {
+    boolean rerun = batchId <= batchId();
+    ViewVersion next = new ViewVersion(batchId, pinAll(batchId + 1));
+    current.getAndSet(next).release();
+    if (!rerun) {
+      for (ChangeGate gate : gates) {
+        gate.committed(batchId, changes);
+      }
+    }
+  }
+
+  /**
+   * The current version, retained: the caller releases it.
+   *
+   * @throws SQLException (42S02) if the view was dropped
+   */
+  ViewVersion pin() throws SQLException {
+    while (true) {
+      if (closed) {
+        throw Errors.of(SqlState.OBJECT_NOT_FOUND, "Materialized view " + view
+            + " was dropped. Create it again to read it");
+      }
+      ViewVersion v = current.get();
+      if (v.tryRetain()) {
+        return v;
+      }
+    }
+  }
+
+  /**
+   * The view's row of group {@code key} in the version before the one being published, or null:
+   * what a subscriber has for the group. Batch thread only, while it publishes.
+   */
+  @Nullable Object[] publishedRow(Object key) {
+    ViewVersion v = current.get();
+    if (v.partitions() == 0) {
+      return null;
+    }
+    Object[] saved = v.partition(StatePartitions.of(key, partitions.size())).get(key);
+    return saved == null ? null : finalizer.row(key, saved);
+  }
+
+  private List<PinnedStateStore<Object, Object[]>> pinAll(long stateVersion) {
+    List<PinnedStateStore<Object, Object[]>> pins = new ArrayList<>(partitions.size());
+    try {
+      for (StateStoreProvider<Object, Object[]> p : partitions) {
+        pins.add(p.pin(stateVersion));
+      }
+      return pins;
+    } catch (RuntimeException e) {
+      pins.forEach(PinnedStateStore::close);
+      throw e;
+    }
+  }
+
+  @Override public Enumerable<@Nullable Object[]> scan(DataContext root) {
+    return scan(root, List.of(), null);
+  }
+
+  /**
+   * The view's rows in the version the statement pinned ({@link ViewPins}), or the current one;
+   * {@code projects}' columns only if not null. If {@code filters} require the view's key
+   * column (a one-column key shown as it is) to equal a value, only that group's row, found in
+   * its partition by key. {@code filters} are left as they are, for Calcite to apply.
+   */
+  @Override public Enumerable<@Nullable Object[]> scan(DataContext root, List<RexNode> filters,
+      int @Nullable [] projects) {
+    Object key = keyColumn < 0 || filters.isEmpty() ? null : lookupKey(root, filters);
+    ViewVersion pinned = ViewPins.of(root).map(p -> p.version(this)).orElse(null);
+    return new AbstractEnumerable<>() {
+      @Override public Enumerator<@Nullable Object[]> enumerator() {
+        if (pinned != null) {
+          // The statement holds the version until it ends, whether Calcite closes this or not.
+          return enumerate(pinned, key, projects);
+        }
+        ViewVersion v;
+        try {
+          v = pin();
+        } catch (SQLException e) {
+          throw new IllegalStateException(e.getMessage(), e);
+        }
+        try {
+          List<@Nullable Object[]> rows = new ArrayList<>();
+          for (Enumerator<@Nullable Object[]> e = enumerate(v, key, projects); e.moveNext(); ) {
+            rows.add(e.current());
+          }
+          return Linq4j.enumerator(rows);
+        } finally {
+          v.release();
+        }
+      }
+    };
+  }
+
+  private Enumerator<@Nullable Object[]> enumerate(ViewVersion v, @Nullable Object key,
+      int @Nullable [] projects) {
+    if (key == null) {
+      return new RowEnumerator(v, projects);
+    }
+    Object[] row = lookup(v, key);
+    return Linq4j.enumerator(row == null ? List.<@Nullable Object[]>of()
+        : List.<@Nullable Object[]>of(project(row, projects)));
+  }
+
+  private @Nullable Object[] lookup(ViewVersion v, Object key) {
+    if (v.partitions() == 0) {
+      return null;
+    }
+    Object[] saved = v.partition(StatePartitions.of(key, partitions.size())).get(key);
+    return saved == null ? null : finalizer.row(key, saved);
+  }
+
+  /**
+   * The state key that {@code filters} require, in the class the state holds it in; null if
+   * they require none, or one of a type looked up by scanning.
+   */
+  private @Nullable Object lookupKey(DataContext root, List<RexNode> filters) {
+    if (keyType == null) {
+      return null;
+    }
+    switch (keyType) {
+    case BIGINT:
+      return KeyEquality.integral(filters, keyColumn, root);
+    case INTEGER: {
+      Long value = KeyEquality.integral(filters, keyColumn, root);
+      return value == null || value != value.intValue() ? null : (Object) value.intValue();
+    }
+    case VARCHAR:
+      return KeyEquality.string(filters, keyColumn, root);
+    default:
+      return null;
+    }
+  }
+
+  private static Object[] project(Object[] row, int @Nullable [] projects) {
+    if (projects == null) {
+      return row;
+    }
+    Object[] projected = new Object[projects.length];
+    for (int i = 0; i < projects.length; i++) {
+      projected[i] = row[projects[i]];
+    }
+    return projected;
+  }
+
+  /**
+   * Subscribes {@code listener} to the view's changes: first, without {@code sinceBatch} (-1),
+   * the current rows as INSERTs in one call; with it, the changes of each batch after it, one
+   * call per batch; then each batch as it is published, on the query's batch thread.
+   *
+   * @return a handle whose {@code close()} ends the subscription
+   * @throws SQLException (22023) if the view has no version {@code sinceBatch} or no longer
+   *     keeps the changes after it
+   */
+  public AutoCloseable subscribe(long sinceBatch, ChangeListener listener) throws SQLException {
+    ChangeGate gate = new ChangeGate(listener);
+    // Registered before the version is pinned: a batch published later reaches the gate.
+    gates.add(gate);
+    ViewVersion v;
+    try {
+      v = pin();
+    } catch (SQLException e) {
+      gates.remove(gate);
+      throw e;
+    }
+    try {
+      if (sinceBatch < 0) {
+        if (v.batchId() >= 0) {
+          listener.committed(v.batchId(), snapshot(v));
+        }
+      } else {
+        replay(sinceBatch, v, listener);
+      }
+      gate.goLive(v.batchId());
+      return () -> gates.remove(gate);
+    } catch (SQLException | RuntimeException e) {
+      gates.remove(gate);
+      throw e;
+    } finally {
+      v.release();
+    }
+  }
+
+  /** Every row of {@code v} as an INSERT change row. */
+  private List<Object[]> snapshot(ViewVersion v) {
+    List<Object[]> rows = new ArrayList<>();
+    for (int p = 0; p < v.partitions(); p++) {
+      for (Map.Entry<Object, Object[]> e : v.partition(p).entries()) {
+        Object[] row = finalizer.row(e.getKey(), e.getValue());
+        if (row != null) {
+          rows.add(ViewChanges.row(row, columns, v.batchId(), RowKind.INSERT, e.getKey()));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** The change rows of the batches after {@code sinceBatch} up to {@code v}'s, per batch. */
+  private void replay(long sinceBatch, ViewVersion v, ChangeListener listener)
+      throws SQLException {
+    long latest = v.batchId();
+    if (sinceBatch > latest) {
+      throw Errors.of(SqlState.INVALID_PARAMETER_VALUE, "View " + view + " has no version "
+          + sinceBatch + ": its latest is " + latest + ". Resume from a version you have seen,"
+          + " or subscribe without 'since_version' to start from the view's current rows");
+    }
+    if (sinceBatch == latest) {
+      return;
+    }
+    // Batch b committed state version b + 1; the changes after the reader's are versions
+    // sinceBatch + 2 to latest + 1.
+    TreeMap<Long, List<Object[]>> batches = new TreeMap<>();
+    try {
+      for (StateStoreProvider<Object, Object[]> p : partitions) {
+        p.readChanges(sinceBatch + 1, latest + 1, (version, key, oldValue, newValue) -> {
+          Object[] change = change(version - 1, key, oldValue, newValue);
+          if (change != null) {
+            batches.computeIfAbsent(version - 1, b -> new ArrayList<>()).add(change);
+          }
+        });
+      }
+    } catch (StateStoreException | UnsupportedOperationException e) {
+      long oldest = oldestKept();
+      throw Errors.of(SqlState.INVALID_PARAMETER_VALUE, "View " + view + " no longer keeps the"
+          + " changes after version " + sinceBatch + (oldest < 0 ? ""
+          : ": the oldest it keeps are those of version " + oldest) + ". Subscribe without"
+          + " 'since_version' to start from the view's current rows, or keep more versions with"
+          + " SET 'min.batches.to.retain'", e);
+    }
+    for (Map.Entry<Long, List<Object[]>> batch : batches.entrySet()) {
+      listener.committed(batch.getKey(), batch.getValue());
+    }
+  }
+
+  /** The oldest version a subscriber can resume after, or -1 if unknown. */
+  private long oldestKept() {
+    long oldest = -1;
+    try {
+      for (StateStoreProvider<Object, Object[]> p : partitions) {
+        oldest = Math.max(oldest, p.oldestChangesVersion() - 1);
+      }
+    } catch (RuntimeException e) {
+      return -1;
+    }
+    return oldest;
+  }
+
+  /**
+   * The change row of one group in batch {@code batchId}, from its saved values before and
+   * after; null if nothing a reader sees changed (a group the watermark evicted leaves the state,
+   * not the view).
+   */
+  private @Nullable Object[] change(long batchId, Object key, Object @Nullable [] oldValue,
+      Object @Nullable [] newValue) {
+    if (newValue == null) {
+      return null;
+    }
+    Object[] was = oldValue == null ? null : finalizer.row(key, oldValue);
+    Object[] is = finalizer.row(key, newValue);
+    if (is != null) {
+      return ViewChanges.row(is, columns, batchId, was == null ? RowKind.INSERT : RowKind.UPDATE,
+          key);
+    }
+    return was == null ? null : ViewChanges.row(was, columns, batchId, RowKind.DELETE, key);
+  }
+
+  /**
+   * Stops serving the view (DROP, engine close): readers that start later fail with 42S02; those
+   * reading finish on the version they pinned. Closes the state store providers.
+   */
+  @Override public void close() {
+    closed = true;
+    current.getAndSet(ViewVersion.EMPTY).release();
+    gates.clear();
+    for (StateStoreProvider<Object, Object[]> p : partitions) {
+      p.close();
+    }
+  }
+
+  /** Every row of a version, partition by partition, while the caller holds the version. */
+  private final class RowEnumerator implements Enumerator<@Nullable Object[]> {
+    private final ViewVersion version;
+    private final int @Nullable [] projects;
+    private int partition = -1;
+    private @Nullable Iterator<Map.Entry<Object, Object[]>> entries;
+    private @Nullable Object[] row;
+
+    RowEnumerator(ViewVersion version, int @Nullable [] projects) {
+      this.version = version;
+      this.projects = projects;
+    }
+
+    @Override public @Nullable Object[] current() {
+      return row;
+    }
+
+    @Override public boolean moveNext() {
+      while (true) {
+        while (entries == null || !entries.hasNext()) {
+          if (++partition >= version.partitions()) {
+            row = null;
+            return false;
+          }
+          entries = version.partition(partition).entries().iterator();
+        }
+        Map.Entry<Object, Object[]> e = entries.next();
+        Object[] finished = finalizer.row(e.getKey(), e.getValue());
+        if (finished != null) {
+          row = project(finished, projects);
+          return true;
+        }
+      }
+    }
+
+    @Override public void reset() {
+      partition = -1;
+      entries = null;
+      row = null;
+    }
+
+    @Override public void close() {
+    }
+  }
+}
