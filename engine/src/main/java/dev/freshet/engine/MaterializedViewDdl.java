@@ -46,6 +46,8 @@ import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.store.ResultTable;
 import dev.freshet.engine.store.ResultKey;
 import dev.freshet.engine.store.ViewSink;
+import dev.freshet.engine.view.CompleteViewResult;
+import dev.freshet.engine.view.CompleteViewSink;
 import dev.freshet.engine.view.StateViewResult;
 import dev.freshet.engine.view.StateViewSink;
 import dev.freshet.engine.view.ViewFinalizer;
@@ -163,6 +165,7 @@ final class MaterializedViewDdl {
     try {
       StreamingPipeline pipeline;
       ViewFinalizer finalizer = null;
+      ExecPlanBuilder.AfterAggregate completeRows = null;
       try {
         RowErrors rowErrors = options.onError().newRowErrors();
         ExecPlanBuilder builder = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
@@ -175,6 +178,10 @@ final class MaterializedViewDdl {
               rowType.getFieldCount(), rowErrors);
         } else {
           pipeline = builder.build(execPlan, source);
+          if (layout == ResultTable.Layout.REPLACE) {
+            // After a restart, the view's rows are computed again from the committed state.
+            completeRows = builder.buildAfterAggregate(execPlan);
+          }
         }
       } catch (UnreadablePlanException e) {
         if (checkpoint == null || execPlan == generated) {
@@ -212,6 +219,14 @@ final class MaterializedViewDdl {
                   : rowType.getFieldList().get(key.visibleColumn()).getType().getSqlTypeName());
           result = fromStateResult;
           sink = new StateViewSink(name, fromStateResult, rowType.getFieldCount());
+        } else if (completeRows != null) {
+          ResultTable.drop(engine.results(), name);
+          long committed = checkpoint == null ? -1
+              : checkpoint.commitLog().latestBatchId().orElse(-1);
+          CompleteViewResult complete = CompleteViewResult.open(name, rowType.getFieldCount(),
+              stores.providers(), completeRows, committed);
+          result = complete;
+          sink = new CompleteViewSink(name, complete);
         } else {
           ResultTable table = ResultTable.open(engine.results(), name, id, rowType, layout,
               key, options.minBatchesToRetain());
@@ -294,8 +309,12 @@ final class MaterializedViewDdl {
    * readable).
    */
   static void closeResult(ViewTable view) {
-    if (view.result() instanceof StateViewResult result) {
-      result.close();
+    if (view.result() instanceof AutoCloseable result) {
+      try {
+        result.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("Cannot close the result of view " + view.name(), e);
+      }
     }
   }
 

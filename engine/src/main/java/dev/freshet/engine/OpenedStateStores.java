@@ -46,6 +46,11 @@ final class OpenedStateStores implements StateStoreProviderFactory {
     return provider;
   }
 
+  /** The providers created so far, in the order they were. */
+  List<StateStoreProvider<Object, Object[]>> providers() {
+    return List.copyOf(opened);
+  }
+
   /**
    * Closes every provider created so far. It runs on failure paths, so it throws nothing that
    * would hide the failure: a provider that cannot be closed is logged, and the others are

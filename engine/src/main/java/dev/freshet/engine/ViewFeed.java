@@ -25,6 +25,7 @@ import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlTableRef;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import dev.freshet.engine.store.ResultTable;
+import dev.freshet.engine.view.PublishedResult;
 import dev.freshet.engine.view.StateViewResult;
 import dev.freshet.engine.push.PushPolicy;
 import dev.freshet.engine.push.PushQuery;
@@ -161,7 +162,8 @@ final class ViewFeed implements StreamingQuery {
     // stops admitting a group of a view read from state); see ResultTable.ChangeListener.
     // Replaced and appended results keep their changes in order, up to the buffer bound.
     boolean upserts = view.result() instanceof StateViewResult
-        || ((ResultTable) view.result()).layout() == ResultTable.Layout.UPSERT;
+        || view.result() instanceof ResultTable table
+        && table.layout() == ResultTable.Layout.UPSERT;
     PushPolicy policy = upserts
         ? new PushPolicy.Upsert(new int[] {visible + 2}, visible + 3, visible + 1)
         : new PushPolicy.Changes(options.pushBufferRows());
@@ -173,8 +175,8 @@ final class ViewFeed implements StreamingQuery {
       feed.lastBatchId = batchId;
       feed.sink.addBatch(batchId, rows);
     };
-    feed.subscription = view.result() instanceof StateViewResult state
-        ? state.subscribe(sinceBatch, listener)
+    feed.subscription = view.result() instanceof PublishedResult published
+        ? published.subscribe(sinceBatch, listener)
         : ((ResultTable) view.result()).subscribe(sinceBatch, listener);
     return new StatementResult.Push(columns, push);
   }

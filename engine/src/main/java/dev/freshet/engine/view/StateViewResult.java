@@ -2,7 +2,6 @@ package dev.freshet.engine.view;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.RowKind;
 import dev.freshet.engine.store.KeyEquality;
 import dev.freshet.engine.store.ResultTable.ChangeListener;
@@ -10,16 +9,12 @@ import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.StatePartitions;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreProvider;
-import dev.freshet.planner.catalog.ViewResult;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -48,24 +43,18 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * reads one version. <b>Subscriptions</b> get the current rows (or the changes after a version
  * they saw) and then each published batch's change rows, none twice ({@link ChangeGate}).
  */
-public final class StateViewResult implements ViewResult, AutoCloseable {
-  private final String view;
+public final class StateViewResult extends PublishedResult {
   private final List<StateStoreProvider<Object, Object[]>> partitions;
   private final ViewFinalizer finalizer;
   /** The view column that shows a one-column key as it is, or -1. */
   private final int keyColumn;
   private final @Nullable SqlTypeName keyType;
-  private final int columns;
-  private final AtomicReference<ViewVersion> current = new AtomicReference<>(ViewVersion.EMPTY);
-  private final CopyOnWriteArrayList<ChangeGate> gates = new CopyOnWriteArrayList<>();
-  private volatile boolean closed;
 
   private StateViewResult(String view, List<StateStoreProvider<Object, Object[]>> partitions,
       ViewFinalizer finalizer, int columns, int keyColumn, @Nullable SqlTypeName keyType) {
-    this.view = requireNonNull(view, "view");
+    super(view, columns);
     this.partitions = List.copyOf(partitions);
     this.finalizer = requireNonNull(finalizer, "finalizer");
-    this.columns = columns;
     this.keyColumn = keyColumn;
     this.keyType = keyType;
   }
@@ -90,14 +79,9 @@ public final class StateViewResult implements ViewResult, AutoCloseable {
       committed = Math.min(committed, p.latestCommittedVersion());
     }
     if (committed > 0 && committed != Long.MAX_VALUE) {
-      result.current.set(new ViewVersion(committed - 1, result.pinAll(committed)));
+      result.publish(new ViewVersion(committed - 1, result.pinAll(committed)), List.of(), true);
     }
     return result;
-  }
-
-  /** The latest published batch; -1 before the first. */
-  @Override public long batchId() {
-    return current.get().batchId();
   }
 
   /** The finalizer of the view's rows. */
@@ -114,31 +98,7 @@ public final class StateViewResult implements ViewResult, AutoCloseable {
    */
   public void publish(long batchId, List<Object[]> changes) {
     boolean rerun = batchId <= batchId();
-    ViewVersion next = new ViewVersion(batchId, pinAll(batchId + 1));
-    current.getAndSet(next).release();
-    if (!rerun) {
-      for (ChangeGate gate : gates) {
-        gate.committed(batchId, changes);
-      }
-    }
-  }
-
-  /**
-   * The current version, retained: the caller releases it.
-   *
-   * @throws SQLException (42S02) if the view was dropped
-   */
-  ViewVersion pin() throws SQLException {
-    while (true) {
-      if (closed) {
-        throw Errors.of(SqlState.OBJECT_NOT_FOUND, "Materialized view " + view
-            + " was dropped. Create it again to read it");
-      }
-      ViewVersion v = current.get();
-      if (v.tryRetain()) {
-        return v;
-      }
-    }
+    publish(new ViewVersion(batchId, pinAll(batchId + 1)), changes, rerun);
   }
 
   /**
@@ -146,7 +106,7 @@ public final class StateViewResult implements ViewResult, AutoCloseable {
    * what a subscriber has for the group. Batch thread only, while it publishes.
    */
   @Nullable Object[] publishedRow(Object key) {
-    ViewVersion v = current.get();
+    ViewVersion v = current();
     if (v.partitions() == 0) {
       return null;
     }
@@ -167,10 +127,6 @@ public final class StateViewResult implements ViewResult, AutoCloseable {
     }
   }
 
-  @Override public Enumerable<@Nullable Object[]> scan(DataContext root) {
-    return scan(root, List.of(), null);
-  }
-
   /**
    * The view's rows in the version the statement pinned ({@link ViewPins}), or the current one;
    * {@code projects}' columns only if not null. If {@code filters} require the view's key
@@ -180,7 +136,7 @@ public final class StateViewResult implements ViewResult, AutoCloseable {
   @Override public Enumerable<@Nullable Object[]> scan(DataContext root, List<RexNode> filters,
       int @Nullable [] projects) {
     Object key = keyColumn < 0 || filters.isEmpty() ? null : lookupKey(root, filters);
-    ViewVersion pinned = ViewPins.of(root).map(p -> p.version(this)).orElse(null);
+    ViewVersion pinned = pinnedBy(root);
     return new AbstractEnumerable<>() {
       @Override public Enumerator<@Nullable Object[]> enumerator() {
         if (pinned != null) {
@@ -246,57 +202,7 @@ public final class StateViewResult implements ViewResult, AutoCloseable {
     }
   }
 
-  private static Object[] project(Object[] row, int @Nullable [] projects) {
-    if (projects == null) {
-      return row;
-    }
-    Object[] projected = new Object[projects.length];
-    for (int i = 0; i < projects.length; i++) {
-      projected[i] = row[projects[i]];
-    }
-    return projected;
-  }
-
-  /**
-   * Subscribes {@code listener} to the view's changes: first, without {@code sinceBatch} (-1),
-   * the current rows as INSERTs in one call; with it, the changes of each batch after it, one
-   * call per batch; then each batch as it is published, on the query's batch thread.
-   *
-   * @return a handle whose {@code close()} ends the subscription
-   * @throws SQLException (22023) if the view has no version {@code sinceBatch} or no longer
-   *     keeps the changes after it
-   */
-  public AutoCloseable subscribe(long sinceBatch, ChangeListener listener) throws SQLException {
-    ChangeGate gate = new ChangeGate(listener);
-    // Registered before the version is pinned: a batch published later reaches the gate.
-    gates.add(gate);
-    ViewVersion v;
-    try {
-      v = pin();
-    } catch (SQLException e) {
-      gates.remove(gate);
-      throw e;
-    }
-    try {
-      if (sinceBatch < 0) {
-        if (v.batchId() >= 0) {
-          listener.committed(v.batchId(), snapshot(v));
-        }
-      } else {
-        replay(sinceBatch, v, listener);
-      }
-      gate.goLive(v.batchId());
-      return () -> gates.remove(gate);
-    } catch (SQLException | RuntimeException e) {
-      gates.remove(gate);
-      throw e;
-    } finally {
-      v.release();
-    }
-  }
-
-  /** Every row of {@code v} as an INSERT change row. */
-  private List<Object[]> snapshot(ViewVersion v) {
+  @Override List<Object[]> snapshot(ViewVersion v) {
     List<Object[]> rows = new ArrayList<>();
     for (int p = 0; p < v.partitions(); p++) {
       for (Map.Entry<Object, Object[]> e : v.partition(p).entries()) {
@@ -309,18 +215,10 @@ public final class StateViewResult implements ViewResult, AutoCloseable {
     return rows;
   }
 
-  /** The change rows of the batches after {@code sinceBatch} up to {@code v}'s, per batch. */
-  private void replay(long sinceBatch, ViewVersion v, ChangeListener listener)
+  /** {@inheritDoc} From the state stores' retained changes, per partition. */
+  @Override void replay(long sinceBatch, ViewVersion v, ChangeListener listener)
       throws SQLException {
     long latest = v.batchId();
-    if (sinceBatch > latest) {
-      throw Errors.of(SqlState.INVALID_PARAMETER_VALUE, "View " + view + " has no version "
-          + sinceBatch + ": its latest is " + latest + ". Resume from a version you have seen,"
-          + " or subscribe without 'since_version' to start from the view's current rows");
-    }
-    if (sinceBatch == latest) {
-      return;
-    }
     // Batch b committed state version b + 1; the changes after the reader's are versions
     // sinceBatch + 2 to latest + 1.
     TreeMap<Long, List<Object[]>> batches = new TreeMap<>();
@@ -334,12 +232,7 @@ public final class StateViewResult implements ViewResult, AutoCloseable {
         });
       }
     } catch (StateStoreException | UnsupportedOperationException e) {
-      long oldest = oldestKept();
-      throw Errors.of(SqlState.INVALID_PARAMETER_VALUE, "View " + view + " no longer keeps the"
-          + " changes after version " + sinceBatch + (oldest < 0 ? ""
-          : ": the oldest it keeps are those of version " + oldest) + ". Subscribe without"
-          + " 'since_version' to start from the view's current rows, or keep more versions with"
-          + " SET 'min.batches.to.retain'", e);
+      throw changesNotKept(sinceBatch, oldestKept(), e);
     }
     for (Map.Entry<Long, List<Object[]>> batch : batches.entrySet()) {
       listener.committed(batch.getKey(), batch.getValue());
@@ -378,14 +271,9 @@ public final class StateViewResult implements ViewResult, AutoCloseable {
     return was == null ? null : ViewChanges.row(was, columns, batchId, RowKind.DELETE, key);
   }
 
-  /**
-   * Stops serving the view (DROP, engine close): readers that start later fail with 42S02; those
-   * reading finish on the version they pinned. Closes the state store providers.
-   */
+  /** {@inheritDoc} Then closes the state store providers. */
   @Override public void close() {
-    closed = true;
-    current.getAndSet(ViewVersion.EMPTY).release();
-    gates.clear();
+    super.close();
     for (StateStoreProvider<Object, Object[]> p : partitions) {
       p.close();
     }

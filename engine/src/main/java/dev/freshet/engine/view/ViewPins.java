@@ -23,14 +23,14 @@ public final class ViewPins implements AutoCloseable {
   /** The {@link DataContext} variable that holds a statement's pins. */
   public static final String VARIABLE = "freshet.viewPins";
 
-  private final Map<StateViewResult, ViewVersion> versions = new IdentityHashMap<>();
+  private final Map<VersionedResult, ViewVersion> versions = new IdentityHashMap<>();
 
   private ViewPins() {
   }
 
   /**
-   * Pins the current version of each of {@code results} that reads its view's state; other
-   * results are left alone.
+   * Pins the current version of each of {@code results} that publishes versions; other results
+   * are left alone.
    *
    * @throws SQLException (42S02) if one of the views was dropped
    */
@@ -38,8 +38,9 @@ public final class ViewPins implements AutoCloseable {
     ViewPins pins = new ViewPins();
     try {
       for (ViewResult result : results) {
-        if (result instanceof StateViewResult state && !pins.versions.containsKey(state)) {
-          pins.versions.put(state, state.pin());
+        if (result instanceof VersionedResult versioned
+            && !pins.versions.containsKey(versioned)) {
+          pins.versions.put(versioned, versioned.pin());
         }
       }
       return pins;
@@ -56,7 +57,7 @@ public final class ViewPins implements AutoCloseable {
   }
 
   /** The version of {@code result} this statement reads, or null if it pinned none. */
-  @Nullable ViewVersion version(StateViewResult result) {
+  @Nullable ViewVersion version(VersionedResult result) {
     return versions.get(result);
   }
 

@@ -3,10 +3,12 @@ package dev.freshet.engine.view;
 import dev.freshet.executor.state.PinnedStateStore;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * One committed version of a view that readers can hold: the view's batch id and, per state
- * partition, the aggregation's state that batch committed, pinned. Reference counted: the view
+ * partition, the aggregation's state that batch committed, pinned (an UPDATE view), or the
+ * batch's rows (a COMPLETE view, with the rows of the version before). Reference counted: the view
  * holds one reference while the version is its latest, each reader one while it reads; the pins
  * are released when the last reference goes.
  *
@@ -21,12 +23,38 @@ final class ViewVersion {
 
   private final long batchId;
   private final List<PinnedStateStore<Object, Object[]>> pins;
+  private final List<Object[]> rows;
+  private final @Nullable ViewVersion previous;
   private final AtomicInteger references = new AtomicInteger(1);
 
-  /** A version whose one reference is the caller's. */
+  /** A version of state pins whose one reference is the caller's. */
   ViewVersion(long batchId, List<PinnedStateStore<Object, Object[]>> pins) {
     this.batchId = batchId;
     this.pins = List.copyOf(pins);
+    this.rows = List.of();
+    this.previous = null;
+  }
+
+  /**
+   * A version of rows, which the view holds whole; {@code previous} is the version before (its
+   * own previous dropped), for a subscriber who saw that one.
+   */
+  ViewVersion(long batchId, List<Object[]> rows, @Nullable ViewVersion previous) {
+    this.batchId = batchId;
+    this.pins = List.of();
+    this.rows = List.copyOf(rows);
+    this.previous = previous == null || previous.batchId < 0 ? null
+        : new ViewVersion(previous.batchId, previous.rows, null);
+  }
+
+  /** The rows of a version of rows. */
+  List<Object[]> rows() {
+    return rows;
+  }
+
+  /** The version before a version of rows, if the view kept it. */
+  @Nullable ViewVersion previous() {
+    return previous;
   }
 
   long batchId() {

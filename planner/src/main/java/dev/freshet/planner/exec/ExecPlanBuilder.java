@@ -185,6 +185,51 @@ public final class ExecPlanBuilder {
   }
 
   /**
+   * Builds the operators of {@code plan} above its (last) stateful aggregation, wired to a
+   * collecting sink: what turns the aggregation's rows into the query's, for a reader that has
+   * the aggregation's rows from its state (a COMPLETE view restoring its result after a restart).
+   *
+   * <pre>{@code
+   * AfterAggregate after = builder.buildAfterAggregate(plan);
+   * after.input().startBatch(batch);
+   * for (...) after.input().push(new AggregateRows(after.aggregate()).row(key, saved));
+   * after.input().finishBatch(batch);
+   * List<Object[]> rows = after.output().takeRows();
+   * }</pre>
+   *
+   * @throws UnreadablePlanException if the plan has no stateful aggregation
+   */
+  public AfterAggregate buildAfterAggregate(ExecPlan plan) {
+    List<ExecNode> nodes = plan.nodes();
+    int last = nodes.size() - 1;
+    while (last > 0 && !(nodes.get(last).operator() instanceof ExecOperator.StatefulAggregate)) {
+      last--;
+    }
+    if (last <= 0) {
+      throw new UnreadablePlanException("it has no stateful aggregation", null);
+    }
+    CollectOperator output = new CollectOperator();
+    Operator downstream = output;
+    for (int i = nodes.size() - 1; i > last; i--) {
+      downstream = rowByRow(nodes.get(i), nodes.get(i - 1), downstream, new LinkedHashMap<>(),
+          false);
+    }
+    return new AfterAggregate(downstream, output,
+        spec((ExecOperator.StatefulAggregate) nodes.get(last).operator()));
+  }
+
+  /**
+   * The operators above a plan's aggregation ({@link #buildAfterAggregate}).
+   *
+   * @param input where the aggregation's rows go in
+   * @param output where the query's rows come out
+   * @param aggregate the aggregation
+   */
+  public record AfterAggregate(Operator input, CollectOperator output,
+      StatefulAggregateSpec aggregate) {
+  }
+
+  /**
    * A plan split at its stateful aggregation ({@link #buildUpToAggregate}).
    *
    * @param pipeline from the stream to the aggregation, whose rows it collects
