@@ -49,10 +49,14 @@ public final class StateViewResult extends PublishedResult {
   /** The view column that shows a one-column key as it is, or -1. */
   private final int keyColumn;
   private final @Nullable SqlTypeName keyType;
+  /** The groups the watermark evicted, finalized, keyed; null without an event-time key. */
+  private final @Nullable AppendedRows evicted;
 
   private StateViewResult(String view, List<StateStoreProvider<Object, Object[]>> partitions,
-      ViewFinalizer finalizer, int columns, int keyColumn, @Nullable SqlTypeName keyType) {
+      ViewFinalizer finalizer, int columns, int keyColumn, @Nullable SqlTypeName keyType,
+      @Nullable AppendedRows evicted) {
     super(view, columns);
+    this.evicted = evicted;
     this.partitions = List.copyOf(partitions);
     this.finalizer = requireNonNull(finalizer, "finalizer");
     this.keyColumn = keyColumn;
@@ -61,27 +65,40 @@ public final class StateViewResult extends PublishedResult {
 
   /**
    * Opens the result of a view whose aggregation keeps its state in {@code partitions}, and
-   * publishes the newest batch every partition has committed (after a restart: every batch
-   * readers could have seen before, never one only some partitions committed).
+   * publishes the newest batch every partition has committed, and {@code evicted} too (after a
+   * restart: every batch readers could have seen before, never one only partly committed).
    *
    * @param columns the view's columns
    * @param keyColumn the view column that shows the group key as it is, if the key is one
    *     column; else -1 (lookups by key then read every row)
    * @param keyType that column's type
+   * @param evicted where the groups that the watermark evicts are kept, keyed by their state
+   *     key; null if the aggregation has no event-time key
    */
   public static StateViewResult open(String view,
       List<StateStoreProvider<Object, Object[]>> partitions, ViewFinalizer finalizer,
-      int columns, int keyColumn, @Nullable SqlTypeName keyType) {
+      int columns, int keyColumn, @Nullable SqlTypeName keyType,
+      @Nullable AppendedRows evicted) {
     StateViewResult result = new StateViewResult(view, partitions, finalizer, columns,
-        keyColumn, keyType);
+        keyColumn, keyType, evicted);
     long committed = Long.MAX_VALUE;
     for (StateStoreProvider<Object, Object[]> p : partitions) {
       committed = Math.min(committed, p.latestCommittedVersion());
     }
-    if (committed > 0 && committed != Long.MAX_VALUE) {
-      result.publish(new ViewVersion(committed - 1, result.pinAll(committed)), List.of(), true);
+    long batch = committed == Long.MAX_VALUE ? -1 : committed - 1;
+    if (evicted != null) {
+      batch = Math.min(batch, evicted.lastBatch());
+    }
+    if (batch >= 0) {
+      result.publish(result.version(batch), List.of(), true);
     }
     return result;
+  }
+
+  /** Version {@code batchId}: its state, pinned, and the groups evicted up to it. */
+  private ViewVersion version(long batchId) {
+    return new ViewVersion(batchId, pinAll(batchId + 1),
+        evicted == null ? null : evicted.snapshot(batchId));
   }
 
   /** The finalizer of the view's rows. */
@@ -91,14 +108,23 @@ public final class StateViewResult extends PublishedResult {
 
   /**
    * Publishes batch {@code batchId}, whose state (version {@code batchId + 1}) every partition
-   * has committed, then hands {@code changes} to the subscribers. A batch published already (a
-   * re-run after a restart) is pinned again and hands nothing on. Batch thread only.
+   * has committed, then hands {@code changes} to the subscribers. First the rows of the groups
+   * the batch evicted are kept, durably. A batch published already (a re-run after a restart) is
+   * pinned again and hands nothing on. Batch thread only.
    *
    * @param changes change rows as {@link ChangeListener} describes them
+   * @param evictedRows the view's rows of the groups the batch evicted (empty without an
+   *     event-time key)
+   * @param evictedKeys their state keys
    */
-  public void publish(long batchId, List<Object[]> changes) {
+  public void publish(long batchId, List<Object[]> changes, List<Object[]> evictedRows,
+      List<Object> evictedKeys) {
     boolean rerun = batchId <= batchId();
-    publish(new ViewVersion(batchId, pinAll(batchId + 1)), changes, rerun);
+    if (evicted != null) {
+      // Every batch, also one that evicts nothing: its last batch says how far the view got.
+      evicted.addBatch(batchId, evictedRows, evictedKeys);
+    }
+    publish(version(batchId), changes, rerun);
   }
 
   /**
@@ -177,7 +203,11 @@ public final class StateViewResult extends PublishedResult {
       return null;
     }
     Object[] saved = v.partition(StatePartitions.of(key, partitions.size())).get(key);
-    return saved == null ? null : finalizer.row(key, saved);
+    if (saved != null) {
+      return finalizer.row(key, saved);
+    }
+    AppendedRows.Snapshot appended = v.appended();
+    return appended == null ? null : appended.get(key);
   }
 
   /**
@@ -210,6 +240,13 @@ public final class StateViewResult extends PublishedResult {
         if (row != null) {
           rows.add(ViewChanges.row(row, columns, v.batchId(), RowKind.INSERT, e.getKey()));
         }
+      }
+    }
+    AppendedRows.Snapshot appended = v.appended();
+    if (appended != null) {
+      // Keyed by state key for coalescing; an evicted group's key no longer changes.
+      for (Object[] row : appended.rows()) {
+        rows.add(ViewChanges.row(row, columns, v.batchId(), RowKind.INSERT, new Object()));
       }
     }
     return rows;
@@ -274,6 +311,9 @@ public final class StateViewResult extends PublishedResult {
   /** {@inheritDoc} Then closes the state store providers. */
   @Override public void close() {
     super.close();
+    if (evicted != null) {
+      evicted.close();
+    }
     for (StateStoreProvider<Object, Object[]> p : partitions) {
       p.close();
     }
@@ -285,6 +325,7 @@ public final class StateViewResult extends PublishedResult {
     private final int @Nullable [] projects;
     private int partition = -1;
     private @Nullable Iterator<Map.Entry<Object, Object[]>> entries;
+    private @Nullable Iterator<Object[]> appendedRows;
     private @Nullable Object[] row;
 
     RowEnumerator(ViewVersion version, int @Nullable [] projects) {
@@ -300,8 +341,7 @@ public final class StateViewResult extends PublishedResult {
       while (true) {
         while (entries == null || !entries.hasNext()) {
           if (++partition >= version.partitions()) {
-            row = null;
-            return false;
+            return moveNextAppended();
           }
           entries = version.partition(partition).entries().iterator();
         }
@@ -314,9 +354,28 @@ public final class StateViewResult extends PublishedResult {
       }
     }
 
+    /** After the state's rows, those of the evicted groups. */
+    private boolean moveNextAppended() {
+      AppendedRows.Snapshot appended = version.appended();
+      if (appended == null) {
+        row = null;
+        return false;
+      }
+      if (appendedRows == null) {
+        appendedRows = appended.rows().iterator();
+      }
+      if (!appendedRows.hasNext()) {
+        row = null;
+        return false;
+      }
+      row = project(appendedRows.next(), projects);
+      return true;
+    }
+
     @Override public void reset() {
       partition = -1;
       entries = null;
+      appendedRows = null;
       row = null;
     }
 

@@ -46,16 +46,24 @@ public final class StateViewSink implements Sink {
 
   @Override public void addBatch(long batchId, List<Object[]> rows) {
     if (batchId <= result.batchId()) {
-      // A batch re-run after a restart: its state is committed again, as it was.
-      result.publish(batchId, List.of());
+      // A batch re-run after a restart: its state is committed again, as it was, and the rows
+      // of the groups it evicted are kept already.
+      result.publish(batchId, List.of(), List.of(), List.of());
       return;
     }
     ViewFinalizer finalizer = result.finalizer();
     List<Object[]> changes = new ArrayList<>(rows.size());
+    List<Object[]> evictedRows = new ArrayList<>();
+    List<Object> evictedKeys = new ArrayList<>();
     for (Object[] row : rows) {
       byte change = (Byte) row[row.length - 1];
       if (change == GroupChange.EVICTED) {
-        // The group leaves the state; the view shows what it showed.
+        // The group leaves the state, not the view: its final row is kept beside the state.
+        Object[] last = finalizer.rowOfEmitted(row);
+        if (last != null) {
+          evictedRows.add(last);
+          evictedKeys.add(finalizer.keyOf(row));
+        }
         continue;
       }
       Object key = finalizer.keyOf(row);
@@ -69,6 +77,6 @@ public final class StateViewSink implements Sink {
         changes.add(ViewChanges.row(was, columns, batchId, RowKind.DELETE, key));
       }
     }
-    result.publish(batchId, changes);
+    result.publish(batchId, changes, evictedRows, evictedKeys);
   }
 }

@@ -8,7 +8,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 /**
  * One committed version of a view that readers can hold: the view's batch id and, per state
  * partition, the aggregation's state that batch committed, pinned (an UPDATE view), or the
- * batch's rows (a COMPLETE view, with the rows of the version before). Reference counted: the view
+ * batch's rows (a COMPLETE view, with the rows of the version before), and the rows appended up
+ * to the batch ({@link AppendedRows}). Reference counted: the view
  * holds one reference while the version is its latest, each reader one while it reads; the pins
  * are released when the last reference goes.
  *
@@ -25,14 +26,30 @@ final class ViewVersion {
   private final List<PinnedStateStore<Object, Object[]>> pins;
   private final List<Object[]> rows;
   private final @Nullable ViewVersion previous;
+  private final AppendedRows.@Nullable Snapshot appended;
   private final AtomicInteger references = new AtomicInteger(1);
 
   /** A version of state pins whose one reference is the caller's. */
   ViewVersion(long batchId, List<PinnedStateStore<Object, Object[]>> pins) {
+    this(batchId, pins, null);
+  }
+
+  /**
+   * A version of state pins and of the rows appended up to the batch (the groups an UPDATE
+   * view's watermark evicted; all rows of an APPEND view, which has no pins).
+   */
+  ViewVersion(long batchId, List<PinnedStateStore<Object, Object[]>> pins,
+      AppendedRows.@Nullable Snapshot appended) {
     this.batchId = batchId;
     this.pins = List.copyOf(pins);
     this.rows = List.of();
     this.previous = null;
+    this.appended = appended;
+  }
+
+  /** The rows appended up to this version's batch, if the view appends rows. */
+  AppendedRows.@Nullable Snapshot appended() {
+    return appended;
   }
 
   /**
@@ -45,6 +62,7 @@ final class ViewVersion {
     this.rows = List.copyOf(rows);
     this.previous = previous == null || previous.batchId < 0 ? null
         : new ViewVersion(previous.batchId, previous.rows, null);
+    this.appended = null;
   }
 
   /** The rows of a version of rows. */
