@@ -199,7 +199,7 @@ public final class AppendedRows implements AutoCloseable {
     String columns = columns();
     if (meta.isEmpty()) {
       if (!rows.isEmpty() || !batches.isEmpty()) {
-        throw new IllegalStateException(where() + " holds rows but no meta: it is damaged");
+        throw new IllegalStateException(where() + " hold rows but no meta: the file is damaged");
       }
       meta.put("format", Integer.toString(FORMAT));
       meta.put("columns", columns);
@@ -212,14 +212,14 @@ public final class AppendedRows implements AutoCloseable {
     }
     String format = meta.get("format");
     if (!Integer.toString(FORMAT).equals(format)) {
-      throw new IllegalStateException(where() + " has format " + format + "; this Freshet reads"
+      throw new IllegalStateException(where() + " have format " + format + "; this Freshet reads"
           + " format " + FORMAT);
     }
     if (!columns.equals(meta.get("columns")) || !Boolean.toString(keyed)
         .equals(meta.get("keyed"))) {
-      throw new IllegalStateException(where() + " holds rows of columns " + meta.get("columns")
+      throw new IllegalStateException(where() + " have columns " + meta.get("columns")
           + (Boolean.parseBoolean(meta.get("keyed")) ? ", keyed" : ", not keyed")
-          + ", not of columns " + columns + (keyed ? ", keyed" : ", not keyed"));
+          + ", not " + columns + (keyed ? ", keyed" : ", not keyed"));
     }
     long lastBatch = Long.parseLong(meta.get("lastBatch"));
     long end = Long.parseLong(meta.get("end"));
@@ -274,7 +274,7 @@ public final class AppendedRows implements AutoCloseable {
   }
 
   private String where() {
-    return file == null ? "The in-memory appended rows" : "The appended rows file " + file;
+    return file == null ? "The appended rows in memory" : "The appended rows in " + file;
   }
 
   /** The file this store keeps its rows in, or null in memory. */
@@ -417,7 +417,7 @@ public final class AppendedRows implements AutoCloseable {
 
   private void checkOpen() {
     if (closed) {
-      throw new IllegalStateException(where() + " is closed");
+      throw new IllegalStateException(where() + " are closed");
     }
   }
 
@@ -517,7 +517,7 @@ public final class AppendedRows implements AutoCloseable {
         store.deregisterVersionUsage(usage);
       }
       if (value == null) {
-        throw new IllegalStateException(where() + " has a key whose row is missing: damaged");
+        throw new IllegalStateException(where() + " have a key whose row is missing: the file is damaged");
       }
       return new RowReader(types).decode(value);
     }
@@ -614,8 +614,8 @@ public final class AppendedRows implements AutoCloseable {
         store.deregisterVersionUsage(usage);
       }
       if (n < wanted) {
-        throw new IllegalStateException(where() + " lacks row " + (next + n) + " of the "
-            + to + " a snapshot holds: damaged");
+        throw new IllegalStateException(where() + " lack row " + (next + n) + " of the "
+            + to + " a snapshot holds: the file is damaged");
       }
       Arrays.fill(segment, n, segment.length, null);
       next += n;
