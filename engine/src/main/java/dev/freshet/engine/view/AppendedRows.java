@@ -625,7 +625,7 @@ public final class AppendedRows implements AutoCloseable {
   }
 
   /** Keys of {@code byKey}: byte strings in unsigned lexicographic order. */
-  private static final class UnsignedBytes extends BasicDataType<byte[]> {
+  static final class UnsignedBytes extends BasicDataType<byte[]> {
     static final UnsignedBytes INSTANCE = new UnsignedBytes();
 
     @Override public int compare(byte[] a, byte[] b) {

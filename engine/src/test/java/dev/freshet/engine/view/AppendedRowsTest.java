@@ -31,6 +31,10 @@ import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.h2.mvstore.MVMap;
+import org.h2.mvstore.MVStore;
+import org.h2.mvstore.type.ByteArrayDataType;
+import org.h2.mvstore.type.LongDataType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -275,6 +279,48 @@ class AppendedRowsTest {
     assertNull(rows.snapshot(-1).get(1L));
     assertThrows(IllegalStateException.class,
         () -> open(dir.resolve("plain.mv.db"), K_NAME, false).snapshot(0).get(1L));
+  }
+
+  /**
+   * Rows, keys and a batch entry beyond the last committed batch (what an MVStore that wrote in
+   * the middle of a batch would leave; this one is configured not to) are removed when the file
+   * is opened, and their sequence numbers go to the next batch's rows.
+   */
+  @Test void shouldDropWhatLiesBeyondTheLastBatchWhenOpening() throws Exception {
+    AppendedRows rows = AppendedRows.open(file(), K_NAME, true);
+    rows.addBatch(0, batch(row(1L, "a")), List.of(1L));
+    rows.close();
+    MVStore store = new MVStore.Builder().fileName(file().toString()).open();
+    try {
+      MVMap<Long, byte[]> rowMap = store.openMap("rows", new MVMap.Builder<Long, byte[]>()
+          .keyType(LongDataType.INSTANCE).valueType(ByteArrayDataType.INSTANCE));
+      MVMap<Long, Long> batchMap = store.openMap("batches", new MVMap.Builder<Long, Long>()
+          .keyType(LongDataType.INSTANCE).valueType(LongDataType.INSTANCE));
+      MVMap<byte[], Long> keyMap = store.openMap("byKey", new MVMap.Builder<byte[], Long>()
+          .keyType(AppendedRows.UnsignedBytes.INSTANCE).valueType(LongDataType.INSTANCE));
+      byte[] torn = rowMap.get(0L);
+      rowMap.put(1L, torn);
+      batchMap.put(1L, 1L);
+      // The byKey entry of key 2L at sequence number 1, in its own bytes: found by a scan.
+      byte[] key = keyMap.firstKey().clone();
+      assertEquals(17, key.length, "a Long key's tag and value, and its sequence number");
+      key[1 + 7] = 2;
+      key[key.length - 1] = 1;
+      keyMap.put(key, 1L);
+      store.commit();
+    } finally {
+      store.close();
+    }
+
+    AppendedRows recovered = open(file(), K_NAME, true);
+    assertEquals(0, recovered.lastBatch());
+    assertNull(recovered.snapshot(0).get(2L));
+    assertTrue(recovered.addBatch(1, batch(row(3L, "c")), List.of(3L)));
+    AppendedRows.Snapshot s = recovered.snapshot(1);
+    assertEquals(List.of(List.of(1L, "a"), List.of(3L, "c")), rows(s));
+    assertNull(s.get(2L));
+    assertArrayEquals(row(3L, "c"), s.get(3L));
+    assertEquals(List.of("1: [[3, c]]"), batchesAfter(s, 0));
   }
 
   /** "batch: [rows]" per batch visited. */
