@@ -37,9 +37,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the table, so each value is written as the column holds it after {@link #bind} (a decimal
  * rounded to the column's scale, a number narrowed to the column's type), which only the column
  * type knows; and the column types are known on both sides, so a value needs no type tag, only a
- * null flag. {@code CHANGELOG$<view>} chunks are in this encoding.
+ * null flag. {@code CHANGELOG$<view>} chunks are in this encoding, and so are the rows of
+ * {@code dev.freshet.engine.view.AppendedRows}, which is why {@link #of}, {@link #scale},
+ * {@link #write} and {@link #readFrom} are public.
  */
-enum StoredColumnType {
+public enum StoredColumnType {
   BOOLEAN("BOOLEAN") {
     @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
       s.setBoolean(i, (Boolean) v);
@@ -243,7 +245,7 @@ enum StoredColumnType {
    *
    * @throws SQLException (0A000) for a type no result table can hold yet
    */
-  static StoredColumnType of(RelDataType type, String view, String column)
+  public static StoredColumnType of(RelDataType type, String view, String column)
       throws SQLException {
     switch (type.getSqlTypeName()) {
     case BOOLEAN:
@@ -298,7 +300,7 @@ enum StoredColumnType {
   }
 
   /** The scale of a NUMERIC column for {@code type}: none, if Calcite's type has none. */
-  static int scale(RelDataType type) {
+  public static int scale(RelDataType type) {
     return Math.max(type.getScale(), 0);
   }
 
@@ -325,7 +327,8 @@ enum StoredColumnType {
    *
    * @param scale the column's scale, for {@link #DECIMAL}
    */
-  final void write(DataOutput out, @Nullable Object value, int scale) throws IOException {
+  public final void write(DataOutput out, @Nullable Object value, int scale)
+      throws IOException {
     if (value == null) {
       out.writeBoolean(false);
     } else {
@@ -335,7 +338,7 @@ enum StoredColumnType {
   }
 
   /** Reads a value that {@link #write} wrote, in internal representation. */
-  final @Nullable Object readFrom(DataInput in) throws IOException {
+  public final @Nullable Object readFrom(DataInput in) throws IOException {
     return in.readBoolean() ? decode(in) : null;
   }
 
