@@ -77,6 +77,16 @@ public abstract class AbstractStateStoreProviderTest {
     return true;
   }
 
+  /**
+   * How many versions back from the latest committed one {@link StateStoreProvider#readChanges}
+   * reaches: by default {@link Integer#MAX_VALUE}, which means as many as
+   * {@code minVersionsToRetain} says. Tests that read changes further back read only the last
+   * ones.
+   */
+  protected int changesRetained() {
+    return Integer.MAX_VALUE;
+  }
+
   /** The spec of the store under test, keeping {@code minVersionsToRetain} versions. */
   protected StateStoreSpec spec(int minVersionsToRetain) {
     return new StateStoreSpec(ID, checkpoint.resolve("state/3/7"),
@@ -670,6 +680,8 @@ public abstract class AbstractStateStoreProviderTest {
     long version = 0;
     // The provider's latest committed version: a re-run replaces it only when it commits.
     long latest = 0;
+    // No version before this one need be loadable any more.
+    long floor = 0;
     StateStore<String, Integer> store = provider.getStore(version);
     List<String> log = new ArrayList<>();
     for (int step = 0; step < 300; step++) {
@@ -693,6 +705,7 @@ public abstract class AbstractStateStoreProviderTest {
           assertTrue(store.hasCommitted(), at);
           version = next;
           latest = next;
+          floor = Math.max(floor, next - Math.min(retain, olderVersionsRetained()));
           committed.add(copy(working));
           store = provider.getStore(version);
         } else if (op < 91) {
@@ -702,7 +715,9 @@ public abstract class AbstractStateStoreProviderTest {
           working = copy(committed.get((int) version));
           store = provider.getStore(version);
         } else if (op < 95 && olderVersionsRetained() > 0) {
-          long oldest = Math.max(0, Math.max(version - retain, latest - olderVersionsRetained()));
+          // minVersionsToRetain counts back from the latest committed version, and a re-run does
+          // not bring back versions dropped before it.
+          long oldest = Math.max(floor, latest - Math.min(retain, olderVersionsRetained()));
           long rerun = oldest + random.nextInt((int) (version - oldest + 1));
           log.add("rerun(" + rerun + ")@" + version);
           store.abort();
@@ -867,21 +882,43 @@ public abstract class AbstractStateStoreProviderTest {
     assertNull(pinned.get("b"), "b was removed in version 2 and put again in version 4");
     assertNull(pinned.get("g"));
 
-    if (olderVersionsRetained() >= 3) {
-      // A re-run of version 2 (a batch replayed after a crash) replaces it on disk, not in the pin.
+    // The version before the latest: what a restart publishes.
+    PinnedStateStore<String, Integer> previous = provider.pin(4);
+    Map<String, Integer> v4 = Map.of("a", 11, "b", 7, "d", 40, "e", 5, "f", 6);
+    assertState(previous, v4);
+    // A re-run of version 5 (batch 4 replayed after a crash) replaces it, not what pins read.
+    PinnedStateStore<String, Integer> latest = provider.pin(5);
+    assertEquals(5, commit(provider, 4, "a", 99, "f", null));
+    assertEquals(Map.of("a", 11, "b", 7, "d", 40, "f", 6, "g", 8), toMap(latest.entries()));
+    assertEquals(Integer.valueOf(11), latest.get("a"));
+    try (PinnedStateStore<String, Integer> rerun = provider.pin(5)) {
+      assertEquals(Map.of("a", 99, "b", 7, "d", 40, "e", 5), toMap(rerun.entries()));
+    }
+    commit(provider, 5, "h", 9);
+    assertState(previous, v4);
+    assertState(pinned, V2);
+    if (olderVersionsRetained() >= 4) {
+      // A re-run of version 2 itself replaces it on disk, not in the pin.
       commit(provider, 1, "a", 99);
       assertEquals(V2, toMap(pinned.entries()));
       assertEquals(Integer.valueOf(99), provider.pin(2).get("a"));
     }
+    latest.close();
+    previous.close();
     pinned.close();
     pinned.close();
     assertThrows(StateStoreException.class, () -> pinned.get("a"));
+    assertThrows(StateStoreException.class, () -> toMap(pinned.entries()));
+    assertThrows(StateStoreException.class, pinned::numKeys);
   }
 
   @Test void shouldScanAPinOnAnotherThreadWhileTheBatchThreadCommits() throws Exception {
     assumePins();
     StateStoreProvider<String, Integer> provider = provider();
-    int keys = 2_000;
+    // Few keys: MVStore's contract test writes a chunk every few writes, and none is freed while
+    // the pin holds them.
+    int keys = 100;
+    int versions = 20;
     StateStore<String, Integer> first = provider.getStore(0);
     Map<String, Integer> expected = new HashMap<>();
     for (int i = 0; i < keys; i++) {
@@ -910,8 +947,8 @@ public abstract class AbstractStateStoreProviderTest {
     reader.start();
     try {
       assertTrue(midScan.await(20, TimeUnit.SECONDS), "the reader did not start its scan");
-      // Three versions that change every key, remove a quarter and add as many.
-      for (long v = 1; v <= 3; v++) {
+      // Versions that change every key, remove a quarter and add as many.
+      for (long v = 1; v <= versions; v++) {
         StateStore<String, Integer> store = provider.getStore(v);
         for (int i = 0; i < keys; i++) {
           if (i % 4 == (int) v) {
@@ -929,7 +966,8 @@ public abstract class AbstractStateStoreProviderTest {
       committed.countDown();
       reader.join(TimeUnit.SECONDS.toMillis(20));
     }
-    assertEquals(4, provider.latestCommittedVersion());
+    assertEquals(versions + 1, provider.latestCommittedVersion());
+    assertEquals(expected, toMap(pinned.entries()));
     assertEquals(keys, pinned.numKeys());
     assertEquals(Integer.valueOf(1), pinned.get("k1"));
     assertNull(pinned.get("new1-0"));
@@ -943,16 +981,53 @@ public abstract class AbstractStateStoreProviderTest {
     commit(provider, 1, "a", 100, "a", 10, "b", null, "d", 4);
     // x put and removed in one batch is no change; c removed, then put again in the next one.
     commit(provider, 2, "x", 9, "x", null, "c", null, "e", 5);
-    commit(provider, 3, "c", 30, "e", 50);
+    commit(provider, 3, "c", 30, "e", 50, "d", null);
 
+    // The latest version's changes: every provider that reads changes keeps them.
+    assertEquals(List.of("4 c null->30", "4 d 4->null", "4 e 5->50"), changes(provider, 3, 4));
+    assertEquals(List.of(), changes(provider, 4, 4));
+    if (olderVersionsRetained() >= 1) {
+      // A re-run of the latest version: its changes are the re-run's.
+      // a put with the value it had is a change; c, absent, removed is none.
+      commit(provider, 3, "a", 10, "b", 20, "c", null);
+      assertEquals(List.of("4 a 10->10", "4 b null->20"), changes(provider, 3, 4));
+      commit(provider, 3, "c", 30, "e", 50, "d", null);
+    }
+    if (changesRetained() < 4) {
+      return;
+    }
     assertEquals(0, provider.oldestChangesVersion());
     assertEquals(List.of(
         "1 a null->1", "1 b null->2", "1 c null->3",
         "2 a 1->10", "2 b 2->null", "2 d null->4",
         "3 c 3->null", "3 e null->5",
-        "4 c null->30", "4 e 5->50"), changes(provider, 0, 4));
+        "4 c null->30", "4 d 4->null", "4 e 5->50"), changes(provider, 0, 4));
     assertEquals(List.of("3 c 3->null", "3 e null->5"), changes(provider, 2, 3));
-    assertEquals(List.of(), changes(provider, 4, 4));
+  }
+
+  @Test void shouldSayWhichChangesItNoLongerRetains() {
+    assumePins();
+    StateStoreProvider<String, Integer> provider = provider(spec(2));
+    for (long v = 0; v < 5; v++) {
+      commit(provider, v, "k", (int) v + 1, "k" + v, (int) v);
+    }
+    provider.doMaintenance();
+    long oldest = provider.oldestChangesVersion();
+    assumeTrue(oldest > 0, "this provider keeps the changes of versions minVersionsToRetain does"
+        + " not need until maintenance has a snapshot to drop them for");
+
+    assertEquals(Math.max(3, 5 - changesRetained()), oldest);
+    StateStoreException e = assertThrows(StateStoreException.class,
+        () -> provider.readChanges(oldest - 1, 5, (v, k, o, n) -> { }));
+    assertEquals("The changes after version " + (oldest - 1) + " of " + ID + " are no longer"
+        + " retained: the oldest version whose later changes are kept is " + oldest,
+        e.getMessage());
+    List<String> expected = new ArrayList<>();
+    for (long v = oldest + 1; v <= 5; v++) {
+      expected.add(v + " k " + (v - 1) + "->" + v);
+      expected.add(v + " k" + (v - 1) + " null->" + (v - 1));
+    }
+    assertEquals(expected, changes(provider, oldest, 5));
   }
 
   /** Each change as "version key old->new", sorted by key within a version. */

@@ -1,6 +1,7 @@
 package dev.freshet.executor.state.internals;
 
 import dev.freshet.executor.state.GroupKey;
+import dev.freshet.executor.state.VersionChangeVisitor;
 import java.math.BigDecimal;
 import java.util.AbstractMap;
 import java.util.Collection;
@@ -374,6 +375,21 @@ final class CommittedMap {
     Iterator<Map.Entry<Object, Object[]>> iterator() {
       iterators++;
       return new EditsIterator(changes);
+    }
+
+    /**
+     * Hands {@code visitor} each key these edits change, with its row in the parent (null if it
+     * had none) and now (null if removed); a key put and removed again is none. Version 0 in the
+     * visitor's calls; call before {@link #commit()}.
+     */
+    void forEachChange(VersionChangeVisitor<Object, Object[]> visitor) {
+      for (int slot = 0; slot < changes.capacity(); slot++) {
+        Object value = changes.valueAt(slot);
+        if (value != null) {
+          Object key = changes.keyAt(slot);
+          visitor.change(0, key, parent.get(key), value == TOMBSTONE ? null : rowAt(changes, slot));
+        }
+      }
     }
 
     /** Builds the next version; these edits must not be used afterwards. */

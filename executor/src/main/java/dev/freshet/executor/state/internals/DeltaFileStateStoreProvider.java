@@ -160,7 +160,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
 
   @Override public StateStore<Object, Object[]> getStore(long version) {
     checkNotClosed();
-    if (openStore != null && openStore.state == State.UPDATING) {
+    if (openStore != null && openStore.isUpdating()) {
       throw new StateStoreException("Version " + openStore.version + " of " + id
           + " is already open for update; commit or abort it first");
     }
@@ -170,7 +170,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
 
   @Override public ReadStateStore<Object, Object[]> getReadStore(long version) {
     checkNotClosed();
-    return new ReadStore(version, load(version));
+    return CommittedMapVersion.readStore(id, version, load(version));
   }
 
   /**
@@ -191,7 +191,7 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
     if (!loadable(version, files)) {
       throw StateStoreException.notRetained(id, version, oldestLoadable(files, latest));
     }
-    return new Pin(version, load(version, false));
+    return CommittedMapVersion.pin(id, version, load(version, false));
   }
 
   /** {@inheritDoc} The newest version with a file (every commit writes its delta), or 0. */
@@ -725,125 +725,16 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
 
   // ---- Stores ------------------------------------------------------------------------------
 
-  private enum State { UPDATING, COMMITTED, ABORTED }
-
-  /** Read-only view of a committed version; immutable, so later commits do not change it. */
-  private final class ReadStore implements ReadStateStore<Object, Object[]> {
-    private final long version;
-    private final CommittedMap map;
-
-    ReadStore(long version, CommittedMap map) {
-      this.version = version;
-      this.map = map;
-    }
-
-    @Override public StateStoreId id() {
-      return id;
-    }
-
-    @Override public long version() {
-      return version;
-    }
-
-    @Override public Object[] get(Object key) {
-      return map.get(key);
-    }
-
-    @Override public Iterable<Map.Entry<Object, Object[]>> entries() {
-      return map::iterator;
-    }
-
-    @Override public long numKeys() {
-      return map.size();
-    }
-
-    @Override public void abort() {
-    }
-  }
-
-  /** A pinned version: its immutable map, until closed. */
-  private final class Pin implements PinnedStateStore<Object, Object[]> {
-    private final long version;
-    /** Null once closed. */
-    private volatile CommittedMap map;
-
-    Pin(long version, CommittedMap map) {
-      this.version = version;
-      this.map = map;
-    }
-
-    private CommittedMap map() {
-      CommittedMap m = map;
-      if (m == null) {
-        throw new StateStoreException("The pin of version " + version + " of " + id
-            + " is closed");
-      }
-      return m;
-    }
-
-    @Override public StateStoreId id() {
-      return id;
-    }
-
-    @Override public long version() {
-      return version;
-    }
-
-    @Override public Object[] get(Object key) {
-      return map().get(key);
-    }
-
-    @Override public Iterable<Map.Entry<Object, Object[]>> entries() {
-      CommittedMap m = map();
-      return m::iterator;
-    }
-
-    @Override public long numKeys() {
-      return map().size();
-    }
-
-    @Override public void close() {
-      map = null;
-    }
-  }
-
   /**
    * Writable store: edits over an immutable version, written to the delta file as they come.
    * After {@code commit} it reads the new version, after {@code abort} the one it was opened at.
    */
-  private final class Store implements StateStore<Object, Object[]> {
-    private final long version;
-    private CommittedMap map;
-    /** Null once committed or aborted. */
-    private CommittedMap.Edits edits;
+  private final class Store extends CommittedMapStore {
     /** Created at the first change or at commit. */
     private StateFiles.Writer writer;
-    private State state = State.UPDATING;
 
     Store(long version, CommittedMap map) {
-      this.version = version;
-      this.map = map;
-      this.edits = new CommittedMap.Edits(map);
-    }
-
-    @Override public StateStoreId id() {
-      return id;
-    }
-
-    @Override public long version() {
-      return version;
-    }
-
-    @Override public Object[] get(Object key) {
-      return edits != null ? edits.get(key) : map.get(key);
-    }
-
-    @Override public Iterable<Map.Entry<Object, Object[]>> entries() {
-      return () -> edits != null ? edits.iterator() : map.iterator();
-    }
-
-    @Override public long numKeys() {
-      return edits != null ? edits.size() : map.size();
+      super(id, version, map);
     }
 
     @Override public void put(Object key, Object[] value) {
@@ -888,36 +779,18 @@ public final class DeltaFileStateStoreProvider implements StateStoreProvider<Obj
         openWriter().finish();
         CommittedMap committed = edits.commit();
         publish(next, writer, committed);
-        map = committed;
+        committed(committed);
       } catch (IOException | StorageException e) {
         abort();
         throw new StateStoreException("Cannot commit version " + next + " of " + id + " to "
             + StateFiles.deltaFile(directory, next), e);
       }
-      edits = null;
-      state = State.COMMITTED;
       return next;
     }
 
     @Override public void abort() {
-      if (state != State.UPDATING) {
-        return;
-      }
-      state = State.ABORTED;
-      edits = null;
-      if (writer != null) {
+      if (aborted() && writer != null) {
         cancel(writer);
-      }
-    }
-
-    @Override public boolean hasCommitted() {
-      return state == State.COMMITTED;
-    }
-
-    private void checkUpdating() {
-      if (state != State.UPDATING) {
-        throw new StateStoreException("Version " + version + " of " + id + " was already "
-            + (state == State.COMMITTED ? "committed" : "aborted"));
       }
     }
   }

@@ -2,6 +2,7 @@ package dev.freshet.executor.state.internals;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateCodec;
 import dev.freshet.executor.state.StateStore;
@@ -9,6 +10,7 @@ import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
+import dev.freshet.executor.state.VersionChangeVisitor;
 import dev.freshet.executor.storage.DurableFiles;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -23,7 +25,11 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.h2.mvstore.Cursor;
 import org.h2.mvstore.DataUtils;
 import org.h2.mvstore.MVMap;
@@ -145,11 +151,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Lifecycle and threads.</b> The constructor opens (or creates) the file; {@link #close()}
  * aborts a store still open for update and closes the file; it is idempotent. At most one
- * store is open for update at a time; read stores may be open beside it. Like every provider, this
- * one and its stores are used by one thread at a time (the query's batch thread): they share
- * encoding buffers, and MVStore's background writer is off, so nothing of the provider runs between
- * calls. A read store stays valid until a version is committed (a later one, or the same one
- * again by a re-run) or the provider is closed; then it throws.
+ * store is open for update at a time; read stores may be open beside it. The provider and its
+ * stores are used by one thread at a time (the query's batch thread): they share encoding buffers,
+ * and MVStore's background writer is off, so nothing of the provider runs between calls. A read
+ * store stays valid until a version is committed (a later one, or the same one again by a re-run)
+ * or the provider is closed; then it throws.
+ *
+ * <p><b>Pins and changes, on any thread.</b> {@link #pin(long)} (of {@code L} or {@code L - 1}),
+ * {@link #latestCommittedVersion()}, {@link #readChanges} (from {@code L - 1} to {@code L}) and
+ * {@link #oldestChangesVersion()} may be called on any thread, and a pin read on any number of
+ * threads while the batch thread writes and commits: they read the roots of the data and committed
+ * undo maps taken right after a commit, which MVStore's copy-on-write pages never change, through
+ * codecs of their own. Each committed version registers its MVStore version as in use
+ * ({@link MVStore#registerVersionUsage()}) until the next commit and its last pin are done with it,
+ * so MVStore frees none of the chunks those roots read meanwhile: the file grows by what the
+ * batches rewrite while a pin is held, and shrinks back (its space is reused) at the first commit
+ * after the pin is closed. Only the latest version's changes are kept (its committed undo map):
+ * older {@code since} versions are refused as no longer retained.
  *
  * <pre>{@code
  * try (MVStoreStateStoreProvider<Object, Object[]> provider = new MVStoreStateStoreProvider<>(spec)) {
@@ -241,9 +259,19 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   private VersionRecord committed;
   /** The committed undo map's root when it was committed: what snapshots of the previous read. */
   private RootReference<byte[], byte[]> committedUndoRoot;
+  /**
+   * The latest committed version as other threads see it: what {@link #pin}, {@link #readChanges}
+   * and {@link #latestCommittedVersion()} read.
+   */
+  private volatile Committed current;
+  /**
+   * Every {@link Committed} whose usage is registered with MVStore; closing the provider
+   * deregisters them, as MVStore requires before it closes.
+   */
+  private final Set<Committed> registered = ConcurrentHashMap.newKeySet();
   /** The store open for update, or null; at most one at a time. */
   private WriteStore openStore;
-  private boolean closed;
+  private volatile boolean closed;
 
   /** Opens or creates the store's file with {@link Options#DEFAULT}. */
   public MVStoreStateStoreProvider(StateStoreSpec spec) {
@@ -401,9 +429,103 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     return latestVersion;
   }
 
-  /** {@inheritDoc} On the batch thread only, like {@link #latestVersion()}. */
+  /** {@inheritDoc} On any thread. */
   @Override public long latestCommittedVersion() {
-    return latestVersion();
+    checkNotClosed();
+    return current.version;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The latest committed version {@code L} and the one before it can be pinned (and version 0
+   * while it is one of them), on any thread; a pin keeps the MVStore chunks its version reads
+   * until it is closed, so the file grows by what later batches rewrite meanwhile. A pin reads
+   * through a codec of its own, so any number of threads may read it while the batch thread writes
+   * and commits.
+   */
+  @Override public PinnedStateStore<K, V> pin(long version) {
+    Committed c = retainCurrent();
+    try {
+      if (version < 0 || version > c.version) {
+        throw StateStoreException.notCommitted(id, version, c.version);
+      }
+      if (version < c.oldest()) {
+        throw StateStoreException.notRetained(id, version, c.oldest());
+      }
+      Pin pin = new Pin(c, c.snapshot(version));
+      c = null;
+      return pin;
+    } finally {
+      if (c != null) {
+        c.release();
+      }
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Only the changes of the latest committed version are kept (its committed undo map): from
+   * {@code L - 1} to {@code L}, on any thread. A key that the batch put again with its old value is
+   * a change whose old and new value are equal; one it put and removed again is none.
+   */
+  @Override public void readChanges(long from, long to, VersionChangeVisitor<K, V> visitor) {
+    requireNonNull(visitor, "visitor");
+    if (from < 0 || from > to) {
+      throw new IllegalArgumentException("Cannot read the changes of " + id + " from version "
+          + from + " to " + to + ": need 0 <= from <= to");
+    }
+    Committed c = retainCurrent();
+    try {
+      if (to > c.version) {
+        throw StateStoreException.notCommitted(id, to, c.version);
+      }
+      if (from < c.oldest()) {
+        throw StateStoreException.changesNotRetained(id, from, c.oldest());
+      }
+      if (from == to) {
+        return;
+      }
+      Codec reader = new Codec();
+      Cursor<byte[], byte[]> changed = new Cursor<>(c.previous.undo, null, null);
+      while (changed.hasNext()) {
+        byte[] key = changed.next();
+        byte[] oldValue = changed.getValue();
+        byte[] newValue = data.get(c.latest.data.root, key);
+        if (oldValue.length == 0 && newValue == null) {
+          continue;
+        }
+        checkNotClosed();
+        @SuppressWarnings("unchecked") K k = (K) reader.decode(key, to);
+        @SuppressWarnings("unchecked") V o =
+            oldValue.length == 0 ? null : (V) reader.decode(oldValue, from);
+        @SuppressWarnings("unchecked") V n = newValue == null ? null : (V) reader.decode(newValue, to);
+        visitor.change(to, k, o, n);
+      }
+    } catch (MVStoreException e) {
+      throw failure("read the changes of", to, e);
+    } finally {
+      c.release();
+    }
+  }
+
+  /** {@inheritDoc} {@code L - 1}, or 0 before the first commit; on any thread. */
+  @Override public long oldestChangesVersion() {
+    checkNotClosed();
+    return current.oldest();
+  }
+
+  /** The latest committed version, retained for reading; the caller releases it. */
+  private Committed retainCurrent() {
+    while (true) {
+      checkNotClosed();
+      Committed c = current;
+      if (c.retain()) {
+        return c;
+      }
+      // Released by a commit since it was read: the next read sees the new version.
+    }
   }
 
   /**
@@ -565,12 +687,23 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     setCommitted(version, record);
   }
 
-  /** Takes {@code record} of {@code version} as committed, and the snapshot of the version. */
+  /**
+   * Takes {@code record} of {@code version} as committed, and the snapshot of the version; publishes
+   * it to other threads, registered with MVStore as in use (see {@link Committed}), and releases
+   * the previous one.
+   */
   private void setCommitted(long version, VersionRecord record) {
     latestVersion = version;
     committed = record;
     committedUndoRoot = undo[record.undo].getRoot();
-    snapshots.put(version, Snapshot.latest(version, data.getRoot()));
+    RootReference<byte[], byte[]> dataRoot = data.getRoot();
+    snapshots.put(version, Snapshot.latest(version, dataRoot));
+    Committed previous = current;
+    current = new Committed(Snapshot.latest(version, dataRoot), record.previous == NO_PREVIOUS
+        ? null : new Snapshot(version - 1, dataRoot, committedUndoRoot, record.previousKeys));
+    if (previous != null) {
+      previous.release();
+    }
   }
 
   /** Aborts a store still open for update, then closes the file; idempotent. */
@@ -588,6 +721,10 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
         s.discard("the provider is closed");
       }
       snapshots.clear();
+      // Pins still open can no longer read (checkNotClosed), so their usage can go too.
+      for (Committed c : registered) {
+        c.deregister();
+      }
       try {
         mvStore.close();
       } catch (MVStoreException e) {
@@ -657,8 +794,8 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     /** Null for the latest version; for the one before, where its values differ from the latest. */
     final RootReference<byte[], byte[]> undo;
     private final long numKeys;
-    /** Why the version can no longer be read, or null while it can. */
-    String discarded;
+    /** Why the version can no longer be read, or null while it can; set by any thread. */
+    volatile String discarded;
 
     Snapshot(long version, RootReference<byte[], byte[]> data, RootReference<byte[], byte[]> undo,
         long numKeys) {
@@ -681,12 +818,119 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     }
   }
 
+  /**
+   * The latest committed version {@code L} as MVStore held it right after its commit: the roots of
+   * the data map and, if {@code L > 0}, of the committed undo map. Pins of {@code L} and
+   * {@code L - 1} read them on other threads.
+   *
+   * <p>MVStore frees a chunk once every page in it was replaced in a version older than its oldest
+   * version in use ({@link MVStore#registerVersionUsage()}). The usage registered here, right after
+   * the commit, is of the MVStore version in which every later change to those roots' pages is
+   * made, so none of their chunks is freed while it is registered: until the provider's reference
+   * (released when the next version is committed, or the provider closed) and every pin's are
+   * released. The provider's own {@code versionsToKeep} setting keeps chunks only for the batch
+   * thread's read stores, which die at the next commit; this one is what pins rely on.
+   */
+  private final class Committed {
+    final long version;
+    /** The version's roots; what pins of it copy. */
+    private final Snapshot latest;
+    /** The roots of {@code version - 1}; null for version 0. */
+    private final Snapshot previous;
+    private final MVStore.TxCounter usage;
+    /** The provider's reference and one per pin or change read; at 0 the usage is deregistered. */
+    private final AtomicInteger references = new AtomicInteger(1);
+    private final AtomicBoolean deregistered = new AtomicBoolean();
+
+    /** Registers the usage of MVStore's current version: call right after the commit. */
+    Committed(Snapshot latest, Snapshot previous) {
+      this.version = latest.version;
+      this.latest = latest;
+      this.previous = previous;
+      this.usage = mvStore.registerVersionUsage();
+      registered.add(this);
+    }
+
+    /** The oldest version these roots can read, and the oldest whose changes they hold. */
+    long oldest() {
+      return previous == null ? version : version - 1;
+    }
+
+    /** A snapshot of {@code version} or {@code version - 1} of its own, for a pin. */
+    Snapshot snapshot(long at) {
+      Snapshot roots = at == version ? latest : previous;
+      return new Snapshot(roots.version, roots.data, roots.undo, roots.numKeys());
+    }
+
+    /** Adds a reference unless the last was released; whether it did. */
+    boolean retain() {
+      int n;
+      do {
+        n = references.get();
+        if (n == 0) {
+          return false;
+        }
+      } while (!references.compareAndSet(n, n + 1));
+      return true;
+    }
+
+    void release() {
+      if (references.decrementAndGet() == 0) {
+        deregister();
+      }
+    }
+
+    /** Lets MVStore free the chunks only these roots read; once. */
+    void deregister() {
+      if (deregistered.compareAndSet(false, true)) {
+        registered.remove(this);
+        if (!mvStore.isClosed()) {
+          mvStore.deregisterVersionUsage(usage);
+        }
+      }
+    }
+  }
+
+  /**
+   * A pinned version: a snapshot of its own, over roots kept by a {@link Committed}; each read
+   * makes its own codec, so that any number of threads may read at once.
+   */
+  private final class Pin extends ReadStore implements PinnedStateStore<K, V> {
+    private final Committed committedVersion;
+    private final AtomicBoolean open = new AtomicBoolean(true);
+
+    Pin(Committed committedVersion, Snapshot snapshot) {
+      super(snapshot);
+      this.committedVersion = committedVersion;
+    }
+
+    @Override Codec codec() {
+      return new Codec();
+    }
+
+    @Override public void close() {
+      if (open.compareAndSet(true, false)) {
+        snapshot.discard("its pin is closed");
+        committedVersion.release();
+      }
+    }
+
+    @Override public void abort() {
+      close();
+    }
+  }
+
   /** Reads one committed version through its snapshot. */
-  private final class ReadStore implements ReadStateStore<K, V> {
-    private final Snapshot snapshot;
+  private class ReadStore implements ReadStateStore<K, V> {
+    final Snapshot snapshot;
 
     ReadStore(Snapshot snapshot) {
       this.snapshot = snapshot;
+    }
+
+    /** The codec a read uses: the provider's, on the batch thread. */
+    Codec codec() {
+      return codec;
     }
 
     @Override public StateStoreId id() {
@@ -698,11 +942,11 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     }
 
     @Override public V get(K key) {
-      return snapshotGet(snapshot, key);
+      return snapshotGet(snapshot, key, codec());
     }
 
     @Override public Iterable<Map.Entry<K, V>> entries() {
-      return () -> snapshotIterator(snapshot);
+      return () -> snapshotIterator(snapshot, codec());
     }
 
     @Override public long numKeys() {
@@ -714,7 +958,9 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     }
   }
 
-  private V snapshotGet(Snapshot snapshot, K key) {
+  /** Reads {@code key} in {@code snapshot}, encoding and decoding with {@code codec}. */
+  @SuppressWarnings("unchecked")
+  private V snapshotGet(Snapshot snapshot, K key, Codec codec) {
     checkSnapshot(snapshot);
     byte[] encoded = codec.encode(key);
     byte[] value = null;
@@ -729,14 +975,15 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     } catch (MVStoreException e) {
       throw failure("read", snapshot.version, e);
     }
-    return value == null || value.length == 0 ? null : decode(value, snapshot.version);
+    return value == null || value.length == 0 ? null
+        : (V) codec.decode(value, snapshot.version);
   }
 
-  private Iterator<Map.Entry<K, V>> snapshotIterator(Snapshot snapshot) {
+  private Iterator<Map.Entry<K, V>> snapshotIterator(Snapshot snapshot, Codec codec) {
     checkSnapshot(snapshot);
     return new EntryIterator(new Cursor<>(snapshot.data, null, null),
         snapshot.undo == null ? null : new Cursor<>(snapshot.undo, null, null),
-        snapshot, snapshot.version);
+        snapshot, snapshot.version, codec);
   }
 
   private void checkSnapshot(Snapshot snapshot) {
@@ -764,6 +1011,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     private final Cursor<byte[], byte[]> undoCursor;
     private final Snapshot snapshot;
     private final long version;
+    private final Codec codec;
     /** The data cursor's entry not yet merged, or null. */
     private byte[] dataKey;
     private byte[] dataValue;
@@ -775,11 +1023,12 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     private byte[] nextValue;
 
     EntryIterator(Cursor<byte[], byte[]> cursor, Cursor<byte[], byte[]> undoCursor,
-        Snapshot snapshot, long version) {
+        Snapshot snapshot, long version, Codec codec) {
       this.cursor = cursor;
       this.undoCursor = undoCursor;
       this.snapshot = snapshot;
       this.version = version;
+      this.codec = codec;
     }
 
     @Override public boolean hasNext() {
@@ -798,7 +1047,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
       nextKey = null;
       nextValue = null;
       return new AbstractMap.SimpleImmutableEntry<>((K) codec.decode(key, version),
-          decode(value, version));
+          (V) codec.decode(value, version));
     }
 
     /** Finds the next entry to return, if it is not found yet; whether there is one. */
@@ -893,7 +1142,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
 
     @Override public V get(K key) {
       if (done) {
-        return snapshotGet(after, key);
+        return snapshotGet(after, key, codec);
       }
       checkNotClosed();
       byte[] encoded = codec.encode(key);
@@ -972,17 +1221,17 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     @Override public Iterable<Map.Entry<K, V>> entries() {
       if (done) {
         Snapshot s = after;
-        return () -> snapshotIterator(s);
+        return () -> snapshotIterator(s, codec);
       }
       checkNotClosed();
       return () -> {
         if (done) {
-          return snapshotIterator(after);
+          return snapshotIterator(after, codec);
         }
         checkNotClosed();
         flush();
         // A cursor reads the root it starts from: later writes do not disturb the iteration.
-        return new EntryIterator(data.cursor(null), null, null, version);
+        return new EntryIterator(data.cursor(null), null, null, version, codec);
       };
     }
 
@@ -1047,7 +1296,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
 
   /**
    * Encodes to and decodes from byte arrays with {@link StateCodec}, reusing its streams; confined
-   * to the batch thread like the provider.
+   * to one thread: the provider's to the batch thread, pins and change reads make their own.
    */
   private final class Codec {
     private final Bytes bytes = new Bytes();
