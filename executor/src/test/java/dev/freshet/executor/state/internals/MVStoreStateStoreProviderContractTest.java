@@ -10,7 +10,10 @@ import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,6 +59,26 @@ class MVStoreStateStoreProviderContractTest extends AbstractStateStoreProviderTe
         e.getMessage());
     try (PinnedStateStore<String, Integer> three = provider.pin(3)) {
       assertEquals(Integer.valueOf(3), three.get("k"));
+    }
+  }
+
+  /** The file keeps the latest version's changes and the version before: a restart reads both. */
+  @Test void shouldPinAndReadTheChangesOfTheLatestVersionWhenReopened() {
+    StateStoreSpec spec = spec(100);
+    StateStoreProvider<String, Integer> provider = provider(spec);
+    commit(provider, 0, "a", 1, "b", 2);
+    commit(provider, 1, "a", 10, "b", null, "c", 3);
+
+    StateStoreProvider<String, Integer> reopened = reopen(provider, spec);
+    assertEquals(2, reopened.latestCommittedVersion());
+    assertEquals(1, reopened.oldestChangesVersion());
+    List<String> read = new ArrayList<>();
+    reopened.readChanges(1, 2, (v, k, o, n) -> read.add(v + " " + k + " " + o + "->" + n));
+    read.sort(null);
+    assertEquals(List.of("2 a 1->10", "2 b 2->null", "2 c null->3"), read);
+    try (PinnedStateStore<String, Integer> one = reopened.pin(1)) {
+      reopened.getStore(2).commit();
+      assertEquals(Map.of("a", 1, "b", 2), toMap(one.entries()));
     }
   }
 
