@@ -826,7 +826,7 @@ public abstract class AbstractStateStoreProviderTest {
   }
 
   /** Commits {@code puts} (key, value; a null value removes the key) over {@code version}. */
-  private static long commit(StateStoreProvider<String, Integer> provider, long version,
+  protected static long commit(StateStoreProvider<String, Integer> provider, long version,
       Object... puts) {
     StateStore<String, Integer> store = provider.getStore(version);
     for (int i = 0; i < puts.length; i += 2) {
