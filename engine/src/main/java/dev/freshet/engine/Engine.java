@@ -56,7 +56,7 @@ import dev.freshet.engine.query.PullQueryExecutor;
  * an {@code INSERT} returns; the catalog records the statement that declared each stream and
  * view ({@link CatalogStore}), and a restarted engine declares them again, each view's query
  * resuming from its checkpoint; views keep their results in the engine's database
- * ({@link ResultTable}). A sequence stream ({@code connector = 'sequence'}) keeps nothing there:
+ * (views read their state, see {@code dev.freshet.engine.view}). A sequence stream ({@code connector = 'sequence'}) keeps nothing there:
  * its rows are a function of the offset. The directory's layout:
  * <pre>
  * lock                     locked (an OS file lock) while an engine uses the directory
@@ -172,8 +172,7 @@ public final class Engine implements AutoCloseable {
         () -> new EngineMetadata(this).primaryKeyRows()),
         new InformationSchema(() -> new EngineMetadata(this).informationSchemaTables(),
             () -> new EngineMetadata(this).informationSchemaColumns(),
-            () -> new EngineMetadata(this).informationSchemaViews()),
-        results);
+            () -> new EngineMetadata(this).informationSchemaViews()));
     try {
       this.catalogStore = new CatalogStore(results);
     } catch (SQLException e) {

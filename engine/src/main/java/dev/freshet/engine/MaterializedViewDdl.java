@@ -8,8 +8,6 @@ import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.CheckpointException;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.checkpoint.OffsetSeq;
-import dev.freshet.executor.runtime.StreamingPipeline;
-import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
@@ -18,7 +16,6 @@ import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.errors.PlanningException;
-import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
 import dev.freshet.planner.exec.UnreadablePlanException;
 import dev.freshet.sql.parser.EmitMode;
@@ -31,7 +28,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import org.apache.calcite.DataContexts;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -43,20 +39,8 @@ import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
 import org.apache.calcite.sql.ddl.SqlDropMaterializedView;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import dev.freshet.engine.store.CatalogStore;
-import dev.freshet.engine.store.ResultTable;
-import dev.freshet.engine.store.ResultKey;
-import dev.freshet.engine.store.ViewSink;
-import dev.freshet.engine.view.CompleteViewResult;
-import dev.freshet.engine.view.CompleteViewSink;
-import dev.freshet.engine.view.StateViewResult;
-import dev.freshet.engine.view.StateViewSink;
-import dev.freshet.engine.view.ViewFinalizer;
-import dev.freshet.engine.view.ViewStateStores;
-import dev.freshet.executor.operators.RowErrors;
-import dev.freshet.executor.runtime.Sink;
+import dev.freshet.engine.store.LegacyResults;
 import dev.freshet.planner.catalog.ViewResult;
-import dev.freshet.planner.exec.ExecNode;
-import dev.freshet.planner.exec.ExecOperator;
 import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.options.StateStoreProviderKind;
@@ -127,18 +111,19 @@ final class MaterializedViewDdl {
 
     StreamTable source = plan.source();
     PlannedQuery run = plan;
-    ResultTable.Layout layout;
-    ResultKey key = ResultKey.none();
+    ViewOutputs.Layout layout;
+    int keyColumn = -1;
     if (!plan.aggregating() || plan.outputMode() == OutputMode.APPEND) {
-      layout = ResultTable.Layout.APPEND;
+      layout = ViewOutputs.Layout.APPEND;
     } else if (plan.outputMode() == OutputMode.COMPLETE) {
-      layout = ResultTable.Layout.REPLACE;
+      layout = ViewOutputs.Layout.COMPLETE;
     } else {
-      UpsertKeys.Keyed keyed = UpsertKeys.appendKeyColumns(plan, name);
-      run = keyed.plan();
-      layout = ResultTable.Layout.UPSERT;
-      // Where the view shows the key, a lookup by it reads the group's row by KEY$.
-      key = resultKey(keyed).shownAt(ViewKeys.columnsOfKey(plan));
+      // The plan every earlier release stored for an UPDATE view: its restarts read the same.
+      run = UpsertKeys.appendKeyColumns(plan, name).plan();
+      layout = ViewOutputs.Layout.UPDATE;
+      // Where the view shows a one-column key as it is, a lookup by it reads one group.
+      int[] shown = ViewKeys.columnsOfKey(plan);
+      keyColumn = shown.length == 1 ? shown[0] : -1;
     }
     PlannedQuery planned = run;
     ExecPlan generated = Errors.fromPlanner(() -> ExecPlanGenerator.generate(planned));
@@ -154,43 +139,19 @@ final class MaterializedViewDdl {
         .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain())))
         .orElse(null);
     String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
-    // An UPDATE view reads its aggregation's state: no second copy of a group is written.
-    boolean fromState = layout == ResultTable.Layout.UPSERT && !hasEventTimeKey(execPlan)
-        && checkpoint != null && provider == StateStoreProviderKind.MEMORY;
-    OpenedStateStores stores = new OpenedStateStores(checkpoint == null
-        ? InMemoryStateStoreProvider::new
-        : QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance()));
-    ViewStateStores viewStores = new ViewStateStores(stores);
+    ViewOutputs outputs;
+    try {
+      outputs = ViewOutputs.build(engine, options, name, layout, execPlan, source, rowType,
+          keyColumn, checkpoint, provider, id);
+    } catch (UnreadablePlanException e) {
+      if (checkpoint == null || execPlan == generated) {
+        // The plan was made just now: not the view's fault, a bug.
+        throw new IllegalStateException("Cannot build the plan just made for " + name, e);
+      }
+      throw StoredPlans.cannotRun(name, checkpoint, e);
+    }
     boolean started = false;
     try {
-      StreamingPipeline pipeline;
-      ViewFinalizer finalizer = null;
-      ExecPlanBuilder.AfterAggregate completeRows = null;
-      try {
-        RowErrors rowErrors = options.onError().newRowErrors();
-        ExecPlanBuilder builder = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
-            id, fromState ? viewStores : stores, engine.partitionExecutor(),
-            engine.inputTasks()).withRowErrors(rowErrors);
-        if (fromState) {
-          ExecPlanBuilder.SplitPlan split = builder.buildUpToAggregate(execPlan, source);
-          pipeline = split.pipeline();
-          finalizer = new ViewFinalizer(split.aggregate(), split.finalCalcs(),
-              rowType.getFieldCount(), rowErrors);
-        } else {
-          pipeline = builder.build(execPlan, source);
-          if (layout == ResultTable.Layout.REPLACE) {
-            // After a restart, the view's rows are computed again from the committed state.
-            completeRows = builder.buildAfterAggregate(execPlan);
-          }
-        }
-      } catch (UnreadablePlanException e) {
-        if (checkpoint == null || execPlan == generated) {
-          // The plan was made just now: not the view's fault, a bug.
-          throw new IllegalStateException("Cannot build the plan just made for " + name, e);
-        }
-        throw StoredPlans.cannotRun(name, checkpoint, e);
-      }
-
       synchronized (engine.ddlLock()) {
         if (catalog.stream(source.name()).orElse(null) != source) {
           // Dropped (or dropped and created again) while the query was being planned.
@@ -207,36 +168,14 @@ final class MaterializedViewDdl {
           // Only now that the name is free: another CREATE of it may have lost the race.
           StoredPlans.write(checkpoint, execPlan);
         }
-        // Opened only now that the name is free: opening resets a result another query wrote.
-        ViewResult result;
-        Sink sink;
-        if (finalizer != null) {
-          // A result table an older release kept for the view: the state holds all of it.
-          ResultTable.drop(engine.results(), name);
-          StateViewResult fromStateResult = StateViewResult.open(name, viewStores.providers(),
-              finalizer, rowType.getFieldCount(), key.visibleColumn(),
-              key.visibleColumn() < 0 ? null
-                  : rowType.getFieldList().get(key.visibleColumn()).getType().getSqlTypeName());
-          result = fromStateResult;
-          sink = new StateViewSink(name, fromStateResult, rowType.getFieldCount());
-        } else if (completeRows != null) {
-          ResultTable.drop(engine.results(), name);
-          long committed = checkpoint == null ? -1
-              : checkpoint.commitLog().latestBatchId().orElse(-1);
-          CompleteViewResult complete = CompleteViewResult.open(name, rowType.getFieldCount(),
-              stores.providers(), completeRows, committed);
-          result = complete;
-          sink = new CompleteViewSink(name, complete);
-        } else {
-          ResultTable table = ResultTable.open(engine.results(), name, id, rowType, layout,
-              key, options.minBatchesToRetain());
-          result = table;
-          sink = new ViewSink(name, table);
-        }
+        // Opened only now that the name is free: the result of an earlier view of the name in an
+        // older release's H2 tables is dropped.
+        LegacyResults.drop(engine.results(), name);
+        ViewResult result = outputs.openResult();
         ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(),
             id, sql, List.of(source.name()), result);
-        MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline,
-            sink, System::currentTimeMillis, options.trigger(), checkpoint,
+        MicroBatchExecution execution = new MicroBatchExecution(id, name, outputs.pipeline(),
+            outputs.sink(), System::currentTimeMillis, options.trigger(), checkpoint,
             Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
                 OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
                 OffsetSeq.STATE_FORMAT_VERSION,
@@ -264,7 +203,7 @@ final class MaterializedViewDdl {
     } finally {
       if (!started) {
         // The stores belong to the view until its query runs, which closes them when it stops.
-        stores.closeAll();
+        outputs.closeUnstarted();
       }
     }
   }
@@ -298,7 +237,7 @@ final class MaterializedViewDdl {
         engine.catalogStore().remove(name);
         closeResult(dropped.get());
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
-        ResultTable.drop(engine.results(), name);
+        LegacyResults.drop(engine.results(), name);
       }
     }
   }
@@ -318,17 +257,6 @@ final class MaterializedViewDdl {
     }
   }
 
-  /** Whether the plan's aggregation has an event-time key, whose groups the watermark evicts. */
-  private static boolean hasEventTimeKey(ExecPlan plan) {
-    for (ExecNode node : plan.nodes()) {
-      if (node.operator() instanceof ExecOperator.StatefulAggregate aggregate
-          && aggregate.eventTimeKey() != null) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** Declaring a view again that exists but failed (e.g. its checkpoint is damaged) fails too. */
   private static void failIfFailed(Engine engine, ViewTable view) throws SQLException {
     Optional<ContinuousQuery> query = engine.query(view.queryId());
@@ -337,16 +265,6 @@ final class MaterializedViewDdl {
       throw CatalogErrors.viewFailed(view.name(), query.get().lastBatchId(),
           query.get().exception().get());
     }
-  }
-
-  /** Where the rows of {@code keyed} hold their group key, and of which types its columns are. */
-  private static ResultKey resultKey(UpsertKeys.Keyed keyed) {
-    List<RelDataTypeField> fields = keyed.plan().physical().getRowType().getFieldList();
-    List<RelDataType> types = new ArrayList<>();
-    for (int column : keyed.keyColumns()) {
-      types.add(fields.get(column).getType());
-    }
-    return ResultKey.of(keyed.keyColumns(), types, keyed.newKeyColumn());
   }
 
   private static SQLException nameTaken(Catalog catalog, String name) {

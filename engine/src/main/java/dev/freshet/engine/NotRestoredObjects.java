@@ -4,7 +4,7 @@ import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.query.QueryCheckpoints;
 import dev.freshet.engine.store.CatalogStore;
-import dev.freshet.engine.store.ResultTable;
+import dev.freshet.engine.store.LegacyResults;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.errors.SqlState;
@@ -69,7 +69,7 @@ final class NotRestoredObjects {
         }
       } else {
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
-        ResultTable.drop(engine.results(), name);
+        LegacyResults.drop(engine.results(), name);
       }
       engine.notRestored().remove(name);
     }

@@ -24,7 +24,6 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlTableRef;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import dev.freshet.engine.store.ResultTable;
 import dev.freshet.engine.view.PublishedResult;
 import dev.freshet.engine.view.StateViewResult;
 import dev.freshet.engine.push.PushPolicy;
@@ -44,7 +43,7 @@ import dev.freshet.engine.query.ResultColumn;
  * }</pre>
  *
  * <p>Reading the view's table and registering for its changes happen so that no batch is missed
- * or seen twice ({@link ResultTable#subscribe}). Closing the result ends the subscription; the
+ * or seen twice ({@link PublishedResult#subscribe}). Closing the result ends the subscription; the
  * view's query runs on.
  */
 final class ViewFeed implements StreamingQuery {
@@ -159,11 +158,9 @@ final class ViewFeed implements StreamingQuery {
     int visible = columns.size() - 2;
     // An upserted view's unread changes coalesce per group, as an UPDATE push query's do: the
     // change rows carry the group key, whether the row is new and its kind (a DELETE when HAVING
-    // stops admitting a group of a view read from state); see ResultTable.ChangeListener.
+    // stops admitting a group of a view read from state); see ViewChanges.
     // Replaced and appended results keep their changes in order, up to the buffer bound.
-    boolean upserts = view.result() instanceof StateViewResult
-        || view.result() instanceof ResultTable table
-        && table.layout() == ResultTable.Layout.UPSERT;
+    boolean upserts = view.result() instanceof StateViewResult;
     PushPolicy policy = upserts
         ? new PushPolicy.Upsert(new int[] {visible + 2}, visible + 3, visible + 1)
         : new PushPolicy.Changes(options.pushBufferRows());
@@ -171,13 +168,11 @@ final class ViewFeed implements StreamingQuery {
         engine.scheduler());
     ViewFeed feed = new ViewFeed("feed-" + view.name(), push.sink());
     push.attach(feed);
-    ResultTable.ChangeListener listener = (batchId, rows) -> {
-      feed.lastBatchId = batchId;
-      feed.sink.addBatch(batchId, rows);
-    };
-    feed.subscription = view.result() instanceof PublishedResult published
-        ? published.subscribe(sinceBatch, listener)
-        : ((ResultTable) view.result()).subscribe(sinceBatch, listener);
+    feed.subscription = ((PublishedResult) view.result()).subscribe(sinceBatch,
+        (batchId, rows) -> {
+          feed.lastBatchId = batchId;
+          feed.sink.addBatch(batchId, rows);
+        });
     return new StatementResult.Push(columns, push);
   }
 

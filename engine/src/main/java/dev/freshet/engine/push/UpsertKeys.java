@@ -72,8 +72,10 @@ public final class UpsertKeys {
 
   /**
    * Rewrites {@code plan}, an aggregation in UPDATE mode, so that its rows end with the group key
-   * of its aggregation and then its new-key flag: what a view's {@link ResultTable} upserts by,
-   * and how it knows a new group's row without looking for it.
+   * of its aggregation and then its new-key flag: how a push query coalesces a group's unread
+   * rows and tells a new group's row without looking for it. UPDATE views store this plan too
+   * (they read their state, so these columns are computed and dropped): restarts of views made
+   * by earlier releases run the plan they stored.
    *
    * <pre>{@code
    * // SELECT k, COUNT(*) AS n ... : rows (k, n, KEY$0, $NEW_KEY)

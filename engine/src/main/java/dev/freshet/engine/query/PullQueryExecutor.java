@@ -64,8 +64,6 @@ import org.apache.calcite.tools.Programs;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.Pair;
 import org.checkerframework.checker.nullness.qual.Nullable;
-import dev.freshet.engine.store.ResultDatabase;
-import dev.freshet.engine.store.ResultTable;
 import dev.freshet.engine.view.ViewPins;
 import dev.freshet.planner.catalog.ViewResult;
 
@@ -90,10 +88,9 @@ import dev.freshet.planner.catalog.ViewResult;
  *
  * <p>A statement reads a consistent snapshot: each stream up to the offset it had when the
  * statement started (every scan of the stream, in a self-join or a subquery, reads the same
- * rows), and every view through one connection to the engine's {@link ResultDatabase} in
- * SNAPSHOT isolation: one committed state of the database, so a self-join sees one batch of the
- * view, and a join of two views sees, for each, the last batch committed when the statement
- * started. Rows come out in Calcite's internal representation (TIMESTAMP as {@code Long}), as
+ * rows), and every view at the version it published last when the statement started
+ * ({@link ViewPins}), so a self-join sees one batch of the view, and a join of two views sees,
+ * for each, the last batch published when the statement started. Rows come out in Calcite's internal representation (TIMESTAMP as {@code Long}), as
  * {@link ResultColumn#valueClass()} says.
  *
  * <p>A query is compiled once: {@link #prepare} hands out the same {@link Prepared} for the same
@@ -106,7 +103,6 @@ public final class PullQueryExecutor {
 
   private final Catalog catalog;
   private final CalciteSchema rootSchema;
-  private final ResultDatabase results;
   private final QueryPlanCache<Prepared> cache = new QueryPlanCache<>(CACHED_QUERIES);
 
   /**
@@ -115,11 +111,8 @@ public final class PullQueryExecutor {
    * @param catalog the engine's streams and views, the default schema
    * @param system the {@code SYS} schema
    * @param information the {@code INFORMATION_SCHEMA} schema
-   * @param results where the views' results are kept
    */
-  public PullQueryExecutor(Catalog catalog, SystemSchema system, InformationSchema information,
-      ResultDatabase results) {
-    this.results = requireNonNull(results, "results");
+  public PullQueryExecutor(Catalog catalog, SystemSchema system, InformationSchema information) {
     this.catalog = requireNonNull(catalog, "catalog");
     // Not caching: a stream or view created a moment ago must resolve in the next statement.
     this.rootSchema = CalciteSchema.createRootSchema(false, false);
@@ -346,11 +339,8 @@ public final class PullQueryExecutor {
       parameters.put(HeldStream.OFFSETS_VARIABLE, HeldStream.snapshot(streams));
       List<ViewResult> viewResults = new ArrayList<>();
       views.forEach(v -> viewResults.add(v.result()));
-      boolean anyTable = viewResults.stream().anyMatch(r -> r instanceof ResultTable);
-      try (ViewPins pins = ViewPins.pin(viewResults);
-           Connection snapshot = anyTable ? results.connectSnapshot() : null) {
+      try (ViewPins pins = ViewPins.pin(viewResults)) {
         parameters.put(ViewPins.VARIABLE, pins);
-        parameters.put(ResultTable.SNAPSHOT_VARIABLE, snapshot);
         Enumerable<?> enumerable = code.bindable().bind(new StatementContext(parameters));
         for (Object row : enumerable) {
           if (rows.size() == maxRows) {

@@ -18,7 +18,7 @@ import java.util.UUID;
 
 /**
  * The engine's H2 database: the results of its materialized views, one table each
- * ({@link ResultTable}), and its catalog of declared streams and views ({@link CatalogStore}).
+ * ({@link LegacyResults}, only dropped now), and its catalog of declared streams and views ({@link CatalogStore}).
  *
  * <pre>{@code
  * try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {   // <dataDir>/catalog.mv.db

@@ -322,7 +322,7 @@ public enum StoredColumnType {
 
   /**
    * Writes {@code value} (internal representation, or null) as a change log keeps it
-   * ({@link ChangeLog}): as the value the result table holds after {@link #bind}, so that
+   * (the change log of earlier releases, and {@code AppendedRows}): as the value the result table holds after {@link #bind}, so that
    * {@link #decode} gives what {@link #read} would.
    *
    * @param scale the column's scale, for {@link #DECIMAL}

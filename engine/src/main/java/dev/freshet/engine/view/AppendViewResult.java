@@ -3,7 +3,6 @@ package dev.freshet.engine.view;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.push.RowKind;
-import dev.freshet.engine.store.ResultTable.ChangeListener;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;

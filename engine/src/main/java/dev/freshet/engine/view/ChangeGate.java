@@ -1,6 +1,5 @@
 package dev.freshet.engine.view;
 
-import dev.freshet.engine.store.ResultTable.ChangeListener;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,6 @@
 package dev.freshet.engine.view;
 
 import dev.freshet.engine.push.RowKind;
-import dev.freshet.engine.store.ResultTable.ChangeListener;
 import dev.freshet.executor.operators.AggregateRows;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.state.ReadStateStore;

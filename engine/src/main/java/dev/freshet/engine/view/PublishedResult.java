@@ -3,7 +3,6 @@ package dev.freshet.engine.view;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.engine.store.ResultTable.ChangeListener;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.List;

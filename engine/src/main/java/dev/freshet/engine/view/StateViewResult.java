@@ -3,8 +3,6 @@ package dev.freshet.engine.view;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.push.RowKind;
-import dev.freshet.engine.store.KeyEquality;
-import dev.freshet.engine.store.ResultTable.ChangeListener;
 import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.StatePartitions;
 import dev.freshet.executor.state.StateStoreException;

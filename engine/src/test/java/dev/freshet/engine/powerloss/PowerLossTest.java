@@ -7,6 +7,11 @@ import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.executor.state.StateStoreId;
+import dev.freshet.executor.state.StateStoreProvider;
+import dev.freshet.executor.state.StateStoreSpec;
+import dev.freshet.executor.state.internals.DeltaFileStateStoreProvider;
+import dev.freshet.executor.state.internals.MVStoreStateStoreProvider;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -299,20 +304,24 @@ class PowerLossTest {
       long published = Long.MAX_VALUE;
       try (DirectoryStream<Path> partitions = Files.newDirectoryStream(state)) {
         for (Path partition : partitions) {
-          long newest = 0;
-          try (DirectoryStream<Path> files = Files.newDirectoryStream(partition,
-              "[0-9]*.{delta,snapshot}")) {
-            for (Path file : files) {
-              String name = file.getFileName().toString();
-              newest = Math.max(newest, Long.parseLong(name.substring(0, name.indexOf('.'))));
-            }
-          }
-          published = Math.min(published, newest - 1);
+          published = Math.min(published, latestStateVersion(partition) - 1);
         }
       }
       return published == Long.MAX_VALUE ? -1 : published;
     }
     return tableBatch(dataDir);
+  }
+
+  /** The latest version a state partition's directory holds, as its provider reads it. */
+  private static long latestStateVersion(Path partition) throws IOException {
+    StateStoreSpec spec = new StateStoreSpec(new StateStoreId("check", 0,
+        Integer.parseInt(partition.getFileName().toString())), partition,
+        StateStoreSpec.DEFAULT_MIN_DELTAS_FOR_SNAPSHOT, 2);
+    try (StateStoreProvider<Object, Object[]> provider =
+        Files.exists(partition.resolve("state.mv.db"))
+            ? new MVStoreStateStoreProvider(spec) : new DeltaFileStateStoreProvider(spec)) {
+      return provider.latestCommittedVersion();
+    }
   }
 
   private static boolean hasResultTable(Path dataDir) throws SQLException {

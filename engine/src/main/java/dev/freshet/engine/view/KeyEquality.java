@@ -1,4 +1,4 @@
-package dev.freshet.engine.store;
+package dev.freshet.engine.view;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -27,12 +27,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * that pass every filter, whichever equality is picked. Anything else (OR, a cast of the column,
  * a value of another type, NULL) yields null: the caller then reads every row.
  */
-public final class KeyEquality {
+final class KeyEquality {
   private KeyEquality() {
   }
 
   /** The integral value that {@code filters} require of {@code column}, or null. */
-  public static @Nullable Long integral(List<RexNode> filters, int column, DataContext root) {
+  static @Nullable Long integral(List<RexNode> filters, int column, DataContext root) {
     for (RexNode filter : filters) {
       for (RexNode conjunct : RelOptUtil.conjunctions(filter)) {
         Object value = asLong(valueOf(conjunct, column, root));
@@ -45,7 +45,7 @@ public final class KeyEquality {
   }
 
   /** The character string that {@code filters} require of {@code column}, or null. */
-  public static @Nullable String string(List<RexNode> filters, int column, DataContext root) {
+  static @Nullable String string(List<RexNode> filters, int column, DataContext root) {
     for (RexNode filter : filters) {
       for (RexNode conjunct : RelOptUtil.conjunctions(filter)) {
         Object value = valueOf(conjunct, column, root);

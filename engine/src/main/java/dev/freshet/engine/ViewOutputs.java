@@ -1,0 +1,224 @@
+package dev.freshet.engine;
+
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.engine.options.StateStoreProviderKind;
+import dev.freshet.engine.query.QueryCheckpoints;
+import dev.freshet.engine.store.StoredColumnType;
+import dev.freshet.engine.view.AppendViewResult;
+import dev.freshet.engine.view.AppendViewSink;
+import dev.freshet.engine.view.AppendedRows;
+import dev.freshet.engine.view.CompleteViewResult;
+import dev.freshet.engine.view.CompleteViewSink;
+import dev.freshet.engine.view.PublishedResult;
+import dev.freshet.engine.view.StateViewResult;
+import dev.freshet.engine.view.StateViewSink;
+import dev.freshet.engine.view.ViewFinalizer;
+import dev.freshet.engine.view.ViewStateStores;
+import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.operators.RowErrors;
+import dev.freshet.executor.runtime.Sink;
+import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.state.StateStoreProviderFactory;
+import dev.freshet.executor.state.StateStoreSpec;
+import dev.freshet.executor.state.internals.CommittedMapStateStoreProvider;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.exec.ExecPlan;
+import dev.freshet.planner.exec.ExecPlanBuilder;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.List;
+import org.apache.calcite.DataContexts;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Builds a materialized view's query and the result it keeps, by the view's {@link Layout}: an
+ * UPDATE view reads its aggregation's committed state ({@link StateViewResult}; the groups its
+ * watermark evicts are appended beside it), a COMPLETE view holds its last result in memory
+ * ({@link CompleteViewResult}), an APPEND view appends its rows ({@link AppendViewResult}).
+ * Nothing is written per group outside the state store.
+ *
+ * <pre>{@code
+ * ViewOutputs outputs = ViewOutputs.build(engine, options, "V", Layout.UPDATE, plan, stream,
+ *     rowType, 0, checkpoint, provider, queryId);   // plans and compiles: may fail
+ * PublishedResult result = outputs.openResult();    // once the view's name is taken
+ * }</pre>
+ */
+final class ViewOutputs {
+  /** How a view's result follows its batches. */
+  enum Layout {
+    /** UPDATE mode: one row per group, read from the aggregation's state. */
+    UPDATE,
+    /** COMPLETE mode: each batch's rows are the whole result. */
+    COMPLETE,
+    /** APPEND mode: each batch's rows are added. */
+    APPEND
+  }
+
+  /** How many versions' changes a view without a data directory keeps in memory, at most. */
+  static final int MAX_VERSIONS_IN_MEMORY = 10;
+
+  private final String view;
+  private final Layout layout;
+  private final RelDataType rowType;
+  private final int keyColumn;
+  private final @Nullable Checkpoint checkpoint;
+  private final OpenedStateStores stores;
+  private final ViewStateStores viewStores;
+  private final StreamingPipeline pipeline;
+  private final @Nullable ViewFinalizer finalizer;
+  private final ExecPlanBuilder.@Nullable AfterAggregate completeRows;
+  private final boolean evicts;
+  private @Nullable PublishedResult result;
+  private @Nullable Sink sink;
+
+  private ViewOutputs(String view, Layout layout, RelDataType rowType, int keyColumn,
+      @Nullable Checkpoint checkpoint, OpenedStateStores stores, ViewStateStores viewStores,
+      StreamingPipeline pipeline, @Nullable ViewFinalizer finalizer,
+      ExecPlanBuilder.@Nullable AfterAggregate completeRows, boolean evicts) {
+    this.view = view;
+    this.layout = layout;
+    this.rowType = rowType;
+    this.keyColumn = keyColumn;
+    this.checkpoint = checkpoint;
+    this.stores = stores;
+    this.viewStores = viewStores;
+    this.pipeline = pipeline;
+    this.finalizer = finalizer;
+    this.completeRows = completeRows;
+    this.evicts = evicts;
+  }
+
+  /**
+   * Builds the view's query from {@code plan}, with state stores of {@code provider} in
+   * {@code checkpoint} (in memory without one).
+   *
+   * @param keyColumn for an UPDATE view, the view column that shows a one-column group key as
+   *     it is, or -1
+   * @throws dev.freshet.planner.exec.UnreadablePlanException if the plan cannot be built
+   */
+  static ViewOutputs build(Engine engine, SessionOptions options, String view, Layout layout,
+      ExecPlan plan, StreamTable source, RelDataType rowType, int keyColumn,
+      @Nullable Checkpoint checkpoint, StateStoreProviderKind provider, String queryId) {
+    OpenedStateStores stores = new OpenedStateStores(stateStores(options, layout, checkpoint,
+        provider, engine));
+    // An UPDATE view's stores belong to its result, which reads them after its query stops.
+    ViewStateStores viewStores = new ViewStateStores(stores);
+    try {
+      RowErrors rowErrors = options.onError().newRowErrors();
+      ExecPlanBuilder builder = new ExecPlanBuilder(engine.planner().typeFactory(),
+          DataContexts.EMPTY, queryId, layout == Layout.UPDATE ? viewStores : stores,
+          engine.partitionExecutor(), engine.inputTasks()).withRowErrors(rowErrors);
+      if (layout == Layout.UPDATE) {
+        ExecPlanBuilder.SplitPlan split = builder.buildUpToAggregate(plan, source);
+        return new ViewOutputs(view, layout, rowType, keyColumn, checkpoint, stores, viewStores,
+            split.pipeline(), new ViewFinalizer(split.aggregate(), split.finalCalcs(),
+                rowType.getFieldCount(), rowErrors), null,
+            split.aggregate().eventTimeKey() != null);
+      }
+      StreamingPipeline pipeline = builder.build(plan, source);
+      // After a restart, a COMPLETE view's rows are computed again from the committed state.
+      ExecPlanBuilder.AfterAggregate completeRows = layout == Layout.COMPLETE
+          ? builder.buildAfterAggregate(plan) : null;
+      return new ViewOutputs(view, layout, rowType, keyColumn, checkpoint, stores, viewStores,
+          pipeline, null, completeRows, false);
+    } catch (RuntimeException e) {
+      stores.closeAll();
+      throw e;
+    }
+  }
+
+  private static StateStoreProviderFactory stateStores(SessionOptions options, Layout layout,
+      @Nullable Checkpoint checkpoint, StateStoreProviderKind provider, Engine engine) {
+    if (checkpoint != null) {
+      return QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
+    }
+    if (layout != Layout.UPDATE) {
+      return InMemoryStateStoreProvider::new;
+    }
+    // Readable versions without files; their changes kept for subscribers who resume.
+    int retain = Math.min(options.minBatchesToRetain(), MAX_VERSIONS_IN_MEMORY);
+    return id -> new CommittedMapStateStoreProvider(new StateStoreSpec(id, Path.of("memory"),
+        StateStoreSpec.DEFAULT_MIN_DELTAS_FOR_SNAPSHOT, retain));
+  }
+
+  /** The view's query, from its stream to its sink's rows. */
+  StreamingPipeline pipeline() {
+    return pipeline;
+  }
+
+  /**
+   * Opens the view's result as its query left it (the last batch it committed), and the sink
+   * that its query writes into ({@link #sink()}).
+   *
+   * @throws SQLException (0A000) if a column has a type the view cannot keep
+   */
+  PublishedResult openResult() throws SQLException {
+    int columns = rowType.getFieldCount();
+    switch (layout) {
+    case UPDATE: {
+      SqlTypeName keyType = keyColumn < 0 ? null
+          : rowType.getFieldList().get(keyColumn).getType().getSqlTypeName();
+      StateViewResult state = StateViewResult.open(view, viewStores.providers(),
+          java.util.Objects.requireNonNull(finalizer), columns, keyColumn, keyType,
+          evicts ? appendedRows(true) : null);
+      sink = new StateViewSink(view, state, columns);
+      return result = state;
+    }
+    case COMPLETE: {
+      long committed = checkpoint == null ? -1
+          : checkpoint.commitLog().latestBatchId().orElse(-1);
+      CompleteViewResult complete = CompleteViewResult.open(view, columns, stores.providers(),
+          java.util.Objects.requireNonNull(completeRows), committed);
+      sink = new CompleteViewSink(view, complete);
+      return result = complete;
+    }
+    default: {
+      AppendViewResult append = AppendViewResult.open(view, columns, appendedRows(false));
+      sink = new AppendViewSink(view, append);
+      return result = append;
+    }
+    }
+  }
+
+  /** The sink of the result {@link #openResult()} opened. */
+  Sink sink() {
+    return java.util.Objects.requireNonNull(sink, "openResult() first");
+  }
+
+  /** The view's appended rows: a file in its checkpoint, or in memory. */
+  private AppendedRows appendedRows(boolean keyed) throws SQLException {
+    List<RelDataTypeField> fields = rowType.getFieldList();
+    StoredColumnType[] types = new StoredColumnType[fields.size()];
+    int[] scales = new int[types.length];
+    for (int i = 0; i < types.length; i++) {
+      RelDataTypeField field = fields.get(i);
+      types[i] = StoredColumnType.of(field.getType(), view, field.getName());
+      scales[i] = StoredColumnType.scale(field.getType());
+    }
+    Path file = checkpoint == null ? null
+        : checkpoint.root().resolve("view").resolve("rows.mv.db");
+    try {
+      return AppendedRows.open(file, types, scales, keyed);
+    } catch (IllegalStateException e) {
+      throw Errors.of(dev.freshet.planner.errors.SqlState.DATA_CORRUPTED, "Cannot open the rows"
+          + " of materialized view " + view + ": " + e.getMessage() + ". DROP MATERIALIZED VIEW "
+          + view + " and create it again", e);
+    }
+  }
+
+  /**
+   * Releases what was opened for a view that did not start: its state stores, and its result
+   * if opened.
+   */
+  void closeUnstarted() {
+    if (result != null) {
+      result.close();
+    }
+    stores.closeAll();
+  }
+}
