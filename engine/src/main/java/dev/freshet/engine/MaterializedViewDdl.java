@@ -168,9 +168,8 @@ final class MaterializedViewDdl {
           // Only now that the name is free: another CREATE of it may have lost the race.
           StoredPlans.write(checkpoint, execPlan);
         }
-        // Opened only now that the name is free: the result of an earlier view of the name in an
-        // older release's H2 tables is dropped.
-        LegacyResults.drop(engine.results(), name);
+        // Opened only now that the name is free: what an older release kept in H2 of the result
+        // of a view of this name is taken over, if it is this query's, and dropped.
         ViewResult result = outputs.openResult();
         ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(),
             id, sql, List.of(source.name()), result);

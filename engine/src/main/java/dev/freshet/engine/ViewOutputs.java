@@ -4,6 +4,8 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.QueryCheckpoints;
+import dev.freshet.engine.store.LegacyResults;
+import dev.freshet.engine.store.ResultDatabase;
 import dev.freshet.engine.store.StoredColumnType;
 import dev.freshet.engine.view.AppendViewResult;
 import dev.freshet.engine.view.AppendViewSink;
@@ -19,6 +21,9 @@ import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.state.PinnedStateStore;
+import dev.freshet.executor.state.StatePartitions;
+import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.StateStoreSpec;
 import dev.freshet.executor.state.internals.CommittedMapStateStoreProvider;
@@ -28,7 +33,9 @@ import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -63,6 +70,8 @@ final class ViewOutputs {
   static final int MAX_VERSIONS_IN_MEMORY = 10;
 
   private final String view;
+  private final String queryId;
+  private final ResultDatabase results;
   private final Layout layout;
   private final RelDataType rowType;
   private final int keyColumn;
@@ -76,11 +85,14 @@ final class ViewOutputs {
   private @Nullable PublishedResult result;
   private @Nullable Sink sink;
 
-  private ViewOutputs(String view, Layout layout, RelDataType rowType, int keyColumn,
+  private ViewOutputs(String view, String queryId, ResultDatabase results, Layout layout,
+      RelDataType rowType, int keyColumn,
       @Nullable Checkpoint checkpoint, OpenedStateStores stores, ViewStateStores viewStores,
       StreamingPipeline pipeline, @Nullable ViewFinalizer finalizer,
       ExecPlanBuilder.@Nullable AfterAggregate completeRows, boolean evicts) {
     this.view = view;
+    this.queryId = queryId;
+    this.results = results;
     this.layout = layout;
     this.rowType = rowType;
     this.keyColumn = keyColumn;
@@ -115,8 +127,8 @@ final class ViewOutputs {
           engine.partitionExecutor(), engine.inputTasks()).withRowErrors(rowErrors);
       if (layout == Layout.UPDATE) {
         ExecPlanBuilder.SplitPlan split = builder.buildUpToAggregate(plan, source);
-        return new ViewOutputs(view, layout, rowType, keyColumn, checkpoint, stores, viewStores,
-            split.pipeline(), new ViewFinalizer(split.aggregate(), split.finalCalcs(),
+        return new ViewOutputs(view, queryId, engine.results(), layout, rowType, keyColumn,
+            checkpoint, stores, viewStores, split.pipeline(), new ViewFinalizer(split.aggregate(), split.finalCalcs(),
                 rowType.getFieldCount(), rowErrors), null,
             split.aggregate().eventTimeKey() != null);
       }
@@ -124,8 +136,8 @@ final class ViewOutputs {
       // After a restart, a COMPLETE view's rows are computed again from the committed state.
       ExecPlanBuilder.AfterAggregate completeRows = layout == Layout.COMPLETE
           ? builder.buildAfterAggregate(plan) : null;
-      return new ViewOutputs(view, layout, rowType, keyColumn, checkpoint, stores, viewStores,
-          pipeline, null, completeRows, false);
+      return new ViewOutputs(view, queryId, engine.results(), layout, rowType, keyColumn,
+          checkpoint, stores, viewStores, pipeline, null, completeRows, false);
     } catch (RuntimeException e) {
       stores.closeAll();
       throw e;
@@ -153,7 +165,9 @@ final class ViewOutputs {
 
   /**
    * Opens the view's result as its query left it (the last batch it committed), and the sink
-   * that its query writes into ({@link #sink()}).
+   * that its query writes into ({@link #sink()}). What an older release kept of the result in
+   * H2 is taken over where the state does not hold it (an APPEND view's rows, the windows an
+   * UPDATE view evicted), durably, then dropped.
    *
    * @throws SQLException (0A000) if a column has a type the view cannot keep
    */
@@ -163,13 +177,19 @@ final class ViewOutputs {
     case UPDATE: {
       SqlTypeName keyType = keyColumn < 0 ? null
           : rowType.getFieldList().get(keyColumn).getType().getSqlTypeName();
+      AppendedRows evicted = null;
+      if (evicts) {
+        evicted = appendedRows(true);
+        takeOverEvicted(evicted);
+      }
+      LegacyResults.drop(results, view);
       StateViewResult state = StateViewResult.open(view, viewStores.providers(),
-          java.util.Objects.requireNonNull(finalizer), columns, keyColumn, keyType,
-          evicts ? appendedRows(true) : null);
+          java.util.Objects.requireNonNull(finalizer), columns, keyColumn, keyType, evicted);
       sink = new StateViewSink(view, state, columns);
       return result = state;
     }
     case COMPLETE: {
+      LegacyResults.drop(results, view);
       long committed = checkpoint == null ? -1
           : checkpoint.commitLog().latestBatchId().orElse(-1);
       CompleteViewResult complete = CompleteViewResult.open(view, columns, stores.providers(),
@@ -178,10 +198,54 @@ final class ViewOutputs {
       return result = complete;
     }
     default: {
-      AppendViewResult append = AppendViewResult.open(view, columns, appendedRows(false));
+      AppendedRows rows = appendedRows(false);
+      if (rows.lastBatch() < 0) {
+        Optional<LegacyResults.Legacy> legacy =
+            LegacyResults.read(results, view, queryId, columnTypes(), false);
+        if (legacy.isPresent()) {
+          rows.addBatch(legacy.get().batchId(), legacy.get().rows(), null);
+        }
+      }
+      LegacyResults.drop(results, view);
+      AppendViewResult append = AppendViewResult.open(view, columns, rows);
       sink = new AppendViewSink(view, append);
       return result = append;
     }
+    }
+  }
+
+  /**
+   * Appends the rows an older release kept of the groups the watermark evicted (those its
+   * result table holds and the state does not), as of the batch it last applied.
+   */
+  private void takeOverEvicted(AppendedRows evicted) throws SQLException {
+    if (evicted.lastBatch() >= 0) {
+      return;
+    }
+    Optional<LegacyResults.Legacy> legacy =
+        LegacyResults.read(results, view, queryId, columnTypes(), true);
+    if (legacy.isEmpty()) {
+      return;
+    }
+    long batchId = legacy.get().batchId();
+    List<StateStoreProvider<Object, Object[]>> partitions = viewStores.providers();
+    List<PinnedStateStore<Object, Object[]>> pins = new ArrayList<>();
+    try {
+      for (StateStoreProvider<Object, Object[]> p : partitions) {
+        pins.add(p.pin(batchId + 1));
+      }
+      List<Object[]> rows = new ArrayList<>();
+      List<Object> keys = new ArrayList<>();
+      for (int i = 0; i < legacy.get().rows().size(); i++) {
+        Object key = legacy.get().keys().get(i);
+        if (pins.get(StatePartitions.of(key, pins.size())).get(key) == null) {
+          rows.add(legacy.get().rows().get(i));
+          keys.add(key);
+        }
+      }
+      evicted.addBatch(batchId, rows, keys);
+    } finally {
+      pins.forEach(PinnedStateStore::close);
     }
   }
 
@@ -192,13 +256,10 @@ final class ViewOutputs {
 
   /** The view's appended rows: a file in its checkpoint, or in memory. */
   private AppendedRows appendedRows(boolean keyed) throws SQLException {
-    List<RelDataTypeField> fields = rowType.getFieldList();
-    StoredColumnType[] types = new StoredColumnType[fields.size()];
+    StoredColumnType[] types = columnTypes();
     int[] scales = new int[types.length];
     for (int i = 0; i < types.length; i++) {
-      RelDataTypeField field = fields.get(i);
-      types[i] = StoredColumnType.of(field.getType(), view, field.getName());
-      scales[i] = StoredColumnType.scale(field.getType());
+      scales[i] = StoredColumnType.scale(rowType.getFieldList().get(i).getType());
     }
     Path file = checkpoint == null ? null
         : checkpoint.root().resolve("view").resolve("rows.mv.db");
@@ -209,6 +270,20 @@ final class ViewOutputs {
           + " of materialized view " + view + ": " + e.getMessage() + ". DROP MATERIALIZED VIEW "
           + view + " and create it again", e);
     }
+  }
+
+  /**
+   * How the view's columns are stored.
+   *
+   * @throws SQLException (0A000) if a column has a type the view cannot keep
+   */
+  private StoredColumnType[] columnTypes() throws SQLException {
+    List<RelDataTypeField> fields = rowType.getFieldList();
+    StoredColumnType[] types = new StoredColumnType[fields.size()];
+    for (int i = 0; i < types.length; i++) {
+      types[i] = StoredColumnType.of(fields.get(i).getType(), view, fields.get(i).getName());
+    }
+    return types;
   }
 
   /**
