@@ -45,8 +45,8 @@ public final class VectorCalcOperator implements VectorOperator {
    */
   public VectorCalcOperator(VectorExpression condition, VectorExpression[] projections,
       VectorType[] outputTypes, RowErrors rowErrors, VectorOperator downstream) {
-    if (condition != null && (condition.type() != VectorType.BOOLEAN || condition.canFail())) {
-      throw new IllegalArgumentException("a condition must be a BOOLEAN that cannot fail");
+    if (condition != null && condition.type() != VectorType.BOOLEAN) {
+      throw new IllegalArgumentException("a condition must be a BOOLEAN: " + condition.type());
     }
     this.condition = condition;
     this.projections = projections.clone();
@@ -55,26 +55,37 @@ public final class VectorCalcOperator implements VectorOperator {
     this.skipped = rowErrors.skips() ? rowErrors : null;
   }
 
+  /** In the batch being pushed, the first row that failed, or -1; and its message. */
+  private int firstFailedRow;
+  private String firstFailure;
+
   @Override public void push(VectorBatch in) {
     if (out == null || out.capacity() != in.capacity()) {
       out = VectorBatch.view(outputTypes, in.capacity());
       failures = new RowFailures(in.capacity());
     }
+    firstFailedRow = -1;
     if (condition != null) {
       ColumnVector accepted = condition.evaluate(in, failures);
+      if (failures.count() > 0) {
+        dropFailures(in);
+      }
       filter(in, accepted);
-      if (in.selectedCount() == 0) {
-        return;
+    }
+    if (in.selectedCount() > 0) {
+      for (int c = 0; c < projections.length; c++) {
+        out.setColumn(c, projections[c].evaluate(in, failures));
+      }
+      if (failures.count() > 0) {
+        dropFailures(in);
       }
     }
-    for (int c = 0; c < projections.length; c++) {
-      out.setColumn(c, projections[c].evaluate(in, failures));
+    if (firstFailedRow >= 0) {
+      // The row path stops at the first row whose condition or projection fails.
+      throw new ArithmeticException(firstFailure);
     }
-    if (failures.count() > 0) {
-      dropFailures(in);
-    }
-    out.shareRows(in);
-    if (out.selectedCount() > 0) {
+    if (in.selectedCount() > 0) {
+      out.shareRows(in);
       downstream.push(out);
     }
   }
@@ -104,8 +115,9 @@ public final class VectorCalcOperator implements VectorOperator {
   }
 
   /**
-   * Fails the batch at its first failed row, with the exception that row's projection threw on
-   * the row path; or drops the failed rows, each counted.
+   * Takes the failed rows out of the selection: each dropped and counted, or, when failures
+   * fail the batch, the first of them remembered, to be thrown once the batch's earlier rows
+   * are known not to fail.
    */
   private void dropFailures(VectorBatch in) {
     int n = in.selectedCount();
@@ -115,12 +127,12 @@ public final class VectorCalcOperator implements VectorOperator {
     for (int j = 0; j < n; j++) {
       int i = useSel ? sel[j] : j;
       if (failures.failed(i)) {
-        ArithmeticException e = new ArithmeticException(failures.message(i));
-        if (skipped == null) {
-          failures.clear();
-          throw e;
+        if (skipped != null) {
+          skipped.dropped(new ArithmeticException(failures.message(i)));
+        } else if (firstFailedRow < 0 || i < firstFailedRow) {
+          firstFailedRow = i;
+          firstFailure = failures.message(i);
         }
-        skipped.dropped(e);
       } else {
         sel[kept++] = i;
       }

@@ -50,6 +50,22 @@ public abstract class VectorExpression {
   }
 
   /**
+   * Makes row {@code i} of {@code out} NULL, a row that failed; {@code noNulls} says whether
+   * {@code out} had no NULL so far (then its mask is cleared first). Returns false, the new
+   * {@code noNulls}.
+   */
+  protected static boolean markNull(VectorBatch batch, ColumnVector out, int i,
+      boolean noNulls) {
+    if (noNulls) {
+      // The first NULL of the batch: the mask's old values go.
+      java.util.Arrays.fill(out.nulls, 0, batch.size(), false);
+      out.noNulls = false;
+    }
+    out.nulls[i] = true;
+    return false;
+  }
+
+  /**
    * Makes the selected rows of {@code out} NULL where any of {@code inputs} is, as SQL's strict
    * operators are; returns whether no row is NULL, when the kernel can skip the mask.
    */

@@ -17,9 +17,9 @@ package dev.freshet.executor.vector;
  * <p>Semantics are the row path's (Calcite's generated Java): integer arithmetic wraps in the
  * result's width (a BIGINT sum past 2^63, an INTEGER product past 2^31), division truncates,
  * {@code %} has the dividend's sign, doubles follow IEEE 754; a NULL operand makes a NULL result.
- * Division and modulo take a non-zero literal divisor only, so that no kernel divides by zero;
- * the only kernel that fails for a row is the narrowing cast ({@link #toInt}), which records the
- * row in a {@link RowFailures} with the row path's message.
+ * Kernels that can fail for a row (checked arithmetic, a division by what may be zero, the
+ * narrowing cast {@link #toInt}) record the row in a {@link RowFailures} with the row path's
+ * message, and make its value NULL.
  */
 public final class VectorExpressions {
   private VectorExpressions() {
@@ -49,15 +49,28 @@ public final class VectorExpressions {
   }
 
   /**
-   * {@code left op right}. Both operands are INT or LONG and {@code resultType} INT or LONG
-   * (computed in 64 bits and wrapped to 32 for INT), or all three DOUBLE.
+   * {@code left op right}, wrapping as Java does. Both operands are INT or LONG and
+   * {@code resultType} INT or LONG (computed in 64 bits and wrapped to 32 for INT), or all three
+   * DOUBLE. An integer division or modulo by zero fails its row ({@code "/ by zero"}).
    *
-   * @throws IllegalArgumentException for other types, or DIVIDE or MOD whose divisor is not a
-   *     non-zero integer literal (or a double literal, for doubles)
+   * @throws IllegalArgumentException for other types
    */
   public static VectorExpression arithmetic(ArithmeticOp op, VectorExpression left,
       VectorExpression right, VectorType resultType) {
-    boolean divides = op == ArithmeticOp.DIVIDE || op == ArithmeticOp.MOD;
+    return arithmetic(op, left, right, resultType, false);
+  }
+
+  /**
+   * {@code left op right}; with {@code checked}, integer overflow fails the row as Calcite's
+   * checked arithmetic ({@code SqlFunctions.checkedPlus} and the like) throws:
+   * {@code "integer overflow"} for an INT result, {@code "long overflow"} for a LONG one (a
+   * division's overflow, MIN / -1, is {@code "integer overflow"} for both). Doubles are never
+   * checked.
+   *
+   * @throws IllegalArgumentException for other types, or MOD of doubles
+   */
+  public static VectorExpression arithmetic(ArithmeticOp op, VectorExpression left,
+      VectorExpression right, VectorType resultType, boolean checked) {
     if (resultType == VectorType.DOUBLE) {
       if (left.type() != VectorType.DOUBLE || right.type() != VectorType.DOUBLE
           || op == ArithmeticOp.MOD) {
@@ -70,10 +83,7 @@ public final class VectorExpressions {
       throw new IllegalArgumentException("no integer kernel for " + op + " of " + left.type()
           + " and " + right.type() + " to " + resultType);
     }
-    if (divides && !(right instanceof Literal l && !l.isNull && l.longValue != 0)) {
-      throw new IllegalArgumentException(op + " needs a non-zero literal divisor");
-    }
-    return new LongArithmetic(op, left, right, resultType);
+    return new LongArithmetic(op, left, right, resultType, checked);
   }
 
   /**
@@ -200,7 +210,10 @@ public final class VectorExpressions {
     }
   }
 
-  /** Integer arithmetic in 64 bits, wrapped to 32 for an INT result. */
+  /**
+   * Integer arithmetic in 64 bits, wrapped to 32 for an INT result; or, when checked or dividing
+   * by what may be zero, row by row as the row path's Java, whose exceptions fail the row.
+   */
   private static final class LongArithmetic extends VectorExpression {
     private final ArithmeticOp op;
     private final VectorExpression left;
@@ -209,9 +222,11 @@ public final class VectorExpressions {
     private final boolean scalar;
     private final long scalarValue;
     private final boolean toInt;
+    private final boolean checked;
+    private final boolean canFail;
 
     LongArithmetic(ArithmeticOp op, VectorExpression left, VectorExpression right,
-        VectorType type) {
+        VectorType type, boolean checked) {
       super(type);
       this.op = op;
       this.left = left;
@@ -219,18 +234,41 @@ public final class VectorExpressions {
       this.scalar = right instanceof Literal l && !l.isNull;
       this.scalarValue = scalar ? ((Literal) right).longValue : 0;
       this.toInt = type == VectorType.INT;
+      this.checked = checked;
+      boolean divides = op == ArithmeticOp.DIVIDE || op == ArithmeticOp.MOD;
+      this.canFail = checked && op != ArithmeticOp.MOD || divides && !(scalar && scalarValue != 0);
+    }
+
+    @Override public boolean canFail() {
+      return canFail;
     }
 
     @Override public ColumnVector evaluate(VectorBatch batch, RowFailures failures) {
       ColumnVector a = left.evaluate(batch, failures);
       ColumnVector b = scalar ? null : right.evaluate(batch, failures);
       ColumnVector out = output(batch);
-      propagateNulls(batch, out, a, b);
+      boolean noNulls = propagateNulls(batch, out, a, b);
       int n = batch.selectedCount();
       int[] sel = batch.selection();
       boolean useSel = batch.selectionInUse();
       long[] x = a.longs;
       long[] r = out.longs;
+      if (canFail) {
+        long[] y = scalar ? null : b.longs;
+        for (int j = 0; j < n; j++) {
+          int i = useSel ? sel[j] : j;
+          if (!noNulls && out.nulls[i]) {
+            continue;
+          }
+          try {
+            r[i] = exact(x[i], scalar ? scalarValue : y[i]);
+          } catch (ArithmeticException e) {
+            failures.record(i, e.getMessage());
+            noNulls = markNull(batch, out, i, noNulls);
+          }
+        }
+        return out;
+      }
       if (scalar) {
         long s = scalarValue;
         switch (op) {
@@ -250,14 +288,14 @@ public final class VectorExpressions {
         default:
           for (int j = 0; j < n; j++) {
             int i = useSel ? sel[j] : j;
-            r[i] = apply(op, x[i], s);
+            r[i] = wrapping(op, x[i], s);
           }
         }
       } else {
         long[] y = b.longs;
         for (int j = 0; j < n; j++) {
           int i = useSel ? sel[j] : j;
-          r[i] = apply(op, x[i], y[i]);
+          r[i] = wrapping(op, x[i], y[i]);
         }
       }
       if (toInt) {
@@ -269,7 +307,7 @@ public final class VectorExpressions {
       return out;
     }
 
-    private static long apply(ArithmeticOp op, long x, long y) {
+    private static long wrapping(ArithmeticOp op, long x, long y) {
       switch (op) {
       case ADD:
         return x + y;
@@ -279,6 +317,58 @@ public final class VectorExpressions {
         return x * y;
       case DIVIDE:
         return x / y;
+      default:
+        return x % y;
+      }
+    }
+
+    /**
+     * One row as the row path computes it, throwing what it throws: Java's {@code /} and
+     * {@code %} in the result's width, Calcite's checked arithmetic when {@code checked}.
+     */
+    private long exact(long x, long y) {
+      if (toInt) {
+        int a = (int) x;
+        int b = (int) y;
+        if (!checked) {
+          return op == ArithmeticOp.DIVIDE ? a / b : op == ArithmeticOp.MOD ? a % b
+              : (int) wrapping(op, a, b);
+        }
+        switch (op) {
+        case ADD:
+          return Math.addExact(a, b);
+        case SUBTRACT:
+          return Math.subtractExact(a, b);
+        case MULTIPLY:
+          return Math.multiplyExact(a, b);
+        case DIVIDE: {
+          int q = a / b;
+          if ((a & b & q) < 0) {
+            throw new ArithmeticException("integer overflow");
+          }
+          return q;
+        }
+        default:
+          return a % b;
+        }
+      }
+      if (!checked) {
+        return wrapping(op, x, y);
+      }
+      switch (op) {
+      case ADD:
+        return Math.addExact(x, y);
+      case SUBTRACT:
+        return Math.subtractExact(x, y);
+      case MULTIPLY:
+        return Math.multiplyExact(x, y);
+      case DIVIDE: {
+        long q = x / y;
+        if ((x & y & q) < 0) {
+          throw new ArithmeticException("integer overflow");
+        }
+        return q;
+      }
       default:
         return x % y;
       }
@@ -392,13 +482,7 @@ public final class VectorExpressions {
         long v = a.longs[i];
         if (v != (int) v && (noNulls || !out.nulls[i])) {
           failures.record(i, "Value " + v + " out of range");
-          if (noNulls) {
-            // The first NULL of the batch: the mask's old values go.
-            java.util.Arrays.fill(out.nulls, 0, batch.size(), false);
-            out.noNulls = false;
-            noNulls = false;
-          }
-          out.nulls[i] = true;
+          noNulls = markNull(batch, out, i, noNulls);
         }
         out.longs[i] = v;
       }

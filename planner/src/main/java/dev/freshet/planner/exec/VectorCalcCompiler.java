@@ -18,8 +18,11 @@ import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Compiles a {@link RexProgram} into a {@link VectorCalcOperator}: a tree of vector kernels
@@ -33,13 +36,18 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>The subset: columns of INTEGER, BIGINT, DOUBLE, BOOLEAN and TIMESTAMP (read as BIGINT
  * milliseconds); INTEGER, BIGINT, DOUBLE and BOOLEAN literals and NULL; {@code + - *} and unary
- * minus on integers, {@code + - * /} on doubles, integer {@code /} and {@code %}/{@code MOD} by
- * a non-zero literal; comparisons; AND, OR, NOT, IS [NOT] NULL; CAST between INTEGER and BIGINT
- * and from them to DOUBLE. A narrowing CAST, the one kernel that can fail for a row, is taken only
- * as a projection's outermost call, where the row path evaluates it for every row it projects.
- * The kernels compute what Calcite's generated code computes (see {@link VectorExpressions}).
+ * minus on integers, checked (Calcite's {@code CHECKED_PLUS} and the like: overflow fails the
+ * row) or not, {@code + - * /} on doubles, integer {@code /} and {@code %}/{@code MOD};
+ * comparisons; AND, OR, NOT, IS [NOT] NULL; CAST between INTEGER and BIGINT and from them to
+ * DOUBLE. A kernel that can fail for a row (checked arithmetic, division, a narrowing CAST) is
+ * not taken under AND or OR, whose operands the row path's Java may not evaluate for every row;
+ * elsewhere the row path evaluates an expression for every row whose operands are not NULL, as
+ * the kernels do. The kernels compute what Calcite's generated code computes (see
+ * {@link VectorExpressions}).
  */
 final class VectorCalcCompiler {
+  private static final Logger LOG = LoggerFactory.getLogger(VectorCalcCompiler.class);
+
   private final RexProgram program;
   private final VectorType[] inputTypes;
 
@@ -65,6 +73,7 @@ final class VectorCalcCompiler {
       new VectorCalcCompiler(program, inputTypes).compileAll(rexBuilder);
       return outputTypesOf(program);
     } catch (Unsupported | IllegalArgumentException e) {
+      LOG.debug("Calc {} keeps the row path: {}", program, e.getMessage());
       return null;
     }
   }
@@ -97,7 +106,7 @@ final class VectorCalcCompiler {
     if (program.getCondition() != null) {
       RexNode condition = RexUtil.expandSearch(rexBuilder, null,
           program.expandLocalRef(program.getCondition()));
-      all[projects.size()] = compile(condition, false);
+      all[projects.size()] = compile(condition, true);
     }
     return all;
   }
@@ -135,7 +144,7 @@ final class VectorCalcCompiler {
   /**
    * The kernel of {@code node}.
    *
-   * @param mayFail whether a kernel that fails for a row may be here: at a projection's top
+   * @param mayFail whether a kernel that fails for a row may be here: not under AND or OR
    */
   private VectorExpression compile(RexNode node, boolean mayFail) throws Unsupported {
     if (node instanceof RexInputRef ref) {
@@ -154,37 +163,45 @@ final class VectorCalcCompiler {
     List<RexNode> operands = call.getOperands();
     switch (call.getKind()) {
     case PLUS:
-      return arithmetic(ArithmeticOp.ADD, call);
+    case CHECKED_PLUS:
+      return arithmetic(ArithmeticOp.ADD, call, mayFail);
     case MINUS:
-      return arithmetic(ArithmeticOp.SUBTRACT, call);
+    case CHECKED_MINUS:
+      return arithmetic(ArithmeticOp.SUBTRACT, call, mayFail);
     case TIMES:
-      return arithmetic(ArithmeticOp.MULTIPLY, call);
+    case CHECKED_TIMES:
+      return arithmetic(ArithmeticOp.MULTIPLY, call, mayFail);
     case DIVIDE:
-      return arithmetic(ArithmeticOp.DIVIDE, call);
+    case CHECKED_DIVIDE:
+      return arithmetic(ArithmeticOp.DIVIDE, call, mayFail);
     case MOD:
-      return arithmetic(ArithmeticOp.MOD, call);
-    case MINUS_PREFIX: {
+      return arithmetic(ArithmeticOp.MOD, call, mayFail);
+    case MINUS_PREFIX:
+    case CHECKED_MINUS_PREFIX: {
       VectorType type = integer(call.getType());
-      VectorExpression operand = compile(operands.get(0), false);
-      // 0 - x is -x for integers, wrapping alike; not for doubles (-0.0).
-      return VectorExpressions.arithmetic(ArithmeticOp.SUBTRACT,
-          VectorExpressions.literal(0, type), VectorExpressions.retype(operand, type), type);
+      VectorExpression operand = compile(operands.get(0), mayFail);
+      // -x is 0 - x for integers, wrapping or overflowing alike (Calcite's checkedUnaryMinus
+      // is subtractExact(0, x)); not for doubles (-0.0), which stay on the row path.
+      return failIfNeeded(VectorExpressions.arithmetic(ArithmeticOp.SUBTRACT,
+          VectorExpressions.literal(0, type), VectorExpressions.retype(operand, type), type,
+          call.getKind() == SqlKind.CHECKED_MINUS_PREFIX), mayFail);
     }
     case EQUALS:
-      return compare(ComparisonOp.EQUALS, call);
+      return compare(ComparisonOp.EQUALS, call, mayFail);
     case NOT_EQUALS:
-      return compare(ComparisonOp.NOT_EQUALS, call);
+      return compare(ComparisonOp.NOT_EQUALS, call, mayFail);
     case LESS_THAN:
-      return compare(ComparisonOp.LESS_THAN, call);
+      return compare(ComparisonOp.LESS_THAN, call, mayFail);
     case LESS_THAN_OR_EQUAL:
-      return compare(ComparisonOp.LESS_THAN_OR_EQUAL, call);
+      return compare(ComparisonOp.LESS_THAN_OR_EQUAL, call, mayFail);
     case GREATER_THAN:
-      return compare(ComparisonOp.GREATER_THAN, call);
+      return compare(ComparisonOp.GREATER_THAN, call, mayFail);
     case GREATER_THAN_OR_EQUAL:
-      return compare(ComparisonOp.GREATER_THAN_OR_EQUAL, call);
+      return compare(ComparisonOp.GREATER_THAN_OR_EQUAL, call, mayFail);
     case AND:
     case OR: {
-      boolean and = call.getKind() == org.apache.calcite.sql.SqlKind.AND;
+      // The row path may skip an operand (Java's && and ||): one that can fail stays there.
+      boolean and = call.getKind() == SqlKind.AND;
       VectorExpression result = compile(operands.get(0), false);
       for (int i = 1; i < operands.size(); i++) {
         result = VectorExpressions.logical(and, result, compile(operands.get(i), false));
@@ -192,11 +209,11 @@ final class VectorCalcCompiler {
       return result;
     }
     case NOT:
-      return VectorExpressions.not(compile(operands.get(0), false));
+      return VectorExpressions.not(compile(operands.get(0), mayFail));
     case IS_NULL:
-      return VectorExpressions.isNull(compile(operands.get(0), false), false);
+      return VectorExpressions.isNull(compile(operands.get(0), mayFail), false);
     case IS_NOT_NULL:
-      return VectorExpressions.isNull(compile(operands.get(0), false), true);
+      return VectorExpressions.isNull(compile(operands.get(0), mayFail), true);
     case CAST:
       return cast(call, mayFail);
     default:
@@ -224,19 +241,23 @@ final class VectorCalcCompiler {
     }
   }
 
-  private VectorExpression arithmetic(ArithmeticOp op, RexCall call) throws Unsupported {
+  private VectorExpression arithmetic(ArithmeticOp op, RexCall call, boolean mayFail)
+      throws Unsupported {
     SqlTypeName result = call.getType().getSqlTypeName();
-    VectorExpression left = compile(call.getOperands().get(0), false);
-    VectorExpression right = compile(call.getOperands().get(1), false);
+    VectorExpression left = compile(call.getOperands().get(0), mayFail);
+    VectorExpression right = compile(call.getOperands().get(1), mayFail);
     if (result == SqlTypeName.DOUBLE) {
+      // Calcite checks integer arithmetic only; doubles follow IEEE 754.
       return VectorExpressions.arithmetic(op, asDouble(left), asDouble(right), VectorType.DOUBLE);
     }
     VectorType type = integer(call.getType());
     requireNumeric(call.getOperands());
-    return VectorExpressions.arithmetic(op, left, right, type);
+    boolean checked = SqlKind.CHECKED_ARITHMETIC.contains(call.getKind());
+    return failIfNeeded(VectorExpressions.arithmetic(op, left, right, type, checked), mayFail);
   }
 
-  private VectorExpression compare(ComparisonOp op, RexCall call) throws Unsupported {
+  private VectorExpression compare(ComparisonOp op, RexCall call, boolean mayFail)
+      throws Unsupported {
     RexNode a = call.getOperands().get(0);
     RexNode b = call.getOperands().get(1);
     SqlTypeName ta = a.getType().getSqlTypeName();
@@ -245,12 +266,21 @@ final class VectorCalcCompiler {
     if (!timestamps) {
       requireNumeric(call.getOperands());
     }
-    VectorExpression left = compile(a, false);
-    VectorExpression right = compile(b, false);
+    VectorExpression left = compile(a, mayFail);
+    VectorExpression right = compile(b, mayFail);
     if (left.type() == VectorType.DOUBLE || right.type() == VectorType.DOUBLE) {
       return VectorExpressions.compare(op, asDouble(left), asDouble(right));
     }
     return VectorExpressions.compare(op, left, right);
+  }
+
+  /** {@code e}, unless it can fail for a row where no kernel may. */
+  private static VectorExpression failIfNeeded(VectorExpression e, boolean mayFail)
+      throws Unsupported {
+    if (e.canFail() && !mayFail) {
+      throw new Unsupported("an expression that can fail under AND or OR");
+    }
+    return e;
   }
 
   private VectorExpression cast(RexCall call, boolean mayFail) throws Unsupported {
@@ -261,15 +291,12 @@ final class VectorCalcCompiler {
       // Only the nullability changes.
       return compile(operand, mayFail);
     }
-    VectorExpression value = compile(operand, false);
+    VectorExpression value = compile(operand, mayFail);
     if (from == SqlTypeName.INTEGER && to == SqlTypeName.BIGINT) {
       return VectorExpressions.retype(value, VectorType.LONG);
     }
     if (from == SqlTypeName.BIGINT && to == SqlTypeName.INTEGER) {
-      if (!mayFail) {
-        throw new Unsupported("a narrowing cast inside an expression");
-      }
-      return VectorExpressions.toInt(value);
+      return failIfNeeded(VectorExpressions.toInt(value), mayFail);
     }
     if ((from == SqlTypeName.INTEGER || from == SqlTypeName.BIGINT)
         && to == SqlTypeName.DOUBLE) {
