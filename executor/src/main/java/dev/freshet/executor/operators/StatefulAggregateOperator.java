@@ -48,7 +48,9 @@ import java.util.function.Consumer;
  * task per input partition: input task 0 pushes into this operator, task {@code t} into
  * {@link #inputTask(int) inputTask(t)}, each into partial aggregates of its own. When the batch
  * ends, each key's saved value folds in the partial value of every task that saw the key, in task
- * order, so the key is restored, saved and emitted once.
+ * order, so the key is restored, saved and emitted once. A task may instead push vector batches
+ * into its {@link #vectorInput columnar input}, whose primitive cells become the task's partial
+ * aggregates, in the same form, when the batch ends.
  *
  * <p><b>Limits.</b> The batch's groups and the state's keys count in the query's memory estimate
  * ({@link BatchContext#resources()}), at {@link #bytesPerGroup() an estimated size} each: an input

@@ -55,6 +55,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@link StatefulAggregateOperator#inputTask(int) input} for its task, so that a batch's rows can
  * be read and partially aggregated on several threads. Each copy compiles its own calcs and
  * keeps its own window bounds; watermark copies share their original's watermark.
+ *
+ * <p>When the source can hand over vector batches and the operators below the first aggregation
+ * are in the columnar subset, each input task also gets a columnar copy of them
+ * ({@link StreamingPipeline#columnarInput()}), which the runtime reads instead of rows; see
+ * {@code columnarInput} and docs/internals.md. {@link #withColumnarPath withColumnarPath(false)}
+ * builds the row path alone.
  */
 public final class ExecPlanBuilder {
   private final JavaTypeFactory typeFactory;

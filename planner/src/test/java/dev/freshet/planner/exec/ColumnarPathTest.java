@@ -76,7 +76,7 @@ class ColumnarPathTest {
 
   /** What one run produced. */
   private record Run(List<String> batches, List<String> state, String failure, long dropped,
-      boolean columnar) {}
+      long watermarkMs, boolean columnar) {}
 
   /** Plans {@code sql}, builds it row-only or columnar, runs it until its stream is read. */
   private Run run(String sql, boolean columnar, RowErrors rowErrors, Runnable beforeEachBatch,
@@ -129,7 +129,7 @@ class ColumnarPathTest {
     synchronized (out) {
       return new Run(List.copyOf(out), state, failure == null ? null
           : failure.getClass().getName() + ": " + failure.getMessage(), rowErrors.droppedRows(),
-          pipeline.columnarInput() != null);
+          pipeline.watermarkMs(), pipeline.columnarInput() != null);
     }
   }
 
@@ -149,7 +149,7 @@ class ColumnarPathTest {
     assertTrue(columns.columnar(), "the columnar path was not taken for " + sql);
     assertEquals(false, rows.columnar());
     assertEquals(rows, new Run(columns.batches(), columns.state(), columns.failure(),
-        columns.dropped(), false));
+        columns.dropped(), columns.watermarkMs(), false));
     return columns;
   }
 
@@ -158,6 +158,9 @@ class ColumnarPathTest {
         + " FROM s GROUP BY n % 1000");
     assertEquals(3, run.batches().size());
     assertNull(run.failure());
+    // The vector batches' event times reached the watermark: the last row's 100,000 ms less
+    // the stream's 5 s delay.
+    assertEquals(95_000, run.watermarkMs());
   }
 
   @Test void shouldFilterAndComputeNegativesAsTheRowPathDoes() throws Exception {
@@ -228,7 +231,7 @@ class ColumnarPathTest {
         memoryBatches(), 2);
     assertTrue(columns.columnar(), "the columnar path was not taken for " + sql);
     assertEquals(rows, new Run(columns.batches(), columns.state(), columns.failure(),
-        columns.dropped(), false));
+        columns.dropped(), columns.watermarkMs(), false));
     return columns;
   }
 
@@ -238,7 +241,7 @@ class ColumnarPathTest {
     assertEquals(2, run.batches().size());
   }
 
-  @Test void shouldComputeThreeValuedLogicAndIntegerWrapAsTheRowPathDoes() throws Exception {
+  @Test void shouldComputeThreeValuedLogicAndIntegerArithmeticAsTheRowPathDoes() throws Exception {
     assertSameOverMemory("SELECT STREAM x % 3 AS k, COUNT(*), SUM(k + 1), MIN(k * 2),"
         + " MAX(-k), SUM(d * 2)"
         + " FROM m WHERE (x IS NOT NULL OR k IS NULL) AND NOT (k > 5 AND d IS NULL)"
