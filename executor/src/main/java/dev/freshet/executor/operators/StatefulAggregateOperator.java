@@ -216,8 +216,8 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   /**
-   * Whether {@link #vectorInput} accepts input columns of {@code inputTypes}: the key is one
-   * INTEGER or BIGINT column, and every call is COUNT, or SUM, $SUM0, MIN or MAX over an integer
+   * Whether {@link #vectorInput} accepts input columns of {@code inputTypes}: the key is one or
+   * more INTEGER, BIGINT or TIMESTAMP columns, and every call is COUNT, or SUM, $SUM0, MIN or MAX over an integer
    * or a double column, without DISTINCT or FILTER.
    *
    * @param inputTypes per input column its vector type, null for a column that has none
@@ -252,9 +252,8 @@ public final class StatefulAggregateOperator implements Operator {
           spec.keyIndexes()) + " and calls " + spec.partialCalls() + " over "
           + Arrays.toString(inputTypes));
     }
-    int key = spec.keyIndexes()[0];
-    VectorAggregateInput input = new VectorAggregateInput(this, task, key, inputTypes[key],
-        spec.partialCalls(), partial, keyCount, inputTypes);
+    VectorAggregateInput input = new VectorAggregateInput(this, task, spec.keyIndexes(),
+        spec.partialCalls(), partial, inputTypes);
     vectorInputs[task] = input;
     return input;
   }

@@ -1,5 +1,6 @@
 package dev.freshet.executor.operators;
 
+import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.vector.ColumnVector;
 import dev.freshet.executor.vector.VectorBatch;
 import dev.freshet.executor.vector.VectorType;
@@ -8,8 +9,8 @@ import java.util.List;
 
 /**
  * One input task's partial aggregation of vector batches into primitive cells: the columnar form
- * of {@link StatefulAggregateOperator}'s per-row {@code aggregate}, for a key that is one integer
- * column and calls without DISTINCT or FILTER ({@link #supports}).
+ * of {@link StatefulAggregateOperator}'s per-row {@code aggregate}, for a key of integer columns
+ * (BIGINT, INTEGER, TIMESTAMP) and calls without DISTINCT or FILTER ({@link #supports}).
  *
  * <pre>{@code
  * VectorOperator in = aggregation.vectorInput(task, inputTypes);   // on the batch's build
@@ -17,7 +18,8 @@ import java.util.List;
  * // aggregation.finishBatch(...) hands the groups to the merge, as the row path's
  * }</pre>
  *
- * <p>Per batch of rows it finds each selected row's group in a {@link LongGroupTable}, then folds
+ * <p>Per batch of rows it finds each selected row's group in a {@link LongGroupTable} (a
+ * {@link CompositeGroupTable} for several key columns), then folds
  * each call's argument column into that call's cells ({@code long[]} or {@code double[]} indexed
  * by group), one call at a time. When the aggregation finishes the batch, {@link #drainInto}
  * turns each group into what {@link PartialGroups} would hold had the rows been pushed one by one:
@@ -36,8 +38,8 @@ final class VectorAggregateInput implements VectorOperator {
 
   private final StatefulAggregateOperator aggregation;
   private final int task;
-  private final int keyIndex;
-  private final VectorType keyType;
+  private final int[] keyIndexes;
+  private final VectorType[] keyTypes;
   private final Accumulator[] partial;
   private final int keyCount;
   private final Cell[] cells;
@@ -46,7 +48,12 @@ final class VectorAggregateInput implements VectorOperator {
   /** Per call, whether it is {@code $SUM0}: a sum that is 0, not NULL, over no values. */
   private final boolean[] zeroWhenEmpty;
   // Allocated by the task's first batch, on its thread.
+  /** The groups of a one-column key; null with several columns. */
   private LongGroupTable table;
+  /** The groups of a key of several columns; null with one. */
+  private CompositeGroupTable composite;
+  /** The key columns of the batch being pushed, with several. */
+  private ColumnVector[] keyColumns;
   private long[][] longCells;
   private double[][] doubleCells;
   /** Per call and group, whether a value was folded in (SUM's NULL, MIN's and MAX's first). */
@@ -54,13 +61,16 @@ final class VectorAggregateInput implements VectorOperator {
   /** The group of each selected row of the batch being pushed. */
   private int[] groupOfRow;
 
-  VectorAggregateInput(StatefulAggregateOperator aggregation, int task, int keyIndex,
-      VectorType keyType, List<AggregateCall> calls, Accumulator[] partial, int keyCount,
-      VectorType[] inputTypes) {
+  VectorAggregateInput(StatefulAggregateOperator aggregation, int task, int[] keyIndexes,
+      List<AggregateCall> calls, Accumulator[] partial, VectorType[] inputTypes) {
     this.aggregation = aggregation;
     this.task = task;
-    this.keyIndex = keyIndex;
-    this.keyType = keyType;
+    this.keyIndexes = keyIndexes.clone();
+    this.keyTypes = new VectorType[keyIndexes.length];
+    for (int k = 0; k < keyIndexes.length; k++) {
+      keyTypes[k] = inputTypes[keyIndexes[k]];
+    }
+    int keyCount = keyIndexes.length;
     this.partial = partial;
     this.keyCount = keyCount;
     this.cells = new Cell[calls.size()];
@@ -82,12 +92,14 @@ final class VectorAggregateInput implements VectorOperator {
    * can take vector batches.
    */
   static boolean supports(int[] keyIndexes, List<AggregateCall> calls, VectorType[] inputTypes) {
-    if (keyIndexes.length != 1 || keyIndexes[0] >= inputTypes.length) {
+    if (keyIndexes.length == 0 || keyIndexes.length > 31) {
       return false;
     }
-    VectorType key = inputTypes[keyIndexes[0]];
-    if (key != VectorType.INT && key != VectorType.LONG) {
-      return false;
+    for (int index : keyIndexes) {
+      VectorType key = index < inputTypes.length ? inputTypes[index] : null;
+      if (key != VectorType.INT && key != VectorType.LONG) {
+        return false;
+      }
     }
     for (AggregateCall call : calls) {
       if (call.distinct() || call.hasFilter() || call.argIndex() >= inputTypes.length) {
@@ -126,9 +138,14 @@ final class VectorAggregateInput implements VectorOperator {
   }
 
   @Override public void push(VectorBatch batch) {
-    if (table == null) {
-      table = new LongGroupTable();
-      allocateCells(table.capacity());
+    if (groupOfRow == null) {
+      if (keyIndexes.length == 1) {
+        table = new LongGroupTable();
+      } else {
+        composite = new CompositeGroupTable(keyIndexes.length);
+        keyColumns = new ColumnVector[keyIndexes.length];
+      }
+      allocateCells(tableCapacity());
       groupOfRow = new int[batch.capacity()];
     } else if (groupOfRow.length < batch.capacity()) {
       groupOfRow = new int[batch.capacity()];
@@ -136,7 +153,11 @@ final class VectorAggregateInput implements VectorOperator {
     int n = batch.selectedCount();
     int[] sel = batch.selection();
     boolean useSel = batch.selectionInUse();
-    ColumnVector keys = batch.column(keyIndex);
+    if (composite != null) {
+      pushComposite(batch, n, sel, useSel);
+      return;
+    }
+    ColumnVector keys = batch.column(keyIndexes[0]);
     long[] k = keys.longs;
     int[] groups = groupOfRow;
     LongGroupTable table = this.table;
@@ -161,10 +182,38 @@ final class VectorAggregateInput implements VectorOperator {
     }
   }
 
+  /** {@link #push} with a key of several columns. */
+  private void pushComposite(VectorBatch batch, int n, int[] sel, boolean useSel) {
+    for (int k = 0; k < keyIndexes.length; k++) {
+      keyColumns[k] = batch.column(keyIndexes[k]);
+    }
+    int[] groups = groupOfRow;
+    CompositeGroupTable table = composite;
+    for (int j = 0; j < n; j++) {
+      int i = useSel ? sel[j] : j;
+      int g = table.findOrAdd(keyColumns, i);
+      if (table.added()) {
+        newGroup(g);
+      }
+      groups[j] = g;
+    }
+    for (int c = 0; c < cells.length; c++) {
+      fold(c, batch, n, sel, useSel, groups);
+    }
+  }
+
+  private int tableCapacity() {
+    return table != null ? table.capacity() : composite.capacity();
+  }
+
+  private int tableSize() {
+    return table != null ? table.size() : composite.size();
+  }
+
   /** Initializes the cells of new group {@code g}; returns {@code g}. */
   private int newGroup(int g) {
     if (g >= filled[0].length) {
-      growCells(table.capacity());
+      growCells(tableCapacity());
     }
     for (int c = 0; c < cells.length; c++) {
       if (longCells[c] != null) {
@@ -256,7 +305,7 @@ final class VectorAggregateInput implements VectorOperator {
 
   /** Whether a batch pushed rows into this input since the last drain. */
   boolean hasGroups() {
-    return table != null && table.size() > 0;
+    return groupOfRow != null && tableSize() > 0;
   }
 
   /**
@@ -276,8 +325,8 @@ final class VectorAggregateInput implements VectorOperator {
             + " pushed both rows and vector batches in one batch");
       }
     }
-    for (int g = 0; g < table.size(); g++) {
-      Object key = table.isNull(g) ? null : keyType.box(table.key(g));
+    for (int g = 0; g < tableSize(); g++) {
+      Object key = keyOf(g);
       int partition = aggregation.partitionOf(key == null ? 0 : key.hashCode());
       PartialGroups groups = taskGroups[partition];
       if (groups == null) {
@@ -290,6 +339,18 @@ final class VectorAggregateInput implements VectorOperator {
       groups.add(key, groups.hashOfKey(key), buffer);
     }
     clear();
+  }
+
+  /** Group {@code g}'s key as the row path's {@link KeyExtractor#keyOf} makes it. */
+  private Object keyOf(int g) {
+    if (table != null) {
+      return table.isNull(g) ? null : keyTypes[0].box(table.key(g));
+    }
+    Object[] values = new Object[keyIndexes.length];
+    for (int k = 0; k < values.length; k++) {
+      values[k] = composite.isNull(g, k) ? null : keyTypes[k].box(composite.key(g, k));
+    }
+    return GroupKey.adopt(values);
   }
 
   /** What the row path's partial accumulator of call {@code c} would hand to the merge. */
@@ -312,10 +373,14 @@ final class VectorAggregateInput implements VectorOperator {
 
   /** Forgets the groups, as after a drain or an aborted batch. */
   void clear() {
-    if (table != null) {
-      table.clear(MAX_KEPT_GROUPS);
-      if (filled[0].length > table.capacity()) {
-        allocateCells(table.capacity());
+    if (groupOfRow != null) {
+      if (table != null) {
+        table.clear(MAX_KEPT_GROUPS);
+      } else {
+        composite.clear(MAX_KEPT_GROUPS);
+      }
+      if (filled[0].length > tableCapacity()) {
+        allocateCells(tableCapacity());
       }
     }
   }

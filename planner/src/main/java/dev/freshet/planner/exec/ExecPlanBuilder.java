@@ -18,6 +18,7 @@ import dev.freshet.executor.operators.TimeWindowOperator;
 import dev.freshet.executor.operators.ValueKind;
 import dev.freshet.executor.operators.VectorOperator;
 import dev.freshet.executor.operators.VectorWatermarkOperator;
+import dev.freshet.executor.operators.VectorWindowOperator;
 import dev.freshet.executor.runtime.ColumnarInput;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.SupportsColumnarReads;
@@ -219,7 +220,7 @@ public final class ExecPlanBuilder {
    * The columnar pipelines of the input tasks, or null when the plan keeps its row path: that is
    * unless the source {@linkplain SupportsColumnarReads hands over vectors}, the operators between
    * the scan and the first aggregation are calcs in the columnar subset
-   * ({@link VectorCalcCompiler}) and watermarks, and the aggregation
+   * ({@link VectorCalcCompiler}), watermarks and tumbling windows, and the aggregation
    * {@linkplain StatefulAggregateOperator#acceptsVectors takes vectors} of their output. Each
    * task's copy compiles its own kernels and ends in the aggregation's
    * {@linkplain StatefulAggregateOperator#vectorInput vector input} for the task; its watermarks
@@ -253,6 +254,15 @@ public final class ExecPlanBuilder {
           return null;
         }
         programs.add(null);
+      } else if (op instanceof ExecOperator.Window w) {
+        // Tumbling windows only: a row of a HOP is several rows.
+        if (w.slideMs() != w.sizeMs() || types[w.eventTimeIndex()] != VectorType.LONG) {
+          return null;
+        }
+        types = java.util.Arrays.copyOf(types, types.length + 2);
+        types[types.length - 2] = VectorType.LONG;
+        types[types.length - 1] = VectorType.LONG;
+        programs.add(null);
       } else if (op instanceof ExecOperator.Calc calc) {
         RexProgram program = RexProgramJson.read(calc.program(), typeFactory);
         types = VectorCalcCompiler.outputTypes(program, types, rexBuilder);
@@ -272,10 +282,13 @@ public final class ExecPlanBuilder {
       VectorOperator head = aggregate.vectorInput(t, types);
       for (int j = at - 1; j >= 1; j--) {
         int k = j - 1;
-        if (programs.get(k) == null) {
-          ExecOperator.Watermark w = (ExecOperator.Watermark) nodes.get(j).operator();
+        ExecOperator op = nodes.get(j).operator();
+        if (op instanceof ExecOperator.Watermark w) {
           head = new VectorWatermarkOperator(w.eventTimeIndex(),
               taskWatermarks.get(t).get(nodes.get(j).id()), head);
+        } else if (op instanceof ExecOperator.Window w) {
+          head = new VectorWindowOperator(w.eventTimeIndex(), w.sizeMs(), inputs.get(k).length,
+              head);
         } else {
           head = VectorCalcCompiler.compile(programs.get(k), inputs.get(k), rexBuilder,
               rowErrors, head);

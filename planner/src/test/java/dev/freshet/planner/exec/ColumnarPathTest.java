@@ -188,6 +188,24 @@ class ColumnarPathTest {
         + " FROM s WHERE n % 4 = 0 OR n > 99990 GROUP BY CAST(n / 10 AS INTEGER)");
   }
 
+  @Test void shouldAggregateW4AsTheRowPathDoes() throws Exception {
+    // Tumbling windows of 10 s over TS (row i at i ms) and n % 1000: the watermark (5 s behind)
+    // evicts the windows that closed, in UPDATE mode; a key of two columns.
+    Run run = assertSameOverSequence("SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w,"
+        + " n % 1000 AS k, COUNT(*) AS c, SUM(n) AS s FROM s"
+        + " GROUP BY TUMBLE(ts, INTERVAL '10' SECOND), n % 1000");
+    // The three batches of rows, then one without rows that the watermark's advance runs.
+    assertEquals(4, run.batches().size());
+    assertNull(run.failure());
+  }
+
+  @Test void shouldGroupByTwoColumnsAsTheRowPathDoes() throws Exception {
+    assertSameOverSequence("SELECT STREAM n % 7 AS a, n % 3 - 1 AS b, COUNT(*), MAX(n)"
+        + " FROM s GROUP BY n % 7, n % 3 - 1");
+    assertSameOverMemory("SELECT STREAM k, x % 2 AS p, COUNT(*), SUM(x), MIN(d) FROM m"
+        + " GROUP BY k, x % 2", false);
+  }
+
   @Test void shouldFailAnOverflowingSumAsTheRowPathDoes() throws Exception {
     Run run = assertSameOverSequence("SELECT STREAM n % 2 AS k,"
         + " SUM(n + 9223372036854000000) FROM s GROUP BY n % 2");
@@ -200,7 +218,8 @@ class ColumnarPathTest {
         "SELECT STREAM n % 10 AS k, COUNT(DISTINCT n) FROM s GROUP BY n % 10",
         "SELECT STREAM n % 10 AS k, SUM(n) FROM s WHERE n % 3 = 0 OR n / (n % 3) > 1"
             + " GROUP BY n % 10",
-        "SELECT STREAM n % 10 AS k, n % 7 AS j, COUNT(*) FROM s GROUP BY n % 10, n % 7",
+        "SELECT STREAM HOP_START(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND) AS w,"
+            + " COUNT(*) FROM s GROUP BY HOP(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND)",
         "SELECT STREAM n % 10 AS k, SUM(n * 1.5) FROM s GROUP BY n % 10")) {
       Run rows = run(sql, false, RowErrors.failing(), () -> { }, 1);
       Run columns = run(sql, true, RowErrors.failing(), () -> { }, 1);
