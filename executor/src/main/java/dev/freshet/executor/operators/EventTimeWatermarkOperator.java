@@ -82,6 +82,20 @@ public final class EventTimeWatermarkOperator implements Operator {
     downstream.push(row);
   }
 
+  /**
+   * Observes the largest event time of rows this operator's input task read as vector batches
+   * (see {@link VectorWatermarkOperator}), as if they had been pushed here.
+   */
+  void observe(long eventTimeMs) {
+    MaxEventTime max = batchMax;
+    if (max == null) {
+      max = batchMax = new MaxEventTime();
+    }
+    if (eventTimeMs > max.ms) {
+      max.ms = eventTimeMs;
+    }
+  }
+
   @Override public void finishBatch(BatchContext batch) {
     if (batchMax != null && batchMax.ms != Long.MIN_VALUE) {
       watermark.ms = Math.max(watermark.ms, batchMax.ms - delayMs);

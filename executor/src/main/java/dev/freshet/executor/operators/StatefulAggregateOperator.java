@@ -8,6 +8,7 @@ import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.StatePartitions;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
+import dev.freshet.executor.vector.VectorType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -52,7 +53,9 @@ import java.util.function.Consumer;
  * task per input partition: input task 0 pushes into this operator, task {@code t} into
  * {@link #inputTask(int) inputTask(t)}, each into partial aggregates of its own. When the batch
  * ends, each key's saved value folds in the partial value of every task that saw the key, in task
- * order, so the key is restored, saved and emitted once.
+ * order, so the key is restored, saved and emitted once. A task may instead push vector batches
+ * into its {@link #vectorInput columnar input}, whose primitive cells become the task's partial
+ * aggregates, in the same form, when the batch ends.
  *
  * <p><b>Limits.</b> The batch's groups and the state's keys count in the query's memory estimate
  * ({@link BatchContext#resources()}), at {@link #bytesPerGroup() an estimated size} each: an input
@@ -99,6 +102,8 @@ public final class StatefulAggregateOperator implements Operator {
   private final MemoryAccount[] groupAccounts;
   /** The estimate of the state's keys, set before each commit. */
   private MemoryAccount stateAccount;
+  /** Per input task, its columnar input, or null (see {@link #vectorInput}). */
+  private final VectorAggregateInput[] vectorInputs;
 
   /**
    * Creates the operator.
@@ -169,6 +174,7 @@ public final class StatefulAggregateOperator implements Operator {
     this.rows = new AggregateRows(spec);
     this.batchGroups = new PartialGroups[inputTasks][spec.numPartitions()];
     this.groupAccounts = new MemoryAccount[inputTasks];
+    this.vectorInputs = new VectorAggregateInput[inputTasks];
     // Key columns and buffer slots: a reference, a boxed value each, the key's object and the
     // buffer's array headers, and the store's entry.
     this.bytesPerGroup = 96 + 40L * (keyCount + partial.length);
@@ -236,6 +242,72 @@ public final class StatefulAggregateOperator implements Operator {
     return this;
   }
 
+  /**
+   * Whether {@link #vectorInput} accepts input columns of {@code inputTypes}: the key is one or
+   * more INTEGER, BIGINT or TIMESTAMP columns, and every call is COUNT, or SUM, $SUM0, MIN or MAX over an integer
+   * or a double column, without DISTINCT or FILTER.
+   *
+   * @param inputTypes per input column its vector type, null for a column that has none
+   */
+  public boolean acceptsVectors(VectorType[] inputTypes) {
+    return VectorAggregateInput.supports(spec.keyIndexes(), spec.partialCalls(), inputTypes);
+  }
+
+  /**
+   * The columnar input of input task {@code task} (0 too): the task pushes vector batches of the
+   * rows it would push into {@link #inputTask(int)} (or this operator, for task 0), which are
+   * aggregated into primitive cells on its thread and join the batch's merge as the task's
+   * partial aggregates, in the same form (see {@link VectorAggregateInput}). In one batch a task
+   * pushes rows or vector batches, not both.
+   *
+   * <pre>{@code
+   * if (aggregate.acceptsVectors(types)) {
+   *   VectorOperator in = aggregate.vectorInput(0, types);
+   *   source.readVectors(start, end, batch, in::push);     // between startBatch and finishBatch
+   * }
+   * }</pre>
+   *
+   * @param inputTypes per input column its vector type, null for a column that has none
+   * @throws IllegalArgumentException unless {@link #acceptsVectors acceptsVectors(inputTypes)}
+   */
+  public VectorOperator vectorInput(int task, VectorType[] inputTypes) {
+    if (task < 0 || task >= batchGroups.length) {
+      throw new IndexOutOfBoundsException("input task " + task + " of " + batchGroups.length);
+    }
+    if (!acceptsVectors(inputTypes)) {
+      throw new IllegalArgumentException("no vector input for keys " + Arrays.toString(
+          spec.keyIndexes()) + " and calls " + spec.partialCalls() + " over "
+          + Arrays.toString(inputTypes));
+    }
+    VectorAggregateInput input = new VectorAggregateInput(this, task, spec.keyIndexes(),
+        spec.partialCalls(), partial, inputTypes);
+    vectorInputs[task] = input;
+    return input;
+  }
+
+  /** Counts the groups of input task {@code task}'s vector input in the memory estimate. */
+  void countVectorGroups(int task, long groups) {
+    groupAccounts[task].set(groups * bytesPerGroup);
+  }
+
+  /** Hands the groups of the vector inputs to the batch's partial aggregates. */
+  private void drainVectorInputs() {
+    for (int t = 0; t < vectorInputs.length; t++) {
+      if (vectorInputs[t] != null) {
+        vectorInputs[t].drainInto(batchGroups[t]);
+      }
+    }
+  }
+
+  /** Forgets what the vector inputs gathered. */
+  private void clearVectorInputs() {
+    for (VectorAggregateInput input : vectorInputs) {
+      if (input != null) {
+        input.clear();
+      }
+    }
+  }
+
   /** How many threads may push a batch's rows at once. */
   public int inputTasks() {
     return batchGroups.length;
@@ -260,6 +332,7 @@ public final class StatefulAggregateOperator implements Operator {
 
   @Override public void startBatch(BatchContext batch) {
     clearGroups();
+    clearVectorInputs();
     if (batch.resources() != resources) {
       resources = batch.resources();
       for (int t = 0; t < groupAccounts.length; t++) {
@@ -301,6 +374,7 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   @Override public void finishBatch(BatchContext batch) {
+    drainVectorInputs();
     List<PartitionTask> tasks = new ArrayList<>(partitions.size());
     for (int p = 0; p < partitions.size(); p++) {
       tasks.add(new PartitionTask(p));
@@ -566,6 +640,7 @@ public final class StatefulAggregateOperator implements Operator {
     }
     openTasks = List.of();
     clearGroups();
+    clearVectorInputs();
     for (MemoryAccount account : groupAccounts) {
       if (account != null) {
         account.set(0);
@@ -583,7 +658,7 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   /** The state partition of a key whose {@code hashCode()} is {@code hash}; stable across JVMs. */
-  private int partitionOf(int hash) {
+  int partitionOf(int hash) {
     return StatePartitions.ofHash(hash, partitions.size());
   }
 }

@@ -18,6 +18,7 @@ import dev.freshet.executor.operators.ParallelTasks;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsAdmissionControl;
+import dev.freshet.executor.source.SupportsColumnarReads;
 import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.source.SupportsTimedAvailability;
 import java.time.Duration;
@@ -496,6 +497,10 @@ public final class MicroBatchExecution implements StreamingQuery {
   }
 
   private long readOnBatchThread(long start, long end) {
+    ColumnarInput columnar = columnarInput();
+    if (columnar != null) {
+      return columnar.read((SupportsColumnarReads) source, 0, start, end, resources);
+    }
     RowsInto rows = new RowsInto(pipeline, resources);
     source.readRange(start, end, rows);
     return rows.count;
@@ -533,25 +538,40 @@ public final class MicroBatchExecution implements StreamingQuery {
    * none still pushes when the batch finishes or aborts).
    */
   private long readInTasks(long start, long end, int tasks) {
-    RowsInto[] counts = new RowsInto[tasks];
+    long[] counts = new long[tasks];
     List<Runnable> reads = new ArrayList<>(tasks);
     for (int t = 0; t < tasks; t++) {
       Operator head = t == 0 ? pipeline : streamingPipeline.extraInputTasks().get(t - 1);
       long from = sliceStart(start, end, tasks, t);
       long to = sliceStart(start, end, tasks, t + 1);
       int task = t;
+      ColumnarInput columnar = columnarInput();
       reads.add(() -> {
+        if (columnar != null) {
+          counts[task] = columnar.read((SupportsColumnarReads) source, task, from, to, resources);
+          return;
+        }
         // Made on the task's thread, as the task's own per-row state (see Operator).
-        counts[task] = new RowsInto(head, resources);
-        source.readRange(from, to, counts[task]);
+        RowsInto rows = new RowsInto(head, resources);
+        source.readRange(from, to, rows);
+        counts[task] = rows.count;
       });
     }
     ParallelTasks.runAll(reads, streamingPipeline.taskExecutor());
     long rows = 0;
-    for (RowsInto task : counts) {
-      rows += task.count;
+    for (long task : counts) {
+      rows += task;
     }
     return rows;
+  }
+
+  /**
+   * The pipeline's columnar input when the source can hand over vectors, else null: then the
+   * batch is read as vector batches (the same rows, the same slices).
+   */
+  private ColumnarInput columnarInput() {
+    ColumnarInput columnar = streamingPipeline.columnarInput();
+    return columnar != null && source instanceof SupportsColumnarReads ? columnar : null;
   }
 
   /** The first offset (exclusive) of slice {@code t} of {@code tasks} of {@code (start, end]}. */

@@ -8,6 +8,7 @@ import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.source.Source;
+import dev.freshet.executor.source.SupportsColumnarReads;
 import dev.freshet.executor.source.SupportsParallelReads;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -30,12 +31,19 @@ import java.util.concurrent.Executor;
  * @param taskExecutor runs input tasks 1, 2, ...; null when there are none
  * @param rowErrors what the operators do with a row whose expressions fail, and how many they
  *     dropped
+ * @param columnarInput when not null, the input tasks' columnar pipelines, which the runtime
+ *     reads batches into instead of rows when the source {@linkplain SupportsColumnarReads can
+ *     hand over vectors}; they feed the same aggregation as the row pipelines
  */
 public record StreamingPipeline(Source source, Operator head, CollectOperator output,
     List<EventTimeWatermarkOperator> watermarks,
     List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
-    Executor taskExecutor, RowErrors rowErrors) {
+    Executor taskExecutor, RowErrors rowErrors, ColumnarInput columnarInput) {
   public StreamingPipeline {
+    if (columnarInput != null && columnarInput.tasks() != 1 + extraInputTasks.size()) {
+      throw new IllegalArgumentException("a columnar pipeline per input task: "
+          + columnarInput.tasks() + " for " + (1 + extraInputTasks.size()) + " tasks");
+    }
     requireNonNull(rowErrors, "rowErrors");
     requireNonNull(source, "source");
     requireNonNull(head, "head");
@@ -46,6 +54,15 @@ public record StreamingPipeline(Source source, Operator head, CollectOperator ou
     if (!extraInputTasks.isEmpty() && taskExecutor == null) {
       throw new IllegalArgumentException("input tasks need an executor");
     }
+  }
+
+  /** A pipeline without columnar input. */
+  public StreamingPipeline(Source source, Operator head, CollectOperator output,
+      List<EventTimeWatermarkOperator> watermarks,
+      List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
+      Executor taskExecutor, RowErrors rowErrors) {
+    this(source, head, output, watermarks, statefulOperators, extraInputTasks, taskExecutor,
+        rowErrors, null);
   }
 
   /** A pipeline whose rows fail their batch when an expression fails. */

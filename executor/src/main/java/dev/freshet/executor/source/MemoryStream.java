@@ -2,6 +2,7 @@ package dev.freshet.executor.source;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.vector.VectorBatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ import java.util.function.Consumer;
  * becomes visible to readers (and listeners hear of it) only once it is on disk, so no query sees
  * a row that a crash could take back.
  */
-public final class MemoryStream implements Source, AutoCloseable {
+public final class MemoryStream implements SupportsColumnarReads, AutoCloseable {
   private final String name;
   private final int fieldCount;
   /** The durable log, or null for a stream kept in memory only. */
@@ -156,6 +157,27 @@ public final class MemoryStream implements Source, AutoCloseable {
       for (Object[] row : statement) {
         rows.accept(row);
       }
+    }
+  }
+
+  /**
+   * Copies the rows of {@code (start, end]} into {@code into}'s vectors, a batch at a time: the
+   * rows are arrays already, so this saves the query's operators, not the stream, their per-row
+   * objects.
+   */
+  @Override public void readVectors(long start, long end, VectorBatch into,
+      Consumer<VectorBatch> batches) {
+    into.reset();
+    readRange(start, end, row -> {
+      into.appendRow(row);
+      if (into.isFull()) {
+        batches.accept(into);
+        into.reset();
+      }
+    });
+    if (into.size() > 0) {
+      batches.accept(into);
+      into.reset();
     }
   }
 

@@ -2,6 +2,8 @@ package dev.freshet.executor.source;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.vector.ColumnVector;
+import dev.freshet.executor.vector.VectorBatch;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -42,9 +44,13 @@ import java.util.function.LongSupplier;
  * source they must copy from. The array and the boxed {@code Long}s in it are the only allocations
  * per row. Thread-safe: the source has no mutable state, so a batch may be read as slices on
  * several threads at once ({@link SupportsParallelReads}).
+ *
+ * <p>{@link #readVectors} writes the same values into the caller's vectors instead, without an
+ * allocation ({@link SupportsColumnarReads}).
  */
 public final class SequenceSource
-    implements SupportsAdmissionControl, SupportsTimedAvailability, SupportsParallelReads {
+    implements SupportsAdmissionControl, SupportsTimedAvailability, SupportsParallelReads,
+    SupportsColumnarReads {
   private final SequenceSpec spec;
   private final LongSupplier clockMs;
   /** {@link #clockMs} when the source was created: the moment row 0 became available. */
@@ -121,13 +127,7 @@ public final class SequenceSource
    * @throws IllegalArgumentException if the range is malformed or goes past the sequence's end
    */
   @Override public void readRange(long start, long end, Consumer<Object[]> rows) {
-    if (start < 0 || end < start) {
-      throw new IllegalArgumentException("bad offset range (" + start + ", " + end + "]");
-    }
-    if (end > this.end) {
-      throw new IllegalArgumentException(description() + " has no offset " + end + ": it ends"
-          + " after " + this.end + " rows");
-    }
+    checkRange(start, end);
     long startTimeMs = spec.startTimeMs();
     for (long i = start; i < end; i++) {
       Object[] row = new Object[fieldCount];
@@ -136,6 +136,55 @@ public final class SequenceSource
         row[timestampField] = startTimeMs + eventOffsetMs(i);
       }
       rows.accept(row);
+    }
+  }
+
+  /**
+   * Writes rows {@code start..end-1} into {@code into}, {@link VectorBatch#capacity()} at a time,
+   * and hands each batch to {@code batches}: the values {@link #readRange} would box, and no
+   * allocation. Columns without a vector in {@code into} are not written.
+   *
+   * @throws IllegalArgumentException as {@link #readRange}
+   */
+  @Override public void readVectors(long start, long end, VectorBatch into,
+      Consumer<VectorBatch> batches) {
+    checkRange(start, end);
+    if (into.columnCount() != fieldCount) {
+      throw new IllegalArgumentException(description() + " has " + fieldCount
+          + " columns, not " + into.columnCount());
+    }
+    ColumnVector values = into.column(valueField);
+    ColumnVector times = timestampField >= 0 ? into.column(timestampField) : null;
+    long startTimeMs = spec.startTimeMs();
+    int capacity = into.capacity();
+    for (long first = start; first < end; first += capacity) {
+      int n = (int) Math.min(capacity, end - first);
+      if (values != null) {
+        values.noNulls = true;
+        long[] v = values.longs;
+        for (int i = 0; i < n; i++) {
+          v[i] = first + i;
+        }
+      }
+      if (times != null) {
+        times.noNulls = true;
+        long[] t = times.longs;
+        for (int i = 0; i < n; i++) {
+          t[i] = startTimeMs + eventOffsetMs(first + i);
+        }
+      }
+      into.setSize(n);
+      batches.accept(into);
+    }
+  }
+
+  private void checkRange(long start, long end) {
+    if (start < 0 || end < start) {
+      throw new IllegalArgumentException("bad offset range (" + start + ", " + end + "]");
+    }
+    if (end > this.end) {
+      throw new IllegalArgumentException(description() + " has no offset " + end + ": it ends"
+          + " after " + this.end + " rows");
     }
   }
 

@@ -18,12 +18,18 @@ import dev.freshet.executor.operators.RowCalc;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.executor.operators.TimeWindowOperator;
 import dev.freshet.executor.operators.ValueKind;
+import dev.freshet.executor.operators.VectorOperator;
+import dev.freshet.executor.operators.VectorWatermarkOperator;
+import dev.freshet.executor.operators.VectorWindowOperator;
+import dev.freshet.executor.runtime.ColumnarInput;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.source.SupportsColumnarReads;
 import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.vector.VectorType;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.PlanningException;
@@ -35,6 +41,7 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexProgram;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -51,6 +58,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@link StatefulAggregateOperator#inputTask(int) input} for its task, so that a batch's rows can
  * be read and partially aggregated on several threads. Each copy compiles its own calcs and
  * keeps its own window bounds; watermark copies share their original's watermark.
+ *
+ * <p>When the source can hand over vector batches and the operators below the first aggregation
+ * are in the columnar subset, each input task also gets a columnar copy of them
+ * ({@link StreamingPipeline#columnarInput()}), which the runtime reads instead of rows; see
+ * {@code columnarInput} and docs/internals.md. {@link #withColumnarPath withColumnarPath(false)}
+ * builds the row path alone.
  */
 public final class ExecPlanBuilder {
   private final JavaTypeFactory typeFactory;
@@ -61,6 +74,8 @@ public final class ExecPlanBuilder {
   private final int inputTasks;
   /** What the calcs do with a row whose expressions fail. */
   private RowErrors rowErrors = RowErrors.failing();
+  /** Whether plans that can read vector batches get a columnar input (see {@link #build}). */
+  private boolean columnar = true;
 
   /**
    * Creates a builder for one query.
@@ -119,6 +134,15 @@ public final class ExecPlanBuilder {
    */
   public ExecPlanBuilder withRowErrors(RowErrors rowErrors) {
     this.rowErrors = requireNonNull(rowErrors, "rowErrors");
+    return this;
+  }
+
+  /**
+   * Makes the pipelines built from now on read rows only ({@code false}), or also vector batches
+   * where the plan and the source allow ({@code true}, the default): how tests compare the two.
+   */
+  public ExecPlanBuilder withColumnarPath(boolean columnar) {
+    this.columnar = columnar;
     return this;
   }
 
@@ -260,6 +284,9 @@ public final class ExecPlanBuilder {
     CollectOperator output = new CollectOperator();
     // The first copy of each watermark node's operator, by node id: input tasks' copies feed it.
     Map<Integer, EventTimeWatermarkOperator> watermarks = new LinkedHashMap<>();
+    // Per input task, its watermark operators by node id: the columnar pipelines feed them.
+    List<Map<Integer, EventTimeWatermarkOperator>> taskWatermarks = new ArrayList<>();
+    taskWatermarks.add(watermarks);
     List<StatefulAggregateOperator> stateful = new ArrayList<>();
     List<Operator> extraInputTasks = new ArrayList<>();
     boolean splittable = stream.source() instanceof SupportsParallelReads;
@@ -291,9 +318,14 @@ public final class ExecPlanBuilder {
         // Task t's copies of the row-by-row operators below, on its own slices of a batch;
         // built once the first copies are, whose watermarks the copies feed.
         Operator copy = split.inputTask(t);
+        Map<Integer, EventTimeWatermarkOperator> copies = new LinkedHashMap<>();
         for (int j = splitAt - 1; j >= 1; j--) {
           copy = rowByRow(nodes.get(j), nodes.get(j - 1), copy, watermarks, true);
+          if (copy instanceof EventTimeWatermarkOperator w) {
+            copies.put(nodes.get(j).id(), w);
+          }
         }
+        taskWatermarks.add(copies);
         extraInputTasks.add(copy);
       }
     } catch (IllegalArgumentException e) {
@@ -301,10 +333,95 @@ public final class ExecPlanBuilder {
           + e.getMessage(), e);
     }
     java.util.Collections.reverse(stateful);
+    ColumnarInput columnarInput = columnar && !stateful.isEmpty()
+        ? columnarInput(nodes, stream, stateful.get(0), taskWatermarks) : null;
     return new StreamingPipeline(stream.source(), downstream, output,
         List.copyOf(watermarks.values()), stateful,
         List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor,
-        rowErrors);
+        rowErrors, columnarInput);
+  }
+
+  /**
+   * The columnar pipelines of the input tasks, or null when the plan keeps its row path: that is
+   * unless the source {@linkplain SupportsColumnarReads hands over vectors}, the operators between
+   * the scan and the first aggregation are calcs in the columnar subset
+   * ({@link VectorCalcCompiler}), watermarks and tumbling windows, and the aggregation
+   * {@linkplain StatefulAggregateOperator#acceptsVectors takes vectors} of their output. Each
+   * task's copy compiles its own kernels and ends in the aggregation's
+   * {@linkplain StatefulAggregateOperator#vectorInput vector input} for the task; its watermarks
+   * feed the task's row watermark operators, whose batch ends fold them into the watermark.
+   */
+  private @Nullable ColumnarInput columnarInput(List<ExecNode> nodes, StreamTable stream,
+      StatefulAggregateOperator aggregate,
+      List<Map<Integer, EventTimeWatermarkOperator>> taskWatermarks) {
+    if (!(stream.source() instanceof SupportsColumnarReads)) {
+      return null;
+    }
+    List<RelDataTypeField> fields = stream.getRowType(typeFactory).getFieldList();
+    VectorType[] sourceTypes = new VectorType[fields.size()];
+    for (int i = 0; i < sourceTypes.length; i++) {
+      sourceTypes[i] = VectorCalcCompiler.vectorType(fields.get(i).getType());
+    }
+    RexBuilder rexBuilder = new RexBuilder(typeFactory);
+    // The stateless nodes below the aggregation, and the types each one reads.
+    int at = 1;
+    List<VectorType[]> inputs = new ArrayList<>();
+    List<RexProgram> programs = new ArrayList<>();
+    VectorType[] types = sourceTypes;
+    for (; at < nodes.size(); at++) {
+      ExecOperator op = nodes.get(at).operator();
+      if (op instanceof ExecOperator.StatefulAggregate) {
+        break;
+      }
+      inputs.add(types);
+      if (op instanceof ExecOperator.Watermark w) {
+        if (types[w.eventTimeIndex()] != VectorType.LONG) {
+          return null;
+        }
+        programs.add(null);
+      } else if (op instanceof ExecOperator.Window w) {
+        // Tumbling windows only: a row of a HOP is several rows.
+        if (w.slideMs() != w.sizeMs() || types[w.eventTimeIndex()] != VectorType.LONG) {
+          return null;
+        }
+        types = java.util.Arrays.copyOf(types, types.length + 2);
+        types[types.length - 2] = VectorType.LONG;
+        types[types.length - 1] = VectorType.LONG;
+        programs.add(null);
+      } else if (op instanceof ExecOperator.Calc calc) {
+        RexProgram program = RexProgramJson.read(calc.program(), typeFactory);
+        types = VectorCalcCompiler.outputTypes(program, types, rexBuilder);
+        if (types == null) {
+          return null;
+        }
+        programs.add(program);
+      } else {
+        return null;
+      }
+    }
+    if (at == nodes.size() || !aggregate.acceptsVectors(types)) {
+      return null;
+    }
+    List<VectorOperator> heads = new ArrayList<>();
+    for (int t = 0; t < aggregate.inputTasks(); t++) {
+      VectorOperator head = aggregate.vectorInput(t, types);
+      for (int j = at - 1; j >= 1; j--) {
+        int k = j - 1;
+        ExecOperator op = nodes.get(j).operator();
+        if (op instanceof ExecOperator.Watermark w) {
+          head = new VectorWatermarkOperator(w.eventTimeIndex(),
+              taskWatermarks.get(t).get(nodes.get(j).id()), head);
+        } else if (op instanceof ExecOperator.Window w) {
+          head = new VectorWindowOperator(w.eventTimeIndex(), w.sizeMs(), inputs.get(k).length,
+              head);
+        } else {
+          head = VectorCalcCompiler.compile(programs.get(k), inputs.get(k), rexBuilder,
+              rowErrors, head);
+        }
+      }
+      heads.add(head);
+    }
+    return new ColumnarInput(sourceTypes, heads);
   }
 
   /** Checks that {@code nodes} start with a scan of {@code stream} as it is declared now. */

@@ -1,0 +1,422 @@
+package dev.freshet.executor.operators;
+
+import dev.freshet.executor.state.GroupKey;
+import dev.freshet.executor.vector.ColumnVector;
+import dev.freshet.executor.vector.VectorBatch;
+import dev.freshet.executor.vector.VectorType;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One input task's partial aggregation of vector batches into primitive cells: the columnar form
+ * of {@link StatefulAggregateOperator}'s per-row {@code aggregate}, for a key of integer columns
+ * (BIGINT, INTEGER, TIMESTAMP) and calls without DISTINCT or FILTER ({@link #supports}).
+ *
+ * <pre>{@code
+ * VectorOperator in = aggregation.vectorInput(task, inputTypes);   // on the batch's build
+ * in.push(batch);                          // on the task's thread: no allocation per row
+ * // aggregation.finishBatch(...) hands the groups to the merge, as the row path's
+ * }</pre>
+ *
+ * <p>Per batch of rows it finds each selected row's group in a {@link LongGroupTable} (a
+ * {@link CompositeGroupTable} for several key columns), then folds
+ * each call's argument column into that call's cells ({@code long[]} or {@code double[]} indexed
+ * by group), one call at a time. When the aggregation finishes the batch, {@link #drainInto}
+ * turns each group into what {@link PartialGroups} would hold had the rows been pushed one by one:
+ * the boxed key in its state partition, in the order the keys first appeared, and a buffer whose
+ * slots give the merge the same values ({@link Accumulator#partialSlot}). State, checkpoints and
+ * output are therefore those of the row path; the arithmetic is the same too (integer sums
+ * overflow as {@code Math.addExact} does, double sums add in row order, MIN and MAX of doubles
+ * compare as {@code Double.compareTo}).
+ */
+final class VectorAggregateInput implements VectorOperator {
+  /** Tables grown past this many groups are given back after their batch. */
+  private static final int MAX_KEPT_GROUPS = 1 << 16;
+
+  /** How a call folds its argument into its cells. */
+  enum Cell { COUNT_STAR, COUNT, SUM_LONG, SUM_DOUBLE, MIN_LONG, MAX_LONG, MIN_DOUBLE, MAX_DOUBLE }
+
+  private final StatefulAggregateOperator aggregation;
+  private final int task;
+  private final int[] keyIndexes;
+  private final VectorType[] keyTypes;
+  private final Accumulator[] partial;
+  private final int keyCount;
+  private final Cell[] cells;
+  private final int[] args;
+  private final VectorType[] argTypes;
+  /** Per call, whether it is {@code $SUM0}: a sum that is 0, not NULL, over no values. */
+  private final boolean[] zeroWhenEmpty;
+  // Allocated by the task's first batch, on its thread.
+  /** The groups of a one-column key; null with several columns. */
+  private LongGroupTable table;
+  /** The groups of a key of several columns; null with one. */
+  private CompositeGroupTable composite;
+  /** The key columns of the batch being pushed, with several. */
+  private ColumnVector[] keyColumns;
+  private long[][] longCells;
+  private double[][] doubleCells;
+  /** Per call and group, whether a value was folded in (SUM's NULL, MIN's and MAX's first). */
+  private boolean[][] filled;
+  /** The group of each selected row of the batch being pushed. */
+  private int[] groupOfRow;
+
+  VectorAggregateInput(StatefulAggregateOperator aggregation, int task, int[] keyIndexes,
+      List<AggregateCall> calls, Accumulator[] partial, VectorType[] inputTypes) {
+    this.aggregation = aggregation;
+    this.task = task;
+    this.keyIndexes = keyIndexes.clone();
+    this.keyTypes = new VectorType[keyIndexes.length];
+    for (int k = 0; k < keyIndexes.length; k++) {
+      keyTypes[k] = inputTypes[keyIndexes[k]];
+    }
+    int keyCount = keyIndexes.length;
+    this.partial = partial;
+    this.keyCount = keyCount;
+    this.cells = new Cell[calls.size()];
+    this.args = new int[calls.size()];
+    this.argTypes = new VectorType[calls.size()];
+    this.zeroWhenEmpty = new boolean[calls.size()];
+    for (int c = 0; c < cells.length; c++) {
+      AggregateCall call = calls.get(c);
+      args[c] = call.argIndex();
+      argTypes[c] = call.argIndex() < 0 ? null : inputTypes[call.argIndex()];
+      cells[c] = cellOf(call, argTypes[c]);
+      zeroWhenEmpty[c] = call.function() == AggregateFunction.SUM0;
+    }
+  }
+
+  /**
+   * Whether an aggregation grouping by {@code keyIndexes} with the partial {@code calls} over
+   * input columns of {@code inputTypes} (null for a column that is not an integer or a double)
+   * can take vector batches.
+   */
+  static boolean supports(int[] keyIndexes, List<AggregateCall> calls, VectorType[] inputTypes) {
+    if (keyIndexes.length == 0 || keyIndexes.length > 31) {
+      return false;
+    }
+    for (int index : keyIndexes) {
+      VectorType key = index < inputTypes.length ? inputTypes[index] : null;
+      if (key != VectorType.INT && key != VectorType.LONG) {
+        return false;
+      }
+    }
+    for (AggregateCall call : calls) {
+      if (call.distinct() || call.hasFilter() || call.argIndex() >= inputTypes.length) {
+        return false;
+      }
+      VectorType arg = call.argIndex() < 0 ? null : inputTypes[call.argIndex()];
+      if (call.argIndex() >= 0 && arg == null || cellOf(call, arg) == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The cell of {@code call} over an argument of {@code arg}, or null if there is none. */
+  private static Cell cellOf(AggregateCall call, VectorType arg) {
+    boolean integer = arg == VectorType.INT || arg == VectorType.LONG;
+    switch (call.function()) {
+    case COUNT_STAR:
+      return Cell.COUNT_STAR;
+    case COUNT:
+      return Cell.COUNT;
+    case SUM:
+    case SUM0:
+      if (integer && (call.resultKind() == ValueKind.INT || call.resultKind() == ValueKind.LONG)) {
+        return Cell.SUM_LONG;
+      }
+      return arg == VectorType.DOUBLE && call.resultKind() == ValueKind.DOUBLE
+          ? Cell.SUM_DOUBLE : null;
+    case MIN:
+      return integer ? Cell.MIN_LONG : arg == VectorType.DOUBLE ? Cell.MIN_DOUBLE : null;
+    case MAX:
+      return integer ? Cell.MAX_LONG : arg == VectorType.DOUBLE ? Cell.MAX_DOUBLE : null;
+    default:
+      return null;
+    }
+  }
+
+  @Override public void push(VectorBatch batch) {
+    if (groupOfRow == null) {
+      if (keyIndexes.length == 1) {
+        table = new LongGroupTable();
+      } else {
+        composite = new CompositeGroupTable(keyIndexes.length);
+        keyColumns = new ColumnVector[keyIndexes.length];
+      }
+      allocateCells(tableCapacity());
+      groupOfRow = new int[batch.capacity()];
+    } else if (groupOfRow.length < batch.capacity()) {
+      groupOfRow = new int[batch.capacity()];
+    }
+    int n = batch.selectedCount();
+    int[] sel = batch.selection();
+    boolean useSel = batch.selectionInUse();
+    if (composite != null) {
+      pushComposite(batch, n, sel, useSel);
+      return;
+    }
+    ColumnVector keys = batch.column(keyIndexes[0]);
+    long[] k = keys.longs;
+    int[] groups = groupOfRow;
+    LongGroupTable table = this.table;
+    for (int j = 0; j < n; j++) {
+      int i = useSel ? sel[j] : j;
+      int g;
+      if (keys.isNull(i)) {
+        g = table.nullGroup();
+        if (g < 0) {
+          g = newGroup(table.addNull());
+        }
+      } else {
+        g = table.indexOf(k[i]);
+        if (g < 0) {
+          g = newGroup(table.add(k[i]));
+        }
+      }
+      groups[j] = g;
+    }
+    for (int c = 0; c < cells.length; c++) {
+      fold(c, batch, n, sel, useSel, groups);
+    }
+  }
+
+  /** {@link #push} with a key of several columns. */
+  private void pushComposite(VectorBatch batch, int n, int[] sel, boolean useSel) {
+    for (int k = 0; k < keyIndexes.length; k++) {
+      keyColumns[k] = batch.column(keyIndexes[k]);
+    }
+    int[] groups = groupOfRow;
+    CompositeGroupTable table = composite;
+    for (int j = 0; j < n; j++) {
+      int i = useSel ? sel[j] : j;
+      int g = table.findOrAdd(keyColumns, i);
+      if (table.added()) {
+        newGroup(g);
+      }
+      groups[j] = g;
+    }
+    for (int c = 0; c < cells.length; c++) {
+      fold(c, batch, n, sel, useSel, groups);
+    }
+  }
+
+  private int tableCapacity() {
+    return table != null ? table.capacity() : composite.capacity();
+  }
+
+  private int tableSize() {
+    return table != null ? table.size() : composite.size();
+  }
+
+  /** Initializes the cells of new group {@code g}; returns {@code g}. */
+  private int newGroup(int g) {
+    if (g >= filled[0].length) {
+      growCells(tableCapacity());
+    }
+    for (int c = 0; c < cells.length; c++) {
+      if (longCells[c] != null) {
+        longCells[c][g] = 0;
+      } else {
+        doubleCells[c][g] = 0;
+      }
+      filled[c][g] = false;
+    }
+    if ((g + 1) % StatefulAggregateOperator.CHECK_EVERY == 0) {
+      aggregation.countVectorGroups(task, g + 1);
+    }
+    return g;
+  }
+
+  /** Folds call {@code c}'s argument of the selected rows into their groups' cells. */
+  private void fold(int c, VectorBatch batch, int n, int[] sel, boolean useSel, int[] groups) {
+    long[] lc = longCells[c];
+    double[] dc = doubleCells[c];
+    boolean[] f = filled[c];
+    if (cells[c] == Cell.COUNT_STAR) {
+      for (int j = 0; j < n; j++) {
+        lc[groups[j]]++;
+      }
+      return;
+    }
+    ColumnVector arg = batch.column(args[c]);
+    boolean noNulls = arg.noNulls;
+    boolean[] nulls = arg.nulls;
+    long[] lv = arg.longs;
+    double[] dv = arg.doubles;
+    if (noNulls && cells[c] == Cell.SUM_LONG) {
+      // The common case (W1's SUM(n)) in a loop of its own, without the switch below.
+      for (int j = 0; j < n; j++) {
+        int g = groups[j];
+        lc[g] = Math.addExact(lc[g], lv[useSel ? sel[j] : j]);
+        f[g] = true;
+      }
+      return;
+    }
+    for (int j = 0; j < n; j++) {
+      int i = useSel ? sel[j] : j;
+      if (!noNulls && nulls[i]) {
+        continue;
+      }
+      int g = groups[j];
+      switch (cells[c]) {
+      case COUNT:
+        lc[g]++;
+        break;
+      case SUM_LONG:
+        lc[g] = Math.addExact(lc[g], lv[i]);
+        f[g] = true;
+        break;
+      case SUM_DOUBLE:
+        // SUM starts from its first value, $SUM0 from 0.0, as the row path adds (-0.0 stays).
+        dc[g] = f[g] || zeroWhenEmpty[c] ? dc[g] + dv[i] : dv[i];
+        f[g] = true;
+        break;
+      case MIN_LONG:
+        if (!f[g] || lv[i] < lc[g]) {
+          lc[g] = lv[i];
+          f[g] = true;
+        }
+        break;
+      case MAX_LONG:
+        if (!f[g] || lv[i] > lc[g]) {
+          lc[g] = lv[i];
+          f[g] = true;
+        }
+        break;
+      case MIN_DOUBLE:
+        if (!f[g] || Double.compare(dv[i], dc[g]) < 0) {
+          dc[g] = dv[i];
+          f[g] = true;
+        }
+        break;
+      case MAX_DOUBLE:
+        if (!f[g] || Double.compare(dv[i], dc[g]) > 0) {
+          dc[g] = dv[i];
+          f[g] = true;
+        }
+        break;
+      default:
+        throw new AssertionError(cells[c]);
+      }
+    }
+  }
+
+  /** Whether a batch pushed rows into this input since the last drain. */
+  boolean hasGroups() {
+    return groupOfRow != null && tableSize() > 0;
+  }
+
+  /**
+   * Adds this input's groups to {@code taskGroups}, its task's partial aggregates by partition,
+   * in the form the row path's {@code aggregate} gives them; then empties the input. Runs on
+   * the batch thread, after the task's reads ended.
+   *
+   * @throws IllegalStateException if the task also pushed rows one by one in this batch
+   */
+  void drainInto(PartialGroups[] taskGroups) {
+    if (!hasGroups()) {
+      return;
+    }
+    for (PartialGroups groups : taskGroups) {
+      if (groups != null) {
+        throw new IllegalStateException("input task " + task
+            + " pushed both rows and vector batches in one batch");
+      }
+    }
+    for (int g = 0; g < tableSize(); g++) {
+      Object key = keyOf(g);
+      int partition = aggregation.partitionOf(key == null ? 0 : key.hashCode());
+      PartialGroups groups = taskGroups[partition];
+      if (groups == null) {
+        groups = taskGroups[partition] = new PartialGroups();
+      }
+      Object[] buffer = new Object[keyCount + partial.length];
+      for (int c = 0; c < partial.length; c++) {
+        buffer[partial[c].slot] = partial[c].partialSlot(valueOf(c, g));
+      }
+      groups.add(key, groups.hashOfKey(key), buffer);
+    }
+    clear();
+  }
+
+  /** Group {@code g}'s key as the row path's {@link KeyExtractor#keyOf} makes it. */
+  private Object keyOf(int g) {
+    if (table != null) {
+      return table.isNull(g) ? null : keyTypes[0].box(table.key(g));
+    }
+    Object[] values = new Object[keyIndexes.length];
+    for (int k = 0; k < values.length; k++) {
+      values[k] = composite.isNull(g, k) ? null : keyTypes[k].box(composite.key(g, k));
+    }
+    return GroupKey.adopt(values);
+  }
+
+  /** What the row path's partial accumulator of call {@code c} would hand to the merge. */
+  private Object valueOf(int c, int g) {
+    switch (cells[c]) {
+    case COUNT_STAR:
+    case COUNT:
+      return longCells[c][g];
+    case SUM_LONG:
+      return filled[c][g] || zeroWhenEmpty[c] ? (Object) longCells[c][g] : null;
+    case SUM_DOUBLE:
+      return filled[c][g] || zeroWhenEmpty[c] ? (Object) doubleCells[c][g] : null;
+    case MIN_LONG:
+    case MAX_LONG:
+      return filled[c][g] ? argTypes[c].box(longCells[c][g]) : null;
+    default:
+      return filled[c][g] ? (Object) doubleCells[c][g] : null;
+    }
+  }
+
+  /** Forgets the groups, as after a drain or an aborted batch. */
+  void clear() {
+    if (groupOfRow != null) {
+      if (table != null) {
+        table.clear(MAX_KEPT_GROUPS);
+      } else {
+        composite.clear(MAX_KEPT_GROUPS);
+      }
+      if (filled[0].length > tableCapacity()) {
+        allocateCells(tableCapacity());
+      }
+    }
+  }
+
+  private void allocateCells(int capacity) {
+    longCells = new long[cells.length][];
+    doubleCells = new double[cells.length][];
+    filled = new boolean[Math.max(1, cells.length)][];
+    for (int c = 0; c < cells.length; c++) {
+      if (isDouble(cells[c])) {
+        doubleCells[c] = new double[capacity];
+      } else {
+        longCells[c] = new long[capacity];
+      }
+      filled[c] = new boolean[capacity];
+    }
+    if (cells.length == 0) {
+      filled[0] = new boolean[capacity];
+    }
+  }
+
+  private void growCells(int capacity) {
+    for (int c = 0; c < cells.length; c++) {
+      if (longCells[c] != null) {
+        longCells[c] = Arrays.copyOf(longCells[c], capacity);
+      } else {
+        doubleCells[c] = Arrays.copyOf(doubleCells[c], capacity);
+      }
+      filled[c] = Arrays.copyOf(filled[c], capacity);
+    }
+    if (cells.length == 0) {
+      filled[0] = new boolean[capacity];
+    }
+  }
+
+  private static boolean isDouble(Cell cell) {
+    return cell == Cell.SUM_DOUBLE || cell == Cell.MIN_DOUBLE || cell == Cell.MAX_DOUBLE;
+  }
+}

@@ -1,0 +1,304 @@
+package dev.freshet.planner.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.freshet.executor.operators.RowErrors;
+import dev.freshet.executor.runtime.MicroBatchExecution;
+import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.runtime.Trigger;
+import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.executor.source.SequenceSource;
+import dev.freshet.executor.source.SequenceSpec;
+import dev.freshet.executor.state.StateStoreProvider;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.WatermarkSpec;
+import dev.freshet.sql.FreshetSqlParser;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.calcite.DataContexts;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The columnar path against the row path: the same query, planned once, built twice by
+ * {@link ExecPlanBuilder} (once with {@code withColumnarPath(false)}), run by
+ * {@link MicroBatchExecution} over the same data; every batch's output rows (values, Java
+ * classes and order) and the committed state of every partition (keys and saved values, with
+ * their classes) must be identical, and so must failures and dropped rows.
+ */
+class ColumnarPathTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  private final ExecutorService pool = Executors.newFixedThreadPool(2);
+  /** The stream M of the current run: each run gets a new one. */
+  private MemoryStream memory;
+
+  /** A planner over the sequence S and a new memory stream M. */
+  private FreshetPlanner newPlanner() {
+    Catalog catalog = new Catalog();
+    FreshetPlanner planner = new FreshetPlanner(catalog);
+    memory = new MemoryStream("M", 3);
+    RelDataTypeFactory f = planner.typeFactory();
+    // 100,001 rows in batches of 40,000: two batches read by two input tasks, then one of
+    // 20,001 rows read by one; with a watermark on TS (row i at i ms).
+    catalog.addStream(new StreamTable("S", RelDataTypeImpl.proto(f.builder()
+        .add("N", SqlTypeName.BIGINT)
+        .add("TS", SqlTypeName.TIMESTAMP, 3).nullable(true)
+        .build()), Optional.of(new WatermarkSpec("TS", 5000)), Map.of("connector", "sequence"),
+        new SequenceSource(SequenceSpec.bounded("S", 100_001).withRowsPerBatch(40_000)
+            .withColumns(0, OptionalInt.of(1)))));
+    catalog.addStream(new StreamTable("M", RelDataTypeImpl.proto(f.builder()
+        .add("K", SqlTypeName.INTEGER).nullable(true)
+        .add("X", SqlTypeName.BIGINT).nullable(true)
+        .add("D", SqlTypeName.DOUBLE).nullable(true)
+        .build()), Optional.empty(), Map.of("connector", "memory"), memory));
+    return planner;
+  }
+
+  @AfterEach void shutdown() {
+    pool.shutdownNow();
+  }
+
+  /** What one run produced. */
+  private record Run(List<String> batches, List<String> state, String failure, long dropped,
+      long watermarkMs, boolean columnar) {}
+
+  /** Plans {@code sql}, builds it row-only or columnar, runs it until its stream is read. */
+  private Run run(String sql, boolean columnar, RowErrors rowErrors, Runnable beforeEachBatch,
+      int batches) throws Exception {
+    List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
+    FreshetPlanner planner = newPlanner();
+    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+        "q", id -> {
+          InMemoryStateStoreProvider<Object, Object[]> p = new InMemoryStateStoreProvider<>(id);
+          providers.add(p);
+          return p;
+        }, pool, 2).withRowErrors(rowErrors).withColumnarPath(columnar)
+        .build(planner.planQuery(FreshetSqlParser.parse(sql), null, 2));
+    List<String> out = new ArrayList<>();
+    MicroBatchExecution query = new MicroBatchExecution("q", "q", pipeline, (batchId, rows) -> {
+      synchronized (out) {
+        List<String> batch = new ArrayList<>();
+        for (Object[] row : rows) {
+          batch.add(typed(row));
+        }
+        out.add(batchId + ": " + batch);
+      }
+    }, () -> 0L, Trigger.DEFAULT);
+    query.start();
+    List<String> state = new ArrayList<>();
+    try {
+      for (int b = 0; b < batches; b++) {
+        beforeEachBatch.run();
+        query.processAllAvailable(TIMEOUT);
+        if (query.exception().isPresent()) {
+          break;
+        }
+      }
+      if (query.exception().isEmpty()) {
+        // Read while the query runs, idle: stopping closes its stores.
+        for (StateStoreProvider<Object, Object[]> p : providers) {
+          long v = p.latestCommittedVersion();
+          List<String> entries = new ArrayList<>();
+          for (Map.Entry<Object, Object[]> e : p.getReadStore(v).entries()) {
+            entries.add(typed(new Object[] {e.getKey()}) + "=" + typed(e.getValue()));
+          }
+          entries.sort(null);
+          state.add(p.id() + "@" + v + " " + entries);
+        }
+      }
+    } finally {
+      query.stop();
+    }
+    Throwable failure = query.exception().orElse(null);
+    synchronized (out) {
+      return new Run(List.copyOf(out), state, failure == null ? null
+          : failure.getClass().getName() + ": " + failure.getMessage(), rowErrors.droppedRows(),
+          pipeline.watermarkMs(), pipeline.columnarInput() != null);
+    }
+  }
+
+  /** A row's values with their classes: 1 (Integer) and 1 (Long) differ. */
+  private static String typed(Object[] row) {
+    StringBuilder s = new StringBuilder("[");
+    for (Object v : row) {
+      s.append(v == null ? "null" : v + ":" + v.getClass().getSimpleName()).append(", ");
+    }
+    return s.append("]").toString();
+  }
+
+  /** Runs {@code sql} both ways over the sequence S and asserts the same results. */
+  private Run assertSameOverSequence(String sql) throws Exception {
+    Run rows = run(sql, false, RowErrors.failing(), () -> { }, 1);
+    Run columns = run(sql, true, RowErrors.failing(), () -> { }, 1);
+    assertTrue(columns.columnar(), "the columnar path was not taken for " + sql);
+    assertEquals(false, rows.columnar());
+    assertEquals(rows, new Run(columns.batches(), columns.state(), columns.failure(),
+        columns.dropped(), columns.watermarkMs(), false));
+    return columns;
+  }
+
+  @Test void shouldAggregateW1AsTheRowPathDoes() throws Exception {
+    Run run = assertSameOverSequence("SELECT STREAM n % 1000 AS k, COUNT(*) AS c, SUM(n) AS s"
+        + " FROM s GROUP BY n % 1000");
+    assertEquals(3, run.batches().size());
+    assertNull(run.failure());
+    // The vector batches' event times reached the watermark: the last row's 100,000 ms less
+    // the stream's 5 s delay.
+    assertEquals(95_000, run.watermarkMs());
+  }
+
+  @Test void shouldFilterAndComputeNegativesAsTheRowPathDoes() throws Exception {
+    assertSameOverSequence("SELECT STREAM (n - 50000) % 7 AS k, COUNT(*), SUM(n - 50000),"
+        + " MIN(n * -3), MAX(-n), SUM(n / -7), COUNT(n)"
+        + " FROM s WHERE n % 3 <> 1 AND (n % 2 = 0 OR n > 95000) AND NOT n = 77"
+        + " GROUP BY (n - 50000) % 7");
+  }
+
+  @Test void shouldComputeNearOverflowAndFailOnOverflowAsTheRowPathDoes() throws Exception {
+    Run near = assertSameOverSequence("SELECT STREAM n % 5 AS k, MIN(n * 92233720368547),"
+        + " MAX(n + 9223372036854000000), MIN(-n - 9223372036854000000), COUNT(*)"
+        + " FROM s GROUP BY n % 5");
+    assertNull(near.failure());
+    // Calcite's arithmetic is checked: the first row past 2^63 fails the batch.
+    Run over = assertSameOverSequence("SELECT STREAM n % 5 AS k, MAX(n + 9223372036854700000)"
+        + " FROM s GROUP BY n % 5");
+    assertEquals("java.lang.ArithmeticException: long overflow", over.failure());
+  }
+
+  @Test void shouldCastToIntegerAndDoubleAsTheRowPathDoes() throws Exception {
+    assertSameOverSequence("SELECT STREAM CAST(n / 10 AS INTEGER) AS k, COUNT(*),"
+        + " SUM(CAST(n AS DOUBLE) / 3), MIN(n * 0.5e0), MAX(CAST(n AS DOUBLE) - 7.0e4),"
+        + " SUM(CAST(n AS INTEGER) % 10)"
+        + " FROM s WHERE n % 4 = 0 OR n > 99990 GROUP BY CAST(n / 10 AS INTEGER)");
+  }
+
+  @Test void shouldAggregateW4AsTheRowPathDoes() throws Exception {
+    // Tumbling windows of 10 s over TS (row i at i ms) and n % 1000: the watermark (5 s behind)
+    // evicts the windows that closed, in UPDATE mode; a key of two columns.
+    Run run = assertSameOverSequence("SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w,"
+        + " n % 1000 AS k, COUNT(*) AS c, SUM(n) AS s FROM s"
+        + " GROUP BY TUMBLE(ts, INTERVAL '10' SECOND), n % 1000");
+    // The three batches of rows, then one without rows that the watermark's advance runs.
+    assertEquals(4, run.batches().size());
+    assertNull(run.failure());
+  }
+
+  @Test void shouldGroupByTwoColumnsAsTheRowPathDoes() throws Exception {
+    assertSameOverSequence("SELECT STREAM n % 7 AS a, n % 3 - 1 AS b, COUNT(*), MAX(n)"
+        + " FROM s GROUP BY n % 7, n % 3 - 1");
+    assertSameOverMemory("SELECT STREAM k, x % 2 AS p, COUNT(*), SUM(x), MIN(d) FROM m"
+        + " GROUP BY k, x % 2", false);
+  }
+
+  @Test void shouldFailAnOverflowingSumAsTheRowPathDoes() throws Exception {
+    Run run = assertSameOverSequence("SELECT STREAM n % 2 AS k,"
+        + " SUM(n + 9223372036854000000) FROM s GROUP BY n % 2");
+    assertEquals("java.lang.ArithmeticException: long overflow", run.failure());
+    assertEquals(List.of(), run.batches());
+  }
+
+  @Test void shouldKeepTheRowPathOutsideTheSubset() throws Exception {
+    for (String sql : List.of(
+        "SELECT STREAM n % 10 AS k, COUNT(DISTINCT n) FROM s GROUP BY n % 10",
+        "SELECT STREAM n % 10 AS k, SUM(n) FROM s WHERE n % 3 = 0 OR n / (n % 3) > 1"
+            + " GROUP BY n % 10",
+        "SELECT STREAM HOP_START(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND) AS w,"
+            + " COUNT(*) FROM s GROUP BY HOP(ts, INTERVAL '5' SECOND, INTERVAL '10' SECOND)",
+        "SELECT STREAM n % 10 AS k, SUM(n * 1.5) FROM s GROUP BY n % 10")) {
+      Run rows = run(sql, false, RowErrors.failing(), () -> { }, 1);
+      Run columns = run(sql, true, RowErrors.failing(), () -> { }, 1);
+      assertEquals(false, columns.columnar(), sql);
+      assertEquals(rows, columns, sql);
+    }
+  }
+
+  /** Adds one statement of rows to M before each batch: nulls, extremes, -0.0, NaN. */
+  private Runnable memoryBatches() {
+    List<List<Object[]>> statements = List.of(
+        List.of(new Object[] {1, 10L, 1.5}, new Object[] {null, 5L, -0.0},
+            new Object[] {2, null, null}, new Object[] {1, -7L, 0.0},
+            new Object[] {Integer.MAX_VALUE, Long.MAX_VALUE, Double.NaN},
+            new Object[] {-3, Long.MIN_VALUE, -2.5}),
+        List.of(new Object[] {null, null, null}, new Object[] {2, 3_000_000_000L, 1e300},
+            new Object[] {1, 4L, -0.0}, new Object[] {Integer.MIN_VALUE, -1L, 1e300},
+            new Object[] {7, 8L, 2.0}, new Object[] {null, Long.MAX_VALUE, 1.0}));
+    int[] next = {0};
+    return () -> memory.addData(statements.get(next[0]++ % statements.size()));
+  }
+
+  /** Runs {@code sql} both ways over two statements into M, with {@code rowErrors} each. */
+  private Run assertSameOverMemory(String sql, boolean skipping) throws Exception {
+    Run rows = run(sql, false, skipping ? RowErrors.skipping() : RowErrors.failing(),
+        memoryBatches(), 2);
+    Run columns = run(sql, true, skipping ? RowErrors.skipping() : RowErrors.failing(),
+        memoryBatches(), 2);
+    assertTrue(columns.columnar(), "the columnar path was not taken for " + sql);
+    assertEquals(rows, new Run(columns.batches(), columns.state(), columns.failure(),
+        columns.dropped(), columns.watermarkMs(), false));
+    return columns;
+  }
+
+  @Test void shouldHandleNullsAndExtremesAsTheRowPathDoes() throws Exception {
+    Run run = assertSameOverMemory("SELECT STREAM k, COUNT(*), COUNT(x), SUM(x / 4), SUM(d),"
+        + " MIN(d), MAX(d), MIN(k), MAX(x), COUNT(d) FROM m GROUP BY k", false);
+    assertEquals(2, run.batches().size());
+  }
+
+  @Test void shouldComputeThreeValuedLogicAndIntegerArithmeticAsTheRowPathDoes() throws Exception {
+    assertSameOverMemory("SELECT STREAM x % 3 AS k, COUNT(*), SUM(k + 1), MIN(k * 2),"
+        + " MAX(-k), SUM(d * 2)"
+        + " FROM m WHERE (x IS NOT NULL OR k IS NULL) AND NOT (k > 5 AND d IS NULL)"
+        + " AND (d < 100 OR d IS NULL OR k = 2) GROUP BY x % 3", false);
+  }
+
+  @Test void shouldFailOrDropARowWhoseCastFailsAsTheRowPathDoes() throws Exception {
+    String sql = "SELECT STREAM CAST(x AS INTEGER) AS k, COUNT(*) FROM m"
+        + " GROUP BY CAST(x AS INTEGER)";
+    Run failing = assertSameOverMemory(sql, false);
+    assertEquals("java.lang.ArithmeticException: Value 9223372036854775807 out of range",
+        failing.failure());
+    Run skipping = assertSameOverMemory(sql, true);
+    assertNull(skipping.failure());
+    // Long.MAX_VALUE (twice), Long.MIN_VALUE and 3,000,000,000 are out of INTEGER's range.
+    assertEquals(4, skipping.dropped());
+  }
+
+  @Test void shouldFailOrDropARowWhoseArithmeticOverflowsAsTheRowPathDoes() throws Exception {
+    // x * 2 overflows for Long.MAX_VALUE and MIN_VALUE, -k for Integer.MIN_VALUE, k + 1 for
+    // Integer.MAX_VALUE; one row with x = Long.MAX_VALUE has k NULL.
+    String sql = "SELECT STREAM k, SUM(x * 2 + k), MIN(-k), MAX(k + 1), SUM(x / (k - 100))"
+        + " FROM m WHERE x * 3 <> 7 GROUP BY k";
+    Run failing = assertSameOverMemory(sql, false);
+    assertEquals("java.lang.ArithmeticException: long overflow", failing.failure());
+    Run skipping = assertSameOverMemory(sql, true);
+    assertNull(skipping.failure());
+    assertTrue(skipping.dropped() >= 3, "dropped " + skipping.dropped());
+  }
+
+  @Test void shouldBuildAColumnarPipelinePerInputTask() throws Exception {
+    FreshetPlanner planner = newPlanner();
+    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+        "q", InMemoryStateStoreProvider::new, pool, 2).build(planner.planQuery(
+            FreshetSqlParser.parse("SELECT STREAM n % 1000 AS k, COUNT(*) FROM s"
+                + " GROUP BY n % 1000"), null, 2));
+    assertNotNull(pipeline.columnarInput());
+    assertEquals(2, pipeline.columnarInput().tasks());
+    assertEquals(2, pipeline.inputTasks());
+  }
+}
