@@ -168,6 +168,50 @@ class ViewFeedTest {
     }
   }
 
+  /**
+   * A view reads its state with HAVING applied when it is read, so a group that HAVING stops
+   * admitting leaves the view, as it leaves the same query over all input; its subscribers get
+   * a DELETE (live and resumed), and a subscriber who never read the group's INSERT gets nothing.
+   */
+  @Test void shouldDeleteAGroupWhenHavingStopsAdmittingIt() throws Exception {
+    statement.execute("CREATE MATERIALIZED VIEW small AS SELECT k, SUM(n) AS s FROM clicks"
+        + " GROUP BY k HAVING SUM(n) < 10");
+    statement.executeUpdate("INSERT INTO clicks VALUES ('a', 3), ('b', 1)");
+    long first = viewVersion("SMALL");
+    try (Statement other = connection.createStatement();
+         ResultSet live = other.executeQuery("SELECT STREAM * FROM small")) {
+      assertEquals(List.of(List.of("a", 3L, first, "INSERT"), List.of("b", 1L, first, "INSERT")),
+          byKey(read(live, 2)));
+      statement.executeUpdate("INSERT INTO clicks VALUES ('a', 9), ('b', 1)");
+      long second = viewVersion("SMALL");
+      List<List<Object>> expected = List.of(List.of("a", 3L, second, "DELETE"),
+          List.of("b", 2L, second, "UPDATE"));
+      assertEquals(expected, byKey(read(live, 2)));
+      try (ResultSet resumed = statement.executeQuery("SELECT STREAM * FROM small"
+          + " /*+ OPTIONS('since_version'='" + first + "') */")) {
+        assertEquals(expected, byKey(read(resumed, 2)));
+      }
+      // What a pull query reads: what the same query computes over all input.
+      try (ResultSet pulled = statement.executeQuery("SELECT k, s FROM small")) {
+        assertTrue(pulled.next());
+        assertEquals(List.of("b", 2L), List.of(pulled.getString(1), pulled.getLong(2)));
+        assertTrue(!pulled.next(), "only b is under 10");
+      }
+    }
+    // A subscriber that has not read a group's INSERT when its DELETE comes reads neither; one
+    // whose starting row is unread reads the group's latest value as an INSERT.
+    try (Statement slow = connection.createStatement();
+         ResultSet unread = slow.executeQuery("SELECT STREAM * FROM small")) {
+      statement.executeUpdate("INSERT INTO clicks VALUES ('c', 4)");
+      viewVersion("SMALL");
+      statement.executeUpdate("INSERT INTO clicks VALUES ('c', 6), ('b', 1)");
+      long last = viewVersion("SMALL");
+      assertEquals(List.of(List.of("b", 3L, last, "INSERT")), read(unread, 1));
+      statement.executeUpdate("INSERT INTO clicks VALUES ('d', 1)");
+      assertEquals(List.of(List.of("d", 1L, viewVersion("SMALL"), "INSERT")), read(unread, 1));
+    }
+  }
+
   private long viewVersion(String view) throws Exception {
     PushResults.awaitIdle(engine, "the views");
     try (ResultSet rs = statement.executeQuery("SHOW VIEWS")) {
