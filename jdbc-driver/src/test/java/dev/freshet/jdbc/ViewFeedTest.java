@@ -212,6 +212,35 @@ class ViewFeedTest {
     }
   }
 
+  /**
+   * A COMPLETE view keeps its last result and the one before: a subscriber who saw the one before
+   * resumes with its rows deleted and the current ones inserted; one who saw an older one is
+   * refused with what to do.
+   */
+  @Test void shouldResumeACompleteViewOnlyFromTheVersionBeforeItsLatest() throws Exception {
+    statement.execute("CREATE MATERIALIZED VIEW totals AS SELECT k, COUNT(*) AS c FROM clicks"
+        + " GROUP BY k EMIT COMPLETE");
+    statement.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
+    long first = viewVersion("TOTALS");
+    statement.executeUpdate("INSERT INTO clicks VALUES ('b', 1)");
+    long second = viewVersion("TOTALS");
+    statement.executeUpdate("INSERT INTO clicks VALUES ('a', 2)");
+    long third = viewVersion("TOTALS");
+    try (ResultSet resumed = statement.executeQuery("SELECT STREAM * FROM totals"
+        + " /*+ OPTIONS('since_version'='" + second + "') */")) {
+      List<List<Object>> rows = read(resumed, 4);
+      assertEquals(List.of(List.of("a", 1L, third, "DELETE"), List.of("b", 1L, third, "DELETE")),
+          byKey(new ArrayList<>(rows.subList(0, 2))));
+      assertEquals(List.of(List.of("a", 2L, third, "INSERT"), List.of("b", 1L, third, "INSERT")),
+          byKey(new ArrayList<>(rows.subList(2, 4))));
+    }
+    SQLException e = assertThrows(SQLException.class, () -> statement.executeQuery(
+        "SELECT STREAM * FROM totals /*+ OPTIONS('since_version'='" + first + "') */"));
+    assertEquals("22023", e.getSQLState());
+    assertTrue(e.getMessage().startsWith("View TOTALS no longer keeps the changes after version "
+        + first + ": the oldest it keeps are those of version " + second + "."), e.getMessage());
+  }
+
   private long viewVersion(String view) throws Exception {
     PushResults.awaitIdle(engine, "the views");
     try (ResultSet rs = statement.executeQuery("SHOW VIEWS")) {
