@@ -8,11 +8,10 @@ import dev.freshet.engine.store.LegacyResults;
 import dev.freshet.engine.store.ResultDatabase;
 import dev.freshet.engine.store.StoredColumnType;
 import dev.freshet.engine.view.AppendViewResult;
-import dev.freshet.engine.view.AppendViewSink;
 import dev.freshet.engine.view.AppendedRows;
 import dev.freshet.engine.view.CompleteViewResult;
-import dev.freshet.engine.view.CompleteViewSink;
 import dev.freshet.engine.view.PublishedResult;
+import dev.freshet.engine.view.PublishingSink;
 import dev.freshet.engine.view.StateViewResult;
 import dev.freshet.engine.view.StateViewSink;
 import dev.freshet.engine.view.ViewFinalizer;
@@ -194,7 +193,7 @@ final class ViewOutputs {
           : checkpoint.commitLog().latestBatchId().orElse(-1);
       CompleteViewResult complete = CompleteViewResult.open(view, columns, stores.providers(),
           java.util.Objects.requireNonNull(completeRows), committed);
-      sink = new CompleteViewSink(view, complete);
+      sink = new PublishingSink(view, complete::publish);
       return result = complete;
     }
     default: {
@@ -208,7 +207,7 @@ final class ViewOutputs {
       }
       LegacyResults.drop(results, view);
       AppendViewResult append = AppendViewResult.open(view, columns, rows);
-      sink = new AppendViewSink(view, append);
+      sink = new PublishingSink(view, append::publish);
       return result = append;
     }
     }

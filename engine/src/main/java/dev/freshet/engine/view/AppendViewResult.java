@@ -3,7 +3,6 @@ package dev.freshet.engine.view;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.push.RowKind;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.DataContext;
@@ -83,19 +82,9 @@ public final class AppendViewResult extends PublishedResult {
   /** The rows of the statement's version, in append order; filters are left to Calcite. */
   @Override public Enumerable<@Nullable Object[]> scan(DataContext root, List<RexNode> filters,
       int @Nullable [] projects) {
-    ViewVersion pinned = pinnedBy(root);
     return new AbstractEnumerable<>() {
       @Override public Enumerator<@Nullable Object[]> enumerator() {
-        ViewVersion v = pinned;
-        if (v == null) {
-          try {
-            v = pin();
-          } catch (SQLException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-          }
-          // A snapshot reads committed rows that never change: holding it is enough.
-          v.release();
-        }
+        ViewVersion v = versionOfRows(root);
         AppendedRows.Snapshot appended = v.appended();
         if (appended == null) {
           return Linq4j.emptyEnumerator();

@@ -4,12 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.store.StoredColumnType;
 import dev.freshet.executor.state.StateCodec;
+import dev.freshet.executor.state.internals.UnsignedBytesType;
 import dev.freshet.executor.storage.DurableFiles;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,12 +19,9 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.h2.mvstore.Cursor;
-import org.h2.mvstore.DataUtils;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.MVStoreException;
-import org.h2.mvstore.WriteBuffer;
-import org.h2.mvstore.type.BasicDataType;
 import org.h2.mvstore.type.ByteArrayDataType;
 import org.h2.mvstore.type.LongDataType;
 
@@ -120,7 +117,7 @@ public final class AppendedRows implements AutoCloseable {
         .keyType(LongDataType.INSTANCE).valueType(LongDataType.INSTANCE));
     this.meta = store.openMap(META);
     this.byKey = keyed ? store.openMap(BY_KEY, new MVMap.Builder<byte[], Long>()
-        .keyType(UnsignedBytes.INSTANCE).valueType(LongDataType.INSTANCE)) : null;
+        .keyType(UnsignedBytesType.INSTANCE).valueType(LongDataType.INSTANCE)) : null;
   }
 
   /**
@@ -621,33 +618,6 @@ public final class AppendedRows implements AutoCloseable {
       next += n;
       pos = 0;
       count = n;
-    }
-  }
-
-  /** Keys of {@code byKey}: byte strings in unsigned lexicographic order. */
-  static final class UnsignedBytes extends BasicDataType<byte[]> {
-    static final UnsignedBytes INSTANCE = new UnsignedBytes();
-
-    @Override public int compare(byte[] a, byte[] b) {
-      return Arrays.compareUnsigned(a, b);
-    }
-
-    @Override public int getMemory(byte[] b) {
-      return 24 + b.length;
-    }
-
-    @Override public void write(WriteBuffer buffer, byte[] b) {
-      buffer.putVarInt(b.length).put(b);
-    }
-
-    @Override public byte[] read(ByteBuffer buffer) {
-      byte[] b = new byte[DataUtils.readVarInt(buffer)];
-      buffer.get(b);
-      return b;
-    }
-
-    @Override public byte[][] createStorage(int size) {
-      return new byte[size][];
     }
   }
 

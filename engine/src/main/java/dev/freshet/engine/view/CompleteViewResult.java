@@ -114,19 +114,9 @@ public final class CompleteViewResult extends PublishedResult {
   /** The rows of the statement's version, in the batch's order; filters are left to Calcite. */
   @Override public Enumerable<@Nullable Object[]> scan(DataContext root, List<RexNode> filters,
       int @Nullable [] projects) {
-    ViewVersion pinned = pinnedBy(root);
     return new AbstractEnumerable<>() {
       @Override public Enumerator<@Nullable Object[]> enumerator() {
-        ViewVersion v = pinned;
-        if (v == null) {
-          try {
-            v = pin();
-          } catch (SQLException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-          }
-          // The rows are immutable: holding the list is enough.
-          v.release();
-        }
+        ViewVersion v = versionOfRows(root);
         List<@Nullable Object[]> rows = new ArrayList<>(v.rows().size());
         for (Object[] row : v.rows()) {
           rows.add(project(row, projects));

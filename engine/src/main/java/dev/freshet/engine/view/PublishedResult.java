@@ -75,6 +75,25 @@ public abstract class PublishedResult implements VersionedResult, AutoCloseable 
     return ViewPins.of(root).map(p -> p.version(this)).orElse(null);
   }
 
+  /**
+   * The version the statement of {@code root} pinned, or the current one for a caller without a
+   * statement: released at once, for results whose versions hold immutable rows, which stay
+   * readable without a reference.
+   */
+  ViewVersion versionOfRows(DataContext root) {
+    ViewVersion pinned = pinnedBy(root);
+    if (pinned != null) {
+      return pinned;
+    }
+    try {
+      ViewVersion v = pin();
+      v.release();
+      return v;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
   @Override public Enumerable<@Nullable Object[]> scan(DataContext root) {
     return scan(root, List.of(), null);
   }

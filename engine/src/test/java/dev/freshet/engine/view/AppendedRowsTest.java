@@ -1,5 +1,6 @@
 package dev.freshet.engine.view;
 
+import dev.freshet.executor.state.internals.UnsignedBytesType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -297,7 +298,7 @@ class AppendedRowsTest {
       MVMap<Long, Long> batchMap = store.openMap("batches", new MVMap.Builder<Long, Long>()
           .keyType(LongDataType.INSTANCE).valueType(LongDataType.INSTANCE));
       MVMap<byte[], Long> keyMap = store.openMap("byKey", new MVMap.Builder<byte[], Long>()
-          .keyType(AppendedRows.UnsignedBytes.INSTANCE).valueType(LongDataType.INSTANCE));
+          .keyType(UnsignedBytesType.INSTANCE).valueType(LongDataType.INSTANCE));
       byte[] torn = rowMap.get(0L);
       rowMap.put(1L, torn);
       batchMap.put(1L, 1L);

@@ -200,7 +200,7 @@ public final class StateCodec {
    * @throws IOException if the bytes are not exactly one value (a corrupt file)
    */
   public static Object decode(byte[] bytes, int offset, int length) throws IOException {
-    Slice in = new Slice(bytes, offset, length);
+    ByteSlice in = new ByteSlice(bytes, offset, length);
     Object value = read(in);
     if (in.remaining() != 0) {
       throw new IOException(in.remaining() + " bytes left over after a value of " + length
@@ -215,106 +215,10 @@ public final class StateCodec {
       throw new IOException("Negative length " + n + " in state: the file is corrupt");
     }
     // Every element, byte or chunk takes at least one byte, so a larger count cannot be right.
-    if (in instanceof Slice && n > ((Slice) in).remaining()) {
-      throw new IOException("Length " + n + " exceeds the " + ((Slice) in).remaining()
+    if (in instanceof ByteSlice && n > ((ByteSlice) in).remaining()) {
+      throw new IOException("Length " + n + " exceeds the " + ((ByteSlice) in).remaining()
           + " bytes left in the value: the file is corrupt");
     }
     return n;
-  }
-
-  /** Bounded, unsynchronized {@link DataInput} over part of a byte array. */
-  private static final class Slice implements DataInput {
-    private final byte[] bytes;
-    private final int end;
-    private int pos;
-
-    Slice(byte[] bytes, int offset, int length) {
-      if (offset < 0 || length < 0 || offset + length > bytes.length) {
-        throw new IndexOutOfBoundsException("offset " + offset + ", length " + length
-            + " outside an array of " + bytes.length);
-      }
-      this.bytes = bytes;
-      this.pos = offset;
-      this.end = offset + length;
-    }
-
-    int remaining() {
-      return end - pos;
-    }
-
-    private int take(int n) throws EOFException {
-      if (n > end - pos) {
-        throw new EOFException("Value ends after " + (end - pos) + " more bytes, " + n
-            + " needed: the file is corrupt");
-      }
-      int at = pos;
-      pos += n;
-      return at;
-    }
-
-    @Override public void readFully(byte[] b) throws IOException {
-      readFully(b, 0, b.length);
-    }
-
-    @Override public void readFully(byte[] b, int off, int len) throws IOException {
-      System.arraycopy(bytes, take(len), b, off, len);
-    }
-
-    @Override public int skipBytes(int n) {
-      int skipped = Math.max(0, Math.min(n, end - pos));
-      pos += skipped;
-      return skipped;
-    }
-
-    @Override public boolean readBoolean() throws IOException {
-      return readByte() != 0;
-    }
-
-    @Override public byte readByte() throws IOException {
-      return bytes[take(1)];
-    }
-
-    @Override public int readUnsignedByte() throws IOException {
-      return bytes[take(1)] & 0xFF;
-    }
-
-    @Override public short readShort() throws IOException {
-      return (short) readUnsignedShort();
-    }
-
-    @Override public int readUnsignedShort() throws IOException {
-      int at = take(2);
-      return (bytes[at] & 0xFF) << 8 | bytes[at + 1] & 0xFF;
-    }
-
-    @Override public char readChar() throws IOException {
-      return (char) readUnsignedShort();
-    }
-
-    @Override public int readInt() throws IOException {
-      int at = take(4);
-      return (bytes[at] & 0xFF) << 24 | (bytes[at + 1] & 0xFF) << 16
-          | (bytes[at + 2] & 0xFF) << 8 | bytes[at + 3] & 0xFF;
-    }
-
-    @Override public long readLong() throws IOException {
-      return (long) readInt() << 32 | readInt() & 0xFFFFFFFFL;
-    }
-
-    @Override public float readFloat() throws IOException {
-      return Float.intBitsToFloat(readInt());
-    }
-
-    @Override public double readDouble() throws IOException {
-      return Double.longBitsToDouble(readLong());
-    }
-
-    @Override public String readLine() {
-      throw new UnsupportedOperationException("the state format has no lines");
-    }
-
-    @Override public String readUTF() throws IOException {
-      return DataInputStream.readUTF(this);
-    }
   }
 }

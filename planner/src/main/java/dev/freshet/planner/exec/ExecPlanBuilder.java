@@ -180,13 +180,7 @@ public final class ExecPlanBuilder {
    */
   public SplitPlan buildUpToAggregate(ExecPlan plan, StreamTable stream) {
     List<ExecNode> nodes = plan.nodes();
-    int last = nodes.size() - 1;
-    while (last > 0 && !(nodes.get(last).operator() instanceof ExecOperator.StatefulAggregate)) {
-      last--;
-    }
-    if (last <= 0) {
-      throw new UnreadablePlanException("it has no stateful aggregation", null);
-    }
+    int last = lastAggregate(nodes);
     ExecOperator.StatefulAggregate aggregate =
         (ExecOperator.StatefulAggregate) nodes.get(last).operator();
     if (aggregate.outputMode() != OutputMode.UPDATE) {
@@ -225,13 +219,7 @@ public final class ExecPlanBuilder {
    */
   public AfterAggregate buildAfterAggregate(ExecPlan plan) {
     List<ExecNode> nodes = plan.nodes();
-    int last = nodes.size() - 1;
-    while (last > 0 && !(nodes.get(last).operator() instanceof ExecOperator.StatefulAggregate)) {
-      last--;
-    }
-    if (last <= 0) {
-      throw new UnreadablePlanException("it has no stateful aggregation", null);
-    }
+    int last = lastAggregate(nodes);
     CollectOperator output = new CollectOperator();
     Operator downstream = output;
     for (int i = nodes.size() - 1; i > last; i--) {
@@ -240,6 +228,18 @@ public final class ExecPlanBuilder {
     }
     return new AfterAggregate(downstream, output,
         spec((ExecOperator.StatefulAggregate) nodes.get(last).operator()));
+  }
+
+  /** The position of the last stateful aggregation in {@code nodes}. */
+  private static int lastAggregate(List<ExecNode> nodes) {
+    int last = nodes.size() - 1;
+    while (last > 0 && !(nodes.get(last).operator() instanceof ExecOperator.StatefulAggregate)) {
+      last--;
+    }
+    if (last <= 0) {
+      throw new UnreadablePlanException("it has no stateful aggregation", null);
+    }
+    return last;
   }
 
   /**

@@ -31,13 +31,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.h2.mvstore.Cursor;
-import org.h2.mvstore.DataUtils;
 import org.h2.mvstore.MVMap;
 import org.h2.mvstore.MVStore;
 import org.h2.mvstore.MVStoreException;
 import org.h2.mvstore.RootReference;
-import org.h2.mvstore.WriteBuffer;
-import org.h2.mvstore.type.BasicDataType;
 import org.h2.mvstore.type.LongDataType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -325,7 +322,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
       this.data = mvStore.openMap(DATA_MAP, bytesMap());
       this.versions = mvStore.openMap(VERSIONS_MAP,
           new MVMap.Builder<Long, byte[]>().keyType(LongDataType.INSTANCE)
-              .valueType(BytesType.INSTANCE));
+              .valueType(UnsignedBytesType.INSTANCE));
       boolean created = versions.isEmpty();
       if (created && !data.isEmpty()) {
         // Every commit writes the data with its version record: state without one is damage.
@@ -357,8 +354,8 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
   }
 
   private static MVMap.Builder<byte[], byte[]> bytesMap() {
-    return new MVMap.Builder<byte[], byte[]>().keyType(BytesType.INSTANCE)
-        .valueType(BytesType.INSTANCE);
+    return new MVMap.Builder<byte[], byte[]>().keyType(UnsignedBytesType.INSTANCE)
+        .valueType(UnsignedBytesType.INSTANCE);
   }
 
   /** Throws unless the file has the layout and codec version this provider reads. */
@@ -1066,7 +1063,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
             return false;
           }
           int order = dataKey == null ? 1
-              : undoKey == null ? -1 : BytesType.INSTANCE.compare(dataKey, undoKey);
+              : undoKey == null ? -1 : UnsignedBytesType.INSTANCE.compare(dataKey, undoKey);
           if (order < 0) {
             nextKey = dataKey;
             nextValue = dataValue;
@@ -1117,7 +1114,7 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
      * Writes not yet applied to {@link #data}, by encoded key; {@link #REMOVED} marks a removal.
      * Reads look here first.
      */
-    private final TreeMap<byte[], byte[]> pending = new TreeMap<>(BytesType.INSTANCE);
+    private final TreeMap<byte[], byte[]> pending = new TreeMap<>(UnsignedBytesType.INSTANCE);
     /** Estimated heap taken by {@link #pending}. */
     private long pendingBytes;
     private boolean done;
@@ -1345,40 +1342,6 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
       pos = 0;
       count = b.length;
       mark = 0;
-    }
-  }
-
-  /**
-   * MVStore type of the keys and values of the data map: a byte array stored as its length
-   * (variable-size int) and its bytes, ordered by unsigned byte comparison.
-   */
-  static final class BytesType extends BasicDataType<byte[]> {
-    static final BytesType INSTANCE = new BytesType();
-
-    private BytesType() {
-    }
-
-    @Override public int compare(byte[] a, byte[] b) {
-      return Arrays.compareUnsigned(a, b);
-    }
-
-    @Override public int getMemory(byte[] b) {
-      // Array header and length word, as MVStore estimates a page's memory.
-      return 24 + b.length;
-    }
-
-    @Override public void write(WriteBuffer buffer, byte[] b) {
-      buffer.putVarInt(b.length).put(b);
-    }
-
-    @Override public byte[] read(ByteBuffer buffer) {
-      byte[] b = new byte[DataUtils.readVarInt(buffer)];
-      buffer.get(b);
-      return b;
-    }
-
-    @Override public byte[][] createStorage(int size) {
-      return new byte[size][];
     }
   }
 }

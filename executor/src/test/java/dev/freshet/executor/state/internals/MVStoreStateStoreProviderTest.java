@@ -517,7 +517,7 @@ class MVStoreStateStoreProviderTest {
     try (MVStore store = new MVStore.Builder().fileName(file.toString()).readOnly().open()) {
       MVMap<Long, byte[]> versions = store.openMap("versions",
           new MVMap.Builder<Long, byte[]>().keyType(LongDataType.INSTANCE)
-              .valueType(MVStoreStateStoreProvider.BytesType.INSTANCE));
+              .valueType(UnsignedBytesType.INSTANCE));
       return MVStoreStateStoreProvider.VersionRecord.decode(versions.get(versions.lastKey()))
           .rollback();
     }
