@@ -178,8 +178,10 @@ final class ViewOutputs {
           : rowType.getFieldList().get(keyColumn).getType().getSqlTypeName();
       AppendedRows evicted = null;
       if (evicts) {
-        evicted = appendedRows(true);
-        takeOverEvicted(evicted);
+        // Keyed only where a lookup can ask for one group (a one-column key the view shows):
+        // an index per evicted group costs as much again as the row.
+        evicted = appendedRows(keyColumn >= 0);
+        takeOverEvicted(evicted, keyColumn >= 0);
       }
       LegacyResults.drop(results, view);
       StateViewResult state = StateViewResult.open(view, viewStores.providers(),
@@ -217,7 +219,7 @@ final class ViewOutputs {
    * Appends the rows an older release kept of the groups the watermark evicted (those its
    * result table holds and the state does not), as of the batch it last applied.
    */
-  private void takeOverEvicted(AppendedRows evicted) throws SQLException {
+  private void takeOverEvicted(AppendedRows evicted, boolean keyed) throws SQLException {
     if (evicted.lastBatch() >= 0) {
       return;
     }
@@ -242,7 +244,7 @@ final class ViewOutputs {
           keys.add(key);
         }
       }
-      evicted.addBatch(batchId, rows, keys);
+      evicted.addBatch(batchId, rows, keyed ? keys : null);
     } finally {
       pins.forEach(PinnedStateStore::close);
     }

@@ -47,7 +47,10 @@ public final class StateViewResult extends PublishedResult {
   /** The view column that shows a one-column key as it is, or -1. */
   private final int keyColumn;
   private final @Nullable SqlTypeName keyType;
-  /** The groups the watermark evicted, finalized, keyed; null without an event-time key. */
+  /**
+   * The groups the watermark evicted, finalized, keyed by state key if lookups by key are
+   * possible ({@link #keyColumn}); null without an event-time key.
+   */
   private final @Nullable AppendedRows evicted;
 
   private StateViewResult(String view, List<StateStoreProvider<Object, Object[]>> partitions,
@@ -120,7 +123,7 @@ public final class StateViewResult extends PublishedResult {
     boolean rerun = batchId <= batchId();
     if (evicted != null) {
       // Every batch, also one that evicts nothing: its last batch says how far the view got.
-      evicted.addBatch(batchId, evictedRows, evictedKeys);
+      evicted.addBatch(batchId, evictedRows, keyColumn >= 0 ? evictedKeys : null);
     }
     publish(version(batchId), changes, rerun);
   }
