@@ -16,9 +16,29 @@ public final class CollectOperator implements Operator {
   static final int CHECK_EVERY = 1024;
 
   private List<Object[]> rows = new ArrayList<>();
+  /** Whether pushed rows are copied: false when the upstream hands over a fresh array per row. */
+  private final boolean copies;
   /** The query's resources, as its batches give them; the account is the rows'. */
   private QueryResources resources;
   private MemoryAccount account;
+
+  /** A collector that copies each row: for an upstream that reuses its output array. */
+  public CollectOperator() {
+    this(true);
+  }
+
+  private CollectOperator(boolean copies) {
+    this.copies = copies;
+  }
+
+  /**
+   * A collector that keeps the arrays it is pushed: for an upstream that hands over a fresh array
+   * per row and never touches it again (a stateful aggregation's emitted rows), which then need
+   * no copy.
+   */
+  public static CollectOperator adopting() {
+    return new CollectOperator(false);
+  }
 
   @Override public void startBatch(BatchContext batch) {
     rows = new ArrayList<>();
@@ -29,7 +49,7 @@ public final class CollectOperator implements Operator {
   }
 
   @Override public void push(Object[] row) {
-    rows.add(row.clone());
+    rows.add(copies ? row.clone() : row);
     if (rows.size() % CHECK_EVERY == 0) {
       account.set(rows.size() * bytesPerRow(row.length));
     }

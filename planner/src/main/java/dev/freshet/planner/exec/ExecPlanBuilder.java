@@ -281,7 +281,10 @@ public final class ExecPlanBuilder {
   private StreamingPipeline build(List<ExecNode> nodes, StreamTable stream,
       boolean groupChanges) {
     checkScan(nodes, stream);
-    CollectOperator output = new CollectOperator();
+    // An aggregation's emitted rows are fresh arrays: a pipeline that ends with one keeps them.
+    CollectOperator output = nodes.get(nodes.size() - 1).operator()
+        instanceof ExecOperator.StatefulAggregate ? CollectOperator.adopting()
+        : new CollectOperator();
     // The first copy of each watermark node's operator, by node id: input tasks' copies feed it.
     Map<Integer, EventTimeWatermarkOperator> watermarks = new LinkedHashMap<>();
     // Per input task, its watermark operators by node id: the columnar pipelines feed them.
