@@ -186,7 +186,10 @@ final class ViewOutputs {
       LegacyResults.drop(results, view);
       StateViewResult state = StateViewResult.open(view, viewStores.providers(),
           java.util.Objects.requireNonNull(finalizer), columns, keyColumn, keyType, evicted);
-      sink = new StateViewSink(view, state, columns);
+      StateViewSink stateSink = new StateViewSink(view, state, columns);
+      // While nobody subscribes, the aggregation emits only the groups it evicts.
+      pipeline.statefulOperators().get(0).emitGroupChanges(stateSink::changedGroupsWanted);
+      sink = stateSink;
       return result = state;
     }
     case COMPLETE: {
