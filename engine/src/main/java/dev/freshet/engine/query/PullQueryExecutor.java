@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -104,6 +105,8 @@ public final class PullQueryExecutor {
   private final Catalog catalog;
   private final CalciteSchema rootSchema;
   private final QueryPlanCache<Prepared> cache = new QueryPlanCache<>(CACHED_QUERIES);
+  /** How many plans were compiled to code, for tests of the cache: each costs tens of ms. */
+  private final AtomicLong plansCompiled = new AtomicLong();
 
   /**
    * Creates the executor of an engine.
@@ -119,6 +122,15 @@ public final class PullQueryExecutor {
     this.rootSchema.add(FreshetPlanner.SCHEMA, new BatchCatalog(catalog));
     this.rootSchema.add(SystemSchema.NAME, requireNonNull(system, "system"));
     this.rootSchema.add(InformationSchema.NAME, requireNonNull(information, "information"));
+  }
+
+  /**
+   * How many query plans this executor has compiled to code since it was created: a query run
+   * again with the same text (a prepared statement's markers kept, see
+   * {@link DynamicParameters}) is compiled once.
+   */
+  public long plansCompiled() {
+    return plansCompiled.get();
   }
 
   /**
@@ -251,8 +263,11 @@ public final class PullQueryExecutor {
         systemTables.add(String.join(".", table.getQualifiedName()));
       }
     }
+    List<RelDataType> parameterTypes = List.copyOf(
+        validator.getParameterRowType(validated).getFieldList().stream()
+            .map(field -> field.getType()).toList());
     return new Prepared(root, catalogReader, typeFactory, List.copyOf(streams),
-        List.copyOf(views), List.copyOf(systemTables));
+        List.copyOf(views), List.copyOf(systemTables), parameterTypes);
   }
 
   /**
@@ -265,6 +280,7 @@ public final class PullQueryExecutor {
     private final List<ViewTable> views;
     private final List<String> systemTables;
     private final RelDataType rowType;
+    private final List<RelDataType> parameterTypes;
     /** The validated plan and its names, until {@link #compiled()} compiles them. */
     private @Nullable RelRoot root;
     private @Nullable CalciteCatalogReader catalogReader;
@@ -273,14 +289,23 @@ public final class PullQueryExecutor {
 
     private Prepared(RelRoot root, CalciteCatalogReader catalogReader,
         JavaTypeFactory typeFactory, List<StreamTable> streams, List<ViewTable> views,
-        List<String> systemTables) {
+        List<String> systemTables, List<RelDataType> parameterTypes) {
       this.root = root;
+      this.parameterTypes = parameterTypes;
       this.catalogReader = catalogReader;
       this.typeFactory = typeFactory;
       this.streams = streams;
       this.views = views;
       this.systemTables = systemTables;
       this.rowType = root.validatedRowType;
+    }
+
+    /**
+     * The type of each parameter marker ({@code ?}) of the query, in order, as the validator
+     * inferred it; empty if it has none.
+     */
+    public List<RelDataType> parameterTypes() {
+      return parameterTypes;
     }
 
     /** The streams the query reads. */
@@ -330,11 +355,23 @@ public final class PullQueryExecutor {
      *     multiplies rows stops there
      */
     public StatementResult.Rows execute(int maxRows) throws SQLException {
+      return execute(maxRows, Map.of());
+    }
+
+    /**
+     * {@link #execute(int)} with values for the query's parameter markers.
+     *
+     * @param markerValues by {@code "?0"}, {@code "?1"}, ..., in Calcite's internal
+     *     representation of each marker's type ({@link DynamicParameters#values})
+     */
+    public StatementResult.Rows execute(int maxRows, Map<String, Object> markerValues)
+        throws SQLException {
       Compiled code = compiled();
       // Calcite hands a one-column result out as bare values, not arrays.
       boolean scalar = rowType.getFieldCount() == 1;
       List<Object[]> rows = new ArrayList<>();
       Map<String, Object> parameters = new HashMap<>(code.parameters());
+      parameters.putAll(markerValues);
       // The streams' offsets first, all at once: the statement's snapshot of them.
       parameters.put(HeldStream.OFFSETS_VARIABLE, HeldStream.snapshot(streams));
       List<ViewResult> viewResults = new ArrayList<>();
@@ -363,6 +400,7 @@ public final class PullQueryExecutor {
     private synchronized Compiled compiled() throws SQLException {
       if (compiled == null) {
         compiled = compile(requireNonNull(root), requireNonNull(catalogReader));
+        plansCompiled.incrementAndGet();
         root = null;
         catalogReader = null;
       }
