@@ -414,7 +414,8 @@ public final class PullQueryExecutor {
       parameters.put("_conformance", SqlConformanceEnum.DEFAULT);
       Bindable<?> bindable;
       try {
-        EnumerableRel best = optimize(root);
+        // As code, not interpreted: the interpreter would compile its filters at every run.
+        EnumerableRel best = CompiledFilterScan.replaceInterpreters(optimize(root));
         Prepare.CatalogReader.THREAD_LOCAL.set(catalogReader);
         try {
           bindable = EnumerableInterpretable.toBindable(parameters, null, best,
