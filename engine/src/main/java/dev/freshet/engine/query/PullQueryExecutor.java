@@ -82,7 +82,9 @@ import dev.freshet.planner.catalog.ViewResult;
  *
  * <p>Preparation follows Calcite's own ({@code PlannerImpl}, {@code CalcitePrepareImpl}):
  * validation, conversion, decorrelation, {@link Programs#standard()} on a Volcano planner with the
- * default rules, then {@link EnumerableInterpretable#toBindable} compiles the plan. Views,
+ * default rules, then {@link EnumerableInterpretable#toBindable} compiles the plan; a view's scan
+ * with filters, which Calcite plans as an interpreted {@code BindableTableScan} (as EXPLAIN shows
+ * it), is compiled as code with the rest ({@link CompiledFilterScan}). Views,
  * system tables and streams are {@link org.apache.calcite.schema.ScannableTable}s; a stream is a
  * {@link HeldStream} of the rows it holds ({@link BatchCatalog}), while the streaming planner
  * sees the same stream as an unbounded source.
@@ -134,7 +136,9 @@ public final class PullQueryExecutor {
   }
 
   /**
-   * Validates and converts a query, or finds it prepared already; does not run it.
+   * Validates and converts a query, or finds it prepared already; does not run it. A query with
+   * parameter markers is cached by its text with the markers, so one plan serves every value
+   * ({@link Prepared#execute(int, Map)}).
    *
    * @throws SQLException if the query is not valid, with the SQLSTATE of the problem
    */
