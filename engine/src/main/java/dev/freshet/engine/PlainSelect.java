@@ -6,6 +6,7 @@ import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.query.DynamicParameters;
 import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StreamingPipeline;
@@ -20,10 +21,13 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.calcite.DataContexts;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOrderBy;
@@ -102,6 +106,63 @@ abstract class PlainSelect {
       // Streaming rules (no ORDER BY, no join of two streams, ...) do not bind a batch read.
       PlainSelect sorted = sortedOverStreams(engine, sql, maxWindowsPerRow);
       return sorted != null ? sorted : overSnapshot(engine, sql, refused);
+    }
+  }
+
+  /**
+   * A query with parameter markers planned with them, to run with many values: one that only
+   * Calcite runs (it names a view or a system table, or no stream) and whose markers
+   * {@link DynamicParameters} can take as values (each compared with something else, of a type
+   * the validator infers); null for any other, which is bound as text.
+   *
+   * <pre>{@code
+   * PlainSelect.Parameterized q = PlainSelect.parameterized(engine, parse("SELECT c FROM v WHERE k = ?"));
+   * q.execute(maxRows, List.of(42L));   // null if 42 must be written as a literal instead
+   * }</pre>
+   */
+  static @Nullable Parameterized parameterized(Engine engine, SqlNode query) {
+    Catalog catalog = engine.catalog();
+    Set<String> identifiers = ViewReferences.identifiers(query);
+    boolean calciteOnly = ViewReferences.mentionsView(catalog, identifiers)
+        || identifiers.contains(SystemSchema.NAME)
+        || identifiers.contains(InformationSchema.NAME)
+        || !ViewReferences.mentionsStream(catalog, identifiers);
+    if (!calciteOnly || !DynamicParameters.comparedOnly(query)) {
+      return null;
+    }
+    PullQueryExecutor.Prepared prepared;
+    try {
+      prepared = engine.pullQueries().prepare(query);
+    } catch (SQLException | RuntimeException e) {
+      // A marker whose type the validator cannot tell, or an invalid query: the text path
+      // reports it as it always has.
+      return null;
+    }
+    for (RelDataType type : prepared.parameterTypes()) {
+      if (type.getSqlTypeName() == SqlTypeName.UNKNOWN || type.getSqlTypeName() == SqlTypeName.NULL
+          || type.getSqlTypeName() == SqlTypeName.ANY) {
+        return null;
+      }
+    }
+    return new Parameterized(new OverCalcite(engine, prepared));
+  }
+
+  /** A query Calcite runs with values for its markers; see {@link #parameterized}. */
+  static final class Parameterized {
+    private final OverCalcite select;
+
+    private Parameterized(OverCalcite select) {
+      this.select = select;
+    }
+
+    /**
+     * Runs the query with {@code values} for its markers, or returns null without running it if
+     * a value does not fit its marker's type exactly ({@link DynamicParameters#values}).
+     */
+    StatementResult.@Nullable Rows execute(int maxRows, List<?> values) throws SQLException {
+      Map<String, Object> internal =
+          DynamicParameters.values(select.prepared.parameterTypes(), values);
+      return internal == null ? null : select.execute(maxRows, internal);
     }
   }
 
@@ -253,6 +314,11 @@ abstract class PlainSelect {
     }
 
     @Override StatementResult.Rows execute(int maxRows) throws SQLException {
+      return execute(maxRows, Map.of());
+    }
+
+    StatementResult.Rows execute(int maxRows, Map<String, Object> markerValues)
+        throws SQLException {
       for (StreamTable stream : prepared.streams()) {
         rejectEndless(stream);
       }
@@ -266,7 +332,7 @@ abstract class PlainSelect {
           }
         }
       }
-      return prepared.execute(maxRows);
+      return prepared.execute(maxRows, markerValues);
     }
   }
 }

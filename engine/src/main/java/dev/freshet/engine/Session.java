@@ -207,6 +207,50 @@ public final class Session {
     }
   }
 
+  /**
+   * Executes a statement with parameter markers, one value per marker ({@link
+   * StatementParameters#bind} says which Java values).
+   *
+   * <pre>{@code
+   * StatementParameters p = StatementParameters.of(session, "SELECT c FROM v WHERE k = ?");
+   * session.execute(p, List.of(42L));   // planned and compiled once for every key
+   * }</pre>
+   *
+   * <p>A plain query that Calcite runs is planned with its markers and run with the values as
+   * they are ({@link PlainSelect#parameterized}), so executing it again with other values
+   * reuses its compiled plan. Any other
+   * statement, and a value that does not fit its marker's type exactly, runs as the text
+   * {@link StatementParameters#bind} writes: the same rows, SQLSTATEs and messages either way.
+   *
+   * @throws SQLException 07001 if there are fewer or more values than markers, or as
+   *     {@link #execute(String)}
+   */
+  public StatementResult execute(StatementParameters parameters, List<?> values)
+      throws SQLException {
+    String bound = parameters.bind(values);
+    if (parameters.count() == 0 || !engine.notRestored().isEmpty()) {
+      return execute(bound);
+    }
+    try {
+      StatementResult result = executeWithMarkers(parameters.sql(), values);
+      return result != null ? result : execute(bound);
+    } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
+        | AssertionError e) {
+      throw Failures.toSqlException(e);
+    }
+  }
+
+  /** The rows of a plain query run with its markers, or null if it is not run so. */
+  private StatementResult.@Nullable Rows executeWithMarkers(String sql, List<?> values)
+      throws SQLException {
+    SqlNode node = parse(sql);
+    if (!node.isA(SqlKind.QUERY) || FreshetPlanner.isStreamQuery(node)) {
+      return null;
+    }
+    PlainSelect.Parameterized select = PlainSelect.parameterized(engine, node);
+    return select == null ? null : select.execute(options.pullMaxRows(), values);
+  }
+
   private StatementResult run(String sql) throws SQLException {
     SqlNode node = parse(sql);
     if (readOnly) {

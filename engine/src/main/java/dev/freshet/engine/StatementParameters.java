@@ -43,6 +43,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * else of the text changes, so a value can never become SQL: strings are quoted, everything else
  * is rendered from its Java type.
  *
+ * <p>{@link Session#execute(StatementParameters, List)} binds a plain query that Calcite runs
+ * otherwise: it is planned with its markers, once for every value, and run with the values as
+ * they are, where they mean exactly what their literals would.
+ *
  * <p>Types come from Calcite's validator ({@code user_id = ?} has the type of {@code user_id};
  * {@code INSERT INTO s VALUES (?)} the column's); where it cannot tell (a marker in a query over a
  * system table, or in DDL), a marker is {@code VARCHAR}.
@@ -84,6 +88,11 @@ public final class StatementParameters {
       offsets[i] = offset(sql, markers.get(i).getParserPosition());
     }
     return new StatementParameters(sql, offsets, infer(session, sql, markers.size()));
+  }
+
+  /** The statement's text, with its markers. */
+  public String sql() {
+    return sql;
   }
 
   /** How many markers the statement has. */

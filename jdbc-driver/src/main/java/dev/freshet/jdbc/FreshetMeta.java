@@ -434,8 +434,8 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
       int maxRowsInFirstFrame) throws NoSuchStatementException {
     StatementState statement = statementOrThrow(h);
     try {
-      String sql = bound(h, statement, parameterValues);
-      return new ExecuteResult(List.of(execute(h, statement, sql, statement.maxRowCount)));
+      Bound bound = bound(h, statement, parameterValues);
+      return new ExecuteResult(List.of(execute(h, statement, bound, statement.maxRowCount)));
     } catch (SQLException e) {
       throw new RuntimeException(e);
     }
@@ -443,10 +443,21 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
 
   private MetaResultSet execute(StatementHandle h, StatementState statement, String sql,
       long maxRowCount) throws SQLException {
+    return execute(h, statement, sql, null, maxRowCount);
+  }
+
+  private MetaResultSet execute(StatementHandle h, StatementState statement, Bound bound,
+      long maxRowCount) throws SQLException {
+    return execute(h, statement, bound.parameters().sql(), bound, maxRowCount);
+  }
+
+  /** Runs {@code sql}, or with {@code bound} a prepared statement's text with its values. */
+  private MetaResultSet execute(StatementHandle h, StatementState statement, String sql,
+      @Nullable Bound bound, long maxRowCount) throws SQLException {
     ConnectionState connection = connection(h.connectionId);
     connection.busy.incrementAndGet();
     try {
-      return executeBusy(h, statement, sql, maxRowCount);
+      return executeBusy(h, statement, sql, bound, maxRowCount);
     } finally {
       connection.lastUsedNanos = System.nanoTime();
       connection.busy.decrementAndGet();
@@ -454,11 +465,13 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
   }
 
   private MetaResultSet executeBusy(StatementHandle h, StatementState statement, String sql,
-      long maxRowCount) throws SQLException {
+      @Nullable Bound bound, long maxRowCount) throws SQLException {
     statement.startExecution();
     executeSteps.accept(ExecuteStep.STARTED);
     ConnectionState state = connection(h.connectionId);
-    StatementResult result = state.session.execute(sql);
+    // A plain query keeps its markers, and its plan, from one execution to the next.
+    StatementResult result = bound == null ? state.session.execute(sql)
+        : state.session.execute(bound.parameters(), bound.values());
     executeSteps.accept(ExecuteStep.RAN);
     if (result instanceof StatementResult.UpdateCount) {
       return MetaResultSet.count(h.connectionId, h.id,
@@ -527,8 +540,8 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     long[] counts = new long[parameterValues.size()];
     try {
       for (int i = 0; i < counts.length; i++) {
-        String sql = bound(h, statement, parameterValues.get(i));
-        MetaResultSet r = execute(h, statement, sql, -1);
+        Bound bound = bound(h, statement, parameterValues.get(i));
+        MetaResultSet r = execute(h, statement, bound, -1);
         counts[i] = r.updateCount;
         statement.closeResult();
       }
@@ -556,15 +569,18 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     return executeBatch(h, sets);
   }
 
-  /** The statement's SQL with {@code values} in place of its markers. */
-  private String bound(StatementHandle h, StatementState statement,
+  /** A prepared statement's markers and the values of one execution, in the engine's terms. */
+  private record Bound(StatementParameters parameters, List<@Nullable Object> values) {}
+
+  /** The statement's markers with {@code values}. */
+  private Bound bound(StatementHandle h, StatementState statement,
       @Nullable List<TypedValue> values) throws SQLException {
     StatementParameters parameters = statement.parameters;
     if (parameters == null) {
       parameters = parameters(new ConnectionHandle(h.connectionId), statement.sql);
       statement.parameters = parameters;
     }
-    return parameters.bind(ParameterValues.of(values == null ? List.of() : values,
+    return new Bound(parameters, ParameterValues.of(values == null ? List.of() : values,
         parameters.count()));
   }
 

@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.engine.Engine;
+import dev.freshet.sql.FreshetSqlParser;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -74,6 +78,25 @@ class ExplainTest {
       assertEquals("LogicalProject(USER_ID=[$0])\n"
           + "  LogicalTableScan(table=[[FRESHET, CLICKS]])\n",
           plan(s, "EXPLAIN PLAN FOR SELECT user_id FROM clicks"));
+    }
+  }
+
+  @Test void shouldHandAParameterizedKeyFilterToTheViewsScan() throws Exception {
+    String name = UUID.randomUUID().toString();
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + name);
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)"
+          + " WITH (connector = 'memory')");
+      s.execute("CREATE MATERIALIZED VIEW totals AS SELECT user_id, COUNT(*) AS n FROM clicks"
+          + " GROUP BY user_id");
+      // The plan a prepared statement with a marker runs, for every value: EXPLAIN of a
+      // statement with a marker cannot be prepared (preparing an EXPLAIN runs it), so the
+      // engine's pull-query executor shows it.
+      Engine engine = EngineRegistry.INSTANCE.resolve(Map.of("engine", name));
+      assertEquals(Optional.of("EnumerableInterpreter\n"
+          + "  BindableTableScan(table=[[FRESHET, TOTALS]], filters=[[=($0, ?0)]],"
+          + " projects=[[1]])\n"), engine.pullQueries().explain(
+              FreshetSqlParser.parse("SELECT n FROM totals WHERE user_id = ?")));
     }
   }
 

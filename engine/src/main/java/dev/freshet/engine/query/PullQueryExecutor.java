@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TimeZone;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -81,7 +82,9 @@ import dev.freshet.planner.catalog.ViewResult;
  *
  * <p>Preparation follows Calcite's own ({@code PlannerImpl}, {@code CalcitePrepareImpl}):
  * validation, conversion, decorrelation, {@link Programs#standard()} on a Volcano planner with the
- * default rules, then {@link EnumerableInterpretable#toBindable} compiles the plan. Views,
+ * default rules, then {@link EnumerableInterpretable#toBindable} compiles the plan; a view's scan
+ * with filters, which Calcite plans as an interpreted {@code BindableTableScan} (as EXPLAIN shows
+ * it), is compiled as code with the rest ({@link CompiledFilterScan}). Views,
  * system tables and streams are {@link org.apache.calcite.schema.ScannableTable}s; a stream is a
  * {@link HeldStream} of the rows it holds ({@link BatchCatalog}), while the streaming planner
  * sees the same stream as an unbounded source.
@@ -104,6 +107,8 @@ public final class PullQueryExecutor {
   private final Catalog catalog;
   private final CalciteSchema rootSchema;
   private final QueryPlanCache<Prepared> cache = new QueryPlanCache<>(CACHED_QUERIES);
+  /** How many plans were compiled to code, for tests of the cache: each costs tens of ms. */
+  private final AtomicLong plansCompiled = new AtomicLong();
 
   /**
    * Creates the executor of an engine.
@@ -122,7 +127,18 @@ public final class PullQueryExecutor {
   }
 
   /**
-   * Validates and converts a query, or finds it prepared already; does not run it.
+   * How many query plans this executor has compiled to code since it was created: a query run
+   * again with the same text (a prepared statement's markers kept, see
+   * {@link DynamicParameters}) is compiled once.
+   */
+  public long plansCompiled() {
+    return plansCompiled.get();
+  }
+
+  /**
+   * Validates and converts a query, or finds it prepared already; does not run it. A query with
+   * parameter markers is cached by its text with the markers, so one plan serves every value
+   * ({@link Prepared#execute(int, Map)}).
    *
    * @throws SQLException if the query is not valid, with the SQLSTATE of the problem
    */
@@ -251,8 +267,11 @@ public final class PullQueryExecutor {
         systemTables.add(String.join(".", table.getQualifiedName()));
       }
     }
+    List<RelDataType> parameterTypes = List.copyOf(
+        validator.getParameterRowType(validated).getFieldList().stream()
+            .map(field -> field.getType()).toList());
     return new Prepared(root, catalogReader, typeFactory, List.copyOf(streams),
-        List.copyOf(views), List.copyOf(systemTables));
+        List.copyOf(views), List.copyOf(systemTables), parameterTypes);
   }
 
   /**
@@ -265,6 +284,7 @@ public final class PullQueryExecutor {
     private final List<ViewTable> views;
     private final List<String> systemTables;
     private final RelDataType rowType;
+    private final List<RelDataType> parameterTypes;
     /** The validated plan and its names, until {@link #compiled()} compiles them. */
     private @Nullable RelRoot root;
     private @Nullable CalciteCatalogReader catalogReader;
@@ -273,14 +293,23 @@ public final class PullQueryExecutor {
 
     private Prepared(RelRoot root, CalciteCatalogReader catalogReader,
         JavaTypeFactory typeFactory, List<StreamTable> streams, List<ViewTable> views,
-        List<String> systemTables) {
+        List<String> systemTables, List<RelDataType> parameterTypes) {
       this.root = root;
+      this.parameterTypes = parameterTypes;
       this.catalogReader = catalogReader;
       this.typeFactory = typeFactory;
       this.streams = streams;
       this.views = views;
       this.systemTables = systemTables;
       this.rowType = root.validatedRowType;
+    }
+
+    /**
+     * The type of each parameter marker ({@code ?}) of the query, in order, as the validator
+     * inferred it; empty if it has none.
+     */
+    public List<RelDataType> parameterTypes() {
+      return parameterTypes;
     }
 
     /** The streams the query reads. */
@@ -330,11 +359,23 @@ public final class PullQueryExecutor {
      *     multiplies rows stops there
      */
     public StatementResult.Rows execute(int maxRows) throws SQLException {
+      return execute(maxRows, Map.of());
+    }
+
+    /**
+     * {@link #execute(int)} with values for the query's parameter markers.
+     *
+     * @param markerValues by {@code "?0"}, {@code "?1"}, ..., in Calcite's internal
+     *     representation of each marker's type ({@link DynamicParameters#values})
+     */
+    public StatementResult.Rows execute(int maxRows, Map<String, Object> markerValues)
+        throws SQLException {
       Compiled code = compiled();
       // Calcite hands a one-column result out as bare values, not arrays.
       boolean scalar = rowType.getFieldCount() == 1;
       List<Object[]> rows = new ArrayList<>();
       Map<String, Object> parameters = new HashMap<>(code.parameters());
+      parameters.putAll(markerValues);
       // The streams' offsets first, all at once: the statement's snapshot of them.
       parameters.put(HeldStream.OFFSETS_VARIABLE, HeldStream.snapshot(streams));
       List<ViewResult> viewResults = new ArrayList<>();
@@ -363,6 +404,7 @@ public final class PullQueryExecutor {
     private synchronized Compiled compiled() throws SQLException {
       if (compiled == null) {
         compiled = compile(requireNonNull(root), requireNonNull(catalogReader));
+        plansCompiled.incrementAndGet();
         root = null;
         catalogReader = null;
       }
@@ -376,7 +418,8 @@ public final class PullQueryExecutor {
       parameters.put("_conformance", SqlConformanceEnum.DEFAULT);
       Bindable<?> bindable;
       try {
-        EnumerableRel best = optimize(root);
+        // As code, not interpreted: the interpreter would compile its filters at every run.
+        EnumerableRel best = CompiledFilterScan.replaceInterpreters(optimize(root));
         Prepare.CatalogReader.THREAD_LOCAL.set(catalogReader);
         try {
           bindable = EnumerableInterpretable.toBindable(parameters, null, best,
