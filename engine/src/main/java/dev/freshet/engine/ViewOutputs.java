@@ -186,10 +186,7 @@ final class ViewOutputs {
       LegacyResults.drop(results, view);
       StateViewResult state = StateViewResult.open(view, viewStores.providers(),
           java.util.Objects.requireNonNull(finalizer), columns, keyColumn, keyType, evicted);
-      StateViewSink stateSink = new StateViewSink(view, state, columns);
-      // While nobody subscribes, the aggregation emits only the groups it evicts.
-      pipeline.statefulOperators().get(0).emitGroupChanges(stateSink::changedGroupsWanted);
-      sink = stateSink;
+      sink = new StateViewSink(view, state, columns);
       return result = state;
     }
     case COMPLETE: {

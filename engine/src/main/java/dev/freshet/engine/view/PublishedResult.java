@@ -45,36 +45,16 @@ public abstract class PublishedResult implements VersionedResult, AutoCloseable 
 
   /**
    * Makes {@code next} (whose one reference passes to this result) the current version, then
-   * hands {@code changes} of batch {@code next.batchId()} to the subscribers (computed by
-   * {@link #changesOf} if null), unless {@code quiet} (a batch that re-ran after a restart: they
-   * have its changes). Batch thread.
+   * hands {@code changes} of batch {@code next.batchId()} to the subscribers, unless
+   * {@code quiet} (a batch that re-ran after a restart: they have its changes). Batch thread.
    */
-  void publish(ViewVersion next, @Nullable List<Object[]> changes, boolean quiet) {
+  void publish(ViewVersion next, List<Object[]> changes, boolean quiet) {
     current.getAndSet(next).release();
-    if (!quiet && !gates.isEmpty()) {
-      List<Object[]> rows = changes != null ? changes : changesOf(next);
+    if (!quiet) {
       for (ChangeGate gate : gates) {
-        gate.committed(next.batchId(), rows);
+        gate.committed(next.batchId(), changes);
       }
     }
-  }
-
-  /**
-   * Whether anyone subscribes to the view's changes now: when not, a batch need not compute its
-   * change rows ({@link #publish} with null changes), and a subscriber who arrives meanwhile
-   * gets them from {@link #changesOf}.
-   */
-  public boolean hasSubscribers() {
-    return !gates.isEmpty();
-  }
-
-  /**
-   * The change rows of version {@code v}'s batch, computed from what the view keeps, for a
-   * batch published without them. Batch thread, while {@code v} is current.
-   */
-  List<Object[]> changesOf(ViewVersion v) {
-    throw new IllegalStateException("the changes of batch " + v.batchId() + " of view " + view
-        + " were not handed over");
   }
 
   @Override public ViewVersion pin() throws SQLException {

@@ -113,14 +113,12 @@ public final class StateViewResult extends PublishedResult {
    * the batch evicted are kept, durably. A batch published already (a re-run after a restart) is
    * pinned again and hands nothing on. Batch thread only.
    *
-   * @param changes change rows as {@link ViewChanges} describes them, or null if the batch did
-   *     not compute them (nobody subscribed when it started): subscribers then get them from
-   *     the state's changes of the batch
+   * @param changes change rows as {@link ChangeListener} describes them
    * @param evictedRows the view's rows of the groups the batch evicted (empty without an
    *     event-time key)
    * @param evictedKeys their state keys
    */
-  public void publish(long batchId, @Nullable List<Object[]> changes, List<Object[]> evictedRows,
+  public void publish(long batchId, List<Object[]> changes, List<Object[]> evictedRows,
       List<Object> evictedKeys) {
     boolean rerun = batchId <= batchId();
     if (evicted != null) {
@@ -258,38 +256,25 @@ public final class StateViewResult extends PublishedResult {
   /** {@inheritDoc} From the state stores' retained changes, per partition. */
   @Override void replay(long sinceBatch, ViewVersion v, ChangeListener listener)
       throws SQLException {
-    TreeMap<Long, List<Object[]>> batches;
+    long latest = v.batchId();
+    // Batch b committed state version b + 1; the changes after the reader's are versions
+    // sinceBatch + 2 to latest + 1.
+    TreeMap<Long, List<Object[]>> batches = new TreeMap<>();
     try {
-      batches = changesAfter(sinceBatch, v.batchId());
+      for (StateStoreProvider<Object, Object[]> p : partitions) {
+        p.readChanges(sinceBatch + 1, latest + 1, (version, key, oldValue, newValue) -> {
+          Object[] change = change(version - 1, key, oldValue, newValue);
+          if (change != null) {
+            batches.computeIfAbsent(version - 1, b -> new ArrayList<>()).add(change);
+          }
+        });
+      }
     } catch (StateStoreException | UnsupportedOperationException e) {
       throw changesNotKept(sinceBatch, oldestKept(), e);
     }
     for (Map.Entry<Long, List<Object[]>> batch : batches.entrySet()) {
       listener.committed(batch.getKey(), batch.getValue());
     }
-  }
-
-  /** {@inheritDoc} From the state stores' changes of the batch's version. */
-  @Override List<Object[]> changesOf(ViewVersion v) {
-    return changesAfter(v.batchId() - 1, v.batchId()).getOrDefault(v.batchId(), List.of());
-  }
-
-  /**
-   * The change rows of the batches after {@code sinceBatch} up to {@code latest}, by batch, from
-   * the state stores' retained changes: batch b committed state version b + 1, so these are the
-   * changes of versions sinceBatch + 2 to latest + 1.
-   */
-  private TreeMap<Long, List<Object[]>> changesAfter(long sinceBatch, long latest) {
-    TreeMap<Long, List<Object[]>> batches = new TreeMap<>();
-    for (StateStoreProvider<Object, Object[]> p : partitions) {
-      p.readChanges(sinceBatch + 1, latest + 1, (version, key, oldValue, newValue) -> {
-        Object[] change = change(version - 1, key, oldValue, newValue);
-        if (change != null) {
-          batches.computeIfAbsent(version - 1, b -> new ArrayList<>()).add(change);
-        }
-      });
-    }
-    return batches;
   }
 
   /** The oldest version a subscriber can resume after, or -1 if unknown. */

@@ -28,8 +28,6 @@ public final class StateViewSink implements Sink {
   private final String view;
   private final StateViewResult result;
   private final int columns;
-  /** Whether the batch being run emits its new and updated groups; batch thread only. */
-  private boolean changedGroupsEmitted = true;
 
   /**
    * Creates the sink of {@code view}.
@@ -44,16 +42,6 @@ public final class StateViewSink implements Sink {
 
   @Override public String description() {
     return "MaterializedView[" + view + "]";
-  }
-
-  /**
-   * Whether the batch about to merge should emit its new and updated groups: only while the view
-   * has subscribers (asked by the aggregation on the batch thread, before it merges; a
-   * subscriber who arrives later gets the batch's changes from the state).
-   */
-  public boolean changedGroupsWanted() {
-    changedGroupsEmitted = result.hasSubscribers();
-    return changedGroupsEmitted;
   }
 
   @Override public void addBatch(long batchId, List<Object[]> rows) {
@@ -89,6 +77,6 @@ public final class StateViewSink implements Sink {
         changes.add(ViewChanges.row(was, columns, batchId, RowKind.DELETE, key));
       }
     }
-    result.publish(batchId, changedGroupsEmitted ? changes : null, evictedRows, evictedKeys);
+    result.publish(batchId, changes, evictedRows, evictedKeys);
   }
 }

@@ -14,7 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -95,10 +94,6 @@ public final class StatefulAggregateOperator implements Operator {
   private long lastEvictionWatermarkMs = Long.MIN_VALUE;
   /** Whether rows end with a {@link GroupChange} and UPDATE mode emits evicted groups. */
   private boolean groupChanges;
-  /** With group changes: asked once a batch whether new and updated groups are emitted too. */
-  private BooleanSupplier changedGroupsWanted = () -> true;
-  /** Whether the batch being finished emits its new and updated groups (UPDATE mode). */
-  private volatile boolean emitChangedGroups = true;
   /** The estimated heap of one group, partial or saved: see {@link #bytesPerGroup()}. */
   private final long bytesPerGroup;
   /** The resources of the query's batches; replaced when a batch brings others. */
@@ -239,25 +234,11 @@ public final class StatefulAggregateOperator implements Operator {
    * @return this operator
    */
   public StatefulAggregateOperator emitGroupChanges() {
-    return emitGroupChanges(() -> true);
-  }
-
-  /**
-   * As {@link #emitGroupChanges()}, but each batch asks {@code changedGroupsWanted} (on the batch
-   * thread, once, before it merges) whether to emit its new and updated groups at all; evicted
-   * groups are emitted either way. A consumer that can find a batch's changes elsewhere (a view
-   * reads them from the committed state) then saves a row per changed group while nobody needs
-   * them.
-   *
-   * @return this operator
-   */
-  public StatefulAggregateOperator emitGroupChanges(BooleanSupplier changedGroupsWanted) {
     if (spec.outputMode() != OutputMode.UPDATE) {
       throw new IllegalStateException("only UPDATE mode emits group changes, not "
           + spec.outputMode());
     }
     groupChanges = true;
-    this.changedGroupsWanted = requireNonNull(changedGroupsWanted, "changedGroupsWanted");
     return this;
   }
 
@@ -399,7 +380,6 @@ public final class StatefulAggregateOperator implements Operator {
       tasks.add(new PartitionTask(p));
     }
     openTasks = tasks;
-    emitChangedGroups = !groupChanges || changedGroupsWanted.getAsBoolean();
     runAll(tasks, task -> task.process(batch));
     // The state's keys now include the batch's new ones: checked before they are committed.
     long stateKeys = 0;
@@ -527,7 +507,7 @@ public final class StatefulAggregateOperator implements Operator {
           Object[] merged = restoreAndMerge(key, t, groups.buffer(g));
           store.put(key, merged);
           updated++;
-          if (spec.outputMode() == OutputMode.UPDATE && emitChangedGroups) {
+          if (spec.outputMode() == OutputMode.UPDATE) {
             Object[] row = emit(key, merged);
             if (spec.emitNewKeyFlag()) {
               row[spec.outputFieldCount() - 1] = restoredNothing;

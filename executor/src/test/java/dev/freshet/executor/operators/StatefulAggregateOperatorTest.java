@@ -75,22 +75,6 @@ class StatefulAggregateOperatorTest {
     assertEquals(null, h.providers.get(StatePartitions.of(1000L, 2)).getReadStore(2).get(1000L));
   }
 
-  @Test void shouldEmitOnlyEvictedGroupsInABatchThatWantsNoChangedGroups() {
-    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
-        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG)),
-        List.of(new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG)),
-        OutputMode.UPDATE, 1, new EventTimeKey(0, 0));
-    Harness h = new Harness(spec);
-    boolean[] wanted = {false};
-    h.operator.emitGroupChanges(() -> wanted[0]);
-    assertRows(h.run(new BatchContext(0, 0, 0, 0), row(1000L), row(2000L)));
-    assertRows(h.run(new BatchContext(1, 0, 0, 1500), row(2000L)),
-        row(1000L, 1L, GroupChange.EVICTED));
-    wanted[0] = true;
-    assertRows(h.run(new BatchContext(2, 0, 1500, 1500), row(2000L)),
-        row(2000L, 3L, GroupChange.UPDATED));
-  }
-
   @Test void shouldRefuseGroupChangesWhenNotUpdateMode() {
     Harness h = new Harness(countAndSum(OutputMode.COMPLETE, 1));
     assertThrows(IllegalStateException.class, h.operator::emitGroupChanges);
