@@ -184,8 +184,11 @@ final class ViewOutputs {
         takeOverEvicted(evicted, keyColumn >= 0);
       }
       LegacyResults.drop(results, view);
+      long committed = checkpoint == null ? Long.MAX_VALUE
+          : checkpoint.commitLog().latestBatchId().orElse(-1);
       StateViewResult state = StateViewResult.open(view, viewStores.providers(),
-          java.util.Objects.requireNonNull(finalizer), columns, keyColumn, keyType, evicted);
+          java.util.Objects.requireNonNull(finalizer), columns, keyColumn, keyType, evicted,
+          committed);
       sink = new StateViewSink(view, state, columns);
       return result = state;
     }

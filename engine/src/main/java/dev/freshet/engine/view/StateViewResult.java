@@ -66,8 +66,8 @@ public final class StateViewResult extends PublishedResult {
 
   /**
    * Opens the result of a view whose aggregation keeps its state in {@code partitions}, and
-   * publishes the newest batch every partition has committed, and {@code evicted} too (after a
-   * restart: every batch readers could have seen before, never one only partly committed).
+   * publishes the newest batch that every partition, {@code evicted} and the commit log have
+   * (after a restart: never one only partly committed, nor one that will run again).
    *
    * @param columns the view's columns
    * @param keyColumn the view column that shows the group key as it is, if the key is one
@@ -75,18 +75,21 @@ public final class StateViewResult extends PublishedResult {
    * @param keyType that column's type
    * @param evicted where the groups that the watermark evicts are kept, keyed by their state
    *     key; null if the aggregation has no event-time key
+   * @param committedBatch the last batch in the query's commit log (-1 if none; Long.MAX_VALUE
+   *     without a checkpoint): a batch whose state was committed but whose commit was not is run
+   *     again, and is not shown before
    */
   public static StateViewResult open(String view,
       List<StateStoreProvider<Object, Object[]>> partitions, ViewFinalizer finalizer,
       int columns, int keyColumn, @Nullable SqlTypeName keyType,
-      @Nullable AppendedRows evicted) {
+      @Nullable AppendedRows evicted, long committedBatch) {
     StateViewResult result = new StateViewResult(view, partitions, finalizer, columns,
         keyColumn, keyType, evicted);
     long committed = Long.MAX_VALUE;
     for (StateStoreProvider<Object, Object[]> p : partitions) {
       committed = Math.min(committed, p.latestCommittedVersion());
     }
-    long batch = committed == Long.MAX_VALUE ? -1 : committed - 1;
+    long batch = committed == Long.MAX_VALUE ? -1 : Math.min(committed - 1, committedBatch);
     if (evicted != null) {
       batch = Math.min(batch, evicted.lastBatch());
     }
