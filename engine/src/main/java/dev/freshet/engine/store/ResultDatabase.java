@@ -100,26 +100,6 @@ public final class ResultDatabase implements AutoCloseable {
   }
 
   /**
-   * A connection that reads one committed version of every table until it is closed: SNAPSHOT
-   * isolation in a transaction, so that a statement reading several views, or one view twice,
-   * sees one state of each.
-   */
-  public Connection connectSnapshot() throws SQLException {
-    Connection connection = connect();
-    try {
-      try (Statement statement = connection.createStatement()) {
-        statement.execute("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SNAPSHOT");
-      }
-      connection.setAutoCommit(false);
-      connection.setReadOnly(true);
-      return connection;
-    } catch (SQLException e) {
-      connection.close();
-      throw e;
-    }
-  }
-
-  /**
    * Writes every committed transaction to the file and forces it to disk, so that it survives a
    * power loss; nothing to do in memory. A sink calls it before its batch may be recorded as
    * committed ({@code commits/N}), which the executor writes only after the sink returns.

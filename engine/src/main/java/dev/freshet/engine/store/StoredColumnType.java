@@ -8,45 +8,34 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
- * How a view column's values are kept in an H2 result table: the H2 type, and the conversion
- * between Calcite's internal representation (what a view's rows hold and what a
- * {@code ScannableTable} returns) and JDBC.
+ * How a view column's values are kept: the encoding of a view's appended rows
+ * ({@code dev.freshet.engine.view.AppendedRows}), and how the H2 result tables of earlier
+ * releases are read when a view takes them over ({@link LegacyResults}).
  *
  * <pre>{@code
  * StoredColumnType t = StoredColumnType.of(field.getType(), "V", field.getName()); // TIMESTAMP
- * t.ddl(field.getType());          // "BIGINT": milliseconds since the epoch, as Calcite keeps it
- * t.bind(insert, 3, 1700000000000L);
- * Object v = t.read(resultSet, 3); // 1700000000000L
+ * t.write(out, 1700000000000L, 0);  // milliseconds since the epoch, as Calcite keeps them
+ * Object v = t.readFrom(in);        // 1700000000000L
  * }</pre>
  *
- * <p>Dates, times and timestamps are stored as Calcite's numbers (days, milliseconds of the day,
- * milliseconds since the epoch in UTC): the table is Freshet's own storage, read back only by
- * Freshet, and numbers round-trip exactly where H2's date-time types would apply time zones.
+ * <p>Dates, times and timestamps are kept as Calcite's numbers (days, milliseconds of the day,
+ * milliseconds since the epoch in UTC), as the result tables kept them.
  *
- * <p>{@link #write} and {@link #readFrom} are the change log's encoding of a value, not
- * {@code StateCodec}'s, for two reasons: a replayed change must equal the row a reader gets from
- * the table, so each value is written as the column holds it after {@link #bind} (a decimal
- * rounded to the column's scale, a number narrowed to the column's type), which only the column
- * type knows; and the column types are known on both sides, so a value needs no type tag, only a
- * null flag. {@code CHANGELOG$<view>} chunks are in this encoding, and so are the rows of
- * {@code dev.freshet.engine.view.AppendedRows}, which is why {@link #of}, {@link #scale},
- * {@link #write} and {@link #readFrom} are public.
+ * <p>{@link #write} and {@link #readFrom} are not {@code StateCodec}'s encoding, for two reasons:
+ * a value is written as the column holds it (a decimal rounded to the column's scale, a number
+ * narrowed to the column's type), which only the column type knows, so that a row read back
+ * equals what the result tables returned; and the column types are known on both sides, so a
+ * value needs no type tag, only a null flag.
  */
 public enum StoredColumnType {
-  BOOLEAN("BOOLEAN") {
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setBoolean(i, (Boolean) v);
-    }
-
+  BOOLEAN {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getBoolean(i);
     }
@@ -59,11 +48,7 @@ public enum StoredColumnType {
       return in.readBoolean();
     }
   },
-  TINYINT("TINYINT") {
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setByte(i, ((Number) v).byteValue());
-    }
-
+  TINYINT {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getByte(i);
     }
@@ -76,11 +61,7 @@ public enum StoredColumnType {
       return in.readByte();
     }
   },
-  SMALLINT("SMALLINT") {
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setShort(i, ((Number) v).shortValue());
-    }
-
+  SMALLINT {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getShort(i);
     }
@@ -94,11 +75,7 @@ public enum StoredColumnType {
     }
   },
   /** INTEGER, and DATE (days), TIME (milliseconds) and year-month intervals (months). */
-  INTEGER("INTEGER") {
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setInt(i, ((Number) v).intValue());
-    }
-
+  INTEGER {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getInt(i);
     }
@@ -112,11 +89,7 @@ public enum StoredColumnType {
     }
   },
   /** BIGINT, and TIMESTAMP (milliseconds) and day-time intervals (milliseconds). */
-  BIGINT("BIGINT") {
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setLong(i, ((Number) v).longValue());
-    }
-
+  BIGINT {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getLong(i);
     }
@@ -129,16 +102,7 @@ public enum StoredColumnType {
       return in.readLong();
     }
   },
-  DECIMAL("NUMERIC") {
-    @Override String ddl(RelDataType type) {
-      // Calcite's precision is at most its type system's maximum, within H2's 100000.
-      return "NUMERIC(" + type.getPrecision() + ", " + scale(type) + ")";
-    }
-
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setBigDecimal(i, toBigDecimal(v));
-    }
-
+  DECIMAL {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getBigDecimal(i);
     }
@@ -159,11 +123,7 @@ public enum StoredColumnType {
       return new BigDecimal(new BigInteger(unscaled), scale);
     }
   },
-  REAL("REAL") {
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setFloat(i, ((Number) v).floatValue());
-    }
-
+  REAL {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getFloat(i);
     }
@@ -176,11 +136,7 @@ public enum StoredColumnType {
       return in.readFloat();
     }
   },
-  DOUBLE("DOUBLE PRECISION") {
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setDouble(i, ((Number) v).doubleValue());
-    }
-
+  DOUBLE {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getDouble(i);
     }
@@ -193,11 +149,7 @@ public enum StoredColumnType {
       return in.readDouble();
     }
   },
-  VARCHAR("CHARACTER VARYING") {
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setString(i, v.toString());
-    }
-
+  VARCHAR {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getString(i);
     }
@@ -210,11 +162,7 @@ public enum StoredColumnType {
       return StateCodec.read(in);
     }
   },
-  VARBINARY("BINARY VARYING") {
-    @Override void bindValue(PreparedStatement s, int i, Object v) throws SQLException {
-      s.setBytes(i, v instanceof ByteString ? ((ByteString) v).getBytes() : (byte[]) v);
-    }
-
+  VARBINARY {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       byte[] bytes = r.getBytes(i);
       // A NULL reads as null bytes; read() answers null for it.
@@ -234,16 +182,10 @@ public enum StoredColumnType {
     }
   };
 
-  private final String h2Type;
-
-  StoredColumnType(String h2Type) {
-    this.h2Type = h2Type;
-  }
-
   /**
    * The stored type of a view column of type {@code type}.
    *
-   * @throws SQLException (0A000) for a type no result table can hold yet
+   * @throws SQLException (0A000) for a type a view cannot keep yet
    */
   public static StoredColumnType of(RelDataType type, String view, String column)
       throws SQLException {
@@ -294,24 +236,9 @@ public enum StoredColumnType {
     }
   }
 
-  /** The H2 type of the column, e.g. {@code NUMERIC(19, 2)}. */
-  String ddl(RelDataType type) {
-    return h2Type;
-  }
-
   /** The scale of a NUMERIC column for {@code type}: none, if Calcite's type has none. */
   public static int scale(RelDataType type) {
     return Math.max(type.getScale(), 0);
-  }
-
-  /** Sets parameter {@code i} of {@code statement} to {@code value} (internal representation). */
-  final void bind(PreparedStatement statement, int i, @Nullable Object value)
-      throws SQLException {
-    if (value == null) {
-      statement.setNull(i, Types.NULL);
-    } else {
-      bindValue(statement, i, value);
-    }
   }
 
   /** Column {@code i} of the current row of {@code resultSet}, in internal representation. */
@@ -321,9 +248,8 @@ public enum StoredColumnType {
   }
 
   /**
-   * Writes {@code value} (internal representation, or null) as a change log keeps it
-   * (the change log of earlier releases, and {@code AppendedRows}): as the value the result table holds after {@link #bind}, so that
-   * {@link #decode} gives what {@link #read} would.
+   * Writes {@code value} (internal representation, or null) as the column holds it, so that
+   * {@link #decode} gives what {@link #read} of a result table would.
    *
    * @param scale the column's scale, for {@link #DECIMAL}
    */
@@ -345,8 +271,6 @@ public enum StoredColumnType {
   private static BigDecimal toBigDecimal(Object v) {
     return v instanceof BigDecimal ? (BigDecimal) v : new BigDecimal(v.toString());
   }
-
-  abstract void bindValue(PreparedStatement statement, int i, Object value) throws SQLException;
 
   abstract Object readValue(ResultSet resultSet, int i) throws SQLException;
 

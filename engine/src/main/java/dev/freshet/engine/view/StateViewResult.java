@@ -105,6 +105,11 @@ public final class StateViewResult extends PublishedResult {
         evicted == null ? null : evicted.snapshot(batchId));
   }
 
+  /** Whether {@link #publish} needs the state keys of the evicted groups (lookups by key). */
+  public boolean keysEvicted() {
+    return evicted != null && keyColumn >= 0;
+  }
+
   /** The finalizer of the view's rows. */
   public ViewFinalizer finalizer() {
     return finalizer;
@@ -119,7 +124,7 @@ public final class StateViewResult extends PublishedResult {
    * @param changes change rows as {@link ChangeListener} describes them
    * @param evictedRows the view's rows of the groups the batch evicted (empty without an
    *     event-time key)
-   * @param evictedKeys their state keys
+   * @param evictedKeys their state keys, if {@link #keysEvicted()}; else ignored
    */
   public void publish(long batchId, List<Object[]> changes, List<Object[]> evictedRows,
       List<Object> evictedKeys) {

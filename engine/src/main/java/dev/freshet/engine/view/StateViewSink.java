@@ -55,6 +55,7 @@ public final class StateViewSink implements Sink {
     List<Object[]> changes = new ArrayList<>(rows.size());
     List<Object[]> evictedRows = new ArrayList<>();
     List<Object> evictedKeys = new ArrayList<>();
+    boolean keysEvicted = result.keysEvicted();
     for (Object[] row : rows) {
       byte change = (Byte) row[row.length - 1];
       if (change == GroupChange.EVICTED) {
@@ -62,7 +63,9 @@ public final class StateViewSink implements Sink {
         Object[] last = finalizer.rowOfEmitted(row);
         if (last != null) {
           evictedRows.add(last);
-          evictedKeys.add(finalizer.keyOf(row));
+          if (keysEvicted) {
+            evictedKeys.add(finalizer.keyOf(row));
+          }
         }
         continue;
       }

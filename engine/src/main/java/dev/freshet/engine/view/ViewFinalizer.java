@@ -3,7 +3,6 @@ package dev.freshet.engine.view;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.operators.AggregateRows;
-import dev.freshet.executor.operators.KeyExtractor;
 import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.planner.exec.ExecPlanBuilder.FinalCalc;
@@ -26,7 +25,6 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class ViewFinalizer {
   private final AggregateRows aggregateRows;
-  private final KeyExtractor keys;
   /** Columns the first calc reads: the aggregate row and, if the plan has it, its new-key flag. */
   private final int inputWidth;
   /** Where the aggregate row has its new-key flag, or -1. */
@@ -52,9 +50,6 @@ public final class ViewFinalizer {
     this.rowErrors = requireNonNull(rowErrors, "rowErrors");
     requireNonNull(aggregate, "aggregate");
     this.aggregateRows = new AggregateRows(aggregate);
-    int[] leading = new int[aggregate.keyIndexes().length];
-    Arrays.setAll(leading, i -> i);
-    this.keys = new KeyExtractor(leading);
     this.inputWidth = aggregate.outputFieldCount();
     this.newKeyColumn = aggregate.emitNewKeyFlag() ? inputWidth - 1 : -1;
     this.calcs = calcs.toArray(new FinalCalc[0]);
@@ -78,7 +73,7 @@ public final class ViewFinalizer {
 
   /** The state key of an aggregate row (the aggregation's emitted row starts with its key). */
   public Object keyOf(Object[] aggregateRow) {
-    return keys.keyOf(aggregateRow);
+    return aggregateRows.keyOf(aggregateRow);
   }
 
   /** The view's row of group {@code key} saved as {@code saved}, or null if rejected. */

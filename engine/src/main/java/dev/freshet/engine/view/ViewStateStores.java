@@ -43,11 +43,6 @@ public final class ViewStateStores implements StateStoreProviderFactory {
     return List.copyOf(providers);
   }
 
-  /** Closes every provider created; for a view that never started. */
-  public void closeAll() {
-    providers.forEach(StateStoreProvider::close);
-  }
-
   /** A provider that the query cannot close. */
   private static final class KeptOpen implements StateStoreProvider<Object, Object[]> {
     private final StateStoreProvider<Object, Object[]> provider;

@@ -42,6 +42,11 @@ public final class AggregateRows {
     return width;
   }
 
+  /** The group key of a row this wrote (or the aggregation emitted): its leading columns. */
+  public Object keyOf(Object[] row) {
+    return keys.keyOf(row);
+  }
+
   /** The row of the group {@code key} whose saved buffer is {@code saved}, in a new array. */
   public Object[] row(Object key, Object[] saved) {
     Object[] row = new Object[width];
