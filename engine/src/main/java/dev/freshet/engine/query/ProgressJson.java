@@ -1,9 +1,11 @@
 package dev.freshet.engine.query;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.freshet.executor.checkpoint.SourceOffset;
 import dev.freshet.executor.runtime.SourceProgress;
 import dev.freshet.executor.runtime.StateOperatorProgress;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
@@ -81,11 +83,11 @@ public final class ProgressJson {
     }
     ArrayNode sources = json.putArray("sources");
     for (SourceProgress s : p.sources()) {
-      ObjectNode source = sources.addObject()
-          .put("description", s.description())
-          .put("startOffset", s.startOffset())
-          .put("endOffset", s.endOffset())
-          .put("numInputRows", s.numInputRows());
+      ObjectNode source = sources.addObject().put("description", s.description());
+      // As Spark's: each offset as its source writes it, a number or an object.
+      source.set("startOffset", offsetJson(s.startOffset()));
+      source.set("endOffset", offsetJson(s.endOffset()));
+      source.put("numInputRows", s.numInputRows());
       putRate(source, "inputRowsPerSecond", s.inputRowsPerSecond());
       putRate(source, "processedRowsPerSecond", s.processedRowsPerSecond());
     }
@@ -96,6 +98,15 @@ public final class ProgressJson {
       return MAPPER.writeValueAsString(json);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a tree of strings and numbers is always JSON", e);
+    }
+  }
+
+  /** A source's offset as a JSON value: its text is JSON already (a number or an object). */
+  private static JsonNode offsetJson(SourceOffset offset) {
+    try {
+      return MAPPER.readTree(offset.json());
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a source offset is JSON: " + offset, e);
     }
   }
 

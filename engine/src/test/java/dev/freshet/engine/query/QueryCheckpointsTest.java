@@ -7,6 +7,7 @@ import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.CheckpointException;
 import dev.freshet.executor.checkpoint.OffsetSeq;
+import dev.freshet.executor.checkpoint.SourceOffset;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ class QueryCheckpointsTest {
 
   private Checkpoint withConf(Map<String, String> conf) {
     Checkpoint checkpoint = Checkpoint.open(dir.resolve("v"));
-    checkpoint.offsetLog().add(0, new OffsetSeq(0, 0, conf, List.of(0L)));
+    checkpoint.offsetLog().add(0, new OffsetSeq(0, 0, conf, List.of(SourceOffset.of(0))));
     return checkpoint;
   }
 

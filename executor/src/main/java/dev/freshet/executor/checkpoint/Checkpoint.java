@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.executor.storage.DurableFiles;
 import dev.freshet.executor.storage.StorageException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -134,6 +135,39 @@ public final class Checkpoint {
   /** The contents of the file {@code plan}, or empty if none was written. */
   public Optional<byte[]> readPlan() {
     return DurableFiles.readIfExists(planFile());
+  }
+
+  /**
+   * Records, once, the offset that source {@code source} started from, as the file
+   * {@code sources/<source>/0} (Spark's {@code KafkaSourceInitialOffsetWriter}): a source whose
+   * start depends on when the query first ran ({@code latest-offset}) must start from the same
+   * place when its first batch runs again after a crash.
+   *
+   * @return the recorded offset: {@code offset}, or the one an earlier run recorded
+   * @throws CheckpointException if the file system fails or the recorded file is not an offset
+   */
+  public SourceOffset recordInitialOffset(int source, SourceOffset offset) {
+    Path file = initialOffsetFile(source);
+    try {
+      Files.createDirectories(file.getParent());
+    } catch (IOException e) {
+      throw StorageException.io("create", file.getParent(), e);
+    }
+    if (DurableFiles.createAtomically(file, offset.json().getBytes(StandardCharsets.UTF_8))) {
+      return offset;
+    }
+    String recorded = new String(DurableFiles.readIfExists(file).orElseThrow(),
+        StandardCharsets.UTF_8).trim();
+    try {
+      return new SourceOffset(recorded);
+    } catch (IllegalArgumentException e) {
+      throw CheckpointException.corrupt(file, "it is not a source offset: "
+          + MetadataLog.quote(recorded));
+    }
+  }
+
+  private Path initialOffsetFile(int source) {
+    return root.resolve("sources").resolve(Integer.toString(source)).resolve("0");
   }
 
   /**

@@ -19,12 +19,13 @@ import java.util.regex.Pattern;
  * -
  * </pre>
  * Line 2 is the {@link OffsetSeq}'s metadata with the conf sorted by key; then one line per
- * source with its offset as a JSON number, or {@code -} if it has none.
+ * source with its offset as JSON (a number, or an object such as Spark's Kafka offsets
+ * {@code {"orders":{"0":42,"1":17}}}), or {@code -} if it has none.
  *
  * <pre>{@code
  * OffsetLog offsets = new OffsetLog(root.resolve("offsets"));
  * offsets.add(0, new OffsetSeq(0, 1_700_000_000_123L, Map.of(OffsetSeq.STATE_PARTITIONS, "4"),
- *     List.of(42L)));
+ *     List.of(SourceOffset.of(42))));
  * }</pre>
  */
 public final class OffsetLog extends MetadataLog<OffsetSeq> {
@@ -52,8 +53,8 @@ public final class OffsetLog extends MetadataLog<OffsetSeq> {
       json.writeEndObject();
       json.writeEndObject();
     }));
-    for (Long offset : entry.offsets()) {
-      text.append('\n').append(offset == null ? NO_OFFSET : Long.toString(offset));
+    for (SourceOffset offset : entry.offsets()) {
+      text.append('\n').append(offset == null ? NO_OFFSET : offset.json());
     }
     return text.toString();
   }
@@ -66,11 +67,17 @@ public final class OffsetLog extends MetadataLog<OffsetSeq> {
     long watermark = Json.longField(metadata, "batchWatermarkMs", file, METADATA);
     long timestamp = Json.longField(metadata, "batchTimestampMs", file, METADATA);
     Map<String, String> conf = Json.stringMapField(metadata, "conf", file, METADATA);
-    List<Long> offsets = new ArrayList<>();
+    List<SourceOffset> offsets = new ArrayList<>();
     for (int i = 1; i < lines.size(); i++) {
       String line = lines.get(i);
       if (line.equals(NO_OFFSET)) {
         offsets.add(null);
+        continue;
+      }
+      if (line.startsWith("{")) {
+        // Checked to be JSON here; what its fields mean only the source knows.
+        Json.parseObject(line, file, "line " + (i + 2) + " (a source offset)");
+        offsets.add(new SourceOffset(line));
         continue;
       }
       long offset;
@@ -81,10 +88,10 @@ public final class OffsetLog extends MetadataLog<OffsetSeq> {
       }
       if (offset < 0) {
         throw CheckpointException.corrupt(file, "line " + (i + 2)
-            + " is not a source offset (a non-negative whole number, or -): "
+            + " is not a source offset (a non-negative whole number, a JSON object, or -): "
             + MetadataLog.quote(line));
       }
-      offsets.add(offset);
+      offsets.add(SourceOffset.of(offset));
     }
     return new OffsetSeq(watermark, timestamp, conf, offsets);
   }

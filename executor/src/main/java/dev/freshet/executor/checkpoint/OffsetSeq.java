@@ -15,7 +15,8 @@ import java.util.TreeMap;
  *
  * <p>{@code offsets} holds, for each source of the query in plan order, the end offset of the
  * batch (the batch reads {@code (offset in N - 1, offset in N]}), or {@code null} for a source
- * that has no offset yet, written {@code -}. A restart replays the batch from exactly these
+ * that has no offset yet, written {@code -}. An offset is a whole number or, for a source with
+ * an offset per partition, a JSON object ({@link SourceOffset}). A restart replays the batch from exactly these
  * offsets, watermark and timestamp.
  *
  * <p>{@code conf} pins the settings that must not change over the life of a checkpoint, because
@@ -25,7 +26,7 @@ import java.util.TreeMap;
  * <pre>{@code
  * new OffsetSeq(10_000, 1_700_000_000_123L,
  *     Map.of(OffsetSeq.STATE_PARTITIONS, "4", OffsetSeq.STATE_STORE_PROVIDER, "memory"),
- *     Arrays.asList(42L, null))
+ *     Arrays.asList(SourceOffset.of(42), null))
  * }</pre>
  *
  * @param batchWatermarkMs the event-time watermark batch {@code N} evicts with, from the
@@ -35,7 +36,7 @@ import java.util.TreeMap;
  * @param offsets the end offset of each source, or null if the source has none yet
  */
 public record OffsetSeq(long batchWatermarkMs, long batchTimestampMs, Map<String, String> conf,
-    List<Long> offsets) {
+    List<SourceOffset> offsets) {
   /** Pinned key: the number of state partitions of every stateful operator. */
   public static final String STATE_PARTITIONS = "state.partitions";
   /** Pinned key: the state store provider, e.g. {@code memory}. */
@@ -50,11 +51,6 @@ public record OffsetSeq(long batchWatermarkMs, long batchTimestampMs, Map<String
     conf.forEach((key, value) -> sorted.put(requireNonNull(key, "conf key"),
         requireNonNull(value, () -> "value of conf " + key)));
     conf = Collections.unmodifiableSortedMap(sorted);
-    for (Long offset : offsets) {
-      if (offset != null && offset < 0) {
-        throw new IllegalArgumentException("source offsets must not be negative: " + offsets);
-      }
-    }
     // Not List.copyOf: null is a valid element ("no offset yet").
     offsets = Collections.unmodifiableList(new ArrayList<>(offsets));
   }

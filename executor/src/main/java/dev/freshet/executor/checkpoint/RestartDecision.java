@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * RestartDecision next = RestartDecision.decide(checkpoint, 1,
  *     Map.of(OffsetSeq.STATE_PARTITIONS, "4"));
- * long from = next.startOffsets().get(0);
- * long to = next.rerun() ? next.endOffsets().get().get(0) : source.latestOffset();
+ * SourceOffset from = next.startOffsets().get(0);
+ * SourceOffset to = next.rerun() ? next.endOffsets().get().get(0) : null;   // null: ask the source
  * BatchContext batch = new BatchContext(next.batchId(),
  *     next.batchTimestampMs().orElse(clock.getAsLong()), next.previousBatchWatermarkMs(),
  *     next.watermarkMs());
@@ -56,8 +56,8 @@ import org.slf4j.LoggerFactory;
  *     {@code rerun}
  * @param conf the settings to run with and to pin in the next offsets entry, sorted by key
  */
-public record RestartDecision(long batchId, boolean rerun, List<Long> startOffsets,
-    Optional<List<Long>> endOffsets, long watermarkMs, long previousBatchWatermarkMs,
+public record RestartDecision(long batchId, boolean rerun, List<SourceOffset> startOffsets,
+    Optional<List<SourceOffset>> endOffsets, long watermarkMs, long previousBatchWatermarkMs,
     OptionalLong batchTimestampMs, Map<String, String> conf) {
   private static final Logger LOG = LoggerFactory.getLogger(RestartDecision.class);
 
@@ -108,7 +108,7 @@ public record RestartDecision(long batchId, boolean rerun, List<Long> startOffse
                   : Long.toString(latest.getAsLong())));
     }
     if (latest.isEmpty()) {
-      List<Long> zeros = Collections.nCopies(numSources, 0L);
+      List<SourceOffset> zeros = Collections.nCopies(numSources, SourceOffset.ZERO);
       return new RestartDecision(0, false, zeros, Optional.empty(), 0, 0, OptionalLong.empty(),
           sessionConf);
     }
@@ -133,8 +133,8 @@ public record RestartDecision(long batchId, boolean rerun, List<Long> startOffse
           + " re-running batch {}", commits.directory(), latestCommit.getAsLong(), last,
           offsets.directory(), last);
     }
-    List<Long> start = previousOffsets == null
-        ? Collections.nCopies(numSources, 0L) : orZero(previousOffsets.offsets());
+    List<SourceOffset> start = previousOffsets == null
+        ? Collections.nCopies(numSources, SourceOffset.ZERO) : orZero(previousOffsets.offsets());
     long previousWatermark = previousOffsets == null ? 0 : previousOffsets.batchWatermarkMs();
     return new RestartDecision(last, true, start, Optional.of(orZero(lastOffsets.offsets())),
         lastOffsets.batchWatermarkMs(), previousWatermark,
@@ -179,10 +179,10 @@ public record RestartDecision(long batchId, boolean rerun, List<Long> startOffse
     return conf;
   }
 
-  private static List<Long> orZero(List<Long> offsets) {
-    List<Long> result = new ArrayList<>(offsets.size());
-    for (Long offset : offsets) {
-      result.add(offset == null ? 0L : offset);
+  private static List<SourceOffset> orZero(List<SourceOffset> offsets) {
+    List<SourceOffset> result = new ArrayList<>(offsets.size());
+    for (SourceOffset offset : offsets) {
+      result.add(offset == null ? SourceOffset.ZERO : offset);
     }
     return result;
   }

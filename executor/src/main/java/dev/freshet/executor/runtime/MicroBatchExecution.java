@@ -9,6 +9,7 @@ import dev.freshet.executor.checkpoint.CheckpointException;
 import dev.freshet.executor.checkpoint.CommitMetadata;
 import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.executor.checkpoint.RestartDecision;
+import dev.freshet.executor.checkpoint.SourceOffset;
 import dev.freshet.executor.limits.QueryCancelledException;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.AggregateMetrics;
@@ -16,9 +17,12 @@ import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.ParallelTasks;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
+import dev.freshet.executor.source.QueryReader;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsAdmissionControl;
 import dev.freshet.executor.source.SupportsColumnarReads;
+import dev.freshet.executor.source.SupportsDroppedRecords;
+import dev.freshet.executor.source.SupportsJsonOffsets;
 import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.source.SupportsTimedAvailability;
 import java.time.Duration;
@@ -308,6 +312,9 @@ public final class MicroBatchExecution implements StreamingQuery {
       lock.notifyAll();
       if (status == QueryStatus.INITIALIZING) {
         status = QueryStatus.STOPPED;
+        if (source instanceof QueryReader reader) {
+          reader.close();
+        }
         sink.queryTerminated(null);
         return;
       }
@@ -357,6 +364,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       long lastBatchStartMs = 0;
       int batchesRun = 0;
       boolean resumed = false;
+      restoreInitialOffset();
       if (restart != null && !restart.isFreshStart()) {
         resumed = true;
         batchId = restart.batchId();
@@ -364,15 +372,17 @@ public final class MicroBatchExecution implements StreamingQuery {
         for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
           w.advanceTo(restart.watermarkMs());
         }
+        long restoredStart = restoreOffset(restart.startOffsets().get(0));
+        long restoredEnd = restart.rerun()
+            ? restoreOffset(restart.endOffsets().orElseThrow().get(0)) : restoredStart;
         synchronized (lock) {
-          committedOffset = restart.startOffsets().get(0);
+          committedOffset = restoredStart;
           lastBatchId = batchId - 1;
         }
-        checkSourceReaches(restart.rerun() ? restart.endOffsets().orElseThrow().get(0)
-            : committedOffset, restart.rerun() ? batchId : batchId - 1);
+        checkSourceReaches(restoredEnd, restart.rerun() ? batchId : batchId - 1);
         if (restart.rerun()) {
           // The batch was planned and maybe half done: run it again exactly as recorded.
-          long end = restart.endOffsets().orElseThrow().get(0);
+          long end = restoredEnd;
           lastBatchStartMs = restart.batchTimestampMs().orElse(clock.getAsLong());
           long started = System.nanoTime();
           BatchContext batch = new BatchContext(batchId, lastBatchStartMs, previousWatermark,
@@ -417,7 +427,8 @@ public final class MicroBatchExecution implements StreamingQuery {
         if (checkpoint != null) {
           // Write-ahead: the batch's offsets, watermark and time are durable before it runs.
           if (!checkpoint.offsetLog().add(batchId,
-              new OffsetSeq(watermark, lastBatchStartMs, pinnedConf, List.of(end)))) {
+              new OffsetSeq(watermark, lastBatchStartMs, pinnedConf,
+                  List.of(sourceOffset(end))))) {
             throw CheckpointException.concurrentUpdate(checkpoint.offsetLog().batchFile(batchId));
           }
           checkpoint.retain();
@@ -437,6 +448,10 @@ public final class MicroBatchExecution implements StreamingQuery {
       LOG.warn("Query {} failed", name, t);
     }
     resources.release();
+    if (source instanceof QueryReader reader) {
+      // This query's own reader (its connections and threads), not a stream others read.
+      reader.close();
+    }
     for (StatefulAggregateOperator op : streamingPipeline.statefulOperators()) {
       try {
         op.closeStores();
@@ -451,6 +466,37 @@ public final class MicroBatchExecution implements StreamingQuery {
       error = failure;
       lock.notifyAll();
     }
+  }
+
+  /**
+   * Makes a source with JSON offsets start where it started when the query first ran: recorded
+   * in the checkpoint by the first run, taken back by every later one. A query without a
+   * checkpoint starts wherever its source starts.
+   */
+  private void restoreInitialOffset() {
+    if (checkpoint != null && source instanceof SupportsJsonOffsets json) {
+      SourceOffset initial = checkpoint.recordInitialOffset(0,
+          new SourceOffset(json.offsetJson(0)));
+      json.restoreInitialOffset(initial.json());
+    }
+  }
+
+  /** The offset log's form of the source's offset {@code offset}. */
+  private SourceOffset sourceOffset(long offset) {
+    return source instanceof SupportsJsonOffsets json
+        ? new SourceOffset(json.offsetJson(offset)) : SourceOffset.of(offset);
+  }
+
+  /** The source's offset for what the offset log recorded. */
+  private long restoreOffset(SourceOffset recorded) {
+    if (source instanceof SupportsJsonOffsets json) {
+      // A recorded 0 ("-" or a query that read nothing yet) is where the source starts.
+      return recorded.asLong().isPresent() && recorded.asLong().getAsLong() == 0
+          ? 0 : json.restoreOffset(recorded.json());
+    }
+    return recorded.asLong().orElseThrow(() -> new IllegalStateException("Source "
+        + source.description() + " records its offsets as whole numbers, but the checkpoint"
+        + " has " + recorded.json()));
   }
 
   /** Rows a batch read and rows it handed to the sink. */
@@ -605,13 +651,15 @@ public final class MicroBatchExecution implements StreamingQuery {
         : java.util.Map.of("watermark", java.time.format.DateTimeFormatter.ofPattern(
             "uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC)
             .format(java.time.Instant.ofEpochMilli(batch.evictionWatermarkMs())));
-    long dropped = streamingPipeline.rowErrors().droppedRows();
+    long dropped = streamingPipeline.rowErrors().droppedRows()
+        + (source instanceof SupportsDroppedRecords skipping ? skipping.droppedRecords() : 0);
     long droppedInBatch = dropped - droppedBefore;
     droppedBefore = dropped;
     StreamingQueryProgress p = new StreamingQueryProgress(id, name, batch.batchId(),
         batch.batchTimestampMs(), inputRows, batch.evictionWatermarkMs(), durationMs, outputRows,
         droppedInBatch, operators, runId, inputRate, processedRate, eventTime,
-        List.of(new SourceProgress(source.description(), startOffset, endOffset, inputRows,
+        List.of(new SourceProgress(source.description(), sourceOffset(startOffset),
+            sourceOffset(endOffset), inputRows,
             inputRate, processedRate)),
         new SinkProgress(sink.description(), outputRows));
     synchronized (lock) {

@@ -37,7 +37,7 @@ class CheckpointTest {
 
   @Test void shouldKeepTheQueryIdAndTheLogsWhenReopened() {
     Checkpoint first = Checkpoint.open(dir);
-    first.offsetLog().add(0, new OffsetSeq(0, 1, Map.of(), List.of(1L)));
+    first.offsetLog().add(0, new OffsetSeq(0, 1, Map.of(), List.of(SourceOffset.of(1))));
     first.commitLog().add(0, new CommitMetadata(0));
 
     Checkpoint second = Checkpoint.open(dir);
@@ -60,7 +60,7 @@ class CheckpointTest {
     checkpoint.deletePlanBeforeFirstBatch();
     assertEquals(Optional.empty(), checkpoint.readPlan());
     assertTrue(checkpoint.createPlan(bytes("{\"version\":1}")));
-    checkpoint.offsetLog().add(0, new OffsetSeq(0, 1, Map.of(), List.of(1L)));
+    checkpoint.offsetLog().add(0, new OffsetSeq(0, 1, Map.of(), List.of(SourceOffset.of(1))));
     assertThrows(IllegalStateException.class, checkpoint::deletePlanBeforeFirstBatch);
     assertEquals("{\"version\":1}", Files.readString(dir.resolve("plan")));
   }
@@ -84,7 +84,7 @@ class CheckpointTest {
     for (long n = 0; n <= 10; n++) {
       addBatch(checkpoint, n);
     }
-    checkpoint.offsetLog().add(11, new OffsetSeq(0, 0, Map.of(), List.of(11L)));
+    checkpoint.offsetLog().add(11, new OffsetSeq(0, 0, Map.of(), List.of(SourceOffset.of(11))));
 
     // As Spark after adding offsets/11 with minBatchesToRetain 3: purge(11 - 3).
     checkpoint.retain(3);
@@ -126,7 +126,8 @@ class CheckpointTest {
   }
 
   private static void addBatch(Checkpoint checkpoint, long n) {
-    assertTrue(checkpoint.offsetLog().add(n, new OffsetSeq(0, 0, Map.of(), List.of(n))));
+    assertTrue(checkpoint.offsetLog().add(n,
+        new OffsetSeq(0, 0, Map.of(), List.of(SourceOffset.of(n)))));
     assertTrue(checkpoint.commitLog().add(n, new CommitMetadata(0)));
   }
 }

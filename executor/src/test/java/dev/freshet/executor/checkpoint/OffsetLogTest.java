@@ -2,6 +2,7 @@ package dev.freshet.executor.checkpoint;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,7 +37,8 @@ class OffsetLogTest {
   @Test void shouldWriteSparksLayoutWhenAdding() throws IOException {
     OffsetLog log = log();
 
-    log.add(0, new OffsetSeq(0, 1_700_000_000_123L, CONF, Arrays.asList(42L, null)));
+    log.add(0, new OffsetSeq(0, 1_700_000_000_123L, CONF,
+        Arrays.asList(SourceOffset.of(42), null)));
 
     assertEquals("v1\n"
         + "{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000123,\"conf\":{"
@@ -49,12 +51,34 @@ class OffsetLogTest {
   @Test void shouldReadBackWhatWasWrittenWhenOffsetsAreMissingOrLarge() {
     OffsetLog log = log();
     OffsetSeq seq = new OffsetSeq(15_000, -1, Map.of("k\"ey", "v\u00e4l\nue"),
-        Arrays.asList(null, Long.MAX_VALUE, 0L));
+        Arrays.asList(null, SourceOffset.of(Long.MAX_VALUE), SourceOffset.of(0)));
 
     log.add(3, seq);
 
     assertEquals(Optional.of(seq), log.get(3));
     assertEquals(List.of("k\"ey"), List.copyOf(log.get(3).orElseThrow().conf().keySet()));
+  }
+
+  @Test void shouldKeepAnOffsetPerPartitionAsTheSourceWroteIt() throws IOException {
+    OffsetLog log = log();
+    SourceOffset kafka = new SourceOffset("{\"orders\":{\"0\":42,\"1\":17}}");
+
+    log.add(0, new OffsetSeq(0, 1, Map.of(), Arrays.asList(kafka, SourceOffset.of(3))));
+
+    assertTrue(Files.readString(log.batchFile(0))
+        .endsWith("\n{\"orders\":{\"0\":42,\"1\":17}}\n3"));
+    assertEquals(List.of(kafka, SourceOffset.of(3)), log.get(0).orElseThrow().offsets());
+    assertEquals(java.util.OptionalLong.empty(), kafka.asLong());
+  }
+
+  @Test void shouldRefuseAnOffsetObjectThatIsNotJson() throws IOException {
+    OffsetLog log = log();
+    Files.createDirectories(log.directory());
+    Files.writeString(log.batchFile(0), "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":0,"
+        + "\"conf\":{}}\n{\"orders\":{\"0\":");
+
+    CheckpointException e = assertThrows(CheckpointException.class, () -> log.get(0));
+    assertTrue(e.getMessage().contains("line 3 (a source offset)"), e.getMessage());
   }
 
   @Test void shouldReadAnEntryWhenItHasNoSourcesOrAFinalNewline() throws IOException {
@@ -65,7 +89,7 @@ class OffsetLogTest {
         + "{\"batchWatermarkMs\":1,\"batchTimestampMs\":2,\"conf\":{},\"addedLater\":[1]}\n7\n");
 
     assertEquals(Optional.of(new OffsetSeq(1, 2, Map.of(), List.of())), log.get(0));
-    assertEquals(Optional.of(new OffsetSeq(1, 2, Map.of(), List.of(7L))), log.get(1));
+    assertEquals(Optional.of(new OffsetSeq(1, 2, Map.of(), at(7))), log.get(1));
   }
 
   @Test void shouldNameTheFileWhenTheMetadataLineIsMissingOrTruncated() throws IOException {
@@ -124,7 +148,7 @@ class OffsetLogTest {
 
   @Test void shouldRejectNegativeOffsetsWhenAnEntryIsMade() {
     assertThrows(IllegalArgumentException.class,
-        () -> new OffsetSeq(0, 0, Map.of(), List.of(-1L)));
+        () -> new OffsetSeq(0, 0, Map.of(), List.of(SourceOffset.of(-1))));
   }
 
   private static void assertCorrupt(OffsetLog log, String content, String message)
@@ -136,5 +160,9 @@ class OffsetLogTest {
     assertEquals(CheckpointException.Reason.CORRUPT, e.reason(), content);
     assertEquals(log.batchFile(2), e.file());
     assertEquals(message, e.getMessage(), content);
+  }
+
+  private static List<SourceOffset> at(long... offsets) {
+    return java.util.Arrays.stream(offsets).mapToObj(SourceOffset::of).toList();
   }
 }

@@ -34,7 +34,7 @@ class RestartDecisionTest {
   @Test void shouldStartAtBatchZeroWhenTheCheckpointIsNew() {
     RestartDecision next = RestartDecision.decide(checkpoint, 2, SESSION);
 
-    assertEquals(new RestartDecision(0, false, List.of(0L, 0L), Optional.empty(), 0, 0,
+    assertEquals(new RestartDecision(0, false, at(0, 0), Optional.empty(), 0, 0,
         OptionalLong.empty(), SESSION), next);
     assertTrue(next.isFreshStart());
     assertEquals(0, next.stateVersion());
@@ -49,7 +49,7 @@ class RestartDecisionTest {
     RestartDecision next = RestartDecision.decide(checkpoint, 2, SESSION);
 
     // Batch 2 evicts at the watermark batch 1's data produced and drops rows late for batch 1's.
-    assertEquals(new RestartDecision(2, false, List.of(9L, 2L), Optional.empty(), 7_000, 4_000,
+    assertEquals(new RestartDecision(2, false, at(9, 2), Optional.empty(), 7_000, 4_000,
         OptionalLong.empty(), RESTORED), next);
     assertEquals(2, next.stateVersion());
     assertFalse(next.isFreshStart());
@@ -75,18 +75,19 @@ class RestartDecisionTest {
 
     RestartDecision next = RestartDecision.decide(checkpoint, 2, SESSION);
 
-    assertEquals(new RestartDecision(2, true, List.of(9L, 2L), Optional.of(List.of(12L, 6L)),
+    assertEquals(new RestartDecision(2, true, at(9, 2), Optional.of(at(12, 6)),
         7_000, 4_000, OptionalLong.of(3_000), RESTORED), next);
     assertEquals(2, next.stateVersion());
   }
 
   @Test void shouldRerunBatchZeroFromOffsetZeroWhenItWasNotCommitted() {
-    checkpoint.offsetLog().add(0, new OffsetSeq(0, 1_000, PINNED, Arrays.asList(null, 3L)));
+    checkpoint.offsetLog().add(0,
+        new OffsetSeq(0, 1_000, PINNED, Arrays.asList(null, SourceOffset.of(3))));
 
     RestartDecision next = RestartDecision.decide(checkpoint, 2, SESSION);
 
     // A source without an offset ("-") reads from and to offset 0: nothing.
-    assertEquals(new RestartDecision(0, true, List.of(0L, 0L), Optional.of(List.of(0L, 3L)), 0,
+    assertEquals(new RestartDecision(0, true, at(0, 0), Optional.of(at(0, 3)), 0,
         0, OptionalLong.of(1_000), RESTORED), next);
     assertFalse(next.isFreshStart());
   }
@@ -99,7 +100,7 @@ class RestartDecisionTest {
 
     RestartDecision next = RestartDecision.decide(checkpoint, 1, SESSION);
 
-    assertEquals(new RestartDecision(2, true, List.of(2L), Optional.of(List.of(3L)), 200, 100,
+    assertEquals(new RestartDecision(2, true, at(2), Optional.of(at(3)), 200, 100,
         OptionalLong.of(3_000), RESTORED), next);
   }
 
@@ -165,20 +166,25 @@ class RestartDecisionTest {
   }
 
   @Test void shouldRejectAnInconsistentDecisionWhenConstructed() {
-    assertThrows(IllegalArgumentException.class, () -> new RestartDecision(1, true, List.of(0L),
+    assertThrows(IllegalArgumentException.class, () -> new RestartDecision(1, true, at(0),
         Optional.empty(), 0, 0, OptionalLong.of(1), Map.of()));
-    assertThrows(IllegalArgumentException.class, () -> new RestartDecision(1, false, List.of(0L),
-        Optional.of(List.of(1L)), 0, 0, OptionalLong.empty(), Map.of()));
-    assertThrows(IllegalArgumentException.class, () -> new RestartDecision(1, true, List.of(0L),
-        Optional.of(List.of(1L, 2L)), 0, 0, OptionalLong.of(1), Map.of()));
+    assertThrows(IllegalArgumentException.class, () -> new RestartDecision(1, false, at(0),
+        Optional.of(at(1)), 0, 0, OptionalLong.empty(), Map.of()));
+    assertThrows(IllegalArgumentException.class, () -> new RestartDecision(1, true, at(0),
+        Optional.of(at(1, 2)), 0, 0, OptionalLong.of(1), Map.of()));
   }
 
   private void offsets(long batchId, long watermarkMs, long timestampMs, Long... ends) {
     assertTrue(checkpoint.offsetLog().add(batchId,
-        new OffsetSeq(watermarkMs, timestampMs, PINNED, Arrays.asList(ends))));
+        new OffsetSeq(watermarkMs, timestampMs, PINNED,
+            Arrays.stream(ends).map(e -> e == null ? null : SourceOffset.of(e)).toList())));
   }
 
   private void commit(long batchId, long nextWatermarkMs) {
     assertTrue(checkpoint.commitLog().add(batchId, new CommitMetadata(nextWatermarkMs)));
+  }
+
+  private static List<SourceOffset> at(long... offsets) {
+    return java.util.Arrays.stream(offsets).mapToObj(SourceOffset::of).toList();
   }
 }

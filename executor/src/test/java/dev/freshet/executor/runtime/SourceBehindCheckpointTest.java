@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.CheckpointException;
 import dev.freshet.executor.checkpoint.OffsetSeq;
+import dev.freshet.executor.checkpoint.SourceOffset;
 import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.source.MemoryStream;
 import java.nio.file.Path;
@@ -69,7 +70,8 @@ class SourceBehindCheckpointTest {
   @Test void shouldFailWhenABatchToRunAgainEndsAheadOfTheSource() throws Exception {
     Checkpoint checkpoint = Checkpoint.open(dir);
     // Batch 0 planned up to offset 5, never committed: it would run again on (0, 5].
-    assertTrue(checkpoint.offsetLog().add(0, new OffsetSeq(0, 1000, Map.of(), List.of(5L))));
+    assertTrue(checkpoint.offsetLog().add(0,
+        new OffsetSeq(0, 1000, Map.of(), List.of(SourceOffset.of(5)))));
     MicroBatchExecution q = query(streamWith(4), Trigger.DEFAULT);
     q.start();
     assertTrue(q.awaitTermination(TIMEOUT));
