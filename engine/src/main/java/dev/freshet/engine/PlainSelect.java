@@ -11,6 +11,7 @@ import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.SequenceSource;
+import dev.freshet.executor.source.kafka.KafkaTopicSource;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
@@ -251,7 +252,14 @@ abstract class PlainSelect {
    */
   private static void rejectEndless(StreamTable stream) throws SQLException {
     if (stream.source() instanceof SequenceSource sequence && sequence.spec().end().isEmpty()) {
-      throw StreamErrors.boundedReadOfEndlessStream(stream.name());
+      throw StreamErrors.boundedReadOfEndlessStream(stream.name(),
+          "generates rows without end (connector 'sequence' without 'end')",
+          ", or declare the stream with 'end'");
+    }
+    if (stream.source() instanceof KafkaTopicSource topic) {
+      throw StreamErrors.boundedReadOfEndlessStream(stream.name(), "reads Kafka topic "
+          + topic.spec().topic() + ", which has no end (connector 'kafka')",
+          ", or a materialized view over it for its current result");
     }
   }
 

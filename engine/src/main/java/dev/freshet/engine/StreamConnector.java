@@ -20,7 +20,9 @@ enum StreamConnector {
   /** Rows come by INSERT; the default. */
   MEMORY(List.of(StreamTable.CONNECTOR_OPTION)),
   /** Rows are generated from their offset ({@link SequenceConnector}). */
-  SEQUENCE(SequenceConnector.OPTIONS);
+  SEQUENCE(SequenceConnector.OPTIONS),
+  /** Rows are a Kafka topic's records ({@link KafkaConnector}). */
+  KAFKA(KafkaConnector.OPTIONS);
 
   private final List<String> options;
 

@@ -6,6 +6,8 @@ import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
+import dev.freshet.executor.source.kafka.KafkaSourceSpec;
+import dev.freshet.executor.source.kafka.KafkaTopicSource;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.executor.source.StreamLogException;
@@ -48,7 +50,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *
  * <p>{@code connector = 'memory'} (the default) makes a {@link MemoryStream} that takes rows by
  * INSERT; {@code connector = 'sequence'} a {@link SequenceSource} that generates them
- * ({@link SequenceConnector} checks its columns and options).
+ * ({@link SequenceConnector} checks its columns and options); {@code connector = 'kafka'} a
+ * {@link KafkaTopicSource} that each query reads through its own reader ({@link KafkaConnector}).
  *
  * <p>On an engine with a data directory a memory stream is durable: {@code CREATE STREAM} (with or
  * without {@code IF NOT EXISTS}) over the files an earlier run left reopens them with their rows,
@@ -87,13 +90,14 @@ final class StreamDdl {
     }
     StreamConnector connector = StreamConnector.of(name, options);
     boolean sequence = connector == StreamConnector.SEQUENCE;
-    if (!sequence) {
-      // A sequence's options are checked with its columns (SequenceConnector.spec).
+    boolean kafka = connector == StreamConnector.KAFKA;
+    if (!sequence && !kafka) {
+      // A sequence's and a topic's options are checked with their columns (their spec).
       connector.checkOptions(name, options);
     }
     if (!sequence && create.columns().isEmpty()) {
-      throw Errors.invalidDefinition("Stream " + name + " has no columns. A memory stream"
-          + " needs its columns declared: CREATE STREAM " + name + " (id BIGINT, ...)");
+      throw Errors.invalidDefinition("Stream " + name + " has no columns. A " + connector.text()
+          + " stream needs its columns declared: CREATE STREAM " + name + " (id BIGINT, ...)");
     }
 
     RelDataTypeFactory.Builder fields = planner.typeFactory().builder();
@@ -113,6 +117,7 @@ final class StreamDdl {
         ? Optional.empty() : Optional.of(watermark(name, create.watermark(), rowType));
     // Checked with the rest of the statement, before anything exists.
     SequenceSpec sequenceSpec = sequence ? SequenceConnector.spec(name, rowType, options) : null;
+    KafkaSourceSpec kafkaSpec = kafka ? KafkaConnector.spec(name, rowType, options) : null;
 
     Catalog catalog = planner.catalog();
     // Checked before the source is opened: a stream of this name has its files open already.
@@ -130,7 +135,9 @@ final class StreamDdl {
     }
     // A sequence's rows are a function of the offset: it needs no directory, even in a data
     // directory, and its pace starts now.
+    // A topic is read by each query through a reader of its own, connected when it starts.
     Source source = sequence ? new SequenceSource(sequenceSpec)
+        : kafka ? new KafkaTopicSource(kafkaSpec)
         : openSource(engine, name, rowType);
     StreamTable table = new StreamTable(name, RelDataTypeImpl.proto(rowType), watermark, options,
         source);

@@ -1,5 +1,7 @@
 package dev.freshet.engine.errors;
 
+import dev.freshet.executor.source.SourceRecordException;
+import dev.freshet.executor.source.SourceUnavailableException;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -32,6 +34,13 @@ public final class Failures {
     for (int depth = 0; t != null && depth < MAX_CAUSES; depth++, t = t.getCause()) {
       if (t instanceof SQLException e && e.getSQLState() != null) {
         return e;
+      }
+      if (t instanceof SourceRecordException) {
+        // The message names the record and says what to do.
+        return Errors.of(SqlState.DATA_EXCEPTION, t.getMessage(), failure);
+      }
+      if (t instanceof SourceUnavailableException) {
+        return Errors.of(SqlState.UNABLE_TO_CONNECT, t.getMessage(), failure);
       }
       if (t instanceof StackOverflowError) {
         return tooComplex(failure);

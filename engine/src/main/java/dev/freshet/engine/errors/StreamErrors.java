@@ -96,11 +96,11 @@ public final class StreamErrors {
    * A plain (bounded) SELECT over a stream that generates rows without end: the rows it has grow
    * with its age, without limit.
    */
-  public static SQLException boundedReadOfEndlessStream(String stream) {
+  public static SQLException boundedReadOfEndlessStream(String stream, String why,
+      String alternative) {
     return Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "A plain SELECT reads every row of its"
-        + " stream at once, but stream " + stream + " generates rows without end (connector"
-        + " 'sequence' without 'end'). Use SELECT STREAM ... for a continuous query, or declare"
-        + " the stream with 'end'");
+        + " stream at once, but stream " + stream + " " + why + ". Use SELECT STREAM ... for a"
+        + " continuous query" + alternative);
   }
 
   /**

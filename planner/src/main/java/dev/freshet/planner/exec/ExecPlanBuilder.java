@@ -23,8 +23,10 @@ import dev.freshet.executor.operators.VectorWatermarkOperator;
 import dev.freshet.executor.operators.VectorWindowOperator;
 import dev.freshet.executor.runtime.ColumnarInput;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsColumnarReads;
 import dev.freshet.executor.source.SupportsParallelReads;
+import dev.freshet.executor.source.SupportsQueryReaders;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreProviderFactory;
@@ -338,7 +340,10 @@ public final class ExecPlanBuilder {
     java.util.Collections.reverse(stateful);
     ColumnarInput columnarInput = columnar && !stateful.isEmpty()
         ? columnarInput(nodes, stream, stateful.get(0), taskWatermarks) : null;
-    return new StreamingPipeline(stream.source(), downstream, output,
+    // A source with positions per query (a Kafka topic) gets a reader for this query alone.
+    Source source = stream.source() instanceof SupportsQueryReaders shared
+        ? shared.newQueryReader() : stream.source();
+    return new StreamingPipeline(source, downstream, output,
         List.copyOf(watermarks.values()), stateful,
         List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor,
         rowErrors, columnarInput);

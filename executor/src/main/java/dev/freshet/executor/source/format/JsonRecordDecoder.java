@@ -1,0 +1,93 @@
+package dev.freshet.executor.source.format;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads a JSON object into a row with Jackson's streaming parser: each field whose name matches a
+ * column (ignoring case) sets it; other fields are ignored; a missing or {@code null} field is
+ * NULL, which a NOT NULL column refuses. Nested objects and arrays are refused for the column
+ * they would fill.
+ *
+ * <pre>{@code
+ * new JsonRecordDecoder(columns).decode("{\"id\":1,\"item\":\"tea\"}".getBytes(UTF_8), row);
+ * }</pre>
+ */
+final class JsonRecordDecoder implements RecordDecoder {
+  private static final JsonFactory FACTORY = new JsonFactory();
+
+  private final List<SourceColumn> columns;
+  /** Lower-cased column name to its index, for the value's columns only. */
+  private final Map<String, Integer> byName = new HashMap<>();
+
+  JsonRecordDecoder(List<SourceColumn> columns) {
+    this.columns = List.copyOf(columns);
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).metadata().isEmpty()) {
+        byName.put(columns.get(i).name().toLowerCase(Locale.ROOT), i);
+      }
+    }
+  }
+
+  @Override public void decode(byte[] value, Object[] row) {
+    if (value == null) {
+      throw new IllegalArgumentException("the record has no value (a tombstone); expected a JSON"
+          + " object");
+    }
+    try (JsonParser parser = FACTORY.createParser(value)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new IllegalArgumentException("the value is not a JSON object");
+      }
+      for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME;
+          token = parser.nextToken()) {
+        String field = parser.currentName();
+        Integer index = byName.get(field.toLowerCase(Locale.ROOT));
+        JsonToken valueToken = parser.nextToken();
+        if (index == null) {
+          parser.skipChildren();
+          continue;
+        }
+        SourceColumn column = columns.get(index);
+        try {
+          row[index] = switch (valueToken) {
+            case VALUE_NULL -> null;
+            case VALUE_STRING -> column.type().fromText(parser.getText());
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> column.type().fromNumber(
+                parser.getDecimalValue());
+            case VALUE_TRUE -> column.type().fromBoolean(true);
+            case VALUE_FALSE -> column.type().fromBoolean(false);
+            default -> throw new IllegalArgumentException("a nested " + (valueToken
+                == JsonToken.START_ARRAY ? "array" : "object") + " is not " + column.type()
+                .expected());
+          };
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("field \"" + field + "\" (column " + column.name()
+              + "): " + e.getMessage(), e);
+        }
+      }
+      if (parser.currentToken() != JsonToken.END_OBJECT || parser.nextToken() != null) {
+        throw new IllegalArgumentException("the value is not one JSON object");
+      }
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("the value is not valid JSON: "
+          + e.getOriginalMessage(), e);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("the value is not valid JSON: " + e.getMessage(), e);
+    }
+    for (int i = 0; i < row.length; i++) {
+      SourceColumn column = columns.get(i);
+      if (row[i] == null && !column.nullable() && column.metadata().isEmpty()) {
+        throw new IllegalArgumentException("column " + column.name() + " is NOT NULL, but the"
+            + " object has no field \"" + column.name().toLowerCase(Locale.ROOT)
+            + "\" or it is null");
+      }
+    }
+  }
+}

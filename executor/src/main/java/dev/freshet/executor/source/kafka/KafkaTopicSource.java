@@ -1,0 +1,58 @@
+package dev.freshet.executor.source.kafka;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.source.QueryReader;
+import dev.freshet.executor.source.SupportsQueryReaders;
+import java.util.function.Consumer;
+
+/**
+ * A Kafka topic as a stream: it describes the topic and hands each continuous query a
+ * {@link KafkaQueryReader} of its own, with its own positions and connections (Spark's Kafka
+ * source is per query too). It has no offsets itself: a plain query cannot read it, since a
+ * topic has no end.
+ *
+ * <pre>{@code
+ * KafkaTopicSource orders = new KafkaTopicSource(spec);
+ * QueryReader reader = orders.newQueryReader();   // for one query; the query closes it
+ * }</pre>
+ */
+public final class KafkaTopicSource implements SupportsQueryReaders {
+  private final KafkaSourceSpec spec;
+
+  /** The topic of {@code spec}; nothing is connected until a query reads it. */
+  public KafkaTopicSource(KafkaSourceSpec spec) {
+    this.spec = requireNonNull(spec, "spec");
+  }
+
+  /** What the stream reads and how. */
+  public KafkaSourceSpec spec() {
+    return spec;
+  }
+
+  @Override public String description() {
+    return "KafkaSource[" + spec.topic() + "]";
+  }
+
+  @Override public QueryReader newQueryReader() {
+    return new KafkaQueryReader(spec);
+  }
+
+  /** Always 0: only a query's reader has positions. */
+  @Override public long latestOffset() {
+    return 0;
+  }
+
+  /**
+   * Refused: a topic is read through {@link #newQueryReader()}.
+   *
+   * @throws UnsupportedOperationException always
+   */
+  @Override public void readRange(long start, long end, Consumer<Object[]> rows) {
+    throw new UnsupportedOperationException(description() + " is read by a query's own reader");
+  }
+
+  @Override public AutoCloseable onNewData(Runnable listener) {
+    return () -> { };
+  }
+}
