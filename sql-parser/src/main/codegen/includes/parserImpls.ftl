@@ -3,8 +3,10 @@
   production below into a hook of Calcite's Parser.jj:
     statementParserMethods       SqlShow, SqlStopQuery, SqlDescribeStream,
                                  FreshetExplain, FreshetQueryOrEmit
-    createStatementParserMethods SqlCreateStream, SqlCreateMaterializedView
-    dropStatementParserMethods   SqlDropStream, SqlDropMaterializedView
+    createStatementParserMethods SqlCreateStream, SqlCreateMaterializedView,
+                                 SqlCreateSink
+    dropStatementParserMethods   SqlDropStream, SqlDropMaterializedView,
+                                 SqlDropSink
     setOptionParserMethod        FreshetSetOption
 -->
 
@@ -287,6 +289,47 @@ SqlDrop SqlDropMaterializedView(Span s, boolean replace) :
     }
 }
 
+/**
+ * Parses the rest of "CREATE SINK [IF NOT EXISTS] name FROM view WITH (...)"
+ * or "CREATE SINK [IF NOT EXISTS] name AS query [EMIT mode] WITH (...)".
+ */
+SqlCreate SqlCreateSink(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    SqlIdentifier view = null;
+    SqlNode query = null;
+    final SqlNodeList properties;
+}
+{
+    <SINK> ifNotExists = IfNotExistsOpt() id = CompoundIdentifier()
+    (
+        <FROM> view = CompoundIdentifier()
+    |
+        <AS> query = FreshetQueryOrEmit()
+    )
+    <WITH> properties = PropertyList() {
+        if (replace) {
+            throw SqlUtil.newContextException(s.pos(),
+                RESOURCE.illegalQueryExpression());
+        }
+        return new SqlCreateSink(s.end(this), ifNotExists, id, view, query,
+            properties);
+    }
+}
+
+/** Parses the rest of "DROP SINK [IF EXISTS] name". */
+SqlDrop SqlDropSink(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <SINK> ifExists = IfExistsOpt() id = CompoundIdentifier() {
+        return new SqlDropSink(s.end(this), ifExists, id);
+    }
+}
+
 /** Parses the mode after EMIT. */
 EmitMode EmitModeKeyword() :
 {
@@ -397,6 +440,8 @@ SqlShow SqlShow() :
         <VIEWS> { kind = SqlShow.Kind.VIEWS; }
     |
         <QUERIES> { kind = SqlShow.Kind.QUERIES; }
+    |
+        <SINKS> { kind = SqlShow.Kind.SINKS; }
     )
     {
         return new SqlShow(s.end(this), kind);

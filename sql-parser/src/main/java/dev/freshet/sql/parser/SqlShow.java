@@ -47,7 +47,9 @@ public class SqlShow extends SqlCall {
     /** {@code SHOW VIEWS}: the materialized views. */
     VIEWS,
     /** {@code SHOW QUERIES}: the continuous queries that are running. */
-    QUERIES
+    QUERIES,
+    /** {@code SHOW SINKS}: the sinks made by {@code CREATE SINK}. */
+    SINKS
   }
 
   private final SqlLiteral kind;

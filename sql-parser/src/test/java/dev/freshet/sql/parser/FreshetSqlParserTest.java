@@ -435,6 +435,43 @@ class FreshetSqlParserTest {
     assertEquals("DROP STREAM \"DB\".\"S\"", unparse(drop));
   }
 
+  // ---------------------------------------------------------------- CREATE SINK, DROP SINK
+
+  @Test void shouldParseCreateSinkWhenItReadsAView() throws Exception {
+    final SqlCreateSink create = (SqlCreateSink) parse("create sink if not exists totals_out from v"
+        + " with (connector = 'jdbc', 'table-name' = 't')");
+
+    assertTrue(create.ifNotExists());
+    assertEquals("TOTALS_OUT", create.name().getSimple());
+    assertEquals("V", create.view().getSimple());
+    assertNull(create.query());
+    assertEquals(Map.of("connector", "jdbc", "table-name", "t"), create.options());
+    assertEquals("CREATE SINK IF NOT EXISTS \"TOTALS_OUT\" FROM \"V\" WITH ('connector' = 'jdbc',"
+        + " 'table-name' = 't')", unparse(create));
+  }
+
+  @Test void shouldParseCreateSinkWhenItHasAQueryOfItsOwn() throws Exception {
+    final SqlCreateSink create = (SqlCreateSink) parse("CREATE SINK totals_out AS SELECT k, COUNT(*)"
+        + " FROM s GROUP BY k EMIT UPDATE WITH ('connector' = 'kafka')");
+
+    assertFalse(create.ifNotExists());
+    assertNull(create.view());
+    assertInstanceOf(SqlEmit.class, create.query());
+    assertEquals(Map.of("connector", "kafka"), create.options());
+  }
+
+  @Test void shouldRefuseCreateSinkWithoutOptions() {
+    assertThrows(SqlParseException.class, () -> parse("CREATE SINK totals_out FROM v"));
+  }
+
+  @Test void shouldParseDropSinkWhenIfExistsGiven() throws Exception {
+    final SqlDropSink drop = (SqlDropSink) parse("drop sink if exists totals_out");
+
+    assertTrue(drop.ifExists());
+    assertEquals("TOTALS_OUT", drop.name().getSimple());
+    assertEquals("DROP SINK IF EXISTS \"TOTALS_OUT\"", unparse(drop));
+  }
+
   // ---------------------------------------------------------------- SHOW, DESCRIBE
 
   @ParameterizedTest

@@ -1,0 +1,81 @@
+package dev.freshet.sql.parser;
+
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDrop;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSpecialOperator;
+import org.apache.calcite.sql.SqlWriter;
+import org.apache.calcite.sql.parser.SqlParserPos;
+
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Parse tree node of a {@code DROP SINK} statement.
+ *
+ * <pre>
+ * DROP SINK IF EXISTS totals_out
+ * </pre>
+ */
+public class SqlDropSink extends SqlDrop {
+  /** Operator of every {@code SqlDropSink}; the only operand is the name. */
+  public static final SqlSpecialOperator OPERATOR =
+      new SqlSpecialOperator("DROP SINK", SqlKind.OTHER_DDL) {
+        @Override public SqlCall createCall(@Nullable SqlLiteral functionQualifier,
+            SqlParserPos pos, @Nullable SqlNode... operands) {
+          requireNonNull(operands, "operands");
+          return new SqlDropSink(pos, false,
+              (SqlIdentifier) requireNonNull(operands[0], "name"));
+        }
+      };
+
+  private final SqlIdentifier name;
+
+  /** Creates a {@code SqlDropSink}. */
+  public SqlDropSink(SqlParserPos pos, boolean ifExists, SqlIdentifier name) {
+    super(OPERATOR, pos, ifExists);
+    this.name = requireNonNull(name, "name");
+  }
+
+  /** Returns the name of the sink to drop. */
+  public SqlIdentifier name() {
+    return name;
+  }
+
+  /** Returns whether {@code IF EXISTS} was given. */
+  public boolean ifExists() {
+    return ifExists;
+  }
+
+  @Override public SqlOperator getOperator() {
+    return OPERATOR;
+  }
+
+  @Override public List<SqlNode> getOperandList() {
+    return List.of(name);
+  }
+
+  /** {@inheritDoc}
+   *
+   * <p>Unlike {@link SqlOperator#createCall}, keeps {@code IF EXISTS}, which
+   * is not an operand. */
+  @Override public SqlNode clone(SqlParserPos pos) {
+    return new SqlDropSink(pos, ifExists, name);
+  }
+
+  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
+    writer.keyword("DROP");
+    writer.keyword("SINK");
+    if (ifExists) {
+      writer.keyword("IF EXISTS");
+    }
+    name.unparse(writer, leftPrec, rightPrec);
+  }
+}
