@@ -63,7 +63,7 @@ import dev.freshet.engine.query.PullQueryExecutor;
  * catalog.mv.db            H2: the catalog and the views' results
  * streams/NAME/metadata    the stream's columns
  * streams/NAME/rows.log    its rows, one record per INSERT (see {@link MemoryStream#open})
- * checkpoints/NAME/        a view's checkpoint: offsets, commits, state
+ * checkpoints/NAME/        a view's or a sink's checkpoint: offsets, commits, state
  * </pre>
  * A stream's directory is its name with every character but {@code A-Z}, {@code 0-9} and
  * {@code _} written as {@code %XX} (its UTF-8 bytes), so that any quoted name is a safe file name,
@@ -109,6 +109,8 @@ public final class Engine implements AutoCloseable {
    * by name, with why: statements naming them get that error, not "not found".
    */
   private final Map<String, NotRestored> notRestored = new ConcurrentHashMap<>();
+  /** The sinks, by name; changed under {@link #ddlLock}. */
+  private final Map<String, SinkDdl.SinkEntry> sinks = new ConcurrentHashMap<>();
 
   /** A recorded stream or view that could not be declared again, and why. */
   record NotRestored(CatalogStore.Kind kind, SQLException error) {
@@ -315,6 +317,11 @@ public final class Engine implements AutoCloseable {
 
   Object ddlLock() {
     return ddlLock;
+  }
+
+  /** The sinks by name, for CREATE, DROP and SHOW SINKS. */
+  Map<String, SinkDdl.SinkEntry> sinks() {
+    return sinks;
   }
 
   void register(ContinuousQuery query) {

@@ -216,6 +216,10 @@ final class MaterializedViewDdl {
         throw CatalogErrors.wrongObjectType(name, "stream", "materialized view",
             "DROP STREAM " + name);
       }
+      List<String> sinks = SinkDdl.readersOf(engine, name);
+      if (!sinks.isEmpty() && catalog.view(name).isPresent()) {
+        throw CatalogErrors.inUseBySinks("materialized view", name, sinks);
+      }
       dropped = catalog.dropView(name);
     }
     if (dropped.isEmpty()) {

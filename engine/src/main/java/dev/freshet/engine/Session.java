@@ -20,7 +20,9 @@ import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.FreshetSqlParser;
+import dev.freshet.sql.parser.SqlCreateSink;
 import dev.freshet.sql.parser.SqlCreateStream;
+import dev.freshet.sql.parser.SqlDropSink;
 import dev.freshet.sql.parser.SqlDropStream;
 import dev.freshet.sql.parser.SqlEmit;
 import dev.freshet.sql.parser.SqlSetProperty;
@@ -310,6 +312,14 @@ public final class Session {
       MaterializedViewDdl.drop(engine, (SqlDropMaterializedView) node);
       return new StatementResult.UpdateCount(0);
     }
+    if (node instanceof SqlCreateSink create) {
+      SinkDdl.create(engine, options, create, sql);
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlDropSink drop) {
+      SinkDdl.drop(engine, drop);
+      return new StatementResult.UpdateCount(0);
+    }
     if (node instanceof SqlInsert) {
       if (autoCommit) {
         return new StatementResult.UpdateCount(InsertExecutor.insert(planner, (SqlInsert) node));
@@ -336,6 +346,8 @@ public final class Session {
         return showViews();
       case QUERIES:
         return showQueries();
+      case SINKS:
+        return SinkDdl.show(engine);
       default:
         break;
       }

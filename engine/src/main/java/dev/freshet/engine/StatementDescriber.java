@@ -5,7 +5,9 @@ import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.sql.parser.SqlCreateSink;
 import dev.freshet.sql.parser.SqlCreateStream;
+import dev.freshet.sql.parser.SqlDropSink;
 import dev.freshet.sql.parser.SqlDropStream;
 import dev.freshet.sql.parser.SqlEmit;
 import dev.freshet.sql.parser.SqlSetProperty;
@@ -55,6 +57,7 @@ public final class StatementDescriber {
     SqlNode node = Session.parse(sql);
     if (node instanceof SqlCreateStream || node instanceof SqlDropStream
         || node instanceof SqlCreateMaterializedView || node instanceof SqlDropMaterializedView
+        || node instanceof SqlCreateSink || node instanceof SqlDropSink
         || node instanceof SqlSetProperty || node instanceof SqlStopQuery) {
       return new StatementDescription(StatementDescription.Kind.OTHER, List.of());
     }

@@ -198,6 +198,10 @@ final class StreamDdl {
         readers.add(view.name());
       }
     }
+    List<String> sinks = SinkDdl.readersOf(engine, name);
+    if (!sinks.isEmpty()) {
+      throw CatalogErrors.inUseBySinks("stream", name, sinks);
+    }
     if (!readers.isEmpty()) {
       // A view that lost its stream could never change again, nor be told apart from one whose
       // stream merely has no new rows; the user decides what goes first.

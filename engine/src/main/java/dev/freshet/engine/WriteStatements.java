@@ -1,6 +1,8 @@
 package dev.freshet.engine;
 
+import dev.freshet.sql.parser.SqlCreateSink;
 import dev.freshet.sql.parser.SqlCreateStream;
+import dev.freshet.sql.parser.SqlDropSink;
 import dev.freshet.sql.parser.SqlDropStream;
 import dev.freshet.sql.parser.SqlStopQuery;
 import java.util.Optional;
@@ -11,7 +13,7 @@ import org.apache.calcite.sql.ddl.SqlDropMaterializedView;
 
 /**
  * Which statements change what other connections see, and so are refused on a read-only
- * connection: INSERT, CREATE and DROP of streams and views, STOP QUERY. Queries, SHOW, DESCRIBE,
+ * connection: INSERT, CREATE and DROP of streams, views and sinks, STOP QUERY. Queries, SHOW, DESCRIBE,
  * EXPLAIN and SET (which changes only the session's own options) are not writes.
  *
  * <pre>{@code
@@ -39,6 +41,12 @@ final class WriteStatements {
     }
     if (node instanceof SqlDropMaterializedView) {
       return Optional.of("DROP MATERIALIZED VIEW");
+    }
+    if (node instanceof SqlCreateSink) {
+      return Optional.of("CREATE SINK");
+    }
+    if (node instanceof SqlDropSink) {
+      return Optional.of("DROP SINK");
     }
     if (node instanceof SqlStopQuery) {
       return Optional.of("STOP QUERY");

@@ -75,6 +75,14 @@ public final class CatalogErrors {
         + views.get(0) + ".");
   }
 
+  /** A stream or view that sinks read, which cannot be dropped before them. */
+  public static SQLException inUseBySinks(String kind, String name, List<String> sinks) {
+    return Errors.of(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "Cannot drop " + kind + " '" + name
+        + "': sink" + (sinks.size() == 1 ? " " : "s ") + String.join(", ", sinks)
+        + (sinks.size() == 1 ? " reads" : " read") + " it. Drop " + (sinks.size() == 1
+        ? "the sink" : "them") + " first: DROP SINK " + sinks.get(0) + ".");
+  }
+
   /**
    * A statement that names an object of another kind, e.g. {@code DROP STREAM} of a view.
    *

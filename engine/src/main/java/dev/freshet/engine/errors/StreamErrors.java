@@ -64,6 +64,17 @@ public final class StreamErrors {
   }
 
   /**
+   * An option that the sink's connector does not know.
+   *
+   * @param valid every option the connector knows
+   */
+  public static SQLException unknownSinkOption(String sink, String connector, String option,
+      List<String> valid) {
+    return Errors.of(SqlState.SYNTAX_ERROR, "Unknown option '" + option + "' for connector '"
+        + connector + "' of sink " + sink + ". Valid options: " + String.join(", ", valid));
+  }
+
+  /**
    * An option whose value the connector cannot use.
    *
    * @param expected what the value must be, e.g. {@code a whole number of rows, 1 or more}

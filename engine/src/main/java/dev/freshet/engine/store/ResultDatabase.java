@@ -78,8 +78,11 @@ public final class ResultDatabase implements AutoCloseable {
     String file = DurableFiles.h2FileName(directory.resolve("catalog"));
     // On the default file system, "file:" keeps H2 from reading a drive letter as a scheme.
     String prefix = directory.getFileSystem() == FileSystems.getDefault() ? "file:" : "";
+    // H2 writes its trace file with java.io, outside another file system: there it would land
+    // in the working directory under the other system's path, so it is off.
+    String trace = prefix.isEmpty() ? ";TRACE_LEVEL_FILE=0" : "";
     ResultDatabase db = new ResultDatabase("jdbc:h2:" + prefix + file + ";CACHE_SIZE="
-        + CACHE_SIZE_KB + ";DB_CLOSE_ON_EXIT=FALSE", true);
+        + CACHE_SIZE_KB + ";DB_CLOSE_ON_EXIT=FALSE" + trace, true);
     if (!existed) {
       // H2 forces the file's bytes, never its name: without this a power loss could take the
       // new database, and every batch committed in it, away.

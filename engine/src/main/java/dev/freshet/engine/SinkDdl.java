@@ -1,0 +1,307 @@
+package dev.freshet.engine;
+
+import dev.freshet.engine.errors.CatalogErrors;
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.push.UpsertKeys;
+import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.query.QueryCheckpoints;
+import dev.freshet.engine.query.StatementResult;
+import dev.freshet.engine.query.ResultColumn;
+import dev.freshet.engine.query.StoredPlans;
+import dev.freshet.engine.sink.ExternalSink;
+import dev.freshet.engine.sink.SinkLayout;
+import dev.freshet.engine.sink.SinkOptions;
+import dev.freshet.engine.sink.SinkSpec;
+import dev.freshet.engine.sink.SinkWriter;
+import dev.freshet.engine.sink.SinkWriters;
+import dev.freshet.engine.store.CatalogStore;
+import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.checkpoint.CheckpointException;
+import dev.freshet.executor.checkpoint.OffsetSeq;
+import dev.freshet.executor.limits.QueryResources;
+import dev.freshet.executor.operators.OutputMode;
+import dev.freshet.executor.runtime.MicroBatchExecution;
+import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.errors.PlanningException;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewTable;
+import org.apache.calcite.DataContexts;
+import dev.freshet.planner.exec.ExecPlan;
+import dev.freshet.planner.exec.ExecPlanBuilder;
+import dev.freshet.planner.exec.ExecPlanGenerator;
+import dev.freshet.engine.options.StateStoreProviderKind;
+import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.sql.parser.SqlCreateSink;
+import dev.freshet.sql.parser.SqlDropSink;
+import dev.freshet.sql.parser.SqlEmit;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * Executes {@code CREATE SINK}, {@code DROP SINK} and {@code SHOW SINKS}.
+ *
+ * <p>A sink is a continuous query of its own, named after the sink, whose batches go to an
+ * external system (a JDBC table, a Kafka topic) exactly once: with a data directory its query is
+ * checkpointed (as a view's, under {@code checkpoints/NAME}) and every batch is written in one
+ * transaction of the target together with its batch id, so that a batch run again after a crash
+ * changes nothing. {@code CREATE SINK s FROM v} runs view {@code v}'s query for the sink: the sink
+ * gets the same result as the view, batch for batch of its own. Its stream cannot be dropped, nor
+ * its view, while the sink exists.
+ *
+ * <pre>{@code
+ * CREATE SINK totals_out FROM totals WITH (connector = 'jdbc', 'url' = 'jdbc:h2:mem:t',
+ *     'table-name' = 'totals')
+ * }</pre>
+ */
+final class SinkDdl {
+  /**
+   * A sink: its statement, where it writes, its query and what it reads.
+   *
+   * @param name the sink's name
+   * @param sql its {@code CREATE SINK} statement
+   * @param spec where it writes
+   * @param queryId its query's id
+   * @param stream the stream its query reads
+   * @param view the view it was made from, if any
+   */
+  record SinkEntry(String name, String sql, SinkSpec spec, String queryId, String stream,
+      Optional<String> view) {
+  }
+
+  private SinkDdl() {
+  }
+
+  static void create(Engine engine, SessionOptions options, SqlCreateSink create, String sql)
+      throws SQLException {
+    try {
+      createSink(engine, options, create, sql);
+    } catch (CheckpointException e) {
+      throw CatalogErrors.viewCheckpointError(e);
+    }
+  }
+
+  private static void createSink(Engine engine, SessionOptions options, SqlCreateSink create,
+      String sql) throws SQLException {
+    String name = StreamDdl.simpleName(create.name());
+    if (engine.sinks().containsKey(name)) {
+      if (create.ifNotExists()) {
+        return;
+      }
+      throw Errors.of(dev.freshet.planner.errors.SqlState.OBJECT_EXISTS, "Sink " + name
+          + " exists already. DROP SINK " + name + " first, or use CREATE SINK IF NOT EXISTS");
+    }
+    if (engine.catalog().contains(name)) {
+      throw Errors.of(dev.freshet.planner.errors.SqlState.OBJECT_EXISTS, "The name " + name
+          + " is taken by a stream or materialized view, and a sink's checkpoint would share its"
+          + " directory. Give the sink another name");
+    }
+    SinkSpec spec = SinkOptions.parse(name, create.options());
+    SqlNode query;
+    List<String> columnNames = null;
+    Optional<String> view = Optional.empty();
+    if (create.view() != null) {
+      String viewName = StreamDdl.simpleName(create.view());
+      ViewTable table = engine.catalog().view(viewName)
+          .orElseThrow(() -> CatalogErrors.viewNotFound(viewName));
+      SqlCreateMaterializedView definition =
+          (SqlCreateMaterializedView) Session.parse(table.sql());
+      query = definition.query;
+      columnNames = table.getRowType(engine.planner().typeFactory()).getFieldNames();
+      view = Optional.of(viewName);
+    } else {
+      query = create.query();
+    }
+    EmitMode emit = null;
+    if (query instanceof SqlEmit sqlEmit) {
+      emit = sqlEmit.mode();
+      query = sqlEmit.query();
+    }
+    ViewReferences.rejectInContinuousQuery(engine, query, sql);
+    FreshetPlanner planner = engine.planner();
+    Optional<Checkpoint> restarted = engine.dataDir()
+        .flatMap(d -> QueryCheckpoints.openIfExists(d, name, options.minBatchesToRetain()));
+    QueryCheckpoints.Pinned pinned = restarted.map(QueryCheckpoints::pinned)
+        .orElse(QueryCheckpoints.Pinned.NONE);
+    int partitions = pinned.statePartitions().orElse(options.statePartitions());
+    StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
+    PlannedQuery plan;
+    try {
+      plan = planner.planQuery(query, emit, partitions, options.maxWindowsPerRow());
+    } catch (PlanningException e) {
+      throw Errors.toSqlException(e);
+    }
+    SinkLayout layout = layout(name, query, plan, columnNames);
+    PlannedQuery run = plan.aggregating() && plan.outputMode() == OutputMode.UPDATE
+        ? UpsertKeys.appendKeyColumns(plan, name).plan() : plan;
+    ExecPlan execPlan = Errors.fromPlanner(() -> ExecPlanGenerator.generate(run));
+    if (restarted.isPresent()) {
+      StoredPlans.checkStateFormatVersion(restarted.get(), name);
+      execPlan = StoredPlans.planToRun(restarted.get(), name, execPlan);
+    }
+    Checkpoint checkpoint = restarted.or(() -> engine.dataDir()
+        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain())))
+        .orElse(null);
+    String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
+    StreamTable source = plan.source();
+
+    SinkWriter writer = SinkWriters.open(name, id, spec, layout);
+    OpenedStateStores stores = new OpenedStateStores(checkpoint != null
+        ? QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance())
+        : InMemoryStateStoreProvider::new);
+    boolean started = false;
+    try {
+      ExecPlan toBuild = execPlan;
+      StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
+          planner.typeFactory(), DataContexts.EMPTY, id, stores, engine.partitionExecutor(),
+          engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
+          .build(toBuild, source));
+      synchronized (engine.ddlLock()) {
+        if (engine.catalog().stream(source.name()).orElse(null) != source) {
+          throw CatalogErrors.streamNotFound(source.name());
+        }
+        if (engine.sinks().containsKey(name) || engine.catalog().contains(name)) {
+          if (create.ifNotExists() && engine.sinks().containsKey(name)) {
+            return;
+          }
+          throw Errors.of(dev.freshet.planner.errors.SqlState.OBJECT_EXISTS, "The name " + name
+              + " was taken while the sink was being made. Give the sink another name");
+        }
+        if (checkpoint != null) {
+          StoredPlans.write(checkpoint, execPlan);
+        }
+        ExternalSink sink = new ExternalSink(spec.connector().equals("jdbc")
+            ? "JdbcSink[" + spec.target() + "]" : "KafkaSink[" + spec.target() + "]", writer);
+        MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, sink,
+            System::currentTimeMillis, options.trigger(), checkpoint,
+            Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
+                OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
+                OffsetSeq.STATE_FORMAT_VERSION,
+                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)),
+            new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()));
+        // Like a view's, a sink's query stays registered when stopped, so that SHOW QUERIES
+        // shows why; DROP SINK unregisters it.
+        ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),
+            name, stopped -> { });
+        engine.catalogStore().record(CatalogStore.Kind.SINK, name, sql, options.values());
+        engine.sinks().put(name, new SinkEntry(name, sql, spec, id, source.name(), view));
+        engine.register(continuous);
+        continuous.start();
+        started = true;
+      }
+    } finally {
+      if (!started) {
+        writer.close();
+        stores.closeAll();
+      }
+    }
+  }
+
+  /** The sink's columns and key, or why the query cannot be written exactly once. */
+  private static SinkLayout layout(String sink, SqlNode query, PlannedQuery plan,
+      @Nullable List<String> columnNames) throws SQLException {
+    RelDataType rowType = plan.rowType();
+    List<String> names = new ArrayList<>();
+    List<RelDataType> types = new ArrayList<>();
+    for (RelDataTypeField field : rowType.getFieldList()) {
+      names.add(columnNames == null ? field.getName() : columnNames.get(field.getIndex()));
+      types.add(field.getType());
+    }
+    OutputMode mode = plan.outputMode();
+    int[] key = new int[0];
+    if (plan.aggregating() && mode != OutputMode.APPEND) {
+      if (mode == OutputMode.UPDATE && hasHaving(query)) {
+        throw Errors.notSupported("Sink " + sink + " would write an UPDATE result with HAVING:"
+            + " a group that HAVING stops admitting would stay in the target with its last row."
+            + " Filter where the target is read, or use EMIT COMPLETE");
+      }
+      key = ViewKeys.columnsOfKey(plan);
+      for (int column : key) {
+        if (column < 0) {
+          throw Errors.notSupported("Sink " + sink + " writes an " + mode + " result, which"
+              + " is upserted by its group key, but the query does not show every GROUP BY"
+              + " column (or window bound) as a column of its own. Add each to the SELECT"
+              + " list");
+        }
+      }
+      if (key.length == 0) {
+        throw Errors.notSupported("Sink " + sink + " writes an " + mode + " result without a"
+            + " group key (a global aggregate). Add a GROUP BY, or write it to a view");
+      }
+    }
+    return new SinkLayout(names, types, key, mode);
+  }
+
+  private static boolean hasHaving(SqlNode query) {
+    SqlNode node = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
+    return node instanceof SqlSelect select && select.getHaving() != null;
+  }
+
+  static void drop(Engine engine, SqlDropSink drop) throws SQLException {
+    String name = StreamDdl.simpleName(drop.name());
+    SinkEntry sink;
+    synchronized (engine.ddlLock()) {
+      sink = engine.sinks().remove(name);
+    }
+    if (sink == null) {
+      if (!drop.ifExists()) {
+        throw Errors.of(dev.freshet.planner.errors.SqlState.OBJECT_NOT_FOUND, "Sink " + name
+            + " does not exist. SHOW SINKS lists the sinks");
+      }
+      return;
+    }
+    Optional<ContinuousQuery> query = engine.query(sink.queryId());
+    if (query.isPresent()) {
+      query.get().stop();
+      engine.unregister(query.get());
+    }
+    synchronized (engine.ddlLock()) {
+      if (!engine.sinks().containsKey(name) && !engine.catalog().contains(name)) {
+        engine.catalogStore().remove(name);
+        engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
+      }
+    }
+  }
+
+  /** The sinks reading stream or view {@code name}, by name. */
+  static List<String> readersOf(Engine engine, String name) {
+    List<String> readers = new ArrayList<>();
+    for (SinkEntry sink : engine.sinks().values()) {
+      if (sink.stream().equals(name) || sink.view().filter(name::equals).isPresent()) {
+        readers.add(sink.name());
+      }
+    }
+    readers.sort(null);
+    return readers;
+  }
+
+  static StatementResult show(Engine engine) {
+    List<Object[]> rows = new ArrayList<>();
+    for (SinkEntry sink : engine.sinks().values()) {
+      Optional<ContinuousQuery> query = engine.query(sink.queryId());
+      rows.add(new Object[] {sink.name(), sink.spec().connector(), sink.spec().target(),
+          sink.view().orElse(null), sink.queryId(),
+          query.map(q -> q.status().name()).orElse("STOPPED"),
+          query.map(ContinuousQuery::lastBatchId).orElse(-1L)});
+    }
+    rows.sort((a, b) -> ((String) a[0]).compareTo((String) b[0]));
+    return new StatementResult.Rows(List.of(ResultColumn.varchar("SINK_NAME", 128),
+        ResultColumn.varchar("CONNECTOR", 16), ResultColumn.varchar("TARGET", 256),
+        ResultColumn.varchar("VIEW_NAME", 128), ResultColumn.varchar("QUERY_ID", 36),
+        ResultColumn.varchar("STATUS", 12), ResultColumn.bigint("LAST_BATCH_ID")), rows);
+  }
+}

@@ -1,0 +1,49 @@
+package dev.freshet.engine.sink;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.operators.OutputMode;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * What a sink's query hands it each batch: rows whose first columns are the result's (named and
+ * typed as the query shows them), and in UPDATE and COMPLETE mode which of those columns are the
+ * group key the target is upserted by.
+ *
+ * <pre>{@code
+ * // SELECT item, COUNT(*) AS n FROM orders GROUP BY item  (UPDATE)
+ * layout.names();        // [ITEM, N]
+ * layout.keyColumns();   // [0]
+ * }</pre>
+ *
+ * @param names the result's column names
+ * @param types the result's column types (Calcite's)
+ * @param keyColumns the columns of the group key, by position; empty in APPEND mode
+ * @param mode how each batch's rows change the result
+ */
+public record SinkLayout(List<String> names, List<RelDataType> types, int[] keyColumns,
+    OutputMode mode) {
+  public SinkLayout {
+    names = List.copyOf(names);
+    types = List.copyOf(types);
+    requireNonNull(keyColumns, "keyColumns");
+    requireNonNull(mode, "mode");
+  }
+
+  /** The number of result columns (rows may carry more, hidden ones, after them). */
+  public int width() {
+    return names.size();
+  }
+
+  /** The SQL type of column {@code i}. */
+  public SqlTypeName typeName(int i) {
+    return types.get(i).getSqlTypeName();
+  }
+
+  /** Whether the target is upserted by key rather than appended to. */
+  public boolean keyed() {
+    return mode != OutputMode.APPEND;
+  }
+}

@@ -1,0 +1,256 @@
+package dev.freshet.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sinks end to end through JDBC: a view's result upserted into a table of another database, a
+ * query's rows appended to one, an UPDATE result written to a Kafka topic as upserts; the
+ * targets equal H2's GROUP BY over the inserted rows. Dropping what a sink reads is refused, and
+ * options and queries a sink cannot write exactly once are refused at CREATE SINK.
+ */
+class SinkTest {
+  private static KafkaBroker kafka;
+
+  private final String engineName = UUID.randomUUID().toString();
+  private final String targetUrl = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+  private Connection connection;
+  private Statement statement;
+  private Connection target;
+  /** The oracle: every inserted row. */
+  private Connection h2;
+
+  @BeforeAll static void startBroker() throws Exception {
+    kafka = KafkaBroker.start();
+  }
+
+  @AfterAll static void stopBroker() throws Exception {
+    kafka.close();
+  }
+
+  @BeforeEach void connect() throws Exception {
+    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engineName);
+    statement = connection.createStatement();
+    statement.execute("CREATE STREAM orders (id BIGINT NOT NULL, item VARCHAR, qty INTEGER)");
+    target = DriverManager.getConnection(targetUrl);
+    h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+    try (Statement s = h2.createStatement()) {
+      s.execute("CREATE TABLE orders (id BIGINT, item VARCHAR, qty INT)");
+    }
+  }
+
+  @AfterEach void close() throws Exception {
+    connection.close();
+    try (Statement s = target.createStatement()) {
+      s.execute("SHUTDOWN");
+    }
+    h2.close();
+  }
+
+  /** Inserts orders {@code from..to-1} into the stream and the oracle. */
+  private void insert(long from, long to) throws SQLException {
+    StringBuilder values = new StringBuilder();
+    for (long id = from; id < to; id++) {
+      values.append(id == from ? "" : ", ").append("(").append(id).append(", 'item-")
+          .append(id % 7).append("', ").append(id % 5 + 1).append(")");
+    }
+    statement.executeUpdate("INSERT INTO orders VALUES " + values);
+    try (Statement s = h2.createStatement()) {
+      s.executeUpdate("INSERT INTO orders VALUES " + values);
+    }
+  }
+
+  private static List<List<Object>> normalized(List<List<Object>> rows) {
+    List<List<Object>> out = new ArrayList<>();
+    for (List<Object> row : rows) {
+      List<Object> values = new ArrayList<>();
+      for (Object v : row) {
+        values.add(v instanceof Number n ? (Object) n.longValue() : v);
+      }
+      out.add(values);
+    }
+    return out;
+  }
+
+  /** Re-reads the target until {@code sql} there returns what {@code oracleSql} returns in H2. */
+  private void awaitTarget(String sql, String oracleSql) throws SQLException {
+    List<List<Object>> expected;
+    try (Statement s = h2.createStatement()) {
+      expected = normalized(ViewResults.query(s, oracleSql));
+    }
+    long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
+    List<List<Object>> rows = List.of();
+    while (System.nanoTime() < deadline) {
+      try (Statement s = target.createStatement()) {
+        rows = normalized(ViewResults.query(s, sql));
+      } catch (SQLException tableNotYetMade) {
+        continue;
+      }
+      if (ViewResults.sameRows(rows, expected)) {
+        return;
+      }
+    }
+    fail("after " + ViewResults.DEADLINE + ", " + sql + " returned " + rows + ", not "
+        + expected);
+  }
+
+  @Test void shouldUpsertAViewsResultIntoATableOfAnotherDatabase() throws Exception {
+    statement.execute("CREATE MATERIALIZED VIEW totals AS SELECT item, COUNT(*) AS n,"
+        + " SUM(qty) AS q FROM orders GROUP BY item");
+    statement.execute("CREATE SINK totals_out FROM totals WITH (connector = 'jdbc', 'url' = '"
+        + targetUrl + "', 'table-name' = 'totals')");
+    insert(0, 100);
+    awaitTarget("SELECT item, n, q FROM totals",
+        "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item");
+    insert(100, 250);
+    awaitTarget("SELECT item, n, q FROM totals",
+        "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item");
+
+    List<Object> shown = ViewResults.query(statement, "SHOW SINKS").get(0);
+    assertEquals(List.of("TOTALS_OUT", "jdbc", "totals", "TOTALS"), shown.subList(0, 4));
+    assertEquals("ACTIVE", shown.get(5));
+    assertEquals(List.of(List.of("ACTIVE")), ViewResults.query(statement,
+        "SELECT status FROM sys.queries WHERE name = 'TOTALS_OUT'"));
+    SQLException dropStream = assertThrows(SQLException.class,
+        () -> statement.execute("DROP MATERIALIZED VIEW totals"));
+    assertEquals("2BP01", dropStream.getSQLState());
+    assertEquals("Cannot drop materialized view 'TOTALS': sink TOTALS_OUT reads it. Drop the"
+        + " sink first: DROP SINK TOTALS_OUT.", dropStream.getMessage());
+    assertEquals("2BP01", assertThrows(SQLException.class,
+        () -> statement.execute("DROP STREAM orders")).getSQLState());
+    statement.execute("DROP SINK totals_out");
+    assertEquals(List.of(), ViewResults.query(statement, "SHOW SINKS"));
+    statement.execute("DROP MATERIALIZED VIEW totals");
+    // The target kept the batch the sink wrote last.
+    try (Statement s = target.createStatement()) {
+      assertEquals(1, ViewResults.query(s, "SELECT batch_id FROM freshet_sink_batches"
+          + " WHERE sink_name = 'TOTALS_OUT'").size());
+    }
+  }
+
+  @Test void shouldAppendAQuerysRowsToATable() throws Exception {
+    statement.execute("CREATE SINK big AS SELECT id, item FROM orders WHERE qty >= 4"
+        + " WITH (connector = 'jdbc', 'url' = '" + targetUrl + "', 'table-name' = 'big')");
+    insert(0, 40);
+    insert(40, 90);
+    awaitTarget("SELECT id, item FROM big", "SELECT id, item FROM orders WHERE qty >= 4");
+  }
+
+  @Test void shouldWriteAnUpdateResultToAKafkaTopicAsUpserts() throws Exception {
+    String topic = "totals-" + UUID.randomUUID();
+    kafka.createTopic(topic, 2);
+    statement.execute("CREATE SINK totals_kafka AS SELECT item, COUNT(*) AS n, SUM(qty) AS q"
+        + " FROM orders GROUP BY item WITH (connector = 'kafka', 'topic' = '" + topic + "',"
+        + " 'properties.bootstrap.servers' = '" + kafka.bootstrapServers() + "')");
+    insert(0, 60);
+    insert(60, 130);
+    List<List<Object>> expected;
+    try (Statement s = h2.createStatement()) {
+      expected = normalized(ViewResults.query(s,
+          "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item"));
+    }
+    long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
+    Map<String, String> latest = new HashMap<>();
+    Set<String> batchesSeen = new HashSet<>();
+    try (KafkaConsumer<String, String> consumer = committedReader()) {
+      List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0),
+          new TopicPartition(topic, 1));
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      while (!ViewResults.sameRows(rowsOf(latest), expected)) {
+        if (System.nanoTime() > deadline) {
+          fail("the topic holds " + latest + ", not " + expected);
+        }
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+          latest.put(r.key(), r.value());
+          String batch = new String(r.headers().lastHeader("freshet.batch").value(),
+              StandardCharsets.UTF_8);
+          // A key appears at most once per batch: nothing of a batch is sent twice.
+          assertTrue(batchesSeen.add(batch + "/" + r.key()), "twice in batch " + batch + ": "
+              + r.key());
+        }
+      }
+    }
+    assertTrue(latest.keySet().contains("{\"ITEM\":\"item-3\"}"), latest.toString());
+  }
+
+  private KafkaConsumer<String, String> committedReader() {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    return new KafkaConsumer<>(p);
+  }
+
+  /** The upserted rows as (item, n, q), from the JSON values by key. */
+  private static List<List<Object>> rowsOf(Map<String, String> latest) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (String value : latest.values()) {
+      try {
+        var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(value);
+        rows.add(List.of(node.get("ITEM").asText(), node.get("N").asLong(),
+            node.get("Q").asLong()));
+      } catch (java.io.IOException e) {
+        throw new AssertionError(value, e);
+      }
+    }
+    return rows;
+  }
+
+  @Test void shouldRefuseWhatASinkCannotWriteExactlyOnce() throws Exception {
+    assertRefused("CREATE SINK s1 AS SELECT item, COUNT(*) AS n FROM orders GROUP BY item"
+        + " HAVING COUNT(*) > 1 WITH (connector = 'jdbc', 'url' = '" + targetUrl + "',"
+        + " 'table-name' = 't')", "0A000", "Sink S1 would write an UPDATE result with HAVING");
+    assertRefused("CREATE SINK s1 AS SELECT COUNT(*) AS n FROM orders GROUP BY item"
+        + " WITH (connector = 'jdbc', 'url' = '" + targetUrl + "', 'table-name' = 't')",
+        "0A000", "does not show every GROUP BY column");
+    assertRefused("CREATE SINK s1 AS SELECT * FROM orders WITH (connector = 'files')",
+        "0A000", "Connector 'files' of sink S1 is not supported");
+    assertRefused("CREATE SINK s1 AS SELECT * FROM orders WITH (connector = 'jdbc',"
+        + " 'url' = '" + targetUrl + "')", "42000", "Sink S1 needs option 'table-name'");
+    assertRefused("CREATE SINK s1 AS SELECT * FROM orders WITH (connector = 'jdbc',"
+        + " 'url' = '" + targetUrl + "', 'table-name' = 't', 'tablename' = 'u')", "42000",
+        "Unknown option 'tablename' for connector 'jdbc' of sink S1");
+    assertRefused("CREATE SINK s1 AS SELECT * FROM orders WITH (connector = 'jdbc',"
+        + " 'url' = 'jdbc:postgresql://127.0.0.1:1/none', 'table-name' = 't')", "08001",
+        "Sink S1 cannot connect to jdbc:postgresql://127.0.0.1:1/none");
+    assertRefused("CREATE SINK orders AS SELECT * FROM orders WITH (connector = 'jdbc',"
+        + " 'url' = '" + targetUrl + "', 'table-name' = 't')", "42S01",
+        "The name ORDERS is taken by a stream or materialized view");
+    assertEquals(List.of(), ViewResults.query(statement, "SHOW SINKS"));
+  }
+
+  private void assertRefused(String sql, String state, String message) {
+    SQLException e = assertThrows(SQLException.class, () -> statement.execute(sql));
+    assertEquals(state, e.getSQLState(), e.getMessage());
+    assertTrue(e.getMessage().contains(message), e.getMessage());
+  }
+}
