@@ -14,6 +14,7 @@ import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.vector.VectorType;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
@@ -408,5 +409,21 @@ class ColumnarPathTest {
       assertEquals(false, columns.columnar(), sql);
       assertEquals(rows, columns, sql);
     }
+  }
+
+  @Test void shouldNotReadStringColumnsNoOperatorReads() throws Exception {
+    FreshetPlanner planner = newPlanner();
+    ExecPlanBuilder builder = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+        "q", InMemoryStateStoreProvider::new, pool, 2);
+    StreamingPipeline integers = builder.build(planner.planQuery(FreshetSqlParser.parse(
+        "SELECT STREAM k, COUNT(*), SUM(x) FROM t GROUP BY k"), null, 2));
+    assertEquals(java.util.Arrays.asList(null, VectorType.INT, VectorType.LONG, VectorType.LONG,
+        null), java.util.Arrays.asList(integers.columnarInput().columns()));
+    StreamingPipeline filtered = builder.build(planner.planQuery(FreshetSqlParser.parse(
+        "SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w, COUNT(*) FROM t"
+            + " WHERE s2 = 'a' GROUP BY TUMBLE(ts, INTERVAL '10' SECOND)"), null, 2));
+    assertEquals(VectorType.STRING, filtered.columnarInput().columns()[4]);
+    assertNull(filtered.columnarInput().columns()[0]);
+    assertSameOverStrings("SELECT STREAM k, COUNT(*), SUM(x) FROM t GROUP BY k");
   }
 }
