@@ -12,7 +12,7 @@ import java.util.Arrays;
  * strings too, and {@link #string} gives the key back.
  *
  * <pre>{@code
- * ColumnVector ids = keyIds.idsOf(batch, batch.column(k));  // a LONG vector: id per row, NULLs kept
+ * ColumnVector ids = keyIds.idsOf(batch, batch.column(k));  // LONG: an id per row, NULLs kept
  * String key = keyIds.string(table.key(g));                  // the String of group g's key
  * keyIds.clear(1 << 16);                                     // after the drain
  * }</pre>
