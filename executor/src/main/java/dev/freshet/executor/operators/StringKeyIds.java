@@ -24,7 +24,8 @@ import java.util.Arrays;
  * as the row path's first row of a group makes its key.
  */
 final class StringKeyIds {
-  private StringDictionary ids = new StringDictionary();
+  /** Lives for the batch's groups, which may be many: seeded against colliding keys. */
+  private StringDictionary ids = StringDictionary.seeded();
   /** Per code of the batch's dictionary, its id, or -1 while not looked up in this batch. */
   private int[] idOfCode = new int[0];
   private ColumnVector out;
@@ -81,7 +82,7 @@ final class StringKeyIds {
    */
   void clear(int maxKept) {
     if (ids.size() > maxKept) {
-      ids = new StringDictionary();
+      ids = StringDictionary.seeded();
     } else {
       ids.clear();
     }

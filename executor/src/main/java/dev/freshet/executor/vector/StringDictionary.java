@@ -19,9 +19,15 @@ import java.util.Arrays;
  * <p>An open-addressing table of the entries' codes keyed by {@link String#equals} (a
  * {@code String} caches its hash, so a string read again costs no hashing); it grows once to the
  * distinct strings of the largest batch and is reused after, so encoding allocates nothing.
+ * {@link #seeded()} makes a dictionary that hashes the characters with a random seed of its own
+ * instead, for one that lives long and may hold many strings: strings chosen to share
+ * {@code String.hashCode} (easy to find) do not collide in it.
  */
 public final class StringDictionary {
   private static final int INITIAL_CAPACITY = 64;
+
+  /** The seed of the characters' hash, or 0 to use {@code String.hashCode}. */
+  private final long seed;
 
   private String[] entries = new String[INITIAL_CAPACITY];
   private int[] hashes = new int[INITIAL_CAPACITY];
@@ -29,9 +35,23 @@ public final class StringDictionary {
   private int[] slots = new int[INITIAL_CAPACITY * 2];
   private int size;
 
+  /** An empty dictionary hashing with {@code String.hashCode}: one batch's strings. */
+  public StringDictionary() {
+    this.seed = 0;
+  }
+
+  private StringDictionary(long seed) {
+    this.seed = seed;
+  }
+
+  /** An empty dictionary whose hash of the characters has a random seed (see above). */
+  public static StringDictionary seeded() {
+    return new StringDictionary(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1);
+  }
+
   /** The code of {@code value}, added if it has none; {@code value} is not null. */
   public int encode(String value) {
-    int hash = value.hashCode();
+    int hash = hash(value);
     int mask = slots.length - 1;
     int slot = mix(hash) & mask;
     for (; ; slot = (slot + 1) & mask) {
@@ -89,6 +109,19 @@ public final class StringDictionary {
       grown[slot] = code + 1;
     }
     slots = grown;
+  }
+
+  private int hash(String value) {
+    if (seed == 0) {
+      return value.hashCode();
+    }
+    long h = seed;
+    for (int i = 0; i < value.length(); i++) {
+      h = (h ^ value.charAt(i)) * 0x9E3779B97F4A7C15L;
+      h ^= h >>> 29;
+    }
+    h = (h ^ value.length()) * 0x9E3779B97F4A7C15L;
+    return (int) (h ^ (h >>> 32));
   }
 
   /** Spreads String's hash, whose low bits alone collide for short keys like "k1", "k2". */
