@@ -85,6 +85,14 @@ public final class ContinuousQuery implements StreamingQuery {
     execution.start();
   }
 
+  /**
+   * Whether its batches are read as vector batches, the columnar path (docs/internals.md), not
+   * as rows.
+   */
+  public boolean readsVectors() {
+    return execution.readsVectors();
+  }
+
   @Override public String id() {
     return execution.id();
   }

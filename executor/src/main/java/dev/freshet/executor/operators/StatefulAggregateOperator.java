@@ -244,8 +244,8 @@ public final class StatefulAggregateOperator implements Operator {
 
   /**
    * Whether {@link #vectorInput} accepts input columns of {@code inputTypes}: the key is one or
-   * more INTEGER, BIGINT or TIMESTAMP columns, and every call is COUNT, or SUM, $SUM0, MIN or MAX over an integer
-   * or a double column, without DISTINCT or FILTER.
+   * more INTEGER, BIGINT, TIMESTAMP or VARCHAR columns, and every call is COUNT, or SUM, $SUM0,
+   * MIN or MAX over an integer or a double column, without DISTINCT or FILTER.
    *
    * @param inputTypes per input column its vector type, null for a column that has none
    */

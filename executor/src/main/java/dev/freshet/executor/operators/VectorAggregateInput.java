@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * One input task's partial aggregation of vector batches into primitive cells: the columnar form
  * of {@link StatefulAggregateOperator}'s per-row {@code aggregate}, for a key of integer columns
- * (BIGINT, INTEGER, TIMESTAMP) and calls without DISTINCT or FILTER ({@link #supports}).
+ * (BIGINT, INTEGER, TIMESTAMP) or strings (VARCHAR, as {@link StringKeyIds}' ids) and calls
+ * without DISTINCT or FILTER ({@link #supports}).
  *
  * <pre>{@code
  * VectorOperator in = aggregation.vectorInput(task, inputTypes);   // on the batch's build
@@ -40,6 +41,8 @@ final class VectorAggregateInput implements VectorOperator {
   private final int task;
   private final int[] keyIndexes;
   private final VectorType[] keyTypes;
+  /** Per key column, the ids of its strings; null for an integer column. */
+  private final StringKeyIds[] stringKeys;
   private final Accumulator[] partial;
   private final int keyCount;
   private final Cell[] cells;
@@ -67,8 +70,12 @@ final class VectorAggregateInput implements VectorOperator {
     this.task = task;
     this.keyIndexes = keyIndexes.clone();
     this.keyTypes = new VectorType[keyIndexes.length];
+    this.stringKeys = new StringKeyIds[keyIndexes.length];
     for (int k = 0; k < keyIndexes.length; k++) {
       keyTypes[k] = inputTypes[keyIndexes[k]];
+      if (keyTypes[k] == VectorType.STRING) {
+        stringKeys[k] = new StringKeyIds();
+      }
     }
     int keyCount = keyIndexes.length;
     this.partial = partial;
@@ -97,7 +104,7 @@ final class VectorAggregateInput implements VectorOperator {
     }
     for (int index : keyIndexes) {
       VectorType key = index < inputTypes.length ? inputTypes[index] : null;
-      if (key != VectorType.INT && key != VectorType.LONG) {
+      if (key != VectorType.INT && key != VectorType.LONG && key != VectorType.STRING) {
         return false;
       }
     }
@@ -157,7 +164,7 @@ final class VectorAggregateInput implements VectorOperator {
       pushComposite(batch, n, sel, useSel);
       return;
     }
-    ColumnVector keys = batch.column(keyIndexes[0]);
+    ColumnVector keys = keyColumn(batch, 0);
     long[] k = keys.longs;
     int[] groups = groupOfRow;
     LongGroupTable table = this.table;
@@ -185,7 +192,7 @@ final class VectorAggregateInput implements VectorOperator {
   /** {@link #push} with a key of several columns. */
   private void pushComposite(VectorBatch batch, int n, int[] sel, boolean useSel) {
     for (int k = 0; k < keyIndexes.length; k++) {
-      keyColumns[k] = batch.column(keyIndexes[k]);
+      keyColumns[k] = keyColumn(batch, k);
     }
     int[] groups = groupOfRow;
     CompositeGroupTable table = composite;
@@ -200,6 +207,12 @@ final class VectorAggregateInput implements VectorOperator {
     for (int c = 0; c < cells.length; c++) {
       fold(c, batch, n, sel, useSel, groups);
     }
+  }
+
+  /** Key column {@code k} of {@code batch}: its integers, or its strings' ids. */
+  private ColumnVector keyColumn(VectorBatch batch, int k) {
+    ColumnVector column = batch.column(keyIndexes[k]);
+    return stringKeys[k] == null ? column : stringKeys[k].idsOf(batch, column);
   }
 
   private int tableCapacity() {
@@ -344,13 +357,18 @@ final class VectorAggregateInput implements VectorOperator {
   /** Group {@code g}'s key as the row path's {@link KeyExtractor#keyOf} makes it. */
   private Object keyOf(int g) {
     if (table != null) {
-      return table.isNull(g) ? null : keyTypes[0].box(table.key(g));
+      return table.isNull(g) ? null : box(0, table.key(g));
     }
     Object[] values = new Object[keyIndexes.length];
     for (int k = 0; k < values.length; k++) {
-      values[k] = composite.isNull(g, k) ? null : keyTypes[k].box(composite.key(g, k));
+      values[k] = composite.isNull(g, k) ? null : box(k, composite.key(g, k));
     }
     return GroupKey.adopt(values);
+  }
+
+  /** The row path's value of key column {@code k} for {@code value}, an integer or an id. */
+  private Object box(int k, long value) {
+    return stringKeys[k] != null ? stringKeys[k].string(value) : keyTypes[k].box(value);
   }
 
   /** What the row path's partial accumulator of call {@code c} would hand to the merge. */
@@ -381,6 +399,11 @@ final class VectorAggregateInput implements VectorOperator {
       }
       if (filled[0].length > tableCapacity()) {
         allocateCells(tableCapacity());
+      }
+      for (StringKeyIds ids : stringKeys) {
+        if (ids != null) {
+          ids.clear(MAX_KEPT_GROUPS);
+        }
       }
     }
   }

@@ -45,6 +45,11 @@ public final class ColumnarInput {
     }
   }
 
+  /** The stream's columns as vectors, null for a column no operator reads. */
+  public VectorType[] columns() {
+    return columns.clone();
+  }
+
   /** How many input tasks have a columnar pipeline. */
   public int tasks() {
     return tasks.size();

@@ -245,6 +245,14 @@ public final class MicroBatchExecution implements StreamingQuery {
     return name;
   }
 
+  /**
+   * Whether batches are read as vector batches ({@link StreamingPipeline#columnarInput()}), not
+   * as rows.
+   */
+  public boolean readsVectors() {
+    return columnarInput() != null;
+  }
+
   @Override public QueryStatus status() {
     synchronized (lock) {
       return status;

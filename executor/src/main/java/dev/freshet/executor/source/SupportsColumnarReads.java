@@ -4,7 +4,8 @@ import dev.freshet.executor.vector.VectorBatch;
 import java.util.function.Consumer;
 
 /**
- * Source that can hand over a range of offsets as {@link VectorBatch}es of primitive columns, so
+ * Source that can hand over a range of offsets as {@link VectorBatch}es of primitive columns
+ * (and dictionary-encoded strings), so
  * that a query's hot loop reads no {@code Object[]} and no boxed value per row.
  *
  * <pre>{@code
@@ -14,7 +15,8 @@ import java.util.function.Consumer;
  *
  * <p>The caller allocates the batch, with a vector for each column it reads (of the type the
  * stream declares: BIGINT and TIMESTAMP as {@code LONG}, INTEGER as {@code INT}, DOUBLE as
- * {@code DOUBLE}) and none for the others, and may reuse it for every range. The consumer sees
+ * {@code DOUBLE}, VARCHAR as {@code STRING}, whose dictionary the source fills) and none for the
+ * others, and may reuse it for every range. The consumer sees
  * the rows of {@code (start, end]} in offset order, {@link VectorBatch#capacity()} at a time; the
  * batch is only valid during the call.
  */

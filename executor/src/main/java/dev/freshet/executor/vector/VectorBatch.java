@@ -104,12 +104,18 @@ public final class VectorBatch {
     this.selectionInUse = false;
   }
 
-  /** Empties the batch: the next {@link #appendRow} writes row 0. */
+  /**
+   * Empties the batch: the next {@link #appendRow} writes row 0, and the STRING columns'
+   * dictionaries start again empty (so that a dictionary holds one batch's strings).
+   */
   public void reset() {
     setSize(0);
     for (ColumnVector c : columns) {
       if (c != null) {
         c.noNulls = true;
+        if (c.dictionary != null) {
+          c.dictionary.clear();
+        }
       }
     }
   }
@@ -121,7 +127,8 @@ public final class VectorBatch {
 
   /**
    * Appends a row in the row path's representation (numbers as any {@code Number}, BOOLEAN as
-   * {@code Boolean}, NULL as null); columns without a vector are skipped. For sources that hold
+   * {@code Boolean}, VARCHAR as {@code String}, encoded into its column's dictionary, NULL as
+   * null); columns without a vector are skipped. For sources that hold
    * rows as arrays: the values are copied, the row is not kept.
    *
    * @throws IllegalStateException if the batch is full
@@ -142,6 +149,8 @@ public final class VectorBatch {
         v.noNulls = false;
       } else if (types[c] == VectorType.DOUBLE) {
         v.doubles[i] = ((Number) value).doubleValue();
+      } else if (types[c] == VectorType.STRING) {
+        v.codes[i] = v.dictionary.encode((String) value);
       } else if (types[c] == VectorType.BOOLEAN) {
         v.longs[i] = (Boolean) value ? 1 : 0;
       } else {

@@ -2,8 +2,8 @@ package dev.freshet.executor.vector;
 
 /**
  * The kernels a vector calc is built from, one small class each: column references, literals,
- * integer and double arithmetic, comparisons, SQL's three-valued AND, OR and NOT, IS [NOT] NULL
- * and integer casts.
+ * integer and double arithmetic, comparisons (of strings too), SQL's three-valued AND, OR and NOT,
+ * IS [NOT] NULL and integer casts.
  *
  * <pre>{@code
  * // n % 1000 > 10 over a batch whose column 0 is a BIGINT n
@@ -41,6 +41,11 @@ public final class VectorExpressions {
   /** A literal double. */
   public static VectorExpression literal(double value) {
     return new Literal(VectorType.DOUBLE, 0, value, false);
+  }
+
+  /** A literal string: a STRING vector whose every row is code 0 of a one-entry dictionary. */
+  public static VectorExpression literal(String value) {
+    return new StringLiteral(java.util.Objects.requireNonNull(value, "value"));
   }
 
   /** A NULL of {@code type}. */
@@ -120,9 +125,20 @@ public final class VectorExpressions {
     return new ToInt(operand);
   }
 
-  /** {@code left op right} over two integers (INT or LONG) or two doubles; BOOLEAN. */
+  /**
+   * {@code left op right} over two integers (INT or LONG), two doubles or two strings; BOOLEAN.
+   * Strings compare as the row path's {@code String.equals} and {@code String.compareTo} (UTF-16
+   * code units); against a literal, each dictionary entry is compared once per batch.
+   */
   public static VectorExpression compare(ComparisonOp op, VectorExpression left,
       VectorExpression right) {
+    if (left.type() == VectorType.STRING || right.type() == VectorType.STRING) {
+      if (left.type() != right.type()) {
+        throw new IllegalArgumentException("no comparison of " + left.type() + " and "
+            + right.type());
+      }
+      return new StringCompare(op, left, right);
+    }
     boolean doubles = left.type() == VectorType.DOUBLE;
     if (doubles != (right.type() == VectorType.DOUBLE)
         || !doubles && (!isInteger(left.type()) || !isInteger(right.type()))) {
@@ -201,9 +217,30 @@ public final class VectorExpressions {
           out.noNulls = false;
         } else if (out.longs != null) {
           java.util.Arrays.fill(out.longs, longValue);
-        } else {
+        } else if (out.doubles != null) {
           java.util.Arrays.fill(out.doubles, doubleValue);
         }
+        filled = out;
+      }
+      return out;
+    }
+  }
+
+  /** A constant string: code 0 in every row, of a dictionary that holds it alone. */
+  private static final class StringLiteral extends VectorExpression {
+    final String value;
+    private ColumnVector filled;
+
+    StringLiteral(String value) {
+      super(VectorType.STRING);
+      this.value = value;
+    }
+
+    @Override public ColumnVector evaluate(VectorBatch batch, RowFailures failures) {
+      ColumnVector out = output(batch);
+      if (out != filled) {
+        out.dictionary.encode(value);
+        // The codes are 0 already.
         filled = out;
       }
       return out;
@@ -526,6 +563,68 @@ public final class VectorExpressions {
           int i = useSel ? sel[j] : j;
           r[i] = op.test(x[i], y[i]) ? 1 : 0;
         }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * A comparison of strings, BOOLEAN 1 or 0. Against a literal on the right, the kernel compares
+   * each entry of the left vector's dictionary once and reads the rows' results by code;
+   * otherwise it compares the rows' strings (no copy: both are dictionary entries).
+   */
+  private static final class StringCompare extends VectorExpression {
+    private final ComparisonOp op;
+    private final VectorExpression left;
+    private final VectorExpression right;
+    /** The right operand when it is a literal string. */
+    private final String scalar;
+    /** Per code of the left vector's dictionary, the comparison's result (1 or 0). */
+    private long[] byCode = new long[0];
+
+    StringCompare(ComparisonOp op, VectorExpression left, VectorExpression right) {
+      super(VectorType.BOOLEAN);
+      this.op = op;
+      this.left = left;
+      this.right = right;
+      this.scalar = right instanceof StringLiteral l ? l.value : null;
+    }
+
+    @Override public ColumnVector evaluate(VectorBatch batch, RowFailures failures) {
+      ColumnVector a = left.evaluate(batch, failures);
+      ColumnVector b = right.evaluate(batch, failures);
+      ColumnVector out = output(batch);
+      propagateNulls(batch, out, a, b);
+      int n = batch.selectedCount();
+      int[] sel = batch.selection();
+      boolean useSel = batch.selectionInUse();
+      long[] r = out.longs;
+      int[] x = a.codes;
+      if (scalar != null) {
+        StringDictionary d = a.dictionary;
+        int entries = d.size();
+        if (byCode.length < entries) {
+          byCode = new long[Math.max(entries, 2 * byCode.length)];
+        }
+        for (int code = 0; code < entries; code++) {
+          byCode[code] = op.test(d.get(code).compareTo(scalar), 0) ? 1 : 0;
+        }
+        long[] results = byCode;
+        for (int j = 0; j < n; j++) {
+          int i = useSel ? sel[j] : j;
+          // A NULL row's code is stale: its result is not read, but must be in range.
+          r[i] = a.isNull(i) ? 0 : results[x[i]];
+        }
+        return out;
+      }
+      for (int j = 0; j < n; j++) {
+        int i = useSel ? sel[j] : j;
+        if (a.isNull(i) || b.isNull(i)) {
+          r[i] = 0;
+          continue;
+        }
+        r[i] = op.test(a.dictionary.get(x[i]).compareTo(b.dictionary.get(b.codes[i])), 0)
+            ? 1 : 0;
       }
       return out;
     }

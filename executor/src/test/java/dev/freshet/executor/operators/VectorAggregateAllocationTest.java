@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.runtime.ColumnarInput;
+import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
 import dev.freshet.executor.state.StateStoreId;
@@ -72,5 +73,64 @@ class VectorAggregateAllocationTest {
     // The first batch allocates the vectors and the group table; the third, measured, reuses
     // them: the reading's few objects are all it may allocate.
     assertTrue(allocated < ROWS, "allocated " + allocated + " bytes for " + ROWS + " rows");
+  }
+
+  /**
+   * The same for a VARCHAR key: a memory stream's rows of 1,000 distinct strings, dictionary
+   * encoded as they are read ({@code VectorBatch.appendRow}), grouped by their ids
+   * ({@link StringKeyIds}), and handed to the state as the row path's String keys.
+   */
+  @Test void shouldAllocateLessThanOneBytePerRowForAStringKey() {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    long thread = Thread.currentThread().getId();
+    int rowsPerBatch = 300_000;
+    String[] keys = new String[1000];
+    for (int k = 0; k < keys.length; k++) {
+      keys[k] = "key-\u00e9-" + k;
+    }
+    MemoryStream source = new MemoryStream("CLICKS", 2);
+    for (int batch = 0; batch < 3; batch++) {
+      List<Object[]> rows = new java.util.ArrayList<>();
+      for (int i = batch * rowsPerBatch; i < (batch + 1) * rowsPerBatch; i++) {
+        // A new String per row, as INSERT parses one: equal keys are not identical.
+        rows.add(new Object[] {new String(keys[i % 1000]), (long) i});
+      }
+      source.addData(rows);
+    }
+    CollectOperator output = new CollectOperator();
+    StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},
+        List.of(new AggregateCall(AggregateFunction.COUNT_STAR, -1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 1, ValueKind.LONG)),
+        List.of(new AggregateCall(AggregateFunction.SUM0, 1, ValueKind.LONG),
+            new AggregateCall(AggregateFunction.SUM, 2, ValueKind.LONG)),
+        OutputMode.UPDATE, 2);
+    StatefulAggregateOperator aggregate = new StatefulAggregateOperator(spec, List.of(
+        new InMemoryStateStoreProvider<>(new StateStoreId("q", 0, 0)),
+        new InMemoryStateStoreProvider<>(new StateStoreId("q", 0, 1))), output);
+    VectorType[] types = {VectorType.STRING, VectorType.LONG};
+    ColumnarInput input = new ColumnarInput(types, List.of(aggregate.vectorInput(0, types)));
+    QueryResources resources = QueryResources.unlimited("q");
+
+    long allocated = 0;
+    for (int batch = 0; batch < 3; batch++) {
+      aggregate.startBatch(new BatchContext(batch, 0));
+      long before = threads.getThreadAllocatedBytes(thread);
+      long rows = input.read(source, 0, batch, batch + 1, resources);
+      allocated = threads.getThreadAllocatedBytes(thread) - before;
+      assertEquals(rowsPerBatch, rows);
+      aggregate.finishBatch(new BatchContext(batch, 0));
+      List<Object[]> out = output.takeRows();
+      assertEquals(1000, out.size());
+      for (Object[] row : out) {
+        if (row[0].equals(keys[7])) {
+          long count = (batch + 1) * rowsPerBatch / 1000;
+          assertEquals(count, row[1]);
+          assertEquals(7 * count + 1000 * count * (count - 1) / 2, row[2]);
+        }
+      }
+    }
+    assertTrue(allocated < rowsPerBatch, "allocated " + allocated + " bytes for " + rowsPerBatch
+        + " rows");
   }
 }

@@ -429,7 +429,64 @@ public final class ExecPlanBuilder {
       }
       heads.add(head);
     }
-    return new ColumnarInput(sourceTypes, heads);
+    return new ColumnarInput(withoutUnreadStrings(sourceTypes, nodes, at, inputs, programs),
+        heads);
+  }
+
+  /**
+   * {@code sourceTypes} without the VARCHAR columns that no operator below the aggregation reads
+   * (nor passes up to it): a source would encode each of their rows into a dictionary for
+   * nothing.
+   *
+   * @param at the index of the aggregation in {@code nodes}
+   * @param inputs per node from 1 below the aggregation, the types it reads
+   * @param programs per such node, its program if it is a calc
+   */
+  private static VectorType[] withoutUnreadStrings(VectorType[] sourceTypes,
+      List<ExecNode> nodes, int at, List<VectorType[]> inputs, List<RexProgram> programs) {
+    // What the node above the one at hand reads, from the aggregation downwards.
+    ExecOperator.StatefulAggregate aggregate =
+        (ExecOperator.StatefulAggregate) nodes.get(at).operator();
+    java.util.BitSet read = new java.util.BitSet();
+    aggregate.groupSet().forEach(read::set);
+    for (ExecOperator.AggregateCallSpec call : aggregate.partialCalls()) {
+      if (call.arg() >= 0) {
+        read.set(call.arg());
+      }
+      if (call.filterArg() >= 0) {
+        read.set(call.filterArg());
+      }
+    }
+    for (int j = at - 1; j >= 1; j--) {
+      int k = j - 1;
+      int width = inputs.get(k).length;
+      ExecOperator op = nodes.get(j).operator();
+      if (op instanceof ExecOperator.Watermark w) {
+        read.set(w.eventTimeIndex());
+      } else if (op instanceof ExecOperator.Window w) {
+        read = read.get(0, width);
+        read.set(w.eventTimeIndex());
+      } else {
+        // A calc reads the columns its projections and condition refer to, whatever is read
+        // of its output.
+        RexProgram program = programs.get(k);
+        List<org.apache.calcite.rex.RexNode> used = new ArrayList<>();
+        for (org.apache.calcite.rex.RexLocalRef ref : program.getProjectList()) {
+          used.add(program.expandLocalRef(ref));
+        }
+        if (program.getCondition() != null) {
+          used.add(program.expandLocalRef(program.getCondition()));
+        }
+        read = org.apache.calcite.plan.RelOptUtil.InputFinder.bits(used, null).toBitSet();
+      }
+    }
+    VectorType[] types = sourceTypes.clone();
+    for (int i = 0; i < types.length; i++) {
+      if (types[i] == VectorType.STRING && !read.get(i)) {
+        types[i] = null;
+      }
+    }
+    return types;
   }
 
   /** Checks that {@code nodes} start with a scan of {@code stream} as it is declared now. */

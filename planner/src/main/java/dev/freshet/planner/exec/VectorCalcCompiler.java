@@ -20,6 +20,7 @@ import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,11 +35,13 @@ import org.slf4j.LoggerFactory;
  * VectorOperator calc = VectorCalcCompiler.compile(program, inputTypes, rexBuilder, errors, next);
  * }</pre>
  *
- * <p>The subset: columns of INTEGER, BIGINT, DOUBLE, BOOLEAN and TIMESTAMP (read as BIGINT
- * milliseconds); INTEGER, BIGINT, DOUBLE and BOOLEAN literals and NULL; {@code + - *} and unary
+ * <p>The subset: columns of INTEGER, BIGINT, DOUBLE, BOOLEAN, TIMESTAMP (read as BIGINT
+ * milliseconds) and VARCHAR (dictionary-encoded strings); INTEGER, BIGINT, DOUBLE, BOOLEAN and
+ * character literals and NULL; {@code + - *} and unary
  * minus on integers, checked (Calcite's {@code CHECKED_PLUS} and the like: overflow fails the
  * row) or not, {@code + - * /} on doubles, integer {@code /} and {@code %}/{@code MOD};
- * comparisons; AND, OR, NOT, IS [NOT] NULL; CAST between INTEGER and BIGINT and from them to
+ * comparisons (of two strings too, as {@code String.compareTo}); AND, OR, NOT, IS [NOT] NULL;
+ * CAST between INTEGER and BIGINT and from them to
  * DOUBLE. A kernel that can fail for a row (checked arithmetic, division, a narrowing CAST) is
  * not taken under AND or OR, whose operands the row path's Java may not evaluate for every row;
  * elsewhere the row path evaluates an expression for every row whose operands are not NULL, as
@@ -136,6 +139,9 @@ final class VectorCalcCompiler {
       return VectorType.DOUBLE;
     case BOOLEAN:
       return VectorType.BOOLEAN;
+    case VARCHAR:
+      // Not CHAR(n), whose values the row path pads.
+      return VectorType.STRING;
     default:
       return null;
     }
@@ -223,6 +229,11 @@ final class VectorCalcCompiler {
 
   private VectorExpression literal(RexLiteral literal) throws Unsupported {
     RelDataType type = literal.getType();
+    if (SqlTypeUtil.inCharFamily(type)) {
+      // A CHAR(n) literal is its n characters: it only meets strings in a comparison.
+      return literal.isNull() ? VectorExpressions.nullLiteral(VectorType.STRING)
+          : VectorExpressions.literal(literal.getValueAs(String.class));
+    }
     VectorType vectorType = vectorType(type);
     if (vectorType == null || type.getSqlTypeName() == SqlTypeName.TIMESTAMP) {
       throw new Unsupported("literal " + literal);
@@ -263,6 +274,9 @@ final class VectorCalcCompiler {
     SqlTypeName ta = a.getType().getSqlTypeName();
     SqlTypeName tb = b.getType().getSqlTypeName();
     boolean timestamps = ta == SqlTypeName.TIMESTAMP && tb == SqlTypeName.TIMESTAMP;
+    if (SqlTypeUtil.inCharFamily(a.getType()) && SqlTypeUtil.inCharFamily(b.getType())) {
+      return VectorExpressions.compare(op, string(a, mayFail), string(b, mayFail));
+    }
     if (!timestamps) {
       requireNumeric(call.getOperands());
     }
@@ -272,6 +286,15 @@ final class VectorCalcCompiler {
       return VectorExpressions.compare(op, asDouble(left), asDouble(right));
     }
     return VectorExpressions.compare(op, left, right);
+  }
+
+  /** The STRING kernel of a character-typed operand of a comparison. */
+  private VectorExpression string(RexNode node, boolean mayFail) throws Unsupported {
+    VectorExpression e = compile(node, mayFail);
+    if (e.type() != VectorType.STRING) {
+      throw new Unsupported("not a string: " + node);
+    }
+    return e;
   }
 
   /** {@code e}, unless it can fail for a row where no kernel may. */
@@ -287,6 +310,16 @@ final class VectorCalcCompiler {
     RexNode operand = call.getOperands().get(0);
     SqlTypeName from = operand.getType().getSqlTypeName();
     SqlTypeName to = call.getType().getSqlTypeName();
+    if (from == SqlTypeName.VARCHAR && to == SqlTypeName.VARCHAR) {
+      // The same strings unless the CAST truncates them, which the row path does.
+      int fromLength = operand.getType().getPrecision();
+      int toLength = call.getType().getPrecision();
+      if (toLength == RelDataType.PRECISION_NOT_SPECIFIED
+          || fromLength != RelDataType.PRECISION_NOT_SPECIFIED && toLength >= fromLength) {
+        return compile(operand, mayFail);
+      }
+      throw new Unsupported("CAST to a shorter VARCHAR");
+    }
     if (from == to && (from == SqlTypeName.TIMESTAMP || vectorType(call.getType()) != null)) {
       // Only the nullability changes.
       return compile(operand, mayFail);

@@ -14,6 +14,7 @@ import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.vector.VectorType;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
@@ -47,6 +48,8 @@ class ColumnarPathTest {
   private final ExecutorService pool = Executors.newFixedThreadPool(2);
   /** The stream M of the current run: each run gets a new one. */
   private MemoryStream memory;
+  /** The stream T of strings of the current run: each run gets a new one. */
+  private MemoryStream strings;
 
   /** A planner over the sequence S and a new memory stream M. */
   private FreshetPlanner newPlanner() {
@@ -67,6 +70,15 @@ class ColumnarPathTest {
         .add("X", SqlTypeName.BIGINT).nullable(true)
         .add("D", SqlTypeName.DOUBLE).nullable(true)
         .build()), Optional.empty(), Map.of("connector", "memory"), memory));
+    strings = new MemoryStream("T", 5);
+    catalog.addStream(new StreamTable("T", RelDataTypeImpl.proto(f.builder()
+        .add("S", SqlTypeName.VARCHAR).nullable(true)
+        .add("K", SqlTypeName.INTEGER).nullable(true)
+        .add("X", SqlTypeName.BIGINT).nullable(true)
+        .add("TS", SqlTypeName.TIMESTAMP, 3).nullable(true)
+        .add("S2", SqlTypeName.VARCHAR, 10).nullable(true)
+        .build()), Optional.of(new WatermarkSpec("TS", 5000)), Map.of("connector", "memory"),
+        strings));
     return planner;
   }
 
@@ -300,5 +312,118 @@ class ColumnarPathTest {
     assertNotNull(pipeline.columnarInput());
     assertEquals(2, pipeline.columnarInput().tasks());
     assertEquals(2, pipeline.inputTasks());
+  }
+
+  /** Strings of T: empty, NULL, non-ASCII, a surrogate pair, a trailing space, case. */
+  private static final String[] STRINGS = {"a", "b", "", "\u00e9t\u00e9", "\u65e5\u672c",
+      "a ", "A", "\ud83d\ude00", "z", "\u00e9", "ab"};
+
+  /**
+   * Adds one statement of rows to T before each batch: a few by hand, then 10,000 (three vector
+   * batches, whose dictionaries differ), then the first ones again as new String objects.
+   */
+  private Runnable stringBatches() {
+    List<Object[]> first = List.of(
+        new Object[] {"a", 1, 10L, 1_000L, "a"}, new Object[] {null, 2, 5L, 2_000L, "b"},
+        new Object[] {"", null, null, 3_000L, null}, new Object[] {"\u00e9t\u00e9", 1, -7L,
+            4_000L, "\u00e9t\u00e9"},
+        new Object[] {"\u65e5\u672c", 3, Long.MAX_VALUE / 4, 12_000L, "x"},
+        new Object[] {"a ", 1, 1L, 13_000L, "a"}, new Object[] {"a", 2, 2L, null, ""},
+        new Object[] {"\ud83d\ude00", -1, 4L, 25_000L, "\uffff"});
+    java.util.Random random = new java.util.Random(7);
+    List<Object[]> many = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      many.add(new Object[] {
+          random.nextInt(20) == 0 ? null : STRINGS[random.nextInt(STRINGS.length)]
+              + (random.nextInt(3) == 0 ? "" + random.nextInt(40) : ""),
+          random.nextInt(10) == 0 ? null : random.nextInt(4),
+          random.nextInt(10) == 0 ? null : (long) random.nextInt(1000) - 500,
+          30_000L + i * 7L,
+          random.nextInt(10) == 0 ? null : STRINGS[random.nextInt(STRINGS.length)]});
+    }
+    List<Object[]> again = new ArrayList<>();
+    for (Object[] row : first) {
+      Object[] copy = row.clone();
+      copy[0] = copy[0] == null ? null : new String((String) copy[0]);
+      copy[3] = copy[3] == null ? null : (Long) copy[3] + 100_000L;
+      again.add(copy);
+    }
+    List<List<Object[]>> statements = List.of(first, many, again);
+    int[] next = {0};
+    return () -> strings.addData(statements.get(next[0]++ % statements.size()));
+  }
+
+  /** Runs {@code sql} both ways over three statements into T. */
+  private Run assertSameOverStrings(String sql) throws Exception {
+    Run rows = run(sql, false, RowErrors.failing(), stringBatches(), 3);
+    Run columns = run(sql, true, RowErrors.failing(), stringBatches(), 3);
+    assertTrue(columns.columnar(), "the columnar path was not taken for " + sql);
+    assertEquals(rows, new Run(columns.batches(), columns.state(), columns.failure(),
+        columns.dropped(), columns.watermarkMs(), false));
+    return columns;
+  }
+
+  @Test void shouldGroupByAStringAsTheRowPathDoes() throws Exception {
+    Run run = assertSameOverStrings("SELECT STREAM s, COUNT(*), SUM(x), COUNT(s), MIN(k)"
+        + " FROM t GROUP BY s");
+    assertEquals(3, run.batches().size());
+    assertNull(run.failure());
+  }
+
+  @Test void shouldGroupByAStringAndIntegersAsTheRowPathDoes() throws Exception {
+    assertSameOverStrings("SELECT STREAM k, s, x % 3 AS r, COUNT(*), SUM(x) FROM t"
+        + " GROUP BY k, s, x % 3");
+    assertSameOverStrings("SELECT STREAM s2, s, COUNT(*), MAX(x) FROM t GROUP BY s2, s");
+  }
+
+  @Test void shouldGroupByATumblingWindowAndAStringAsTheRowPathDoes() throws Exception {
+    Run run = assertSameOverStrings("SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w,"
+        + " s, COUNT(*), SUM(x) FROM t GROUP BY TUMBLE(ts, INTERVAL '10' SECOND), s");
+    assertNull(run.failure());
+  }
+
+  @Test void shouldFilterOnStringsAsTheRowPathDoes() throws Exception {
+    for (String where : List.of("s = 'a'", "s <> 'a'", "'a' = s", "s > 'a'", "s <= '\u00e9'",
+        "s >= 'A' AND s < 'b'", "s IS NULL", "s IS NOT NULL OR k = 1", "s IN ('a', '', 'z')",
+        "s = s2", "s <> s2 OR s2 IS NULL", "s2 > s", "s = 'a ' OR s = ''",
+        "NOT (s = 'ab')", "s = CAST(s2 AS VARCHAR)")) {
+      assertSameOverStrings("SELECT STREAM s, k, COUNT(*), SUM(x) FROM t WHERE " + where
+          + " GROUP BY s, k");
+    }
+  }
+
+  @Test void shouldFailAnOverflowingSumByAStringAsTheRowPathDoes() throws Exception {
+    Run run = assertSameOverStrings("SELECT STREAM s, SUM(x + 9223372036854775000)"
+        + " FROM t GROUP BY s");
+    assertEquals("java.lang.ArithmeticException: long overflow", run.failure());
+  }
+
+  @Test void shouldKeepTheRowPathForStringFunctions() throws Exception {
+    for (String sql : List.of(
+        "SELECT STREAM UPPER(s) AS u, COUNT(*) FROM t GROUP BY UPPER(s)",
+        "SELECT STREAM CAST(s AS VARCHAR(1)) AS c, COUNT(*) FROM t GROUP BY CAST(s AS VARCHAR(1))",
+        "SELECT STREAM s, COUNT(*) FROM t WHERE s LIKE 'a%' GROUP BY s",
+        "SELECT STREAM k, MIN(s) FROM t GROUP BY k")) {
+      Run rows = run(sql, false, RowErrors.failing(), stringBatches(), 3);
+      Run columns = run(sql, true, RowErrors.failing(), stringBatches(), 3);
+      assertEquals(false, columns.columnar(), sql);
+      assertEquals(rows, columns, sql);
+    }
+  }
+
+  @Test void shouldNotReadStringColumnsNoOperatorReads() throws Exception {
+    FreshetPlanner planner = newPlanner();
+    ExecPlanBuilder builder = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+        "q", InMemoryStateStoreProvider::new, pool, 2);
+    StreamingPipeline integers = builder.build(planner.planQuery(FreshetSqlParser.parse(
+        "SELECT STREAM k, COUNT(*), SUM(x) FROM t GROUP BY k"), null, 2));
+    assertEquals(java.util.Arrays.asList(null, VectorType.INT, VectorType.LONG, VectorType.LONG,
+        null), java.util.Arrays.asList(integers.columnarInput().columns()));
+    StreamingPipeline filtered = builder.build(planner.planQuery(FreshetSqlParser.parse(
+        "SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w, COUNT(*) FROM t"
+            + " WHERE s2 = 'a' GROUP BY TUMBLE(ts, INTERVAL '10' SECOND)"), null, 2));
+    assertEquals(VectorType.STRING, filtered.columnarInput().columns()[4]);
+    assertNull(filtered.columnarInput().columns()[0]);
+    assertSameOverStrings("SELECT STREAM k, COUNT(*), SUM(x) FROM t GROUP BY k");
   }
 }
