@@ -1,0 +1,65 @@
+package dev.freshet.jdbc.crash;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+/**
+ * The child JVM of {@link SinkExactlyOnceCrashTest}: an embedded engine on a data directory
+ * reading a Kafka topic into a view, with the view's result sunk into PostgreSQL and into a Kafka
+ * topic, and the raw rows appended into PostgreSQL. It prints {@code PROGRESS} whenever a query's
+ * last committed batch changes, until the parent kills it.
+ *
+ * <p>Arguments: data directory, bootstrap servers, input topic, sink topic, PostgreSQL URL.
+ */
+public final class SinkCrashTestChild {
+  private SinkCrashTestChild() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    String dataDir = args[0];
+    String servers = args[1];
+    String topic = args[2];
+    String sinkTopic = args[3];
+    String pg = args[4];
+    PrintStream out = System.out;
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
+         Statement s = c.createStatement()) {
+      s.execute("SET 'state.partitions' = '2'");
+      s.execute("CREATE STREAM IF NOT EXISTS orders (id BIGINT NOT NULL, item VARCHAR,"
+          + " qty INTEGER) WITH (connector = 'kafka', 'topic' = '" + topic + "',"
+          + " 'properties.bootstrap.servers' = '" + servers + "', 'format' = 'json',"
+          + " 'scan.max-records-per-batch' = '40')");
+      s.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS totals AS SELECT item, COUNT(*) AS n,"
+          + " SUM(qty) AS q FROM orders GROUP BY item");
+      s.execute("CREATE SINK IF NOT EXISTS totals_pg FROM totals WITH (connector = 'jdbc',"
+          + " 'url' = '" + pg + "', 'table-name' = 'totals')");
+      s.execute("CREATE SINK IF NOT EXISTS totals_kafka FROM totals WITH (connector = 'kafka',"
+          + " 'topic' = '" + sinkTopic + "', 'properties.bootstrap.servers' = '" + servers
+          + "')");
+      s.execute("CREATE SINK IF NOT EXISTS raw_pg AS SELECT id, item, qty FROM orders"
+          + " WITH (connector = 'jdbc', 'url' = '" + pg + "', 'table-name' = 'raw_orders')");
+      out.println("STARTED");
+      out.flush();
+      String last = "";
+      while (true) {
+        StringBuilder batches = new StringBuilder();
+        try (ResultSet rs = s.executeQuery("SELECT name, last_batch_id, status FROM sys.queries"
+            + " ORDER BY name")) {
+          while (rs.next()) {
+            batches.append(rs.getString(1)).append('=').append(rs.getLong(2)).append('/')
+                .append(rs.getString(3)).append(' ');
+          }
+        }
+        if (!batches.toString().equals(last)) {
+          last = batches.toString();
+          out.println("PROGRESS " + last);
+          out.flush();
+        }
+        Thread.onSpinWait();
+      }
+    }
+  }
+}

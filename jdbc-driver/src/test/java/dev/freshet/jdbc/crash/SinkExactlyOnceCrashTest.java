@@ -1,0 +1,257 @@
+package dev.freshet.jdbc.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.freshet.jdbc.KafkaBroker;
+import dev.freshet.jdbc.KafkaBroker.Record;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Exactly once end to end: a Kafka topic (rows in transactions, some aborted) into a view, the
+ * view into PostgreSQL and into a Kafka topic, the raw rows appended into PostgreSQL; a child JVM
+ * runs the engine and is SIGKILLed at {@value #KILLS} random moments while rows keep coming. At
+ * the end the PostgreSQL tables and a {@code read_committed} reader of the sink topic hold
+ * exactly H2's result over the committed rows, and nothing was applied twice: no appended row is
+ * there twice, and no key appears twice in one batch of the topic.
+ */
+class SinkExactlyOnceCrashTest {
+  private static final int KILLS = 10;
+  private static final String TOPIC = "orders";
+  private static final String SINK_TOPIC = "totals-out";
+  private static final Duration DEADLINE = Duration.ofSeconds(120);
+
+  private static KafkaBroker kafka;
+  private static EmbeddedPostgres postgres;
+
+  @TempDir Path dataDir;
+
+  @BeforeAll static void startServers() throws Exception {
+    kafka = KafkaBroker.start();
+    postgres = EmbeddedPostgres.start();
+  }
+
+  @AfterAll static void stopServers() throws Exception {
+    kafka.close();
+    postgres.close();
+  }
+
+  @Test void shouldWriteEachChangeOnceWhenKilledAtRandomMoments() throws Exception {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    String context = "seed " + seed;
+    kafka.createTopic(TOPIC, 3);
+    kafka.createTopic(SINK_TOPIC, 2);
+    KafkaProducer<String, String> producer = kafka.transactionalProducer("crash-producer");
+    List<long[]> committed = new ArrayList<>();
+    long id = 0;
+    for (int kill = 0; kill < KILLS; kill++) {
+      id = produce(producer, id, 2 + random.nextInt(3), random, committed);
+      Process child = start();
+      try (BufferedReader lines = reader(child)) {
+        // Killed after a random number of progress changes; 0: during start-up.
+        int changes = random.nextInt(6);
+        String line;
+        while (changes > 0 && (line = lines.readLine()) != null) {
+          if (line.startsWith("PROGRESS")) {
+            changes--;
+            if (changes == 2) {
+              // More rows while it runs, so that kills fall inside batches too.
+              id = produce(producer, id, 1, random, committed);
+            }
+          }
+        }
+        child.destroyForcibly();
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), context + ": child did not die");
+      }
+    }
+    id = produce(producer, id, 2, random, committed);
+
+    Process verify = start();
+    try {
+      try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:");
+           Statement oracle = h2.createStatement();
+           Connection pg = DriverManager.getConnection(postgres.getJdbcUrl("postgres",
+               "postgres"));
+           Statement p = pg.createStatement()) {
+        oracle.execute("CREATE TABLE orders (id BIGINT, item VARCHAR, qty INT)");
+        try (PreparedStatement insert = h2.prepareStatement(
+            "INSERT INTO orders VALUES (?, ?, ?)")) {
+          for (long[] row : committed) {
+            insert.setLong(1, row[0]);
+            insert.setString(2, "item-" + row[1]);
+            insert.setLong(3, row[2]);
+            insert.executeUpdate();
+          }
+        }
+        TreeSet<String> totals = rows(oracle,
+            "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item");
+        TreeSet<String> raw = rows(oracle, "SELECT id, item, qty FROM orders");
+        await(context + ": PostgreSQL table totals", () -> rows(p,
+            "SELECT item, n, q FROM totals"), totals);
+        await(context + ": PostgreSQL table raw_orders", () -> rows(p,
+            "SELECT id, item, qty FROM raw_orders"), raw);
+        // An appended row applied twice would be there twice.
+        try (ResultSet rs = p.executeQuery("SELECT COUNT(*) FROM raw_orders")) {
+          rs.next();
+          assertEquals(committed.size(), rs.getLong(1), context + ": rows appended twice");
+        }
+        awaitTopic(context, totals);
+      }
+    } finally {
+      verify.destroyForcibly();
+      verify.waitFor(60, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Sends {@code transactions} transactions of rows from {@code id} on; one in four aborted. */
+  private static long produce(KafkaProducer<String, String> producer, long id, int transactions,
+      Random random, List<long[]> committed) {
+    for (int t = 0; t < transactions; t++) {
+      boolean commit = random.nextInt(4) != 0;
+      List<Record> records = new ArrayList<>();
+      int rows = 5 + random.nextInt(60);
+      for (int r = 0; r < rows; r++, id++) {
+        long item = id % 11;
+        long qty = id % 7 + 1;
+        records.add(new Record((int) (id % 3), Long.toString(id), "{\"id\":" + id
+            + ",\"item\":\"item-" + item + "\",\"qty\":" + qty + "}"));
+        if (commit) {
+          committed.add(new long[] {id, item, qty});
+        }
+      }
+      KafkaBroker.sendInTransaction(producer, TOPIC, records, commit);
+    }
+    return id;
+  }
+
+  /** Reads the sink topic until its latest value per key is {@code totals}. */
+  private static void awaitTopic(String context, TreeSet<String> totals) throws Exception {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+        StringDeserializer.class.getName());
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    ObjectMapper json = new ObjectMapper();
+    Map<String, String> latest = new HashMap<>();
+    Set<String> seen = new HashSet<>();
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      for (PartitionInfo info : consumer.partitionsFor(SINK_TOPIC)) {
+        partitions.add(new TopicPartition(SINK_TOPIC, info.partition()));
+      }
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      while (true) {
+        TreeSet<String> rows = new TreeSet<>();
+        for (String value : latest.values()) {
+          JsonNode node = json.readTree(value);
+          rows.add(node.get("ITEM").asText() + " " + node.get("N").asLong() + " "
+              + node.get("Q").asLong());
+        }
+        if (rows.equals(totals)) {
+          return;
+        }
+        if (System.nanoTime() > deadline) {
+          fail(context + ": the sink topic holds " + rows + ", not " + totals);
+        }
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+          String batch = new String(r.headers().lastHeader("freshet.batch").value(),
+              StandardCharsets.UTF_8);
+          assertTrue(seen.add(batch + " " + r.key()), context + ": batch " + batch
+              + " wrote key " + r.key() + " twice");
+          latest.put(r.key(), r.value());
+        }
+      }
+    }
+  }
+
+  private interface Rows {
+    TreeSet<String> get() throws SQLException;
+  }
+
+  private static void await(String what, Rows rows, TreeSet<String> expected)
+      throws SQLException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    TreeSet<String> seen = new TreeSet<>();
+    while (System.nanoTime() < deadline) {
+      try {
+        seen = rows.get();
+      } catch (SQLException notYetThere) {
+        continue;
+      }
+      if (seen.equals(expected)) {
+        return;
+      }
+    }
+    fail(what + " holds " + seen.size() + " rows " + seen + ", not " + expected.size() + " rows "
+        + expected);
+  }
+
+  private static TreeSet<String> rows(Statement s, String sql) throws SQLException {
+    TreeSet<String> rows = new TreeSet<>();
+    try (ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        StringBuilder row = new StringBuilder();
+        for (int c = 1; c <= rs.getMetaData().getColumnCount(); c++) {
+          row.append(c == 1 ? "" : " ").append(rs.getString(c));
+        }
+        rows.add(row.toString());
+      }
+    }
+    return rows;
+  }
+
+  private Process start() throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return new ProcessBuilder(java, "-Xmx512m", "-XX:TieredStopAtLevel=1",
+        "-cp", System.getProperty("java.class.path"),
+        SinkCrashTestChild.class.getName(), dataDir.resolve("data").toString(),
+        kafka.bootstrapServers(), TOPIC, SINK_TOPIC,
+        postgres.getJdbcUrl("postgres", "postgres"))
+        .redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolve("child.err").toFile()))
+        .start();
+  }
+
+  private static BufferedReader reader(Process process) {
+    return new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+  }
+}
