@@ -21,11 +21,13 @@ import java.util.List;
  * <p>Per batch of rows it finds each selected row's group in a {@link LongGroupTable} (a
  * {@link CompositeGroupTable} for several key columns), then folds
  * each call's argument column into that call's cells ({@code long[]} or {@code double[]} indexed
- * by group), one call at a time. When the aggregation finishes the batch, {@link #drainInto}
- * turns each group into what {@link PartialGroups} would hold had the rows been pushed one by one:
- * the boxed key in its state partition, in the order the keys first appeared, and a buffer whose
- * slots give the merge the same values ({@link Accumulator#partialSlot}). State, checkpoints and
- * output are therefore those of the row path; the arithmetic is the same too (integer sums
+ * by group), one call at a time. When the aggregation finishes the batch, it merges these groups
+ * into its state directly, without handing them over in the row path's form
+ * ({@link PartialGroups}): {@link #route} orders the groups by state partition (each
+ * partition's in the order the keys first appeared, as the row path's), and per group the merge
+ * reads the key as the row path would build it ({@link #keyOf}) and each call's
+ * {@link #partialValue}, the value the row path's partial accumulator would give. State,
+ * checkpoints and output are therefore those of the row path; the arithmetic is the same too (integer sums
  * overflow as {@code Math.addExact} does, double sums add in row order, MIN and MAX of doubles
  * compare as {@code Double.compareTo}).
  */
@@ -40,8 +42,6 @@ final class VectorAggregateInput implements VectorOperator {
   private final int task;
   private final int[] keyIndexes;
   private final VectorType[] keyTypes;
-  private final Accumulator[] partial;
-  private final int keyCount;
   private final Cell[] cells;
   private final int[] args;
   private final VectorType[] argTypes;
@@ -60,9 +60,15 @@ final class VectorAggregateInput implements VectorOperator {
   private boolean[][] filled;
   /** The group of each selected row of the batch being pushed. */
   private int[] groupOfRow;
+  // For the batch's merge (see route), reused by later batches.
+  /** The groups in partition order; the partition of each group; the partitions' starts. */
+  private int[] routed;
+  private int[] partitionOfGroup;
+  private int[] starts;
+  private int[] next;
 
   VectorAggregateInput(StatefulAggregateOperator aggregation, int task, int[] keyIndexes,
-      List<AggregateCall> calls, Accumulator[] partial, VectorType[] inputTypes) {
+      List<AggregateCall> calls, VectorType[] inputTypes) {
     this.aggregation = aggregation;
     this.task = task;
     this.keyIndexes = keyIndexes.clone();
@@ -70,9 +76,6 @@ final class VectorAggregateInput implements VectorOperator {
     for (int k = 0; k < keyIndexes.length; k++) {
       keyTypes[k] = inputTypes[keyIndexes[k]];
     }
-    int keyCount = keyIndexes.length;
-    this.partial = partial;
-    this.keyCount = keyCount;
     this.cells = new Cell[calls.size()];
     this.args = new int[calls.size()];
     this.argTypes = new VectorType[calls.size()];
@@ -309,40 +312,115 @@ final class VectorAggregateInput implements VectorOperator {
   }
 
   /**
-   * Adds this input's groups to {@code taskGroups}, its task's partial aggregates by partition,
-   * in the form the row path's {@code aggregate} gives them; then empties the input. Runs on
-   * the batch thread, after the task's reads ended.
+   * Orders this input's groups by state partition for {@link #partitionStart} and
+   * {@link #routedGroup}, keeping the order in which the keys first appeared within each
+   * partition (the order the row path merges them in). Runs on the batch thread, after the
+   * task's reads ended; allocates only when the batch has more groups than any before.
    *
+   * @param taskGroups the task's row-form partial aggregates, which must all be null: a task
+   *     pushes rows or vector batches in one batch, not both
    * @throws IllegalStateException if the task also pushed rows one by one in this batch
    */
-  void drainInto(PartialGroups[] taskGroups) {
-    if (!hasGroups()) {
-      return;
-    }
+  void route(PartialGroups[] taskGroups, int partitions) {
     for (PartialGroups groups : taskGroups) {
       if (groups != null) {
         throw new IllegalStateException("input task " + task
             + " pushed both rows and vector batches in one batch");
       }
     }
-    for (int g = 0; g < tableSize(); g++) {
-      Object key = keyOf(g);
-      int partition = aggregation.partitionOf(key == null ? 0 : key.hashCode());
-      PartialGroups groups = taskGroups[partition];
-      if (groups == null) {
-        groups = taskGroups[partition] = new PartialGroups();
-      }
-      Object[] buffer = new Object[keyCount + partial.length];
-      for (int c = 0; c < partial.length; c++) {
-        buffer[partial[c].slot] = partial[c].partialSlot(valueOf(c, g));
-      }
-      groups.add(key, groups.hashOfKey(key), buffer);
+    int size = groupCount();
+    if (routed == null || routed.length < size) {
+      routed = new int[Math.max(size, LongGroupTable.INITIAL_CAPACITY)];
+      partitionOfGroup = new int[routed.length];
     }
-    clear();
+    if (starts == null || starts.length != partitions + 1) {
+      starts = new int[partitions + 1];
+      next = new int[partitions];
+    }
+    Arrays.fill(starts, 0);
+    for (int g = 0; g < size; g++) {
+      int p = partitions == 1 ? 0 : aggregation.partitionOf(stableHash(g));
+      partitionOfGroup[g] = p;
+      starts[p + 1]++;
+    }
+    for (int p = 0; p < partitions; p++) {
+      starts[p + 1] += starts[p];
+    }
+    // A counting sort, stable: each partition's groups in the order their keys appeared.
+    System.arraycopy(starts, 0, next, 0, partitions);
+    for (int g = 0; g < size; g++) {
+      routed[next[partitionOfGroup[g]]++] = g;
+    }
+  }
+
+  /**
+   * Where partition {@code p}'s groups start among the {@link #routedGroup routed groups};
+   * {@code partitionStart(p + 1)} is where they end. Valid after {@link #route}.
+   */
+  int partitionStart(int p) {
+    return starts[p];
+  }
+
+  /** The {@code i}-th group in partition order (see {@link #partitionStart}). */
+  int routedGroup(int i) {
+    return routed[i];
+  }
+
+  /** How many groups this input holds: {@code g} of the other methods is below it. */
+  int groupCount() {
+    return hasGroups() ? tableSize() : 0;
+  }
+
+  /**
+   * What {@code keyOf(g).hashCode()} is, without boxing the key: the stable hash that picks the
+   * group's state partition ({@code Integer}'s, {@code Long}'s, or {@link GroupKey}'s
+   * {@code Arrays.hashCode} of them).
+   */
+  int stableHash(int g) {
+    if (table != null) {
+      return table.isNull(g) ? 0 : hashOfValue(keyTypes[0], table.key(g));
+    }
+    int h = 1;
+    for (int k = 0; k < keyIndexes.length; k++) {
+      h = 31 * h + (composite.isNull(g, k) ? 0 : hashOfValue(keyTypes[k], composite.key(g, k)));
+    }
+    return h;
+  }
+
+  private static int hashOfValue(VectorType type, long value) {
+    return type == VectorType.INT ? Integer.hashCode((int) value) : Long.hashCode(value);
+  }
+
+  /**
+   * The group whose key equals {@code key} (as {@link #keyOf} makes keys), or -1: how the merge
+   * finds the groups of one key in the batch's other input tasks. Allocates nothing; the
+   * partitions' threads may call it at once, each with a {@code scratch} of its own.
+   *
+   * @param scratch an array of at least as many elements as the key has columns
+   */
+  int indexOf(Object key, long[] scratch) {
+    if (!hasGroups()) {
+      return -1;
+    }
+    if (table != null) {
+      return key == null ? table.nullGroup() : table.indexOf(((Number) key).longValue());
+    }
+    GroupKey k = (GroupKey) key;
+    int nullBits = 0;
+    for (int c = 0; c < keyIndexes.length; c++) {
+      Object value = k.get(c);
+      if (value == null) {
+        nullBits |= 1 << c;
+        scratch[c] = 0;
+      } else {
+        scratch[c] = ((Number) value).longValue();
+      }
+    }
+    return composite.indexOf(scratch, nullBits);
   }
 
   /** Group {@code g}'s key as the row path's {@link KeyExtractor#keyOf} makes it. */
-  private Object keyOf(int g) {
+  Object keyOf(int g) {
     if (table != null) {
       return table.isNull(g) ? null : keyTypes[0].box(table.key(g));
     }
@@ -351,6 +429,15 @@ final class VectorAggregateInput implements VectorOperator {
       values[k] = composite.isNull(g, k) ? null : keyTypes[k].box(composite.key(g, k));
     }
     return GroupKey.adopt(values);
+  }
+
+  /**
+   * What the row path's partial accumulator of call {@code c} would hand to the merge for group
+   * {@code g} ({@link Accumulator#finishPartial} of its buffer, had the rows been pushed one by
+   * one): the value the merge folds into the group's saved value.
+   */
+  Object partialValue(int c, int g) {
+    return valueOf(c, g);
   }
 
   /** What the row path's partial accumulator of call {@code c} would hand to the merge. */
