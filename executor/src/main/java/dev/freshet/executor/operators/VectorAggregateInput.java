@@ -66,6 +66,14 @@ final class VectorAggregateInput implements VectorOperator {
   private int[] partitionOfGroup;
   private int[] starts;
   private int[] next;
+  /**
+   * Per key column, the least and greatest non-null value of the groups (MAX_VALUE and
+   * MIN_VALUE without any): a key outside them is in no group, which {@link #indexOf} then
+   * answers without a probe of the table, most often a cache miss. Input tasks read slices of a
+   * source in order, so their keys (ids, window starts) tend to fall in ranges of their own.
+   */
+  private final long[] keyMin;
+  private final long[] keyMax;
 
   VectorAggregateInput(StatefulAggregateOperator aggregation, int task, int[] keyIndexes,
       List<AggregateCall> calls, VectorType[] inputTypes) {
@@ -73,6 +81,9 @@ final class VectorAggregateInput implements VectorOperator {
     this.task = task;
     this.keyIndexes = keyIndexes.clone();
     this.keyTypes = new VectorType[keyIndexes.length];
+    this.keyMin = new long[keyIndexes.length];
+    this.keyMax = new long[keyIndexes.length];
+    resetKeyRanges();
     for (int k = 0; k < keyIndexes.length; k++) {
       keyTypes[k] = inputTypes[keyIndexes[k]];
     }
@@ -226,10 +237,22 @@ final class VectorAggregateInput implements VectorOperator {
       }
       filled[c][g] = false;
     }
+    for (int k = 0; k < keyMin.length; k++) {
+      if (table != null ? !table.isNull(g) : !composite.isNull(g, k)) {
+        long v = table != null ? table.key(g) : composite.key(g, k);
+        keyMin[k] = Math.min(keyMin[k], v);
+        keyMax[k] = Math.max(keyMax[k], v);
+      }
+    }
     if ((g + 1) % StatefulAggregateOperator.CHECK_EVERY == 0) {
       aggregation.countVectorGroups(task, g + 1);
     }
     return g;
+  }
+
+  private void resetKeyRanges() {
+    Arrays.fill(keyMin, Long.MAX_VALUE);
+    Arrays.fill(keyMax, Long.MIN_VALUE);
   }
 
   /** Folds call {@code c}'s argument of the selected rows into their groups' cells. */
@@ -403,7 +426,11 @@ final class VectorAggregateInput implements VectorOperator {
       return -1;
     }
     if (table != null) {
-      return key == null ? table.nullGroup() : table.indexOf(((Number) key).longValue());
+      if (key == null) {
+        return table.nullGroup();
+      }
+      long v = ((Number) key).longValue();
+      return v < keyMin[0] || v > keyMax[0] ? -1 : table.indexOf(v);
     }
     GroupKey k = (GroupKey) key;
     int nullBits = 0;
@@ -413,7 +440,11 @@ final class VectorAggregateInput implements VectorOperator {
         nullBits |= 1 << c;
         scratch[c] = 0;
       } else {
-        scratch[c] = ((Number) value).longValue();
+        long v = ((Number) value).longValue();
+        if (v < keyMin[c] || v > keyMax[c]) {
+          return -1;
+        }
+        scratch[c] = v;
       }
     }
     return composite.indexOf(scratch, nullBits);
@@ -460,6 +491,7 @@ final class VectorAggregateInput implements VectorOperator {
 
   /** Forgets the groups, as after a drain or an aborted batch. */
   void clear() {
+    resetKeyRanges();
     if (groupOfRow != null) {
       if (table != null) {
         table.clear(MAX_KEPT_GROUPS);

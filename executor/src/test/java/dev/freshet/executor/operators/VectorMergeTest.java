@@ -37,6 +37,12 @@ class VectorMergeTest {
     compare(new int[] {0, 1}, new EventTimeKey(0, 10), 400, 3_000, 5, true);
   }
 
+  @Test void tasksOfMostlySeparateKeyRangesMergeAsTheRowPath() {
+    // As input tasks reading slices of a sequence see them: a task's keys rarely in the other's.
+    compare(new int[] {0}, null, 1_000, 4_000, 3, false, true);
+    compare(new int[] {1, 0}, null, 1_000, 4_000, 3, false, true);
+  }
+
   @Test void manyGroupsMergeAsTheRowPath() {
     // Tables grown far past their first capacity, and each batch's more groups than the last's.
     compare(new int[] {0}, null, 1_000_000, 20_000, 3, false);
@@ -44,6 +50,16 @@ class VectorMergeTest {
 
   private static void compare(int[] keys, EventTimeKey eventTime, int keyRange, int rowsPerBatch,
       int batches, boolean watermarks) {
+    compare(keys, eventTime, keyRange, rowsPerBatch, batches, watermarks, false);
+  }
+
+  /**
+   * Compares the two paths over random batches; with {@code rangedTasks}, a row whose first
+   * column is below half the key range goes to task 0 and the others to task 1, but for one in
+   * twenty that goes to either.
+   */
+  private static void compare(int[] keys, EventTimeKey eventTime, int keyRange, int rowsPerBatch,
+      int batches, boolean watermarks, boolean rangedTasks) {
     long seed = new Random().nextLong();
     Random random = new Random(seed);
     CollectOperator rowOut = new CollectOperator();
@@ -55,7 +71,12 @@ class VectorMergeTest {
       BatchContext batch = new BatchContext(b, 0, watermark, watermark + keyRange / 10);
       List<List<Object[]>> tasks = List.of(new ArrayList<>(), new ArrayList<>());
       for (int r = 0; r < rowsPerBatch * (b + 1); r++) {
-        tasks.get(random.nextInt(2)).add(row(random, keyRange));
+        Object[] row = row(random, keyRange);
+        int task = random.nextInt(2);
+        if (rangedTasks && row[0] != null && random.nextInt(20) != 0) {
+          task = (Long) row[0] < keyRange / 2 ? 0 : 1;
+        }
+        tasks.get(task).add(row);
       }
       rowPath.startBatch(batch);
       vectorPath.startBatch(batch);
