@@ -54,8 +54,9 @@ import java.util.function.Consumer;
  * {@link #inputTask(int) inputTask(t)}, each into partial aggregates of its own. When the batch
  * ends, each key's saved value folds in the partial value of every task that saw the key, in task
  * order, so the key is restored, saved and emitted once. A task may instead push vector batches
- * into its {@link #vectorInput columnar input}, whose primitive cells become the task's partial
- * aggregates, in the same form, when the batch ends.
+ * into its {@link #vectorInput columnar input}, whose primitive cells the merge reads directly
+ * when the batch ends: the same values, keys and order as had the rows been pushed one by one,
+ * without boxing each group into a buffer first.
  *
  * <p><b>Limits.</b> The batch's groups and the state's keys count in the query's memory estimate
  * ({@link BatchContext#resources()}), at {@link #bytesPerGroup() an estimated size} each: an input
@@ -256,9 +257,9 @@ public final class StatefulAggregateOperator implements Operator {
   /**
    * The columnar input of input task {@code task} (0 too): the task pushes vector batches of the
    * rows it would push into {@link #inputTask(int)} (or this operator, for task 0), which are
-   * aggregated into primitive cells on its thread and join the batch's merge as the task's
-   * partial aggregates, in the same form (see {@link VectorAggregateInput}). In one batch a task
-   * pushes rows or vector batches, not both.
+   * aggregated into primitive cells on its thread and merged from them as the task's partial
+   * aggregates, with the row path's values (see {@link VectorAggregateInput}). In one batch a
+   * task pushes rows or vector batches, not both.
    *
    * <pre>{@code
    * if (aggregate.acceptsVectors(types)) {

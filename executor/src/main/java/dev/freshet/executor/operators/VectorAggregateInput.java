@@ -15,7 +15,7 @@ import java.util.List;
  * <pre>{@code
  * VectorOperator in = aggregation.vectorInput(task, inputTypes);   // on the batch's build
  * in.push(batch);                          // on the task's thread: no allocation per row
- * // aggregation.finishBatch(...) hands the groups to the merge, as the row path's
+ * // aggregation.finishBatch(...) merges the groups from their cells into state
  * }</pre>
  *
  * <p>Per batch of rows it finds each selected row's group in a {@link LongGroupTable} (a
