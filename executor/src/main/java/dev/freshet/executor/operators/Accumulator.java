@@ -42,14 +42,6 @@ abstract class Accumulator {
     return slotValue;
   }
 
-  /**
-   * The slot value of a partial buffer whose {@link #finishPartial} is {@code value}: how a group
-   * aggregated elsewhere, into primitive cells ({@link VectorAggregateInput}), joins the merge.
-   */
-  Object partialSlot(Object value) {
-    return value;
-  }
-
   /** The accumulator of a partial call, which folds the batch's input rows into a new buffer. */
   static Accumulator partial(AggregateCall call, int slot) {
     Accumulator accumulator = call.distinct()
@@ -138,13 +130,6 @@ abstract class Accumulator {
     @Override Object finishPartial(Object slotValue) {
       return ((LongCell) slotValue).value;
     }
-
-    @Override Object partialSlot(Object value) {
-      LongCell cell = new LongCell();
-      cell.value = (Long) value;
-      cell.empty = false;
-      return cell;
-    }
   }
 
   /** Partial SUM or $SUM0 of integers into a {@link LongCell}; overflow is an error. */
@@ -175,15 +160,6 @@ abstract class Accumulator {
         return zeroWhenEmpty ? (Object) 0L : null;
       }
       return cell.value;
-    }
-
-    @Override Object partialSlot(Object value) {
-      LongCell cell = new LongCell();
-      if (value != null) {
-        cell.value = (Long) value;
-        cell.empty = false;
-      }
-      return cell;
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * <pre>{@code
  * int g = table.findOrAdd(keyColumns, row);
  * if (table.added()) { ...initialize the cells of g... }
+ * int same = table.indexOf(key, nullBits);   // a key found elsewhere, without adding it
  * }</pre>
  */
 final class CompositeGroupTable {
@@ -71,11 +72,9 @@ final class CompositeGroupTable {
       } else {
         value = v.longs[row];
       }
-      h = (h ^ value) * 0x9E3779B97F4A7C15L;
-      h ^= h >>> 29;
+      h = mixColumn(h, value);
     }
-    h = (h ^ nullBits) * 0x9E3779B97F4A7C15L;
-    int hash = (int) (h ^ (h >>> 32));
+    int hash = finish(h, nullBits);
     int mask = slots.length - 1;
     int slot = hash & mask;
     for (; ; slot = (slot + 1) & mask) {
@@ -104,6 +103,38 @@ final class CompositeGroupTable {
     return g;
   }
 
+  /**
+   * The group whose key is {@code key} (column {@code c} at {@code key[c]}, 0 where bit {@code c}
+   * of {@code nullBits} says it is NULL), or -1. Allocates nothing.
+   */
+  int indexOf(long[] key, int nullBits) {
+    long h = seed;
+    for (int c = 0; c < width; c++) {
+      h = mixColumn(h, key[c]);
+    }
+    int hash = finish(h, nullBits);
+    int mask = slots.length - 1;
+    for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+      int entry = slots[slot];
+      if (entry == 0) {
+        return -1;
+      }
+      int g = entry - 1;
+      if (nulls[g] == nullBits && Arrays.equals(keys, g * width, g * width + width, key, 0, width)) {
+        return g;
+      }
+    }
+  }
+
+  private static long mixColumn(long h, long value) {
+    h = (h ^ value) * 0x9E3779B97F4A7C15L;
+    return h ^ h >>> 29;
+  }
+
+  private static int finish(long h, int nullBits) {
+    h = (h ^ nullBits) * 0x9E3779B97F4A7C15L;
+    return (int) (h ^ (h >>> 32));
+  }
 
   private boolean sameKey(int g, ColumnVector[] columns, int row, int nullBits) {
     int base = g * width;

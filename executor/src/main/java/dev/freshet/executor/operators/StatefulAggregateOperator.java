@@ -54,8 +54,9 @@ import java.util.function.Consumer;
  * {@link #inputTask(int) inputTask(t)}, each into partial aggregates of its own. When the batch
  * ends, each key's saved value folds in the partial value of every task that saw the key, in task
  * order, so the key is restored, saved and emitted once. A task may instead push vector batches
- * into its {@link #vectorInput columnar input}, whose primitive cells become the task's partial
- * aggregates, in the same form, when the batch ends.
+ * into its {@link #vectorInput columnar input}, whose primitive cells the merge reads directly
+ * when the batch ends: the same values, keys and order as had the rows been pushed one by one,
+ * without boxing each group into a buffer first.
  *
  * <p><b>Limits.</b> The batch's groups and the state's keys count in the query's memory estimate
  * ({@link BatchContext#resources()}), at {@link #bytesPerGroup() an estimated size} each: an input
@@ -256,9 +257,9 @@ public final class StatefulAggregateOperator implements Operator {
   /**
    * The columnar input of input task {@code task} (0 too): the task pushes vector batches of the
    * rows it would push into {@link #inputTask(int)} (or this operator, for task 0), which are
-   * aggregated into primitive cells on its thread and join the batch's merge as the task's
-   * partial aggregates, in the same form (see {@link VectorAggregateInput}). In one batch a task
-   * pushes rows or vector batches, not both.
+   * aggregated into primitive cells on its thread and merged from them as the task's partial
+   * aggregates, with the row path's values (see {@link VectorAggregateInput}). In one batch a
+   * task pushes rows or vector batches, not both.
    *
    * <pre>{@code
    * if (aggregate.acceptsVectors(types)) {
@@ -280,7 +281,7 @@ public final class StatefulAggregateOperator implements Operator {
           + Arrays.toString(inputTypes));
     }
     VectorAggregateInput input = new VectorAggregateInput(this, task, spec.keyIndexes(),
-        spec.partialCalls(), partial, inputTypes);
+        spec.partialCalls(), inputTypes);
     vectorInputs[task] = input;
     return input;
   }
@@ -290,13 +291,20 @@ public final class StatefulAggregateOperator implements Operator {
     groupAccounts[task].set(groups * bytesPerGroup);
   }
 
-  /** Hands the groups of the vector inputs to the batch's partial aggregates. */
-  private void drainVectorInputs() {
+  /**
+   * Orders the groups of the vector inputs by state partition for the merge, which reads them
+   * from their primitive cells (see {@link PartitionTask}); per input task, its vector input if
+   * it has groups in this batch, else null.
+   */
+  private VectorAggregateInput[] routeVectorInputs() {
+    VectorAggregateInput[] routed = new VectorAggregateInput[vectorInputs.length];
     for (int t = 0; t < vectorInputs.length; t++) {
-      if (vectorInputs[t] != null) {
-        vectorInputs[t].drainInto(batchGroups[t]);
+      if (vectorInputs[t] != null && vectorInputs[t].hasGroups()) {
+        vectorInputs[t].route(batchGroups[t], partitions.size());
+        routed[t] = vectorInputs[t];
       }
     }
+    return routed;
   }
 
   /** Forgets what the vector inputs gathered. */
@@ -374,10 +382,10 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   @Override public void finishBatch(BatchContext batch) {
-    drainVectorInputs();
+    VectorAggregateInput[] vectors = routeVectorInputs();
     List<PartitionTask> tasks = new ArrayList<>(partitions.size());
     for (int p = 0; p < partitions.size(); p++) {
-      tasks.add(new PartitionTask(p));
+      tasks.add(new PartitionTask(p, vectors));
     }
     openTasks = tasks;
     runAll(tasks, task -> task.process(batch));
@@ -412,6 +420,7 @@ public final class StatefulAggregateOperator implements Operator {
       }
     }
     clearGroups();
+    clearVectorInputs();
     downstream.finishBatch(batch);
   }
 
@@ -459,6 +468,8 @@ public final class StatefulAggregateOperator implements Operator {
    */
   private final class PartitionTask {
     private final int partition;
+    /** Per input task, its vector input if the batch's groups are there (routed), else null. */
+    private final VectorAggregateInput[] vectors;
     private final Object[] partialRow = new Object[keyCount + partial.length];
     private final List<Object[]> output = new ArrayList<>();
     private StateStore<Object, Object[]> store;
@@ -466,6 +477,10 @@ public final class StatefulAggregateOperator implements Operator {
     private long updated;
     private long removed;
     private long totalKeys;
+    /** Where a key is taken apart to look it up in a vector input's table. */
+    private final long[] lookupKey = new long[keyCount];
+    /** Groups merged so far, for checking the cancellation flag now and then. */
+    private int seen;
     /** Whether the last {@link #restoreAndMerge} found no saved value: the key is new. */
     private boolean restoredNothing;
     /**
@@ -474,8 +489,9 @@ public final class StatefulAggregateOperator implements Operator {
      */
     private boolean[][] claimed;
 
-    PartitionTask(int partition) {
+    PartitionTask(int partition, VectorAggregateInput[] vectors) {
       this.partition = partition;
+      this.vectors = vectors;
     }
 
     void process(BatchContext batch) {
@@ -483,38 +499,30 @@ public final class StatefulAggregateOperator implements Operator {
       if (batchGroups.length > 1) {
         claimed = new boolean[batchGroups.length][];
         for (int t = 1; t < batchGroups.length; t++) {
+          // A vector input's groups are claimed by their index in its table.
           PartialGroups groups = batchGroups[t][partition];
-          claimed[t] = new boolean[groups == null ? 0 : groups.size()];
+          claimed[t] = new boolean[vectors[t] != null ? vectors[t].groupCount()
+              : groups == null ? 0 : groups.size()];
         }
       }
-      int seen = 0;
       for (int t = 0; t < batchGroups.length; t++) {
+        VectorAggregateInput vector = vectors[t];
+        if (vector != null) {
+          // The columnar partial aggregates merge from their cells: no group is boxed into a
+          // buffer and a table of the row path's form first.
+          int end = vector.partitionStart(partition + 1);
+          for (int i = vector.partitionStart(partition); i < end; i++) {
+            int g = vector.routedGroup(i);
+            if (t == 0 || !claimed[t][g]) {
+              mergeGroup(batch, vector.keyOf(g), t, null, vector, g);
+            }
+          }
+          continue;
+        }
         PartialGroups groups = batchGroups[t][partition];
         for (int g = 0; groups != null && g < groups.size(); g++) {
-          if (t > 0 && claimed[t][g]) {
-            continue;
-          }
-          if (++seen % CHECK_EVERY == 0) {
-            resources.throwIfCancelled();
-          }
-          Object key = groups.key(g);
-          if (eventTimeKey != null && isAtOrBefore(key, batch.lateEventsWatermarkMs())) {
-            // One late key counts once, however many tasks saw it.
-            claimInLaterTasks(t, key);
-            dropped++;
-            continue;
-          }
-          Object[] merged = restoreAndMerge(key, t, groups.buffer(g));
-          store.put(key, merged);
-          updated++;
-          if (spec.outputMode() == OutputMode.UPDATE) {
-            Object[] row = emit(key, merged);
-            if (spec.emitNewKeyFlag()) {
-              row[spec.outputFieldCount() - 1] = restoredNothing;
-            }
-            if (groupChanges) {
-              row[row.length - 1] = restoredNothing ? GroupChange.NEW : GroupChange.UPDATED;
-            }
+          if (t == 0 || !claimed[t][g]) {
+            mergeGroup(batch, groups.key(g), t, groups.buffer(g), null, 0);
           }
         }
       }
@@ -525,6 +533,36 @@ public final class StatefulAggregateOperator implements Operator {
         }
       } else if (eventTimeKey != null) {
         evict(batch.evictionWatermarkMs());
+      }
+    }
+
+    /**
+     * Merges the partial aggregate of {@code key} in input task {@code task} (its buffer
+     * {@code part}, or group {@code g} of its vector input {@code vector}) and those of the later
+     * tasks that saw the key into the key's saved value; saves and emits the result.
+     */
+    private void mergeGroup(BatchContext batch, Object key, int task, Object[] part,
+        VectorAggregateInput vector, int g) {
+      if (++seen % CHECK_EVERY == 0) {
+        resources.throwIfCancelled();
+      }
+      if (eventTimeKey != null && isAtOrBefore(key, batch.lateEventsWatermarkMs())) {
+        // One late key counts once, however many tasks saw it.
+        claimInLaterTasks(task, key);
+        dropped++;
+        return;
+      }
+      Object[] merged = restoreAndMerge(key, task, part, vector, g);
+      store.put(key, merged);
+      updated++;
+      if (spec.outputMode() == OutputMode.UPDATE) {
+        Object[] row = emit(key, merged);
+        if (spec.emitNewKeyFlag()) {
+          row[spec.outputFieldCount() - 1] = restoredNothing;
+        }
+        if (groupChanges) {
+          row[row.length - 1] = restoredNothing ? GroupChange.NEW : GroupChange.UPDATED;
+        }
       }
     }
 
@@ -566,32 +604,42 @@ public final class StatefulAggregateOperator implements Operator {
     }
 
     /**
-     * Returns a new saved value: the restored value (if any) with the partial value {@code part}
-     * of input task {@code task} folded in, then those of the later tasks that saw the key.
+     * Returns a new saved value: the restored value (if any) with the partial value of input task
+     * {@code task} folded in (its buffer {@code part}, or group {@code g} of its vector input
+     * {@code vector}), then those of the later tasks that saw the key.
      */
-    private Object[] restoreAndMerge(Object key, int task, Object[] part) {
+    private Object[] restoreAndMerge(Object key, int task, Object[] part,
+        VectorAggregateInput vector, int g) {
       Object[] restored = store.get(key);
       restoredNothing = restored == null;
       Object[] merged = restored == null ? newBuffer(merge) : restored.clone();
       if (keyCount > 0) {
         partialRowKeys.writeKey(key, partialRow);
       }
-      fold(merged, part);
+      fold(merged, part, vector, g);
       if (task + 1 < batchGroups.length) {
         for (int t = task + 1; t < batchGroups.length; t++) {
-          int g = claim(t, key);
-          if (g >= 0) {
-            fold(merged, batchGroups[t][partition].buffer(g));
+          int other = claim(t, key);
+          if (other >= 0) {
+            if (vectors[t] != null) {
+              fold(merged, null, vectors[t], other);
+            } else {
+              fold(merged, batchGroups[t][partition].buffer(other), null, 0);
+            }
           }
         }
       }
       return merged;
     }
 
-    /** Folds a partial value into {@code merged}; {@link #partialRow} holds the key already. */
-    private void fold(Object[] merged, Object[] part) {
+    /**
+     * Folds a partial value, the buffer {@code part} or else group {@code g} of {@code vector},
+     * into {@code merged}; {@link #partialRow} holds the key already.
+     */
+    private void fold(Object[] merged, Object[] part, VectorAggregateInput vector, int g) {
       for (int i = 0; i < partial.length; i++) {
-        partialRow[keyCount + i] = partial[i].finishPartial(part[keyCount + i]);
+        partialRow[keyCount + i] = part != null ? partial[i].finishPartial(part[keyCount + i])
+            : vector.partialValue(i, g);
       }
       for (Accumulator a : merge) {
         a.accumulate(merged, partialRow);
@@ -605,10 +653,19 @@ public final class StatefulAggregateOperator implements Operator {
       }
     }
 
-    /** Marks the group of {@code key} in task {@code t}'s groups as merged; its position or -1. */
+    /**
+     * Marks the group of {@code key} in task {@code t}'s groups of this partition as merged; its
+     * position (in the task's vector input, if it has one) or -1.
+     */
     private int claim(int t, Object key) {
-      PartialGroups groups = batchGroups[t][partition];
-      int g = groups == null ? -1 : groups.indexOf(key, groups.hashOfKey(key));
+      int g;
+      if (vectors[t] != null) {
+        // The vector input's table holds every partition's groups; the key's are this one's.
+        g = vectors[t].indexOf(key, lookupKey);
+      } else {
+        PartialGroups groups = batchGroups[t][partition];
+        g = groups == null ? -1 : groups.indexOf(key, groups.hashOfKey(key));
+      }
       if (g >= 0) {
         claimed[t][g] = true;
       }

@@ -71,6 +71,11 @@ final class StringKeyIds {
     return out;
   }
 
+  /** The id of {@code value}, or -1 if no row of this batch had it; allocates nothing. */
+  long find(String value) {
+    return ids.find(value);
+  }
+
   /** The string of {@code id}. */
   String string(long id) {
     return ids.get((int) id);

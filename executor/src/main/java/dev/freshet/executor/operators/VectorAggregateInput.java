@@ -16,17 +16,19 @@ import java.util.List;
  * <pre>{@code
  * VectorOperator in = aggregation.vectorInput(task, inputTypes);   // on the batch's build
  * in.push(batch);                          // on the task's thread: no allocation per row
- * // aggregation.finishBatch(...) hands the groups to the merge, as the row path's
+ * // aggregation.finishBatch(...) merges the groups from their cells into state
  * }</pre>
  *
  * <p>Per batch of rows it finds each selected row's group in a {@link LongGroupTable} (a
  * {@link CompositeGroupTable} for several key columns), then folds
  * each call's argument column into that call's cells ({@code long[]} or {@code double[]} indexed
- * by group), one call at a time. When the aggregation finishes the batch, {@link #drainInto}
- * turns each group into what {@link PartialGroups} would hold had the rows been pushed one by one:
- * the boxed key in its state partition, in the order the keys first appeared, and a buffer whose
- * slots give the merge the same values ({@link Accumulator#partialSlot}). State, checkpoints and
- * output are therefore those of the row path; the arithmetic is the same too (integer sums
+ * by group), one call at a time. When the aggregation finishes the batch, it merges these groups
+ * into its state directly, without handing them over in the row path's form
+ * ({@link PartialGroups}): {@link #route} orders the groups by state partition (each
+ * partition's in the order the keys first appeared, as the row path's), and per group the merge
+ * reads the key as the row path would build it ({@link #keyOf}) and each call's
+ * {@link #partialValue}, the value the row path's partial accumulator would give. State,
+ * checkpoints and output are therefore those of the row path; the arithmetic is the same too (integer sums
  * overflow as {@code Math.addExact} does, double sums add in row order, MIN and MAX of doubles
  * compare as {@code Double.compareTo}).
  */
@@ -43,8 +45,6 @@ final class VectorAggregateInput implements VectorOperator {
   private final VectorType[] keyTypes;
   /** Per key column, the ids of its strings; null for an integer column. */
   private final StringKeyIds[] stringKeys;
-  private final Accumulator[] partial;
-  private final int keyCount;
   private final Cell[] cells;
   private final int[] args;
   private final VectorType[] argTypes;
@@ -63,23 +63,37 @@ final class VectorAggregateInput implements VectorOperator {
   private boolean[][] filled;
   /** The group of each selected row of the batch being pushed. */
   private int[] groupOfRow;
+  // For the batch's merge (see route), reused by later batches.
+  /** The groups in partition order; the partition of each group; the partitions' starts. */
+  private int[] routed;
+  private int[] partitionOfGroup;
+  private int[] starts;
+  private int[] next;
+  /**
+   * Per key column, the least and greatest non-null value of the groups (MAX_VALUE and
+   * MIN_VALUE without any): a key outside them is in no group, which {@link #indexOf} then
+   * answers without a probe of the table, most often a cache miss. Input tasks read slices of a
+   * source in order, so their keys (ids, window starts) tend to fall in ranges of their own.
+   */
+  private final long[] keyMin;
+  private final long[] keyMax;
 
   VectorAggregateInput(StatefulAggregateOperator aggregation, int task, int[] keyIndexes,
-      List<AggregateCall> calls, Accumulator[] partial, VectorType[] inputTypes) {
+      List<AggregateCall> calls, VectorType[] inputTypes) {
     this.aggregation = aggregation;
     this.task = task;
     this.keyIndexes = keyIndexes.clone();
     this.keyTypes = new VectorType[keyIndexes.length];
     this.stringKeys = new StringKeyIds[keyIndexes.length];
+    this.keyMin = new long[keyIndexes.length];
+    this.keyMax = new long[keyIndexes.length];
+    resetKeyRanges();
     for (int k = 0; k < keyIndexes.length; k++) {
       keyTypes[k] = inputTypes[keyIndexes[k]];
       if (keyTypes[k] == VectorType.STRING) {
         stringKeys[k] = new StringKeyIds();
       }
     }
-    int keyCount = keyIndexes.length;
-    this.partial = partial;
-    this.keyCount = keyCount;
     this.cells = new Cell[calls.size()];
     this.args = new int[calls.size()];
     this.argTypes = new VectorType[calls.size()];
@@ -236,10 +250,22 @@ final class VectorAggregateInput implements VectorOperator {
       }
       filled[c][g] = false;
     }
+    for (int k = 0; k < keyMin.length; k++) {
+      if (table != null ? !table.isNull(g) : !composite.isNull(g, k)) {
+        long v = table != null ? table.key(g) : composite.key(g, k);
+        keyMin[k] = Math.min(keyMin[k], v);
+        keyMax[k] = Math.max(keyMax[k], v);
+      }
+    }
     if ((g + 1) % StatefulAggregateOperator.CHECK_EVERY == 0) {
       aggregation.countVectorGroups(task, g + 1);
     }
     return g;
+  }
+
+  private void resetKeyRanges() {
+    Arrays.fill(keyMin, Long.MAX_VALUE);
+    Arrays.fill(keyMax, Long.MIN_VALUE);
   }
 
   /** Folds call {@code c}'s argument of the selected rows into their groups' cells. */
@@ -322,40 +348,136 @@ final class VectorAggregateInput implements VectorOperator {
   }
 
   /**
-   * Adds this input's groups to {@code taskGroups}, its task's partial aggregates by partition,
-   * in the form the row path's {@code aggregate} gives them; then empties the input. Runs on
-   * the batch thread, after the task's reads ended.
+   * Orders this input's groups by state partition for {@link #partitionStart} and
+   * {@link #routedGroup}, keeping the order in which the keys first appeared within each
+   * partition (the order the row path merges them in). Runs on the batch thread, after the
+   * task's reads ended; allocates only when the batch has more groups than any before.
    *
+   * @param taskGroups the task's row-form partial aggregates, which must all be null: a task
+   *     pushes rows or vector batches in one batch, not both
    * @throws IllegalStateException if the task also pushed rows one by one in this batch
    */
-  void drainInto(PartialGroups[] taskGroups) {
-    if (!hasGroups()) {
-      return;
-    }
+  void route(PartialGroups[] taskGroups, int partitions) {
     for (PartialGroups groups : taskGroups) {
       if (groups != null) {
         throw new IllegalStateException("input task " + task
             + " pushed both rows and vector batches in one batch");
       }
     }
-    for (int g = 0; g < tableSize(); g++) {
-      Object key = keyOf(g);
-      int partition = aggregation.partitionOf(key == null ? 0 : key.hashCode());
-      PartialGroups groups = taskGroups[partition];
-      if (groups == null) {
-        groups = taskGroups[partition] = new PartialGroups();
-      }
-      Object[] buffer = new Object[keyCount + partial.length];
-      for (int c = 0; c < partial.length; c++) {
-        buffer[partial[c].slot] = partial[c].partialSlot(valueOf(c, g));
-      }
-      groups.add(key, groups.hashOfKey(key), buffer);
+    int size = groupCount();
+    if (routed == null || routed.length < size) {
+      routed = new int[Math.max(size, LongGroupTable.INITIAL_CAPACITY)];
+      partitionOfGroup = new int[routed.length];
     }
-    clear();
+    if (starts == null || starts.length != partitions + 1) {
+      starts = new int[partitions + 1];
+      next = new int[partitions];
+    }
+    Arrays.fill(starts, 0);
+    for (int g = 0; g < size; g++) {
+      int p = partitions == 1 ? 0 : aggregation.partitionOf(stableHash(g));
+      partitionOfGroup[g] = p;
+      starts[p + 1]++;
+    }
+    for (int p = 0; p < partitions; p++) {
+      starts[p + 1] += starts[p];
+    }
+    // A counting sort, stable: each partition's groups in the order their keys appeared.
+    System.arraycopy(starts, 0, next, 0, partitions);
+    for (int g = 0; g < size; g++) {
+      routed[next[partitionOfGroup[g]]++] = g;
+    }
+  }
+
+  /**
+   * Where partition {@code p}'s groups start among the {@link #routedGroup routed groups};
+   * {@code partitionStart(p + 1)} is where they end. Valid after {@link #route}.
+   */
+  int partitionStart(int p) {
+    return starts[p];
+  }
+
+  /** The {@code i}-th group in partition order (see {@link #partitionStart}). */
+  int routedGroup(int i) {
+    return routed[i];
+  }
+
+  /** How many groups this input holds: {@code g} of the other methods is below it. */
+  int groupCount() {
+    return hasGroups() ? tableSize() : 0;
+  }
+
+  /**
+   * What {@code keyOf(g).hashCode()} is, without boxing the key: the stable hash that picks the
+   * group's state partition ({@code Integer}'s, {@code Long}'s, or {@link GroupKey}'s
+   * {@code Arrays.hashCode} of them).
+   */
+  int stableHash(int g) {
+    if (table != null) {
+      return table.isNull(g) ? 0 : hashOfValue(0, table.key(g));
+    }
+    int h = 1;
+    for (int k = 0; k < keyIndexes.length; k++) {
+      h = 31 * h + (composite.isNull(g, k) ? 0 : hashOfValue(k, composite.key(g, k)));
+    }
+    return h;
+  }
+
+  private int hashOfValue(int k, long value) {
+    if (stringKeys[k] != null) {
+      // String caches its hash: the string of an id is the key's own object.
+      return stringKeys[k].string(value).hashCode();
+    }
+    return keyTypes[k] == VectorType.INT ? Integer.hashCode((int) value) : Long.hashCode(value);
+  }
+
+  /**
+   * The group whose key equals {@code key} (as {@link #keyOf} makes keys), or -1: how the merge
+   * finds the groups of one key in the batch's other input tasks. Allocates nothing; the
+   * partitions' threads may call it at once, each with a {@code scratch} of its own.
+   *
+   * @param scratch an array of at least as many elements as the key has columns
+   */
+  int indexOf(Object key, long[] scratch) {
+    if (!hasGroups()) {
+      return -1;
+    }
+    if (table != null) {
+      if (key == null) {
+        return table.nullGroup();
+      }
+      long v = value(0, key);
+      return v < keyMin[0] || v > keyMax[0] ? -1 : table.indexOf(v);
+    }
+    GroupKey k = (GroupKey) key;
+    int nullBits = 0;
+    for (int c = 0; c < keyIndexes.length; c++) {
+      Object value = k.get(c);
+      if (value == null) {
+        nullBits |= 1 << c;
+        scratch[c] = 0;
+      } else {
+        long v = value(c, value);
+        if (v < keyMin[c] || v > keyMax[c]) {
+          return -1;
+        }
+        scratch[c] = v;
+      }
+    }
+    return composite.indexOf(scratch, nullBits);
+  }
+
+  /**
+   * Key column {@code k}'s value {@code key} in this task's table: the integer, or this task's
+   * id of the string (-1, which no range holds, if the task has no such string). Ids are the
+   * task's own, so another task's group is found by its string, not its id.
+   */
+  private long value(int k, Object key) {
+    return stringKeys[k] != null ? stringKeys[k].find((String) key) : ((Number) key).longValue();
   }
 
   /** Group {@code g}'s key as the row path's {@link KeyExtractor#keyOf} makes it. */
-  private Object keyOf(int g) {
+  Object keyOf(int g) {
     if (table != null) {
       return table.isNull(g) ? null : box(0, table.key(g));
     }
@@ -369,6 +491,15 @@ final class VectorAggregateInput implements VectorOperator {
   /** The row path's value of key column {@code k} for {@code value}, an integer or an id. */
   private Object box(int k, long value) {
     return stringKeys[k] != null ? stringKeys[k].string(value) : keyTypes[k].box(value);
+  }
+
+  /**
+   * What the row path's partial accumulator of call {@code c} would hand to the merge for group
+   * {@code g} ({@link Accumulator#finishPartial} of its buffer, had the rows been pushed one by
+   * one): the value the merge folds into the group's saved value.
+   */
+  Object partialValue(int c, int g) {
+    return valueOf(c, g);
   }
 
   /** What the row path's partial accumulator of call {@code c} would hand to the merge. */
@@ -391,6 +522,7 @@ final class VectorAggregateInput implements VectorOperator {
 
   /** Forgets the groups, as after a drain or an aborted batch. */
   void clear() {
+    resetKeyRanges();
     if (groupOfRow != null) {
       if (table != null) {
         table.clear(MAX_KEPT_GROUPS);

@@ -76,6 +76,26 @@ public final class StringDictionary {
     return code;
   }
 
+  /**
+   * The code of {@code value}, or -1 if it has none; adds nothing and allocates nothing, so that
+   * several threads may ask at once while nobody encodes.
+   */
+  public int find(String value) {
+    int hash = hash(value);
+    int mask = slots.length - 1;
+    for (int slot = mix(hash) & mask; ; slot = (slot + 1) & mask) {
+      int entry = slots[slot];
+      if (entry == 0) {
+        return -1;
+      }
+      int code = entry - 1;
+      String e = entries[code];
+      if (e == value || hashes[code] == hash && e.equals(value)) {
+        return code;
+      }
+    }
+  }
+
   /** The string of {@code code}. */
   public String get(int code) {
     return entries[code];

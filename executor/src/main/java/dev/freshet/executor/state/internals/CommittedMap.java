@@ -319,6 +319,15 @@ final class CommittedMap {
     private boolean mayHaveTombstones;
     /** Unfinished iterators over {@link #changes}, which must not change under them. */
     private int iterators;
+    /**
+     * The key {@link #get} last looked up in {@link #parent} (compared by identity, valid while
+     * {@link #hasLastParentKey}) and whether the parent has it: a writer puts the key it has just
+     * read (restore, merge, save), and {@link #put} then needs no second lookup in the parent,
+     * which with millions of keys is a cache miss. The parent never changes, so the answer holds.
+     */
+    private Object lastParentKey;
+    private boolean hasLastParentKey;
+    private boolean lastParentHas;
 
     Edits(CommittedMap parent) {
       this.parent = parent;
@@ -330,9 +339,21 @@ final class CommittedMap {
       int slot = changes.slotOf(key);
       Object change = changes.valueAt(slot);
       if (change == null) {
-        return parent.get(key);
+        Object[] row = parent.get(key);
+        lastParentKey = key;
+        hasLastParentKey = true;
+        lastParentHas = row != null;
+        return row;
       }
       return change == TOMBSTONE ? null : rowAt(changes, slot);
+    }
+
+    /** Whether the parent has {@code key}; for the key just read by {@link #get}, no lookup. */
+    private boolean parentContainsKey(Object key) {
+      if (hasLastParentKey && key == lastParentKey) {
+        return lastParentHas;
+      }
+      return parent.containsKey(key);
     }
 
     /** Whether {@code key} has a row. */
@@ -349,7 +370,7 @@ final class CommittedMap {
     void put(Object key, Object[] value) {
       beforeChange();
       Object previous = putRow(changes, key, value);
-      if (previous == null ? !parent.containsKey(key) : previous == TOMBSTONE) {
+      if (previous == null ? !parentContainsKey(key) : previous == TOMBSTONE) {
         size++;
       }
     }
