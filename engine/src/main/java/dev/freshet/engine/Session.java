@@ -228,7 +228,8 @@ public final class Session {
   public StatementResult execute(StatementParameters parameters, List<?> values)
       throws SQLException {
     String bound = parameters.bind(values);
-    if (parameters.count() == 0 || !engine.notRestored().isEmpty()) {
+    if (parameters.count() == 0 || !parameters.plainQuery()
+        || !engine.notRestored().isEmpty()) {
       return execute(bound);
     }
     try {
