@@ -30,15 +30,17 @@ import org.apache.calcite.sql.parser.SqlParser;
  * package it would close a package cycle.
  */
 public final class FreshetSqlParser {
-  /** Generated parsers built through {@link #config()}; see {@link #parsersBuilt()}. */
-  private static final LongAdder PARSERS_BUILT = new LongAdder();
   private static final SqlParser.Config CONFIG =
       SqlParser.config()
-          .withParserFactory(reader -> {
-            PARSERS_BUILT.increment();
-            return FreshetSqlParserImpl.FACTORY.getParser(reader);
-          })
+          .withParserFactory(FreshetSqlParserImpl.FACTORY)
           .withConformance(FreshetConformance.INSTANCE);
+  /** Generated parsers built by {@link #parse} and {@link #parseStatements}. */
+  private static final LongAdder PARSERS_BUILT = new LongAdder();
+  /** {@link #CONFIG}, counting the parsers it builds. */
+  private static final SqlParser.Config COUNTING = CONFIG.withParserFactory(reader -> {
+    PARSERS_BUILT.increment();
+    return FreshetSqlParserImpl.FACTORY.getParser(reader);
+  });
 
   private FreshetSqlParser() {
   }
@@ -50,8 +52,8 @@ public final class FreshetSqlParser {
   }
 
   /**
-   * How many generated (JavaCC) parsers this JVM has built through {@link #config()}, which
-   * {@link #parse} and {@link #parseStatements} use: a test's way to check that a path, such as
+   * How many generated (JavaCC) parsers {@link #parse} and {@link #parseStatements} have built
+   * in this JVM: a test's way to check that a path, such as
    * a stream of one-row INSERTs, builds none per statement.
    */
   public static long parsersBuilt() {
@@ -76,7 +78,7 @@ public final class FreshetSqlParser {
     if (insert != null) {
       return insert;
     }
-    return SqlParser.create(sql, CONFIG).parseStmt();
+    return SqlParser.create(sql, COUNTING).parseStmt();
   }
 
   /**
@@ -90,6 +92,6 @@ public final class FreshetSqlParser {
    */
   public static SqlNodeList parseStatements(String sql)
       throws SqlParseException {
-    return SqlParser.create(sql, CONFIG).parseStmtList();
+    return SqlParser.create(sql, COUNTING).parseStmtList();
   }
 }
