@@ -233,23 +233,14 @@ public final class Session {
       return execute(bound);
     }
     try {
-      StatementResult result = executeWithMarkers(parameters.sql(), values);
+      PlainSelect.Parameterized select = parameters.parameterized(engine);
+      StatementResult result = select == null ? null
+          : select.execute(options.pullMaxRows(), values);
       return result != null ? result : execute(bound);
     } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
         | AssertionError e) {
       throw Failures.toSqlException(e);
     }
-  }
-
-  /** The rows of a plain query run with its markers, or null if it is not run so. */
-  private StatementResult.@Nullable Rows executeWithMarkers(String sql, List<?> values)
-      throws SQLException {
-    SqlNode node = parse(sql);
-    if (!node.isA(SqlKind.QUERY) || FreshetPlanner.isStreamQuery(node)) {
-      return null;
-    }
-    PlainSelect.Parameterized select = PlainSelect.parameterized(engine, node);
-    return select == null ? null : select.execute(options.pullMaxRows(), values);
   }
 
   private StatementResult run(String sql) throws SQLException {

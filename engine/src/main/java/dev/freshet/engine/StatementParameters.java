@@ -68,6 +68,16 @@ public final class StatementParameters {
   private final List<ResultColumn> types;
   /** Whether the statement is a plain query, the one kind that runs with its markers. */
   private final boolean plainQuery;
+  /** The plain query planned with its markers, for the catalog version it was planned at. */
+  private volatile @Nullable Planned planned;
+
+  /**
+   * A plan of the statement and what it is valid for: the engine, and the catalog version taken
+   * before planning (a DDL statement since then plans it again).
+   */
+  private record Planned(Engine engine, long catalogVersion,
+      PlainSelect.Parameterized select) {
+  }
 
   private StatementParameters(String sql, int[] offsets, List<ResultColumn> types,
       boolean plainQuery) {
@@ -110,6 +120,24 @@ public final class StatementParameters {
    */
   boolean plainQuery() {
     return plainQuery;
+  }
+
+  /**
+   * The plain query planned with its markers, as {@link PlainSelect#parameterized} plans it, or
+   * null if it does not run so. A prepared statement executed again with the catalog unchanged
+   * reuses it instead of parsing its text each time.
+   */
+  PlainSelect.@Nullable Parameterized parameterized(Engine engine) throws SQLException {
+    Planned cached = planned;
+    long version = engine.catalog().version();
+    if (cached != null && cached.engine() == engine && cached.catalogVersion() == version) {
+      return cached.select();
+    }
+    PlainSelect.Parameterized select = PlainSelect.parameterized(engine, Session.parse(sql));
+    if (select != null) {
+      planned = new Planned(engine, version, select);
+    }
+    return select;
   }
 
   /** How many markers the statement has. */
