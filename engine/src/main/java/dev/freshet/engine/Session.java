@@ -230,27 +230,19 @@ public final class Session {
   public StatementResult execute(StatementParameters parameters, List<?> values)
       throws SQLException {
     String bound = parameters.bind(values);
-    if (parameters.count() == 0 || !engine.notRestored().isEmpty()) {
+    if (parameters.count() == 0 || !parameters.plainQuery()
+        || !engine.notRestored().isEmpty()) {
       return execute(bound);
     }
     try {
-      StatementResult result = executeWithMarkers(parameters.sql(), values);
+      PlainSelect.Parameterized select = parameters.parameterized(engine);
+      StatementResult result = select == null ? null
+          : select.execute(options.pullMaxRows(), values);
       return result != null ? result : execute(bound);
     } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
         | AssertionError e) {
       throw Failures.toSqlException(e);
     }
-  }
-
-  /** The rows of a plain query run with its markers, or null if it is not run so. */
-  private StatementResult.@Nullable Rows executeWithMarkers(String sql, List<?> values)
-      throws SQLException {
-    SqlNode node = parse(sql);
-    if (!node.isA(SqlKind.QUERY) || FreshetPlanner.isStreamQuery(node)) {
-      return null;
-    }
-    PlainSelect.Parameterized select = PlainSelect.parameterized(engine, node);
-    return select == null ? null : select.execute(options.pullMaxRows(), values);
   }
 
   private StatementResult run(String sql) throws SQLException {

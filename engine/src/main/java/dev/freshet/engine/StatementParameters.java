@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.query.ResultColumn;
+import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlEmit;
@@ -65,11 +66,25 @@ public final class StatementParameters {
   /** Where each marker's {@code ?} is in {@link #sql}, in marker order. */
   private final int[] offsets;
   private final List<ResultColumn> types;
+  /** Whether the statement is a plain query, the one kind that runs with its markers. */
+  private final boolean plainQuery;
+  /** The plain query planned with its markers, for the catalog version it was planned at. */
+  private volatile @Nullable Planned planned;
 
-  private StatementParameters(String sql, int[] offsets, List<ResultColumn> types) {
+  /**
+   * A plan of the statement and what it is valid for: the engine, and the catalog version taken
+   * before planning (a DDL statement since then plans it again).
+   */
+  private record Planned(Engine engine, long catalogVersion,
+      PlainSelect.Parameterized select) {
+  }
+
+  private StatementParameters(String sql, int[] offsets, List<ResultColumn> types,
+      boolean plainQuery) {
     this.sql = sql;
     this.offsets = offsets;
     this.types = List.copyOf(types);
+    this.plainQuery = plainQuery;
   }
 
   /**
@@ -79,20 +94,50 @@ public final class StatementParameters {
    */
   public static StatementParameters of(Session session, String sql) throws SQLException {
     requireNonNull(session, "session");
-    List<SqlDynamicParam> markers = markers(Session.parse(sql));
+    SqlNode node = Session.parse(sql);
+    boolean plainQuery = node.isA(SqlKind.QUERY) && !FreshetPlanner.isStreamQuery(node);
+    List<SqlDynamicParam> markers = markers(node);
     if (markers.isEmpty()) {
-      return new StatementParameters(sql, new int[0], List.of());
+      return new StatementParameters(sql, new int[0], List.of(), plainQuery);
     }
     int[] offsets = new int[markers.size()];
     for (int i = 0; i < offsets.length; i++) {
       offsets[i] = offset(sql, markers.get(i).getParserPosition());
     }
-    return new StatementParameters(sql, offsets, infer(session, sql, markers.size()));
+    return new StatementParameters(sql, offsets, infer(session, sql, markers.size()),
+        plainQuery);
   }
 
   /** The statement's text, with its markers. */
   public String sql() {
     return sql;
+  }
+
+  /**
+   * Whether the statement is a plain query ({@code SELECT} without {@code STREAM}): the one
+   * kind that {@link Session#execute(StatementParameters, List)} can run with its markers; any
+   * other runs as its bound text, which is not parsed again to find that out.
+   */
+  boolean plainQuery() {
+    return plainQuery;
+  }
+
+  /**
+   * The plain query planned with its markers, as {@link PlainSelect#parameterized} plans it, or
+   * null if it does not run so. A prepared statement executed again with the catalog unchanged
+   * reuses it instead of parsing its text each time.
+   */
+  PlainSelect.@Nullable Parameterized parameterized(Engine engine) throws SQLException {
+    Planned cached = planned;
+    long version = engine.catalog().version();
+    if (cached != null && cached.engine() == engine && cached.catalogVersion() == version) {
+      return cached.select();
+    }
+    PlainSelect.Parameterized select = PlainSelect.parameterized(engine, Session.parse(sql));
+    if (select != null) {
+      planned = new Planned(engine, version, select);
+    }
+    return select;
   }
 
   /** How many markers the statement has. */
