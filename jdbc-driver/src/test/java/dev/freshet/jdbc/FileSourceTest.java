@@ -300,8 +300,11 @@ class FileSourceTest {
     }
   }
 
-  @Test void shouldRefuseAPlainSelectOfADirectory() throws Exception {
+  @Test void shouldRefuseAPlainSelectOrAnInsert() throws Exception {
     createOrders(statement, "csv", "");
+    SQLException insert = assertThrows(SQLException.class,
+        () -> statement.executeUpdate("INSERT INTO orders VALUES (1, 'a', 1)"));
+    assertEquals("42809", insert.getSQLState(), insert.getMessage());
     SQLException e = assertThrows(SQLException.class,
         () -> statement.executeQuery("SELECT COUNT(*) FROM orders"));
     assertEquals("0A000", e.getSQLState());
