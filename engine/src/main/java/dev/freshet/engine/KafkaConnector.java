@@ -174,8 +174,8 @@ final class KafkaConnector {
       case TIMESTAMP -> FieldType.TIMESTAMP;
       default -> throw Errors.notSupported("Column " + field.getName() + " of stream " + stream
           + " is " + StreamDdl.typeName(field.getType()) + ", which the " + connector
-          + " connector cannot"
-          + " read yet. Use a character, numeric, boolean, date, time or timestamp type");
+          + " connector cannot read yet. Use a character, numeric, boolean, date, time or"
+          + " timestamp type");
     };
   }
 
