@@ -124,7 +124,7 @@ final class KafkaConnector {
     }
     List<SourceColumn> columns = new ArrayList<>();
     for (RelDataTypeField field : rowType.getFieldList()) {
-      FieldType type = fieldType(stream, field);
+      FieldType type = fieldType(stream, field, "kafka");
       MetadataField meta = byColumn.get(field.getName());
       if (meta != null) {
         checkMetadataType(stream, field, meta, type);
@@ -156,7 +156,9 @@ final class KafkaConnector {
     }
   }
 
-  private static FieldType fieldType(String stream, RelDataTypeField field) throws SQLException {
+  /** The type a record format fills column {@code field} with; also the filesystem connector's. */
+  static FieldType fieldType(String stream, RelDataTypeField field, String connector)
+      throws SQLException {
     return switch (field.getType().getSqlTypeName()) {
       case BOOLEAN -> FieldType.BOOLEAN;
       case TINYINT -> FieldType.TINYINT;
@@ -171,8 +173,9 @@ final class KafkaConnector {
       case TIME -> FieldType.TIME;
       case TIMESTAMP -> FieldType.TIMESTAMP;
       default -> throw Errors.notSupported("Column " + field.getName() + " of stream " + stream
-          + " is " + StreamDdl.typeName(field.getType()) + ", which the kafka connector cannot"
-          + " read yet. Use a character, numeric, boolean, date, time or timestamp type");
+          + " is " + StreamDdl.typeName(field.getType()) + ", which the " + connector
+          + " connector cannot read yet. Use a character, numeric, boolean, date, time or"
+          + " timestamp type");
     };
   }
 
@@ -196,7 +199,7 @@ final class KafkaConnector {
     return value.trim();
   }
 
-  private static RecordFormat format(String stream, String text) throws SQLException {
+  static RecordFormat format(String stream, String text) throws SQLException {
     for (RecordFormat format : RecordFormat.values()) {
       if (format.text().equals(text.trim().toLowerCase(Locale.ROOT))) {
         return format;
@@ -242,11 +245,17 @@ final class KafkaConnector {
     return offsets;
   }
 
-  private static long wholeNumber(String stream, String key, String text, long min,
+  static long wholeNumber(String stream, String key, String text, long min,
+      String expected) throws SQLException {
+    return wholeNumber(stream, key, text, min, Long.MAX_VALUE, expected);
+  }
+
+  /** A whole number in {@code [min, max]} of option {@code key}; also the filesystem one's. */
+  static long wholeNumber(String stream, String key, String text, long min, long max,
       String expected) throws SQLException {
     try {
       long value = Long.parseLong(text.trim());
-      if (value >= min) {
+      if (value >= min && value <= max) {
         return value;
       }
     } catch (NumberFormatException e) {
@@ -255,7 +264,7 @@ final class KafkaConnector {
     throw StreamErrors.badStreamOption(stream, key, text, expected, null);
   }
 
-  private static boolean bool(String stream, String key, String text) throws SQLException {
+  static boolean bool(String stream, String key, String text) throws SQLException {
     String t = text.trim().toLowerCase(Locale.ROOT);
     if (t.equals("true") || t.equals("false")) {
       return Boolean.parseBoolean(t);

@@ -11,6 +11,7 @@ import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.SequenceSource;
+import dev.freshet.executor.source.file.FileSystemSource;
 import dev.freshet.executor.source.kafka.KafkaTopicSource;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;
@@ -260,6 +261,12 @@ abstract class PlainSelect {
       throw StreamErrors.boundedReadOfEndlessStream(stream.name(), "reads Kafka topic "
           + topic.spec().topic() + ", which has no end (connector 'kafka')",
           ", or a materialized view over it for its current result");
+    }
+    if (stream.source() instanceof FileSystemSource directory) {
+      // Files keep coming, and which ones a query has read is each query's own (its log).
+      throw StreamErrors.boundedReadOfEndlessStream(stream.name(), "reads the files that appear"
+          + " in directory " + directory.spec().directory() + ", which has no end (connector"
+          + " 'filesystem')", ", or a materialized view over it for its current result");
     }
   }
 

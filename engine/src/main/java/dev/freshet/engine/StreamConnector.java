@@ -22,7 +22,9 @@ enum StreamConnector {
   /** Rows are generated from their offset ({@link SequenceConnector}). */
   SEQUENCE(SequenceConnector.OPTIONS),
   /** Rows are a Kafka topic's records ({@link KafkaConnector}). */
-  KAFKA(KafkaConnector.OPTIONS);
+  KAFKA(KafkaConnector.OPTIONS),
+  /** Rows are the lines of the files that appear in a directory ({@link FileSystemConnector}). */
+  FILESYSTEM(FileSystemConnector.OPTIONS);
 
   private final List<String> options;
 

@@ -6,6 +6,8 @@ import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
+import dev.freshet.executor.source.file.FileSourceSpec;
+import dev.freshet.executor.source.file.FileSystemSource;
 import dev.freshet.executor.source.kafka.KafkaSourceSpec;
 import dev.freshet.executor.source.kafka.KafkaTopicSource;
 import dev.freshet.executor.source.Source;
@@ -51,7 +53,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * <p>{@code connector = 'memory'} (the default) makes a {@link MemoryStream} that takes rows by
  * INSERT; {@code connector = 'sequence'} a {@link SequenceSource} that generates them
  * ({@link SequenceConnector} checks its columns and options); {@code connector = 'kafka'} a
- * {@link KafkaTopicSource} that each query reads through its own reader ({@link KafkaConnector}).
+ * {@link KafkaTopicSource} that each query reads through its own reader ({@link KafkaConnector});
+ * {@code connector = 'filesystem'} a {@link FileSystemSource}, read by each query through its
+ * own reader too, which keeps the list of files it has read ({@link FileSystemConnector}).
  *
  * <p>On an engine with a data directory a memory stream is durable: {@code CREATE STREAM} (with or
  * without {@code IF NOT EXISTS}) over the files an earlier run left reopens them with their rows,
@@ -91,8 +95,9 @@ final class StreamDdl {
     StreamConnector connector = StreamConnector.of(name, options);
     boolean sequence = connector == StreamConnector.SEQUENCE;
     boolean kafka = connector == StreamConnector.KAFKA;
-    if (!sequence && !kafka) {
-      // A sequence's and a topic's options are checked with their columns (their spec).
+    boolean files = connector == StreamConnector.FILESYSTEM;
+    if (!sequence && !kafka && !files) {
+      // A sequence's, a topic's and a directory's options are checked with their columns.
       connector.checkOptions(name, options);
     }
     if (!sequence && create.columns().isEmpty()) {
@@ -118,6 +123,7 @@ final class StreamDdl {
     // Checked with the rest of the statement, before anything exists.
     SequenceSpec sequenceSpec = sequence ? SequenceConnector.spec(name, rowType, options) : null;
     KafkaSourceSpec kafkaSpec = kafka ? KafkaConnector.spec(name, rowType, options) : null;
+    FileSourceSpec fileSpec = files ? FileSystemConnector.spec(name, rowType, options) : null;
 
     Catalog catalog = planner.catalog();
     // Checked before the source is opened: a stream of this name has its files open already.
@@ -138,6 +144,7 @@ final class StreamDdl {
     // A topic is read by each query through a reader of its own, connected when it starts.
     Source source = sequence ? new SequenceSource(sequenceSpec)
         : kafka ? new KafkaTopicSource(kafkaSpec)
+        : files ? new FileSystemSource(fileSpec)
         : openSource(engine, name, rowType);
     StreamTable table = new StreamTable(name, RelDataTypeImpl.proto(rowType), watermark, options,
         source);

@@ -283,10 +283,10 @@ class SequenceStreamTest {
         + " 'sequence') needs 'end' (the number of rows) or 'rows.per.second' (a pace), or both:"
         + " without either it would generate rows as fast as it can, for ever. Add e.g. 'end' ="
         + " '1000000' or 'rows.per.second' = '1000'");
-    assertFails("CREATE STREAM nums (n BIGINT) WITH (connector = 'kafka')", "0A000",
-        "Connector 'kafka' of stream NUMS is not supported yet. Use WITH (connector = 'memory')"
-            + " and INSERT rows, or WITH (connector = 'sequence', 'end' = '1000000') for"
-            + " generated rows");
+    assertFails("CREATE STREAM nums (n BIGINT) WITH (connector = 'hdfs')", "0A000",
+        "Connector 'hdfs' of stream NUMS is not supported yet. Use WITH (connector = 'memory')"
+            + " and INSERT rows, 'sequence' for generated rows, 'kafka' for a topic's records or"
+            + " 'filesystem' for the files that appear in a directory");
     assertFails("CREATE STREAM clicks (k VARCHAR) WITH ('end' = '10')", "42000",
         "Unknown option 'end' for connector 'memory' of stream CLICKS. Valid options: connector");
   }

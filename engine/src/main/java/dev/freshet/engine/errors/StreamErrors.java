@@ -12,7 +12,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * wrong and how to declare or use the stream instead.
  *
  * <pre>{@code
- * throw StreamErrors.unknownConnector("CLICKS", "kafka");   // SQLSTATE 0A000
+ * throw StreamErrors.unknownConnector("CLICKS", "hdfs");   // SQLSTATE 0A000
  * }</pre>
  */
 public final class StreamErrors {
@@ -48,8 +48,9 @@ public final class StreamErrors {
   /** A {@code CREATE STREAM} whose connector Freshet does not have. */
   public static SQLException unknownConnector(String stream, String connector) {
     return Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Connector '" + connector + "' of stream "
-        + stream + " is not supported yet. Use WITH (connector = 'memory') and INSERT rows, or"
-        + " WITH (connector = 'sequence', 'end' = '1000000') for generated rows");
+        + stream + " is not supported yet. Use WITH (connector = 'memory') and INSERT rows,"
+        + " 'sequence' for generated rows, 'kafka' for a topic's records or 'filesystem' for the"
+        + " files that appear in a directory");
   }
 
   /**

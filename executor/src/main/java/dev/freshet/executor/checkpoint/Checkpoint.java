@@ -21,6 +21,7 @@ import java.util.OptionalLong;
  *   offsets/0, offsets/1, ...        {@link OffsetLog}, written before a batch runs
  *   commits/0, commits/1, ...        {@link CommitLog}, written after its output is in the sink
  *   plan                             the query's execution plan, written once at creation
+ *   sources/0/                       the source's own: its initial offset 0, a file source's log
  *   state/&lt;operatorId&gt;/&lt;partitionId&gt;/  one directory per state store
  * </pre>
  *
@@ -167,7 +168,19 @@ public final class Checkpoint {
   }
 
   private Path initialOffsetFile(int source) {
-    return root.resolve("sources").resolve(Integer.toString(source)).resolve("0");
+    return sourceDirectory(source).resolve("0");
+  }
+
+  /**
+   * The directory of source {@code source}'s own files, {@code sources/<source>}, as Spark's
+   * {@code <checkpoint>/sources/<id>}: its {@linkplain #recordInitialOffset initial offset}
+   * {@code 0}, and what a source keeps there itself (a file source's list of files taken).
+   */
+  public Path sourceDirectory(int source) {
+    if (source < 0) {
+      throw new IllegalArgumentException("negative source id: " + source);
+    }
+    return root.resolve("sources").resolve(Integer.toString(source));
   }
 
   /**

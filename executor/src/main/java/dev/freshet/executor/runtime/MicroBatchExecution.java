@@ -23,6 +23,7 @@ import dev.freshet.executor.source.SupportsAdmissionControl;
 import dev.freshet.executor.source.SupportsColumnarReads;
 import dev.freshet.executor.source.SupportsDroppedRecords;
 import dev.freshet.executor.source.SupportsJsonOffsets;
+import dev.freshet.executor.source.SupportsMetadataDirectory;
 import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.source.SupportsTimedAvailability;
 import java.time.Duration;
@@ -232,6 +233,10 @@ public final class MicroBatchExecution implements StreamingQuery {
         throw new IllegalStateException("query " + name + " was already started");
       }
       status = QueryStatus.ACTIVE;
+    }
+    if (checkpoint != null && source instanceof SupportsMetadataDirectory durable) {
+      // Before anyone asks the source for an offset: its metadata is the checkpoint's.
+      durable.useMetadataDirectory(checkpoint.sourceDirectory(0));
     }
     thread.start();
     return this;

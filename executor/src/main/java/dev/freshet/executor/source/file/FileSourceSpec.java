@@ -1,0 +1,42 @@
+package dev.freshet.executor.source.file;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.executor.source.format.RecordFormat;
+import dev.freshet.executor.source.format.SourceColumn;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * What a file stream reads and how: the directory, how a line becomes a row, the most files one
+ * batch takes, and how often the directory is listed.
+ *
+ * <pre>{@code
+ * new FileSourceSpec("ORDERS", Path.of("/data/orders"), RecordFormat.CSV, columns, false,
+ *     OptionalInt.of(10), Duration.ofSeconds(1));
+ * }</pre>
+ *
+ * @param stream the stream's name, for messages
+ * @param directory the directory whose files are read (not its subdirectories)
+ * @param format how one line becomes a row
+ * @param columns the stream's columns
+ * @param ignoreParseErrors whether a line that cannot be read is skipped and counted rather
+ *     than failing the query
+ * @param maxFilesPerBatch the most files one batch reads, if limited (Spark's
+ *     {@code maxFilesPerTrigger})
+ * @param monitorInterval how often the directory is listed when no change was signalled
+ */
+public record FileSourceSpec(String stream, Path directory, RecordFormat format,
+    List<SourceColumn> columns, boolean ignoreParseErrors, OptionalInt maxFilesPerBatch,
+    Duration monitorInterval) {
+  public FileSourceSpec {
+    requireNonNull(stream, "stream");
+    directory = directory.toAbsolutePath().normalize();
+    requireNonNull(format, "format");
+    columns = List.copyOf(columns);
+    requireNonNull(maxFilesPerBatch, "maxFilesPerBatch");
+    requireNonNull(monitorInterval, "monitorInterval");
+  }
+}
