@@ -198,7 +198,7 @@ final class ViewOutputs {
           : checkpoint.commitLog().latestBatchId().orElse(-1);
       CompleteViewResult complete = CompleteViewResult.open(view, columns, stores.providers(),
           java.util.Objects.requireNonNull(completeRows), committed);
-      sink = new PublishingSink(view, complete::publish);
+      sink = new PublishingSink(view, complete::publish, complete::publishStaged);
       return result = complete;
     }
     default: {
@@ -212,7 +212,7 @@ final class ViewOutputs {
       }
       LegacyResults.drop(results, view);
       AppendViewResult append = AppendViewResult.open(view, columns, rows);
-      sink = new PublishingSink(view, append::publish);
+      sink = new PublishingSink(view, append::publish, append::publishStaged);
       return result = append;
     }
     }

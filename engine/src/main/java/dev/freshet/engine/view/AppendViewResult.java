@@ -57,7 +57,7 @@ public final class AppendViewResult extends PublishedResult {
     for (Object[] row : batchRows) {
       changes.add(ViewChanges.row(row, columns, batchId, RowKind.INSERT, null));
     }
-    publish(new ViewVersion(batchId, List.of(), rows.snapshot(batchId)), changes, false);
+    stage(new ViewVersion(batchId, List.of(), rows.snapshot(batchId)), changes, false);
   }
 
   @Override List<Object[]> snapshot(ViewVersion v) {

@@ -80,7 +80,7 @@ public final class CompleteViewResult extends PublishedResult {
     ViewVersion previous = current();
     boolean rerun = batchId <= previous.batchId();
     ViewVersion next = new ViewVersion(batchId, rows, rerun ? previous.previous() : previous);
-    publish(next, rerun ? List.of() : replacement(previous, next), rerun);
+    stage(next, rerun ? List.of() : replacement(previous, next), rerun);
   }
 
   /** DELETE of every row of {@code from}, INSERT of every row of {@code to}, as of {@code to}. */

@@ -57,6 +57,35 @@ public abstract class PublishedResult implements VersionedResult, AutoCloseable 
     }
   }
 
+  /**
+   * Keeps batch {@code next}'s version and changes until {@link #publishStaged}: a batch is
+   * shown only once its query has committed it (its {@code commits/N} is durable), so that no
+   * reader ever sees a batch that a crash would make run again. Batch thread.
+   */
+  void stage(ViewVersion next, List<Object[]> changes, boolean quiet) {
+    if (staged != null) {
+      // A batch staged and never committed (its commit failed): it is not shown.
+      staged.next().release();
+    }
+    staged = new Staged(next, changes, quiet);
+  }
+
+  /** Publishes what {@link #stage} kept, if anything: the query committed the batch. */
+  public void publishStaged() {
+    Staged s = staged;
+    if (s != null) {
+      staged = null;
+      publish(s.next(), s.changes(), s.quiet());
+    }
+  }
+
+  /** A batch's version and changes, waiting for the batch's commit. */
+  private record Staged(ViewVersion next, List<Object[]> changes, boolean quiet) {
+  }
+
+  /** Batch thread only. */
+  private Staged staged;
+
   @Override public ViewVersion pin() throws SQLException {
     while (true) {
       if (closed) {

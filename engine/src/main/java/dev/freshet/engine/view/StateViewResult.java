@@ -133,7 +133,7 @@ public final class StateViewResult extends PublishedResult {
       // Every batch, also one that evicts nothing: its last batch says how far the view got.
       evicted.addBatch(batchId, evictedRows, keyColumn >= 0 ? evictedKeys : null);
     }
-    publish(version(batchId), changes, rerun);
+    stage(version(batchId), changes, rerun);
   }
 
   /**

@@ -17,7 +17,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <pre>{@code
  * Sink sink = new StateViewSink("PER_USER", result);
- * sink.addBatch(7, aggregateRows);   // publishes batch 7: readers see it from now on
+ * sink.addBatch(7, aggregateRows);   // keeps batch 7's changes (its evicted rows durably)
+ * sink.batchCommitted(7);            // readers see batch 7 from now on
  * }</pre>
  *
  * <p>Kinds follow what a reader of the view saw: a group new to the view is an INSERT, a changed
@@ -81,5 +82,10 @@ public final class StateViewSink implements Sink {
       }
     }
     result.publish(batchId, changes, evictedRows, evictedKeys);
+  }
+
+  /** Shows the batch to readers and subscribers: its {@code commits/N} is durable now. */
+  @Override public void batchCommitted(long batchId) {
+    result.publishStaged();
   }
 }

@@ -700,6 +700,7 @@ public final class MicroBatchExecution implements StreamingQuery {
         throw CheckpointException.concurrentUpdate(checkpoint.commitLog().batchFile(batchId));
       }
     }
+    sink.batchCommitted(batchId);
     recordProgress(batch, start, end, counts.input(), counts.output(),
         (System.nanoTime() - startedNanos) / 1_000_000);
     synchronized (lock) {

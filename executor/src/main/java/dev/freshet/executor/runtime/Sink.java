@@ -15,6 +15,14 @@ public interface Sink {
    */
   void addBatch(long batchId, List<Object[]> rows);
 
+  /**
+   * Called once batch {@code batchId}'s commit is durable ({@code commits/N} written, for a query
+   * with a checkpoint), after {@link #addBatch}: what a sink shows readers only once no crash can
+   * make the batch run again goes here. Called from the query's batch thread.
+   */
+  default void batchCommitted(long batchId) {
+  }
+
   /** A short description for progress reports, e.g. {@code MaterializedView[V]}. */
   default String description() {
     return getClass().getSimpleName();

@@ -136,9 +136,9 @@ class OffsetLogTest {
     OffsetLog log = log();
     String metadata = "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1,\"conf\":{}}\n";
     String prefix = "Checkpoint file " + log.batchFile(2) + " is corrupt or truncated: line ";
-    String suffix = " is not a source offset (a non-negative whole number, or -): ";
+    String suffix = " is not a source offset (a non-negative whole number, a JSON object, or -): ";
 
-    assertCorrupt(log, metadata + "5\n{\"a\":1}", prefix + "4" + suffix + "'{\"a\":1}'");
+    assertCorrupt(log, metadata + "5\n[1]", prefix + "4" + suffix + "'[1]'");
     assertCorrupt(log, metadata + "-1", prefix + "3" + suffix + "'-1'");
     assertCorrupt(log, metadata + "1\n\n2", prefix + "4" + suffix + "''");
     assertCorrupt(log, metadata + "1.5", prefix + "3" + suffix + "'1.5'");
