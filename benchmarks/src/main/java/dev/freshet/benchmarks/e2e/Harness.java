@@ -112,6 +112,12 @@ public final class Harness {
           .put("topic_compression", "lz4").put("topic_fill_s", fillSeconds);
       runBoth(lines, engines, sparkClasspath, Workload.W8, size,
           List.of(topic.bootstrapServers(), topic.topic()), extra);
+    } catch (Exception e) {
+      // A broker that does not start (or a topic that does not fill) must not lose the results
+      // of the workloads that ran before: W8's line says why instead.
+      e.printStackTrace();
+      emit(lines, new JsonLine().put("engine", "harness").put("workload", "W8")
+          .put("error", "the topic could not be set up: " + e));
     }
   }
 
