@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * writes its offset log, state delta, view result and commit log (issue 6 keeps checkpointing on).
  * Rows come from a sequence stream, generated inside the batch like Spark's rate-micro-batch source.
  *
- * <p>Usage: {@code FreshetWorkloads W1 warmupRows measuredRows rowsPerBatch latencySeconds}.
+ * <p>Usage: {@code FreshetWorkloads W1 warmupRows measuredRows rowsPerBatch latencySeconds}; W8
+ * adds the broker's address and the topic.
  */
 public final class FreshetWorkloads {
   private FreshetWorkloads() {}
@@ -35,6 +36,7 @@ public final class FreshetWorkloads {
       case W3 -> latency(size);
       case W6 -> UnderLoad.run(size);
       case W7 -> PullQueries.run(size);
+      case W8 -> KafkaGroupBy.run(size, args[5], args[6]);
     };
     System.out.println(JsonLine.RESULT_PREFIX + result.put("engine", "freshet")
         .put("workload", workload.name()));

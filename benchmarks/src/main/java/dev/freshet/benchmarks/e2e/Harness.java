@@ -22,7 +22,8 @@ import java.util.Map;
  * stdout and in {@code results.jsonl}; the plot in {@code results.png}.
  *
  * <p>Usage: {@code Harness --spark-classpath CP [--out DIR] [--quick] [--workloads W1,W3]
- * [--engines freshet,spark] [--warmup-rows N]}; the default runs W1-W7. {@code --warmup-rows}
+ * [--engines freshet,spark] [--warmup-rows N]}; the default runs W1-W8 (W8 starts a Kafka
+ * broker in this JVM for both engines, see {@link KafkaTopic}). {@code --warmup-rows}
  * sets the warm-up of the throughput workloads (W1, W2, W4, and W6's calibration) on both engines, e.g. to measure them past the JIT's warm-up;
  * Freshet's figures come from its last 100 batches, so warm-up and measured rows together must
  * fit in 100 batches.
@@ -42,24 +43,16 @@ public final class Harness {
     boolean quick = options.containsKey("quick");
     List<String> engines = Arrays.asList(options.getOrDefault("engines", "freshet,spark").split(","));
     List<Workload> workloads = new ArrayList<>();
-    for (String w : options.getOrDefault("workloads", "W1,W2,W4,W5,W3,W6,W7").split(",")) {
+    for (String w : options.getOrDefault("workloads", "W1,W2,W4,W5,W3,W6,W7,W8").split(",")) {
       workloads.add(Workload.of(w));
     }
     List<JsonLine> lines = new ArrayList<>();
     for (Workload workload : workloads) {
       Workload.Size size = size(workload, quick, options.get("warmup-rows"));
-      JsonLine freshet = null;
-      JsonLine spark = null;
-      if (engines.contains("freshet")) {
-        freshet = run(freshetCommand(workload, size));
-        emit(lines, freshet);
-      }
-      if (engines.contains("spark")) {
-        spark = run(sparkCommand(options.get("spark-classpath"), workload, size));
-        emit(lines, spark);
-      }
-      if (freshet != null && spark != null) {
-        emit(lines, Ratios.of(workload, freshet, spark));
+      if (workload == Workload.W8) {
+        runOnTopic(lines, engines, options.get("spark-classpath"), size);
+      } else {
+        runBoth(lines, engines, options.get("spark-classpath"), workload, size, List.of(), null);
       }
     }
     Files.write(out.resolve("results.jsonl"),
@@ -67,6 +60,69 @@ public final class Harness {
     Plot.draw(lines, out.resolve("results.png"));
     System.err.println("Wrote " + out.resolve("results.jsonl") + " and " + out.resolve("results.png"));
   }
+
+  /**
+   * Runs {@code workload} on each engine asked for, each JVM given {@code extraArgs} after the
+   * sizes, then their ratios; {@code extra}, if not null, is added to both engines' lines.
+   */
+  private static void runBoth(List<JsonLine> lines, List<String> engines, String sparkClasspath,
+      Workload workload, Workload.Size size, List<String> extraArgs, JsonLine extra)
+      throws IOException, InterruptedException {
+    JsonLine freshet = null;
+    JsonLine spark = null;
+    if (engines.contains("freshet")) {
+      List<String> command = freshetCommand(workload, size);
+      command.addAll(extraArgs);
+      freshet = withExtra(run(command), extra);
+      emit(lines, freshet);
+    }
+    if (engines.contains("spark")) {
+      List<String> command = sparkCommand(sparkClasspath, workload, size);
+      command.addAll(extraArgs);
+      spark = withExtra(run(command), extra);
+      emit(lines, spark);
+    }
+    if (freshet != null && spark != null) {
+      emit(lines, Ratios.of(workload, freshet, spark));
+    }
+  }
+
+  private static JsonLine withExtra(JsonLine line, JsonLine extra) {
+    if (extra != null) {
+      for (String key : extra.keys()) {
+        line.put(key, extra.get(key));
+      }
+    }
+    return line;
+  }
+
+  /**
+   * W8: one broker in this JVM for both engines, its topic filled once before either runs (not
+   * timed with them); each engine's JVM reads the same topic from its beginning.
+   */
+  private static void runOnTopic(List<JsonLine> lines, List<String> engines,
+      String sparkClasspath, Workload.Size size) throws Exception {
+    try (KafkaTopic topic = KafkaTopic.start("w8", TOPIC_PARTITIONS)) {
+      long start = System.nanoTime();
+      topic.fill(size.totalRows());
+      double fillSeconds = (System.nanoTime() - start) / 1e9;
+      System.err.printf("W8: filled topic %s (%d partitions) with %,d rows in %.1f s%n",
+          topic.topic(), TOPIC_PARTITIONS, size.totalRows(), fillSeconds);
+      JsonLine extra = new JsonLine().put("topic_partitions", (long) TOPIC_PARTITIONS)
+          .put("topic_compression", "lz4").put("topic_fill_s", fillSeconds);
+      runBoth(lines, engines, sparkClasspath, Workload.W8, size,
+          List.of(topic.bootstrapServers(), topic.topic()), extra);
+    } catch (Exception e) {
+      // A broker that does not start (or a topic that does not fill) must not lose the results
+      // of the workloads that ran before: W8's line says why instead.
+      e.printStackTrace();
+      emit(lines, new JsonLine().put("engine", "harness").put("workload", "W8")
+          .put("error", "the topic could not be set up: " + e));
+    }
+  }
+
+  /** W8's topic's partitions. */
+  private static final int TOPIC_PARTITIONS = 4;
 
   private static void emit(List<JsonLine> lines, JsonLine line) {
     lines.add(line);
@@ -82,7 +138,7 @@ public final class Harness {
   static Workload.Size size(Workload workload, boolean quick, String warmupRows) {
     Workload.Size size = size(workload, quick);
     if (warmupRows == null || workload == Workload.W3 || workload == Workload.W5
-        || workload == Workload.W7) {
+        || workload == Workload.W7 || workload == Workload.W8) {
       return size;
     }
     return new Workload.Size(Long.parseLong(warmupRows), size.measuredRows(),
@@ -101,6 +157,8 @@ public final class Harness {
           1_000_000, latencySeconds);
       // W7 generates rows for as long as its lookups run; only the batch size is used.
       case W7 -> new Workload.Size(0, 0, 1_000_000, latencySeconds);
+      // W8 reads its topic from the beginning once, warm-up and all: no warm-up rows.
+      case W8 -> new Workload.Size(0, quick ? 2_000_000 : 20_000_000, 1_000_000, latencySeconds);
       default -> new Workload.Size(warmup, measured, 1_000_000, latencySeconds);
     };
   }
@@ -176,7 +234,7 @@ public final class Harness {
   }
 
   private static String workloadOf(List<String> command) {
-    return command.stream().filter(c -> c.matches("W[0-9]")).findFirst().orElse("?");
+    return command.stream().filter(c -> c.matches("W[0-9]+")).findFirst().orElse("?");
   }
 
   private static Map<String, String> options(String[] args) {

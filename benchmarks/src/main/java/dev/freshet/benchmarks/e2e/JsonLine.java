@@ -21,6 +21,11 @@ public final class JsonLine {
     return this;
   }
 
+  /** The keys, in the order they were put. */
+  public java.util.Set<String> keys() {
+    return fields.keySet();
+  }
+
   public Object get(String key) {
     return fields.get(key);
   }

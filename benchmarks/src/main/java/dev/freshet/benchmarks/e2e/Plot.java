@@ -14,7 +14,7 @@ import org.knowm.xchart.CategoryChartBuilder;
  * Freshet measured, beside issue 6's target for it in the same unit: 10x for throughput; for W5
  * (at most 100 bytes per row), W3 (p99 at most 10 ms embedded, 25 ms remote), and issue 15's W6
  * (p99 at most 5 ms) and W7 (point lookup p99 at most 1 ms), the advantage that the absolute target
- * is over Spark's figure of the same run.
+ * is over Spark's figure of the same run; issue 16's W8 (a Kafka topic's rows/s): 3x.
  *
  * <p>{@code Plot results.jsonl results.png} redraws a saved run.
  */
@@ -61,6 +61,7 @@ final class Plot {
       }
       String w = line.string("workload");
       add(bars, w + " rows/s", line.number("advantage"), 10, "W1 W2 W4", w);
+      add(bars, "W8 Kafka rows/s", line.number("advantage"), 3, "W8", w);
       add(bars, "W5 heap", line.number("advantage"), sparkBytes / 100, "W5", w);
       add(bars, "W3 p99 emb.", line.number("embedded_advantage"), sparkP99 / 10, "W3", w);
       add(bars, "W3 p99 rem.", line.number("remote_advantage"), sparkP99 / 25, "W3", w);
@@ -91,7 +92,7 @@ final class Plot {
     chart.getStyler().setYAxisMin(0.01);
     chart.getStyler().setLegendVisible(true);
     chart.addSeries("Freshet / Spark", labels, advantage);
-    chart.addSeries("target (issues 6, 15)", labels, target);
+    chart.addSeries("target (issues 6, 15, 16)", labels, target);
     BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
   }
 

@@ -3,7 +3,7 @@ package dev.freshet.benchmarks.e2e;
 import java.util.Locale;
 
 /**
- * The workloads of issues 6 and 15, defined once: both engines read their sizes from here.
+ * The workloads of issues 6, 15 and 16, defined once: both engines read their sizes from here.
  *
  * <p>Throughput workloads generate {@code warmupRows + measuredRows} rows in batches of
  * {@code rowsPerBatch}; only batches that start after the warm-up count. W6 uses the same three
@@ -31,7 +31,13 @@ public enum Workload {
    * Pull queries while the view updates: point lookups by key and full scans of a W2-like view of
    * 1,000,000 groups whose batches keep committing.
    */
-  W7(1_000_000);
+  W7(1_000_000),
+  /**
+   * A Kafka topic of JSON rows (4 partitions, filled once by the harness) through a
+   * {@code GROUP BY k} view of COUNT and SUM over 100,000 keys, from the earliest offset: rows
+   * per second from the view's creation to its last row.
+   */
+  W8(100_000);
 
   private final long keys;
 

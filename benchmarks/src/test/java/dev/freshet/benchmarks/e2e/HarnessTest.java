@@ -31,4 +31,22 @@ class HarnessTest {
     assertEquals(new Workload.Size(0, 0, 1_000_000, 30), Harness.size(Workload.W7, false, null));
     assertEquals(Workload.W7, Workload.of("w7"));
   }
+
+  @Test void shouldSizeW8AsOneTopicReadOnceWithoutWarmUp() {
+    assertEquals(new Workload.Size(0, 20_000_000, 1_000_000, 30),
+        Harness.size(Workload.W8, false, null));
+    assertEquals(new Workload.Size(0, 2_000_000, 1_000_000, 10),
+        Harness.size(Workload.W8, true, "55000000"));
+    assertEquals(Workload.W8, Workload.of("w8"));
+  }
+
+  @Test void shouldKnowTheSumOfW8sValues() {
+    long sum = 0;
+    for (long n = 0; n < 2_345; n++) {
+      sum += n % KafkaTopic.VALUES;
+    }
+    assertEquals(sum, KafkaTopic.sumOfV(2_345));
+    assertEquals("{\"id\":123456,\"k\":23456,\"v\":456}",
+        new String(KafkaTopic.row(123_456), java.nio.charset.StandardCharsets.US_ASCII));
+  }
 }

@@ -97,6 +97,18 @@ class ResultsTest {
     assertTrue(Files.size(png) > 1000, "no plot drawn");
   }
 
+  @Test void shouldCompareW8sRowsPerSecondAgainstIssue16sTarget() {
+    JsonLine freshet = JsonLine.parse("{\"rows_per_s\":1.5e+06,\"engine\":\"freshet\","
+        + "\"workload\":\"W8\",\"topic_compression\":\"lz4\"}");
+    JsonLine spark = JsonLine.parse("{\"rows_per_s\":6.0e+05,\"engine\":\"spark\","
+        + "\"workload\":\"W8\"}");
+    JsonLine w8 = Ratios.of(Workload.W8, freshet, spark);
+    assertEquals(2.5, w8.number("advantage"), 1e-9);
+    assertEquals("throughput >= 3x Spark", w8.string("target"));
+    assertEquals(List.of(new Plot.Bar("W8 Kafka rows/s", 2.5, 3)),
+        Plot.bars(List.of(freshet, spark, w8)).stream().map(ResultsTest::rounded).toList());
+  }
+
   private static Plot.Bar rounded(Plot.Bar bar) {
     return new Plot.Bar(bar.label(), Math.round(bar.advantage() * 1e6) / 1e6,
         Math.round(bar.target() * 1e6) / 1e6);

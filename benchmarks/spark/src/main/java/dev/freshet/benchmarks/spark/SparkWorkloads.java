@@ -30,7 +30,8 @@ import org.apache.spark.sql.streaming.Trigger;
  * Runs one of issue 6's workloads on Spark Structured Streaming (local[2], 2 shuffle partitions,
  * HDFS-backed state store) in a JVM of its own, and prints its result as Freshet's side does.
  *
- * <p>Usage: {@code SparkWorkloads W1 keys warmupRows measuredRows rowsPerBatch latencySeconds};
+ * <p>Usage: {@code SparkWorkloads W1 keys warmupRows measuredRows rowsPerBatch latencySeconds}
+ * (W8 adds the broker's address and the topic);
  * the harness passes the sizes so that both engines run the same workload. The result line is
  * built by hand: this module shares no code with the harness, whose classpath Spark must not see.
  */
@@ -54,6 +55,7 @@ public final class SparkWorkloads {
       case "W3" -> latency(spark, keys, latencySeconds);
       case "W6" -> SparkServing.underLoad(spark, keys, warmup, measured, perBatch, latencySeconds);
       case "W7" -> SparkServing.pullQueries(spark, keys, perBatch, latencySeconds);
+      case "W8" -> SparkKafka.groupBy(spark, warmup + measured, perBatch, args[6], args[7]);
       default -> throw new IllegalArgumentException("No workload " + workload);
     };
     System.out.println("RESULT {" + result + ",\"engine\":\"spark\",\"workload\":\"" + workload
