@@ -22,6 +22,7 @@ import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.source.QueryReader;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
@@ -164,12 +165,14 @@ final class SinkDdl {
         ? QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance())
         : InMemoryStateStoreProvider::new);
     boolean started = false;
+    StreamingPipeline built = null;
     try {
       ExecPlan toBuild = execPlan;
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           planner.typeFactory(), DataContexts.EMPTY, id, stores, engine.partitionExecutor(),
           engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
           .build(toBuild, source));
+      built = pipeline;
       synchronized (engine.ddlLock()) {
         if (engine.catalog().stream(source.name()).orElse(null) != source) {
           throw CatalogErrors.streamNotFound(source.name());
@@ -207,6 +210,9 @@ final class SinkDdl {
       if (!started) {
         writer.close();
         stores.closeAll();
+        if (built != null && built.source() instanceof QueryReader reader) {
+          reader.close();
+        }
       }
     }
   }

@@ -20,6 +20,7 @@ import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.source.QueryReader;
 import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.StatePartitions;
 import dev.freshet.executor.state.StateStoreProvider;
@@ -299,5 +300,9 @@ final class ViewOutputs {
       result.close();
     }
     stores.closeAll();
+    // A query's own reader (a topic's) has connections of its own; its query would close it.
+    if (pipeline.source() instanceof QueryReader reader) {
+      reader.close();
+    }
   }
 }

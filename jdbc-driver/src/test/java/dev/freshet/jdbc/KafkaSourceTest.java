@@ -278,6 +278,65 @@ class KafkaSourceTest {
     }
   }
 
+  @Test void shouldReadCsvFromSpecificOffsetsAtMostACapPerBatch() throws Exception {
+    String topic = "csv-" + UUID.randomUUID();
+    kafka.createTopic(topic, 1);
+    KafkaProducer<String, String> producer = kafka.transactionalProducer("tx-" + topic);
+    List<Record> records = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      records.add(new Record(0, "key-" + i, i + ",\"item, " + (i % 3) + "\"," + (i + 1)));
+    }
+    // One transaction: records at offsets 0-9, its commit marker at 10.
+    KafkaBroker.sendInTransaction(producer, topic, records, true);
+    statement.execute("CREATE STREAM orders (id BIGINT NOT NULL, item VARCHAR, qty INTEGER,"
+        + " k VARCHAR, o BIGINT, t VARCHAR) WITH (connector = 'kafka', 'topic' = '" + topic
+        + "', 'properties.bootstrap.servers' = '" + kafka.bootstrapServers() + "',"
+        + " 'format' = 'csv', 'scan.startup.mode' = 'specific-offsets',"
+        + " 'scan.startup.specific-offsets' = 'partition:0,offset:4',"
+        + " 'scan.max-records-per-batch' = '2', 'metadata.key' = 'k', 'metadata.offset' = 'o',"
+        + " 'metadata.topic' = 't')");
+    statement.execute("CREATE MATERIALIZED VIEW rows_read AS SELECT id, item, qty, k, o, t"
+        + " FROM orders");
+    List<List<Object>> expected = new ArrayList<>();
+    for (long i = 4; i < 10; i++) {
+      expected.add(List.of(i, "item, " + (i % 3), i + 1, "key-" + i, i, topic));
+    }
+    long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
+    List<List<Object>> rows = normalized(ViewResults.query(statement, "SELECT * FROM rows_read"));
+    while (!ViewResults.sameRows(rows, expected) && System.nanoTime() < deadline) {
+      rows = normalized(ViewResults.query(statement, "SELECT * FROM rows_read"));
+    }
+    assertEquals(expected.size(), rows.size(), rows.toString());
+    assertTrue(ViewResults.sameRows(rows, expected), rows.toString());
+    // The cap: six records in batches of at most two offsets.
+    for (List<Object> batch : ViewResults.query(statement, "SELECT num_input_rows"
+        + " FROM sys.query_progress WHERE name = 'ROWS_READ'")) {
+      assertTrue(((Number) batch.get(0)).longValue() <= 2, batch.toString());
+    }
+  }
+
+  @Test void shouldStartAtTheEndOfTheTopicWhenTheQueryIsMadeWithLatestOffset() throws Exception {
+    String topic = "latest-" + UUID.randomUUID();
+    kafka.createTopic(topic, 2);
+    KafkaProducer<String, String> producer = kafka.transactionalProducer("tx-" + topic);
+    send(producer, topic, 0, 40, 2, true);
+    createOrders(topic, "");
+    statement.execute("DROP STREAM orders");
+    statement.execute("CREATE STREAM orders (id BIGINT NOT NULL, item VARCHAR, qty INTEGER)"
+        + " WITH (connector = 'kafka', 'topic' = '" + topic + "',"
+        + " 'properties.bootstrap.servers' = '" + kafka.bootstrapServers() + "',"
+        + " 'scan.startup.mode' = 'latest-offset')");
+    statement.execute("CREATE MATERIALIZED VIEW by_item AS SELECT item, COUNT(*) AS n,"
+        + " SUM(qty) AS q FROM orders GROUP BY item");
+    // Written right after CREATE returned: the view's, and nothing before.
+    try (Statement s = h2.createStatement()) {
+      s.execute("DELETE FROM orders");
+    }
+    send(producer, topic, 40, 70, 2, true);
+    awaitOracle("SELECT item, n, q FROM by_item",
+        "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item");
+  }
+
   @Test void shouldRefuseAPlainSelectOfATopic() throws Exception {
     createOrders("plain-" + UUID.randomUUID(), "");
     SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,

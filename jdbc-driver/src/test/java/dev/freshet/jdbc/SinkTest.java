@@ -225,6 +225,78 @@ class SinkTest {
     return rows;
   }
 
+  /**
+   * The crash that only a batch id in the target survives: the target committed batch N, the
+   * sink's query did not (its {@code commits/N} is gone). The batch runs again after the restart
+   * and must change nothing, in a table and in a topic.
+   */
+  @Test void shouldApplyNothingTwiceWhenABatchRunsAgainAfterItsTargetCommitted(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dataDir) throws Exception {
+    String topic = "raw-" + UUID.randomUUID();
+    kafka.createTopic(topic, 1);
+    String url = "jdbc:freshet:dataDir=" + dataDir;
+    String stream = "CREATE STREAM IF NOT EXISTS raw (id BIGINT NOT NULL, item VARCHAR)";
+    long[] lastBatch = new long[2];
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      s.execute(stream);
+      s.execute("CREATE SINK raw_table AS SELECT id, item FROM raw WITH (connector = 'jdbc',"
+          + " 'url' = '" + targetUrl + "', 'table-name' = 'raw_rows')");
+      s.execute("CREATE SINK raw_topic AS SELECT id, item FROM raw WITH (connector = 'kafka',"
+          + " 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '"
+          + kafka.bootstrapServers() + "')");
+      for (int i = 0; i < 3; i++) {
+        s.executeUpdate("INSERT INTO raw VALUES (" + (2 * i) + ", 'a'), (" + (2 * i + 1)
+            + ", 'b')");
+      }
+      for (String sink : List.of("RAW_TABLE", "RAW_TOPIC")) {
+        var query = EngineRegistry.INSTANCE.resolve(Map.of(EngineRegistry.DATA_DIR,
+            dataDir.toString())).query(sink).orElseThrow();
+        assertTrue(query.processAllAvailable(ViewResults.DEADLINE), sink);
+      }
+      lastBatch[0] = ((Number) ViewResults.query(s, "SELECT last_batch_id FROM sys.queries"
+          + " WHERE name = 'RAW_TABLE'").get(0).get(0)).longValue();
+      lastBatch[1] = ((Number) ViewResults.query(s, "SELECT last_batch_id FROM sys.queries"
+          + " WHERE name = 'RAW_TOPIC'").get(0).get(0)).longValue();
+    }
+    EngineRegistry.INSTANCE.resolve(Map.of(EngineRegistry.DATA_DIR, dataDir.toString())).close();
+    // As if killed after the targets committed the last batch, before the queries did.
+    java.nio.file.Files.delete(dataDir.resolve("checkpoints").resolve("RAW_TABLE")
+        .resolve("commits").resolve(Long.toString(lastBatch[0])));
+    java.nio.file.Files.delete(dataDir.resolve("checkpoints").resolve("RAW_TOPIC")
+        .resolve("commits").resolve(Long.toString(lastBatch[1])));
+    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      for (String sink : List.of("RAW_TABLE", "RAW_TOPIC")) {
+        var query = EngineRegistry.INSTANCE.resolve(Map.of(EngineRegistry.DATA_DIR,
+            dataDir.toString())).query(sink).orElseThrow();
+        assertTrue(query.processAllAvailable(ViewResults.DEADLINE), sink);
+        assertTrue(query.lastBatchId() >= lastBatch[sink.equals("RAW_TABLE") ? 0 : 1],
+            sink + " ran its last batch again");
+      }
+      try (Statement t = target.createStatement()) {
+        assertEquals(List.of(List.of(6L, 6L)), normalized(ViewResults.query(t,
+            "SELECT COUNT(*), COUNT(DISTINCT id) FROM raw_rows")));
+      }
+    } finally {
+      EngineRegistry.INSTANCE.resolve(Map.of(EngineRegistry.DATA_DIR, dataDir.toString()))
+          .close();
+    }
+    List<String> values = new ArrayList<>();
+    try (KafkaConsumer<String, String> consumer = committedReader()) {
+      TopicPartition partition = new TopicPartition(topic, 0);
+      consumer.assign(List.of(partition));
+      consumer.seekToBeginning(List.of(partition));
+      long end = consumer.endOffsets(List.of(partition)).get(partition);
+      long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
+      while (consumer.position(partition) < end && System.nanoTime() < deadline) {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+          values.add(r.value());
+        }
+      }
+    }
+    assertEquals(6, values.size(), values.toString());
+    assertEquals(6, new HashSet<>(values).size(), values.toString());
+  }
+
   @Test void shouldRefuseWhatASinkCannotWriteExactlyOnce() throws Exception {
     assertRefused("CREATE SINK s1 AS SELECT item, COUNT(*) AS n FROM orders GROUP BY item"
         + " HAVING COUNT(*) > 1 WITH (connector = 'jdbc', 'url' = '" + targetUrl + "',"

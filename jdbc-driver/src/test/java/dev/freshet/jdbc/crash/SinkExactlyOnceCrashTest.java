@@ -29,6 +29,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -55,6 +56,8 @@ class SinkExactlyOnceCrashTest {
   private static final String TOPIC = "orders";
   private static final String SINK_TOPIC = "totals-out";
   private static final Duration DEADLINE = Duration.ofSeconds(120);
+  /** The longest a child runs before it is killed. */
+  private static final Duration KILL_AFTER = Duration.ofSeconds(20);
 
   private static KafkaBroker kafka;
   private static EmbeddedPostgres postgres;
@@ -83,14 +86,17 @@ class SinkExactlyOnceCrashTest {
     for (int kill = 0; kill < KILLS; kill++) {
       id = produce(producer, id, 2 + random.nextInt(3), random, committed);
       Process child = start();
+      // Killed at the latest after a while, should the view change less often than drawn.
+      CompletableFuture.delayedExecutor(KILL_AFTER.toMillis(), TimeUnit.MILLISECONDS)
+          .execute(child::destroyForcibly);
       try (BufferedReader lines = reader(child)) {
-        // Killed after a random number of progress changes; 0: during start-up.
-        int changes = random.nextInt(6);
+        // Killed after a random number of the view's changes; 0: during start-up.
+        int changes = random.nextInt(12);
         String line;
         while (changes > 0 && (line = lines.readLine()) != null) {
           if (line.startsWith("PROGRESS")) {
             changes--;
-            if (changes == 2) {
+            if (changes == 4) {
               // More rows while it runs, so that kills fall inside batches too.
               id = produce(producer, id, 1, random, committed);
             }

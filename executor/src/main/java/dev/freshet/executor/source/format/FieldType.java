@@ -87,6 +87,20 @@ public enum FieldType {
     }
   }
 
+  /**
+   * The value of a JSON whole number that fits a {@code long}: {@link #fromNumber} without
+   * making a BigDecimal, for the common case.
+   */
+  public Object fromLong(long number) {
+    return switch (this) {
+      case BIGINT, TIMESTAMP -> number;
+      case INTEGER -> number == (int) number ? (Object) (int) number : fromNumber(
+          java.math.BigDecimal.valueOf(number));
+      case DOUBLE -> (double) number;
+      default -> fromNumber(java.math.BigDecimal.valueOf(number));
+    };
+  }
+
   /** The value of a JSON {@code true} or {@code false}. */
   public Object fromBoolean(boolean value) {
     return switch (this) {

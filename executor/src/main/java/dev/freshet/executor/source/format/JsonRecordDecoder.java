@@ -26,6 +26,14 @@ final class JsonRecordDecoder implements RecordDecoder {
   private final List<SourceColumn> columns;
   /** Lower-cased column name to its index, for the value's columns only. */
   private final Map<String, Integer> byName = new HashMap<>();
+  /**
+   * Field names as records spell them to their column's index, or -1 for none: Jackson hands out
+   * one canonical String per name, so after the first record a field costs one lookup, no
+   * lower-casing.
+   */
+  private final Map<String, Integer> bySpelling = new HashMap<>();
+  /** The most spellings kept: a producer writing a new field name per record cannot grow it. */
+  private static final int MAX_SPELLINGS = 1024;
 
   JsonRecordDecoder(List<SourceColumn> columns) {
     this.columns = List.copyOf(columns);
@@ -48,9 +56,9 @@ final class JsonRecordDecoder implements RecordDecoder {
       for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME;
           token = parser.nextToken()) {
         String field = parser.currentName();
-        Integer index = byName.get(field.toLowerCase(Locale.ROOT));
+        int index = columnOf(field);
         JsonToken valueToken = parser.nextToken();
-        if (index == null) {
+        if (index < 0) {
           parser.skipChildren();
           continue;
         }
@@ -59,8 +67,10 @@ final class JsonRecordDecoder implements RecordDecoder {
           row[index] = switch (valueToken) {
             case VALUE_NULL -> null;
             case VALUE_STRING -> column.type().fromText(parser.getText());
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> column.type().fromNumber(
-                parser.getDecimalValue());
+            case VALUE_NUMBER_INT -> parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                ? column.type().fromNumber(parser.getDecimalValue())
+                : column.type().fromLong(parser.getLongValue());
+            case VALUE_NUMBER_FLOAT -> column.type().fromNumber(parser.getDecimalValue());
             case VALUE_TRUE -> column.type().fromBoolean(true);
             case VALUE_FALSE -> column.type().fromBoolean(false);
             default -> throw new IllegalArgumentException("a nested " + (valueToken
@@ -89,5 +99,18 @@ final class JsonRecordDecoder implements RecordDecoder {
             + "\" or it is null");
       }
     }
+  }
+
+  /** The column field {@code field} fills, ignoring case, or -1. */
+  private int columnOf(String field) {
+    Integer index = bySpelling.get(field);
+    if (index == null) {
+      Integer byLowerCase = byName.get(field.toLowerCase(Locale.ROOT));
+      index = byLowerCase == null ? -1 : byLowerCase;
+      if (bySpelling.size() < MAX_SPELLINGS) {
+        bySpelling.put(field, index);
+      }
+    }
+    return index;
   }
 }

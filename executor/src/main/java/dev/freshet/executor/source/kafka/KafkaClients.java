@@ -42,6 +42,10 @@ final class KafkaClients {
     properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
     // New partitions must show within seconds.
     properties.putIfAbsent(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "1000");
+    if (role.equals("reader")) {
+      // A batch reads many records: fewer, larger polls.
+      properties.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "10000");
+    }
     if (role.equals("poller")) {
       // The poller's fetch only tells that something came: a little of it is enough.
       properties.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, "1024");

@@ -52,6 +52,8 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
     SupportsDroppedRecords {
   /** How long a batch waits for records the broker said it has before giving up. */
   static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+  /** How long making a {@code latest-offset} query waits to learn where the topic ends. */
+  private static final Duration LATEST_RESOLUTION_TIMEOUT = Duration.ofSeconds(10);
   /** How long the poller's fetch waits for new records before it asks again. */
   private static final Duration LONG_POLL = Duration.ofMillis(500);
   /** How long the poller waits before trying again after the broker failed it. */
@@ -82,7 +84,16 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
 
   KafkaQueryReader(KafkaSourceSpec spec) {
     this.spec = spec;
+    if (spec.startup() == KafkaSourceSpec.StartupMode.LATEST) {
+      // "Latest" is where the topic ends when the query is made, not when its thread first
+      // asks: records written right after CREATE returns are the query's.
+      synchronized (lock) {
+        startPoller();
+        awaitInitial(LATEST_RESOLUTION_TIMEOUT, false);
+      }
+    }
   }
+
 
   @Override public String description() {
     return "KafkaSource[" + spec.topic() + "]";
@@ -227,8 +238,15 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
   private void read(Map<TopicPartition, Long> ends, Map<TopicPartition, Long> seeks,
       List<TopicPartition> fromBeginning, Consumer<Object[]> rows) {
     KafkaConsumer<byte[], byte[]> consumer = readConsumer;
+    // The same partitions as the last batch keep what the consumer fetched ahead for them.
     consumer.assign(ends.keySet());
-    seeks.forEach(consumer::seek);
+    consumer.resume(ends.keySet());
+    seeks.forEach((partition, offset) -> {
+      Long at = resumeAt.get(partition);
+      if (at == null || at.longValue() != offset) {
+        consumer.seek(partition, offset);
+      }
+    });
     if (!fromBeginning.isEmpty()) {
       consumer.seekToBeginning(fromBeginning);
     }
@@ -272,9 +290,21 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
           + " retention or a DELETE RECORDS. Freshet does not skip them silently: drop the view"
           + " (or query) and create it again, or raise the topic's retention", e);
     } finally {
-      consumer.assign(List.of());
+      resumeAt.clear();
+      for (TopicPartition partition : ends.keySet()) {
+        // Where the consumer stands, if it is where this batch ended: the next batch starts
+        // there without a seek, which would drop the records fetched ahead.
+        if (!remaining.contains(partition)
+            && consumer.position(partition) == ends.get(partition)) {
+          resumeAt.put(partition, ends.get(partition));
+        }
+      }
+      consumer.pause(ends.keySet());
     }
   }
+
+  /** Per partition, the offset the read consumer stands at after the last batch, if known. */
+  private final Map<TopicPartition, Long> resumeAt = new java.util.HashMap<>();
 
   /** Hands one record to {@code rows} as a row, or counts it as dropped if it cannot be read. */
   private void emit(ConsumerRecord<byte[], byte[]> record, Consumer<Object[]> rows) {
@@ -337,14 +367,25 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
   /** Waits until the poller knows where the query starts; the caller holds the lock. */
   private void awaitInitial() {
     startPoller();
-    long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+    awaitInitial(READ_TIMEOUT, true);
+  }
+
+  /**
+   * Waits up to {@code timeout} for the start; then fails if {@code required}, else returns
+   * (the poller goes on trying). The caller holds the lock.
+   */
+  private void awaitInitial(Duration timeout, boolean required) {
+    long deadline = System.nanoTime() + timeout.toNanos();
     boolean interrupted = false;
     try {
       while (initial == null) {
         long left = deadline - System.nanoTime();
         if (closed || left <= 0) {
+          if (!required) {
+            return;
+          }
           throw new SourceUnavailableException("Kafka (" + spec.properties()
-              .get("bootstrap.servers") + ") did not tell within " + READ_TIMEOUT.toSeconds()
+              .get("bootstrap.servers") + ") did not tell within " + timeout.toSeconds()
               + " s where topic " + spec.topic() + " starts" + (pollerFailure == null ? ""
               : ": " + pollerFailure.getMessage()) + ". Check that the brokers are up and that"
               + " the topic exists", pollerFailure);
@@ -389,11 +430,12 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
             throw new KafkaException("topic " + spec.topic() + " does not exist or has no"
                 + " partitions yet");
           }
+          // Assigned first: the end offsets then update the fetch state of its own partitions.
+          consumer.assign(partitions);
           resolveInitial(consumer, partitions);
           Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
           publish(ends);
           // Fetch from the end: the fetch returns as soon as a record is committed past it.
-          consumer.assign(partitions);
           ends.forEach(consumer::seek);
           consumer.poll(LONG_POLL);
         } catch (WakeupException e) {
