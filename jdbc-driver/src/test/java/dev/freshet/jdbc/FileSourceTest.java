@@ -101,37 +101,17 @@ class FileSourceTest {
 
   private List<List<Object>> oracle(String sql) throws SQLException {
     try (Statement s = h2.createStatement()) {
-      return normalized(ViewResults.query(s, sql));
+      return ViewResults.normalized(ViewResults.query(s, sql));
     }
   }
 
-  private static List<List<Object>> normalized(List<List<Object>> rows) {
-    List<List<Object>> out = new ArrayList<>();
-    for (List<Object> row : rows) {
-      List<Object> values = new ArrayList<>();
-      for (Object v : row) {
-        values.add(v instanceof Number n ? (Object) n.longValue() : v);
-      }
-      out.add(values);
-    }
-    return out;
-  }
 
   /** Re-runs the view's query until it returns what H2 returns over the files' rows. */
   private void awaitOracle() throws SQLException {
-    String sql = "SELECT item, n, q FROM by_item";
-    List<List<Object>> expected = oracle("SELECT item, COUNT(*), SUM(qty) FROM orders"
-        + " GROUP BY item");
-    long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
-    List<List<Object>> rows = normalized(ViewResults.query(statement, sql));
-    while (!ViewResults.sameRows(rows, expected)) {
-      if (System.nanoTime() > deadline) {
-        fail("after " + ViewResults.DEADLINE + ", " + sql + " returned " + rows + ", not "
-            + expected);
-      }
-      rows = normalized(ViewResults.query(statement, sql));
-    }
+    ViewResults.awaitNormalized(statement, "SELECT item, n, q FROM by_item",
+        oracle("SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item"));
   }
+
 
   @Test void shouldCountEachOfTwentyFilesDroppedWhileAViewRunsOnce() throws Exception {
     createOrders(statement, "csv", "");
@@ -146,7 +126,7 @@ class FileSourceTest {
     Files.writeString(input.resolve("sub").resolve("x.csv"), "9999,item-0,1\n");
     drop("part-20.csv", 1_000, 1_010, "csv");
     awaitOracle();
-    assertEquals(List.of(List.of(1_010L)), normalized(ViewResults.query(statement,
+    assertEquals(List.of(List.of(1_010L)), ViewResults.normalized(ViewResults.query(statement,
         "SELECT SUM(n) FROM by_item")));
   }
 
@@ -177,7 +157,7 @@ class FileSourceTest {
         drop("part-" + f + ".json", f * 20L, f * 20L + 20, "json");
       }
       awaitOracle();
-      assertEquals(List.of(List.of(400L)), normalized(ViewResults.query(s,
+      assertEquals(List.of(List.of(400L)), ViewResults.normalized(ViewResults.query(s,
           "SELECT SUM(n) FROM by_item")));
     } finally {
       engine(url).close();
@@ -207,7 +187,7 @@ class FileSourceTest {
     statement.execute(BY_ITEM);
     awaitOracle();
 
-    List<List<Object>> batches = normalized(ViewResults.query(statement,
+    List<List<Object>> batches = ViewResults.normalized(ViewResults.query(statement,
         "SELECT num_input_rows, JSON_VALUE(json, '$.sources[0].endOffset.logOffset')"
         + " FROM sys.query_progress WHERE name = 'BY_ITEM' ORDER BY batch_id"));
     assertEquals(List.of(List.of(6L, "1"), List.of(6L, "2"), List.of(6L, "3"),

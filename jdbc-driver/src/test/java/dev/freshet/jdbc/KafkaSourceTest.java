@@ -108,35 +108,16 @@ class KafkaSourceTest {
   /** H2's rows for {@code sql}, each value a long or a string. */
   private List<List<Object>> oracle(String sql) throws SQLException {
     try (Statement s = h2.createStatement()) {
-      return normalized(ViewResults.query(s, sql));
+      return ViewResults.normalized(ViewResults.query(s, sql));
     }
   }
 
-  private static List<List<Object>> normalized(List<List<Object>> rows) {
-    List<List<Object>> out = new ArrayList<>();
-    for (List<Object> row : rows) {
-      List<Object> values = new ArrayList<>();
-      for (Object v : row) {
-        values.add(v instanceof Number n ? (Object) n.longValue() : v);
-      }
-      out.add(values);
-    }
-    return out;
-  }
 
   /** Re-runs {@code sql} on Freshet until it returns what H2 returns for {@code oracleSql}. */
   private void awaitOracle(String sql, String oracleSql) throws SQLException {
-    List<List<Object>> expected = oracle(oracleSql);
-    long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
-    List<List<Object>> rows = normalized(ViewResults.query(statement, sql));
-    while (!ViewResults.sameRows(rows, expected)) {
-      if (System.nanoTime() > deadline) {
-        fail("after " + ViewResults.DEADLINE + ", " + sql + " returned " + rows + ", not "
-            + expected);
-      }
-      rows = normalized(ViewResults.query(statement, sql));
-    }
+    ViewResults.awaitNormalized(statement, sql, oracle(oracleSql));
   }
+
 
   @Test void shouldMatchH2WhenRowsComeInTransactionsAndPartitionsAreAdded() throws Exception {
     String topic = createOrders("orders-" + UUID.randomUUID(), "");
@@ -302,9 +283,9 @@ class KafkaSourceTest {
       expected.add(List.of(i, "item, " + (i % 3), i + 1, "key-" + i, i, topic));
     }
     long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
-    List<List<Object>> rows = normalized(ViewResults.query(statement, "SELECT * FROM rows_read"));
+    List<List<Object>> rows = ViewResults.normalized(ViewResults.query(statement, "SELECT * FROM rows_read"));
     while (!ViewResults.sameRows(rows, expected) && System.nanoTime() < deadline) {
-      rows = normalized(ViewResults.query(statement, "SELECT * FROM rows_read"));
+      rows = ViewResults.normalized(ViewResults.query(statement, "SELECT * FROM rows_read"));
     }
     assertEquals(expected.size(), rows.size(), rows.toString());
     assertTrue(ViewResults.sameRows(rows, expected), rows.toString());

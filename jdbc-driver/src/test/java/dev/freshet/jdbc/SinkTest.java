@@ -87,29 +87,18 @@ class SinkTest {
     }
   }
 
-  private static List<List<Object>> normalized(List<List<Object>> rows) {
-    List<List<Object>> out = new ArrayList<>();
-    for (List<Object> row : rows) {
-      List<Object> values = new ArrayList<>();
-      for (Object v : row) {
-        values.add(v instanceof Number n ? (Object) n.longValue() : v);
-      }
-      out.add(values);
-    }
-    return out;
-  }
 
   /** Re-reads the target until {@code sql} there returns what {@code oracleSql} returns in H2. */
   private void awaitTarget(String sql, String oracleSql) throws SQLException {
     List<List<Object>> expected;
     try (Statement s = h2.createStatement()) {
-      expected = normalized(ViewResults.query(s, oracleSql));
+      expected = ViewResults.normalized(ViewResults.query(s, oracleSql));
     }
     long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
     List<List<Object>> rows = List.of();
     while (System.nanoTime() < deadline) {
       try (Statement s = target.createStatement()) {
-        rows = normalized(ViewResults.query(s, sql));
+        rows = ViewResults.normalized(ViewResults.query(s, sql));
       } catch (SQLException tableNotYetMade) {
         continue;
       }
@@ -173,7 +162,7 @@ class SinkTest {
     insert(60, 130);
     List<List<Object>> expected;
     try (Statement s = h2.createStatement()) {
-      expected = normalized(ViewResults.query(s,
+      expected = ViewResults.normalized(ViewResults.query(s,
           "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item"));
     }
     long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
@@ -273,7 +262,7 @@ class SinkTest {
             sink + " ran its last batch again");
       }
       try (Statement t = target.createStatement()) {
-        assertEquals(List.of(List.of(6L, 6L)), normalized(ViewResults.query(t,
+        assertEquals(List.of(List.of(6L, 6L)), ViewResults.normalized(ViewResults.query(t,
             "SELECT COUNT(*), COUNT(DISTINCT id) FROM raw_rows")));
       }
     } finally {

@@ -56,6 +56,35 @@ final class ViewResults {
     }
   }
 
+  /** {@code rows} with every number as a long: integer types of two databases compare equal. */
+  static List<List<Object>> normalized(List<List<Object>> rows) {
+    List<List<Object>> out = new ArrayList<>();
+    for (List<Object> row : rows) {
+      List<Object> values = new ArrayList<>();
+      for (Object v : row) {
+        values.add(v instanceof Number n ? (Object) n.longValue() : v);
+      }
+      out.add(values);
+    }
+    return out;
+  }
+
+  /**
+   * Re-runs {@code sql} until its rows, numbers as longs, are {@code expected} in any order;
+   * fails after {@link #DEADLINE} naming the last rows seen.
+   */
+  static void awaitNormalized(Statement statement, String sql, List<List<Object>> expected)
+      throws SQLException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    List<List<Object>> rows = normalized(query(statement, sql));
+    while (!sameRows(rows, expected)) {
+      if (System.nanoTime() > deadline) {
+        fail("after " + DEADLINE + ", " + sql + " returned " + rows + ", not " + expected);
+      }
+      rows = normalized(query(statement, sql));
+    }
+  }
+
   /** Whether two lists hold the same rows the same number of times, in any order. */
   static boolean sameRows(List<List<Object>> actual, List<List<Object>> expected) {
     return counts(actual).equals(counts(expected));

@@ -1,5 +1,7 @@
 package dev.freshet.executor.source;
 
+import java.util.function.Consumer;
+
 /**
  * Source of which each streaming query reads through an instance of its own, with its own read
  * positions and connections, as each Spark query gets its own {@code MicroBatchStream}: the
@@ -14,4 +16,23 @@ package dev.freshet.executor.source;
 public interface SupportsQueryReaders extends Source {
   /** A new reader for one query; whoever runs the query closes it. */
   QueryReader newQueryReader();
+
+  /** Always 0: only a query's reader has offsets. */
+  @Override default long latestOffset() {
+    return 0;
+  }
+
+  /**
+   * Refused: the stream is read through {@link #newQueryReader()}.
+   *
+   * @throws UnsupportedOperationException always
+   */
+  @Override default void readRange(long start, long end, Consumer<Object[]> rows) {
+    throw new UnsupportedOperationException(description() + " is read by a query's own reader");
+  }
+
+  /** Nothing to hear: a query's reader signals its own new data. */
+  @Override default AutoCloseable onNewData(Runnable listener) {
+    return () -> { };
+  }
 }

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.source.QueryReader;
 import dev.freshet.executor.source.SupportsQueryReaders;
-import java.util.function.Consumer;
 
 /**
  * A Kafka topic as a stream: it describes the topic and hands each continuous query a
@@ -36,23 +35,5 @@ public final class KafkaTopicSource implements SupportsQueryReaders {
 
   @Override public QueryReader newQueryReader() {
     return new KafkaQueryReader(spec);
-  }
-
-  /** Always 0: only a query's reader has positions. */
-  @Override public long latestOffset() {
-    return 0;
-  }
-
-  /**
-   * Refused: a topic is read through {@link #newQueryReader()}.
-   *
-   * @throws UnsupportedOperationException always
-   */
-  @Override public void readRange(long start, long end, Consumer<Object[]> rows) {
-    throw new UnsupportedOperationException(description() + " is read by a query's own reader");
-  }
-
-  @Override public AutoCloseable onNewData(Runnable listener) {
-    return () -> { };
   }
 }
