@@ -318,6 +318,22 @@ class KafkaSourceTest {
         "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item");
   }
 
+  /** A batch of 40,000 records over 3 partitions is read by the query's input tasks at once. */
+  @Test void shouldMatchH2WhenABatchsPartitionsAreReadInParallel() throws Exception {
+    String topic = createOrders("parallel-" + UUID.randomUUID(), "");
+    kafka.createTopic(topic, 3);
+    KafkaProducer<String, String> producer = kafka.transactionalProducer("tx-" + topic);
+    send(producer, topic, 0, 40_000, 3, true);
+    send(producer, topic, 40_000, 41_000, 3, false);
+    statement.execute("CREATE MATERIALIZED VIEW by_item AS SELECT item, COUNT(*) AS n,"
+        + " SUM(qty) AS q FROM orders GROUP BY item");
+    awaitOracle("SELECT item, n, q FROM by_item",
+        "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item");
+    send(producer, topic, 41_000, 80_000, 3, true);
+    awaitOracle("SELECT item, n, q FROM by_item",
+        "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item");
+  }
+
   @Test void shouldRefuseAPlainSelectOfATopic() throws Exception {
     createOrders("plain-" + UUID.randomUUID(), "");
     SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,

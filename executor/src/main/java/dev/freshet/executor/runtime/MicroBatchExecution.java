@@ -25,6 +25,7 @@ import dev.freshet.executor.source.SupportsDroppedRecords;
 import dev.freshet.executor.source.SupportsJsonOffsets;
 import dev.freshet.executor.source.SupportsMetadataDirectory;
 import dev.freshet.executor.source.SupportsParallelReads;
+import dev.freshet.executor.source.SupportsPartitionedReads;
 import dev.freshet.executor.source.SupportsTimedAvailability;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -548,7 +549,15 @@ public final class MicroBatchExecution implements StreamingQuery {
    * can be read in slices and each slice has at least {@link #MIN_ROWS_PER_INPUT_TASK} rows.
    */
   private int inputTasksFor(long start, long end) {
-    if (streamingPipeline.inputTasks() == 1 || !(source instanceof SupportsParallelReads)) {
+    if (streamingPipeline.inputTasks() == 1 || end - start < 2 * MIN_ROWS_PER_INPUT_TASK) {
+      return 1;
+    }
+    if (source instanceof SupportsPartitionedReads partitioned) {
+      // Offsets of such a source count its records (and a few markers) too.
+      return Math.max(1, Math.min(streamingPipeline.inputTasks(),
+          partitioned.inputPartitions(start, end)));
+    }
+    if (!(source instanceof SupportsParallelReads)) {
       return 1;
     }
     long slices = (end - start) / MIN_ROWS_PER_INPUT_TASK;
@@ -605,6 +614,18 @@ public final class MicroBatchExecution implements StreamingQuery {
       long to = sliceStart(start, end, tasks, t + 1);
       int task = t;
       ColumnarInput columnar = columnarInput();
+      if (source instanceof SupportsPartitionedReads partitioned) {
+        // Task t reads input partitions t, t + tasks, ...
+        int parts = partitioned.inputPartitions(start, end);
+        reads.add(() -> {
+          RowsInto rows = new RowsInto(head, resources);
+          for (int p = task; p < parts; p += tasks) {
+            partitioned.readPartition(start, end, p, rows);
+          }
+          counts[task] = rows.count;
+        });
+        continue;
+      }
       reads.add(() -> {
         if (columnar != null) {
           counts[task] = columnar.read((SupportsColumnarReads) source, task, from, to, resources);

@@ -17,6 +17,14 @@ public interface SupportsQueryReaders extends Source {
   /** A new reader for one query; whoever runs the query closes it. */
   QueryReader newQueryReader();
 
+  /**
+   * Whether its readers are {@link SupportsPartitionedReads}: a plan then gives the query input
+   * tasks, which read a batch's partitions at once.
+   */
+  default boolean readersPartition() {
+    return false;
+  }
+
   /** Always 0: only a query's reader has offsets. */
   @Override default long latestOffset() {
     return 0;

@@ -294,7 +294,8 @@ public final class ExecPlanBuilder {
     taskWatermarks.add(watermarks);
     List<StatefulAggregateOperator> stateful = new ArrayList<>();
     List<Operator> extraInputTasks = new ArrayList<>();
-    boolean splittable = stream.source() instanceof SupportsParallelReads;
+    boolean splittable = stream.source() instanceof SupportsParallelReads
+        || stream.source() instanceof SupportsQueryReaders shared && shared.readersPartition();
     Operator downstream = output;
     // The aggregation whose input is read by several tasks (only one reads the stream directly).
     StatefulAggregateOperator split = null;
@@ -340,7 +341,8 @@ public final class ExecPlanBuilder {
     java.util.Collections.reverse(stateful);
     ColumnarInput columnarInput = columnar && !stateful.isEmpty()
         ? columnarInput(nodes, stream, stateful.get(0), taskWatermarks) : null;
-    // A source with positions per query (a Kafka topic) gets a reader for this query alone.
+    // A source with positions per query (a Kafka topic) gets a reader for this query alone,
+    // made last: nothing above can fail with its connections open.
     Source source = stream.source() instanceof SupportsQueryReaders shared
         ? shared.newQueryReader() : stream.source();
     return new StreamingPipeline(source, downstream, output,

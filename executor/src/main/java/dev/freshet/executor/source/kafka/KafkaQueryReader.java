@@ -6,6 +6,7 @@ import dev.freshet.executor.source.SourceUnavailableException;
 import dev.freshet.executor.source.SupportsAdmissionControl;
 import dev.freshet.executor.source.SupportsDroppedRecords;
 import dev.freshet.executor.source.SupportsJsonOffsets;
+import dev.freshet.executor.source.SupportsPartitionedReads;
 import dev.freshet.executor.source.format.MetadataField;
 import dev.freshet.executor.source.format.RecordDecoder;
 import dev.freshet.executor.source.format.SourceColumn;
@@ -49,7 +50,7 @@ import org.apache.kafka.common.KafkaException;
  * latest position); offset 0 is the position the query started from.
  */
 final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, SupportsAdmissionControl,
-    SupportsDroppedRecords {
+    SupportsDroppedRecords, SupportsPartitionedReads {
   /** How long a batch waits for records the broker said it has before giving up. */
   static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
   /** How long making a {@code latest-offset} query waits to learn where the topic ends. */
@@ -77,8 +78,12 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
   private volatile boolean closed;
 
   /** The batch thread's consumer and decoder; made at the first read. */
-  private KafkaConsumer<byte[], byte[]> readConsumer;
-  private RecordDecoder decoder;
+  private PartitionReader batchReader;
+  /** The input tasks' consumers and decoders not in use; each task borrows one per partition. */
+  private final java.util.concurrent.ConcurrentLinkedQueue<PartitionReader> idleReaders =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+  /** Every reader made, to close. */
+  private final List<PartitionReader> readers = new CopyOnWriteArrayList<>();
   /** The poller's consumer, to wake it from its fetch on close. */
   private volatile KafkaConsumer<byte[], byte[]> pollConsumer;
 
@@ -192,6 +197,60 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
   }
 
   @Override public void readRange(long start, long end, Consumer<Object[]> rows) {
+    BatchPlan plan = plan(start, end);
+    if (plan.ends().isEmpty()) {
+      return;
+    }
+    if (batchReader == null) {
+      batchReader = newReader();
+    }
+    read(batchReader, plan.ends(), plan.seeks(), plan.fromBeginning(), rows);
+  }
+
+  @Override public int inputPartitions(long start, long end) {
+    return plan(start, end).ends().size();
+  }
+
+  @Override public void readPartition(long start, long end, int index, Consumer<Object[]> rows) {
+    BatchPlan plan = plan(start, end);
+    TopicPartition partition = new ArrayList<>(plan.ends().keySet()).get(index);
+    Long seek = plan.seeks().get(partition);
+    PartitionReader reader = idleReaders.poll();
+    if (reader == null) {
+      reader = newReader();
+    }
+    try {
+      read(reader, Map.of(partition, plan.ends().get(partition)),
+          seek == null ? Map.of() : Map.of(partition, seek),
+          seek == null ? List.of(partition) : List.of(), rows);
+    } finally {
+      idleReaders.add(reader);
+    }
+  }
+
+  /** A consumer and a decoder for one thread at a time. */
+  private record PartitionReader(KafkaConsumer<byte[], byte[]> consumer, RecordDecoder decoder,
+      Map<TopicPartition, Long> resumeAt) {
+  }
+
+  private PartitionReader newReader() {
+    PartitionReader reader = new PartitionReader(
+        new KafkaConsumer<>(KafkaClients.consumerProperties(spec, "reader")),
+        spec.format().decoder(spec.columns()), new java.util.HashMap<>());
+    readers.add(reader);
+    return reader;
+  }
+
+  /**
+   * What batch {@code (start, end]} reads: per partition with records in it (by partition
+   * number), where it ends, and where it starts (a seek, or the beginning for a partition the
+   * start position does not have).
+   */
+  private record BatchPlan(Map<TopicPartition, Long> ends, Map<TopicPartition, Long> seeks,
+      List<TopicPartition> fromBeginning) {
+  }
+
+  private BatchPlan plan(long start, long end) {
     PartitionOffsets from;
     PartitionOffsets to;
     synchronized (lock) {
@@ -199,10 +258,6 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
       to = position(end);
       // Positions before the batch's start are not asked for again.
       positions.headMap(start, false).keySet().removeIf(offset -> offset != 0);
-    }
-    if (readConsumer == null) {
-      readConsumer = new KafkaConsumer<>(KafkaClients.consumerProperties(spec, "reader"));
-      decoder = spec.format().decoder(spec.columns());
     }
     Map<TopicPartition, Long> ends = new TreeMap<>(
         (a, b) -> Integer.compare(a.partition(), b.partition()));
@@ -228,16 +283,15 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
         seeks.put(partition, first);
       }
     }
-    if (ends.isEmpty()) {
-      return;
-    }
-    read(ends, seeks, fromBeginning, rows);
+    return new BatchPlan(ends, seeks, fromBeginning);
   }
 
   /** Reads each partition of {@code ends} from its seek (or beginning) to its end. */
-  private void read(Map<TopicPartition, Long> ends, Map<TopicPartition, Long> seeks,
-      List<TopicPartition> fromBeginning, Consumer<Object[]> rows) {
-    KafkaConsumer<byte[], byte[]> consumer = readConsumer;
+  private void read(PartitionReader reader, Map<TopicPartition, Long> ends,
+      Map<TopicPartition, Long> seeks, List<TopicPartition> fromBeginning,
+      Consumer<Object[]> rows) {
+    KafkaConsumer<byte[], byte[]> consumer = reader.consumer();
+    Map<TopicPartition, Long> resumeAt = reader.resumeAt();
     // The same partitions as the last batch keep what the consumer fetched ahead for them.
     consumer.assign(ends.keySet());
     consumer.resume(ends.keySet());
@@ -261,7 +315,7 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
             if (record.offset() >= end) {
               break;
             }
-            emit(record, rows);
+            emit(record, reader.decoder(), rows);
           }
         }
         boolean progressed = !records.isEmpty();
@@ -303,11 +357,10 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
     }
   }
 
-  /** Per partition, the offset the read consumer stands at after the last batch, if known. */
-  private final Map<TopicPartition, Long> resumeAt = new java.util.HashMap<>();
 
   /** Hands one record to {@code rows} as a row, or counts it as dropped if it cannot be read. */
-  private void emit(ConsumerRecord<byte[], byte[]> record, Consumer<Object[]> rows) {
+  private void emit(ConsumerRecord<byte[], byte[]> record, RecordDecoder decoder,
+      Consumer<Object[]> rows) {
     List<SourceColumn> columns = spec.columns();
     Object[] row = new Object[columns.size()];
     try {
@@ -525,9 +578,9 @@ final class KafkaQueryReader implements QueryReader, SupportsJsonOffsets, Suppor
         Thread.currentThread().interrupt();
       }
     }
-    if (readConsumer != null) {
-      readConsumer.close(Duration.ofSeconds(5));
-      readConsumer = null;
+    for (PartitionReader reader : readers) {
+      reader.consumer().close(Duration.ofSeconds(5));
     }
+    readers.clear();
   }
 }

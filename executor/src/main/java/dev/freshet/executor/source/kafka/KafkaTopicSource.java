@@ -36,4 +36,9 @@ public final class KafkaTopicSource implements SupportsQueryReaders {
   @Override public QueryReader newQueryReader() {
     return new KafkaQueryReader(spec);
   }
+
+  /** Yes: a batch's topic partitions are read by the query's input tasks at once. */
+  @Override public boolean readersPartition() {
+    return true;
+  }
 }
