@@ -47,7 +47,11 @@ import java.util.Optional;
 import java.util.UUID;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
@@ -133,6 +137,10 @@ final class SinkDdl {
       query = sqlEmit.query();
     }
     ViewReferences.rejectInContinuousQuery(engine, query, sql);
+    // An UPDATE result with HAVING: the condition becomes a column, so that a group it stops
+    // admitting is deleted from the target (a tombstone in a topic) instead of staying there.
+    boolean havingAsColumn = emit != EmitMode.APPEND && emit != EmitMode.COMPLETE
+        && havingToColumn(query);
     FreshetPlanner planner = engine.planner();
     Optional<Checkpoint> restarted = engine.dataDir()
         .flatMap(d -> QueryCheckpoints.openIfExists(d, name, options.minBatchesToRetain()));
@@ -146,7 +154,7 @@ final class SinkDdl {
     } catch (PlanningException e) {
       throw Errors.toSqlException(e);
     }
-    SinkLayout layout = layout(name, query, plan, columnNames);
+    SinkLayout layout = layout(name, plan, columnNames, havingAsColumn);
     PlannedQuery run = plan.aggregating() && plan.outputMode() == OutputMode.UPDATE
         ? UpsertKeys.appendKeyColumns(plan, name).plan() : plan;
     ExecPlan execPlan = Errors.fromPlanner(() -> ExecPlanGenerator.generate(run));
@@ -218,23 +226,19 @@ final class SinkDdl {
   }
 
   /** The sink's columns and key, or why the query cannot be written exactly once. */
-  private static SinkLayout layout(String sink, SqlNode query, PlannedQuery plan,
-      @Nullable List<String> columnNames) throws SQLException {
+  private static SinkLayout layout(String sink, PlannedQuery plan,
+      @Nullable List<String> columnNames, boolean havingAsColumn) throws SQLException {
     RelDataType rowType = plan.rowType();
     List<String> names = new ArrayList<>();
     List<RelDataType> types = new ArrayList<>();
-    for (RelDataTypeField field : rowType.getFieldList()) {
+    int shown = rowType.getFieldCount() - (havingAsColumn ? 1 : 0);
+    for (RelDataTypeField field : rowType.getFieldList().subList(0, shown)) {
       names.add(columnNames == null ? field.getName() : columnNames.get(field.getIndex()));
       types.add(field.getType());
     }
     OutputMode mode = plan.outputMode();
     int[] key = new int[0];
     if (plan.aggregating() && mode != OutputMode.APPEND) {
-      if (mode == OutputMode.UPDATE && hasHaving(query)) {
-        throw Errors.notSupported("Sink " + sink + " would write an UPDATE result with HAVING:"
-            + " a group that HAVING stops admitting would stay in the target with its last row."
-            + " Filter where the target is read, or use EMIT COMPLETE");
-      }
       key = ViewKeys.columnsOfKey(plan);
       for (int column : key) {
         if (column < 0) {
@@ -249,13 +253,35 @@ final class SinkDdl {
             + " group key (a global aggregate). Add a GROUP BY, or write it to a view");
       }
     }
-    return new SinkLayout(names, types, key, mode);
+    for (int column : key) {
+      if (column >= shown) {
+        throw Errors.notSupported("Sink " + sink + " would upsert by a column the result does"
+            + " not show. Add each GROUP BY column to the SELECT list");
+      }
+    }
+    return new SinkLayout(names, types, key, mode, havingAsColumn ? shown : -1);
   }
 
-  private static boolean hasHaving(SqlNode query) {
+  /**
+   * Moves a query's HAVING condition into its select list, as its last column
+   * ({@value #HAVING_COLUMN}); false, leaving it as it is, if it has none.
+   */
+  private static boolean havingToColumn(SqlNode query) {
     SqlNode node = query instanceof SqlOrderBy orderBy ? orderBy.query : query;
-    return node instanceof SqlSelect select && select.getHaving() != null;
+    if (!(node instanceof SqlSelect select) || select.getHaving() == null) {
+      return false;
+    }
+    SqlNode condition = select.getHaving();
+    List<SqlNode> items = new ArrayList<>(select.getSelectList().getList());
+    items.add(SqlStdOperatorTable.AS.createCall(SqlParserPos.ZERO, condition,
+        new SqlIdentifier(HAVING_COLUMN, SqlParserPos.ZERO)));
+    select.setSelectList(new SqlNodeList(items, select.getSelectList().getParserPosition()));
+    select.setHaving(null);
+    return true;
   }
+
+  /** The column of a sink's query that says whether HAVING admits the row's group. */
+  static final String HAVING_COLUMN = "FRESHET$HAVING";
 
   static void drop(Engine engine, SqlDropSink drop) throws SQLException {
     String name = StreamDdl.simpleName(drop.name());

@@ -40,6 +40,8 @@ final class JdbcSinkWriter implements SinkWriter {
   private final HikariDataSource pool;
   private final Dialect dialect;
   private final String writeRow;
+  /** Deletes a group's row by its key. */
+  private final String deleteRow;
 
   /** SQL that differs between the targets. */
   enum Dialect {
@@ -55,6 +57,12 @@ final class JdbcSinkWriter implements SinkWriter {
     this.pool = pool;
     this.dialect = dialect;
     this.writeRow = writeRowSql();
+    StringJoiner where = new StringJoiner(" AND ", "DELETE FROM " + table + " WHERE ", "");
+    for (int k : layout.keyColumns()) {
+      where.add(layout.names().get(k) + " = ?");
+    }
+    this.deleteRow = layout.keyColumns().length == 0 ? "DELETE FROM " + table + " WHERE 1 = 0"
+        : where.toString();
   }
 
   /**
@@ -180,14 +188,34 @@ final class JdbcSinkWriter implements SinkWriter {
             s.executeUpdate("DELETE FROM " + table);
           }
         }
-        try (PreparedStatement insert = c.prepareStatement(writeRow)) {
+        try (PreparedStatement insert = c.prepareStatement(writeRow);
+             PreparedStatement delete = c.prepareStatement(deleteRow)) {
+          int inserts = 0;
+          int deletes = 0;
           for (Object[] row : rows) {
+            if (!layout.admits(row)) {
+              if (layout.mode() != dev.freshet.executor.operators.OutputMode.UPDATE) {
+                continue;
+              }
+              // A group HAVING no longer admits leaves the table.
+              int[] key = layout.keyColumns();
+              for (int k = 0; k < key.length; k++) {
+                delete.setObject(k + 1, SinkValues.forJdbc(layout.typeName(key[k]), row[key[k]]));
+              }
+              delete.addBatch();
+              deletes++;
+              continue;
+            }
             for (int i = 0; i < layout.width(); i++) {
               insert.setObject(i + 1, SinkValues.forJdbc(layout.typeName(i), row[i]));
             }
             insert.addBatch();
+            inserts++;
           }
-          if (!rows.isEmpty()) {
+          if (deletes > 0) {
+            delete.executeBatch();
+          }
+          if (inserts > 0) {
             insert.executeBatch();
           }
         }

@@ -175,8 +175,13 @@ final class KafkaSinkWriter implements SinkWriter {
       producer.beginTransaction();
       String header = Long.toString(batchId);
       for (Object[] row : rows) {
+        boolean admitted = layout.admits(row);
+        if (!admitted && layout.mode() != dev.freshet.executor.operators.OutputMode.UPDATE) {
+          continue;
+        }
+        // A group HAVING no longer admits: a tombstone, which compaction removes it by.
         ProducerRecord<String, String> record = new ProducerRecord<>(spec.topic(), null,
-            layout.keyed() ? keyJson(row) : null, valueJson(row));
+            layout.keyed() ? keyJson(row) : null, admitted ? valueJson(row) : null);
         record.headers().add(BATCH_HEADER, header.getBytes(StandardCharsets.UTF_8));
         producer.send(record);
       }

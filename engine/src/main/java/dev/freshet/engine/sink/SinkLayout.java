@@ -22,9 +22,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * @param types the result's column types (Calcite's)
  * @param keyColumns the columns of the group key, by position; empty in APPEND mode
  * @param mode how each batch's rows change the result
+ * @param havingColumn the column holding whether HAVING admits the row's group, or -1: a group
+ *     it does not admit is deleted from an UPDATE result, and its row left out of any other
  */
 public record SinkLayout(List<String> names, List<RelDataType> types, int[] keyColumns,
-    OutputMode mode) {
+    OutputMode mode, int havingColumn) {
   public SinkLayout {
     names = List.copyOf(names);
     types = List.copyOf(types);
@@ -40,6 +42,11 @@ public record SinkLayout(List<String> names, List<RelDataType> types, int[] keyC
   /** The SQL type of column {@code i}. */
   public SqlTypeName typeName(int i) {
     return types.get(i).getSqlTypeName();
+  }
+
+  /** Whether HAVING admits {@code row}'s group (always, without HAVING). */
+  public boolean admits(Object[] row) {
+    return havingColumn < 0 || Boolean.TRUE.equals(row[havingColumn]);
   }
 
   /** Whether the target is upserted by key rather than appended to. */
