@@ -107,13 +107,10 @@ final class SinkDdl {
       if (create.ifNotExists()) {
         return;
       }
-      throw Errors.of(dev.freshet.planner.errors.SqlState.OBJECT_EXISTS, "Sink " + name
-          + " exists already. DROP SINK " + name + " first, or use CREATE SINK IF NOT EXISTS");
+      throw CatalogErrors.sinkExists(name);
     }
     if (engine.catalog().contains(name)) {
-      throw Errors.of(dev.freshet.planner.errors.SqlState.OBJECT_EXISTS, "The name " + name
-          + " is taken by a stream or materialized view, and a sink's checkpoint would share its"
-          + " directory. Give the sink another name");
+      throw CatalogErrors.sinkNameTaken(name);
     }
     SinkSpec spec = SinkOptions.parse(name, create.options());
     SqlNode query;
@@ -189,8 +186,8 @@ final class SinkDdl {
           if (create.ifNotExists() && engine.sinks().containsKey(name)) {
             return;
           }
-          throw Errors.of(dev.freshet.planner.errors.SqlState.OBJECT_EXISTS, "The name " + name
-              + " was taken while the sink was being made. Give the sink another name");
+          throw engine.sinks().containsKey(name) ? CatalogErrors.sinkExists(name)
+              : CatalogErrors.sinkNameTaken(name);
         }
         if (checkpoint != null) {
           StoredPlans.write(checkpoint, execPlan);
@@ -291,8 +288,7 @@ final class SinkDdl {
     }
     if (sink == null) {
       if (!drop.ifExists()) {
-        throw Errors.of(dev.freshet.planner.errors.SqlState.OBJECT_NOT_FOUND, "Sink " + name
-            + " does not exist. SHOW SINKS lists the sinks");
+        throw CatalogErrors.sinkNotFound(name);
       }
       return;
     }

@@ -200,7 +200,7 @@ class FileSourceTest {
     Path file = move("bad.json", "{\"id\":1,\"item\":\"a\",\"qty\":1}\n\n"
         + "{\"id\":2,\"qty\":\"many\"}\n");
 
-    SQLException e = awaitFailure("SELECT * FROM by_item");
+    SQLException e = ViewResults.awaitFailure(statement, "SELECT * FROM by_item");
     assertEquals("22000", e.getSQLState(), e.getMessage());
     assertTrue(e.getMessage().contains("Line 3 of file " + file + " is not a row of stream"
         + " ORDERS (format json): field \"qty\" (column QTY): 'many' is not a whole number that"
@@ -216,32 +216,7 @@ class FileSourceTest {
     drop("c.csv", 30, 60, "csv");
 
     awaitOracle();
-    long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
-    long dropped;
-    while ((dropped = droppedRows()) != 3 && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
-    assertEquals(3, dropped);
-  }
-
-  private long droppedRows() throws SQLException {
-    try (ResultSet rs = statement.executeQuery("SELECT COALESCE(SUM(rows_dropped_by_error), 0)"
-        + " FROM sys.query_progress WHERE name = 'BY_ITEM'")) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
-  private SQLException awaitFailure(String sql) throws SQLException {
-    long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        ViewResults.query(statement, sql);
-      } catch (SQLException e) {
-        return e;
-      }
-    }
-    return fail("after " + ViewResults.DEADLINE + ", " + sql + " still succeeds");
+    assertEquals(3, ViewResults.awaitDroppedRows(statement, "BY_ITEM", 3));
   }
 
   @Test void shouldRefuseWrongOptionsNamingThem() throws Exception {

@@ -175,7 +175,7 @@ class KafkaSourceTest {
     KafkaBroker.sendInTransaction(producer, topic, List.of(new Record(0, "1", json(1, "a", 1)),
         new Record(0, "2", "{\"id\": 2, \"qty\": \"many\"}")), true);
 
-    SQLException e = awaitFailure("SELECT * FROM by_item");
+    SQLException e = ViewResults.awaitFailure(statement, "SELECT * FROM by_item");
     assertEquals("22000", e.getSQLState(), e.getMessage());
     assertTrue(e.getMessage().contains("The record at offset 1 of partition 0 of topic " + topic
         + " is not a row of stream ORDERS (format json): field \"qty\" (column QTY): 'many' is"
@@ -197,32 +197,7 @@ class KafkaSourceTest {
 
     awaitOracle("SELECT item, n, q FROM by_item",
         "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item");
-    long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
-    long dropped;
-    while ((dropped = droppedRows("BY_ITEM")) != 3 && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
-    }
-    assertEquals(3, dropped);
-  }
-
-  private long droppedRows(String name) throws SQLException {
-    try (ResultSet rs = statement.executeQuery("SELECT COALESCE(SUM(rows_dropped_by_error), 0)"
-        + " FROM sys.query_progress WHERE name = '" + name + "'")) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
-  private SQLException awaitFailure(String sql) throws SQLException {
-    long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        ViewResults.query(statement, sql);
-      } catch (SQLException e) {
-        return e;
-      }
-    }
-    return fail("after " + ViewResults.DEADLINE + ", " + sql + " still succeeds");
+    assertEquals(3, ViewResults.awaitDroppedRows(statement, "BY_ITEM", 3));
   }
 
   @Test void shouldResumeAfterARestartWithoutCountingTwice() throws Exception {

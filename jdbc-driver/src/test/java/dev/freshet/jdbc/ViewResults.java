@@ -85,6 +85,37 @@ final class ViewResults {
     }
   }
 
+  /** Re-runs {@code sql} until it fails, and returns the failure; fails after {@link #DEADLINE}. */
+  static SQLException awaitFailure(Statement statement, String sql) throws SQLException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        query(statement, sql);
+      } catch (SQLException e) {
+        return e;
+      }
+    }
+    return fail("after " + DEADLINE + ", " + sql + " still succeeds");
+  }
+
+  /**
+   * The rows query {@code name} has dropped by error ({@code sys.query_progress}), once they are
+   * {@code expected} or {@link #DEADLINE} has passed: the caller asserts the count.
+   */
+  static long awaitDroppedRows(Statement statement, String name, long expected)
+      throws SQLException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    long dropped;
+    do {
+      try (ResultSet rs = statement.executeQuery("SELECT COALESCE(SUM(rows_dropped_by_error),"
+          + " 0) FROM sys.query_progress WHERE name = '" + name + "'")) {
+        rs.next();
+        dropped = rs.getLong(1);
+      }
+    } while (dropped != expected && System.nanoTime() < deadline);
+    return dropped;
+  }
+
   /** Whether two lists hold the same rows the same number of times, in any order. */
   static boolean sameRows(List<List<Object>> actual, List<List<Object>> expected) {
     return counts(actual).equals(counts(expected));

@@ -75,6 +75,25 @@ public final class CatalogErrors {
         + views.get(0) + ".");
   }
 
+  /** {@code CREATE SINK} of a name a sink has (without {@code IF NOT EXISTS}). */
+  public static SQLException sinkExists(String name) {
+    return Errors.of(SqlState.OBJECT_EXISTS, "Sink " + name + " exists already. DROP SINK "
+        + name + " first, or use CREATE SINK IF NOT EXISTS");
+  }
+
+  /** {@code CREATE SINK} of a name a stream or view has: their checkpoints share a directory. */
+  public static SQLException sinkNameTaken(String name) {
+    return Errors.of(SqlState.OBJECT_EXISTS, "The name " + name + " is taken by a stream or"
+        + " materialized view, and a sink's checkpoint would share its directory. Give the sink"
+        + " another name");
+  }
+
+  /** {@code DROP SINK} of a sink there is not. */
+  public static SQLException sinkNotFound(String name) {
+    return Errors.of(SqlState.OBJECT_NOT_FOUND, "Sink " + name + " does not exist. SHOW SINKS"
+        + " lists the sinks");
+  }
+
   /** A stream or view that sinks read, which cannot be dropped before them. */
   public static SQLException inUseBySinks(String kind, String name, List<String> sinks) {
     return Errors.of(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "Cannot drop " + kind + " '" + name

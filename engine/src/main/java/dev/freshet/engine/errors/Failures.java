@@ -39,6 +39,13 @@ public final class Failures {
         // The message names the record and says what to do.
         return Errors.of(SqlState.DATA_EXCEPTION, t.getMessage(), failure);
       }
+      if (t instanceof SinkException) {
+        // The target's own condition where it gave one (a constraint, a lost connection).
+        SqlState state = t.getCause() instanceof SQLException target
+            && target.getSQLState() != null
+            ? SqlState.of(target.getSQLState()).orElse(SqlState.IO_ERROR) : SqlState.IO_ERROR;
+        return Errors.of(state, t.getMessage(), failure);
+      }
       if (t instanceof SourceUnavailableException) {
         return Errors.of(SqlState.UNABLE_TO_CONNECT, t.getMessage(), failure);
       }

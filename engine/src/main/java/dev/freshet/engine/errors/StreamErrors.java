@@ -75,6 +75,13 @@ public final class StreamErrors {
         + connector + "' of sink " + sink + ". Valid options: " + String.join(", ", valid));
   }
 
+  /** A sink's option whose value the connector cannot use; as {@link #badStreamOption}. */
+  public static SQLException badSinkOption(String sink, String option, String value,
+      String expected) {
+    return Errors.of(SqlState.SYNTAX_ERROR, "Option '" + option + "' of sink " + sink
+        + " is '" + value + "', but must be " + expected + ".");
+  }
+
   /**
    * An option whose value the connector cannot use.
    *

@@ -15,7 +15,6 @@ import java.util.List;
 public final class ExternalSink implements Sink {
   private final String description;
   private final SinkWriter writer;
-  private volatile long lastWritten = -1;
 
   /** A sink of {@code writer}, described as {@code description} in progress. */
   public ExternalSink(String description, SinkWriter writer) {
@@ -25,12 +24,6 @@ public final class ExternalSink implements Sink {
 
   @Override public void addBatch(long batchId, List<Object[]> rows) {
     writer.write(batchId, rows);
-    lastWritten = batchId;
-  }
-
-  /** The last batch written (or found written) in this run, -1 before the first. */
-  public long lastWritten() {
-    return lastWritten;
   }
 
   @Override public String description() {

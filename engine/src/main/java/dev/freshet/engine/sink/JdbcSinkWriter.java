@@ -3,6 +3,8 @@ package dev.freshet.engine.sink;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.SinkException;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -157,7 +159,7 @@ final class JdbcSinkWriter implements SinkWriter {
       names.add(name);
       marks.add("?");
     }
-    if (layout.mode() != dev.freshet.executor.operators.OutputMode.UPDATE
+    if (layout.mode() != OutputMode.UPDATE
         || layout.keyColumns().length == 0) {
       return "INSERT INTO " + table + " (" + names + ") VALUES (" + marks + ")";
     }
@@ -183,7 +185,7 @@ final class JdbcSinkWriter implements SinkWriter {
           c.rollback();
           return false;
         }
-        if (layout.mode() == dev.freshet.executor.operators.OutputMode.COMPLETE) {
+        if (layout.mode() == OutputMode.COMPLETE) {
           try (Statement s = c.createStatement()) {
             s.executeUpdate("DELETE FROM " + table);
           }
@@ -194,7 +196,7 @@ final class JdbcSinkWriter implements SinkWriter {
           int deletes = 0;
           for (Object[] row : rows) {
             if (!layout.admits(row)) {
-              if (layout.mode() != dev.freshet.executor.operators.OutputMode.UPDATE) {
+              if (layout.mode() != OutputMode.UPDATE) {
                 continue;
               }
               // A group HAVING no longer admits leaves the table.
@@ -256,19 +258,6 @@ final class JdbcSinkWriter implements SinkWriter {
       upsert.setString(2, queryId);
       upsert.setLong(3, batchId);
       upsert.executeUpdate();
-    }
-  }
-
-  /** Deletes this sink's batch record, so that a sink made again under its name starts over. */
-  void forget() {
-    try (Connection c = pool.getConnection();
-         PreparedStatement delete = c.prepareStatement("DELETE FROM " + BATCH_TABLE
-             + " WHERE sink_name = ?")) {
-      delete.setString(1, sink);
-      delete.executeUpdate();
-      c.commit();
-    } catch (SQLException e) {
-      // The record names another query id: a new sink of the name starts over anyway.
     }
   }
 

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.SinkException;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.errors.SqlState;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -176,7 +178,7 @@ final class KafkaSinkWriter implements SinkWriter {
       String header = Long.toString(batchId);
       for (Object[] row : rows) {
         boolean admitted = layout.admits(row);
-        if (!admitted && layout.mode() != dev.freshet.executor.operators.OutputMode.UPDATE) {
+        if (!admitted && layout.mode() != OutputMode.UPDATE) {
           continue;
         }
         // A group HAVING no longer admits: a tombstone, which compaction removes it by.

@@ -65,8 +65,8 @@ public final class SinkOptions {
             + " 'localhost:9092'");
         String format = lower.getOrDefault("format", "json");
         if (!format.trim().equalsIgnoreCase("json")) {
-          throw StreamErrors.badStreamOption(sink, "format", format, "'json' (a Kafka sink"
-              + " writes JSON)", null);
+          throw StreamErrors.badSinkOption(sink, "format", format, "'json' (a Kafka sink"
+              + " writes JSON)");
         }
         return new KafkaSinkSpec(required(sink, lower, "topic", "the topic to write"),
             properties);
