@@ -109,7 +109,7 @@ final class MaterializedViewDdl {
     }
     RelDataType rowType = rename(planner.typeFactory(), name, plan.rowType(), create.columnList);
 
-    StreamTable source = plan.source();
+    List<StreamTable> sources = plan.sources();
     PlannedQuery run = plan;
     ViewOutputs.Layout layout;
     int keyColumn = -1;
@@ -141,7 +141,7 @@ final class MaterializedViewDdl {
     String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
     ViewOutputs outputs;
     try {
-      outputs = ViewOutputs.build(engine, options, name, layout, execPlan, source, rowType,
+      outputs = ViewOutputs.build(engine, options, name, layout, execPlan, sources, rowType,
           keyColumn, checkpoint, provider, id);
     } catch (UnreadablePlanException e) {
       if (checkpoint == null || execPlan == generated) {
@@ -153,9 +153,11 @@ final class MaterializedViewDdl {
     boolean started = false;
     try {
       synchronized (engine.ddlLock()) {
-        if (catalog.stream(source.name()).orElse(null) != source) {
-          // Dropped (or dropped and created again) while the query was being planned.
-          throw CatalogErrors.streamNotFound(source.name());
+        for (StreamTable source : sources) {
+          if (catalog.stream(source.name()).orElse(null) != source) {
+            // Dropped (or dropped and created again) while the query was being planned.
+            throw CatalogErrors.streamNotFound(source.name());
+          }
         }
         if (catalog.contains(name)) {
           if (create.ifNotExists && catalog.view(name).isPresent()) {
@@ -172,7 +174,7 @@ final class MaterializedViewDdl {
         // of a view of this name is taken over, if it is this query's, and dropped.
         ViewResult result = outputs.openResult();
         ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(),
-            id, sql, List.of(source.name()), result);
+            id, sql, plan.sourceNames(), result);
         MicroBatchExecution execution = new MicroBatchExecution(id, name, outputs.pipeline(),
             outputs.sink(), System::currentTimeMillis, options.trigger(), checkpoint,
             Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),

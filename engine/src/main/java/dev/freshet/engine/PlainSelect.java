@@ -294,7 +294,9 @@ abstract class PlainSelect {
     }
 
     @Override StatementResult.Rows execute(int maxRows) throws SQLException {
-      rejectEndless(plan.source());
+      for (StreamTable stream : plan.sources()) {
+        rejectEndless(stream);
+      }
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           engine.planner().typeFactory(), DataContexts.EMPTY, "bounded-" + UUID.randomUUID())
           .build(plan));

@@ -84,8 +84,11 @@ final class SinkDdl {
    * @param stream the stream its query reads
    * @param view the view it was made from, if any
    */
-  record SinkEntry(String name, String sql, SinkSpec spec, String queryId, String stream,
-      Optional<String> view) {
+  record SinkEntry(String name, String sql, SinkSpec spec, String queryId,
+      List<String> streams, Optional<String> view) {
+    SinkEntry {
+      streams = List.copyOf(streams);
+    }
   }
 
   private SinkDdl() {
@@ -163,7 +166,7 @@ final class SinkDdl {
         .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain())))
         .orElse(null);
     String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
-    StreamTable source = plan.source();
+    List<StreamTable> sources = plan.sources();
 
     SinkWriter writer = SinkWriters.open(name, id, spec, layout);
     OpenedStateStores stores = new OpenedStateStores(checkpoint != null
@@ -176,11 +179,13 @@ final class SinkDdl {
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           planner.typeFactory(), DataContexts.EMPTY, id, stores, engine.partitionExecutor(),
           engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
-          .build(toBuild, source));
+          .build(toBuild, sources));
       built = pipeline;
       synchronized (engine.ddlLock()) {
-        if (engine.catalog().stream(source.name()).orElse(null) != source) {
-          throw CatalogErrors.streamNotFound(source.name());
+        for (StreamTable source : sources) {
+          if (engine.catalog().stream(source.name()).orElse(null) != source) {
+            throw CatalogErrors.streamNotFound(source.name());
+          }
         }
         if (engine.sinks().containsKey(name) || engine.catalog().contains(name)) {
           if (create.ifNotExists() && engine.sinks().containsKey(name)) {
@@ -206,7 +211,7 @@ final class SinkDdl {
         ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),
             name, stopped -> { });
         engine.catalogStore().record(CatalogStore.Kind.SINK, name, sql, options.values());
-        engine.sinks().put(name, new SinkEntry(name, sql, spec, id, source.name(), view));
+        engine.sinks().put(name, new SinkEntry(name, sql, spec, id, plan.sourceNames(), view));
         engine.register(continuous);
         continuous.start();
         started = true;
@@ -215,8 +220,8 @@ final class SinkDdl {
       if (!started) {
         writer.close();
         stores.closeAll();
-        if (built != null && built.source() instanceof QueryReader reader) {
-          reader.close();
+        if (built != null) {
+          ViewOutputs.closeQueryReaders(built);
         }
       }
     }
@@ -309,7 +314,7 @@ final class SinkDdl {
   static List<String> readersOf(Engine engine, String name) {
     List<String> readers = new ArrayList<>();
     for (SinkEntry sink : engine.sinks().values()) {
-      if (sink.stream().equals(name) || sink.view().filter(name::equals).isPresent()) {
+      if (sink.streams().contains(name) || sink.view().filter(name::equals).isPresent()) {
         readers.add(sink.name());
       }
     }

@@ -20,6 +20,7 @@ import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingPipeline;
+import dev.freshet.executor.runtime.SourceInput;
 import dev.freshet.executor.source.QueryReader;
 import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.StatePartitions;
@@ -114,7 +115,7 @@ final class ViewOutputs {
    * @throws dev.freshet.planner.exec.UnreadablePlanException if the plan cannot be built
    */
   static ViewOutputs build(Engine engine, SessionOptions options, String view, Layout layout,
-      ExecPlan plan, StreamTable source, RelDataType rowType, int keyColumn,
+      ExecPlan plan, List<StreamTable> sources, RelDataType rowType, int keyColumn,
       @Nullable Checkpoint checkpoint, StateStoreProviderKind provider, String queryId) {
     OpenedStateStores stores = new OpenedStateStores(stateStores(options, layout, checkpoint,
         provider, engine));
@@ -126,13 +127,13 @@ final class ViewOutputs {
           DataContexts.EMPTY, queryId, layout == Layout.UPDATE ? viewStores : stores,
           engine.partitionExecutor(), engine.inputTasks()).withRowErrors(rowErrors);
       if (layout == Layout.UPDATE) {
-        ExecPlanBuilder.SplitPlan split = builder.buildUpToAggregate(plan, source);
+        ExecPlanBuilder.SplitPlan split = builder.buildUpToAggregate(plan, sources);
         return new ViewOutputs(view, queryId, engine.results(), layout, rowType, keyColumn,
             checkpoint, stores, viewStores, split.pipeline(), new ViewFinalizer(split.aggregate(), split.finalCalcs(),
                 rowType.getFieldCount(), rowErrors), null,
             split.aggregate().eventTimeKey() != null);
       }
-      StreamingPipeline pipeline = builder.build(plan, source);
+      StreamingPipeline pipeline = builder.build(plan, sources);
       // After a restart, a COMPLETE view's rows are computed again from the committed state.
       ExecPlanBuilder.AfterAggregate completeRows = layout == Layout.COMPLETE
           ? builder.buildAfterAggregate(plan) : null;
@@ -300,9 +301,18 @@ final class ViewOutputs {
       result.close();
     }
     stores.closeAll();
-    // A query's own reader (a topic's) has connections of its own; its query would close it.
-    if (pipeline.source() instanceof QueryReader reader) {
-      reader.close();
+    closeQueryReaders(pipeline);
+  }
+
+  /**
+   * Closes the readers of its own that a pipeline whose query never started opened (a topic's
+   * has connections of its own; its query would have closed them).
+   */
+  static void closeQueryReaders(StreamingPipeline pipeline) {
+    for (SourceInput input : pipeline.inputs()) {
+      if (input.source() instanceof QueryReader reader) {
+        reader.close();
+      }
     }
   }
 }

@@ -156,12 +156,12 @@ class OutputModeCheckerTest {
     assertRejected("SELECT STREAM k FROM s UNION VALUES ('x')", SPARK_RULE, message);
   }
 
-  @Test void shouldRejectUnionOfStreamsAsNotSupportedYet() throws Exception {
+  @Test void shouldRejectUnionOfStreamsWithoutAll() throws Exception {
     statement.execute("CREATE STREAM s2 (k VARCHAR) WITH (connector = 'memory')");
-    String message = "UNION of streams is not supported yet: a continuous query reads one"
-        + " stream. Run one query per stream";
-    assertRejected("SELECT STREAM k FROM s UNION ALL SELECT k FROM s2", NOT_SUPPORTED_YET,
-        message);
+    String message = "UNION of streams without ALL is not supported, because dropping duplicates"
+        + " would keep every row of every stream. Write UNION ALL, and GROUP BY the columns if"
+        + " duplicates must be counted once";
+    assertRejected("SELECT STREAM k FROM s UNION SELECT k FROM s2", NOT_SUPPORTED_YET, message);
     assertRejected("SELECT STREAM k FROM s UNION SELECT k FROM s", NOT_SUPPORTED_YET, message);
   }
 

@@ -14,9 +14,10 @@ import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.TimeWindow;
 import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;
 import dev.freshet.planner.rules.FreshetRules;
+import dev.freshet.planner.rules.StreamStreamJoins;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -154,10 +155,14 @@ public final class FreshetPlanner {
     RelNode normalized = hep(rel, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_MERGE,
         CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE);
     OutputMode mode = OutputModeChecker.check(normalized, emit);
-    StreamTable source = singleStream(normalized);
+    List<StreamTable> sources = streamsOf(normalized);
 
     // Event time and windows enter the plan after the checker, which reads the query as written.
-    RelNode windowed = hep(withWatermarks(normalized), FreshetRules.WINDOW_TABLE_FUNCTION,
+    // A join's condition whole (also what WHERE adds to it) before it is split: its equal
+    // keys, the range of event times that lets its state go, and the rest.
+    RelNode joined = StreamStreamJoins.plan(hep(withWatermarks(normalized),
+        CoreRules.FILTER_INTO_JOIN));
+    RelNode windowed = hep(joined, FreshetRules.WINDOW_TABLE_FUNCTION,
         FreshetRules.GROUP_WINDOW);
     rejectSessionWindows(windowed);
     checkWindowsPerRow(windowed, maxWindowsPerRow);
@@ -168,7 +173,7 @@ public final class FreshetPlanner {
     RelNode physical = hep(logical, CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC,
         CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
     boolean aggregating = containsAggregate(normalized);
-    return new PlannedQuery(logical, physical, rel.getRowType(), mode, source, aggregating);
+    return new PlannedQuery(logical, physical, rel.getRowType(), mode, sources, aggregating);
   }
 
   /**
@@ -300,22 +305,22 @@ public final class FreshetPlanner {
   }
 
   /**
-   * The single stream that a plan reads. {@link OutputModeChecker} has rejected plans that read no
-   * stream, and the joins, set operations and subqueries through which a plan could read more.
+   * The streams that a plan reads, each once, in the order of their first scan (left to right).
+   * {@link OutputModeChecker} has rejected plans that read no stream.
    */
-  private static StreamTable singleStream(RelNode rel) {
-    Set<StreamTable> streams = new HashSet<>();
+  private static List<StreamTable> streamsOf(RelNode rel) {
+    Set<StreamTable> streams = new LinkedHashSet<>();
     for (RelOptTable table : RelOptUtil.findAllTables(rel)) {
       StreamTable stream = table.unwrap(StreamTable.class);
       if (stream != null) {
         streams.add(stream);
       }
     }
-    if (streams.size() != 1) {
-      throw new IllegalStateException("the output-mode checker passed a plan that reads "
-          + streams.size() + " streams:\n" + RelOptUtil.toString(rel));
+    if (streams.isEmpty()) {
+      throw new IllegalStateException("the output-mode checker passed a plan that reads no"
+          + " stream:\n" + RelOptUtil.toString(rel));
     }
-    return streams.iterator().next();
+    return List.copyOf(streams);
   }
 
   private static boolean containsAggregate(RelNode rel) {

@@ -100,9 +100,13 @@ final class OutputModeChecker {
     if (rel instanceof Aggregate && isStreaming(((Aggregate) rel).getInput())) {
       Aggregate aggregate = (Aggregate) rel;
       checkNoGroupingSets(aggregate);
+      checkNotOverStreamStreamJoin(aggregate);
       for (AggregateCall call : aggregate.getAggCallList()) {
         checkCall(call);
       }
+    } else if (rel instanceof Join join && isStreaming(join.getLeft())
+        && isStreaming(join.getRight())) {
+      checkStreamStreamJoin(join, mode, emit);
     } else if (rel instanceof Join || rel instanceof Correlate) {
       checkNoJoin(rel);
     } else if (rel instanceof Union) {
@@ -329,9 +333,10 @@ final class OutputModeChecker {
   }
 
   /**
-   * UNION of a stream and a query that reads none, or of two streams. Spark rejects the first,
-   * because the other side would be read again in every batch; it runs the second, which
-   * Freshet does not yet since a continuous query reads one stream.
+   * UNION of a stream and a query that reads none, which Spark rejects because the other side
+   * would be read again in every batch, and UNION without ALL, which would have to remember every
+   * row of every stream to drop duplicates. {@code UNION ALL} of streams runs, as Spark's
+   * {@code union}.
    *
    * <p>Spark: "Union between streaming and batch DataFrames/Datasets is not supported".
    */
@@ -348,8 +353,11 @@ final class OutputModeChecker {
           "UNION of a stream and a query that reads no stream is not supported",
           "Query the stream alone; to add rows to it, INSERT them INTO the stream");
     }
-    throw PlannerErrors.notSupported("UNION of streams is not supported yet: a continuous query"
-        + " reads one stream", "Run one query per stream");
+    if (!union.all) {
+      throw PlannerErrors.notSupported("UNION of streams without ALL is not supported, because"
+          + " dropping duplicates would keep every row of every stream",
+          "Write UNION ALL, and GROUP BY the columns if duplicates must be counted once");
+    }
   }
 
   /**
@@ -398,6 +406,54 @@ final class OutputModeChecker {
       throw PlannerErrors.notSupported("Joins are not supported yet: a continuous query reads one"
           + " stream and joins it with nothing", "Query the stream alone");
     }
+  }
+
+  /**
+   * A join of two streams runs in APPEND mode only, as Spark's: a joined row, once emitted, is
+   * never taken back. Its inputs must not be aggregations, whose rows change.
+   *
+   * <p>Spark: "Join between two streaming DataFrames/Datasets is not supported in Update output
+   * mode, only in Append output mode".
+   */
+  private static void checkStreamStreamJoin(Join join, OutputMode mode, @Nullable EmitMode emit)
+      throws PlanningException {
+    if (mode != OutputMode.APPEND) {
+      throw PlannerErrors.outputModeNotSupported("A join of two streams is not supported in "
+              + emitText(mode, emit) + " mode, only in EMIT APPEND, because a joined row, once"
+              + " emitted, is never changed",
+          "Use EMIT APPEND (the default of a query without GROUP BY)");
+    }
+    if (hasStreamingAggregate(join.getLeft()) || hasStreamingAggregate(join.getRight())) {
+      throw PlannerErrors.notSupported("A join with the result of a streaming aggregation is"
+          + " not supported yet", "Join the streams themselves");
+    }
+  }
+
+  /**
+   * An aggregation over a join of two streams. Spark 3.5 runs it in APPEND mode by carrying
+   * each operator's own watermark through the join (a joined row can be older than the global
+   * watermark); Freshet has one watermark per query, which would drop such rows as late.
+   */
+  private static void checkNotOverStreamStreamJoin(Aggregate aggregate)
+      throws PlanningException {
+    if (containsStreamStreamJoin(aggregate.getInput())) {
+      throw PlannerErrors.notSupported("An aggregation over a join of two streams is not"
+              + " supported yet, because Freshet does not yet carry a watermark through a join",
+          "Query the joined rows with EMIT APPEND, and aggregate each stream on its own");
+    }
+  }
+
+  private static boolean containsStreamStreamJoin(RelNode rel) {
+    RelNode r = rel.stripped();
+    if (r instanceof Join join && isStreaming(join.getLeft()) && isStreaming(join.getRight())) {
+      return true;
+    }
+    for (RelNode input : r.getInputs()) {
+      if (containsStreamStreamJoin(input)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -522,6 +578,19 @@ final class OutputModeChecker {
     }
     if (r instanceof Filter) {
       return derives(((Filter) r).getInput(), column, test);
+    }
+    if (r instanceof Union) {
+      for (RelNode input : r.getInputs()) {
+        if (!derives(input, column, test)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    if (r instanceof Join join) {
+      int leftColumns = join.getLeft().getRowType().getFieldCount();
+      return column < leftColumns ? derives(join.getLeft(), column, test)
+          : derives(join.getRight(), column - leftColumns, test);
     }
     if (r instanceof TableFunctionScan) {
       int timeColumn = windowTimeColumn((TableFunctionScan) r);

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.catalog.StreamTable;
+import java.util.List;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 
@@ -14,21 +15,29 @@ import org.apache.calcite.rel.type.RelDataType;
  * @param physical the same plan with filters and projections merged into calcs, ready to run
  * @param rowType the result columns
  * @param outputMode what each batch emits
- * @param source the stream the query reads
+ * @param sources the streams the query reads, each once, in the order of their first scan
  * @param aggregating whether the query has a stateful aggregation
  */
 public record PlannedQuery(RelNode logical, RelNode physical, RelDataType rowType,
-    OutputMode outputMode, StreamTable source, boolean aggregating) {
+    OutputMode outputMode, List<StreamTable> sources, boolean aggregating) {
   public PlannedQuery {
     requireNonNull(logical, "logical");
     requireNonNull(physical, "physical");
     requireNonNull(rowType, "rowType");
     requireNonNull(outputMode, "outputMode");
-    requireNonNull(source, "source");
+    sources = List.copyOf(sources);
+    if (sources.isEmpty()) {
+      throw new IllegalArgumentException("a continuous query reads a stream");
+    }
   }
 
   /** The same query with another physical plan, e.g. one that also outputs hidden columns. */
   public PlannedQuery withPhysical(RelNode physical) {
-    return new PlannedQuery(logical, physical, rowType, outputMode, source, aggregating);
+    return new PlannedQuery(logical, physical, rowType, outputMode, sources, aggregating);
+  }
+
+  /** The names of the streams the query reads. */
+  public List<String> sourceNames() {
+    return sources.stream().map(StreamTable::name).toList();
   }
 }

@@ -2,7 +2,6 @@ package dev.freshet.executor.runtime;
 
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
-import dev.freshet.executor.source.Source;
 import java.util.List;
 
 /**
@@ -16,21 +15,32 @@ public final class BoundedExecution {
   }
 
   /**
-   * Runs one batch over the source's offsets {@code (0, latest]} and returns its output rows.
+   * Runs one batch over each source's offsets {@code (0, latest]} and returns its output rows.
    * Nothing is late and nothing final: the watermark has no say over a bounded query.
    */
   public static List<Object[]> run(StreamingPipeline streamingPipeline, long batchTimestampMs) {
-    Source source = streamingPipeline.source();
-    Operator pipeline = streamingPipeline.head();
+    List<SourceInput> inputs = streamingPipeline.inputs();
     BatchContext batch = new BatchContext(0, batchTimestampMs, BatchContext.NO_WATERMARK,
         BatchContext.NO_WATERMARK);
-    long end = source.latestOffset();
-    pipeline.startBatch(batch);
+    long[] ends = new long[inputs.size()];
+    for (int i = 0; i < ends.length; i++) {
+      ends[i] = inputs.get(i).source().latestOffset();
+    }
     try {
-      source.readRange(0, end, pipeline::push);
-      pipeline.finishBatch(batch);
+      for (SourceInput input : inputs) {
+        input.head().startBatch(batch);
+      }
+      for (int i = 0; i < ends.length; i++) {
+        Operator head = inputs.get(i).head();
+        inputs.get(i).source().readRange(0, ends[i], head::push);
+      }
+      for (SourceInput input : inputs) {
+        input.head().finishBatch(batch);
+      }
     } catch (RuntimeException | Error e) {
-      pipeline.abortBatch(batch);
+      for (SourceInput input : inputs) {
+        input.head().abortBatch(batch);
+      }
       throw e;
     }
     return streamingPipeline.output().takeRows();

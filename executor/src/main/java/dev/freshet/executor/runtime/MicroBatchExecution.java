@@ -29,6 +29,7 @@ import dev.freshet.executor.source.SupportsPartitionedReads;
 import dev.freshet.executor.source.SupportsTimedAvailability;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +56,11 @@ import org.slf4j.LoggerFactory;
  * others on the pipeline's task executor. Batches of fewer than
  * {@value #MIN_ROWS_PER_INPUT_TASK} rows per task are read on the batch thread alone.
  *
+ * <p>A query may read several streams (a join, a union: {@link StreamingPipeline#otherInputs()}).
+ * Then each batch takes a range of offsets of every stream, recorded together in one offset log
+ * entry, and reads the streams one after another on the batch thread, each into its own chain of
+ * operators; a batch runs when any stream has new data.
+ *
  * <p>Event time follows Spark: the watermark computed after batch {@code N - 1} is batch
  * {@code N}'s eviction watermark, and the previous batch's watermark its late-data watermark. When
  * the watermark advances far enough that a stateful operator would evict or finalize groups, a
@@ -71,7 +77,10 @@ public final class MicroBatchExecution implements StreamingQuery {
 
   private final String id;
   private final String name;
+  /** The first (often the only) stream the query reads: the one input tasks may split. */
   private final Source source;
+  /** Every stream the query reads, in the order of the offset log's entries. */
+  private final List<SourceInput> inputs;
   private final StreamingPipeline streamingPipeline;
   private final Operator pipeline;
   private final CollectOperator output;
@@ -94,7 +103,8 @@ public final class MicroBatchExecution implements StreamingQuery {
   private boolean idle;
   private QueryStatus status = QueryStatus.INITIALIZING;
   private Throwable error;
-  private long committedOffset;
+  /** Per stream, the end offset of the last committed batch. */
+  private long[] committedOffsets;
   private long lastBatchId = -1;
   /** The most recent progress records, oldest first; at most {@link #PROGRESS_RETAINED}. */
   private final java.util.ArrayDeque<StreamingQueryProgress> progress = new java.util.ArrayDeque<>();
@@ -219,6 +229,8 @@ public final class MicroBatchExecution implements StreamingQuery {
     this.name = requireNonNull(name, "name");
     this.streamingPipeline = requireNonNull(pipeline, "pipeline");
     this.source = pipeline.source();
+    this.inputs = pipeline.inputs();
+    this.committedOffsets = new long[inputs.size()];
     this.pipeline = pipeline.head();
     this.output = pipeline.output();
     this.sink = requireNonNull(sink, "sink");
@@ -235,9 +247,11 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
       status = QueryStatus.ACTIVE;
     }
-    if (checkpoint != null && source instanceof SupportsMetadataDirectory durable) {
-      // Before anyone asks the source for an offset: its metadata is the checkpoint's.
-      durable.useMetadataDirectory(checkpoint.sourceDirectory(0));
+    for (int i = 0; checkpoint != null && i < inputs.size(); i++) {
+      if (inputs.get(i).source() instanceof SupportsMetadataDirectory durable) {
+        // Before anyone asks the source for an offset: its metadata is the checkpoint's.
+        durable.useMetadataDirectory(checkpoint.sourceDirectory(i));
+      }
     }
     thread.start();
     return this;
@@ -284,10 +298,10 @@ public final class MicroBatchExecution implements StreamingQuery {
    * returns the query is idle.
    */
   @Override public boolean processAllAvailable(Duration timeout) throws InterruptedException {
-    long target = source.latestOffset();
+    long[] target = latestOffsets();
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
-      while ((committedOffset < target || !idle) && status == QueryStatus.ACTIVE) {
+      while ((!reaches(committedOffsets, target) || !idle) && status == QueryStatus.ACTIVE) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
@@ -295,8 +309,27 @@ public final class MicroBatchExecution implements StreamingQuery {
         Duration wait = Duration.ofNanos(left);
         lock.wait(Math.max(1, wait.toMillis()));
       }
-      return committedOffset >= target;
+      return reaches(committedOffsets, target);
     }
+  }
+
+  /** Whether every stream's offset in {@code offsets} is at least its {@code target}. */
+  private static boolean reaches(long[] offsets, long[] target) {
+    for (int i = 0; i < offsets.length; i++) {
+      if (offsets[i] < target[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Every stream's latest offset. */
+  private long[] latestOffsets() {
+    long[] latest = new long[inputs.size()];
+    for (int i = 0; i < latest.length; i++) {
+      latest[i] = inputs.get(i).source().latestOffset();
+    }
+    return latest;
   }
 
   /**
@@ -326,9 +359,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       lock.notifyAll();
       if (status == QueryStatus.INITIALIZING) {
         status = QueryStatus.STOPPED;
-        if (source instanceof QueryReader reader) {
-          reader.close();
-        }
+        closeQueryReaders();
         sink.queryTerminated(null);
         return;
       }
@@ -370,15 +401,15 @@ public final class MicroBatchExecution implements StreamingQuery {
 
   private void runBatches() {
     Throwable failure = null;
-    try (AutoCloseable registration = source.onNewData(this::signalNewData)) {
+    try (AutoCloseable registration = onNewData()) {
       RestartDecision restart = checkpoint == null ? null
-          : RestartDecision.decide(checkpoint, 1, pinnedConf);
+          : RestartDecision.decide(checkpoint, inputs.size(), pinnedConf);
       long batchId = 0;
       long previousWatermark = 0;
       long lastBatchStartMs = 0;
       int batchesRun = 0;
       boolean resumed = false;
-      restoreInitialOffset();
+      restoreInitialOffsets();
       if (restart != null && !restart.isFreshStart()) {
         resumed = true;
         batchId = restart.batchId();
@@ -386,39 +417,38 @@ public final class MicroBatchExecution implements StreamingQuery {
         for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
           w.advanceTo(restart.watermarkMs());
         }
-        long restoredStart = restoreOffset(restart.startOffsets().get(0));
-        long restoredEnd = restart.rerun()
-            ? restoreOffset(restart.endOffsets().orElseThrow().get(0)) : restoredStart;
+        long[] restoredStart = restoreOffsets(restart.startOffsets());
+        long[] restoredEnd = restart.rerun()
+            ? restoreOffsets(restart.endOffsets().orElseThrow()) : restoredStart;
         synchronized (lock) {
-          committedOffset = restoredStart;
+          committedOffsets = restoredStart.clone();
           lastBatchId = batchId - 1;
         }
-        checkSourceReaches(restoredEnd, restart.rerun() ? batchId : batchId - 1);
+        checkSourcesReach(restoredEnd, restart.rerun() ? batchId : batchId - 1);
         if (restart.rerun()) {
           // The batch was planned and maybe half done: run it again exactly as recorded.
-          long end = restoredEnd;
           lastBatchStartMs = restart.batchTimestampMs().orElse(clock.getAsLong());
           long started = System.nanoTime();
           BatchContext batch = new BatchContext(batchId, lastBatchStartMs, previousWatermark,
               restart.watermarkMs(), resources);
-          RowCounts counts = runBatch(batch, committedOffset, end);
-          commit(batch, committedOffset, end, counts, started);
+          RowCounts counts = runBatch(batch, restoredStart, restoredEnd);
+          commit(batch, restoredStart, restoredEnd, counts, started);
           previousWatermark = restart.watermarkMs();
           batchId++;
           batchesRun++;
         }
       }
       // Once and AvailableNow process what is there at start, and no more.
-      long target = trigger.isBounded() ? source.latestOffset() : Long.MAX_VALUE;
+      long[] target = trigger.isBounded() ? latestOffsets() : null;
       while (true) {
-        long start = committedOffsetSnapshot();
-        checkSourceReaches(start, batchId - 1);
-        long end = nextBatchEnd(start, target);
+        long[] start = committedOffsetsSnapshot();
+        checkSourcesReach(start, batchId - 1);
+        long[] end = nextBatchEnds(start, target);
         long watermark = streamingPipeline.watermarkMs();
-        boolean hasData = end > start;
+        boolean hasData = !Arrays.equals(start, end);
         // A batch without data runs only to let the advanced watermark evict or finalize state.
         boolean noDataBatch = !hasData && (batchesRun > 0 || resumed)
-            && pipeline.needsNoDataBatch(watermark);
+            && needsNoDataBatch(watermark);
         if (trigger instanceof Trigger.Once && batchesRun > 0) {
           break;
         }
@@ -435,14 +465,13 @@ public final class MicroBatchExecution implements StreamingQuery {
           break;
         }
         // A batch takes everything that arrived by now, including during the trigger wait.
-        end = nextBatchEnd(start, target);
+        end = nextBatchEnds(start, target);
         lastBatchStartMs = clock.getAsLong();
         long started = System.nanoTime();
         if (checkpoint != null) {
           // Write-ahead: the batch's offsets, watermark and time are durable before it runs.
           if (!checkpoint.offsetLog().add(batchId,
-              new OffsetSeq(watermark, lastBatchStartMs, pinnedConf,
-                  List.of(sourceOffset(end))))) {
+              new OffsetSeq(watermark, lastBatchStartMs, pinnedConf, sourceOffsets(end)))) {
             throw CheckpointException.concurrentUpdate(checkpoint.offsetLog().batchFile(batchId));
           }
           checkpoint.retain();
@@ -462,10 +491,7 @@ public final class MicroBatchExecution implements StreamingQuery {
       LOG.warn("Query {} failed", name, t);
     }
     resources.release();
-    if (source instanceof QueryReader reader) {
-      // This query's own reader (its connections and threads), not a stream others read.
-      reader.close();
-    }
+    closeQueryReaders();
     for (StatefulAggregateOperator op : streamingPipeline.statefulOperators()) {
       try {
         op.closeStores();
@@ -482,27 +508,98 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
   }
 
-  /**
-   * Makes a source with JSON offsets start where it started when the query first ran: recorded
-   * in the checkpoint by the first run, taken back by every later one. A query without a
-   * checkpoint starts wherever its source starts.
-   */
-  private void restoreInitialOffset() {
-    if (checkpoint != null && source instanceof SupportsJsonOffsets json) {
-      SourceOffset initial = checkpoint.recordInitialOffset(0,
-          new SourceOffset(json.offsetJson(0)));
-      json.restoreInitialOffset(initial.json());
+  /** Closes the query's own readers (their connections and threads), not streams others read. */
+  private void closeQueryReaders() {
+    for (SourceInput input : inputs) {
+      if (input.source() instanceof QueryReader reader) {
+        reader.close();
+      }
     }
   }
 
-  /** The offset log's form of the source's offset {@code offset}. */
-  private SourceOffset sourceOffset(long offset) {
-    return source instanceof SupportsJsonOffsets json
+  /** Registers for every stream's new-data signal; closing the result unregisters them all. */
+  private AutoCloseable onNewData() throws Exception {
+    List<AutoCloseable> registrations = new ArrayList<>();
+    try {
+      for (SourceInput input : inputs) {
+        registrations.add(input.source().onNewData(this::signalNewData));
+      }
+    } catch (Exception | Error e) {
+      closeAll(registrations);
+      throw e;
+    }
+    return () -> closeAll(registrations);
+  }
+
+  private static void closeAll(List<AutoCloseable> registrations) throws Exception {
+    Exception first = null;
+    for (AutoCloseable r : registrations) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  /** Whether the watermark {@code watermark} makes a batch without data due in any chain. */
+  private boolean needsNoDataBatch(long watermark) {
+    for (SourceInput input : inputs) {
+      if (input.head().needsNoDataBatch(watermark)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Makes each source with JSON offsets start where it started when the query first ran:
+   * recorded in the checkpoint by the first run, taken back by every later one. A query without
+   * a checkpoint starts wherever its sources start.
+   */
+  private void restoreInitialOffsets() {
+    for (int i = 0; checkpoint != null && i < inputs.size(); i++) {
+      if (inputs.get(i).source() instanceof SupportsJsonOffsets json) {
+        SourceOffset initial = checkpoint.recordInitialOffset(i,
+            new SourceOffset(json.offsetJson(0)));
+        json.restoreInitialOffset(initial.json());
+      }
+    }
+  }
+
+  /** The offset log's form of every stream's offset in {@code offsets}. */
+  private List<SourceOffset> sourceOffsets(long[] offsets) {
+    List<SourceOffset> recorded = new ArrayList<>(offsets.length);
+    for (int i = 0; i < offsets.length; i++) {
+      recorded.add(sourceOffset(i, offsets[i]));
+    }
+    return recorded;
+  }
+
+  /** The offset log's form of stream {@code i}'s offset {@code offset}. */
+  private SourceOffset sourceOffset(int i, long offset) {
+    return inputs.get(i).source() instanceof SupportsJsonOffsets json
         ? new SourceOffset(json.offsetJson(offset)) : SourceOffset.of(offset);
   }
 
+  /** Every stream's offset for what the offset log recorded. */
+  private long[] restoreOffsets(List<SourceOffset> recorded) {
+    long[] offsets = new long[inputs.size()];
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = restoreOffset(inputs.get(i).source(), recorded.get(i));
+    }
+    return offsets;
+  }
+
   /** The source's offset for what the offset log recorded. */
-  private long restoreOffset(SourceOffset recorded) {
+  private static long restoreOffset(Source source, SourceOffset recorded) {
     if (source instanceof SupportsJsonOffsets json) {
       // A recorded 0 ("-" or a query that read nothing yet) is where the source starts.
       return recorded.asLong().isPresent() && recorded.asLong().getAsLong() == 0
@@ -513,11 +610,29 @@ public final class MicroBatchExecution implements StreamingQuery {
         + " has " + recorded.json()));
   }
 
-  /** Rows a batch read and rows it handed to the sink. */
-  private record RowCounts(long input, long output) {}
+  /** Rows a batch read, per stream, and rows it handed to the sink. */
+  private record RowCounts(long[] inputs, long output) {
+    long input() {
+      long rows = 0;
+      for (long n : inputs) {
+        rows += n;
+      }
+      return rows;
+    }
+  }
 
-  /** Runs the batch through the pipeline into the sink. */
-  private RowCounts runBatch(BatchContext batch, long start, long end) {
+  /** Runs the batch of offsets {@code (start, end]} through the pipeline into the sink. */
+  private RowCounts runBatch(BatchContext batch, long[] start, long[] end) {
+    long[] inputRows = inputs.size() == 1
+        ? new long[] {runOneStream(batch, start[0], end[0])}
+        : runStreams(batch, start, end);
+    List<Object[]> rows = output.takeRows();
+    sink.addBatch(batch.batchId(), rows);
+    return new RowCounts(inputRows, rows.size());
+  }
+
+  /** Reads a batch of the one stream, in input tasks if it is large; returns its rows. */
+  private long runOneStream(BatchContext batch, long start, long end) {
     List<Operator> extraTasks = streamingPipeline.extraInputTasks();
     long inputRows;
     pipeline.startBatch(batch);
@@ -539,9 +654,37 @@ public final class MicroBatchExecution implements StreamingQuery {
       pipeline.abortBatch(batch);
       throw e;
     }
-    List<Object[]> rows = output.takeRows();
-    sink.addBatch(batch.batchId(), rows);
-    return new RowCounts(inputRows, rows.size());
+    return inputRows;
+  }
+
+  /**
+   * Reads a batch of several streams, one after another on the batch thread, each into its own
+   * chain; every chain starts and finishes the batch, also when its stream has no new rows.
+   */
+  private long[] runStreams(BatchContext batch, long[] start, long[] end) {
+    long[] rows = new long[inputs.size()];
+    try {
+      for (SourceInput input : inputs) {
+        input.head().startBatch(batch);
+      }
+      for (int i = 0; i < rows.length; i++) {
+        SourceInput input = inputs.get(i);
+        RowsInto into = new RowsInto(input.head(), resources);
+        if (end[i] > start[i]) {
+          input.source().readRange(start[i], end[i], into);
+        }
+        rows[i] = into.count;
+      }
+      for (SourceInput input : inputs) {
+        input.head().finishBatch(batch);
+      }
+    } catch (RuntimeException | Error e) {
+      for (SourceInput input : inputs) {
+        input.head().abortBatch(batch);
+      }
+      throw e;
+    }
+    return rows;
   }
 
   /**
@@ -662,8 +805,10 @@ public final class MicroBatchExecution implements StreamingQuery {
   /** Rows the pipeline had dropped by the end of the previous batch's progress. */
   private long droppedBefore;
 
-  private void recordProgress(BatchContext batch, long startOffset, long endOffset,
-      long inputRows, long outputRows, long durationMs) {
+  private void recordProgress(BatchContext batch, long[] start, long[] end, RowCounts counts,
+      long durationMs) {
+    long inputRows = counts.input();
+    long outputRows = counts.output();
     List<StateOperatorProgress> operators = new java.util.ArrayList<>();
     for (StatefulAggregateOperator op : streamingPipeline.statefulOperators()) {
       AggregateMetrics m = op.metrics();
@@ -685,16 +830,18 @@ public final class MicroBatchExecution implements StreamingQuery {
         : java.util.Map.of("watermark", java.time.format.DateTimeFormatter.ofPattern(
             "uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC)
             .format(java.time.Instant.ofEpochMilli(batch.evictionWatermarkMs())));
-    long dropped = streamingPipeline.rowErrors().droppedRows()
-        + (source instanceof SupportsDroppedRecords skipping ? skipping.droppedRecords() : 0);
+    long dropped = streamingPipeline.rowErrors().droppedRows();
+    for (SourceInput input : inputs) {
+      if (input.source() instanceof SupportsDroppedRecords skipping) {
+        dropped += skipping.droppedRecords();
+      }
+    }
     long droppedInBatch = dropped - droppedBefore;
     droppedBefore = dropped;
     StreamingQueryProgress p = new StreamingQueryProgress(id, name, batch.batchId(),
         batch.batchTimestampMs(), inputRows, batch.evictionWatermarkMs(), durationMs, outputRows,
         droppedInBatch, operators, runId, inputRate, processedRate, eventTime,
-        List.of(new SourceProgress(source.description(), sourceOffset(startOffset),
-            sourceOffset(endOffset), inputRows,
-            inputRate, processedRate)),
+        sourceProgress(start, end, counts.inputs(), sincePreviousMs, durationMs),
         new SinkProgress(sink.description(), outputRows));
     synchronized (lock) {
       progress.addLast(p);
@@ -702,6 +849,19 @@ public final class MicroBatchExecution implements StreamingQuery {
         progress.removeFirst();
       }
     }
+  }
+
+  /** Each stream's part of a batch's progress, its rates as the batch's (Spark's). */
+  private List<SourceProgress> sourceProgress(long[] start, long[] end, long[] rows,
+      long sincePreviousMs, long durationMs) {
+    List<SourceProgress> sources = new ArrayList<>(rows.length);
+    for (int i = 0; i < rows.length; i++) {
+      double inputRate = sincePreviousMs > 0 ? rows[i] * 1000.0 / sincePreviousMs : 0;
+      sources.add(new SourceProgress(inputs.get(i).source().description(),
+          sourceOffset(i, start[i]), sourceOffset(i, end[i]), rows[i], inputRate,
+          rows[i] * 1000.0 / Math.max(1, durationMs)));
+    }
+    return sources;
   }
 
   /**
@@ -712,7 +872,7 @@ public final class MicroBatchExecution implements StreamingQuery {
    * @param counts from {@link #runBatch}
    * @param startedNanos {@link System#nanoTime} before the batch's offsets were written
    */
-  private void commit(BatchContext batch, long start, long end, RowCounts counts,
+  private void commit(BatchContext batch, long[] start, long[] end, RowCounts counts,
       long startedNanos) {
     long batchId = batch.batchId();
     if (checkpoint != null) {
@@ -722,10 +882,9 @@ public final class MicroBatchExecution implements StreamingQuery {
       }
     }
     sink.batchCommitted(batchId);
-    recordProgress(batch, start, end, counts.input(), counts.output(),
-        (System.nanoTime() - startedNanos) / 1_000_000);
+    recordProgress(batch, start, end, counts, (System.nanoTime() - startedNanos) / 1_000_000);
     synchronized (lock) {
-      committedOffset = end;
+      committedOffsets = end.clone();
       lastBatchId = batchId;
       lock.notifyAll();
     }
@@ -749,32 +908,41 @@ public final class MicroBatchExecution implements StreamingQuery {
   }
 
   /**
-   * The end offset of the batch that starts after {@code start}: what is available, within the
-   * source's admission control and the bounded trigger's {@code target}. {@link Trigger.Once}
-   * runs one batch, so it takes everything, as Spark's {@code ReadAllAvailable} does.
+   * The end offsets of the batch that starts after {@code start}: what each stream has
+   * available, within its admission control and the bounded trigger's {@code target} (null:
+   * none). {@link Trigger.Once} runs one batch, so it takes everything, as Spark's
+   * {@code ReadAllAvailable} does.
    */
-  private long nextBatchEnd(long start, long target) {
-    long latest = source instanceof SupportsAdmissionControl limited
-        && !(trigger instanceof Trigger.Once)
-        ? limited.latestOffset(start) : source.latestOffset();
-    return Math.min(latest, target);
+  private long[] nextBatchEnds(long[] start, long[] target) {
+    long[] end = new long[start.length];
+    for (int i = 0; i < end.length; i++) {
+      Source s = inputs.get(i).source();
+      long latest = s instanceof SupportsAdmissionControl limited
+          && !(trigger instanceof Trigger.Once)
+          ? limited.latestOffset(start[i]) : s.latestOffset();
+      end[i] = target == null ? latest : Math.min(latest, target[i]);
+    }
+    return end;
   }
 
   /**
-   * Fails the query if its source's latest offset is below {@code offset}, which batch
-   * {@code batchId} recorded: the source lost data or went backwards, and the offsets it hands
-   * out next would be taken for ones the query has read.
+   * Fails the query if a stream's latest offset is below its offset in {@code offsets}, which
+   * batch {@code batchId} recorded: the source lost data or went backwards, and the offsets it
+   * hands out next would be taken for ones the query has read.
    */
-  private void checkSourceReaches(long offset, long batchId) {
-    long latest = source.latestOffset();
-    if (latest < offset) {
-      if (checkpoint == null) {
-        throw new IllegalStateException("Query " + name + " has read " + source.description()
-            + " up to offset " + offset + ", which is ahead of the source's latest offset "
-            + latest + ": the source went backwards");
+  private void checkSourcesReach(long[] offsets, long batchId) {
+    for (int i = 0; i < offsets.length; i++) {
+      Source s = inputs.get(i).source();
+      long latest = s.latestOffset();
+      if (latest < offsets[i]) {
+        if (checkpoint == null) {
+          throw new IllegalStateException("Query " + name + " has read " + s.description()
+              + " up to offset " + offsets[i] + ", which is ahead of the source's latest offset "
+              + latest + ": the source went backwards");
+        }
+        throw CheckpointException.aheadOfSource(checkpoint.offsetLog().batchFile(batchId),
+            s.description(), offsets[i], latest);
       }
-      throw CheckpointException.aheadOfSource(checkpoint.offsetLog().batchFile(batchId),
-          source.description(), offset, latest);
     }
   }
 
@@ -785,24 +953,31 @@ public final class MicroBatchExecution implements StreamingQuery {
   }
 
   /**
-   * Waits until the source has data beyond the committed offset; false if stop was requested.
-   * The source wakes it by its new-data signal or, if its data appears with time, the wait ends
-   * when the next offset is due.
+   * Waits until a stream has data beyond its committed offset; false if stop was requested.
+   * A stream wakes it by its new-data signal or, if its data appears with time, the wait ends
+   * when its next offset is due.
    */
   private boolean awaitWork() throws InterruptedException {
     synchronized (lock) {
       while (!stopRequested) {
-        if (newData || source.latestOffset() > committedOffset) {
+        if (newData || anyStreamAhead()) {
           newData = false;
           idle = false;
           return true;
         }
         idle = true;
         lock.notifyAll();
-        OptionalLong due = source instanceof SupportsTimedAvailability timed
-            ? timed.millisUntilAvailable(committedOffset + 1) : OptionalLong.empty();
-        if (due.isPresent()) {
-          lock.wait(Math.max(MIN_POLL_DELAY_MS, due.getAsLong()));
+        long due = Long.MAX_VALUE;
+        for (int i = 0; i < inputs.size(); i++) {
+          if (inputs.get(i).source() instanceof SupportsTimedAvailability timed) {
+            OptionalLong next = timed.millisUntilAvailable(committedOffsets[i] + 1);
+            if (next.isPresent()) {
+              due = Math.min(due, next.getAsLong());
+            }
+          }
+        }
+        if (due != Long.MAX_VALUE) {
+          lock.wait(Math.max(MIN_POLL_DELAY_MS, due));
         } else {
           lock.wait();
         }
@@ -811,9 +986,19 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
   }
 
-  private long committedOffsetSnapshot() {
+  /** Whether a stream has offsets beyond its committed one; call with the lock held. */
+  private boolean anyStreamAhead() {
+    for (int i = 0; i < inputs.size(); i++) {
+      if (inputs.get(i).source().latestOffset() > committedOffsets[i]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private long[] committedOffsetsSnapshot() {
     synchronized (lock) {
-      return committedOffset;
+      return committedOffsets.clone();
     }
   }
 

@@ -34,12 +34,21 @@ import java.util.concurrent.Executor;
  * @param columnarInput when not null, the input tasks' columnar pipelines, which the runtime
  *     reads batches into instead of rows when the source {@linkplain SupportsColumnarReads can
  *     hand over vectors}; they feed the same aggregation as the row pipelines
+ * @param otherInputs the streams a query reads beside {@code source} (a join's right side, a
+ *     union's other inputs), each with the head of its own chain; such a pipeline reads every
+ *     stream on the batch thread, without input tasks or columnar input
  */
 public record StreamingPipeline(Source source, Operator head, CollectOperator output,
     List<EventTimeWatermarkOperator> watermarks,
     List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
-    Executor taskExecutor, RowErrors rowErrors, ColumnarInput columnarInput) {
+    Executor taskExecutor, RowErrors rowErrors, ColumnarInput columnarInput,
+    List<SourceInput> otherInputs) {
   public StreamingPipeline {
+    otherInputs = List.copyOf(otherInputs);
+    if (!otherInputs.isEmpty() && (columnarInput != null || !extraInputTasks.isEmpty())) {
+      throw new IllegalArgumentException("a pipeline of several streams reads them on the"
+          + " batch thread, as rows");
+    }
     if (columnarInput != null && columnarInput.tasks() != 1 + extraInputTasks.size()) {
       throw new IllegalArgumentException("a columnar pipeline per input task: "
           + columnarInput.tasks() + " for " + (1 + extraInputTasks.size()) + " tasks");
@@ -54,6 +63,36 @@ public record StreamingPipeline(Source source, Operator head, CollectOperator ou
     if (!extraInputTasks.isEmpty() && taskExecutor == null) {
       throw new IllegalArgumentException("input tasks need an executor");
     }
+  }
+
+  /** A pipeline that reads one stream. */
+  public StreamingPipeline(Source source, Operator head, CollectOperator output,
+      List<EventTimeWatermarkOperator> watermarks,
+      List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
+      Executor taskExecutor, RowErrors rowErrors, ColumnarInput columnarInput) {
+    this(source, head, output, watermarks, statefulOperators, extraInputTasks, taskExecutor,
+        rowErrors, columnarInput, List.of());
+  }
+
+  /**
+   * A pipeline that reads several streams on the batch thread, as rows.
+   *
+   * @param inputs the streams, in the order of the offset log's entries, with their heads
+   */
+  public static StreamingPipeline ofInputs(List<SourceInput> inputs, CollectOperator output,
+      List<EventTimeWatermarkOperator> watermarks,
+      List<StatefulAggregateOperator> statefulOperators, RowErrors rowErrors) {
+    return new StreamingPipeline(inputs.get(0).source(), inputs.get(0).head(), output,
+        watermarks, statefulOperators, List.of(), null, rowErrors, null,
+        inputs.subList(1, inputs.size()));
+  }
+
+  /** Every stream the query reads with the head of its chain: {@link #source} first. */
+  public List<SourceInput> inputs() {
+    List<SourceInput> inputs = new java.util.ArrayList<>(1 + otherInputs.size());
+    inputs.add(new SourceInput(source, head));
+    inputs.addAll(otherInputs);
+    return inputs;
   }
 
   /** A pipeline without columnar input. */

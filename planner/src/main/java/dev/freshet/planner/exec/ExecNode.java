@@ -17,11 +17,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *     reading the plan; not read back
  * @param output the columns of the rows it emits
  * @param state its state store, null for a stateless operator
+ * @param inputs the ids of the nodes whose rows it reads, in order (a join's left, then its
+ *     right), each lower than {@code id}; null for the usual case, which plans of one stream
+ *     always are: a scan reads none, any other node the node before it
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"id", "operator", "detail", "output", "state"})
+@JsonPropertyOrder({"id", "inputs", "operator", "detail", "output", "state"})
 public record ExecNode(int id, ExecOperator operator, String detail, List<ExecColumn> output,
-    @Nullable StateSchema state) {
+    @Nullable StateSchema state, @Nullable List<Integer> inputs) {
   public ExecNode {
     if (id < 0) {
       throw new IllegalArgumentException("id must not be negative: " + id);
@@ -29,11 +32,39 @@ public record ExecNode(int id, ExecOperator operator, String detail, List<ExecCo
     requireNonNull(operator, "operator");
     requireNonNull(detail, "detail");
     output = List.copyOf(output);
+    if (inputs != null) {
+      inputs = List.copyOf(inputs);
+      for (int input : inputs) {
+        if (input < 0 || input >= id) {
+          throw new IllegalArgumentException("node " + id + " cannot read node " + input
+              + ": a node reads nodes before it");
+        }
+      }
+      if (inputs.equals(defaultInputs(id, operator))) {
+        // Written only where it says something: plans of one stream read as they always did.
+        inputs = null;
+      }
+    }
+  }
+
+  /** A node that reads the node before it (none, if it is a scan). */
+  public ExecNode(int id, ExecOperator operator, String detail, List<ExecColumn> output,
+      @Nullable StateSchema state) {
+    this(id, operator, detail, output, state, null);
+  }
+
+  /** The ids of the nodes this one reads, in order: none for a scan. */
+  public List<Integer> inputIds() {
+    return inputs != null ? inputs : defaultInputs(id, operator);
+  }
+
+  private static List<Integer> defaultInputs(int id, ExecOperator operator) {
+    return operator instanceof ExecOperator.Scan || id == 0 ? List.of() : List.of(id - 1);
   }
 
   /**
    * What the operator does: {@code scan}, {@code watermark}, {@code window}, {@code sort},
-   * {@code calc} or {@code stateful-aggregate}.
+   * {@code calc}, {@code union} or {@code stateful-aggregate}.
    */
   public String kind() {
     return operator.kind();

@@ -33,6 +33,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
     @JsonSubTypes.Type(value = ExecOperator.Window.class, name = ExecOperator.Window.KIND),
     @JsonSubTypes.Type(value = ExecOperator.Sort.class, name = ExecOperator.Sort.KIND),
     @JsonSubTypes.Type(value = ExecOperator.Calc.class, name = ExecOperator.Calc.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.Union.class, name = ExecOperator.Union.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.StreamJoin.class,
+        name = ExecOperator.StreamJoin.KIND),
     @JsonSubTypes.Type(value = ExecOperator.StatefulAggregate.class,
         name = ExecOperator.StatefulAggregate.KIND)})
 public sealed interface ExecOperator {
@@ -101,6 +104,63 @@ public sealed interface ExecOperator {
     @Override public String kind() {
       return KIND;
     }
+  }
+
+  /**
+   * {@code UNION ALL}: the rows of every input, as they come ({@link ExecNode#inputIds() inputs}
+   * of the same columns).
+   */
+  record Union() implements ExecOperator {
+    static final String KIND = "union";
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /**
+   * A join of two streams that keeps both inputs' rows in the state stores of operator
+   * {@code operatorId} (the left side's in partition 0, the right side's in 1), Spark's
+   * symmetric hash join. Its output is the left input's columns, then the right input's.
+   *
+   * @param operatorId the stateful operator id: the state directory {@code state/<id>/}
+   * @param joinType {@code INNER}, {@code LEFT_OUTER}, {@code RIGHT_OUTER} or {@code FULL_OUTER}
+   * @param leftKeys the left input's columns that must equal the right's {@code rightKeys}
+   * @param rightKeys the right input's key columns
+   * @param leftEventTime the left input's event-time column, or -1
+   * @param rightEventTime the right input's event-time column, or -1
+   * @param timeRange the bounds of the left event time minus the right's, or null
+   * @param residual a calc (as {@link Calc#program()}) over the joined row whose condition a
+   *     pair must meet besides its keys and range, or null
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record StreamJoin(int operatorId, String joinType, List<Integer> leftKeys,
+      List<Integer> rightKeys, int leftEventTime, int rightEventTime,
+      @Nullable TimeRangeSpec timeRange, @Nullable JsonNode residual)
+      implements ExecOperator {
+    static final String KIND = "stream-join";
+
+    public StreamJoin {
+      requireNonNull(joinType, "joinType");
+      leftKeys = List.copyOf(leftKeys);
+      rightKeys = List.copyOf(rightKeys);
+      if (leftKeys.size() != rightKeys.size()) {
+        throw new IllegalArgumentException("join keys " + leftKeys + " and " + rightKeys);
+      }
+    }
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /**
+   * The range of a {@link StreamJoin}: {@code leftTime - rightTime} within
+   * {@code [lowerMs, upperMs]}, a bound absent as {@code Long.MIN_VALUE} or
+   * {@code Long.MAX_VALUE}.
+   */
+  record TimeRangeSpec(long lowerMs, boolean lowerInclusive, long upperMs,
+      boolean upperInclusive) {
   }
 
   /**

@@ -25,6 +25,10 @@ import java.util.List;
  * }</pre>
  *
  * @param version the format of the plan; {@link #VERSION} for plans this code writes
+ * <p>A plan that reads several streams (a join, a union) is a tree: its nodes are listed inputs
+ * first (a node's {@link ExecNode#inputIds() inputs} come before it), its last node the root,
+ * and each scan starts a branch.
+ *
  * @param nodes the operators, from the one next to the source to the one next to the sink
  */
 public record ExecPlan(int version, List<ExecNode> nodes) {
@@ -36,6 +40,12 @@ public record ExecPlan(int version, List<ExecNode> nodes) {
 
   public ExecPlan {
     nodes = List.copyOf(nodes);
+    for (int i = 0; i < nodes.size(); i++) {
+      if (nodes.get(i).id() != i) {
+        throw new IllegalArgumentException("node " + i + " of the plan has id "
+            + nodes.get(i).id() + ": a node's id is its position");
+      }
+    }
   }
 
   /** A plan in this code's format. */
@@ -57,6 +67,31 @@ public record ExecPlan(int version, List<ExecNode> nodes) {
         .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
         .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
         .build();
+  }
+
+  /** The nodes whose rows {@code node} reads, in order: none for a scan. */
+  public List<ExecNode> inputs(ExecNode node) {
+    List<ExecNode> inputs = new ArrayList<>();
+    for (int id : node.inputIds()) {
+      inputs.add(nodes.get(id));
+    }
+    return inputs;
+  }
+
+  /** The scans of the plan, in order: one per stream the plan reads. */
+  public List<ExecNode> scans() {
+    List<ExecNode> scans = new ArrayList<>();
+    for (ExecNode node : nodes) {
+      if (node.operator() instanceof ExecOperator.Scan) {
+        scans.add(node);
+      }
+    }
+    return scans;
+  }
+
+  /** Whether the plan reads more than one stream, or one stream more than once. */
+  public boolean hasSeveralInputs() {
+    return scans().size() > 1;
   }
 
   /** The state stores of the plan's stateful operators, from the source up. */

@@ -17,11 +17,13 @@ import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.RowCalc;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.executor.operators.TimeWindowOperator;
+import dev.freshet.executor.operators.UnionOperator;
 import dev.freshet.executor.operators.ValueKind;
 import dev.freshet.executor.operators.VectorOperator;
 import dev.freshet.executor.operators.VectorWatermarkOperator;
 import dev.freshet.executor.operators.VectorWindowOperator;
 import dev.freshet.executor.runtime.ColumnarInput;
+import dev.freshet.executor.runtime.SourceInput;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsColumnarReads;
@@ -39,6 +41,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.type.RelDataType;
@@ -150,7 +153,42 @@ public final class ExecPlanBuilder {
 
   /** Builds the operators of {@code query}, wired from its source to a collecting sink. */
   public StreamingPipeline build(PlannedQuery query) throws PlanningException {
-    return build(ExecPlanGenerator.generate(query), query.source());
+    return build(ExecPlanGenerator.generate(query), query.sources());
+  }
+
+  /**
+   * Builds the operators of {@code plan}, reading {@code streams} (each stream it scans, in any
+   * order), wired from the streams to a collecting sink. A plan of several scans (a join, a
+   * union) reads its streams on the batch thread, as rows, each into its own chain.
+   *
+   * @throws UnreadablePlanException if {@code plan} scans a stream not in {@code streams} or not
+   *     as it is declared, or an operator's parameters do not fit together
+   */
+  public StreamingPipeline build(ExecPlan plan, List<StreamTable> streams) {
+    return build(plan, streams, false);
+  }
+
+  private StreamingPipeline build(ExecPlan plan, List<StreamTable> streams,
+      boolean groupChanges) {
+    if (!plan.hasSeveralInputs()) {
+      return build(plan.nodes(), streamOf(plan.scans(), streams), groupChanges);
+    }
+    return buildTree(plan, streams, groupChanges);
+  }
+
+  /** The stream the one scan of a plan reads. */
+  private static StreamTable streamOf(List<ExecNode> scans, List<StreamTable> streams) {
+    if (scans.isEmpty()) {
+      throw new UnreadablePlanException("it does not start with a scan of a stream", null);
+    }
+    String name = ((ExecOperator.Scan) scans.get(0).operator()).stream();
+    for (StreamTable stream : streams) {
+      if (stream.name().equals(name)) {
+        return stream;
+      }
+    }
+    throw new UnreadablePlanException("it reads stream " + name + ", which is not one of "
+        + streams.stream().map(StreamTable::name).toList(), null);
   }
 
   /**
@@ -181,6 +219,14 @@ public final class ExecPlanBuilder {
    *     operators other than calcs above it
    */
   public SplitPlan buildUpToAggregate(ExecPlan plan, StreamTable stream) {
+    return buildUpToAggregate(plan, List.of(stream));
+  }
+
+  /**
+   * As {@link #buildUpToAggregate(ExecPlan, StreamTable)}, for a plan that may read several
+   * streams below its aggregation.
+   */
+  public SplitPlan buildUpToAggregate(ExecPlan plan, List<StreamTable> streams) {
     List<ExecNode> nodes = plan.nodes();
     int last = lastAggregate(nodes);
     ExecOperator.StatefulAggregate aggregate =
@@ -200,7 +246,8 @@ public final class ExecPlanBuilder {
       calcs.add(new FinalCalc(CalcCompiler.compile(program, typeFactory, dataContext),
           node.output().size(), program.getCondition() != null));
     }
-    StreamingPipeline pipeline = build(nodes.subList(0, last + 1), stream, true);
+    // Only calcs follow the aggregation: every scan is below it.
+    StreamingPipeline pipeline = build(ExecPlan.of(nodes.subList(0, last + 1)), streams, true);
     return new SplitPlan(pipeline, spec(aggregate), calcs);
   }
 
@@ -278,6 +325,105 @@ public final class ExecPlanBuilder {
    * @param filters whether it has a condition (a HAVING clause), which may reject a row
    */
   public record FinalCalc(RowCalc calc, int width, boolean filters) {
+  }
+
+  /**
+   * Builds a plan of several scans: from its root down, each operator made before those that
+   * feed it; a scan ends a chain, whose first operator its stream's rows are pushed into. No
+   * input tasks, no columnar input: such a pipeline reads its streams on the batch thread.
+   */
+  private StreamingPipeline buildTree(ExecPlan plan, List<StreamTable> streams,
+      boolean groupChanges) {
+    List<ExecNode> nodes = plan.nodes();
+    ExecNode root = nodes.get(nodes.size() - 1);
+    CollectOperator output = root.operator() instanceof ExecOperator.StatefulAggregate
+        ? CollectOperator.adopting() : new CollectOperator();
+    TreeWiring wiring = new TreeWiring(plan, streams, output, groupChanges);
+    try {
+      wiring.wire(root, output);
+    } catch (IllegalArgumentException e) {
+      throw new UnreadablePlanException("its operators do not fit together: "
+          + e.getMessage(), e);
+    }
+    // Each scan's source is made last: a query reader opens connections, which nothing above
+    // may leave open by failing.
+    List<SourceInput> inputs = new ArrayList<>();
+    for (Map.Entry<Integer, Operator> head : wiring.heads.entrySet()) {
+      StreamTable stream = wiring.scanned.get(head.getKey());
+      inputs.add(new SourceInput(stream.source() instanceof SupportsQueryReaders shared
+          ? shared.newQueryReader() : stream.source(), head.getValue()));
+    }
+    return StreamingPipeline.ofInputs(inputs, output,
+        List.copyOf(wiring.watermarks.values()), List.copyOf(wiring.stateful.values()),
+        rowErrors);
+  }
+
+  /** The operators of a plan of several scans, wired from the root down. */
+  private final class TreeWiring {
+    private final ExecPlan plan;
+    private final List<StreamTable> streams;
+    private final CollectOperator output;
+    private final boolean groupChanges;
+    /** Per scan node id, the first operator of its chain, and the stream it reads. */
+    final Map<Integer, Operator> heads = new TreeMap<>();
+    final Map<Integer, StreamTable> scanned = new TreeMap<>();
+    /** The watermark and stateful operators by node id: from the sources up. */
+    final Map<Integer, EventTimeWatermarkOperator> watermarks = new TreeMap<>();
+    final Map<Integer, StatefulAggregateOperator> stateful = new TreeMap<>();
+
+    TreeWiring(ExecPlan plan, List<StreamTable> streams, CollectOperator output,
+        boolean groupChanges) {
+      this.plan = plan;
+      this.streams = streams;
+      this.output = output;
+      this.groupChanges = groupChanges;
+    }
+
+    /** Makes {@code node}'s operator, emitting into {@code downstream}, and those below it. */
+    void wire(ExecNode node, Operator downstream) {
+      ExecOperator operator = node.operator();
+      List<ExecNode> inputs = plan.inputs(node);
+      if (operator instanceof ExecOperator.Scan) {
+        StreamTable stream = streamOf(List.of(node), streams);
+        checkScan(List.of(node), stream);
+        heads.put(node.id(), downstream);
+        scanned.put(node.id(), stream);
+      } else if (operator instanceof ExecOperator.Union) {
+        UnionOperator union = new UnionOperator(inputs.size(), downstream);
+        for (int i = 0; i < inputs.size(); i++) {
+          checkSameColumns(node, inputs.get(i));
+          wire(inputs.get(i), union.input(i));
+        }
+      } else if (operator instanceof ExecOperator.StatefulAggregate aggregate) {
+        StatefulAggregateOperator op = new StatefulAggregateOperator(spec(aggregate),
+            providers(aggregate), downstream, partitionExecutor, 1);
+        if (groupChanges && downstream == output) {
+          op.emitGroupChanges();
+        }
+        stateful.put(node.id(), op);
+        wire(single(node, inputs), op);
+      } else {
+        ExecNode input = single(node, inputs);
+        Operator op = rowByRow(node, input, downstream, watermarks, false);
+        wire(input, op);
+      }
+    }
+
+    private ExecNode single(ExecNode node, List<ExecNode> inputs) {
+      if (inputs.size() != 1) {
+        throw new IllegalArgumentException("operator " + node.id() + " (" + node.kind()
+            + ") reads one input, but the plan gives it " + inputs.size());
+      }
+      return inputs.get(0);
+    }
+
+    private void checkSameColumns(ExecNode union, ExecNode input) {
+      if (union.output().size() != input.output().size()) {
+        throw new IllegalArgumentException("union " + union.id() + " emits "
+            + union.output().size() + " columns, but its input " + input.id() + " has "
+            + input.output().size());
+      }
+    }
   }
 
   private StreamingPipeline build(List<ExecNode> nodes, StreamTable stream,
@@ -521,6 +667,11 @@ public final class ExecPlanBuilder {
    */
   private Operator rowByRow(ExecNode node, ExecNode input, Operator downstream,
       Map<Integer, EventTimeWatermarkOperator> watermarks, boolean copy) {
+    if (node.inputIds().size() != 1 || node.inputIds().get(0) != input.id()) {
+      throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()
+          + ") reads nodes " + node.inputIds() + ", where one input, node " + input.id()
+          + ", was expected", null);
+    }
     ExecOperator operator = node.operator();
     if (operator instanceof ExecOperator.Watermark w) {
       if (copy) {

@@ -11,12 +11,16 @@ import dev.freshet.planner.rel.EventTimeColumn;
 import dev.freshet.planner.rel.EventTimeWatermark;
 import dev.freshet.planner.rel.StateStoreRestore;
 import dev.freshet.planner.rel.StateStoreSave;
+import dev.freshet.planner.rel.StreamingJoin;
+import dev.freshet.planner.rel.JoinTimeRange;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rex.RexProgramBuilder;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.TimeWindow;
 import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
 import dev.freshet.planner.catalog.StreamTable;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.StringJoiner;
@@ -27,6 +31,7 @@ import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexLiteral;
@@ -54,30 +59,37 @@ public final class ExecPlanGenerator {
    * @throws PlanningException if the plan has an operator the executor cannot run
    */
   public static ExecPlan generate(PlannedQuery query) throws PlanningException {
-    List<RelNode> operators = new ArrayList<>();
-    RelNode rel = query.physical();
-    while (true) {
-      operators.add(rel);
-      if (rel instanceof StateStoreSave save) {
-        rel = partial(save);
-      }
-      if (rel.getInputs().size() != 1) {
-        break;
-      }
-      rel = rel.getInput(0);
-    }
-    Collections.reverse(operators);
     List<ExecNode> nodes = new ArrayList<>();
-    for (RelNode operator : operators) {
-      List<ExecColumn> output = columns(operator.getRowType().getFieldList());
-      ExecOperator op = operator(operator, query.physical().getCluster().getTypeFactory());
-      StateSchema state = op instanceof ExecOperator.StatefulAggregate aggregate
-          ? StateSchema.of(aggregate, nodes.get(nodes.size() - 1).output(), output) : null;
-      String detail = operator instanceof TableScan
-          ? String.join(".", operator.getTable().getQualifiedName()) : terms(operator);
-      nodes.add(new ExecNode(nodes.size(), op, detail, output, state));
-    }
+    add(query.physical(), nodes, query.physical().getCluster().getTypeFactory());
     return ExecPlan.of(nodes);
+  }
+
+  /**
+   * Adds the nodes of the tree under {@code rel} to {@code nodes}, inputs first, left to right,
+   * so that a plan of one stream counts from its scan up; returns the id of {@code rel}'s node.
+   */
+  private static int add(RelNode rel, List<ExecNode> nodes,
+      org.apache.calcite.rel.type.RelDataTypeFactory typeFactory) throws PlanningException {
+    // The StateStoreSave -> merge -> StateStoreRestore -> partial chain is one node.
+    RelNode bottom = rel instanceof StateStoreSave save ? partial(save) : rel;
+    List<Integer> inputs = new ArrayList<>();
+    for (RelNode input : bottom.getInputs()) {
+      inputs.add(add(input, nodes, typeFactory));
+    }
+    List<ExecColumn> output = columns(rel.getRowType().getFieldList());
+    ExecOperator op = operator(rel, typeFactory);
+    StateSchema state = null;
+    if (op instanceof ExecOperator.StatefulAggregate aggregate) {
+      state = StateSchema.of(aggregate, nodes.get(inputs.get(0)).output(), output);
+    } else if (op instanceof ExecOperator.StreamJoin join) {
+      state = StateSchema.of(join, nodes.get(inputs.get(0)).output(),
+          nodes.get(inputs.get(1)).output());
+    }
+    String detail = rel instanceof TableScan
+        ? String.join(".", rel.getTable().getQualifiedName()) : terms(rel);
+    int id = nodes.size();
+    nodes.add(new ExecNode(id, op, detail, output, state, inputs));
+    return id;
   }
 
   private static ExecOperator operator(RelNode rel,
@@ -109,9 +121,47 @@ public final class ExecPlanGenerator {
       }
     } else if (rel instanceof StateStoreSave save) {
       return aggregate(save);
+    } else if (rel instanceof Union union && union.all) {
+      return new ExecOperator.Union();
+    } else if (rel instanceof StreamingJoin join) {
+      return streamJoin(join, typeFactory);
     }
     throw PlannerErrors.notSupported("Freshet cannot run this part of a continuous query yet: "
         + rel.getRelTypeName() + ". Plan:\n" + RelOptUtil.toString(rel));
+  }
+
+  private static ExecOperator.StreamJoin streamJoin(StreamingJoin join,
+      org.apache.calcite.rel.type.RelDataTypeFactory typeFactory) throws PlanningException {
+    JoinTimeRange range = join.timeRange();
+    JsonNode residual = null;
+    if (join.residual() != null) {
+      // Over the joined row as the join emits it; the calc passes every column through.
+      RexProgramBuilder program = new RexProgramBuilder(join.getRowType(),
+          join.getCluster().getRexBuilder());
+      program.addIdentity();
+      program.addCondition(join.residual());
+      try {
+        residual = RexProgramJson.write(program.getProgram(), typeFactory);
+      } catch (IllegalArgumentException e) {
+        throw PlannerErrors.notSupported("Freshet cannot keep this join condition in a plan"
+            + " yet: " + e.getMessage());
+      }
+    }
+    return new ExecOperator.StreamJoin(join.operatorId(), joinType(join.getJoinType()),
+        join.leftKeys(), join.rightKeys(), join.leftEventTime(), join.rightEventTime(),
+        range == null ? null : new ExecOperator.TimeRangeSpec(range.lowerMs(),
+            range.lowerInclusive(), range.upperMs(), range.upperInclusive()),
+        residual);
+  }
+
+  private static String joinType(JoinRelType type) {
+    return switch (type) {
+      case INNER -> "INNER";
+      case LEFT -> "LEFT_OUTER";
+      case RIGHT -> "RIGHT_OUTER";
+      case FULL -> "FULL_OUTER";
+      default -> throw new IllegalArgumentException("not a streaming join type: " + type);
+    };
   }
 
   private static ExecOperator.StatefulAggregate aggregate(StateStoreSave save) {

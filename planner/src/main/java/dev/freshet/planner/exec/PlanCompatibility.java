@@ -38,7 +38,8 @@ public final class PlanCompatibility {
     for (int i = 0; i < nodes.size(); i++) {
       ExecNode node = nodes.get(i);
       StateSchema recorded = node.state();
-      if (!(node.operator() instanceof ExecOperator.StatefulAggregate aggregate)) {
+      if (!(node.operator() instanceof ExecOperator.StatefulAggregate
+          || node.operator() instanceof ExecOperator.StreamJoin)) {
         if (recorded != null) {
           differences.add(describe(recorded) + ": the plan records state for node " + node.id()
               + " (" + node.kind() + "), which keeps none");
@@ -47,9 +48,8 @@ public final class PlanCompatibility {
       }
       StateSchema kept;
       try {
-        kept = StateSchema.of(aggregate, i == 0 ? List.of() : nodes.get(i - 1).output(),
-            node.output());
-      } catch (IllegalArgumentException e) {
+        kept = keptState(plan, node);
+      } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
         differences.add("node " + node.id() + " (" + node.kind() + "): " + e.getMessage());
         continue;
       }
@@ -62,7 +62,8 @@ public final class PlanCompatibility {
             + ", whose aggregate keeps its state in operator " + kept.operatorId());
         continue;
       }
-      String where = " for the aggregate the plan runs there";
+      String where = " for the " + (node.operator() instanceof ExecOperator.StreamJoin
+          ? "join" : "aggregate") + " the plan runs there";
       if (!recorded.name().equals(kept.name())) {
         differences.add(describe(recorded) + ": its state was named " + recorded.name()
             + ", but this Freshet names it " + kept.name() + where);
@@ -96,6 +97,16 @@ public final class PlanCompatibility {
   private static List<ExecColumn> output(ExecPlan plan) {
     return plan.nodes().isEmpty() ? List.of()
         : plan.nodes().get(plan.nodes().size() - 1).output();
+  }
+
+  /** The state of a stateful {@code node} as this code lays it out. */
+  private static StateSchema keptState(ExecPlan plan, ExecNode node) {
+    List<ExecNode> inputs = plan.inputs(node);
+    if (node.operator() instanceof ExecOperator.StreamJoin join) {
+      return StateSchema.of(join, inputs.get(0).output(), inputs.get(1).output());
+    }
+    return StateSchema.of((ExecOperator.StatefulAggregate) node.operator(),
+        inputs.isEmpty() ? List.of() : inputs.get(0).output(), node.output());
   }
 
   private static String describe(StateSchema state) {

@@ -20,6 +20,8 @@ public record StateSchema(int operatorId, String name, List<ExecColumn> key,
     List<ExecColumn> value) {
   /** The stable name of a streaming aggregation's state. */
   public static final String AGGREGATE_STATE = "aggregate";
+  /** The stable name of a stream-stream join's state. */
+  public static final String JOIN_STATE = "symmetric-hash-join";
 
   public StateSchema {
     if (operatorId < 0) {
@@ -63,5 +65,37 @@ public record StateSchema(int operatorId, String name, List<ExecColumn> key,
           call.function() + (call.distinct() ? " DISTINCT" : "")));
     }
     return new StateSchema(aggregate.operatorId(), AGGREGATE_STATE, key, value);
+  }
+
+  /**
+   * The state {@code join} keeps: its key columns (the left input's names and types) as key,
+   * and as value the rows of both inputs, the left's columns then the right's.
+   *
+   * @throws IllegalArgumentException if a key is not a column of its input
+   */
+  public static StateSchema of(ExecOperator.StreamJoin join, List<ExecColumn> left,
+      List<ExecColumn> right) {
+    List<ExecColumn> key = new ArrayList<>();
+    for (int column : join.leftKeys()) {
+      if (column < 0 || column >= left.size()) {
+        throw new IllegalArgumentException("join key $" + column + " is not one of the "
+            + left.size() + " left input columns");
+      }
+      key.add(new ExecColumn(left.get(column).name(), left.get(column).type(), null));
+    }
+    for (int column : join.rightKeys()) {
+      if (column < 0 || column >= right.size()) {
+        throw new IllegalArgumentException("join key $" + column + " is not one of the "
+            + right.size() + " right input columns");
+      }
+    }
+    List<ExecColumn> value = new ArrayList<>();
+    for (ExecColumn c : left) {
+      value.add(new ExecColumn(c.name(), c.type(), null));
+    }
+    for (ExecColumn c : right) {
+      value.add(new ExecColumn(c.name(), c.type(), null));
+    }
+    return new StateSchema(join.operatorId(), JOIN_STATE, key, value);
   }
 }

@@ -5,7 +5,9 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -60,6 +62,23 @@ public final class EventTimeLineage {
     }
     if (r instanceof StateStoreRestore || r instanceof StateStoreSave) {
       return of(r.getInput(0), column);
+    }
+    if (r instanceof Union union) {
+      // Event time only if every input's column carries it, alike.
+      Optional<EventTimeColumn> first = of(union.getInput(0), column);
+      for (RelNode input : union.getInputs()) {
+        Optional<EventTimeColumn> other = of(input, column);
+        if (first.isEmpty() || other.isEmpty()
+            || other.get().offsetMs() != first.get().offsetMs()) {
+          return Optional.empty();
+        }
+      }
+      return first;
+    }
+    if (r instanceof Join join) {
+      int leftColumns = join.getLeft().getRowType().getFieldCount();
+      return column < leftColumns ? of(join.getLeft(), column)
+          : of(join.getRight(), column - leftColumns).map(e -> e.at(column));
     }
     return Optional.empty();
   }

@@ -7,8 +7,9 @@ import org.apache.calcite.rel.RelNode;
 /**
  * Gives each stateful operator of a plan its operator id, which names its state directory
  * ({@code state/<operatorId>/}) in the query's checkpoint: 0 for the one nearest the source,
- * counting up towards the sink, as Spark's {@code IncrementalExecution} numbers them. A
- * {@link StateStoreSave} gets the id of the {@link StateStoreRestore} below it, its other half.
+ * counting up towards the sink, as Spark's {@code IncrementalExecution} numbers them (inputs
+ * first, left to right). A {@link StateStoreSave} gets the id of the {@link StateStoreRestore}
+ * below it, its other half; a {@link StreamingJoin} has one of its own.
  *
  * <p>The rules that make the pairs cannot know the ids (a rule sees one aggregate, not the
  * plan), so they use 0 and the planner calls this once the plan is whole.
@@ -39,6 +40,10 @@ public final class StatefulOperatorIds {
       int id = next[0]++;
       return id == restore.operatorId() ? restore
           : restore.copy(restore.getTraitSet(), restore.getInput(), id);
+    }
+    if (copy instanceof StreamingJoin join) {
+      int id = next[0]++;
+      return id == join.operatorId() ? join : join.withOperatorId(id);
     }
     if (copy instanceof StateStoreSave save) {
       int id = restoreBelow(save).operatorId();
