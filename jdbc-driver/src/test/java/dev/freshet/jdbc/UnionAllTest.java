@@ -14,6 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
+import java.util.Map;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -121,6 +125,51 @@ class UnionAllTest {
       // min(35, 45) = 35 s: [10, 20) with 12 and 16 s is final.
       assertEquals(List.of(List.of(new java.sql.Timestamp(10_000), 2L)),
           PushResults.readData(rs, 1));
+    }
+  }
+
+  /**
+   * A restarted view of a union resumes each stream where its batch ended: the offset log's
+   * entry has one offset per stream, and the rows of neither are counted twice or lost.
+   */
+  @Test void shouldResumeEachStreamOfAUnionAfterARestart(@TempDir Path dataDir) throws Exception {
+    String url = "jdbc:freshet:dataDir=" + dataDir + ";timeZone=UTC";
+    for (String table : List.of("a", "b")) {
+      hs.execute("CREATE TABLE " + table + " (k VARCHAR, v INTEGER)");
+    }
+    String query = "SELECT k, COUNT(*) AS n, SUM(v) AS total FROM"
+        + " (SELECT k, v FROM a UNION ALL SELECT k, v FROM b) AS u GROUP BY k";
+    Random random = new Random(3);
+    for (int run = 0; run < 3; run++) {
+      try (Connection c = DriverManager.getConnection(url);
+           Statement s = c.createStatement()) {
+        if (run == 0) {
+          s.execute("CREATE STREAM a (k VARCHAR, v INTEGER) WITH (connector = 'memory')");
+          s.execute("CREATE STREAM b (k VARCHAR, v INTEGER) WITH (connector = 'memory')");
+          s.execute("CREATE MATERIALIZED VIEW u AS " + query);
+        }
+        ViewResults.awaitNormalized(s, "SELECT * FROM u",
+            ViewResults.normalized(ViewResults.query(hs, query)));
+        for (int batch = 0; batch < 4; batch++) {
+          String table = random.nextBoolean() ? "a" : "b";
+          String values = randomValues(random);
+          s.executeUpdate("INSERT INTO " + table + " VALUES " + values);
+          hs.executeUpdate("INSERT INTO " + table + " VALUES " + values);
+          ViewResults.awaitNormalized(s, "SELECT * FROM u",
+              ViewResults.normalized(ViewResults.query(hs, query)));
+        }
+      } finally {
+        EngineRegistry.INSTANCE.resolve(Map.of(EngineRegistry.DATA_DIR, dataDir.toString()))
+            .close();
+      }
+    }
+    // Each batch's offsets name both streams: the first entry of the view's offset log.
+    try (var files = Files.walk(dataDir)) {
+      Path firstBatch = files.filter(p -> p.getFileName().toString().equals("0")
+          && p.getParent().getFileName().toString().equals("offsets")).findFirst()
+          .orElseThrow();
+      List<String> lines = Files.readAllLines(firstBatch);
+      assertEquals(4, lines.size(), "version, metadata and two offsets: " + lines);
     }
   }
 

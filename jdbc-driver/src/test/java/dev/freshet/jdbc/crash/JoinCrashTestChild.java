@@ -1,0 +1,101 @@
+package dev.freshet.jdbc.crash;
+
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+/**
+ * The child JVM of {@link JoinExactlyOnceCrashTest}: an embedded engine on a data directory with
+ * a named view joining two memory streams with watermarks in a time range.
+ *
+ * <p>{@code run}: step after step, INSERTs order {@code i} at {@code i} seconds and then a
+ * payment at {@code i} seconds for order {@code i - 2} (in range) and, every fifth step, one for
+ * order {@code i - 15} (out of range: it joins nothing), printing {@code ACK i} after each step
+ * and {@code VIEWED n}, the joined rows the view holds, until the parent kills the process.
+ * Event times only grow, so no row is late and the join equals a batch join over all rows.
+ * {@code verify <rows>}: waits until the view holds {@code rows} rows, prints the streams' rows
+ * ({@code ORDER}, {@code PAYMENT}) and the view's ({@code ROW}), and exits; {@code count}: prints
+ * the streams' rows only.
+ */
+public final class JoinCrashTestChild {
+  private JoinCrashTestChild() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    String dataDir = args[0];
+    String mode = args[1];
+    PrintStream out = System.out;
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir
+        + ";timeZone=UTC");
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM IF NOT EXISTS orders (id BIGINT, ots TIMESTAMP(3),"
+          + " WATERMARK FOR ots AS ots - INTERVAL '5' SECOND) WITH (connector = 'memory')");
+      s.execute("CREATE STREAM IF NOT EXISTS payments (order_id BIGINT, pts TIMESTAMP(3),"
+          + " amount BIGINT, WATERMARK FOR pts AS pts - INTERVAL '5' SECOND)"
+          + " WITH (connector = 'memory')");
+      s.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS paid AS SELECT o.id, p.amount"
+          + " FROM orders o JOIN payments p ON o.id = p.order_id"
+          + " AND p.pts BETWEEN o.ots AND o.ots + INTERVAL '10' SECOND");
+      long next = count(s, "SELECT COALESCE(MAX(id) + 1, 0) FROM orders");
+      out.println("START " + next);
+      out.flush();
+      if (mode.equals("run")) {
+        for (long i = next; ; i++) {
+          s.executeUpdate("INSERT INTO orders VALUES (" + i + ", " + at(i) + ")");
+          String payments = "(" + (i - 2) + ", " + at(i) + ", " + i + ")";
+          if (i % 5 == 0) {
+            payments += ", (" + (i - 15) + ", " + at(i) + ", " + -i + ")";
+          }
+          s.executeUpdate("INSERT INTO payments VALUES " + payments);
+          out.println("ACK " + i);
+          out.println("VIEWED " + count(s, "SELECT COUNT(*) FROM paid"));
+          out.flush();
+        }
+      }
+      if (mode.equals("verify")) {
+        long rows = Long.parseLong(args[2]);
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (count(s, "SELECT COUNT(*) FROM paid") < rows) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("the view did not reach " + rows + " rows");
+          }
+          Thread.onSpinWait();
+        }
+        try (ResultSet rs = s.executeQuery("SELECT id, amount FROM paid")) {
+          while (rs.next()) {
+            out.println("ROW " + rs.getLong(1) + " " + rs.getLong(2));
+          }
+        }
+        out.println("LASTBATCH " + count(s, "SELECT LAST_BATCH_ID FROM sys.queries"
+            + " WHERE NAME = 'PAID'"));
+      }
+      try (ResultSet rs = s.executeQuery("SELECT id FROM orders")) {
+        while (rs.next()) {
+          out.println("ORDER " + rs.getLong(1));
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT order_id, amount FROM payments")) {
+        while (rs.next()) {
+          out.println("PAYMENT " + rs.getLong(1) + " " + rs.getLong(2));
+        }
+      }
+      out.println("DONE");
+      out.flush();
+    }
+    System.exit(0);
+  }
+
+  /** The TIMESTAMP literal of {@code seconds} after the epoch. */
+  private static String at(long seconds) {
+    return "TIMESTAMP '1970-01-01 00:00:00' + INTERVAL '" + seconds + "' SECOND";
+  }
+
+  private static long count(Statement s, String sql) throws Exception {
+    try (ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+}
