@@ -17,6 +17,7 @@ import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import java.sql.SQLException;
@@ -185,6 +186,9 @@ abstract class PlainSelect {
     } catch (PlanningException | RuntimeException e) {
       return null;
     }
+    if (plan.scansSeveralStreams()) {
+      return null;
+    }
     Optional<Comparator<Object[]>> rowOrder = RowOrder.of(order.orderList, plan.rowType());
     if (rowOrder.isEmpty()) {
       return null;
@@ -228,12 +232,19 @@ abstract class PlainSelect {
       fetch = count(order.fetch, -1);
       query = order.query;
     }
+    PlannedQuery plan;
     try {
-      return new OverStreams(engine,
-          engine.planner().planQuery(query, null, 1, maxWindowsPerRow), offset, fetch, null);
+      plan = engine.planner().planQuery(query, null, 1, maxWindowsPerRow);
     } catch (PlanningException e) {
       throw Errors.toSqlException(e);
     }
+    if (plan.scansSeveralStreams()) {
+      // A join of streams is a batch join over what they hold, which Calcite runs: the
+      // streaming join would hold an outer row back until a watermark passes it.
+      throw Errors.toSqlException(PlannerErrors.notSupported("A plain query over several"
+          + " streams runs on Calcite"));
+    }
+    return new OverStreams(engine, plan, offset, fetch, null);
   }
 
   private static boolean isCount(@Nullable SqlNode node) {

@@ -36,6 +36,24 @@ public record PlannedQuery(RelNode logical, RelNode physical, RelDataType rowTyp
     return new PlannedQuery(logical, physical, rowType, outputMode, sources, aggregating);
   }
 
+  /**
+   * Whether the query scans streams more than once: it joins or unions them (or one stream with
+   * itself), and each batch reads several ranges of offsets.
+   */
+  public boolean scansSeveralStreams() {
+    int[] scans = new int[1];
+    new org.apache.calcite.rel.RelVisitor() {
+      @Override public void visit(RelNode node, int ordinal, RelNode parent) {
+        if (node instanceof org.apache.calcite.rel.core.TableScan scan
+            && scan.getTable().unwrap(StreamTable.class) != null) {
+          scans[0]++;
+        }
+        super.visit(node, ordinal, parent);
+      }
+    }.go(physical);
+    return scans[0] > 1;
+  }
+
   /** The names of the streams the query reads. */
   public List<String> sourceNames() {
     return sources.stream().map(StreamTable::name).toList();
