@@ -40,7 +40,7 @@ final class JoinHarness implements AutoCloseable {
   private StateStoreProvider<Object, Object[]> provider(int side) {
     // Both sides are partition 0 of the operator; each side's store has a directory of its own.
     return new DeltaFileStateStoreProvider(new StateStoreSpec(new StateStoreId("q", 0, side),
-        dir.resolve("state/0/0/" + (side == 0 ? "left" : "right")), 2, 100));
+        dir.resolve("state/0/0/" + (side == 0 ? "left" : "right")), 10, 100));
   }
 
   /** Runs a batch, the left input first; returns its output rows. */
