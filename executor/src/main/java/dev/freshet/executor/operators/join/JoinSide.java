@@ -1,5 +1,6 @@
 package dev.freshet.executor.operators.join;
 
+import dev.freshet.executor.limits.MemoryAccount;
 import dev.freshet.executor.operators.KeyExtractor;
 import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.StateStore;
@@ -54,19 +55,30 @@ final class JoinSide {
   long dropped;
   long updated;
   long removed;
+  /** Buffered input rows between two updates of {@link #inputAccount}. */
+  static final int CHECK_EVERY = 1024;
+  /**
+   * The estimated heap of one kept row: its columns boxed, its array, its {@link StateRow}, its
+   * index and store entries. An estimate from its width, not a measure.
+   */
+  final long bytesPerRow;
+  /** The estimate of this batch's buffered input, set by the input's thread. */
+  private MemoryAccount inputAccount;
 
-  JoinSide(int width, int eventTime, int[] keyColumns, StateStoreProvider<Object, Object[]> provider,
-      boolean keepsUnmatched) {
+  JoinSide(int width, int eventTime, int[] keyColumns,
+      StateStoreProvider<Object, Object[]> provider, boolean keepsUnmatched) {
     this.width = width;
     this.eventTime = eventTime;
     this.keys = new KeyExtractor(keyColumns);
     this.provider = provider;
     this.keepsUnmatched = keepsUnmatched;
+    this.bytesPerRow = 160 + 40L * (width + 1);
   }
 
-  /** Begins reading a batch's input. */
-  void startInput(long lateEventsWatermarkMs) {
+  /** Begins reading a batch's input, whose buffered rows count in {@code account}. */
+  void startInput(long lateEventsWatermarkMs, MemoryAccount account) {
     input.clear();
+    inputAccount = account;
     dropped = 0;
     lateWatermarkMs = lateEventsWatermarkMs;
   }
@@ -94,6 +106,16 @@ final class JoinSide {
     System.arraycopy(row, 0, value, 0, width);
     value[width] = Boolean.FALSE;
     input.add(new StateRow(value, ts, hasTime, false));
+    if (input.size() % CHECK_EVERY == 0) {
+      inputAccount.set(input.size() * bytesPerRow);
+    }
+  }
+
+  /** Forgets the estimate of the buffered input, once the rows are in the state's. */
+  void releaseInput() {
+    if (inputAccount != null) {
+      inputAccount.set(0);
+    }
   }
 
   /**
@@ -274,6 +296,7 @@ final class JoinSide {
       store = null;
     }
     input.clear();
+    releaseInput();
     dirty.clear();
     rowsByKey.clear();
     numRows = 0;

@@ -2,6 +2,7 @@ package dev.freshet.executor.operators.join;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.limits.MemoryAccount;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
@@ -55,6 +56,12 @@ import java.util.List;
  *
  * <p>The two inputs may push from different threads; each input from one thread at a time. Rows
  * are copied when kept; nothing is locked per row.
+ *
+ * <p><b>Limits.</b> Both sides' rows count in the query's memory estimate
+ * ({@link BatchContext#resources()}) at an estimated size per row: the buffered input of each side
+ * every 1024 rows, the state before it commits, so that a join whose state outgrows the budget
+ * fails its batch instead of committing it. Joining checks the query's cancellation flag every
+ * {@value #CHECK_EVERY} pairs it looks at.
  */
 public final class StreamStreamJoinOperator implements StatefulOperator {
   /** Rows joined between two checks of the query's cancellation flag. */
@@ -76,6 +83,10 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
   /** The batch last aborted, so that the other input's abort of it does nothing. */
   private long abortedBatchId = -1;
   private QueryResources resources;
+  /** The estimate of both sides' state, set before each commit; null until the first batch. */
+  private MemoryAccount stateAccount;
+  private MemoryAccount leftInputAccount;
+  private MemoryAccount rightInputAccount;
   private int sinceCheck;
   private StateMetrics metrics = new StateMetrics(0, 0, 0, 0, 0);
   private long numOutputRows;
@@ -191,7 +202,12 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
     }
     if (current == null) {
       current = batch;
-      resources = batch.resources();
+      if (batch.resources() != resources) {
+        resources = batch.resources();
+        stateAccount = resources.newAccount();
+        leftInputAccount = resources.newAccount();
+        rightInputAccount = resources.newAccount();
+      }
       numOutputRows = 0;
       downstream.startBatch(batch);
     } else if (current.batchId() != batch.batchId()) {
@@ -199,7 +215,8 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
           + batch.batchId() + " while batch " + current.batchId() + " is under way");
     }
     input.started = true;
-    input.side.startInput(batch.lateEventsWatermarkMs());
+    input.side.startInput(batch.lateEventsWatermarkMs(),
+        input == leftInput ? leftInputAccount : rightInputAccount);
   }
 
   private synchronized void finish(Input input, BatchContext batch) {
@@ -259,6 +276,11 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
     rightSide.evict(range.rightStateWatermark(batch.evictionWatermarkMs()), unmatched);
     emitUnmatched(rightSide, unmatched);
     long dropped = leftSide.dropped + rightSide.dropped;
+    // The state now holds the batch's rows: checked against the budget before it commits them.
+    leftSide.releaseInput();
+    rightSide.releaseInput();
+    stateAccount.set(leftSide.numRows() * leftSide.bytesPerRow
+        + rightSide.numRows() * rightSide.bytesPerRow);
     leftSide.commit();
     rightSide.commit();
     metrics = new StateMetrics(numOutputRows, leftSide.numRows() + rightSide.numRows(),

@@ -6,10 +6,16 @@ import static dev.freshet.executor.operators.join.JoinHarness.row;
 import static dev.freshet.executor.operators.join.JoinHarness.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.executor.limits.MemoryBudgetExceededException;
+import dev.freshet.executor.limits.MemoryPool;
+import dev.freshet.executor.limits.QueryResources;
+import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.StateMetrics;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -200,6 +206,28 @@ class StreamStreamJoinOperatorTest {
       // d matched in the batch it arrived in: no NULL row when it falls.
       assertEquals(List.of(), h.runNoData(batch(2, 30_000, 40_000)));
       assertMetrics(h, 0, 0, 0, 1, 0);
+    }
+  }
+
+  @Test void shouldFailBatchBeforeCommitWhenStateOutgrowsMemoryBudget() {
+    // 20 rows of 3 columns fit in 10 000 bytes (320 each); 40 do not.
+    QueryResources resources = new QueryResources("q", 10_000,
+        new MemoryPool(MemoryPool.UNLIMITED));
+    try (JoinHarness h = new JoinHarness(dir, spec(JoinKind.INNER))) {
+      List<Object[]> twenty = new ArrayList<>();
+      for (long i = 0; i < 20; i++) {
+        twenty.add(row(i, 20_000L, "l" + i));
+      }
+      h.run(new BatchContext(0, 0, 0, 0, resources), twenty, List.of());
+      assertThrows(MemoryBudgetExceededException.class,
+          () -> h.run(new BatchContext(1, 0, 0, 0, resources), twenty, List.of()));
+      h.operator.right().abortBatch(new BatchContext(1, 0, 0, 0, resources));
+
+      // Batch 1 re-run within budget sees the committed state of batch 0 only.
+      assertEquals(List.of(out(3L, 20_000L, "l3", 3L, 21_000L, "r")),
+          h.run(new BatchContext(1, 0, 0, 0, resources), List.of(),
+              rows(row(3L, 21_000L, "r"))));
+      assertMetrics(h, 1, 21, 1, 0, 0);
     }
   }
 
