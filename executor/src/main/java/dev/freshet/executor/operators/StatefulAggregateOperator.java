@@ -64,7 +64,7 @@ import java.util.function.Consumer;
  * before it commits, so that a query over too many groups fails before it commits them. Merging
  * checks the query's cancellation flag every {@value #CHECK_EVERY} groups.
  */
-public final class StatefulAggregateOperator implements Operator {
+public final class StatefulAggregateOperator implements StatefulOperator {
   /** New groups (or merged groups) between two checks of the budget or the flag. */
   static final int CHECK_EVERY = 1024;
 
@@ -322,20 +322,31 @@ public final class StatefulAggregateOperator implements Operator {
   }
 
   /** Closes the state store providers; the operator is not used afterwards. */
-  public void closeStores() {
+  @Override public void closeStores() {
     for (StateStoreProvider<Object, Object[]> provider : partitions) {
       provider.close();
     }
   }
 
   /** Number of state partitions. */
-  public int numPartitions() {
+  @Override public int numPartitions() {
     return partitions.size();
   }
 
   /** Metrics of the last batch. */
   public AggregateMetrics metrics() {
     return metrics;
+  }
+
+  /** Spark's name for it: {@code stateStoreSave}. */
+  @Override public String operatorName() {
+    return "stateStoreSave";
+  }
+
+  @Override public StateMetrics stateMetrics() {
+    return new StateMetrics(metrics.numOutputRows, metrics.numTotalStateRows,
+        metrics.numUpdatedStateRows, metrics.numRemovedStateRows,
+        metrics.numRowsDroppedByWatermark);
   }
 
   @Override public void startBatch(BatchContext batch) {
