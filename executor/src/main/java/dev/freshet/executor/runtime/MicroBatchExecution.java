@@ -12,11 +12,11 @@ import dev.freshet.executor.checkpoint.RestartDecision;
 import dev.freshet.executor.checkpoint.SourceOffset;
 import dev.freshet.executor.limits.QueryCancelledException;
 import dev.freshet.executor.limits.QueryResources;
-import dev.freshet.executor.operators.AggregateMetrics;
 import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.ParallelTasks;
-import dev.freshet.executor.operators.StatefulAggregateOperator;
+import dev.freshet.executor.operators.StateMetrics;
+import dev.freshet.executor.operators.StatefulOperator;
 import dev.freshet.executor.source.QueryReader;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsAdmissionControl;
@@ -492,7 +492,7 @@ public final class MicroBatchExecution implements StreamingQuery {
     }
     resources.release();
     closeQueryReaders();
-    for (StatefulAggregateOperator op : streamingPipeline.statefulOperators()) {
+    for (StatefulOperator op : streamingPipeline.statefulOperators()) {
       try {
         op.closeStores();
       } catch (RuntimeException e) {
@@ -810,9 +810,9 @@ public final class MicroBatchExecution implements StreamingQuery {
     long inputRows = counts.input();
     long outputRows = counts.output();
     List<StateOperatorProgress> operators = new java.util.ArrayList<>();
-    for (StatefulAggregateOperator op : streamingPipeline.statefulOperators()) {
-      AggregateMetrics m = op.metrics();
-      operators.add(new StateOperatorProgress("stateStoreSave", m.numTotalStateRows(),
+    for (StatefulOperator op : streamingPipeline.statefulOperators()) {
+      StateMetrics m = op.stateMetrics();
+      operators.add(new StateOperatorProgress(op.operatorName(), m.numTotalStateRows(),
           m.numUpdatedStateRows(), m.numRemovedStateRows(), m.numRowsDroppedByWatermark(),
           op.numPartitions()));
     }

@@ -7,6 +7,7 @@ import dev.freshet.executor.operators.EventTimeWatermarkOperator;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
+import dev.freshet.executor.operators.StatefulOperator;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsColumnarReads;
 import dev.freshet.executor.source.SupportsParallelReads;
@@ -40,7 +41,7 @@ import java.util.concurrent.Executor;
  */
 public record StreamingPipeline(Source source, Operator head, CollectOperator output,
     List<EventTimeWatermarkOperator> watermarks,
-    List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
+    List<? extends StatefulOperator> statefulOperators, List<Operator> extraInputTasks,
     Executor taskExecutor, RowErrors rowErrors, ColumnarInput columnarInput,
     List<SourceInput> otherInputs) {
   public StreamingPipeline {
@@ -68,7 +69,7 @@ public record StreamingPipeline(Source source, Operator head, CollectOperator ou
   /** A pipeline that reads one stream. */
   public StreamingPipeline(Source source, Operator head, CollectOperator output,
       List<EventTimeWatermarkOperator> watermarks,
-      List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
+      List<? extends StatefulOperator> statefulOperators, List<Operator> extraInputTasks,
       Executor taskExecutor, RowErrors rowErrors, ColumnarInput columnarInput) {
     this(source, head, output, watermarks, statefulOperators, extraInputTasks, taskExecutor,
         rowErrors, columnarInput, List.of());
@@ -81,7 +82,7 @@ public record StreamingPipeline(Source source, Operator head, CollectOperator ou
    */
   public static StreamingPipeline ofInputs(List<SourceInput> inputs, CollectOperator output,
       List<EventTimeWatermarkOperator> watermarks,
-      List<StatefulAggregateOperator> statefulOperators, RowErrors rowErrors) {
+      List<? extends StatefulOperator> statefulOperators, RowErrors rowErrors) {
     return new StreamingPipeline(inputs.get(0).source(), inputs.get(0).head(), output,
         watermarks, statefulOperators, List.of(), null, rowErrors, null,
         inputs.subList(1, inputs.size()));
@@ -98,7 +99,7 @@ public record StreamingPipeline(Source source, Operator head, CollectOperator ou
   /** A pipeline without columnar input. */
   public StreamingPipeline(Source source, Operator head, CollectOperator output,
       List<EventTimeWatermarkOperator> watermarks,
-      List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
+      List<? extends StatefulOperator> statefulOperators, List<Operator> extraInputTasks,
       Executor taskExecutor, RowErrors rowErrors) {
     this(source, head, output, watermarks, statefulOperators, extraInputTasks, taskExecutor,
         rowErrors, null);
@@ -107,7 +108,7 @@ public record StreamingPipeline(Source source, Operator head, CollectOperator ou
   /** A pipeline whose rows fail their batch when an expression fails. */
   public StreamingPipeline(Source source, Operator head, CollectOperator output,
       List<EventTimeWatermarkOperator> watermarks,
-      List<StatefulAggregateOperator> statefulOperators, List<Operator> extraInputTasks,
+      List<? extends StatefulOperator> statefulOperators, List<Operator> extraInputTasks,
       Executor taskExecutor) {
     this(source, head, output, watermarks, statefulOperators, extraInputTasks, taskExecutor,
         RowErrors.failing());
@@ -116,7 +117,7 @@ public record StreamingPipeline(Source source, Operator head, CollectOperator ou
   /** A pipeline whose batches are read on the batch thread. */
   public StreamingPipeline(Source source, Operator head, CollectOperator output,
       List<EventTimeWatermarkOperator> watermarks,
-      List<StatefulAggregateOperator> statefulOperators) {
+      List<? extends StatefulOperator> statefulOperators) {
     this(source, head, output, watermarks, statefulOperators, List.of(), null);
   }
 

@@ -16,6 +16,12 @@ import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.RowCalc;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
+import dev.freshet.executor.operators.StatefulOperator;
+import dev.freshet.executor.operators.join.JoinCondition;
+import dev.freshet.executor.operators.join.JoinKind;
+import dev.freshet.executor.operators.join.StreamStreamJoinOperator;
+import dev.freshet.executor.operators.join.StreamStreamJoinSpec;
+import dev.freshet.executor.operators.join.TimeRange;
 import dev.freshet.executor.operators.TimeWindowOperator;
 import dev.freshet.executor.operators.UnionOperator;
 import dev.freshet.executor.operators.ValueKind;
@@ -369,7 +375,7 @@ public final class ExecPlanBuilder {
     final Map<Integer, StreamTable> scanned = new TreeMap<>();
     /** The watermark and stateful operators by node id: from the sources up. */
     final Map<Integer, EventTimeWatermarkOperator> watermarks = new TreeMap<>();
-    final Map<Integer, StatefulAggregateOperator> stateful = new TreeMap<>();
+    final Map<Integer, StatefulOperator> stateful = new TreeMap<>();
 
     TreeWiring(ExecPlan plan, List<StreamTable> streams, CollectOperator output,
         boolean groupChanges) {
@@ -394,6 +400,18 @@ public final class ExecPlanBuilder {
           checkSameColumns(node, inputs.get(i));
           wire(inputs.get(i), union.input(i));
         }
+      } else if (operator instanceof ExecOperator.StreamJoin join) {
+        if (inputs.size() != 2) {
+          throw new IllegalArgumentException("join " + node.id() + " reads two inputs, but the"
+              + " plan gives it " + inputs.size());
+        }
+        StreamStreamJoinOperator op = new StreamStreamJoinOperator(
+            joinSpec(join, node, inputs.get(0), inputs.get(1)),
+            stateStores.create(new StateStoreId(queryId, join.operatorId(), 0)),
+            stateStores.create(new StateStoreId(queryId, join.operatorId(), 1)), downstream);
+        stateful.put(node.id(), op);
+        wire(inputs.get(0), op.left());
+        wire(inputs.get(1), op.right());
       } else if (operator instanceof ExecOperator.StatefulAggregate aggregate) {
         StatefulAggregateOperator op = new StatefulAggregateOperator(spec(aggregate),
             providers(aggregate), downstream, partitionExecutor, 1);
@@ -424,6 +442,42 @@ public final class ExecPlanBuilder {
             + input.output().size());
       }
     }
+  }
+
+  /**
+   * The executor's spec of a join {@code node} of {@code left} and {@code right}, its residual
+   * condition compiled over the joined row.
+   */
+  private StreamStreamJoinSpec joinSpec(ExecOperator.StreamJoin join, ExecNode node,
+      ExecNode left, ExecNode right) {
+    int width = left.output().size() + right.output().size();
+    if (node.output().size() != width) {
+      throw new IllegalArgumentException("join " + node.id() + " emits " + node.output().size()
+          + " columns, but its inputs have " + width);
+    }
+    JoinCondition residual = null;
+    if (join.residual() != null) {
+      RexProgram program = RexProgramJson.read(join.residual(), typeFactory);
+      if (program.getInputRowType().getFieldCount() != width) {
+        throw new IllegalArgumentException("the condition of join " + node.id() + " reads "
+            + program.getInputRowType().getFieldCount() + " columns, not " + width);
+      }
+      RowCalc calc = CalcCompiler.compile(program, typeFactory, dataContext);
+      // The join tests pairs on its one thread, so one scratch row serves every pair.
+      Object[] scratch = new Object[program.getOutputRowType().getFieldCount()];
+      residual = joined -> calc.apply(joined, scratch);
+    }
+    ExecOperator.TimeRangeSpec range = join.timeRange();
+    return new StreamStreamJoinSpec(join.operatorId(), JoinKind.valueOf(join.joinType()),
+        ints(join.leftKeys()), ints(join.rightKeys()), left.output().size(),
+        right.output().size(), join.leftEventTime(), join.rightEventTime(),
+        range == null ? null : new TimeRange(range.lowerMs(), range.lowerInclusive(),
+            range.upperMs(), range.upperInclusive()),
+        residual);
+  }
+
+  private static int[] ints(List<Integer> values) {
+    return values.stream().mapToInt(Integer::intValue).toArray();
   }
 
   private StreamingPipeline build(List<ExecNode> nodes, StreamTable stream,

@@ -1,5 +1,7 @@
 package dev.freshet.planner.exec;
 
+import dev.freshet.executor.operators.StatefulAggregateOperator;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -66,7 +68,7 @@ class ExecPlanBuilderTest {
     StreamingPipeline pipeline = build("SELECT STREAM MOD(n, 2) AS k, COUNT(*) AS c, SUM(n) AS t"
         + " FROM s WHERE n > 0 GROUP BY MOD(n, 2)", 3);
     assertEquals(3, pipeline.inputTasks());
-    assertEquals(3, pipeline.statefulOperators().get(0).inputTasks());
+    assertEquals(3, ((StatefulAggregateOperator) pipeline.statefulOperators().get(0)).inputTasks());
     assertEquals(pipeline.head().getClass(), pipeline.extraInputTasks().get(0).getClass());
     assertNotSame(pipeline.extraInputTasks().get(0), pipeline.extraInputTasks().get(1));
     assertSame(pool, pipeline.taskExecutor());
@@ -107,11 +109,11 @@ class ExecPlanBuilderTest {
     assertEquals(1, build("SELECT STREAM n FROM s WHERE n > 0", 2).inputTasks());
     StreamingPipeline overMemory = build("SELECT STREAM k, COUNT(*) FROM m GROUP BY k", 2);
     assertEquals(1, overMemory.inputTasks());
-    assertEquals(1, overMemory.statefulOperators().get(0).inputTasks());
+    assertEquals(1, ((StatefulAggregateOperator) overMemory.statefulOperators().get(0)).inputTasks());
     StreamingPipeline withoutPool = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
         "q", InMemoryStateStoreProvider::new, null, 2).build(planner.planQuery(
             FreshetSqlParser.parse("SELECT STREAM n, COUNT(*) FROM s GROUP BY n"), null, 1));
     assertEquals(1, withoutPool.inputTasks());
-    assertEquals(1, withoutPool.statefulOperators().get(0).inputTasks());
+    assertEquals(1, ((StatefulAggregateOperator) withoutPool.statefulOperators().get(0)).inputTasks());
   }
 }
