@@ -50,6 +50,15 @@ class StatefulAggregateOperatorTest {
     assertMetrics(h.operator.metrics(), 2, 2, 3);
   }
 
+  @Test void shouldReportItsMetricsAsStatefulOperator() {
+    Harness h = new Harness(countAndSum(OutputMode.UPDATE, 2));
+    h.runBatch(row("a", 1.0), row("b", 2.0), row("a", 3.0));
+    StatefulOperator op = h.operator;
+    assertEquals("stateStoreSave", op.operatorName());
+    assertEquals(2, op.numPartitions());
+    assertEquals(new StateMetrics(2, 2, 2, 0, 0), op.stateMetrics());
+  }
+
   @Test void shouldMarkNewUpdatedAndEvictedGroupsWhenAskedForGroupChanges() {
     // (t BIGINT event time, v BIGINT) GROUP BY t: COUNT(*), SUM(v); final at or before the watermark.
     StatefulAggregateSpec spec = new StatefulAggregateSpec(0, new int[] {0},

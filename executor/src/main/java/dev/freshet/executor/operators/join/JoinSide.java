@@ -88,7 +88,7 @@ final class JoinSide {
    * before the late-events watermark, as Spark's join drops it before joining.
    */
   void add(Object[] row) {
-    if (row.length != width) {
+    if (row.length < width) {
       throw new IllegalArgumentException("expected a row of " + width + " columns, got "
           + row.length);
     }
