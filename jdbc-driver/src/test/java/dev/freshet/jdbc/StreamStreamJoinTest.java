@@ -10,6 +10,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
+import java.util.ArrayList;
+import java.util.List;
+import dev.freshet.executor.runtime.StreamingQueryProgress;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,5 +93,111 @@ class StreamStreamJoinTest {
     assertEquals("0A000", e.getSQLState());
     assertTrue(e.getMessage().contains("An aggregation over a join of two streams is not"
         + " supported yet"), e.getMessage());
+  }
+
+  /** Inserts rows {@code (ad, seconds[, n])} into {@code stream}; waits until the query is idle. */
+  private void insert(String stream, String... rows) throws Exception {
+    StringBuilder values = new StringBuilder();
+    for (String row : rows) {
+      String[] parts = row.split(" ");
+      values.append(values.length() == 0 ? "" : ", ").append("('").append(parts[0])
+          .append("', TIMESTAMP '1970-01-01 00:00:00' + INTERVAL '").append(parts[1])
+          .append("' SECOND").append(stream.equals("clicks") ? ", 1" : "").append(")");
+    }
+    statement.executeUpdate("INSERT INTO " + stream + " VALUES " + values);
+    PushResults.awaitOnlyQuery(engineName, "join");
+  }
+
+  private StreamingQueryProgress lastProgress() throws Exception {
+    List<StreamingQueryProgress> progress =
+        PushResults.awaitOnlyQuery(engineName, "join").recentProgress();
+    return progress.get(progress.size() - 1);
+  }
+
+  /** The view's rows as {@code ad its cts}, seconds, {@code -} for NULL. */
+  private List<String> joined() throws Exception {
+    List<String> rows = new ArrayList<>();
+    try (ResultSet rs = statement.executeQuery("SELECT * FROM j")) {
+      while (rs.next()) {
+        java.sql.Timestamp its = rs.getTimestamp(2);
+        java.sql.Timestamp cts = rs.getTimestamp(3);
+        rows.add(rs.getString(1) + " " + (its == null ? "-" : its.getTime() / 1000) + " "
+            + (cts == null ? "-" : cts.getTime() / 1000));
+      }
+    }
+    rows.sort(null);
+    return rows;
+  }
+
+  /**
+   * Spark's inner join with a two-sided time range (StreamingInnerJoinSuite "stream stream inner
+   * join with time range"): impressions leave the state once the watermark passes their range's
+   * end, clicks once it passes them; a late click joins nothing, though its impression is there.
+   */
+  @Test void shouldEvictByTheWatermarkAndJoinNoLateRowInAnInnerJoin() throws Exception {
+    statement.execute("CREATE MATERIALIZED VIEW j AS SELECT i.ad, i.its, c.cts"
+        + " FROM impressions i JOIN clicks c" + RANGE);
+    insert("impressions", "a 1", "b 2");
+    assertEquals(List.of(), joined());
+    assertEquals(2, lastProgress().stateOperators().get(0).numRowsTotal());
+    insert("clicks", "a 5");
+    assertEquals(List.of("a 1 5"), joined());
+    insert("clicks", "b 30");
+    // b's click is 28 s after its impression: out of range. Impressions have no watermark yet
+    // (2 - 5 s), so the global watermark stays 0 and nothing leaves the state.
+    assertEquals(List.of("a 1 5"), joined());
+    assertEquals(4, lastProgress().stateOperators().get(0).numRowsTotal());
+    insert("impressions", "c 40", "e 20");
+    // Watermark min(35, 25) = 25 s: impressions at or before 25 - 10 s can match no later
+    // click (a, b), nor can clicks at or before 25 s a later impression (a 5): three rows fall.
+    StreamingQueryProgress evicted = lastProgress();
+    assertEquals(25_000, evicted.batchWatermarkMs());
+    assertEquals(3, evicted.stateOperators().get(0).numRowsRemoved());
+    assertEquals(3, evicted.stateOperators().get(0).numRowsTotal());
+    insert("clicks", "e 24");
+    // 24 s is in e's range [20, 30], but at or before the watermark: late, dropped.
+    assertEquals(1, lastProgress().stateOperators().get(0).numRowsDroppedByWatermark());
+    assertEquals(List.of("a 1 5"), joined());
+    insert("clicks", "e 26");
+    assertEquals(List.of("a 1 5", "e 20 26"), joined());
+  }
+
+  /**
+   * Spark's left outer join (StreamingOuterJoinSuite "left outer early state exclusion"): the
+   * impression without a click gets its row with NULLs in the batch whose watermark passes the
+   * end of its range, never before, and one that matched never does.
+   */
+  @Test void shouldEmitTheLeftRowWithNullsOnlyOnceTheWatermarkPassesItsRange() throws Exception {
+    statement.execute("CREATE MATERIALIZED VIEW j AS SELECT i.ad, i.its, c.cts"
+        + " FROM impressions i LEFT JOIN clicks c" + RANGE);
+    insert("impressions", "a 1", "b 2");
+    insert("clicks", "a 5");
+    assertEquals(List.of("a 1 5"), joined());
+    insert("clicks", "z 14");
+    insert("impressions", "c 20");
+    // Watermark min(15, 9) = 9 s: b's range [2, 12] may still see a click.
+    assertEquals(9_000, lastProgress().batchWatermarkMs());
+    assertEquals(List.of("a 1 5"), joined());
+    insert("clicks", "z 30");
+    // Watermark min(15, 25) = 15 s > 12 s: no click can come for b any more.
+    assertEquals(15_000, lastProgress().batchWatermarkMs());
+    assertEquals(List.of("a 1 5", "b 2 -"), joined());
+  }
+
+  /** The same from the right: a click without an impression, once none can come for it. */
+  @Test void shouldEmitTheRightRowWithNullsOnlyOnceTheWatermarkPassesItsRange()
+      throws Exception {
+    statement.execute("CREATE MATERIALIZED VIEW j AS SELECT c.ad, i.its, c.cts"
+        + " FROM impressions i RIGHT JOIN clicks c" + RANGE);
+    insert("clicks", "a 5", "q 6");
+    insert("impressions", "a 1");
+    assertEquals(List.of("a 1 5"), joined());
+    insert("impressions", "x 20");
+    // Watermark min(15, 1) = 1 s: q's impression could still be anywhere in [-4, 6].
+    assertEquals(List.of("a 1 5"), joined());
+    insert("clicks", "y 30");
+    // Watermark min(15, 25) = 15 s: impressions after 15 s cannot be q's.
+    assertEquals(15_000, lastProgress().batchWatermarkMs());
+    assertEquals(List.of("a 1 5", "q - 6"), joined());
   }
 }

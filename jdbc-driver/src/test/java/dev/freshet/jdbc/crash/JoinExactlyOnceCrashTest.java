@@ -117,8 +117,11 @@ class JoinExactlyOnceCrashTest {
       }
     }
     assertTrue(child.waitFor(120, TimeUnit.SECONDS), context + ": child did not end");
-    assertEquals(0, child.exitValue(), context + ": child failed, see "
-        + dataDir.resolve("child.err"));
+    if (child.exitValue() != 0) {
+      String err = java.nio.file.Files.readString(dataDir.resolve("child.err"));
+      org.junit.jupiter.api.Assertions.fail(context + ": child failed:\n"
+          + err.substring(Math.max(0, err.length() - 4_000)));
+    }
     return output;
   }
 
