@@ -200,4 +200,61 @@ class StreamStreamJoinTest {
     assertEquals(15_000, lastProgress().batchWatermarkMs());
     assertEquals(List.of("a 1 5", "q - 6"), joined());
   }
+
+  /**
+   * Nexmark q7's shape: bids joined with the highest price of their 10 s window. The windows come
+   * from an aggregation in APPEND mode, each once, in the batch whose watermark passes its end;
+   * joined on its end, it bounds the bids' state like a stream would.
+   */
+  @Test void shouldJoinAStreamWithTheWindowsAnAggregationAppends() throws Exception {
+    statement.execute("CREATE STREAM bids (auction BIGINT, price BIGINT, bts TIMESTAMP(3),"
+        + " WATERMARK FOR bts AS bts - INTERVAL '2' SECOND) WITH (connector = 'memory')");
+    String query = "SELECT b.auction, b.price, b.bts FROM bids b JOIN ("
+        + "SELECT MAX(price) AS maxprice, window_end FROM TABLE(TUMBLE(TABLE bids,"
+        + " DESCRIPTOR(bts), INTERVAL '10' SECOND)) GROUP BY window_start, window_end) m"
+        + " ON b.price = m.maxprice"
+        + " AND b.bts BETWEEN m.window_end - INTERVAL '10' SECOND AND m.window_end EMIT APPEND";
+    try (ResultSet rs = statement.executeQuery("EXPLAIN PLAN FOR " + query)) {
+      assertTrue(rs.next());
+      assertTrue(rs.getString(1).contains("timeRange=[BTS >= WINDOW_END - 10000 ms AND BTS <="
+          + " WINDOW_END]"), rs.getString(1));
+    }
+    statement.execute("CREATE MATERIALIZED VIEW j AS " + query);
+    bids("1 10 101", "2 30 103", "3 20 108");
+    assertEquals(List.of(), highest());
+    // Watermark 111 s: [100, 110) is final, its highest bid 30, which bid 2 made.
+    bids("4 5 113");
+    assertEquals(List.of("2 30 103"), highest());
+    bids("5 30 115", "6 7 125");
+    // [110, 120) is final: 30 again, now bid 5's; bid 2 is outside this window.
+    assertEquals(List.of("2 30 103", "5 30 115"), highest());
+    // The bids of finished windows left the state: at most the last 10 s of bids, and the
+    // window rows once joined.
+    assertTrue(lastProgress().stateOperators().stream()
+        .filter(p -> p.operatorName().equals("symmetricHashJoin"))
+        .allMatch(p -> p.numRowsTotal() <= 2), lastProgress().stateOperators().toString());
+  }
+
+  private void bids(String... rows) throws Exception {
+    StringBuilder values = new StringBuilder();
+    for (String row : rows) {
+      String[] parts = row.split(" ");
+      values.append(values.length() == 0 ? "" : ", ").append("(").append(parts[0]).append(", ")
+          .append(parts[1]).append(", TIMESTAMP '1970-01-01 00:00:00' + INTERVAL '")
+          .append(parts[2]).append("' SECOND)");
+    }
+    statement.executeUpdate("INSERT INTO bids VALUES " + values);
+    PushResults.awaitOnlyQuery(engineName, "join");
+  }
+
+  private List<String> highest() throws Exception {
+    List<String> rows = new ArrayList<>();
+    try (ResultSet rs = statement.executeQuery("SELECT * FROM j")) {
+      while (rs.next()) {
+        rows.add(rs.getLong(1) + " " + rs.getLong(2) + " " + rs.getTimestamp(3).getTime() / 1000);
+      }
+    }
+    rows.sort(null);
+    return rows;
+  }
 }

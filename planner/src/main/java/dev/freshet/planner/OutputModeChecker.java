@@ -410,7 +410,7 @@ final class OutputModeChecker {
 
   /**
    * A join of two streams runs in APPEND mode only, as Spark's: a joined row, once emitted, is
-   * never taken back. Its inputs must not be aggregations, whose rows change.
+   * never taken back; so do the aggregations below it, whose rows then never change.
    *
    * <p>Spark: "Join between two streaming DataFrames/Datasets is not supported in Update output
    * mode, only in Append output mode".
@@ -423,10 +423,10 @@ final class OutputModeChecker {
               + " emitted, is never changed",
           "Use EMIT APPEND (the default of a query without GROUP BY)");
     }
-    if (hasStreamingAggregate(join.getLeft()) || hasStreamingAggregate(join.getRight())) {
-      throw PlannerErrors.notSupported("A join with the result of a streaming aggregation is"
-          + " not supported yet", "Join the streams themselves");
-    }
+    // An input may be an aggregation: in APPEND it emits a group once, in the batch whose
+    // watermark passes the group's event time (a window's end), which is then later than the
+    // previous batch's watermark; so its rows are never late for the join, and no later row has
+    // an event time at or before this batch's watermark, which is what lets the join evict.
   }
 
   /**
