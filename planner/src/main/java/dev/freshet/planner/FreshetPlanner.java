@@ -158,12 +158,12 @@ public final class FreshetPlanner {
     List<StreamTable> sources = streamsOf(normalized);
 
     // Event time and windows enter the plan after the checker, which reads the query as written.
-    // A join's condition whole (also what WHERE adds to it) before it is split: its equal
-    // keys, the range of event times that lets its state go, and the rest.
-    RelNode joined = StreamStreamJoins.plan(hep(withWatermarks(normalized),
-        CoreRules.FILTER_INTO_JOIN));
-    RelNode windowed = hep(joined, FreshetRules.WINDOW_TABLE_FUNCTION,
-        FreshetRules.GROUP_WINDOW);
+    // A join's condition is split once whole (also what WHERE adds to it) and once the windows
+    // are in the plan, whose ends carry event time: its equal keys, the range of event times
+    // that lets its state go, and the rest.
+    RelNode windowed = StreamStreamJoins.plan(hep(withWatermarks(normalized),
+        CoreRules.FILTER_INTO_JOIN, FreshetRules.WINDOW_TABLE_FUNCTION,
+        FreshetRules.GROUP_WINDOW));
     rejectSessionWindows(windowed);
     checkWindowsPerRow(windowed, maxWindowsPerRow);
     RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
