@@ -165,6 +165,6 @@ class ErrorReportingTest {
     assertInstanceOf(SQLSyntaxErrorException.class, fails("SELEC 1"));
     assertInstanceOf(SQLSyntaxErrorException.class, fails("SELECT * FROM no_such_table"));
     assertInstanceOf(SQLFeatureNotSupportedException.class,
-        fails("SELECT STREAM user_id FROM clicks UNION ALL SELECT STREAM user_id FROM clicks"));
+        fails("SELECT STREAM user_id FROM clicks UNION SELECT STREAM user_id FROM clicks"));
   }
 }
