@@ -103,6 +103,8 @@ final class OutputModeChecker {
       for (AggregateCall call : aggregate.getAggCallList()) {
         checkCall(call);
       }
+    } else if (rel instanceof Join join && StreamTableJoinCheck.isStreamTableJoin(join)) {
+      StreamTableJoinCheck.check(join);
     } else if (rel instanceof Join || rel instanceof Correlate) {
       checkNoJoin(rel);
     } else if (rel instanceof Union) {

@@ -24,7 +24,9 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataType;
@@ -61,6 +63,11 @@ public final class ExecPlanGenerator {
       if (rel instanceof StateStoreSave save) {
         rel = partial(save);
       }
+      if (StreamTableJoins.isStreamTableJoin(rel)) {
+        // The table side is part of the join's operator; the chain goes on down the stream.
+        rel = StreamTableJoins.streamInput((Join) rel);
+        continue;
+      }
       if (rel.getInputs().size() != 1) {
         break;
       }
@@ -74,7 +81,9 @@ public final class ExecPlanGenerator {
       StateSchema state = op instanceof ExecOperator.StatefulAggregate aggregate
           ? StateSchema.of(aggregate, nodes.get(nodes.size() - 1).output(), output) : null;
       String detail = operator instanceof TableScan
-          ? String.join(".", operator.getTable().getQualifiedName()) : terms(operator);
+          ? String.join(".", operator.getTable().getQualifiedName())
+          : StreamTableJoins.isStreamTableJoin(operator)
+              ? StreamTableJoins.detail((Join) operator) : terms(operator);
       nodes.add(new ExecNode(nodes.size(), op, detail, output, state));
     }
     return ExecPlan.of(nodes);
@@ -109,6 +118,8 @@ public final class ExecPlanGenerator {
       }
     } else if (rel instanceof StateStoreSave save) {
       return aggregate(save);
+    } else if (StreamTableJoins.isStreamTableJoin(rel)) {
+      return StreamTableJoins.generate((Join) rel, (JavaTypeFactory) typeFactory);
     }
     throw PlannerErrors.notSupported("Freshet cannot run this part of a continuous query yet: "
         + rel.getRelTypeName() + ". Plan:\n" + RelOptUtil.toString(rel));
