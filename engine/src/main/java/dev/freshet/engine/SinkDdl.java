@@ -27,6 +27,7 @@ import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.errors.PlanningException;
+import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import org.apache.calcite.DataContexts;
@@ -176,7 +177,7 @@ final class SinkDdl {
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           planner.typeFactory(), DataContexts.EMPTY, id, stores, engine.partitionExecutor(),
           engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
-          .build(toBuild, source));
+          .withTables(engine.catalog()).build(toBuild, source));
       built = pipeline;
       synchronized (engine.ddlLock()) {
         if (engine.catalog().stream(source.name()).orElse(null) != source) {
@@ -207,6 +208,7 @@ final class SinkDdl {
             name, stopped -> { });
         engine.catalogStore().record(CatalogStore.Kind.SINK, name, sql, options.values());
         engine.sinks().put(name, new SinkEntry(name, sql, spec, id, source.name(), view));
+        engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
         engine.register(continuous);
         continuous.start();
         started = true;

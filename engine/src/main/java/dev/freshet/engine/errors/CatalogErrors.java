@@ -42,7 +42,8 @@ public final class CatalogErrors {
   public static SQLException nameTaken(String kind, String name, String holderKind,
       String dropHolder) {
     return Errors.of(SqlState.OBJECT_EXISTS, "Cannot create " + kind + " '" + name + "': a "
-        + holderKind + " of that name exists, and streams and views share one namespace. Choose"
+        + holderKind + " of that name exists, and streams, views and tables share one namespace."
+        + " Choose"
         + " another name, or " + dropHolder + " first.");
   }
 
