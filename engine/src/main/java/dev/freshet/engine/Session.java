@@ -585,12 +585,14 @@ public final class Session {
     String name = id.names.get(id.names.size() - 1);
     Optional<StreamTable> stream = engine.catalog().stream(name);
     Optional<ViewTable> view = engine.catalog().view(name);
-    if (stream.isEmpty() && view.isEmpty()) {
+    Optional<ReferenceTable> table = engine.catalog().table(name);
+    if (stream.isEmpty() && view.isEmpty() && table.isEmpty()) {
       throw CatalogErrors.objectNotFound(name);
     }
     RelDataType rowType = stream.isPresent()
         ? stream.get().getRowType(engine.planner().typeFactory())
-        : view.get().getRowType(engine.planner().typeFactory());
+        : view.isPresent() ? view.get().getRowType(engine.planner().typeFactory())
+        : table.get().getRowType(engine.planner().typeFactory());
     List<Object[]> rows = new ArrayList<>();
     for (RelDataTypeField field : rowType.getFieldList()) {
       rows.add(new Object[] {field.getName(), field.getType().getFullTypeString(),
