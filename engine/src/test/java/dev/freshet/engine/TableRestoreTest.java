@@ -79,4 +79,30 @@ class TableRestoreTest {
     assertEquals(List.of(List.of("books", 1L), List.of("comics", 1L), List.of("toys", 1L)),
         rows(second, "SELECT * FROM per_category ORDER BY category"));
   }
+
+  @Test void aJdbcTableWhoseDatabaseIsGoneAtTheRestartSaysSoAndCanBeDropped() throws Exception {
+    String url = "jdbc:h2:mem:" + java.util.UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    try (java.sql.Connection external = java.sql.DriverManager.getConnection(url);
+         java.sql.Statement e = external.createStatement()) {
+      e.execute("CREATE TABLE regions (code VARCHAR(4), name VARCHAR(40))");
+      Session first = open();
+      first.execute("CREATE TABLE regions (code VARCHAR(4), name VARCHAR(40)) WITH (connector ="
+          + " 'jdbc', 'url' = '" + url + "', 'table-name' = 'regions')");
+      first.engine().close();
+      e.execute("DROP TABLE regions");
+    }
+    Session second = open();
+    SQLException gone = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+        () -> second.execute("SELECT * FROM regions"));
+    assertEquals("42S02", gone.getSQLState());
+    assertTrue(gone.getMessage().startsWith("Table REGIONS could not be declared again when the"
+        + " engine started: Table REGIONS cannot read its columns from 'regions' at " + url),
+        gone.getMessage());
+    second.execute("DROP TABLE regions");
+    second.engine().close();
+    // Forgotten: the next start has nothing to declare again, and the name is free.
+    Session third = open();
+    assertTrue(third.engine().notRestored().isEmpty(), third.engine().notRestored().toString());
+    third.execute("CREATE TABLE regions (code VARCHAR(4))");
+  }
 }

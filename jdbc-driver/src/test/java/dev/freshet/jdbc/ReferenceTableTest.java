@@ -56,6 +56,14 @@ class ReferenceTableTest {
       s.executeUpdate("INSERT INTO orders VALUES (10, 1), (11, 1), (12, 4)");
       ViewResults.awaitRows(s, "SELECT p.category, v.n FROM sold v JOIN products p"
           + " ON v.product_id = p.id", List.of(row("books", 2L), row("games", 1L)));
+      // A plain query of a stream joined with a table reads the rows the stream holds.
+      assertEquals(List.of(row(10L, "books"), row(11L, "books"), row(12L, "games")),
+          ViewResults.query(s, "SELECT o.id, p.category FROM orders o JOIN products p"
+              + " ON o.product_id = p.id ORDER BY o.id"));
+      assertEquals(List.of(row("ID", "BIGINT NOT NULL", null),
+              row("CATEGORY", "VARCHAR", null), row("PRICE", "DECIMAL(10, 2)", null),
+              row("ADDED", "TIMESTAMP(0)", null)),
+          ViewResults.query(s, "DESCRIBE products"));
 
       SQLException duplicate = assertThrows(SQLException.class,
           () -> s.executeUpdate("INSERT INTO products (id, category) VALUES (1, 'again')"));

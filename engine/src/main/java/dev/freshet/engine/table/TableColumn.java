@@ -66,8 +66,9 @@ public record TableColumn(String name, RelDataType type) {
       case CHAR -> "CHARACTER(" + type.getPrecision() + ")";
       case VARCHAR -> type.getPrecision() > 0 && type.getPrecision() < 1_000_000_000
           ? "CHARACTER VARYING(" + type.getPrecision() + ")" : "CHARACTER VARYING";
-      case TIME -> "TIME(3)";
-      case TIMESTAMP -> "TIMESTAMP(3)";
+      // As declared, up to milliseconds: what the executor keeps of a time.
+      case TIME -> "TIME(" + Math.min(3, Math.max(0, type.getPrecision())) + ")";
+      case TIMESTAMP -> "TIMESTAMP(" + Math.min(3, Math.max(0, type.getPrecision())) + ")";
       default -> type.getSqlTypeName().name();
     };
     return quoted(name) + " " + sqlType + (type.isNullable() ? "" : " NOT NULL");

@@ -33,7 +33,7 @@ public record ExecNode(int id, ExecOperator operator, String detail, List<ExecCo
 
   /**
    * What the operator does: {@code scan}, {@code watermark}, {@code window}, {@code sort},
-   * {@code calc} or {@code stateful-aggregate}.
+   * {@code calc}, {@code stateful-aggregate} or {@code lookup-join}.
    */
   public String kind() {
     return operator.kind();
