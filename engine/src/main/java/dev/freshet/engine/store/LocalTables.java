@@ -63,6 +63,8 @@ public final class LocalTables {
   /** Drops the H2 table of {@code name} and its rows. */
   public void drop(String name) throws SQLException {
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      // An engine that never had a table of its own has no schema either.
+      s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
       s.execute("DROP TABLE IF EXISTS " + qualified(name));
       db.persist(c);
     }
