@@ -73,21 +73,29 @@ final class TableDdl {
       checkJdbcOptions(name, options);
     }
     Catalog catalog = engine.catalog();
+    if (taken(engine, name, create.ifNotExists())) {
+      return;
+    }
+    // Connected outside the DDL lock: a database that does not answer holds up no other DDL.
+    JdbcReferenceData jdbc = external ? JdbcReferenceData.open(name, options.get("url"),
+        options.get("table-name"), Optional.ofNullable(options.get("username")),
+        Optional.ofNullable(options.get("password")), columns) : null;
     synchronized (engine.ddlLock()) {
-      if (catalog.contains(name) || engine.sinks().containsKey(name)) {
-        if (create.ifNotExists() && catalog.table(name).isPresent()) {
+      try {
+        if (taken(engine, name, create.ifNotExists())) {
+          if (jdbc != null) {
+            jdbc.close();
+          }
           return;
         }
-        throw nameTaken(engine, name);
+      } catch (SQLException e) {
+        if (jdbc != null) {
+          jdbc.close();
+        }
+        throw e;
       }
-      ReferenceData data;
-      if (external) {
-        data = JdbcReferenceData.open(name, options.get("url"), options.get("table-name"),
-            Optional.ofNullable(options.get("username")),
-            Optional.ofNullable(options.get("password")), columns);
-      } else {
-        data = engine.localTables().create(name, columns, primaryKey);
-      }
+      ReferenceData data = jdbc != null ? jdbc
+          : engine.localTables().create(name, columns, primaryKey);
       ReferenceTable table = new ReferenceTable(name, RelDataTypeImpl.proto(rowType), primaryKey,
           options, !external, data);
       if (!catalog.addTable(table)) {
@@ -171,6 +179,24 @@ final class TableDdl {
             + " 'jdbc:postgresql://host/db', 'table-name' = 'products')");
       }
     }
+  }
+
+  /**
+   * Whether a table of {@code name} exists and {@code IF NOT EXISTS} lets the statement do
+   * nothing; false if the name is free.
+   *
+   * @throws SQLException 42S01 if another object, or a table without IF NOT EXISTS, has it
+   */
+  private static boolean taken(Engine engine, String name, boolean ifNotExists)
+      throws SQLException {
+    Catalog catalog = engine.catalog();
+    if (!catalog.contains(name) && !engine.sinks().containsKey(name)) {
+      return false;
+    }
+    if (ifNotExists && catalog.table(name).isPresent()) {
+      return true;
+    }
+    throw nameTaken(engine, name);
   }
 
   private static SQLException nameTaken(Engine engine, String name) {

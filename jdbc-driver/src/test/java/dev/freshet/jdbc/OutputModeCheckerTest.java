@@ -192,8 +192,12 @@ class OutputModeCheckerTest {
         + " it with nothing. Query the stream alone";
     assertRejected("SELECT STREAM s.k, w FROM s JOIN s2 ON s.k = s2.k", NOT_SUPPORTED_YET,
         message);
+    // A join of a stream with what is not a stream is a stream-table join, of a table only.
     assertRejected("SELECT STREAM s.k, t.n FROM s LEFT JOIN (VALUES ('a', 1)) AS t (k, n)"
-        + " ON s.k = t.k", NOT_SUPPORTED_YET, message);
+        + " ON s.k = t.k", NOT_SUPPORTED_YET, "The table side of a stream-table join must be a"
+        + " table created with CREATE TABLE, possibly filtered (WHERE) and projected, and here"
+        + " it is not: it is a VALUES list. Join the stream with the table itself, e.g. FROM"
+        + " orders o JOIN products p ON o.product_id = p.id, and filter in WHERE or ON");
     assertRejected("SELECT STREAM s.k, t.u FROM s, LATERAL (SELECT UPPER(s.k) AS u) AS t",
         NOT_SUPPORTED_YET, message);
   }

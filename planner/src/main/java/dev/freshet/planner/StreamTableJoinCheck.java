@@ -106,6 +106,12 @@ final class StreamTableJoinCheck {
       return "it reads " + String.join(".", scan.getTable().getQualifiedName())
           + ", which is not a table";
     }
+    if (r instanceof org.apache.calcite.rel.core.Values) {
+      return "it is a VALUES list";
+    }
+    if (r instanceof Aggregate) {
+      return "it is an aggregation";
+    }
     return "it is a " + r.getRelTypeName().replace("Logical", "").toLowerCase(java.util.Locale.ROOT);
   }
 }
