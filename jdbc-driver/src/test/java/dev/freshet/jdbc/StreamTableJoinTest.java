@@ -2,6 +2,7 @@ package dev.freshet.jdbc;
 
 import static dev.freshet.jdbc.ViewResults.row;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -122,6 +123,13 @@ class StreamTableJoinTest {
         assertEquals(1, fs.executeUpdate("DELETE FROM products WHERE id = 3"));
         fs.executeUpdate("INSERT INTO orders VALUES (14, 3, 1)");
         assertEquals(List.of(row(14L, null)), PushResults.readData(rs, 1));
+        // Both the view and the push query hold the table.
+        java.sql.SQLException e = org.junit.jupiter.api.Assertions.assertThrows(
+            java.sql.SQLException.class, () -> fs.execute("DROP TABLE products"));
+        assertEquals("2BP01", e.getSQLState());
+        assertTrue(e.getMessage().matches("Cannot drop table 'PRODUCTS': queries PER_CATEGORY,"
+            + " push-[0-9a-f]{8} read it\\. Drop the view or sink, or stop the query \\(STOP"
+            + " QUERY\\), first\\."), e.getMessage());
       }
     }
   }
