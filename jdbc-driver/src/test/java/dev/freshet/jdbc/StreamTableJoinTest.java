@@ -134,6 +134,25 @@ class StreamTableJoinTest {
     }
   }
 
+  @Test void aSinkWritesJoinedRows() throws Exception {
+    String target = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    try (Connection freshet = DriverManager.getConnection("jdbc:freshet:engine="
+             + UUID.randomUUID());
+         Statement fs = freshet.createStatement();
+         Connection out = DriverManager.getConnection(target);
+         Statement os = out.createStatement()) {
+      fs.execute(PRODUCTS);
+      fs.execute(ORDERS);
+      fs.executeUpdate("INSERT INTO products VALUES (1, 'books', 10.0)");
+      fs.execute("CREATE SINK joined AS SELECT o.id, p.category FROM orders o LEFT JOIN"
+          + " products p ON o.product_id = p.id WITH (connector = 'jdbc', 'url' = '" + target
+          + "', 'table-name' = 'joined')");
+      fs.executeUpdate("INSERT INTO orders VALUES (1, 1, 1), (2, 2, 1)");
+      ViewResults.awaitRows(os, "SELECT * FROM joined", List.of(row(1L, "books"),
+          row(2L, null)));
+    }
+  }
+
   /** Creates products and orders in both engines, with the same random products. */
   private static void setUp(Statement fs, Statement hs, Random random) throws Exception {
     fs.execute(PRODUCTS);
