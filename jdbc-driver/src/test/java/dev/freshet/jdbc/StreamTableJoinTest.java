@@ -62,8 +62,10 @@ class StreamTableJoinTest {
     String engine = UUID.randomUUID().toString();
     String query = "SELECT p.category, COUNT(*) AS n, SUM(o.qty) AS q, MAX(p.price) AS top"
         + " FROM orders o LEFT JOIN products p ON o.product_id = p.id GROUP BY p.category";
-    String inner = "SELECT p.category, COUNT(*) AS n FROM orders o JOIN products p"
-        + " ON o.product_id = p.id WHERE p.category <> 'c0' GROUP BY p.category";
+    // The table side filtered and projected before the join: the join's table calc.
+    String inner = "SELECT p.category, COUNT(*) AS n FROM orders o JOIN (SELECT id,"
+        + " UPPER(category) AS category FROM products WHERE price > 3) p"
+        + " ON o.product_id = p.id WHERE p.category <> 'C0' GROUP BY p.category";
     try (Connection freshet = DriverManager.getConnection("jdbc:freshet:engine=" + engine);
          Connection h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
          Statement fs = freshet.createStatement();
