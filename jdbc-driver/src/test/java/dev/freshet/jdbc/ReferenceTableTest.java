@@ -110,6 +110,10 @@ class ReferenceTableTest {
       fails("42S01", "Cannot create stream 'PRODUCTS': a table of that name exists, and"
           + " streams, views and tables share one namespace. Choose another name, or DROP"
           + " TABLE PRODUCTS first.", () -> s.execute("CREATE STREAM products (id INTEGER)"));
+      fails("42S01", "The name PRODUCTS is taken by a stream, materialized view or table, and"
+          + " they share one namespace with sinks. Give the sink another name",
+          () -> s.execute("CREATE SINK products AS SELECT * FROM orders WITH (connector ="
+              + " 'jdbc', 'url' = 'jdbc:h2:mem:sink', 'table-name' = 't')"));
       fails("42000", "Table T declares 2 primary keys, and a table has one. Declare one"
           + " PRIMARY KEY (a, b) for several columns",
           () -> s.execute("CREATE TABLE t (a INTEGER PRIMARY KEY, b INTEGER PRIMARY KEY)"));
