@@ -4,9 +4,9 @@
     statementParserMethods       SqlShow, SqlStopQuery, SqlDescribeStream,
                                  FreshetExplain, FreshetQueryOrEmit
     createStatementParserMethods SqlCreateStream, SqlCreateMaterializedView,
-                                 SqlCreateSink
+                                 SqlCreateSink, SqlCreateTable
     dropStatementParserMethods   SqlDropStream, SqlDropMaterializedView,
-                                 SqlDropSink
+                                 SqlDropSink, SqlDropTable
     setOptionParserMethod        FreshetSetOption
 -->
 
@@ -254,6 +254,88 @@ SqlDrop SqlDropStream(Span s, boolean replace) :
 {
     <STREAM> ifExists = IfExistsOpt() id = CompoundIdentifier() {
         return new SqlDropStream(s.end(this), ifExists, id);
+    }
+}
+
+/**
+ * Parses one element of a CREATE TABLE column list: a column declaration,
+ * maybe followed by PRIMARY KEY, or a table-level PRIMARY KEY (a, b).
+ */
+void TableElement(List<SqlNode> columns, List<SqlNodeList> keys) :
+{
+    final SqlIdentifier id;
+    final SqlDataTypeSpec type;
+    boolean nullable;
+    final SqlNodeList keyColumns;
+    final Span s;
+}
+{
+    LOOKAHEAD(2)
+    <PRIMARY> { s = span(); } <KEY> keyColumns = ParenthesizedSimpleIdentifierList() {
+        keys.add(new SqlNodeList(keyColumns.getList(), s.end(this)));
+    }
+|
+    id = SimpleIdentifier() type = DataType()
+    nullable = NullableOptDefaultTrue()
+    [
+        <PRIMARY> <KEY> {
+            keys.add(new SqlNodeList(Collections.singletonList((SqlNode) id),
+                Span.of(id).end(this)));
+            nullable = false;
+        }
+    ]
+    {
+        columns.add(
+            SqlDdlNodes.column(Span.of(id).end(this), id,
+                type.withNullable(nullable), null,
+                nullable ? ColumnStrategy.NULLABLE : ColumnStrategy.NOT_NULLABLE));
+    }
+}
+
+/**
+ * Parses the rest of "CREATE TABLE [IF NOT EXISTS] name ( element, ... )
+ * [WITH ( key = 'value', ... )]".
+ */
+SqlCreate SqlCreateTable(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    final List<SqlNode> columns = new ArrayList<SqlNode>();
+    final List<SqlNodeList> keys = new ArrayList<SqlNodeList>();
+    final Span columnSpan;
+    SqlNodeList properties = SqlNodeList.EMPTY;
+}
+{
+    <TABLE> ifNotExists = IfNotExistsOpt() id = CompoundIdentifier()
+    <LPAREN> { columnSpan = span(); }
+    TableElement(columns, keys)
+    (
+        <COMMA> TableElement(columns, keys)
+    )*
+    <RPAREN> { columnSpan.add(this); }
+    [
+        <WITH> properties = PropertyList()
+    ]
+    {
+        if (replace) {
+            throw SqlUtil.newContextException(s.pos(),
+                RESOURCE.illegalQueryExpression());
+        }
+        return new SqlCreateTable(s.end(this), ifNotExists, id,
+            new SqlNodeList(columns, columnSpan.pos()),
+            new SqlNodeList(keys, columnSpan.pos()), properties);
+    }
+}
+
+/** Parses the rest of "DROP TABLE [IF EXISTS] name". */
+SqlDrop SqlDropTable(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <TABLE> ifExists = IfExistsOpt() id = CompoundIdentifier() {
+        return SqlDdlNodes.dropTable(s.end(this), ifExists, id);
     }
 }
 

@@ -28,10 +28,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import dev.freshet.engine.store.ResultDatabase;
+import dev.freshet.engine.store.LocalTables;
 import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.store.DirectoryNames;
 import dev.freshet.engine.query.ContinuousQuery;
@@ -109,6 +111,10 @@ public final class Engine implements AutoCloseable {
    * by name, with why: statements naming them get that error, not "not found".
    */
   private final Map<String, NotRestored> notRestored = new ConcurrentHashMap<>();
+  /** The engine's own reference tables, in {@link #results}. */
+  private final LocalTables localTables;
+  /** The reference tables each running query reads, by query id; see {@link #tableReaders}. */
+  private final Map<String, Set<String>> tablesRead = new ConcurrentHashMap<>();
   /** The sinks, by name; changed under {@link #ddlLock}. */
   private final Map<String, SinkDdl.SinkEntry> sinks = new ConcurrentHashMap<>();
 
@@ -170,6 +176,7 @@ public final class Engine implements AutoCloseable {
           + this.dataDir.map(Path::toString).orElse("memory") + ": " + e.getMessage();
       throw new UncheckedIOException(message, new IOException(message, e));
     }
+    this.localTables = new LocalTables(results);
     this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries,
         () -> new EngineMetadata(this).primaryKeyRows()),
         new InformationSchema(() -> new EngineMetadata(this).informationSchemaTables(),
@@ -394,7 +401,37 @@ public final class Engine implements AutoCloseable {
   }
 
   void unregister(ContinuousQuery query) {
-    queries.remove(query.id(), query);
+    if (queries.remove(query.id(), query)) {
+      tablesRead.remove(query.id());
+    }
+  }
+
+  /** The engine's own reference tables. */
+  LocalTables localTables() {
+    return localTables;
+  }
+
+  /**
+   * Records that query {@code queryId} reads reference {@code tables}, which cannot be dropped
+   * while it is registered.
+   */
+  void readsTables(String queryId, Set<String> tables) {
+    if (!tables.isEmpty()) {
+      tablesRead.put(queryId, Set.copyOf(tables));
+    }
+  }
+
+  /** The names of the registered queries that read reference table {@code table}, sorted. */
+  List<String> tableReaders(String table) {
+    List<String> names = new ArrayList<>();
+    tablesRead.forEach((id, tables) -> {
+      ContinuousQuery query = queries.get(id);
+      if (query != null && tables.contains(table)) {
+        names.add(query.name());
+      }
+    });
+    names.sort(null);
+    return names;
   }
 
   /** The continuous queries running now, and views' queries that stopped or failed. */
@@ -463,6 +500,8 @@ public final class Engine implements AutoCloseable {
       for (String stream : catalog.streamNames()) {
         catalog.stream(stream).flatMap(StreamTable::memoryStream).ifPresent(MemoryStream::close);
       }
+      // External tables' pools; the engine's own tables live in the results database.
+      catalog.referenceTables().forEach(TableDdl::close);
       try {
         results.close();
       } catch (SQLException e) {

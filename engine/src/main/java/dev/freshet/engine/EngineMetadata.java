@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
@@ -87,6 +88,8 @@ public final class EngineMetadata {
   public enum TableKind {
     /** A declared stream: rows arrive by INSERT, a plain SELECT reads all rows so far. */
     STREAM("TABLE"),
+    /** A reference table ({@code CREATE TABLE}): its current rows, which streams join. */
+    TABLE("TABLE"),
     /** A materialized view: the result of its continuous query after its last batch. */
     MATERIALIZED_VIEW("VIEW"),
     /** A table of the {@code SYS} schema, computed when read. */
@@ -251,7 +254,7 @@ public final class EngineMetadata {
     return List.of(DEFAULT_SCHEMA, SYSTEM_SCHEMA);
   }
 
-  /** Every stream, view and system table, sorted by schema and name. */
+  /** Every stream, view, table and system table, sorted by schema and name. */
   public List<Table> tables() {
     RelDataTypeFactory typeFactory = engine.planner().typeFactory();
     Catalog catalog = engine.catalog();
@@ -265,6 +268,13 @@ public final class EngineMetadata {
       byName.put(view.name(), new Table(DEFAULT_SCHEMA, view.name(),
           TableKind.MATERIALIZED_VIEW, columns(rowType), view.sql(),
           noRemarks(rowType.getFieldCount())));
+    }
+    for (ReferenceTable table : catalog.referenceTables()) {
+      RelDataType rowType = table.getRowType(typeFactory);
+      byName.put(table.name(), new Table(DEFAULT_SCHEMA, table.name(), TableKind.TABLE,
+          columns(rowType), table.writable() ? "Reference table"
+              : "Reference table read from " + table.options().get("table-name") + " at "
+                  + table.options().get("url"), noRemarks(rowType.getFieldCount())));
     }
     List<Table> tables = new ArrayList<>(byName.values());
     // The tables are computed at each scan; a schema over no queries still has their columns.
@@ -291,12 +301,16 @@ public final class EngineMetadata {
   }
 
   /**
-   * The columns of {@code table} that identify its rows: a materialized view's group key, when
-   * every key column is a column of the view; otherwise (a global aggregate, a view that does
-   * not aggregate or appends, a key the view does not show whole) none. In the order of the
-   * view's {@code GROUP BY} key.
+   * The columns of {@code table} that identify its rows: a table's declared primary key; a
+   * materialized view's group key, when every key column is a column of the view; otherwise (a
+   * global aggregate, a view that does not aggregate or appends, a key the view does not show
+   * whole) none. In the order of the key.
    */
   public List<String> primaryKey(Table table) {
+    if (table.kind() == TableKind.TABLE) {
+      return engine.catalog().table(table.name()).map(ReferenceTable::primaryKey)
+          .orElse(List.of());
+    }
     if (table.kind() != TableKind.MATERIALIZED_VIEW) {
       return List.of();
     }

@@ -12,6 +12,7 @@ import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlan;
@@ -197,6 +198,7 @@ final class MaterializedViewDdl {
           catalog.dropView(name);
           throw e;
         }
+        engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
         engine.register(continuous);
         continuous.start();
         started = true;
@@ -273,6 +275,9 @@ final class MaterializedViewDdl {
   }
 
   private static SQLException nameTaken(Catalog catalog, String name) {
+    if (catalog.table(name).isPresent()) {
+      return CatalogErrors.nameTaken("materialized view", name, "table", "DROP TABLE " + name);
+    }
     return catalog.stream(name).isPresent()
         ? CatalogErrors.nameTaken("materialized view", name, "stream", "DROP STREAM " + name)
         : CatalogErrors.viewExists(name);

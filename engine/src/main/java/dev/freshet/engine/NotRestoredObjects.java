@@ -17,6 +17,7 @@ import java.util.Set;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
 import org.apache.calcite.sql.ddl.SqlDropMaterializedView;
+import org.apache.calcite.sql.ddl.SqlDropTable;
 
 /**
  * What statements do with a stream or view that the catalog records but that a restarted engine
@@ -52,6 +53,10 @@ final class NotRestoredObjects {
     } else if (node instanceof SqlDropMaterializedView drop) {
       name = StreamDdl.simpleName(drop.name);
       kind = CatalogStore.Kind.MATERIALIZED_VIEW;
+    } else if (node instanceof SqlDropTable drop) {
+      // A JDBC table whose database was down at the restart, say.
+      name = StreamDdl.simpleName(drop.name);
+      kind = CatalogStore.Kind.TABLE;
     } else {
       return Optional.empty();
     }
@@ -61,7 +66,9 @@ final class NotRestoredObjects {
         return Optional.empty();
       }
       engine.catalogStore().remove(name);
-      if (kind == CatalogStore.Kind.STREAM) {
+      if (kind == CatalogStore.Kind.TABLE) {
+        engine.localTables().drop(name);
+      } else if (kind == CatalogStore.Kind.STREAM) {
         try {
           engine.streamDirectory(name).ifPresent(MemoryStream::delete);
         } catch (StreamLogException e) {
@@ -97,8 +104,10 @@ final class NotRestoredObjects {
     Set<String> identifiers = ViewReferences.identifiers(node);
     for (Map.Entry<String, Engine.NotRestored> entry : engine.notRestored().entrySet()) {
       if (identifiers.contains(entry.getKey()) && !engine.catalog().contains(entry.getKey())) {
-        return CatalogErrors.notRestored(entry.getValue().kind() == CatalogStore.Kind.STREAM
-            ? "Stream" : "Materialized view", entry.getKey(), entry.getValue().error());
+        CatalogStore.Kind kind = entry.getValue().kind();
+        return CatalogErrors.notRestored(kind == CatalogStore.Kind.STREAM ? "Stream"
+            : kind == CatalogStore.Kind.TABLE ? "Table" : "Materialized view", entry.getKey(),
+            entry.getValue().error());
       }
     }
     return e;

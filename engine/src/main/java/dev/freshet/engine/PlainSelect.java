@@ -310,7 +310,7 @@ abstract class PlainSelect {
       }
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           engine.planner().typeFactory(), DataContexts.EMPTY, "bounded-" + UUID.randomUUID())
-          .build(plan));
+          .withTables(engine.catalog()).build(plan));
       List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
       if (order != null) {
         rows = new ArrayList<>(rows);

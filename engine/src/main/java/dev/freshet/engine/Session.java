@@ -15,6 +15,7 @@ import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlanBuilder;
@@ -22,6 +23,7 @@ import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.SqlCreateSink;
 import dev.freshet.sql.parser.SqlCreateStream;
+import dev.freshet.sql.parser.SqlCreateTable;
 import dev.freshet.sql.parser.SqlDropSink;
 import dev.freshet.sql.parser.SqlDropStream;
 import dev.freshet.sql.parser.SqlEmit;
@@ -39,14 +41,17 @@ import org.apache.calcite.DataContexts;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDescribeTable;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
 import org.apache.calcite.sql.ddl.SqlDropMaterializedView;
+import org.apache.calcite.sql.ddl.SqlDropTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -296,6 +301,21 @@ public final class Session {
       }
       return new StatementResult.UpdateCount(0);
     }
+    if (node instanceof SqlCreateTable create) {
+      TableDdl.create(engine, create, sql);
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlDropTable drop) {
+      TableDdl.drop(engine, drop);
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlInsert || node instanceof SqlUpdate || node instanceof SqlDelete) {
+      // A table's rows change at once; an INSERT into a stream goes on below.
+      Optional<Integer> changed = TableDml.execute(engine, node);
+      if (changed.isPresent()) {
+        return new StatementResult.UpdateCount(changed.get());
+      }
+    }
     if (node instanceof SqlCreateMaterializedView) {
       MaterializedViewDdl.create(engine, options, (SqlCreateMaterializedView) node, sql);
       return new StatementResult.UpdateCount(0);
@@ -429,7 +449,8 @@ public final class Session {
     StreamingPipeline pipeline = Errors.fromPlanner(() ->
         new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id,
             InMemoryStateStoreProvider::new, engine.partitionExecutor(),
-            engine.inputTasks()).withRowErrors(options.onError().newRowErrors()).build(toRun));
+            engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
+            .withTables(engine.catalog()).build(toRun));
     boolean markers = options.pushBatchMarkers();
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
         engine.scheduler());
@@ -440,6 +461,7 @@ public final class Session {
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
         engine::unregister, push);
     push.attach(continuous);
+    engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
     engine.registerPush(continuous);
     continuous.start();
     return new StatementResult.Push(pushColumns(plan.rowType(), markers), push);
@@ -563,12 +585,14 @@ public final class Session {
     String name = id.names.get(id.names.size() - 1);
     Optional<StreamTable> stream = engine.catalog().stream(name);
     Optional<ViewTable> view = engine.catalog().view(name);
-    if (stream.isEmpty() && view.isEmpty()) {
+    Optional<ReferenceTable> table = engine.catalog().table(name);
+    if (stream.isEmpty() && view.isEmpty() && table.isEmpty()) {
       throw CatalogErrors.objectNotFound(name);
     }
     RelDataType rowType = stream.isPresent()
         ? stream.get().getRowType(engine.planner().typeFactory())
-        : view.get().getRowType(engine.planner().typeFactory());
+        : view.isPresent() ? view.get().getRowType(engine.planner().typeFactory())
+        : table.get().getRowType(engine.planner().typeFactory());
     List<Object[]> rows = new ArrayList<>();
     for (RelDataTypeField field : rowType.getFieldList()) {
       rows.add(new Object[] {field.getName(), field.getType().getFullTypeString(),

@@ -27,6 +27,7 @@ import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.errors.PlanningException;
+import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import org.apache.calcite.DataContexts;
@@ -179,7 +180,7 @@ final class SinkDdl {
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           planner.typeFactory(), DataContexts.EMPTY, id, stores, engine.partitionExecutor(),
           engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
-          .build(toBuild, sources));
+          .withTables(engine.catalog()).build(toBuild, sources));
       built = pipeline;
       synchronized (engine.ddlLock()) {
         for (StreamTable source : sources) {
@@ -212,6 +213,7 @@ final class SinkDdl {
             name, stopped -> { });
         engine.catalogStore().record(CatalogStore.Kind.SINK, name, sql, options.values());
         engine.sinks().put(name, new SinkEntry(name, sql, spec, id, plan.sourceNames(), view));
+        engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
         engine.register(continuous);
         continuous.start();
         started = true;

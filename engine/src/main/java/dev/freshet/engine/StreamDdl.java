@@ -129,6 +129,9 @@ final class StreamDdl {
     // Checked before the source is opened: a stream of this name has its files open already.
     // The DDL lock keeps the answer true until the stream is added.
     if (catalog.contains(name)) {
+      if (catalog.table(name).isPresent()) {
+        throw CatalogErrors.nameTaken("stream", name, "table", "DROP TABLE " + name);
+      }
       if (catalog.view(name).isPresent()) {
         // Even with IF NOT EXISTS: the statement asked for a stream, and there is none.
         throw CatalogErrors.nameTaken("stream", name, "materialized view",

@@ -125,7 +125,8 @@ final class ViewOutputs {
       RowErrors rowErrors = options.onError().newRowErrors();
       ExecPlanBuilder builder = new ExecPlanBuilder(engine.planner().typeFactory(),
           DataContexts.EMPTY, queryId, layout == Layout.UPDATE ? viewStores : stores,
-          engine.partitionExecutor(), engine.inputTasks()).withRowErrors(rowErrors);
+          engine.partitionExecutor(), engine.inputTasks()).withRowErrors(rowErrors)
+          .withTables(engine.catalog());
       if (layout == Layout.UPDATE) {
         ExecPlanBuilder.SplitPlan split = builder.buildUpToAggregate(plan, sources);
         return new ViewOutputs(view, queryId, engine.results(), layout, rowType, keyColumn,

@@ -4,16 +4,21 @@ import dev.freshet.sql.parser.SqlCreateSink;
 import dev.freshet.sql.parser.SqlCreateStream;
 import dev.freshet.sql.parser.SqlDropSink;
 import dev.freshet.sql.parser.SqlDropStream;
+import dev.freshet.sql.parser.SqlCreateTable;
 import dev.freshet.sql.parser.SqlStopQuery;
 import java.util.Optional;
+import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlUpdate;
 import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
 import org.apache.calcite.sql.ddl.SqlDropMaterializedView;
+import org.apache.calcite.sql.ddl.SqlDropTable;
 
 /**
  * Which statements change what other connections see, and so are refused on a read-only
- * connection: INSERT, CREATE and DROP of streams, views and sinks, STOP QUERY. Queries, SHOW, DESCRIBE,
+ * connection: INSERT, UPDATE, DELETE, CREATE and DROP of streams, views, sinks and tables, STOP
+ * QUERY. Queries, SHOW, DESCRIBE,
  * EXPLAIN and SET (which changes only the session's own options) are not writes.
  *
  * <pre>{@code
@@ -47,6 +52,18 @@ final class WriteStatements {
     }
     if (node instanceof SqlDropSink) {
       return Optional.of("DROP SINK");
+    }
+    if (node instanceof SqlUpdate) {
+      return Optional.of("UPDATE");
+    }
+    if (node instanceof SqlDelete) {
+      return Optional.of("DELETE");
+    }
+    if (node instanceof SqlCreateTable) {
+      return Optional.of("CREATE TABLE");
+    }
+    if (node instanceof SqlDropTable) {
+      return Optional.of("DROP TABLE");
     }
     if (node instanceof SqlStopQuery) {
       return Optional.of("STOP QUERY");

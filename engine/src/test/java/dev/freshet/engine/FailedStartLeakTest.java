@@ -105,7 +105,7 @@ class FailedStartLeakTest {
     SQLException taken = failWhilePlanned(engine, name, "clicks",
         () -> session.execute("CREATE STREAM " + name + " (x INTEGER)"));
     assertEquals("Cannot create materialized view '" + name + "': a stream of that name"
-        + " exists, and streams and views share one namespace. Choose another name, or"
+        + " exists, and streams, views and tables share one namespace. Choose another name, or"
         + " DROP STREAM " + name + " first.", taken.getMessage());
     session.execute("DROP STREAM " + name);
 

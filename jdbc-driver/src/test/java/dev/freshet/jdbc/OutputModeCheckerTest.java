@@ -186,17 +186,18 @@ class OutputModeCheckerTest {
         SPARK_RULE, message);
   }
 
-  @Test void shouldRejectJoinsAsNotSupportedYet() throws Exception {
-    statement.execute("CREATE STREAM s2 (k VARCHAR, w INTEGER) WITH (connector = 'memory')");
-    String message = "Joins are not supported yet: a continuous query reads one stream and joins"
-        + " it with nothing. Query the stream alone";
-    assertRejected("SELECT STREAM s.k, w FROM s JOIN s2 ON s.k = s2.k", NOT_SUPPORTED_YET,
-        message);
+  @Test void shouldRejectLateralJoinsAndStreamJoinsWithWhatIsNotATable() throws Exception {
+    // A join of a stream with what is not a stream is a stream-table join, of a table only.
     assertRejected("SELECT STREAM s.k, t.n FROM s LEFT JOIN (VALUES ('a', 1)) AS t (k, n)"
-        + " ON s.k = t.k", NOT_SUPPORTED_YET, message);
+        + " ON s.k = t.k", NOT_SUPPORTED_YET, "The table side of a stream-table join must be a"
+        + " table created with CREATE TABLE, possibly filtered (WHERE) and projected, and here"
+        + " it is not: it is a VALUES list. Join the stream with the table itself, e.g. FROM"
+        + " orders o JOIN products p ON o.product_id = p.id, and filter in WHERE or ON");
     assertRejected("SELECT STREAM s.k, t.u FROM s, LATERAL (SELECT UPPER(s.k) AS u) AS t",
-        NOT_SUPPORTED_YET, message);
+        NOT_SUPPORTED_YET, "A LATERAL join is not supported on a stream. Compute the values in"
+            + " the SELECT list instead, e.g. SELECT k, UPPER(k) AS u FROM s");
   }
+
 
   @Test void shouldRejectSubqueriesAsNotSupportedYet() {
     String message = "Subqueries (IN, EXISTS or scalar) are not supported yet in a continuous"

@@ -341,7 +341,7 @@ class SinkTest {
         "Sink S1 cannot connect to jdbc:postgresql://127.0.0.1:1/none");
     assertRefused("CREATE SINK orders AS SELECT * FROM orders WITH (connector = 'jdbc',"
         + " 'url' = '" + targetUrl + "', 'table-name' = 't')", "42S01",
-        "The name ORDERS is taken by a stream or materialized view");
+        "The name ORDERS is taken by a stream, materialized view or table");
     assertEquals(List.of(), ViewResults.query(statement, "SHOW SINKS"));
   }
 

@@ -56,8 +56,8 @@ class ViewErrorReportingTest {
     SQLException e = fails("CREATE MATERIALIZED VIEW clicks AS SELECT user_id FROM clicks");
     assertEquals("42S01", e.getSQLState());
     assertEquals("Cannot create materialized view 'CLICKS': a stream of that name exists, and"
-        + " streams and views share one namespace. Choose another name, or DROP STREAM CLICKS"
-        + " first.", e.getMessage());
+        + " streams, views and tables share one namespace. Choose another name, or DROP STREAM"
+        + " CLICKS first.", e.getMessage());
 
     e = fails("CREATE STREAM IF NOT EXISTS clicks_per_user (x INTEGER)"
         + " WITH (connector = 'memory')");

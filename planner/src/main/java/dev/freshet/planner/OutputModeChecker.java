@@ -107,6 +107,8 @@ final class OutputModeChecker {
     } else if (rel instanceof Join join && isStreaming(join.getLeft())
         && isStreaming(join.getRight())) {
       checkStreamStreamJoin(join, mode, emit);
+    } else if (rel instanceof Join join && StreamTableJoinCheck.isStreamTableJoin(join)) {
+      StreamTableJoinCheck.check(join);
     } else if (rel instanceof Join || rel instanceof Correlate) {
       checkNoJoin(rel);
     } else if (rel instanceof Union) {
@@ -395,18 +397,19 @@ final class OutputModeChecker {
   }
 
   /**
-   * Joins (and {@code LATERAL}) with a stream. Spark runs stream-table joins and, in APPEND mode,
-   * stream-stream joins; Freshet does not yet, since a continuous query reads one stream.
+   * A {@code LATERAL} join (a correlate) over a stream: the other joins of a stream are
+   * stream-stream joins ({@link #checkStreamStreamJoin}) or stream-table joins
+   * ({@link StreamTableJoinCheck}).
    *
-   * <p>Spark: its join rules, e.g. "Join between two streaming DataFrames/Datasets is not
-   * supported in Update output mode, only in Append output mode".
+   * <p>Spark: a lateral join is not supported on a streaming plan.
    */
   private static void checkNoJoin(RelNode join) throws PlanningException {
     if (isStreaming(join)) {
-      throw PlannerErrors.notSupported("Joins are not supported yet: a continuous query reads one"
-          + " stream and joins it with nothing", "Query the stream alone");
+      throw PlannerErrors.notSupported("A LATERAL join is not supported on a stream",
+          "Compute the values in the SELECT list instead, e.g. SELECT k, UPPER(k) AS u FROM s");
     }
   }
+
 
   /**
    * A join of two streams runs in APPEND mode only, as Spark's: a joined row, once emitted, is

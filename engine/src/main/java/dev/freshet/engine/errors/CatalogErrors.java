@@ -42,7 +42,8 @@ public final class CatalogErrors {
   public static SQLException nameTaken(String kind, String name, String holderKind,
       String dropHolder) {
     return Errors.of(SqlState.OBJECT_EXISTS, "Cannot create " + kind + " '" + name + "': a "
-        + holderKind + " of that name exists, and streams and views share one namespace. Choose"
+        + holderKind + " of that name exists, and streams, views and tables share one namespace."
+        + " Choose"
         + " another name, or " + dropHolder + " first.");
   }
 
@@ -81,10 +82,10 @@ public final class CatalogErrors {
         + name + " first, or use CREATE SINK IF NOT EXISTS");
   }
 
-  /** {@code CREATE SINK} of a name a stream or view has: their checkpoints share a directory. */
+  /** {@code CREATE SINK} of a name a stream, view or table has: one namespace for all. */
   public static SQLException sinkNameTaken(String name) {
-    return Errors.of(SqlState.OBJECT_EXISTS, "The name " + name + " is taken by a stream or"
-        + " materialized view, and a sink's checkpoint would share its directory. Give the sink"
+    return Errors.of(SqlState.OBJECT_EXISTS, "The name " + name + " is taken by a stream,"
+        + " materialized view or table, and they share one namespace with sinks. Give the sink"
         + " another name");
   }
 

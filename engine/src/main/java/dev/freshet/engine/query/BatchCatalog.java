@@ -3,6 +3,7 @@ package dev.freshet.engine.query;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.planner.catalog.Catalog;
+import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.ViewTable;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,7 +11,7 @@ import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
- * The engine's catalog as plain queries read it: each view as it is, each stream as a
+ * The engine's catalog as plain queries read it: each view and table as it is, each stream as a
  * {@link HeldStream} over the rows it holds. The streaming planner reads the {@link Catalog}
  * itself, where a stream is an unbounded source.
  *
@@ -32,6 +33,10 @@ final class BatchCatalog extends AbstractSchema {
     Map<String, Table> tables = new HashMap<>();
     for (ViewTable view : catalog.views()) {
       tables.put(view.name(), view);
+    }
+    for (ReferenceTable table : catalog.referenceTables()) {
+      // Its current rows, read when the query runs.
+      tables.put(table.name(), table);
     }
     for (String name : catalog.streamNames()) {
       // A stream dropped since the names were taken is left out.

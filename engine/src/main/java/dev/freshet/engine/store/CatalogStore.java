@@ -31,7 +31,7 @@ import java.util.Map;
 public final class CatalogStore {
   /** What a catalog entry declares. */
   public enum Kind {
-    STREAM, MATERIALIZED_VIEW, SINK
+    STREAM, MATERIALIZED_VIEW, SINK, TABLE
   }
 
   /**

@@ -11,7 +11,7 @@ import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
 
 /**
- * The streams and materialized views an engine knows, by name; shared by all sessions of the
+ * The streams, materialized views and reference tables an engine knows, by name; shared by all sessions of the
  * engine.
  *
  * <pre>{@code
@@ -20,7 +20,7 @@ import org.apache.calcite.schema.impl.AbstractSchema;
  * Optional<ViewTable> v = catalog.view("CLICKS_PER_USER");
  * }</pre>
  *
- * <p>Streams and views share one namespace: a name is unique across both, so that a query's
+ * <p>Streams, views and tables share one namespace: a name is unique across both, so that a query's
  * {@code FROM} clause is never ambiguous. It is also the Calcite schema that queries resolve names
  * against, so an object created by one connection is visible to the next statement of any other.
  *
@@ -28,7 +28,10 @@ import org.apache.calcite.schema.impl.AbstractSchema;
  * the stream being dropped", are the caller's to serialize.
  */
 public final class Catalog extends AbstractSchema {
-  /** Every stream and view, by name; values are {@link StreamTable}s and {@link ViewTable}s. */
+  /**
+   * Every stream, view and table, by name; values are {@link StreamTable}s, {@link ViewTable}s
+   * and {@link ReferenceTable}s.
+   */
   private final ConcurrentHashMap<String, Table> tables = new ConcurrentHashMap<>();
   /** Counts the changes; see {@link #version()}. */
   private final AtomicLong version = new AtomicLong();
@@ -50,6 +53,32 @@ public final class Catalog extends AbstractSchema {
   /** Adds {@code view}; returns false if the name is taken (nothing changes then). */
   public boolean addView(ViewTable view) {
     return changed(tables.putIfAbsent(view.name(), view) == null);
+  }
+
+  /** Adds reference {@code table}; returns false if the name is taken (nothing changes then). */
+  public boolean addTable(ReferenceTable table) {
+    return changed(tables.putIfAbsent(table.name(), table) == null);
+  }
+
+  /** Removes a reference table and returns it; a stream or view of that name is not removed. */
+  public Optional<ReferenceTable> dropTable(String name) {
+    Table table = tables.get(name);
+    return changed(table instanceof ReferenceTable && tables.remove(name, table))
+        ? Optional.of((ReferenceTable) table) : Optional.empty();
+  }
+
+  /** Looks a reference table up by its exact (case-sensitive) name. */
+  public Optional<ReferenceTable> table(String name) {
+    Table table = tables.get(name);
+    return table instanceof ReferenceTable ? Optional.of((ReferenceTable) table)
+        : Optional.empty();
+  }
+
+  /** All reference tables, sorted by name. */
+  public List<ReferenceTable> referenceTables() {
+    return tables.values().stream().filter(t -> t instanceof ReferenceTable)
+        .map(t -> (ReferenceTable) t).sorted(Comparator.comparing(ReferenceTable::name))
+        .collect(Collectors.toList());
   }
 
   /** Removes a stream; returns whether it existed. A view of that name is not removed. */

@@ -64,7 +64,8 @@ public record ExecNode(int id, ExecOperator operator, String detail, List<ExecCo
 
   /**
    * What the operator does: {@code scan}, {@code watermark}, {@code window}, {@code sort},
-   * {@code calc}, {@code union} or {@code stateful-aggregate}.
+   * {@code calc}, {@code union}, {@code stateful-aggregate}, {@code lookup-join} or
+   * {@code stream-join}.
    */
   public String kind() {
     return operator.kind();

@@ -37,7 +37,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
     @JsonSubTypes.Type(value = ExecOperator.StreamJoin.class,
         name = ExecOperator.StreamJoin.KIND),
     @JsonSubTypes.Type(value = ExecOperator.StatefulAggregate.class,
-        name = ExecOperator.StatefulAggregate.KIND)})
+        name = ExecOperator.StatefulAggregate.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.LookupJoin.class, name = ExecOperator.LookupJoin.KIND)})
 public sealed interface ExecOperator {
   /** The variant's name in JSON, e.g. {@code calc}. */
   @JsonIgnore String kind();
@@ -220,5 +221,38 @@ public sealed interface ExecOperator {
    * @param offsetMs added to a value to get its event time (the window size for a window start)
    */
   record EventTimeKeySpec(int keyIndex, long offsetMs) {
+  }
+
+  /**
+   * Joins each stream row with the rows of reference table {@code table} as they are when the
+   * batch starts (a stream-static join): the node's output is the stream's columns and the
+   * table side's (the table's first if {@code tableFirst}).
+   *
+   * @param table the table's name in the catalog
+   * @param tableColumns the table's columns as declared when the plan was made
+   * @param tableProgram the filter and projections of the table's rows before the join
+   *     ({@link RexProgramJson}), or null to join the rows as they are
+   * @param streamKeys the stream row's key columns
+   * @param tableKeys the table side's key columns, one per stream key
+   * @param residual a program over the joined row whose condition a match must pass, or null
+   * @param outer whether a stream row matching nothing is emitted with NULLs (LEFT OUTER)
+   * @param tableFirst whether the joined row has the table's columns first
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record LookupJoin(String table, List<ExecColumn> tableColumns, @Nullable JsonNode tableProgram,
+      List<Integer> streamKeys, List<Integer> tableKeys, @Nullable JsonNode residual,
+      boolean outer, boolean tableFirst) implements ExecOperator {
+    static final String KIND = "lookup-join";
+
+    public LookupJoin {
+      requireNonNull(table, "table");
+      tableColumns = List.copyOf(tableColumns);
+      streamKeys = List.copyOf(streamKeys);
+      tableKeys = List.copyOf(tableKeys);
+    }
+
+    @Override public String kind() {
+      return KIND;
+    }
   }
 }

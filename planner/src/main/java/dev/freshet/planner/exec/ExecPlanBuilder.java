@@ -41,6 +41,7 @@ import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.vector.VectorType;
 import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.PlanningException;
 import java.util.ArrayList;
@@ -87,6 +88,9 @@ public final class ExecPlanBuilder {
   private RowErrors rowErrors = RowErrors.failing();
   /** Whether plans that can read vector batches get a columnar input (see {@link #build}). */
   private boolean columnar = true;
+  /** Finds the reference tables that stream-table joins read; none by default. */
+  private java.util.function.Function<String, java.util.Optional<ReferenceTable>> tables =
+      name -> java.util.Optional.empty();
 
   /**
    * Creates a builder for one query.
@@ -154,6 +158,20 @@ public final class ExecPlanBuilder {
    */
   public ExecPlanBuilder withColumnarPath(boolean columnar) {
     this.columnar = columnar;
+    return this;
+  }
+
+  /**
+   * Makes the pipelines built from now on find the reference tables their stream-table joins
+   * read in {@code catalog}, by name, as they are declared when the pipeline is built.
+   *
+   * <pre>{@code
+   * builder.withTables(engine.catalog()).build(plan, stream);
+   * }</pre>
+   */
+  public ExecPlanBuilder withTables(dev.freshet.planner.catalog.Catalog catalog) {
+    requireNonNull(catalog, "catalog");
+    this.tables = catalog::table;
     return this;
   }
 
@@ -746,6 +764,10 @@ public final class ExecPlanBuilder {
         keys.add(new SortKey(key.index(), key.descending(), key.nullsFirst()));
       }
       return new SortOperator(keys, sort.offset(), sort.fetch(), downstream);
+    }
+    if (operator instanceof ExecOperator.LookupJoin join) {
+      return StreamTableJoins.build(join, node, input, tables, typeFactory, dataContext,
+          downstream);
     }
     if (operator instanceof ExecOperator.Calc calc) {
       RexProgram program = program(calc, node, input);

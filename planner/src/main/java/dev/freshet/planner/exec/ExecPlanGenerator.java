@@ -28,7 +28,9 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.core.Calc;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
@@ -72,8 +74,11 @@ public final class ExecPlanGenerator {
       org.apache.calcite.rel.type.RelDataTypeFactory typeFactory) throws PlanningException {
     // The StateStoreSave -> merge -> StateStoreRestore -> partial chain is one node.
     RelNode bottom = rel instanceof StateStoreSave save ? partial(save) : rel;
+    // A stream-table join reads its table itself: its only input is the stream's side.
+    List<RelNode> children = StreamTableJoins.isStreamTableJoin(bottom)
+        ? List.of(StreamTableJoins.streamInput((Join) bottom)) : bottom.getInputs();
     List<Integer> inputs = new ArrayList<>();
-    for (RelNode input : bottom.getInputs()) {
+    for (RelNode input : children) {
       inputs.add(add(input, nodes, typeFactory));
     }
     List<ExecColumn> output = columns(rel.getRowType().getFieldList());
@@ -86,7 +91,9 @@ public final class ExecPlanGenerator {
           nodes.get(inputs.get(1)).output());
     }
     String detail = rel instanceof TableScan
-        ? String.join(".", rel.getTable().getQualifiedName()) : terms(rel);
+        ? String.join(".", rel.getTable().getQualifiedName())
+        : StreamTableJoins.isStreamTableJoin(rel)
+            ? StreamTableJoins.detail((Join) rel) : terms(rel);
     int id = nodes.size();
     nodes.add(new ExecNode(id, op, detail, output, state, inputs));
     return id;
@@ -125,6 +132,8 @@ public final class ExecPlanGenerator {
       return new ExecOperator.Union();
     } else if (rel instanceof StreamingJoin join) {
       return streamJoin(join, typeFactory);
+    } else if (StreamTableJoins.isStreamTableJoin(rel)) {
+      return StreamTableJoins.generate((Join) rel, (JavaTypeFactory) typeFactory);
     }
     throw PlannerErrors.notSupported("Freshet cannot run this part of a continuous query yet: "
         + rel.getRelTypeName() + ". Plan:\n" + RelOptUtil.toString(rel));

@@ -1,0 +1,132 @@
+package dev.freshet.engine.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.engine.table.TableColumn;
+import dev.freshet.executor.source.ReferenceData;
+import dev.freshet.executor.source.ReferenceDataException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.StringJoiner;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The engine's own reference tables, each an H2 table in schema {@code FRESHET_TABLES} of the
+ * engine's {@link ResultDatabase}: durable with a data directory, changed by the INSERT, UPDATE
+ * and DELETE statements sent to the engine.
+ *
+ * <pre>{@code
+ * LocalTables tables = new LocalTables(db);
+ * LocalTables.Table products = tables.create("PRODUCTS", columns, List.of("ID"));
+ * products.execute("UPDATE \"PRODUCTS\" SET \"CATEGORY\" = 'toys' WHERE \"ID\" = 1");
+ * products.version();   // one more than before: joins read the table again
+ * }</pre>
+ */
+public final class LocalTables {
+  /** The H2 schema of the tables, apart from the catalog and the views' results. */
+  static final String SCHEMA = "FRESHET_TABLES";
+
+  private final ResultDatabase db;
+
+  public LocalTables(ResultDatabase db) {
+    this.db = requireNonNull(db, "db");
+  }
+
+  /**
+   * Creates the H2 table of {@code name}, unless an earlier run of the engine left it (then its
+   * rows are the table's).
+   */
+  public Table create(String name, List<TableColumn> columns, List<String> primaryKey)
+      throws SQLException {
+    StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE IF NOT EXISTS " + qualified(name)
+        + " (", ")");
+    for (TableColumn column : columns) {
+      ddl.add(column.h2Declaration());
+    }
+    if (!primaryKey.isEmpty()) {
+      StringJoiner key = new StringJoiner(", ", "PRIMARY KEY (", ")");
+      primaryKey.forEach(k -> key.add(TableColumn.quoted(k)));
+      ddl.add(key.toString());
+    }
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+      s.execute(ddl.toString());
+      db.persist(c);
+    }
+    return new Table(name, columns);
+  }
+
+  /** Drops the H2 table of {@code name} and its rows. */
+  public void drop(String name) throws SQLException {
+    try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      // An engine that never had a table of its own has no schema either.
+      s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+      s.execute("DROP TABLE IF EXISTS " + qualified(name));
+      db.persist(c);
+    }
+  }
+
+  private static String qualified(String name) {
+    return SCHEMA + "." + TableColumn.quoted(name);
+  }
+
+  /** One table: its rows for joins and queries, and the statements that change them. */
+  public final class Table implements ReferenceData {
+    private final String name;
+    private final List<TableColumn> columns;
+    private final String select;
+    /** Bumped by every change; see {@link #version()}. */
+    private final AtomicLong version = new AtomicLong();
+
+    private Table(String name, List<TableColumn> columns) {
+      this.name = name;
+      this.columns = List.copyOf(columns);
+      StringJoiner select = new StringJoiner(", ", "SELECT ", " FROM " + qualified(name));
+      columns.forEach(c -> select.add(TableColumn.quoted(c.name())));
+      this.select = select.toString();
+    }
+
+    @Override public String description() {
+      return "table " + name;
+    }
+
+    @Override public long version() {
+      return version.get();
+    }
+
+    @Override public void scan(Consumer<Object[]> rows) {
+      try (Connection c = db.connect(); Statement s = c.createStatement();
+           ResultSet r = s.executeQuery(select)) {
+        while (r.next()) {
+          rows.accept(TableColumn.read(r, columns));
+        }
+      } catch (SQLException e) {
+        throw new ReferenceDataException("Cannot read table " + name + ": " + e.getMessage(), e);
+      }
+    }
+
+    /**
+     * Runs {@code dml}, an INSERT, UPDATE or DELETE in H2's SQL whose unqualified names resolve
+     * in the tables' schema, and returns how many rows it changed; durable when it returns.
+     */
+    public int execute(String dml) throws SQLException {
+      try (Connection c = db.connect(); Statement s = c.createStatement()) {
+        s.execute("SET SCHEMA " + SCHEMA);
+        int count;
+        try {
+          count = s.executeUpdate(dml);
+        } finally {
+          // Even a failed statement may have changed rows before failing (H2 runs it whole or
+          // not at all, but a reader must never keep rows older than a change).
+          version.incrementAndGet();
+        }
+        db.persist(c);
+        return count;
+      }
+    }
+  }
+}

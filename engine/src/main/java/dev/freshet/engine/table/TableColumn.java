@@ -1,0 +1,126 @@
+package dev.freshet.engine.table;
+
+import static java.util.Objects.requireNonNull;
+
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+
+/**
+ * One column of a reference table: how its values are read from a JDBC result set into the
+ * executor's representation (Calcite's: TIMESTAMP as {@code Long} milliseconds in UTC, DATE as
+ * {@code Integer} days, TIME as {@code Integer} milliseconds of the day), and how H2 declares it.
+ *
+ * <pre>{@code
+ * List<TableColumn> columns = TableColumn.of(rowType);       // ID BIGINT, CATEGORY VARCHAR
+ * Object[] row = TableColumn.read(resultSet, columns);       // {42L, "books"}
+ * }</pre>
+ *
+ * @param name the column's name
+ * @param type its type as the table declares it
+ */
+public record TableColumn(String name, RelDataType type) {
+  public TableColumn {
+    requireNonNull(name, "name");
+    requireNonNull(type, "type");
+  }
+
+  /** The columns of {@code rowType}. */
+  public static List<TableColumn> of(RelDataType rowType) {
+    List<TableColumn> columns = new ArrayList<>();
+    for (RelDataTypeField field : rowType.getFieldList()) {
+      columns.add(new TableColumn(field.getName(), field.getType()));
+    }
+    return columns;
+  }
+
+  /**
+   * Why a table cannot have a column of this type, if it cannot: only the types whose values
+   * every JDBC database returns and the executor keeps (numbers, strings, booleans, dates,
+   * times and timestamps).
+   */
+  public Optional<String> unsupported() {
+    return switch (type.getSqlTypeName()) {
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, FLOAT, DOUBLE, CHAR,
+          VARCHAR, DATE, TIME, TIMESTAMP -> Optional.empty();
+      default -> Optional.of("column " + name + " has type " + type.getSqlTypeName()
+          + ", and a table's columns are BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL,"
+          + " REAL, DOUBLE, CHAR, VARCHAR, DATE, TIME or TIMESTAMP");
+    };
+  }
+
+  /** The column's declaration in H2, e.g. {@code "ID" BIGINT NOT NULL}. */
+  public String h2Declaration() {
+    String sqlType = switch (type.getSqlTypeName()) {
+      case DECIMAL -> "DECIMAL(" + type.getPrecision() + ", " + type.getScale() + ")";
+      case FLOAT, DOUBLE -> "DOUBLE PRECISION";
+      case CHAR -> "CHARACTER(" + type.getPrecision() + ")";
+      case VARCHAR -> type.getPrecision() > 0 && type.getPrecision() < 1_000_000_000
+          ? "CHARACTER VARYING(" + type.getPrecision() + ")" : "CHARACTER VARYING";
+      // As declared, up to milliseconds: what the executor keeps of a time.
+      case TIME -> "TIME(" + Math.min(3, Math.max(0, type.getPrecision())) + ")";
+      case TIMESTAMP -> "TIMESTAMP(" + Math.min(3, Math.max(0, type.getPrecision())) + ")";
+      default -> type.getSqlTypeName().name();
+    };
+    return quoted(name) + " " + sqlType + (type.isNullable() ? "" : " NOT NULL");
+  }
+
+  /** {@code identifier} as a quoted SQL identifier, e.g. {@code "ID"}. */
+  public static String quoted(String identifier) {
+    return '"' + identifier.replace("\"", "\"\"") + '"';
+  }
+
+  /** Reads the value of column {@code index} (1-based) of the current row of {@code r}. */
+  public Object read(ResultSet r, int index) throws SQLException {
+    Object value = switch (type.getSqlTypeName()) {
+      case BOOLEAN -> r.getBoolean(index);
+      case TINYINT -> r.getByte(index);
+      case SMALLINT -> r.getShort(index);
+      case INTEGER -> r.getInt(index);
+      case BIGINT -> r.getLong(index);
+      case DECIMAL -> r.getBigDecimal(index);
+      case REAL -> r.getFloat(index);
+      case FLOAT, DOUBLE -> r.getDouble(index);
+      case CHAR, VARCHAR -> r.getString(index);
+      case DATE -> {
+        LocalDate d = r.getObject(index, LocalDate.class);
+        yield d == null ? null : (int) d.toEpochDay();
+      }
+      case TIME -> {
+        LocalTime t = r.getObject(index, LocalTime.class);
+        yield t == null ? null : (int) (t.toNanoOfDay() / 1_000_000);
+      }
+      case TIMESTAMP -> {
+        LocalDateTime t = r.getObject(index, LocalDateTime.class);
+        yield t == null ? null : t.toInstant(ZoneOffset.UTC).toEpochMilli();
+      }
+      default -> throw new SQLException("column " + name + " has unsupported type " + type);
+    };
+    if (r.wasNull()) {
+      return null;
+    }
+    if (value instanceof BigDecimal d && type.getScale() >= 0 && d.scale() != type.getScale()) {
+      // As a DECIMAL(p, s) column holds it, whatever scale the database returned.
+      return d.setScale(type.getScale(), java.math.RoundingMode.HALF_UP);
+    }
+    return value;
+  }
+
+  /** Reads the current row of {@code r}, whose columns are {@code columns} in order. */
+  public static Object[] read(ResultSet r, List<TableColumn> columns) throws SQLException {
+    Object[] row = new Object[columns.size()];
+    for (int i = 0; i < row.length; i++) {
+      row[i] = columns.get(i).read(r, i + 1);
+    }
+    return row;
+  }
+}
