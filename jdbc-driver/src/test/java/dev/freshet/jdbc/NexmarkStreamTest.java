@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.freshet.executor.source.nexmark.NexmarkEventType;
 import dev.freshet.executor.source.nexmark.NexmarkSource;
 import dev.freshet.executor.source.nexmark.NexmarkSpec;
+import dev.freshet.engine.Engine;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -17,10 +19,12 @@ import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Streams with {@code connector = 'nexmark'} end to end: views over generated bids, auctions and
@@ -171,6 +175,49 @@ class NexmarkStreamTest {
     }
     assertEquals(List.of(List.of("1200", "1000", "2199")),
         rows(statement, "SELECT COUNT(*), MIN(id), MAX(id) FROM person"));
+  }
+
+  @Test void shouldResumeAViewOverBidsFromItsCheckpointWithTheSameEvents(@TempDir Path dataDir)
+      throws Exception {
+    String url = "jdbc:freshet:dataDir=" + dataDir + ";timeZone=UTC";
+    String view = "CREATE MATERIALIZED VIEW IF NOT EXISTS per_channel AS SELECT channel,"
+        + " COUNT(*) AS c, SUM(price) AS total FROM bid GROUP BY channel";
+    String query = "SELECT channel, c, total FROM per_channel";
+    List<List<String>> expected;
+    try (Connection h2 = h2With(NexmarkEventType.BID); Statement s = h2.createStatement()) {
+      expected = rows(s, "SELECT channel, COUNT(*), SUM(price) FROM bid GROUP BY channel");
+    }
+    try (Connection first = DriverManager.getConnection(url);
+         Statement s = first.createStatement()) {
+      s.execute(BIDS);
+      s.execute(view);
+      awaitIdle(engine(dataDir), "first run");
+      assertEquals(expected, rows(s, query));
+    }
+    engine(dataDir).close();
+    // The catalog declares the stream again with its options; the view resumes after its last
+    // batch and reads nothing again.
+    try (Connection second = DriverManager.getConnection(url);
+         Statement s = second.createStatement()) {
+      s.execute(view);
+      awaitIdle(engine(dataDir), "second run");
+      assertEquals(expected, rows(s, query));
+      assertEquals(List.of(List.of("0")), rows(s, "SELECT COUNT(*) FROM sys.query_progress"
+          + " WHERE NAME = 'PER_CHANNEL'"));
+    } finally {
+      engine(dataDir).close();
+    }
+  }
+
+  private static Engine engine(Path dataDir) throws SQLException {
+    return EngineRegistry.INSTANCE.resolve(Map.of(EngineRegistry.DATA_DIR, dataDir.toString()));
+  }
+
+  private static void awaitIdle(Engine engine, String context) throws Exception {
+    for (var query : engine.queries()) {
+      assertTrue(query.processAllAvailable(PushResults.DEADLINE), context + ": " + query.name()
+          + " did not catch up");
+    }
   }
 
   private void assertFails(String sql, String sqlState, String message) {
