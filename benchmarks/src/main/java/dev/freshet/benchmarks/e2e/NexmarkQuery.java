@@ -154,6 +154,15 @@ public record NexmarkQuery(String name, Map<String, String> streams, String fres
             + " GROUP BY seller, window(date_time, '10 seconds')) AS a"
             + " ON p.id = a.seller AND p.w = a.w",
         Mode.APPEND, 0, "COUNT(*), SUM(id)", "a join of two windowed aggregations"));
+    Map<String, String> q20Streams = new LinkedHashMap<>();
+    q20Streams.put("auction", "id, item_name, seller, category, date_time, expires");
+    q20Streams.put("bid", "auction, bidder, price, date_time");
+    String q20 = "SELECT b.auction, b.bidder, b.price, a.item_name, a.seller FROM bid AS b"
+        + " JOIN auction AS a ON b.auction = a.id AND b.date_time BETWEEN a.date_time AND"
+        + " a.expires WHERE a.category = 10";
+    q.add(new NexmarkQuery("q20", q20Streams, q20, q20, Mode.APPEND, 0,
+        "COUNT(*), SUM(auction), SUM(price), SUM(seller)",
+        "a stream-stream join of bids with their auction while it is open"));
     return List.copyOf(q);
   }
 
