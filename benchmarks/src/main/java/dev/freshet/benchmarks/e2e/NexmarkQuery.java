@@ -176,8 +176,8 @@ public record NexmarkQuery(String name, Map<String, String> streams, String fres
     for (String column : streams.get(type).split(",")) {
       String c = column.trim();
       columns.append(columns.length() == 0 ? "" : ", ").append(c).append(' ')
-          .append(c.equals("date_time") ? "TIMESTAMP(3)" : STRINGS.contains(c) ? "VARCHAR"
-              : "BIGINT");
+          .append(c.equals("date_time") || c.equals("expires") ? "TIMESTAMP(3)"
+              : STRINGS.contains(c) ? "VARCHAR" : "BIGINT");
     }
     return "CREATE STREAM " + type + " (" + columns + ", WATERMARK FOR date_time AS date_time"
         + " - INTERVAL '5' SECOND) WITH (connector = 'nexmark', 'event.type' = '" + type + "',"

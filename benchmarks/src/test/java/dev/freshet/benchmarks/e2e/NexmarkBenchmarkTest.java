@@ -21,6 +21,11 @@ class NexmarkBenchmarkTest {
         + " date_time TIMESTAMP(3), WATERMARK FOR date_time AS date_time - INTERVAL '5' SECOND)"
         + " WITH (connector = 'nexmark', 'event.type' = 'bid', 'max-events' = '1000000',"
         + " 'rows.per.batch' = '92000')", q0.freshetStream("bid", 1_000_000, 92_000));
+    NexmarkQuery q20 = NexmarkQuery.all().stream().filter(q -> q.name().equals("q20"))
+        .findFirst().orElseThrow();
+    assertTrue(q20.freshetStream("auction", 10, 46).startsWith("CREATE STREAM auction (id BIGINT,"
+        + " item_name VARCHAR, seller BIGINT, category BIGINT, date_time TIMESTAMP(3),"
+        + " expires TIMESTAMP(3), WATERMARK"), q20.freshetStream("auction", 10, 46));
     // A batch of each stream covers the same 100,000 global events: 2,000 groups of 50.
     assertEquals(2_000, NexmarkQuery.rowsPerBatch("person", 92_000));
     assertEquals(6_000, NexmarkQuery.rowsPerBatch("auction", 92_000));
