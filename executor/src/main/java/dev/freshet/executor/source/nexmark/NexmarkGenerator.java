@@ -287,12 +287,6 @@ public final class NexmarkGenerator {
       }
     }
 
-    /** Column {@code column}'s value as a row holds it: a {@code Long} or a {@code String}. */
-    public Object value(int column) {
-      return type.columns().get(column).type() == NexmarkColumn.Type.VARCHAR
-          ? stringValue(column) : (Object) longs[column];
-    }
-
     private String email() {
       strings.reset(seed, n, 1);
       char[] c = new char[7 + 1 + 5 + 4];
