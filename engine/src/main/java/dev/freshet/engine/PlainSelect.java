@@ -13,6 +13,7 @@ import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.file.FileSystemSource;
 import dev.freshet.executor.source.kafka.KafkaTopicSource;
+import dev.freshet.executor.source.nexmark.NexmarkSource;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
@@ -267,6 +268,12 @@ abstract class PlainSelect {
       throw StreamErrors.boundedReadOfEndlessStream(stream.name(),
           "generates rows without end (connector 'sequence' without 'end')",
           ", or declare the stream with 'end'");
+    }
+    if (stream.source() instanceof NexmarkSource nexmark
+        && nexmark.spec().maxEvents().isEmpty()) {
+      throw StreamErrors.boundedReadOfEndlessStream(stream.name(),
+          "generates events without end (connector 'nexmark' without 'max-events')",
+          ", or declare the stream with 'max-events'");
     }
     if (stream.source() instanceof KafkaTopicSource topic) {
       throw StreamErrors.boundedReadOfEndlessStream(stream.name(), "reads Kafka topic "

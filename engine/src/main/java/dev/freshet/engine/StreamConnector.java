@@ -24,7 +24,9 @@ enum StreamConnector {
   /** Rows are a Kafka topic's records ({@link KafkaConnector}). */
   KAFKA(KafkaConnector.OPTIONS),
   /** Rows are the lines of the files that appear in a directory ({@link FileSystemConnector}). */
-  FILESYSTEM(FileSystemConnector.OPTIONS);
+  FILESYSTEM(FileSystemConnector.OPTIONS),
+  /** Rows are Nexmark events, generated from their offset ({@link NexmarkConnector}). */
+  NEXMARK(NexmarkConnector.OPTIONS);
 
   private final List<String> options;
 

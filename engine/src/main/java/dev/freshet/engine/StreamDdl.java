@@ -10,6 +10,8 @@ import dev.freshet.executor.source.file.FileSourceSpec;
 import dev.freshet.executor.source.file.FileSystemSource;
 import dev.freshet.executor.source.kafka.KafkaSourceSpec;
 import dev.freshet.executor.source.kafka.KafkaTopicSource;
+import dev.freshet.executor.source.nexmark.NexmarkSource;
+import dev.freshet.executor.source.nexmark.NexmarkSpec;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.executor.source.StreamLogException;
@@ -55,7 +57,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * ({@link SequenceConnector} checks its columns and options); {@code connector = 'kafka'} a
  * {@link KafkaTopicSource} that each query reads through its own reader ({@link KafkaConnector});
  * {@code connector = 'filesystem'} a {@link FileSystemSource}, read by each query through its
- * own reader too, which keeps the list of files it has read ({@link FileSystemConnector}).
+ * own reader too, which keeps the list of files it has read ({@link FileSystemConnector});
+ * {@code connector = 'nexmark'} a {@link NexmarkSource} that generates one Nexmark event type
+ * ({@link NexmarkConnector}).
  *
  * <p>On an engine with a data directory a memory stream is durable: {@code CREATE STREAM} (with or
  * without {@code IF NOT EXISTS}) over the files an earlier run left reopens them with their rows,
@@ -96,7 +100,8 @@ final class StreamDdl {
     boolean sequence = connector == StreamConnector.SEQUENCE;
     boolean kafka = connector == StreamConnector.KAFKA;
     boolean files = connector == StreamConnector.FILESYSTEM;
-    if (!sequence && !kafka && !files) {
+    boolean nexmark = connector == StreamConnector.NEXMARK;
+    if (!sequence && !kafka && !files && !nexmark) {
       // A sequence's, a topic's and a directory's options are checked with their columns.
       connector.checkOptions(name, options);
     }
@@ -124,6 +129,7 @@ final class StreamDdl {
     SequenceSpec sequenceSpec = sequence ? SequenceConnector.spec(name, rowType, options) : null;
     KafkaSourceSpec kafkaSpec = kafka ? KafkaConnector.spec(name, rowType, options) : null;
     FileSourceSpec fileSpec = files ? FileSystemConnector.spec(name, rowType, options) : null;
+    NexmarkSpec nexmarkSpec = nexmark ? NexmarkConnector.spec(name, rowType, options) : null;
 
     Catalog catalog = planner.catalog();
     // Checked before the source is opened: a stream of this name has its files open already.
@@ -148,6 +154,7 @@ final class StreamDdl {
     Source source = sequence ? new SequenceSource(sequenceSpec)
         : kafka ? new KafkaTopicSource(kafkaSpec)
         : files ? new FileSystemSource(fileSpec)
+        : nexmark ? new NexmarkSource(nexmarkSpec)
         : openSource(engine, name, rowType);
     StreamTable table = new StreamTable(name, RelDataTypeImpl.proto(rowType), watermark, options,
         source);

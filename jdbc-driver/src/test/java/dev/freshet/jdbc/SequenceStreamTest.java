@@ -285,8 +285,9 @@ class SequenceStreamTest {
         + " '1000000' or 'rows.per.second' = '1000'");
     assertFails("CREATE STREAM nums (n BIGINT) WITH (connector = 'hdfs')", "0A000",
         "Connector 'hdfs' of stream NUMS is not supported yet. Use WITH (connector = 'memory')"
-            + " and INSERT rows, 'sequence' for generated rows, 'kafka' for a topic's records or"
-            + " 'filesystem' for the files that appear in a directory");
+            + " and INSERT rows, 'sequence' for generated rows, 'kafka' for a topic's records,"
+            + " 'filesystem' for the files that appear in a directory or 'nexmark' for Nexmark's"
+            + " auction events");
     assertFails("CREATE STREAM clicks (k VARCHAR) WITH ('end' = '10')", "42000",
         "Unknown option 'end' for connector 'memory' of stream CLICKS. Valid options: connector");
   }

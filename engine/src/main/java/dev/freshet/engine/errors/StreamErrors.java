@@ -49,8 +49,8 @@ public final class StreamErrors {
   public static SQLException unknownConnector(String stream, String connector) {
     return Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Connector '" + connector + "' of stream "
         + stream + " is not supported yet. Use WITH (connector = 'memory') and INSERT rows,"
-        + " 'sequence' for generated rows, 'kafka' for a topic's records or 'filesystem' for the"
-        + " files that appear in a directory");
+        + " 'sequence' for generated rows, 'kafka' for a topic's records, 'filesystem' for the"
+        + " files that appear in a directory or 'nexmark' for Nexmark's auction events");
   }
 
   /**
@@ -109,6 +109,30 @@ public final class StreamErrors {
         + " 'end' (the number of rows) or 'rows.per.second' (a pace), or both: without either it"
         + " would generate rows as fast as it can, for ever. Add e.g. 'end' = '1000000' or"
         + " 'rows.per.second' = '1000'");
+  }
+
+  /**
+   * A nexmark stream column that is not one of its event type's, or not of the type the generator
+   * makes for it.
+   *
+   * @param problem what is wrong with the column, e.g. {@code is INTEGER, but must be BIGINT}
+   * @param columns the event type's columns as a declaration, e.g. {@code auction BIGINT, ...}
+   */
+  public static SQLException nexmarkColumn(String stream, String eventType, String column,
+      String problem, String columns) {
+    return Errors.of(SqlState.SYNTAX_ERROR, "Column " + column + " of stream " + stream
+        + " (connector 'nexmark', event type " + eventType + ") " + problem + ". A nexmark "
+        + eventType + " stream declares any of its columns, in any order, by their names in"
+        + " snake or camel case: CREATE STREAM " + stream + " (" + columns + ") WITH (connector"
+        + " = 'nexmark', 'event.type' = '" + eventType + "', 'max-events' = '1000000')");
+  }
+
+  /** A nexmark stream with neither a bound nor a pace. */
+  public static SQLException nexmarkWithoutEndOrPace(String stream) {
+    return Errors.of(SqlState.SYNTAX_ERROR, "Stream " + stream + " (connector 'nexmark') needs"
+        + " 'max-events' (the number of events of all types) or 'events.per-second' (a pace),"
+        + " or both: without either it would generate events as fast as it can, for ever. Add"
+        + " e.g. 'max-events' = '1000000' or 'events.per-second' = '10000'");
   }
 
   /**
