@@ -145,6 +145,33 @@ class NexmarkStreamTest {
     }
   }
 
+  /**
+   * Nexmark q7 (with 1 s windows): bids joined with the highest price of their window, an
+   * aggregation's appended windows joined with the stream, equals H2's batch answer for every
+   * window the final watermark has closed.
+   */
+  @Test void shouldMatchH2ForQ7BidsJoinedWithTheHighestPriceOfTheirWindow() throws Exception {
+    statement.execute(BIDS.replace("INTERVAL '5' SECOND", "INTERVAL '0.5' SECOND")
+        .replace("'20000'", "'5000'"));
+    statement.execute("CREATE MATERIALIZED VIEW q7 AS SELECT b.auction, b.price, b.date_time"
+        + " FROM bid AS b JOIN (SELECT MAX(price) AS maxprice, window_end FROM TABLE(TUMBLE("
+        + "TABLE bid, DESCRIPTOR(date_time), INTERVAL '1' SECOND))"
+        + " GROUP BY window_start, window_end) AS m ON b.price = m.maxprice"
+        + " AND b.date_time BETWEEN m.window_end - INTERVAL '1' SECOND AND m.window_end"
+        + " EMIT APPEND");
+    PushResults.awaitIdle(engineName, "q7 over nexmark bids");
+    try (Connection h2 = h2With(NexmarkEventType.BID); Statement s = h2.createStatement()) {
+      List<List<String>> expected = rows(s, "SELECT b.auction, b.price, b.date_time FROM bid b"
+          + " JOIN (SELECT w + 1000 AS wend, MAX(price) AS top FROM (SELECT price,"
+          + " date_time - MOD(date_time, 1000) AS w FROM bid) GROUP BY w) m ON b.price = m.top"
+          + " AND b.date_time BETWEEN m.wend - 1000 AND m.wend"
+          // The windows the last watermark (the latest bid less 0.5 s) has closed.
+          + " WHERE m.wend <= (SELECT MAX(date_time) FROM bid) - 500");
+      assertTrue(expected.size() >= 5, "a row per closed window at least: " + expected);
+      assertEquals(expected, rows(statement, "SELECT auction, price, date_time FROM q7"));
+    }
+  }
+
   @Test void shouldMatchH2OverAuctionsAndPeopleDeclaredInAnyOrderAndCase() throws Exception {
     String with = " WITH (connector = 'nexmark', 'event.type' = '%s', 'max-events' = '" + EVENTS
         + "')";

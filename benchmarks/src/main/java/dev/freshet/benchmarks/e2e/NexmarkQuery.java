@@ -124,7 +124,7 @@ public record NexmarkQuery(String name, Map<String, String> streams, String fres
             + " SUM(max_price), SUM(sum_price)",
         "per auction and day; rank 2 as total less ranks 1 and 3; AVG left out (an integer on"
             + " Freshet, a double on Spark)"));
-    // Joins: prepared for when Freshet's stream-stream and windowed joins land.
+    // Joins of two streams.
     Map<String, String> q3Streams = new LinkedHashMap<>();
     q3Streams.put("person", "id, name, city, state, date_time");
     q3Streams.put("auction", "id, seller, category, date_time");
@@ -163,6 +163,19 @@ public record NexmarkQuery(String name, Map<String, String> streams, String fres
     q.add(new NexmarkQuery("q20", q20Streams, q20, q20, Mode.APPEND, 0,
         "COUNT(*), SUM(auction), SUM(price), SUM(seller)",
         "a stream-stream join of bids with their auction while it is open"));
+    q.add(new NexmarkQuery("q7", bid("auction, bidder, price, date_time"),
+        "SELECT b.auction, b.price, b.bidder, b.date_time FROM bid AS b JOIN ("
+            + "SELECT MAX(price) AS maxprice, window_end FROM TABLE(TUMBLE(TABLE bid,"
+            + " DESCRIPTOR(date_time), " + tumble + ")) GROUP BY window_start, window_end) AS m"
+            + " ON b.price = m.maxprice AND b.date_time BETWEEN m.window_end - " + tumble
+            + " AND m.window_end",
+        "SELECT b.auction, b.price, b.bidder, b.date_time FROM bid AS b JOIN ("
+            + "SELECT MAX(price) AS maxprice, window.end AS window_end FROM bid"
+            + " GROUP BY window(date_time, '10 seconds')) AS m"
+            + " ON b.price = m.maxprice AND b.date_time BETWEEN m.window_end - INTERVAL 10"
+            + " SECONDS AND m.window_end",
+        Mode.APPEND, 0, "COUNT(*), SUM(auction), SUM(price), SUM(bidder)",
+        "the highest bids of each 10 s window: bids joined with their window's maximum"));
     return List.copyOf(q);
   }
 

@@ -20,6 +20,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.util.JsonBuilder;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -51,6 +52,7 @@ public final class RexProgramJson {
    * @throws IllegalArgumentException if JSON cannot carry one of its expressions exactly
    */
   public static JsonNode write(RexProgram program, RelDataTypeFactory typeFactory) {
+    program = withoutSearch(program, typeFactory);
     RelJson json = RelJson.create().withJsonBuilder(new JsonBuilder());
     Map<String, Object> map = new LinkedHashMap<>();
     map.put("input", json.toJson(program.getInputRowType()));
@@ -76,6 +78,32 @@ public final class RexProgramJson {
           + " it reads back as " + back + " instead of " + program);
     }
     return tree;
+  }
+
+  /**
+   * {@code program} with each {@code SEARCH} (Calcite's simplified form of a range or an IN list,
+   * e.g. {@code n >= 10 AND n < 100}) written out as comparisons: the {@code Sarg} it carries has
+   * no JSON form that Calcite reads back ("Error creating RangeSet from JSON"), while the
+   * comparisons compute the same.
+   */
+  private static RexProgram withoutSearch(RexProgram program, RelDataTypeFactory typeFactory) {
+    RexBuilder rexBuilder = new RexBuilder(typeFactory);
+    boolean changed = false;
+    List<RexNode> projects = new ArrayList<>();
+    for (RexLocalRef project : program.getProjectList()) {
+      RexNode e = program.expandLocalRef(project);
+      RexNode expanded = RexUtil.expandSearch(rexBuilder, null, e);
+      changed |= expanded != e;
+      projects.add(expanded);
+    }
+    RexNode condition = null;
+    if (program.getCondition() != null) {
+      RexNode e = program.expandLocalRef(program.getCondition());
+      condition = RexUtil.expandSearch(rexBuilder, null, e);
+      changed |= condition != e;
+    }
+    return changed ? RexProgram.create(program.getInputRowType(), projects, condition,
+        program.getOutputRowType(), rexBuilder) : program;
   }
 
   /**
