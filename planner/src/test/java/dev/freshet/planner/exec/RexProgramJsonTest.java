@@ -37,7 +37,8 @@ class RexProgramJsonTest {
         .add("X", SqlTypeName.DOUBLE).nullable(true)
         .add("B", SqlTypeName.BOOLEAN).nullable(true)
         .add("TS", SqlTypeName.TIMESTAMP, 3).nullable(true)
-        .build()), Optional.empty(), Map.of("connector", "memory"), new MemoryStream("M", 6)));
+        .add("P", SqlTypeName.BIGINT).nullable(true)
+        .build()), Optional.empty(), Map.of("connector", "memory"), new MemoryStream("M", 7)));
   }
 
   @ParameterizedTest
@@ -57,9 +58,11 @@ class RexProgramJsonTest {
           + " HAVING COUNT(*) > 1",
       "SELECT STREAM MOD(n, 7) AS r, ABS(d) AS a, SUBSTRING(k FROM 2 FOR 3) AS part,"
           + " TRIM(k) AS t, POSITION('x' IN k) AS p FROM m",
-      // Calcite simplifies a range into SEARCH, whose Sarg its JSON cannot read back.
+      // Calcite simplifies a range into SEARCH, whose Sarg of BIGINTs its JSON cannot read
+      // back.
       "SELECT STREAM k, COUNT(*) FILTER (WHERE n >= 10 AND n < 100) AS c,"
-          + " COUNT(*) FILTER (WHERE x < 1.5 OR x > 7.5) AS d FROM m GROUP BY k",
+          + " COUNT(*) FILTER (WHERE p >= 10000 AND p < 1000000) AS d,"
+          + " COUNT(*) FILTER (WHERE x < 1.5 OR x > 7.5) AS e FROM m GROUP BY k",
       "SELECT STREAM k, n >= 10 AND n < 100 AS inside FROM m WHERE k <> 'a' AND k <> 'b'"})
   void shouldReadBackEveryCalcExactly(String sql) throws Exception {
     ExecPlan plan = ExecPlanGenerator.generate(
