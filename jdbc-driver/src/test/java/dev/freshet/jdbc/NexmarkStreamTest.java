@@ -172,6 +172,36 @@ class NexmarkStreamTest {
     }
   }
 
+  /**
+   * Nexmark q5 (with 2 s windows every 0.5 s): the auctions with the most bids of each window,
+   * a chain of two aggregations (counts per auction and window, their maximum per window) joined
+   * with the first, equals H2's batch answer for every window the final watermark has closed.
+   */
+  @Test void shouldMatchH2ForQ5TheHottestAuctionsOfEachWindow() throws Exception {
+    statement.execute(BIDS.replace("INTERVAL '5' SECOND", "INTERVAL '0.5' SECOND")
+        .replace("'20000'", "'5000'"));
+    String counts = "SELECT auction, COUNT(*) AS num, window_start, window_end FROM TABLE(HOP("
+        + "TABLE bid, DESCRIPTOR(date_time), INTERVAL '0.5' SECOND, INTERVAL '2' SECOND))"
+        + " GROUP BY auction, window_start, window_end";
+    statement.execute("CREATE MATERIALIZED VIEW q5 AS SELECT ab.auction, ab.num, ab.window_start"
+        + " FROM (" + counts + ") AS ab JOIN (SELECT MAX(num) AS maxn, window_start, window_end"
+        + " FROM (" + counts + ") GROUP BY window_start, window_end) AS mb"
+        + " ON ab.window_start = mb.window_start AND ab.window_end = mb.window_end"
+        + " AND ab.num >= mb.maxn EMIT APPEND");
+    PushResults.awaitIdle(engineName, "q5 over nexmark bids");
+    try (Connection h2 = h2With(NexmarkEventType.BID); Statement s = h2.createStatement()) {
+      s.execute("CREATE TABLE k (i BIGINT) AS SELECT X FROM SYSTEM_RANGE(0, 3)");
+      s.execute("CREATE TABLE c AS SELECT auction, w, COUNT(*) AS num FROM (SELECT auction,"
+          + " date_time - MOD(date_time, 500) - 500 * i AS w FROM bid, k) GROUP BY auction, w");
+      List<List<String>> expected = rows(s, "SELECT c.auction, c.num, c.w FROM c"
+          + " JOIN (SELECT w, MAX(num) AS maxn FROM c GROUP BY w) m"
+          + " ON c.w = m.w AND c.num >= m.maxn"
+          + " WHERE c.w + 2000 <= (SELECT MAX(date_time) FROM bid) - 500");
+      assertTrue(expected.size() >= 8, "a row per closed window at least: " + expected);
+      assertEquals(expected, rows(statement, "SELECT auction, num, window_start FROM q5"));
+    }
+  }
+
   @Test void shouldMatchH2OverAuctionsAndPeopleDeclaredInAnyOrderAndCase() throws Exception {
     String with = " WITH (connector = 'nexmark', 'event.type' = '%s', 'max-events' = '" + EVENTS
         + "')";

@@ -221,12 +221,23 @@ class OutputModeCheckerTest {
         + " SELECT DISTINCT) is not supported in EMIT COMPLETE" + because);
   }
 
-  @Test void shouldRejectChainedAggregationsInAppendModeAsNotSupportedYet() {
-    assertRejected("SELECT STREAM w, SUM(n) FROM (SELECT k, TUMBLE_START(ts, INTERVAL '1' MINUTE)"
-        + " AS w, COUNT(*) AS n FROM s GROUP BY k, TUMBLE(ts, INTERVAL '1' MINUTE)) GROUP BY w"
-        + " EMIT APPEND", NOT_SUPPORTED_YET, "An aggregation over the result of another streaming"
-        + " aggregation (or of SELECT DISTINCT) is not supported yet in EMIT APPEND mode."
-        + " Aggregate the stream once");
+  @Test void shouldRejectNewWindowsOverAnAggregationsResultInAppendModeAsNotSupportedYet() {
+    assertRejected("SELECT STREAM TUMBLE_START(w, INTERVAL '1' HOUR), SUM(n) FROM (SELECT k,"
+        + " TUMBLE_START(ts, INTERVAL '1' MINUTE) AS w, COUNT(*) AS n FROM s GROUP BY k,"
+        + " TUMBLE(ts, INTERVAL '1' MINUTE)) GROUP BY TUMBLE(w, INTERVAL '1' HOUR) EMIT APPEND",
+        NOT_SUPPORTED_YET, "An aggregation over new windows of another streaming aggregation's"
+            + " result is not supported yet in EMIT APPEND mode, because a window of the outer"
+            + " one could close before the inner one emits its rows. Group the outer aggregation"
+            + " by the inner one's windows, e.g. GROUP BY window_start, window_end");
+  }
+
+  @Test void shouldRejectAnInnerAggregationWithoutAWatermarkInAppendMode() {
+    assertRejected("SELECT STREAM n, COUNT(*) FROM (SELECT k, COUNT(*) AS n FROM s GROUP BY k)"
+        + " GROUP BY n EMIT APPEND", SPARK_RULE, "EMIT APPEND is not supported for a streaming"
+        + " aggregation without a watermark on a grouping column, because no group could ever be"
+        + " final. Add WATERMARK FOR ts AS ts - INTERVAL '5' SECOND to the stream and group by a"
+        + " window of ts, e.g. GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE); or use EMIT UPDATE or"
+        + " EMIT COMPLETE");
   }
 
   @Test void shouldRunQueriesThatPassEveryRule() throws Exception {

@@ -28,6 +28,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlSessionTableFunction;
@@ -84,6 +85,8 @@ final class OutputModeChecker {
     checkOperators(rel, mode, emit);
     for (Aggregate aggregate : aggregates) {
       checkNoChainedAggregation(aggregate, mode, emit);
+      // In APPEND every aggregation emits a group only once it is final: each needs a watermark.
+      checkAppendHasWatermarkKey(aggregate, mode);
     }
     return mode;
   }
@@ -497,9 +500,20 @@ final class OutputModeChecker {
       return;
     }
     if (mode == OutputMode.APPEND) {
-      throw PlannerErrors.notSupported("An aggregation over the result of another streaming"
-          + " aggregation (or of SELECT DISTINCT) is not supported yet in " + emitText(mode, emit)
-          + " mode", "Aggregate the stream once");
+      // The inner aggregation emits a group once, in the batch whose watermark passes its event
+      // time (a window's end); grouped by that window as it is, the outer one finalizes each of
+      // its groups in that same batch, with every inner row it will ever get. A new window over
+      // the inner's rows could close before they come.
+      checkAppendHasWatermarkKey(aggregate, mode);
+      if (windowsAgain(aggregate.getInput())) {
+        throw PlannerErrors.notSupported("An aggregation over new windows of another streaming"
+                + " aggregation's result is not supported yet in " + emitText(mode, emit)
+                + " mode, because a window of the outer one could close before the inner one"
+                + " emits its rows",
+            "Group the outer aggregation by the inner one's windows, e.g. GROUP BY"
+                + " window_start, window_end");
+      }
+      return;
     }
     throw PlannerErrors.outputModeNotSupported("An aggregation over the result of another"
             + " streaming aggregation (or of SELECT DISTINCT) is not supported in "
@@ -507,6 +521,32 @@ final class OutputModeChecker {
             + " group it changes and the outer one would count it twice (a possible correctness"
             + " issue due to the global watermark)",
         "Aggregate the stream once");
+  }
+
+  /**
+   * Whether {@code rel}, down to the aggregations below it, assigns windows: a window table
+   * function, or a {@code TUMBLE}, {@code HOP} or {@code SESSION} group function.
+   */
+  private static boolean windowsAgain(RelNode rel) {
+    RelNode r = rel.stripped();
+    if (r instanceof Aggregate) {
+      return false;
+    }
+    if (r instanceof TableFunctionScan) {
+      return true;
+    }
+    if (r instanceof Project project && (RexUtil.find(SqlKind.TUMBLE)
+        .anyContain(project.getProjects()) || RexUtil.find(SqlKind.HOP)
+        .anyContain(project.getProjects()) || RexUtil.find(SqlKind.SESSION)
+        .anyContain(project.getProjects()))) {
+      return true;
+    }
+    for (RelNode input : r.getInputs()) {
+      if (windowsAgain(input)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void checkCall(AggregateCall call) throws PlanningException {
@@ -581,6 +621,10 @@ final class OutputModeChecker {
     }
     if (r instanceof Filter) {
       return derives(((Filter) r).getInput(), column, test);
+    }
+    if (r instanceof Aggregate a) {
+      // A grouping column is the value it groups by.
+      return column < a.getGroupCount() && derives(a.getInput(), a.getGroupSet().nth(column), test);
     }
     if (r instanceof Union) {
       for (RelNode input : r.getInputs()) {

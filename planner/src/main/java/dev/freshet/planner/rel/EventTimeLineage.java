@@ -10,6 +10,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeUtil;
@@ -90,8 +91,27 @@ public final class EventTimeLineage {
             .getType())) {
       e = ((RexCall) e).getOperands().get(0);
     }
-    return e instanceof RexInputRef
-        ? of(input, ((RexInputRef) e).getIndex()).map(t -> t.at(column))
-        : Optional.empty();
+    if (e instanceof RexInputRef ref) {
+      return of(input, ref.getIndex()).map(t -> t.at(column));
+    }
+    return windowEnd(e, input, column);
+  }
+
+  /**
+   * The event time of {@code start + INTERVAL size}, a window's end computed from its start (how
+   * {@code TUMBLE_END} and {@code HOP_END} are planned): the end is its own event time. Any other
+   * sum loses it, as in Spark.
+   */
+  private static Optional<EventTimeColumn> windowEnd(RexNode e, RelNode input, int column) {
+    if (e.getKind() != SqlKind.PLUS || !(e instanceof RexCall call)
+        || !(call.getOperands().get(0) instanceof RexInputRef start)
+        || !(call.getOperands().get(1) instanceof RexLiteral size)
+        || !SqlTypeUtil.isInterval(size.getType())) {
+      return Optional.empty();
+    }
+    Long sizeMs = size.getValueAs(Long.class);
+    return of(input, start.getIndex())
+        .filter(t -> sizeMs != null && t.offsetMs() == sizeMs)
+        .map(t -> new EventTimeColumn(column, 0, t.watermarkColumn(), t.delayMs()));
   }
 }
