@@ -119,4 +119,58 @@ class StreamJoinOracleTest {
     }
     return values.toString();
   }
+
+  /**
+   * Windows counted over a join (Spark 3.5's join then aggregation in APPEND): the join moves the
+   * aggregation's watermark back by how far a joined row's time can be behind it (2 s, the
+   * range), so that no joined row is late and a window is emitted once, complete. After every
+   * batch the view equals H2's count for every window that watermark has closed.
+   */
+  @org.junit.jupiter.api.Test void shouldCountTheWindowsOfJoinedRowsAsH2() throws Exception {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    fs.execute("CREATE MATERIALIZED VIEW j AS SELECT TUMBLE_START(l.lts, INTERVAL '5' SECOND)"
+        + " AS w, COUNT(*) AS n, SUM(r.w) AS total FROM l JOIN r" + CONDITION
+        + " GROUP BY TUMBLE(l.lts, INTERVAL '5' SECOND) EMIT APPEND");
+    long clockMs = 10_000;
+    long maxL = Long.MIN_VALUE;
+    long maxR = Long.MIN_VALUE;
+    long watermark = 0;
+    for (int batch = 0; batch < 30; batch++) {
+      clockMs += random.nextInt(1_000);
+      for (String stream : List.of("l", "r")) {
+        if (random.nextInt(4) != 0) {
+          insert(stream, rows(random, clockMs));
+          if (stream.equals("l")) {
+            maxL = Math.max(maxL, latest(hs, "SELECT MAX(lts) FROM l"));
+          } else {
+            maxR = Math.max(maxR, latest(hs, "SELECT MAX(rts) FROM r"));
+          }
+        }
+      }
+      if (maxL != Long.MIN_VALUE && maxR != Long.MIN_VALUE) {
+        watermark = Math.max(watermark, Math.min(maxL, maxR) - 3_000);
+      }
+      // Closed: the window's end at or before the join's output watermark, 2 s behind.
+      List<List<Object>> expected = new ArrayList<>();
+      for (List<Object> row : ViewResults.query(hs, "SELECT ws, COUNT(*), SUM(rw) FROM (SELECT"
+          + " DATEADD(MILLISECOND, -MOD(DATEDIFF(MILLISECOND, TIMESTAMP '1970-01-01 00:00:00',"
+          + " l.lts), 5000), l.lts) AS ws, r.w AS rw FROM l JOIN r" + CONDITION + ")"
+          + " GROUP BY ws")) {
+        long start = ((java.sql.Timestamp) row.get(0)).getTime();
+        if (start + 5_000 <= watermark - 2_000) {
+          expected.add(row);
+        }
+      }
+      ViewResults.awaitRows(fs, "SELECT * FROM j", expected);
+    }
+    assertTrue(watermark > 20_000, "seed " + seed + ": windows closed up to " + watermark);
+  }
+
+  private static long latest(Statement s, String sql) throws Exception {
+    try (java.sql.ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getTimestamp(1).getTime();
+    }
+  }
 }

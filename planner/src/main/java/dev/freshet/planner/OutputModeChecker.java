@@ -103,7 +103,6 @@ final class OutputModeChecker {
     if (rel instanceof Aggregate && isStreaming(((Aggregate) rel).getInput())) {
       Aggregate aggregate = (Aggregate) rel;
       checkNoGroupingSets(aggregate);
-      checkNotOverStreamStreamJoin(aggregate);
       for (AggregateCall call : aggregate.getAggCallList()) {
         checkCall(call);
       }
@@ -435,32 +434,6 @@ final class OutputModeChecker {
     // an event time at or before this batch's watermark, which is what lets the join evict.
   }
 
-  /**
-   * An aggregation over a join of two streams. Spark 3.5 runs it in APPEND mode by carrying
-   * each operator's own watermark through the join (a joined row can be older than the global
-   * watermark); Freshet has one watermark per query, which would drop such rows as late.
-   */
-  private static void checkNotOverStreamStreamJoin(Aggregate aggregate)
-      throws PlanningException {
-    if (containsStreamStreamJoin(aggregate.getInput())) {
-      throw PlannerErrors.notSupported("An aggregation over a join of two streams is not"
-              + " supported yet, because Freshet does not yet carry a watermark through a join",
-          "Query the joined rows with EMIT APPEND, and aggregate each stream on its own");
-    }
-  }
-
-  private static boolean containsStreamStreamJoin(RelNode rel) {
-    RelNode r = rel.stripped();
-    if (r instanceof Join join && isStreaming(join.getLeft()) && isStreaming(join.getRight())) {
-      return true;
-    }
-    for (RelNode input : r.getInputs()) {
-      if (containsStreamStreamJoin(input)) {
-        return true;
-      }
-    }
-    return false;
-  }
 
   /**
    * Subqueries ({@code IN (SELECT ...)}, {@code EXISTS}, scalar subqueries) are joins, which

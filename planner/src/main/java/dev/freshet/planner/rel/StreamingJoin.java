@@ -86,6 +86,24 @@ public abstract class StreamingJoin extends Join {
     return rightEventTime;
   }
 
+  /**
+   * Whether the event times of the joined rows stay within a bounded distance of the watermark,
+   * which an aggregation over the join needs: its range bounds both sides, or its keys pair the
+   * two inputs' event-time columns (a window's start or end on both).
+   */
+  public boolean boundsOutputEventTime() {
+    if (timeRange != null && timeRange.hasLower() && timeRange.hasUpper()) {
+      return true;
+    }
+    for (int i = 0; i < leftKeys.size(); i++) {
+      if (leftEventTime >= 0 && leftKeys.get(i) == leftEventTime && rightEventTime >= 0
+          && rightKeys.get(i) == rightEventTime) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Returns a copy with operator id {@code operatorId}. */
   public abstract StreamingJoin withOperatorId(int operatorId);
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.logical.LogicalJoin;
@@ -47,6 +48,43 @@ public final class StreamStreamJoins {
 
   /** {@code rel} with its joins of two streams planned. */
   public static RelNode plan(RelNode rel) throws PlanningException {
+    RelNode planned = planJoins(rel);
+    checkAggregationsOverJoins(planned);
+    return planned;
+  }
+
+  /**
+   * Refuses an aggregation over a join whose rows' event times could be any distance behind the
+   * watermark: the join delays the aggregation's watermark by that distance (its output
+   * watermark), which only a range bounded on both sides, or window keys, make finite.
+   */
+  private static void checkAggregationsOverJoins(RelNode rel) throws PlanningException {
+    if (rel instanceof Aggregate aggregate && joinsWithoutBound(aggregate.getInput())) {
+      throw PlannerErrors.notSupported("An aggregation over a join of two streams needs a range"
+              + " of event times in the join's condition bounded on both sides, because"
+              + " otherwise a joined row could be any time behind the watermark and no window"
+              + " could ever be final",
+          "Bound the times, e.g. ON l.k = r.k AND l.ts BETWEEN r.ts - INTERVAL '10' SECOND AND"
+              + " r.ts + INTERVAL '10' SECOND");
+    }
+    for (RelNode input : rel.getInputs()) {
+      checkAggregationsOverJoins(input);
+    }
+  }
+
+  private static boolean joinsWithoutBound(RelNode rel) {
+    if (rel instanceof LogicalStreamingJoin join && !join.boundsOutputEventTime()) {
+      return true;
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (!(input instanceof Aggregate) && joinsWithoutBound(input)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static RelNode planJoins(RelNode rel) throws PlanningException {
     try {
       return rel.accept(new RelShuttleImpl() {
         @Override public RelNode visit(LogicalJoin join) {

@@ -90,6 +90,16 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
   private int sinceCheck;
   private StateMetrics metrics = new StateMetrics(0, 0, 0, 0, 0);
   private long numOutputRows;
+  /**
+   * How far behind the watermark the event times of the joined rows can be (the join's output
+   * watermark, Spark 3.5's per-operator watermark): a pair emitted in batch N has one row new in
+   * N, later than the previous watermark, and the other at most this far from it. A stateful
+   * operator below the join sees the watermarks moved back by it, so that it neither takes a
+   * joined row for late nor finalizes a window before its last joined row came.
+   */
+  private final long outputDelayMs;
+  /** The batch as the operators below see it: its watermarks {@link #outputDelayMs} back. */
+  private BatchContext downstreamBatch;
 
   /**
    * Creates the operator.
@@ -114,6 +124,30 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
     this.leftInput = new Input(leftSide, "left");
     this.rightInput = new Input(rightSide, "right");
     this.joined = new Object[spec.outputWidth()];
+    this.outputDelayMs = range.hasLower() && range.hasUpper()
+        ? Math.max(0, Math.max(-range.lowerMs(), range.upperMs())) : 0;
+  }
+
+  /**
+   * How far behind the watermark the event times of the rows it emits can be: 0 without a
+   * range bounded on both sides, when nothing stateful may follow the join (the planner's rule).
+   */
+  public long outputDelayMs() {
+    return outputDelayMs;
+  }
+
+  private BatchContext delayed(BatchContext batch) {
+    if (outputDelayMs == 0) {
+      return batch;
+    }
+    return new BatchContext(batch.batchId(), batch.batchTimestampMs(),
+        back(batch.lateEventsWatermarkMs()), back(batch.evictionWatermarkMs()),
+        batch.resources());
+  }
+
+  private long back(long watermarkMs) {
+    return watermarkMs == BatchContext.NO_WATERMARK ? watermarkMs
+        : Math.max(BatchContext.NO_WATERMARK + 1, watermarkMs - outputDelayMs);
   }
 
   /** The left input: the left stream's rows are pushed here. */
@@ -183,7 +217,7 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
   @Override public boolean needsNoDataBatch(long newWatermarkMs) {
     return wouldEvict(leftSide, range.leftStateWatermark(newWatermarkMs))
         || wouldEvict(rightSide, range.rightStateWatermark(newWatermarkMs))
-        || downstream.needsNoDataBatch(newWatermarkMs);
+        || downstream.needsNoDataBatch(back(newWatermarkMs));
   }
 
   private synchronized boolean wouldEvict(JoinSide side, long stateWatermarkMs) {
@@ -209,7 +243,8 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
         rightInputAccount = resources.newAccount();
       }
       numOutputRows = 0;
-      downstream.startBatch(batch);
+      downstreamBatch = delayed(batch);
+      downstream.startBatch(downstreamBatch);
     } else if (current.batchId() != batch.batchId()) {
       throw new IllegalStateException("the " + input.name + " input started batch "
           + batch.batchId() + " while batch " + current.batchId() + " is under way");
@@ -230,7 +265,7 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
       current = null;
       leftInput.reset();
       rightInput.reset();
-      downstream.finishBatch(batch);
+      downstream.finishBatch(downstreamBatch);
     }
   }
 
@@ -244,7 +279,7 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
     rightInput.reset();
     leftSide.abort();
     rightSide.abort();
-    downstream.abortBatch(batch);
+    downstream.abortBatch(delayed(batch));
   }
 
   /** Joins the batch's rows, evicts, emits the outer rows and commits both sides. */
