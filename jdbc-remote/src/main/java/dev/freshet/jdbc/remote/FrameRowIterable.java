@@ -109,6 +109,11 @@ final class FrameRowIterable implements Iterable<Object> {
         try {
           return meta.fetch(handle, offset, fetchSize.getAsInt());
         } catch (NoSuchStatementException | MissingResultsException e) {
+          if (cancelled.getAsBoolean()) {
+            // The cancel reached the server while this fetch was on its way: it is a cancel.
+            throw new RuntimeException(new SQLException("Statement canceled",
+                ClientSqlState.OPERATION_CANCELED.code(), e));
+          }
           // Avatica's iterator would re-execute the statement; a push query would then start
           // over and repeat rows the reader already has.
           throw new RuntimeException(new SQLException("The server no longer has this result"
