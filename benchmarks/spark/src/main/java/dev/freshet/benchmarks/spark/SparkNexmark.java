@@ -43,6 +43,9 @@ import org.apache.spark.sql.types.StructType;
  * the input rows over the batches' {@code triggerExecution} time, as the other workloads'.
  */
 public final class SparkNexmark {
+  /** Batches run past the last event: enough for a chain of three stateful operators. */
+  private static final int CLOSING_BATCHES = 4;
+
   private SparkNexmark() {}
 
   public static void main(String[] args) throws Exception {
@@ -118,14 +121,16 @@ public final class SparkNexmark {
     StreamingQuery query = result.writeStream().outputMode(mode.toLowerCase(java.util.Locale.ROOT))
         .foreachBatch(sink).option("checkpointLocation", checkpoint.toString()).start();
     long deadline = start + TimeUnit.SECONDS.toNanos(SparkWorkloads.DEADLINE_SECONDS);
-    // Past the last event, one more batch (of rows past the end, dropped) runs with the final
-    // watermark, which closes the windows it passes, as Freshet's batch after its last does.
+    // Past the last event, more batches (of rows past the end, dropped) run with the final
+    // watermark, which close the windows it passes, as Freshet's batches after its last do.
+    // Spark gives each stateful operator of a chain (an aggregation into a join) a watermark of
+    // its own, a batch behind the one before it, so a chain needs a batch per operator.
     int lastDataBatch = -1;
     while (System.nanoTime() < deadline && query.isActive()) {
       if (lastDataBatch < 0 && progress.rows() >= rows) {
         lastDataBatch = progress.batches.size();
       }
-      if (lastDataBatch >= 0 && progress.batches.size() >= lastDataBatch + 2) {
+      if (lastDataBatch >= 0 && progress.batches.size() >= lastDataBatch + 1 + CLOSING_BATCHES) {
         break;
       }
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
