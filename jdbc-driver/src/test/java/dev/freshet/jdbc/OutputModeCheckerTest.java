@@ -240,6 +240,18 @@ class OutputModeCheckerTest {
         + " EMIT COMPLETE");
   }
 
+  /** Issue 18's checker defect: the conversion dropped the sort, and the query ran. */
+  @Test void shouldRejectASortOfAStreamInASubquery() {
+    String message = "ORDER BY is not supported on a stream, unless it sorts the result of an"
+        + " aggregation in EMIT COMPLETE mode; a sort in a subquery orders nothing that the query"
+        + " above it keeps. Remove the ORDER BY from the subquery, or sort the result of the outer"
+        + " GROUP BY and use EMIT COMPLETE";
+    assertRejected("SELECT STREAM COUNT(*) FROM (SELECT * FROM s ORDER BY v) EMIT COMPLETE",
+        SPARK_RULE, message);
+    assertRejected("SELECT STREAM k FROM (SELECT k, v FROM s ORDER BY v DESC) AS t", SPARK_RULE,
+        message);
+  }
+
   @Test void shouldRunQueriesThatPassEveryRule() throws Exception {
     for (String sql : List.of(
         "SELECT STREAM k, COUNT(*), SUM(v) FROM s GROUP BY k",

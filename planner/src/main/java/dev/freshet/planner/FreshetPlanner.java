@@ -148,6 +148,7 @@ public final class FreshetPlanner {
    */
   public PlannedQuery planQuery(SqlNode query, @Nullable EmitMode emit, int numPartitions,
       int maxWindowsPerRow) throws PlanningException {
+    rejectSortBelowTheTop(query);
     SqlNode node = withoutStreamKeyword(query);
     Converter converter = new Converter();
     RelNode rel = converter.toRel(node);
@@ -174,6 +175,50 @@ public final class FreshetPlanner {
         CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
     boolean aggregating = containsAggregate(normalized);
     return new PlannedQuery(logical, physical, rel.getRowType(), mode, sources, aggregating);
+  }
+
+  /**
+   * Refuses an {@code ORDER BY} of a stream's rows below the top of the query (Spark: "Sorting
+   * is not supported on streaming DataFrames/Datasets, unless it is on aggregated
+   * DataFrame/Dataset in Complete output mode"), which the conversion to a plan would drop
+   * silently, so that the output-mode checker never sees it: {@code SELECT COUNT(*) FROM
+   * (SELECT * FROM s ORDER BY v)}.
+   */
+  private void rejectSortBelowTheTop(SqlNode query) throws PlanningException {
+    SqlNode top = query instanceof SqlWith with ? with.body : query;
+    boolean[] found = new boolean[1];
+    query.accept(new SqlBasicVisitor<Void>() {
+      @Override public Void visit(SqlCall call) {
+        if (call instanceof SqlOrderBy order && order != top
+            && !order.orderList.getList().isEmpty() && readsStream(order.query)) {
+          found[0] = true;
+        }
+        return super.visit(call);
+      }
+    });
+    if (found[0]) {
+      throw PlannerErrors.outputModeNotSupported("ORDER BY is not supported on a stream, unless"
+              + " it sorts the result of an aggregation in EMIT COMPLETE mode; a sort in a"
+              + " subquery orders nothing that the query above it keeps",
+          "Remove the ORDER BY from the subquery, or sort the result of the outer GROUP BY and"
+              + " use EMIT COMPLETE");
+    }
+  }
+
+  /** Whether {@code node} names a stream of the catalog anywhere. */
+  private boolean readsStream(SqlNode node) {
+    boolean[] found = new boolean[1];
+    node.accept(new SqlBasicVisitor<Void>() {
+      @Override public Void visit(SqlIdentifier id) {
+        String name = id.names.get(id.names.size() - 1);
+        if (catalog.stream(name).isPresent()
+            || catalog.stream(name.toUpperCase(java.util.Locale.ROOT)).isPresent()) {
+          found[0] = true;
+        }
+        return null;
+      }
+    });
+    return found[0];
   }
 
   /**
