@@ -252,6 +252,15 @@ class OutputModeCheckerTest {
         message);
   }
 
+  /** Issue 18's checker defect: LAST_VALUE without OVER once failed at run time. */
+  @Test void shouldRefuseAWindowFunctionWithoutOverSayingWhatToDoInstead() {
+    assertRejected("SELECT STREAM LAST_VALUE(v) FROM s EMIT APPEND", "42000",
+        "From line 1, column 15 to line 1, column 27: OVER clause is necessary for window"
+            + " functions. LAST_VALUE, FIRST_VALUE, ROW_NUMBER, RANK, LAG and LEAD need OVER"
+            + " (...), and a continuous query does not run window functions yet: aggregate"
+            + " instead, e.g. SELECT k, MAX(v) FROM s GROUP BY k");
+  }
+
   @Test void shouldRunQueriesThatPassEveryRule() throws Exception {
     for (String sql : List.of(
         "SELECT STREAM k, COUNT(*), SUM(v) FROM s GROUP BY k",

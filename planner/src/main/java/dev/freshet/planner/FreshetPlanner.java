@@ -1,6 +1,7 @@
 package dev.freshet.planner;
 
 import static java.util.Objects.requireNonNull;
+import static org.apache.calcite.util.Static.RESOURCE;
 
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.catalog.Catalog;
@@ -518,6 +519,11 @@ public final class FreshetPlanner {
             + " CREATE STREAM name (...) WITH (connector = 'memory')";
       } else if (state == SqlState.COLUMN_NOT_FOUND) {
         message += ". DESCRIBE the stream to see its columns";
+      } else if (message.endsWith(RESOURCE.absentOverClause().ex().getMessage())) {
+        // LAST_VALUE(v) without OVER: Calcite has it as a window function only.
+        message += ". LAST_VALUE, FIRST_VALUE, ROW_NUMBER, RANK, LAG and LEAD need OVER (...),"
+            + " and a continuous query does not run window functions yet: aggregate instead,"
+            + " e.g. SELECT k, MAX(v) FROM s GROUP BY k";
       }
       return PlannerErrors.validationError(message, state, e);
     }
