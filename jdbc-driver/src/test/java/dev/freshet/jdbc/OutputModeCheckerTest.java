@@ -261,6 +261,24 @@ class OutputModeCheckerTest {
             + " instead, e.g. SELECT k, MAX(v) FROM s GROUP BY k");
   }
 
+  /**
+   * Issue 18's checker defect: the conversion replaced the unused inner aggregation by a row of
+   * VALUES, and the query was refused as reading no stream.
+   */
+  @Test void shouldGiveTheChainedAggregationReasonWhenTheInnerAggregateIsUnused() {
+    assertRejected("SELECT STREAM COUNT(*) FROM (SELECT COUNT(*) AS d FROM s) EMIT UPDATE",
+        SPARK_RULE, "An aggregation over the result of another streaming aggregation (or of"
+            + " SELECT DISTINCT) is not supported in EMIT UPDATE mode, because the inner"
+            + " aggregation emits again every group it changes and the outer one would count it"
+            + " twice (a possible correctness issue due to the global watermark). Aggregate the"
+            + " stream once");
+    // Without a stream it is still a query that reads none.
+    assertRejected("SELECT STREAM COUNT(*) FROM (SELECT COUNT(*) AS d FROM (VALUES (1)) AS t (x))",
+        SPARK_RULE, "A continuous query needs a stream to read, and this query reads none."
+            + " Select FROM a stream (SHOW STREAMS lists them), or INSERT the rows INTO a stream"
+            + " and query that");
+  }
+
   @Test void shouldRunQueriesThatPassEveryRule() throws Exception {
     for (String sql : List.of(
         "SELECT STREAM k, COUNT(*), SUM(v) FROM s GROUP BY k",

@@ -153,6 +153,11 @@ public final class FreshetPlanner {
     SqlNode node = withoutStreamKeyword(query);
     Converter converter = new Converter();
     RelNode rel = converter.toRel(node);
+    if (!StreamingRels.isStreaming(rel) && readsStream(node) && aggregatesAnAggregation(node)) {
+      // The conversion replaced the inner aggregation, whose value nothing reads, by a row.
+      throw OutputModeChecker.chainedAggregation(
+          emit == null ? OutputMode.UPDATE : OutputMode.valueOf(emit.name()), emit);
+    }
 
     RelNode normalized = hep(rel, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_MERGE,
         CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE);
@@ -204,6 +209,47 @@ public final class FreshetPlanner {
           "Remove the ORDER BY from the subquery, or sort the result of the outer GROUP BY and"
               + " use EMIT COMPLETE");
     }
+  }
+
+  /**
+   * Whether {@code node} has a query that aggregates (GROUP BY, or an aggregate function in its
+   * select list) over a subquery in its FROM that aggregates a stream.
+   */
+  private boolean aggregatesAnAggregation(SqlNode node) {
+    boolean[] found = new boolean[1];
+    node.accept(new SqlBasicVisitor<Void>() {
+      @Override public Void visit(SqlCall call) {
+        if (call instanceof SqlSelect select && aggregates(select) && select.getFrom() != null) {
+          select.getFrom().accept(new SqlBasicVisitor<Void>() {
+            @Override public Void visit(SqlCall inner) {
+              if (inner instanceof SqlSelect sub && aggregates(sub) && readsStream(sub)) {
+                found[0] = true;
+              }
+              return super.visit(inner);
+            }
+          });
+        }
+        return super.visit(call);
+      }
+    });
+    return found[0];
+  }
+
+  /** Whether {@code select} groups or calls an aggregate function in its select list. */
+  private static boolean aggregates(SqlSelect select) {
+    if (select.getGroup() != null && !select.getGroup().getList().isEmpty()) {
+      return true;
+    }
+    boolean[] found = new boolean[1];
+    select.getSelectList().accept(new SqlBasicVisitor<Void>() {
+      @Override public Void visit(SqlCall call) {
+        if (call.getOperator().isAggregator() && call.getKind() != SqlKind.OVER) {
+          found[0] = true;
+        }
+        return super.visit(call);
+      }
+    });
+    return found[0];
   }
 
   /** Whether {@code node} names a stream of the catalog anywhere. */

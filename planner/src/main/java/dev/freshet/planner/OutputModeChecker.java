@@ -488,7 +488,16 @@ final class OutputModeChecker {
       }
       return;
     }
-    throw PlannerErrors.outputModeNotSupported("An aggregation over the result of another"
+    throw chainedAggregation(mode, emit);
+  }
+
+  /**
+   * Spark's refusal of an aggregation over another in UPDATE or COMPLETE mode; also for a query
+   * whose inner aggregation the conversion replaced by a row of VALUES, whose plan then reads no
+   * stream ({@code SELECT COUNT(*) FROM (SELECT COUNT(*) FROM s)}).
+   */
+  static PlanningException chainedAggregation(OutputMode mode, @Nullable EmitMode emit) {
+    return PlannerErrors.outputModeNotSupported("An aggregation over the result of another"
             + " streaming aggregation (or of SELECT DISTINCT) is not supported in "
             + emitText(mode, emit) + " mode, because the inner aggregation emits again every"
             + " group it changes and the outer one would count it twice (a possible correctness"
