@@ -2,8 +2,6 @@ package dev.freshet.sql.parser;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.sql.SqlCall;
@@ -74,10 +72,7 @@ public class SqlCreateSink extends SqlCreate {
     }
     this.view = view;
     this.query = query;
-    this.options = requireNonNull(options, "options");
-    if (options.size() % 2 != 0) {
-      throw new IllegalArgumentException("options must alternate keys and values: " + options);
-    }
+    this.options = WithOptions.check(options);
   }
 
   /** Returns the sink's name. */
@@ -102,16 +97,9 @@ public class SqlCreateSink extends SqlCreate {
 
   /** Returns the options of the {@code WITH} clause in the order written. */
   public Map<String, String> options() {
-    final Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i < options.size(); i += 2) {
-      map.put(stringValue(options.get(i)), stringValue(options.get(i + 1)));
-    }
-    return Collections.unmodifiableMap(map);
+    return WithOptions.toMap(options);
   }
 
-  private static String stringValue(SqlNode node) {
-    return requireNonNull(((SqlLiteral) node).getValueAs(String.class), "option");
-  }
 
   @Override public SqlOperator getOperator() {
     return OPERATOR;
@@ -139,14 +127,6 @@ public class SqlCreateSink extends SqlCreate {
       writer.keyword("AS");
       requireNonNull(query, "query").unparse(writer, 0, 0);
     }
-    writer.keyword("WITH");
-    final SqlWriter.Frame frame = writer.startList("(", ")");
-    for (int i = 0; i < options.size(); i += 2) {
-      writer.sep(",");
-      options.get(i).unparse(writer, 0, 0);
-      writer.keyword("=");
-      options.get(i + 1).unparse(writer, 0, 0);
-    }
-    writer.endList(frame);
+    WithOptions.unparse(writer, options);
   }
 }

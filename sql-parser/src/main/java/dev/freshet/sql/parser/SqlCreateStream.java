@@ -15,8 +15,6 @@ import org.apache.calcite.util.ImmutableNullableList;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -86,11 +84,7 @@ public class SqlCreateStream extends SqlCreate {
     this.name = requireNonNull(name, "name");
     this.columns = requireNonNull(columns, "columns");
     this.watermark = watermark;
-    this.options = requireNonNull(options, "options");
-    if (options.size() % 2 != 0) {
-      throw new IllegalArgumentException(
-          "options must alternate keys and values: " + options);
-    }
+    this.options = WithOptions.check(options);
   }
 
   /** Returns the stream name. */
@@ -113,21 +107,12 @@ public class SqlCreateStream extends SqlCreate {
   /** Returns the options of the {@code WITH} clause in the order written,
    * keys as written (see the class comment), values without quotes. */
   public Map<String, String> options() {
-    final Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i < options.size(); i += 2) {
-      map.put(stringValue(options.get(i)), stringValue(options.get(i + 1)));
-    }
-    return Collections.unmodifiableMap(map);
+    return WithOptions.toMap(options);
   }
 
   /** Returns whether {@code IF NOT EXISTS} was given. */
   public boolean ifNotExists() {
     return ifNotExists;
-  }
-
-  private static String stringValue(SqlNode node) {
-    return requireNonNull(((SqlLiteral) node).getValueAs(String.class),
-        "option");
   }
 
   @Override public SqlOperator getOperator() {
@@ -170,15 +155,7 @@ public class SqlCreateStream extends SqlCreate {
       writer.endList(frame);
     }
     if (!options.isEmpty()) {
-      writer.keyword("WITH");
-      final SqlWriter.Frame frame = writer.startList("(", ")");
-      for (int i = 0; i < options.size(); i += 2) {
-        writer.sep(",");
-        options.get(i).unparse(writer, 0, 0);
-        writer.keyword("=");
-        options.get(i + 1).unparse(writer, 0, 0);
-      }
-      writer.endList(frame);
+      WithOptions.unparse(writer, options);
     }
   }
 }

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.sql.SqlCall;
@@ -75,11 +74,7 @@ public class SqlCreateTable extends SqlCreate {
     this.name = requireNonNull(name, "name");
     this.columns = requireNonNull(columns, "columns");
     this.keys = requireNonNull(keys, "keys");
-    this.options = requireNonNull(options, "options");
-    if (options.size() % 2 != 0) {
-      throw new IllegalArgumentException(
-          "options must alternate keys and values: " + options);
-    }
+    this.options = WithOptions.check(options);
   }
 
   /** Returns the table name. */
@@ -107,11 +102,7 @@ public class SqlCreateTable extends SqlCreate {
 
   /** Returns the options of the {@code WITH} clause in the order written. */
   public Map<String, String> options() {
-    final Map<String, String> map = new LinkedHashMap<>();
-    for (int i = 0; i < options.size(); i += 2) {
-      map.put(stringValue(options.get(i)), stringValue(options.get(i + 1)));
-    }
-    return Collections.unmodifiableMap(map);
+    return WithOptions.toMap(options);
   }
 
   /** Returns whether {@code IF NOT EXISTS} was given. */
@@ -119,9 +110,6 @@ public class SqlCreateTable extends SqlCreate {
     return ifNotExists;
   }
 
-  private static String stringValue(SqlNode node) {
-    return requireNonNull(((SqlLiteral) node).getValueAs(String.class), "option");
-  }
 
   @Override public SqlOperator getOperator() {
     return OPERATOR;
@@ -158,15 +146,7 @@ public class SqlCreateTable extends SqlCreate {
     }
     writer.endList(frame);
     if (!options.isEmpty()) {
-      writer.keyword("WITH");
-      final SqlWriter.Frame o = writer.startList("(", ")");
-      for (int i = 0; i < options.size(); i += 2) {
-        writer.sep(",");
-        options.get(i).unparse(writer, 0, 0);
-        writer.keyword("=");
-        options.get(i + 1).unparse(writer, 0, 0);
-      }
-      writer.endList(o);
+      WithOptions.unparse(writer, options);
     }
   }
 }
