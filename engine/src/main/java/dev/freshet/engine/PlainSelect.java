@@ -18,7 +18,6 @@ import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
-import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import java.sql.SQLException;
@@ -104,13 +103,24 @@ abstract class PlainSelect {
         || !ViewReferences.mentionsStream(catalog, identifiers)) {
       return new OverCalcite(engine, engine.pullQueries().prepare(query));
     }
+    PlainSelect streams;
     try {
-      return overStreams(engine, query, maxWindowsPerRow);
+      streams = overStreams(engine, query, maxWindowsPerRow);
     } catch (SQLException refused) {
-      // Streaming rules (no ORDER BY, no join of two streams, ...) do not bind a batch read.
+      // Streaming rules (no ORDER BY, no outer join without a range, ...) do not bind a batch
+      // read.
       PlainSelect sorted = sortedOverStreams(engine, sql, maxWindowsPerRow);
       return sorted != null ? sorted : overSnapshot(engine, sql, refused);
     }
+    if (streams == null) {
+      // A join or union of streams is a batch join over what they hold, which Calcite runs:
+      // the streaming join would hold an outer row back until a watermark passes it. Validation
+      // rewrote the tree; Calcite validates a fresh one, and reports its own errors.
+      PullQueryExecutor.Prepared prepared = engine.pullQueries().prepare(Session.parse(sql));
+      prepared.compile();
+      return new OverCalcite(engine, prepared);
+    }
+    return streams;
   }
 
   /**
@@ -219,11 +229,13 @@ abstract class PlainSelect {
   }
 
   /**
-   * A query over streams. A {@code LIMIT} / {@code OFFSET} without {@code ORDER BY} around it is
+   * A query over streams, or null if it reads several (Calcite's to run). A {@code LIMIT} /
+   * {@code OFFSET} without {@code ORDER BY} around it is
    * applied to the rows the executor returns, in the streams' order (oldest first): the streaming
    * planner refuses a limit on a stream's rows, which a read of retained rows does not need.
    */
-  private static PlainSelect overStreams(Engine engine, SqlNode query, int maxWindowsPerRow)
+  private static @Nullable PlainSelect overStreams(Engine engine, SqlNode query,
+      int maxWindowsPerRow)
       throws SQLException {
     long offset = 0;
     long fetch = -1;
@@ -240,10 +252,7 @@ abstract class PlainSelect {
       throw Errors.toSqlException(e);
     }
     if (plan.scansSeveralStreams()) {
-      // A join of streams is a batch join over what they hold, which Calcite runs: the
-      // streaming join would hold an outer row back until a watermark passes it.
-      throw Errors.toSqlException(PlannerErrors.notSupported("A plain query over several"
-          + " streams runs on Calcite"));
+      return null;
     }
     return new OverStreams(engine, plan, offset, fetch, null);
   }

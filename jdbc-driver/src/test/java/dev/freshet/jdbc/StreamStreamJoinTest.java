@@ -55,6 +55,25 @@ class StreamStreamJoinTest {
     }
   }
 
+  /**
+   * A plain query (no STREAM) joining two streams is a batch join over what they hold: the
+   * impression without a click has its row with NULLs at once, with no watermark to wait for.
+   */
+  @Test void shouldAnswerAPlainOuterJoinOfTwoStreamsAsABatchJoin() throws Exception {
+    statement.executeUpdate("INSERT INTO impressions VALUES ('a', TIMESTAMP '1970-01-01"
+        + " 00:01:40'), ('b', TIMESTAMP '1970-01-01 00:01:41')");
+    statement.executeUpdate("INSERT INTO clicks VALUES ('a', TIMESTAMP '1970-01-01 00:01:45', 1)");
+    List<String> rows = new ArrayList<>();
+    try (ResultSet rs = statement.executeQuery("SELECT i.ad, c.n FROM impressions i"
+        + " LEFT JOIN clicks c" + RANGE)) {
+      while (rs.next()) {
+        rows.add(rs.getString(1) + " " + rs.getObject(2));
+      }
+    }
+    rows.sort(null);
+    assertEquals(List.of("a 1", "b null"), rows);
+  }
+
   @Test void shouldRefuseAJoinOfTwoStreamsInUpdateMode() {
     SQLException e = assertThrows(SQLException.class, () -> statement.executeQuery(
         "SELECT STREAM i.ad, COUNT(*) FROM impressions i JOIN clicks c" + RANGE
