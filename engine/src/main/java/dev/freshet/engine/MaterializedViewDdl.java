@@ -15,6 +15,7 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
+import dev.freshet.planner.exec.BatchTime;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanGenerator;
@@ -119,6 +120,12 @@ final class MaterializedViewDdl {
     } else if (plan.outputMode() == OutputMode.COMPLETE) {
       layout = ViewOutputs.Layout.COMPLETE;
     } else {
+      if (BatchTime.readAboveTheTop(plan.physical())) {
+        throw Errors.notSupported("CURRENT_TIMESTAMP, CURRENT_DATE and LOCALTIMESTAMP above the"
+            + " GROUP BY of an UPDATE view would be computed when the view is read, not in the"
+            + " batch that changed the row. Aggregate the time instead, e.g."
+            + " MAX(CURRENT_TIMESTAMP) AS updated_at, or use EMIT COMPLETE");
+      }
       // The plan every earlier release stored for an UPDATE view: its restarts read the same.
       run = UpsertKeys.appendKeyColumns(plan, name).plan();
       layout = ViewOutputs.Layout.UPDATE;

@@ -28,7 +28,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import org.apache.calcite.DataContexts;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.SqlNode;
@@ -325,7 +324,7 @@ abstract class PlainSelect {
         rejectEndless(stream);
       }
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
-          engine.planner().typeFactory(), DataContexts.EMPTY, "bounded-" + UUID.randomUUID())
+          engine.planner().typeFactory(), "bounded-" + UUID.randomUUID())
           .withTables(engine.catalog()).build(plan));
       List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
       if (order != null) {

@@ -37,7 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.apache.calcite.DataContexts;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -447,7 +446,7 @@ public final class Session {
     String id = UUID.randomUUID().toString();
     PlannedQuery toRun = run;
     StreamingPipeline pipeline = Errors.fromPlanner(() ->
-        new ExecPlanBuilder(engine.planner().typeFactory(), DataContexts.EMPTY, id,
+        new ExecPlanBuilder(engine.planner().typeFactory(), id,
             InMemoryStateStoreProvider::new, engine.partitionExecutor(),
             engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
             .withTables(engine.catalog()).build(toRun));

@@ -30,7 +30,6 @@ import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
-import org.apache.calcite.DataContexts;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
@@ -178,7 +177,7 @@ final class SinkDdl {
     try {
       ExecPlan toBuild = execPlan;
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
-          planner.typeFactory(), DataContexts.EMPTY, id, stores, engine.partitionExecutor(),
+          planner.typeFactory(), id, stores, engine.partitionExecutor(),
           engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
           .withTables(engine.catalog()).build(toBuild, sources));
       built = pipeline;

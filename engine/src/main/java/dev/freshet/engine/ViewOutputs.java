@@ -17,6 +17,7 @@ import dev.freshet.engine.view.StateViewSink;
 import dev.freshet.engine.view.ViewFinalizer;
 import dev.freshet.engine.view.ViewStateStores;
 import dev.freshet.executor.checkpoint.Checkpoint;
+import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingPipeline;
@@ -37,7 +38,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.calcite.DataContexts;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -123,8 +123,7 @@ final class ViewOutputs {
     ViewStateStores viewStores = new ViewStateStores(stores);
     try {
       RowErrors rowErrors = options.onError().newRowErrors();
-      ExecPlanBuilder builder = new ExecPlanBuilder(engine.planner().typeFactory(),
-          DataContexts.EMPTY, queryId, layout == Layout.UPDATE ? viewStores : stores,
+      ExecPlanBuilder builder = new ExecPlanBuilder(engine.planner().typeFactory(), queryId, layout == Layout.UPDATE ? viewStores : stores,
           engine.partitionExecutor(), engine.inputTasks()).withRowErrors(rowErrors)
           .withTables(engine.catalog());
       if (layout == Layout.UPDATE) {
@@ -199,8 +198,11 @@ final class ViewOutputs {
       LegacyResults.drop(results, view);
       long committed = checkpoint == null ? -1
           : checkpoint.commitLog().latestBatchId().orElse(-1);
+      // Its rows are computed again as that batch computed them, with its time.
+      long committedTimestampMs = committed < 0 ? 0 : checkpoint.offsetLog().get(committed)
+          .map(OffsetSeq::batchTimestampMs).orElse(0L);
       CompleteViewResult complete = CompleteViewResult.open(view, columns, stores.providers(),
-          java.util.Objects.requireNonNull(completeRows), committed);
+          java.util.Objects.requireNonNull(completeRows), committed, committedTimestampMs);
       sink = new PublishingSink(view, complete::publish, complete::publishStaged);
       return result = complete;
     }

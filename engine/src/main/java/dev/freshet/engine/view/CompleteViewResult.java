@@ -46,14 +46,16 @@ public final class CompleteViewResult extends PublishedResult {
    *
    * @param partitions the aggregation's state stores, not in use yet
    * @param after the operators above the aggregation, which turn its rows into the view's
+   * @param committedBatchTimestampMs the processing time batch {@code committedBatch} ran with,
+   *     which its expressions read as the current time again
    */
   public static CompleteViewResult open(String view, int columns,
       List<StateStoreProvider<Object, Object[]>> partitions, AfterAggregate after,
-      long committedBatch) {
+      long committedBatch, long committedBatchTimestampMs) {
     CompleteViewResult result = new CompleteViewResult(view, columns);
     if (committedBatch >= 0) {
       AggregateRows rows = new AggregateRows(after.aggregate());
-      BatchContext batch = new BatchContext(committedBatch, 0);
+      BatchContext batch = new BatchContext(committedBatch, committedBatchTimestampMs);
       after.input().startBatch(batch);
       for (StateStoreProvider<Object, Object[]> p : partitions) {
         ReadStateStore<Object, Object[]> store = p.getReadStore(committedBatch + 1);

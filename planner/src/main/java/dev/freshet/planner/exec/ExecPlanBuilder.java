@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.operators.AggregateCall;
 import dev.freshet.executor.operators.AggregateFunction;
+import dev.freshet.executor.operators.BatchTimeOperator;
 import dev.freshet.executor.operators.CalcOperator;
 import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.EventTimeKey;
@@ -49,7 +50,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -79,7 +79,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class ExecPlanBuilder {
   private final JavaTypeFactory typeFactory;
-  private final DataContext dataContext;
+  /** What the calcs read as the current time: the batch's (see {@link #clocked}). */
+  private final BatchTime batchTime;
+  /** Whether a calc compiled so far reads the batch's time. */
+  private boolean readsBatchTime;
   private final String queryId;
   private final StateStoreProviderFactory stateStores;
   private final java.util.concurrent.Executor partitionExecutor;
@@ -96,40 +99,37 @@ public final class ExecPlanBuilder {
    * Creates a builder for one query.
    *
    * @param typeFactory the planner's type factory
-   * @param dataContext values that functions such as CURRENT_TIMESTAMP read
    * @param queryId the query id, which names its state stores
    */
-  public ExecPlanBuilder(JavaTypeFactory typeFactory, DataContext dataContext, String queryId) {
-    this(typeFactory, dataContext, queryId, InMemoryStateStoreProvider::new, null);
+  public ExecPlanBuilder(JavaTypeFactory typeFactory, String queryId) {
+    this(typeFactory, queryId, InMemoryStateStoreProvider::new, null);
   }
 
   /**
    * Creates a builder for one query.
    *
    * @param typeFactory the planner's type factory
-   * @param dataContext values that functions such as CURRENT_TIMESTAMP read
    * @param queryId the query id, which names its state stores
    * @param stateStores creates the provider of each state partition
    * @param partitionExecutor runs state partitions in parallel; null runs them on the batch thread
    */
-  public ExecPlanBuilder(JavaTypeFactory typeFactory, DataContext dataContext, String queryId,
+  public ExecPlanBuilder(JavaTypeFactory typeFactory, String queryId,
       StateStoreProviderFactory stateStores,
       java.util.concurrent.@Nullable Executor partitionExecutor) {
-    this(typeFactory, dataContext, queryId, stateStores, partitionExecutor, 1);
+    this(typeFactory, queryId, stateStores, partitionExecutor, 1);
   }
 
   /**
    * Creates a builder for one query whose batches may be read by several input tasks.
    *
    * @param typeFactory the planner's type factory
-   * @param dataContext values that functions such as CURRENT_TIMESTAMP read
    * @param queryId the query id, which names its state stores
    * @param stateStores creates the provider of each state partition
    * @param partitionExecutor runs state partitions and input tasks in parallel; null runs them
    *     on the batch thread
    * @param inputTasks how many threads may read one batch (when the plan and the source allow)
    */
-  public ExecPlanBuilder(JavaTypeFactory typeFactory, DataContext dataContext, String queryId,
+  public ExecPlanBuilder(JavaTypeFactory typeFactory, String queryId,
       StateStoreProviderFactory stateStores,
       java.util.concurrent.@Nullable Executor partitionExecutor, int inputTasks) {
     if (inputTasks < 1) {
@@ -137,7 +137,7 @@ public final class ExecPlanBuilder {
     }
     this.inputTasks = partitionExecutor == null ? 1 : inputTasks;
     this.typeFactory = requireNonNull(typeFactory, "typeFactory");
-    this.dataContext = requireNonNull(dataContext, "dataContext");
+    this.batchTime = new BatchTime(typeFactory);
     this.queryId = requireNonNull(queryId, "queryId");
     this.stateStores = requireNonNull(stateStores, "stateStores");
     this.partitionExecutor = partitionExecutor;
@@ -267,7 +267,7 @@ public final class ExecPlanBuilder {
             + ") follows the aggregation, where only calcs can be computed from its state", null);
       }
       RexProgram program = program(calc, node, nodes.get(i - 1));
-      calcs.add(new FinalCalc(CalcCompiler.compile(program, typeFactory, dataContext),
+      calcs.add(new FinalCalc(compile(program),
           node.output().size(), program.getCondition() != null));
     }
     // Only calcs follow the aggregation: every scan is below it.
@@ -299,7 +299,7 @@ public final class ExecPlanBuilder {
       downstream = rowByRow(nodes.get(i), nodes.get(i - 1), downstream, new LinkedHashMap<>(),
           false);
     }
-    return new AfterAggregate(downstream, output,
+    return new AfterAggregate(clocked(downstream), output,
         spec((ExecOperator.StatefulAggregate) nodes.get(last).operator()));
   }
 
@@ -375,7 +375,7 @@ public final class ExecPlanBuilder {
     for (Map.Entry<Integer, Operator> head : wiring.heads.entrySet()) {
       StreamTable stream = wiring.scanned.get(head.getKey());
       inputs.add(new SourceInput(stream.source() instanceof SupportsQueryReaders shared
-          ? shared.newQueryReader() : stream.source(), head.getValue()));
+          ? shared.newQueryReader() : stream.source(), clocked(head.getValue())));
     }
     return StreamingPipeline.ofInputs(inputs, output,
         List.copyOf(wiring.watermarks.values()), List.copyOf(wiring.stateful.values()),
@@ -480,7 +480,7 @@ public final class ExecPlanBuilder {
         throw new IllegalArgumentException("the condition of join " + node.id() + " reads "
             + program.getInputRowType().getFieldCount() + " columns, not " + width);
       }
-      RowCalc calc = CalcCompiler.compile(program, typeFactory, dataContext);
+      RowCalc calc = compile(program);
       // The join tests pairs on its one thread, so one scratch row serves every pair.
       Object[] scratch = new Object[program.getOutputRowType().getFieldCount()];
       residual = joined -> calc.apply(joined, scratch);
@@ -492,6 +492,23 @@ public final class ExecPlanBuilder {
         range == null ? null : new TimeRange(range.lowerMs(), range.lowerInclusive(),
             range.upperMs(), range.upperInclusive()),
         residual);
+  }
+
+  /** Compiles {@code program}, noting whether it reads the batch's time. */
+  private RowCalc compile(RexProgram program) {
+    if (BatchTime.reads(program)) {
+      readsBatchTime = true;
+    }
+    return CalcCompiler.compile(program, typeFactory, batchTime);
+  }
+
+  /**
+   * The head of a chain: {@code head} itself, or, when a calc of the plan reads the current time,
+   * {@code head} behind a {@link BatchTimeOperator} that sets the batch's time first. Called once
+   * the chain's calcs are compiled.
+   */
+  private Operator clocked(Operator head) {
+    return readsBatchTime ? new BatchTimeOperator(batchTime::startBatch, head) : head;
   }
 
   private static int[] ints(List<Integer> values) {
@@ -563,7 +580,7 @@ public final class ExecPlanBuilder {
     // made last: nothing above can fail with its connections open.
     Source source = stream.source() instanceof SupportsQueryReaders shared
         ? shared.newQueryReader() : stream.source();
-    return new StreamingPipeline(source, downstream, output,
+    return new StreamingPipeline(source, clocked(downstream), output,
         List.copyOf(watermarks.values()), stateful,
         List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor,
         rowErrors, columnarInput);
@@ -766,12 +783,12 @@ public final class ExecPlanBuilder {
       return new SortOperator(keys, sort.offset(), sort.fetch(), downstream);
     }
     if (operator instanceof ExecOperator.LookupJoin join) {
-      return StreamTableJoins.build(join, node, input, tables, typeFactory, dataContext,
+      return StreamTableJoins.build(join, node, input, tables, typeFactory, this::compile,
           downstream);
     }
     if (operator instanceof ExecOperator.Calc calc) {
       RexProgram program = program(calc, node, input);
-      return new CalcOperator(CalcCompiler.compile(program, typeFactory, dataContext),
+      return new CalcOperator(compile(program),
           node.output().size(), downstream, rowErrors);
     }
     throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Calc;
@@ -135,12 +134,13 @@ final class StreamTableJoins {
    * The executor's operator for a {@code lookup-join} node reading the rows of {@code input}.
    *
    * @param tables finds a reference table by name
+   * @param compiler compiles the table's calc and the residual condition
    * @throws UnreadablePlanException if the table is gone or declared with other columns, or the
    *     node's parameters do not fit its input and output
    */
   static Operator build(ExecOperator.LookupJoin join, ExecNode node, ExecNode input,
       Function<String, Optional<ReferenceTable>> tables, JavaTypeFactory typeFactory,
-      DataContext dataContext, Operator downstream) {
+      Function<RexProgram, RowCalc> compiler, Operator downstream) {
     ReferenceTable table = tables.apply(join.table()).orElseThrow(() ->
         new UnreadablePlanException("it joins table " + join.table() + ", which does not exist;"
             + " CREATE TABLE " + join.table() + " again", null));
@@ -159,7 +159,7 @@ final class StreamTableJoins {
         throw new UnreadablePlanException("join " + node.id() + "'s table calc does not fit"
             + " the table's columns", null);
       }
-      tableCalc = CalcCompiler.compile(program, typeFactory, dataContext);
+      tableCalc = compiler.apply(program);
     } else if (tableWidth != declared.size()) {
       throw new UnreadablePlanException("join " + node.id() + " emits " + node.output().size()
           + " columns, not the stream's " + streamWidth + " and the table's " + declared.size(),
@@ -173,7 +173,7 @@ final class StreamTableJoins {
             + program.getInputRowType().getFieldCount() + " columns, not "
             + node.output().size(), null);
       }
-      residual = CalcCompiler.compile(program, typeFactory, dataContext);
+      residual = compiler.apply(program);
     }
     try {
       return new StreamTableJoinOperator(new StreamTableJoinOperator.Spec(table.data(),

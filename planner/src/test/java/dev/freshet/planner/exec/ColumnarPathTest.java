@@ -28,7 +28,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.apache.calcite.DataContexts;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -95,7 +94,7 @@ class ColumnarPathTest {
       int batches) throws Exception {
     List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
     FreshetPlanner planner = newPlanner();
-    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(),
         "q", id -> {
           InMemoryStateStoreProvider<Object, Object[]> p = new InMemoryStateStoreProvider<>(id);
           providers.add(p);
@@ -305,7 +304,7 @@ class ColumnarPathTest {
 
   @Test void shouldBuildAColumnarPipelinePerInputTask() throws Exception {
     FreshetPlanner planner = newPlanner();
-    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(),
         "q", InMemoryStateStoreProvider::new, pool, 2).build(planner.planQuery(
             FreshetSqlParser.parse("SELECT STREAM n % 1000 AS k, COUNT(*) FROM s"
                 + " GROUP BY n % 1000"), null, 2));
@@ -413,7 +412,7 @@ class ColumnarPathTest {
 
   @Test void shouldNotReadStringColumnsNoOperatorReads() throws Exception {
     FreshetPlanner planner = newPlanner();
-    ExecPlanBuilder builder = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+    ExecPlanBuilder builder = new ExecPlanBuilder(planner.typeFactory(),
         "q", InMemoryStateStoreProvider::new, pool, 2);
     StreamingPipeline integers = builder.build(planner.planQuery(FreshetSqlParser.parse(
         "SELECT STREAM k, COUNT(*), SUM(x) FROM t GROUP BY k"), null, 2));

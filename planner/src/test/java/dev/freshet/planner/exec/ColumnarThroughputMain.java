@@ -19,7 +19,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.apache.calcite.DataContexts;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -69,7 +68,7 @@ public final class ColumnarThroughputMain {
         : "SELECT STREAM n % " + keys + " AS k, COUNT(*) AS c, SUM(n) AS s FROM nums GROUP BY n % "
             + keys;
     ExecutorService pool = Executors.newFixedThreadPool(2);
-    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+    StreamingPipeline pipeline = new ExecPlanBuilder(planner.typeFactory(),
         "w1", InMemoryStateStoreProvider::new, pool, 2).withColumnarPath(columnar)
         .build(planner.planQuery(FreshetSqlParser.parse(sql), null, 2));
     long[] rows = {0};

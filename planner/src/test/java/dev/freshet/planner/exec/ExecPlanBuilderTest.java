@@ -24,7 +24,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.apache.calcite.DataContexts;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -59,7 +58,7 @@ class ExecPlanBuilderTest {
   }
 
   private StreamingPipeline build(String sql, int inputTasks) throws Exception {
-    return new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY, "q",
+    return new ExecPlanBuilder(planner.typeFactory(), "q",
         InMemoryStateStoreProvider::new, pool, inputTasks)
         .build(planner.planQuery(FreshetSqlParser.parse(sql), null, 1));
   }
@@ -110,7 +109,7 @@ class ExecPlanBuilderTest {
     StreamingPipeline overMemory = build("SELECT STREAM k, COUNT(*) FROM m GROUP BY k", 2);
     assertEquals(1, overMemory.inputTasks());
     assertEquals(1, ((StatefulAggregateOperator) overMemory.statefulOperators().get(0)).inputTasks());
-    StreamingPipeline withoutPool = new ExecPlanBuilder(planner.typeFactory(), DataContexts.EMPTY,
+    StreamingPipeline withoutPool = new ExecPlanBuilder(planner.typeFactory(),
         "q", InMemoryStateStoreProvider::new, null, 2).build(planner.planQuery(
             FreshetSqlParser.parse("SELECT STREAM n, COUNT(*) FROM s GROUP BY n"), null, 1));
     assertEquals(1, withoutPool.inputTasks());
