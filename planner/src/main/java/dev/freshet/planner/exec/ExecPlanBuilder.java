@@ -515,10 +515,13 @@ public final class ExecPlanBuilder {
     int width = input.output().size();
     List<Integer> columns = new ArrayList<>(dedup.keys());
     columns.addAll(List.of(dedup.orderIndex(), dedup.eventTimeIndex(), dedup.expiryIndex()));
-    for (int column : columns) {
-      if (column < -1 || column >= width || node.output().size() != width) {
-        throw new IllegalArgumentException("deduplication " + node.id() + " reads column "
-            + column + " of " + width + " and emits " + node.output().size());
+    for (int i = 0; i < columns.size(); i++) {
+      // A key is a column; the other columns may be -1, none.
+      int column = columns.get(i);
+      if (column < (i < dedup.keys().size() ? 0 : -1) || column >= width
+          || node.output().size() != width) {
+        throw new UnreadablePlanException("deduplication " + node.id() + " reads column "
+            + column + " of " + width + " and emits " + node.output().size(), null);
       }
     }
     DeduplicateSpec spec = new DeduplicateSpec(dedup.operatorId(), ints(dedup.keys()),
