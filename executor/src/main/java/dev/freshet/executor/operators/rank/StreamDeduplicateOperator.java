@@ -2,6 +2,8 @@ package dev.freshet.executor.operators.rank;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.limits.MemoryAccount;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StateMetrics;
@@ -46,6 +48,11 @@ import java.util.Map;
  *
  * <p>Rows are copied only when they become a key's candidate; per row, one key is made and one
  * hash lookup done; the store is read once per candidate key.
+ *
+ * <p><b>Limits.</b> The batch's candidates (every {@value #CHECK_EVERY} of them) and the keys in
+ * state (before each commit) count in the query's memory estimate
+ * ({@link BatchContext#resources()}) at an estimated size each, so that a deduplication whose
+ * keys outgrow the budget fails its batch instead of committing it.
  */
 public final class StreamDeduplicateOperator implements StatefulOperator {
   private final DeduplicateSpec spec;
@@ -66,6 +73,16 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
   private static final long UNKNOWN = Long.MIN_VALUE;
   private long dropped;
   private StateMetrics metrics = new StateMetrics(0, 0, 0, 0, 0);
+  /** Candidates between two updates of {@link #candidatesAccount}. */
+  private static final int CHECK_EVERY = 1024;
+  /**
+   * The estimated heap of a key in state: its {@link GroupKey}, boxed values and the store's
+   * entry and value row. An estimate from the number of key columns, not a measure.
+   */
+  private final long bytesPerKey;
+  private QueryResources resources;
+  private MemoryAccount candidatesAccount;
+  private MemoryAccount stateAccount;
 
   /**
    * Creates the operator.
@@ -80,6 +97,7 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     this.keys = spec.keys();
     this.provider = requireNonNull(provider, "provider");
     this.downstream = requireNonNull(downstream, "downstream");
+    this.bytesPerKey = 120 + 40L * keys.length;
   }
 
   /** What this operator deduplicates. */
@@ -87,9 +105,13 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     return spec;
   }
 
-  /** Spark's name for it: {@code dedupeWithinWatermark} if keys expire, else {@code dedupe}. */
+  /**
+   * Spark's name for it: {@code dedupeWithinWatermark} if keys expire by the ORDER BY column (the
+   * watermark's), else {@code dedupe} (also when an event-time key expires them).
+   */
   @Override public String operatorName() {
-    return spec.expires() ? "dedupeWithinWatermark" : "dedupe";
+    return spec.expires() && spec.expiryIndex() == spec.orderIndex() ? "dedupeWithinWatermark"
+        : "dedupe";
   }
 
   /** The last batch's metrics: kept keys, new keys, expired keys, late rows. */
@@ -109,6 +131,11 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     candidates.clear();
     dropped = 0;
     lateWatermarkMs = batch.lateEventsWatermarkMs();
+    if (batch.resources() != resources) {
+      resources = batch.resources();
+      candidatesAccount = resources.newAccount();
+      stateAccount = resources.newAccount();
+    }
     downstream.startBatch(batch);
   }
 
@@ -124,6 +151,9 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     Object[] candidate = candidates.get(key);
     if (candidate == null) {
       candidates.put(key, row.clone());
+      if (candidates.size() % CHECK_EVERY == 0) {
+        candidatesAccount.set(candidates.size() * (bytesPerKey + 40L * row.length));
+      }
     } else if (spec.orderIndex() >= 0 && before(row, candidate)) {
       // Same key and slot: the map keeps the key's first arrival position.
       candidates.put(key, row.clone());
@@ -175,8 +205,11 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
       downstream.push(row);
     }
     candidates.clear();
+    candidatesAccount.set(0);
     long removed = evict(batch.evictionWatermarkMs());
     long total = store.numKeys();
+    // The state now holds the batch's keys: checked against the budget before it commits them.
+    stateAccount.set(total * bytesPerKey);
     store.commit();
     store = null;
     metrics = new StateMetrics(emitted, total, updated, removed, dropped);
@@ -222,6 +255,9 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
 
   @Override public void abortBatch(BatchContext batch) {
     candidates.clear();
+    if (candidatesAccount != null) {
+      candidatesAccount.set(0);
+    }
     if (store != null) {
       store.abort();
       store = null;

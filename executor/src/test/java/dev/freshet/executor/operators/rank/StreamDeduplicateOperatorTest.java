@@ -2,8 +2,12 @@ package dev.freshet.executor.operators.rank;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.executor.limits.MemoryBudgetExceededException;
+import dev.freshet.executor.limits.MemoryPool;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.StateMetrics;
@@ -128,6 +132,29 @@ class StreamDeduplicateOperatorTest {
     assertMetrics(0, 1, 0, 1, 0);
     assertEquals(List.of(out("a", 4, 21_000)), run(3, 20_000, 20_000, row("a", 4, 21_000),
         row("b", 5, 31_000)));
+  }
+
+  @Test void shouldFailABatchBeforeCommitWhenItsKeysOutgrowTheMemoryBudget() {
+    open(FOREVER);
+    // 50 keys of one column fit in 10 000 bytes (160 each); 70 do not.
+    QueryResources resources = new QueryResources("q", 10_000,
+        new MemoryPool(MemoryPool.UNLIMITED));
+    List<Object[]> rows = new ArrayList<>();
+    for (int i = 0; i < 70; i++) {
+      rows.add(row("k" + i, i, 0));
+    }
+    BatchContext first = new BatchContext(0, 0, 0, 0, resources);
+    operator.startBatch(first);
+    rows.subList(0, 50).forEach(operator::push);
+    operator.finishBatch(first);
+    BatchContext second = new BatchContext(1, 0, 0, 0, resources);
+    operator.startBatch(second);
+    rows.subList(50, 70).forEach(operator::push);
+    assertThrows(MemoryBudgetExceededException.class, () -> operator.finishBatch(second));
+    operator.abortBatch(second);
+    // The re-run within budget sees the committed keys of batch 0 only.
+    assertEquals(List.of(out("k50", 50, 0)), run(1, 0, 0, rows.get(50), rows.get(3)));
+    assertMetrics(1, 51, 1, 0, 0);
   }
 
   /** Keeps copies of the rows of each batch. */
