@@ -83,6 +83,51 @@ class StreamDeduplicateRuleTest {
             + " ORDER BY v) AS rn FROM s) WHERE rn = 1"));
   }
 
+  /** Applies the rule alone to a plan built over stream {@code S} or plain table {@code T}. */
+  private static String applyRule(String table, long bound) {
+    org.apache.calcite.schema.SchemaPlus root =
+        org.apache.calcite.tools.Frameworks.createRootSchema(true);
+    root.add("S", new StreamTable("S", f -> f.builder()
+        .add("ID", SqlTypeName.VARCHAR).nullable(true)
+        .add("V", SqlTypeName.INTEGER).nullable(true)
+        .build(), Optional.empty(), Map.of(), new MemoryStream("S", 2)));
+    root.add("T", new org.apache.calcite.schema.impl.AbstractTable() {
+      @Override public org.apache.calcite.rel.type.RelDataType getRowType(
+          org.apache.calcite.rel.type.RelDataTypeFactory f) {
+        return f.builder().add("ID", SqlTypeName.VARCHAR).add("V", SqlTypeName.INTEGER).build();
+      }
+    });
+    org.apache.calcite.tools.RelBuilder b = org.apache.calcite.tools.RelBuilder.create(
+        org.apache.calcite.tools.Frameworks.newConfigBuilder().defaultSchema(root).build());
+    org.apache.calcite.rel.RelNode rel = b.scan(table)
+        .project(b.field("ID"), b.field("V"),
+            b.aggregateCall(org.apache.calcite.sql.fun.SqlStdOperatorTable.ROW_NUMBER).over()
+                .partitionBy(b.field("ID")).orderBy(b.field("V")).as("RN"))
+        .filter(b.lessThanOrEqual(b.field("RN"), b.literal(bound)))
+        .build();
+    org.apache.calcite.plan.hep.HepPlanner planner = new org.apache.calcite.plan.hep.HepPlanner(
+        new org.apache.calcite.plan.hep.HepProgramBuilder()
+            .addRuleInstance(FreshetRules.STREAM_DEDUPLICATE).build());
+    planner.setRoot(rel);
+    return RelOptUtil.toString(planner.findBestExp());
+  }
+
+  @Test void shouldTurnTheFilterOfRowNumberOneIntoADeduplication() {
+    assertEquals(""
+        + "LogicalProject(ID=[$0], V=[$1], RN=[1:BIGINT])\n"
+        + "  LogicalStreamDeduplicate(keys=[[ID]], order=[V], expiresAfter=[never],"
+        + " operatorId=[0])\n"
+        + "    LogicalTableScan(table=[[S]])\n", applyRule("S", 1));
+  }
+
+  @Test void shouldLeaveATableOrATopNUnchanged() {
+    String filter = "LogicalFilter(condition=[<=($2, %d)])\n"
+        + "  LogicalProject(ID=[$0], V=[$1], RN=[ROW_NUMBER() OVER (PARTITION BY $0 ORDER BY $1)])\n"
+        + "    LogicalTableScan(table=[[%s]])\n";
+    assertEquals(String.format(filter, 1, "T"), applyRule("T", 1));
+    assertEquals(String.format(filter, 3, "S"), applyRule("S", 3));
+  }
+
   @Test void shouldLeaveTopNAndDescendingOrderAloneAndRefuseThem() {
     PlanningException topN = assertThrows(PlanningException.class, () -> plan("SELECT STREAM *"
         + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY id ORDER BY v DESC) AS rn FROM s)"
