@@ -186,6 +186,41 @@ class DeduplicationTest {
     assertEquals(List.of("home 1", "page 3"), rows("SELECT * FROM visitors"));
   }
 
+  /**
+   * The deduplicated rows keep their event time: windows of them are counted in APPEND, each
+   * emitted once the watermark passes its end.
+   */
+  @Test void shouldCountWindowsOfDeduplicatedRowsInAppendMode() throws Exception {
+    statement.execute("CREATE MATERIALIZED VIEW w AS SELECT TUMBLE_START(ts, INTERVAL '10'"
+        + " SECOND) AS ws, COUNT(*) AS n FROM (" + FIRST_EVENT + ")"
+        + " GROUP BY TUMBLE(ts, INTERVAL '10' SECOND) EMIT APPEND");
+    insert("INSERT INTO events VALUES ('a', TIMESTAMP '1970-01-01 00:00:01'), ('a', TIMESTAMP"
+        + " '1970-01-01 00:00:02'), ('b', TIMESTAMP '1970-01-01 00:00:03')");
+    insert("INSERT INTO events VALUES ('b', TIMESTAMP '1970-01-01 00:00:04')");
+    assertEquals(List.of(), rows("SELECT * FROM w"));
+    // Watermark 25 s closes [0 s, 10 s): a and b once each.
+    insert("INSERT INTO events VALUES ('c', TIMESTAMP '1970-01-01 00:00:30')");
+    assertEquals(List.of("0 2"), rows("SELECT * FROM w"));
+  }
+
+  /** The first click of each ad among a join's rows: a deduplication over a join of streams. */
+  @Test void shouldDeduplicateTheRowsOfAJoinOfTwoStreams() throws Exception {
+    statement.execute("CREATE STREAM clicks (id VARCHAR, cts TIMESTAMP(3),"
+        + " WATERMARK FOR cts AS cts - INTERVAL '5' SECOND) WITH (connector = 'memory')");
+    statement.execute("CREATE MATERIALIZED VIEW firsts AS SELECT id, cts FROM (SELECT e.id,"
+        + " c.cts, ROW_NUMBER() OVER (PARTITION BY e.id ORDER BY c.cts) AS rn FROM events e"
+        + " JOIN clicks c ON e.id = c.id AND c.cts BETWEEN e.ts AND e.ts + INTERVAL '10'"
+        + " SECOND) WHERE rn = 1");
+    statement.executeUpdate("INSERT INTO events VALUES ('a', TIMESTAMP '1970-01-01 00:00:01'),"
+        + " ('b', TIMESTAMP '1970-01-01 00:00:01')");
+    insert("INSERT INTO clicks VALUES ('a', TIMESTAMP '1970-01-01 00:00:02'), ('a', TIMESTAMP"
+        + " '1970-01-01 00:00:03')");
+    assertEquals(List.of("a 2"), rows("SELECT * FROM firsts"));
+    insert("INSERT INTO clicks VALUES ('a', TIMESTAMP '1970-01-01 00:00:04'), ('b', TIMESTAMP"
+        + " '1970-01-01 00:00:05')");
+    assertEquals(List.of("a 2", "b 5"), rows("SELECT * FROM firsts"));
+  }
+
   @Test void shouldRefuseWhatADeduplicationCannotRun() {
     SQLException topN = assertThrows(SQLException.class, () -> statement.executeQuery(
         "SELECT STREAM * FROM (SELECT k, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC)"
