@@ -120,7 +120,7 @@ final class ViewOutputs {
     OpenedStateStores stores = new OpenedStateStores(stateStores(options, layout, checkpoint,
         provider, engine));
     // An UPDATE view's stores belong to its result, which reads them after its query stops.
-    ViewStateStores viewStores = new ViewStateStores(stores);
+    ViewStateStores viewStores = new ViewStateStores(stores, lastAggregateId(plan));
     try {
       RowErrors rowErrors = options.onError().newRowErrors();
       ExecPlanBuilder builder = new ExecPlanBuilder(engine.planner().typeFactory(), queryId, layout == Layout.UPDATE ? viewStores : stores,
@@ -143,6 +143,17 @@ final class ViewOutputs {
       stores.closeAll();
       throw e;
     }
+  }
+
+  /** The operator id of the last stateful aggregation of {@code plan}, or -1 if it has none. */
+  private static int lastAggregateId(ExecPlan plan) {
+    int id = -1;
+    for (dev.freshet.planner.exec.ExecNode node : plan.nodes()) {
+      if (node.operator() instanceof dev.freshet.planner.exec.ExecOperator.StatefulAggregate a) {
+        id = a.operatorId();
+      }
+    }
+    return id;
   }
 
   private static StateStoreProviderFactory stateStores(SessionOptions options, Layout layout,

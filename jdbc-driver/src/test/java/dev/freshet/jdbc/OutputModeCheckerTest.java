@@ -140,7 +140,9 @@ class OutputModeCheckerTest {
 
   @Test void shouldRejectWindowFunctionsOverRows() {
     String because = " has one). Aggregate per time window instead, e.g. GROUP BY TUMBLE(ts,"
-        + " INTERVAL '1' MINUTE)";
+        + " INTERVAL '1' MINUTE); to keep each key's first row, filter on ROW_NUMBER(): SELECT *"
+        + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn FROM s) WHERE"
+        + " rn = 1";
     assertRejected("SELECT STREAM k, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn"
         + " FROM s", SPARK_RULE, "Window functions with OVER (...) are not supported on a"
         + " stream, because a stream has time windows only (column RN" + because);

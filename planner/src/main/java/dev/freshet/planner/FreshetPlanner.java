@@ -15,6 +15,7 @@ import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.TimeWindow;
 import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;
 import dev.freshet.planner.rules.FreshetRules;
+import dev.freshet.planner.rules.RowNumberFilter;
 import dev.freshet.planner.rules.StreamStreamJoins;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
@@ -159,8 +160,10 @@ public final class FreshetPlanner {
           emit == null ? OutputMode.UPDATE : OutputMode.valueOf(emit.name()), emit);
     }
 
-    RelNode normalized = hep(rel, CoreRules.AGGREGATE_PROJECT_MERGE, CoreRules.PROJECT_MERGE,
-        CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE);
+    RelNode normalized = hep(hep(rel, CoreRules.AGGREGATE_PROJECT_MERGE,
+        CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE),
+        FreshetRules.STREAM_DEDUPLICATE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
+    RowNumberFilter.rejectUnconverted(normalized);
     OutputMode mode = OutputModeChecker.check(normalized, emit);
     List<StreamTable> sources = streamsOf(normalized);
 

@@ -3,6 +3,7 @@ package dev.freshet.planner;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.PlanningException;
+import dev.freshet.planner.rel.StreamDeduplicate;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
@@ -125,6 +126,8 @@ final class OutputModeChecker {
       checkLimit((Sort) rel, mode, emit);
     } else if (rel instanceof Sample) {
       checkNoSample((Sample) rel);
+    } else if (rel instanceof StreamDeduplicate dedup) {
+      checkDeduplicateReadsRows(dedup);
     }
     checkNoOverWindow(rel);
     checkNoSubquery(rel);
@@ -297,7 +300,8 @@ final class OutputModeChecker {
 
   /**
    * Window functions ({@code ... OVER (...)}) compute over rows that come in later batches; a
-   * stream has time windows only.
+   * stream has time windows only. The one use that runs, {@code ROW_NUMBER()} filtered to row 1
+   * (a deduplication), is no window function by the time the plan gets here.
    *
    * <p>Spark: {@code NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING} (SQLSTATE 42KDE), "Window
    * function is not supported in ROW_NUMBER() (as column `rn`) on streaming DataFrames/Datasets.
@@ -333,7 +337,26 @@ final class OutputModeChecker {
   private static PlanningException overWindow(String where) {
     return PlannerErrors.notValidOnStream("Window functions with OVER (...) are not"
             + " supported on a stream, because a stream has time windows only" + where,
-        "Aggregate per time window instead, e.g. GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)");
+        "Aggregate per time window instead, e.g. GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE); to"
+            + " keep each key's first row, filter on ROW_NUMBER(): SELECT * FROM (SELECT *,"
+            + " ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn FROM s) WHERE rn = 1");
+  }
+
+  /**
+   * A deduplication keeps the first of the rows it reads, which must then be final: rows of a
+   * stream or of an append-only operator, not those of an aggregation, which change.
+   *
+   * <p>Spark: a {@code Deduplicate} after an aggregation in UPDATE or COMPLETE mode fails its
+   * global-watermark check; Freshet refuses it in every mode.
+   */
+  private static void checkDeduplicateReadsRows(StreamDeduplicate dedup)
+      throws PlanningException {
+    if (hasStreamingAggregate(dedup.getInput())) {
+      throw PlannerErrors.notSupported("Deduplication with ROW_NUMBER() of a streaming"
+              + " aggregation's result is not supported, because the aggregation changes the rows"
+              + " it emitted",
+          "Deduplicate the stream's rows before aggregating them");
+    }
   }
 
   /**
@@ -601,8 +624,9 @@ final class OutputModeChecker {
       }
       return false;
     }
-    if (r instanceof Filter) {
-      return derives(((Filter) r).getInput(), column, test);
+    if (r instanceof Filter || r instanceof StreamDeduplicate) {
+      // Rows as they come in: each column is its input's.
+      return derives(r.getInput(0), column, test);
     }
     if (r instanceof Aggregate a) {
       // A grouping column is the value it groups by.

@@ -18,27 +18,45 @@ import java.util.List;
  * readable; so the query gets providers whose {@code close()} does nothing, and the view's
  * {@link StateViewResult} closes the real ones when the view is dropped or the engine closes.
  *
+ * <p>Only the stores of the operator whose state the view reads, its last aggregation, are kept
+ * so; those of a stateful operator below it (a deduplication) are the query's, as in any view.
+ *
  * <pre>{@code
- * ViewStateStores stores = new ViewStateStores(factory);
+ * ViewStateStores stores = new ViewStateStores(factory, aggregateOperatorId);
  * pipeline = builder(stores).buildUpToAggregate(plan, stream).pipeline();
  * StateViewResult.open(view, stores.providers(), ...);
  * }</pre>
  */
 public final class ViewStateStores implements StateStoreProviderFactory {
   private final StateStoreProviderFactory factory;
+  /** The operator whose state the view reads. */
+  private final int operatorId;
   private final List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
 
-  public ViewStateStores(StateStoreProviderFactory factory) {
+  /**
+   * Creates the factory.
+   *
+   * @param factory makes the providers
+   * @param operatorId the stateful operator whose state the view reads
+   */
+  public ViewStateStores(StateStoreProviderFactory factory, int operatorId) {
     this.factory = requireNonNull(factory, "factory");
+    this.operatorId = operatorId;
   }
 
   @Override public StateStoreProvider<Object, Object[]> create(StateStoreId id) {
     StateStoreProvider<Object, Object[]> provider = factory.create(id);
+    if (id.operatorId() != operatorId) {
+      return provider;
+    }
     providers.add(provider);
     return new KeptOpen(provider);
   }
 
-  /** The providers created, in the order the query asked for them (partition order). */
+  /**
+   * The providers of the view's operator, in the order the query asked for them (partition
+   * order).
+   */
   public List<StateStoreProvider<Object, Object[]>> providers() {
     return List.copyOf(providers);
   }

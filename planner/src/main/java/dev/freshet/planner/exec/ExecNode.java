@@ -64,8 +64,8 @@ public record ExecNode(int id, ExecOperator operator, String detail, List<ExecCo
 
   /**
    * What the operator does: {@code scan}, {@code watermark}, {@code window}, {@code sort},
-   * {@code calc}, {@code union}, {@code stateful-aggregate}, {@code lookup-join} or
-   * {@code stream-join}.
+   * {@code calc}, {@code union}, {@code stateful-aggregate}, {@code lookup-join},
+   * {@code stream-join} or {@code deduplicate}.
    */
   public String kind() {
     return operator.kind();

@@ -38,7 +38,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
         name = ExecOperator.StreamJoin.KIND),
     @JsonSubTypes.Type(value = ExecOperator.StatefulAggregate.class,
         name = ExecOperator.StatefulAggregate.KIND),
-    @JsonSubTypes.Type(value = ExecOperator.LookupJoin.class, name = ExecOperator.LookupJoin.KIND)})
+    @JsonSubTypes.Type(value = ExecOperator.LookupJoin.class, name = ExecOperator.LookupJoin.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.Deduplicate.class,
+        name = ExecOperator.Deduplicate.KIND)})
 public sealed interface ExecOperator {
   /** The variant's name in JSON, e.g. {@code calc}. */
   @JsonIgnore String kind();
@@ -249,6 +251,38 @@ public sealed interface ExecOperator {
       tableColumns = List.copyOf(tableColumns);
       streamKeys = List.copyOf(streamKeys);
       tableKeys = List.copyOf(tableKeys);
+    }
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /**
+   * Keeps the first row of each key and drops the key's later rows, keeping the keys in the state
+   * store of operator {@code operatorId}: {@code ROW_NUMBER() OVER (PARTITION BY keys ORDER BY
+   * orderIndex) = 1} of a stream.
+   *
+   * <pre>{@code
+   * {"kind" : "deduplicate", "operatorId" : 0, "keys" : [0], "orderIndex" : 2,
+   *  "nullsFirst" : false, "eventTimeIndex" : 2, "expiryIndex" : 2, "expiryDelayMs" : 5000}
+   * }</pre>
+   *
+   * @param operatorId the stateful operator id: the state directory {@code state/<id>/}
+   * @param keys the input columns that identify a duplicate
+   * @param orderIndex the column whose least value wins among a batch's rows, or -1 (arrival)
+   * @param nullsFirst whether its NULLs come first
+   * @param eventTimeIndex the watermark column, whose late rows are dropped, or -1
+   * @param expiryIndex the column that, plus {@code expiryDelayMs}, tells when a key expires, or
+   *     -1 to keep keys forever
+   * @param expiryDelayMs added to the expiry column's value
+   */
+  record Deduplicate(int operatorId, List<Integer> keys, int orderIndex, boolean nullsFirst,
+      int eventTimeIndex, int expiryIndex, long expiryDelayMs) implements ExecOperator {
+    static final String KIND = "deduplicate";
+
+    public Deduplicate {
+      keys = List.copyOf(keys);
     }
 
     @Override public String kind() {

@@ -23,6 +23,8 @@ import dev.freshet.executor.operators.join.JoinKind;
 import dev.freshet.executor.operators.join.StreamStreamJoinOperator;
 import dev.freshet.executor.operators.join.StreamStreamJoinSpec;
 import dev.freshet.executor.operators.join.TimeRange;
+import dev.freshet.executor.operators.rank.DeduplicateSpec;
+import dev.freshet.executor.operators.rank.StreamDeduplicateOperator;
 import dev.freshet.executor.operators.TimeWindowOperator;
 import dev.freshet.executor.operators.UnionOperator;
 import dev.freshet.executor.operators.ValueKind;
@@ -430,6 +432,11 @@ public final class ExecPlanBuilder {
         stateful.put(node.id(), op);
         wire(inputs.get(0), op.left());
         wire(inputs.get(1), op.right());
+      } else if (operator instanceof ExecOperator.Deduplicate dedup) {
+        ExecNode input = single(node, inputs);
+        StreamDeduplicateOperator op = deduplicate(dedup, node, input, downstream);
+        stateful.put(node.id(), op);
+        wire(input, op);
       } else if (operator instanceof ExecOperator.StatefulAggregate aggregate) {
         StatefulAggregateOperator op = new StatefulAggregateOperator(spec(aggregate),
             providers(aggregate), downstream, partitionExecutor, 1);
@@ -511,6 +518,36 @@ public final class ExecPlanBuilder {
     return readsBatchTime ? new BatchTimeOperator(batchTime::startBatch, head) : head;
   }
 
+  /**
+   * The operator of deduplication {@code node} reading the rows of {@code input}, emitting into
+   * {@code downstream}, its keys in partition 0 of its operator's state.
+   */
+  private StreamDeduplicateOperator deduplicate(ExecOperator.Deduplicate dedup, ExecNode node,
+      ExecNode input, Operator downstream) {
+    if (node.inputIds().size() != 1 || node.inputIds().get(0) != input.id()) {
+      throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()
+          + ") reads nodes " + node.inputIds() + ", where one input, node " + input.id()
+          + ", was expected", null);
+    }
+    int width = input.output().size();
+    List<Integer> columns = new ArrayList<>(dedup.keys());
+    columns.addAll(List.of(dedup.orderIndex(), dedup.eventTimeIndex(), dedup.expiryIndex()));
+    for (int i = 0; i < columns.size(); i++) {
+      // A key is a column; the other columns may be -1, none.
+      int column = columns.get(i);
+      if (column < (i < dedup.keys().size() ? 0 : -1) || column >= width
+          || node.output().size() != width) {
+        throw new UnreadablePlanException("deduplication " + node.id() + " reads column "
+            + column + " of " + width + " and emits " + node.output().size(), null);
+      }
+    }
+    DeduplicateSpec spec = new DeduplicateSpec(dedup.operatorId(), ints(dedup.keys()),
+        dedup.orderIndex(), dedup.nullsFirst(), dedup.eventTimeIndex(), dedup.expiryIndex(),
+        dedup.expiryDelayMs());
+    return new StreamDeduplicateOperator(spec,
+        stateStores.create(new StateStoreId(queryId, dedup.operatorId(), 0)), downstream);
+  }
+
   private static int[] ints(List<Integer> values) {
     return values.stream().mapToInt(Integer::intValue).toArray();
   }
@@ -528,6 +565,8 @@ public final class ExecPlanBuilder {
     List<Map<Integer, EventTimeWatermarkOperator>> taskWatermarks = new ArrayList<>();
     taskWatermarks.add(watermarks);
     List<StatefulAggregateOperator> stateful = new ArrayList<>();
+    // Every stateful operator, aggregations and deduplications, from the sink down.
+    List<StatefulOperator> allStateful = new ArrayList<>();
     List<Operator> extraInputTasks = new ArrayList<>();
     boolean splittable = stream.source() instanceof SupportsParallelReads
         || stream.source() instanceof SupportsQueryReaders shared && shared.readersPartition();
@@ -538,6 +577,12 @@ public final class ExecPlanBuilder {
     try {
       for (int i = nodes.size() - 1; i >= 1; i--) {
         ExecNode node = nodes.get(i);
+        if (node.operator() instanceof ExecOperator.Deduplicate dedup) {
+          StreamDeduplicateOperator op = deduplicate(dedup, node, nodes.get(i - 1), downstream);
+          allStateful.add(op);
+          downstream = op;
+          continue;
+        }
         if (!(node.operator() instanceof ExecOperator.StatefulAggregate aggregate)) {
           downstream = rowByRow(node, nodes.get(i - 1), downstream, watermarks, false);
           continue;
@@ -549,6 +594,7 @@ public final class ExecPlanBuilder {
           op.emitGroupChanges();
         }
         stateful.add(op);
+        allStateful.add(op);
         if (tasks > 1) {
           splitAt = i;
           split = op;
@@ -574,6 +620,7 @@ public final class ExecPlanBuilder {
           + e.getMessage(), e);
     }
     java.util.Collections.reverse(stateful);
+    java.util.Collections.reverse(allStateful);
     ColumnarInput columnarInput = columnar && !stateful.isEmpty()
         ? columnarInput(nodes, stream, stateful.get(0), taskWatermarks) : null;
     // A source with positions per query (a Kafka topic) gets a reader for this query alone,
@@ -581,7 +628,7 @@ public final class ExecPlanBuilder {
     Source source = stream.source() instanceof SupportsQueryReaders shared
         ? shared.newQueryReader() : stream.source();
     return new StreamingPipeline(source, clocked(downstream), output,
-        List.copyOf(watermarks.values()), stateful,
+        List.copyOf(watermarks.values()), allStateful,
         List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor,
         rowErrors, columnarInput);
   }

@@ -11,6 +11,7 @@ import dev.freshet.planner.rel.EventTimeColumn;
 import dev.freshet.planner.rel.EventTimeWatermark;
 import dev.freshet.planner.rel.StateStoreRestore;
 import dev.freshet.planner.rel.StateStoreSave;
+import dev.freshet.planner.rel.StreamDeduplicate;
 import dev.freshet.planner.rel.StreamingJoin;
 import dev.freshet.planner.rel.JoinTimeRange;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,6 +90,8 @@ public final class ExecPlanGenerator {
     } else if (op instanceof ExecOperator.StreamJoin join) {
       state = StateSchema.of(join, nodes.get(inputs.get(0)).output(),
           nodes.get(inputs.get(1)).output());
+    } else if (op instanceof ExecOperator.Deduplicate dedup) {
+      state = StateSchema.of(dedup, nodes.get(inputs.get(0)).output());
     }
     String detail = rel instanceof TableScan
         ? String.join(".", rel.getTable().getQualifiedName())
@@ -132,6 +135,9 @@ public final class ExecPlanGenerator {
       return new ExecOperator.Union();
     } else if (rel instanceof StreamingJoin join) {
       return streamJoin(join, typeFactory);
+    } else if (rel instanceof StreamDeduplicate d) {
+      return new ExecOperator.Deduplicate(d.operatorId(), d.keys(), d.orderIndex(),
+          d.nullsFirst(), d.eventTimeIndex(), d.expiryIndex(), d.expiryDelayMs());
     } else if (StreamTableJoins.isStreamTableJoin(rel)) {
       return StreamTableJoins.generate((Join) rel, (JavaTypeFactory) typeFactory);
     }

@@ -39,7 +39,8 @@ public final class PlanCompatibility {
       ExecNode node = nodes.get(i);
       StateSchema recorded = node.state();
       if (!(node.operator() instanceof ExecOperator.StatefulAggregate
-          || node.operator() instanceof ExecOperator.StreamJoin)) {
+          || node.operator() instanceof ExecOperator.StreamJoin
+          || node.operator() instanceof ExecOperator.Deduplicate)) {
         if (recorded != null) {
           differences.add(describe(recorded) + ": the plan records state for node " + node.id()
               + " (" + node.kind() + "), which keeps none");
@@ -62,8 +63,9 @@ public final class PlanCompatibility {
             + ", whose aggregate keeps its state in operator " + kept.operatorId());
         continue;
       }
-      String where = " for the " + (node.operator() instanceof ExecOperator.StreamJoin
-          ? "join" : "aggregate") + " the plan runs there";
+      String where = " for the " + (node.operator() instanceof ExecOperator.StreamJoin ? "join"
+          : node.operator() instanceof ExecOperator.Deduplicate ? "deduplication"
+          : "aggregate") + " the plan runs there";
       if (!recorded.name().equals(kept.name())) {
         differences.add(describe(recorded) + ": its state was named " + recorded.name()
             + ", but this Freshet names it " + kept.name() + where);
@@ -104,6 +106,9 @@ public final class PlanCompatibility {
     List<ExecNode> inputs = plan.inputs(node);
     if (node.operator() instanceof ExecOperator.StreamJoin join) {
       return StateSchema.of(join, inputs.get(0).output(), inputs.get(1).output());
+    }
+    if (node.operator() instanceof ExecOperator.Deduplicate dedup) {
+      return StateSchema.of(dedup, inputs.get(0).output());
     }
     return StateSchema.of((ExecOperator.StatefulAggregate) node.operator(),
         inputs.isEmpty() ? List.of() : inputs.get(0).output(), node.output());

@@ -22,6 +22,8 @@ public record StateSchema(int operatorId, String name, List<ExecColumn> key,
   public static final String AGGREGATE_STATE = "aggregate";
   /** The stable name of a stream-stream join's state. */
   public static final String JOIN_STATE = "symmetric-hash-join";
+  /** The stable name of a deduplication's state. */
+  public static final String DEDUPLICATE_STATE = "deduplicate";
 
   public StateSchema {
     if (operatorId < 0) {
@@ -97,5 +99,24 @@ public record StateSchema(int operatorId, String name, List<ExecColumn> key,
       value.add(new ExecColumn(c.name(), c.type(), null));
     }
     return new StateSchema(join.operatorId(), JOIN_STATE, key, value);
+  }
+
+  /**
+   * The state {@code dedup} keeps: its key columns as key and, as value, the time at which the
+   * key expires ({@code expiresAt}, NULL for a key kept forever).
+   *
+   * @throws IllegalArgumentException if a key is not a column of its input
+   */
+  public static StateSchema of(ExecOperator.Deduplicate dedup, List<ExecColumn> input) {
+    List<ExecColumn> key = new ArrayList<>();
+    for (int column : dedup.keys()) {
+      if (column < 0 || column >= input.size()) {
+        throw new IllegalArgumentException("deduplication key $" + column + " is not one of the "
+            + input.size() + " input columns");
+      }
+      key.add(new ExecColumn(input.get(column).name(), input.get(column).type(), null));
+    }
+    return new StateSchema(dedup.operatorId(), DEDUPLICATE_STATE, key,
+        List.of(new ExecColumn("expiresAt", "TIMESTAMP(3)", null)));
   }
 }

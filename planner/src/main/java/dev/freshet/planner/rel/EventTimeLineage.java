@@ -61,7 +61,8 @@ public final class EventTimeLineage {
       }
       return Optional.empty();
     }
-    if (r instanceof StateStoreRestore || r instanceof StateStoreSave) {
+    if (r instanceof StateStoreRestore || r instanceof StateStoreSave
+        || r instanceof StreamDeduplicate) {
       return of(r.getInput(0), column);
     }
     if (r instanceof Union union) {

@@ -17,4 +17,8 @@ public final class FreshetRules {
 
   /** Rule that computes {@code GROUP BY TUMBLE(ts, size)} and HOP with a time window. */
   public static final GroupWindowRule GROUP_WINDOW = GroupWindowRule.Config.DEFAULT.toRule();
+
+  /** Rule that turns {@code ROW_NUMBER() OVER (...) = 1} over a stream into a deduplication. */
+  public static final StreamDeduplicateRule STREAM_DEDUPLICATE =
+      StreamDeduplicateRule.Config.DEFAULT.toRule();
 }

@@ -73,6 +73,32 @@ class ExecPlanTest {
     assertEquals(plan, ExecPlan.fromJson(plan.toJson()));
   }
 
+  @Test void shouldRecordTheDeduplicationsStateAndReadItsJsonBack() throws Exception {
+    ExecPlan plan = plan("SELECT STREAM n, COUNT(*) AS c FROM (SELECT *, ROW_NUMBER() OVER"
+        + " (PARTITION BY k ORDER BY ts) AS rn FROM m) WHERE rn = 1 GROUP BY n");
+    assertEquals(List.of("scan", "watermark", "deduplicate", "calc", "stateful-aggregate"),
+        plan.nodes().stream().map(ExecNode::kind).toList());
+    assertEquals(new ExecOperator.Deduplicate(0, List.of(0), 2, false, 2, 2, 5000),
+        plan.nodes().get(2).operator());
+    assertEquals(new StateSchema(0, "deduplicate", List.of(new ExecColumn("K", "VARCHAR", null)),
+        List.of(new ExecColumn("expiresAt", "TIMESTAMP(3)", null))),
+        plan.stateSchemas().get(0));
+    assertEquals(1, plan.stateSchemas().get(1).operatorId());
+    String json = plan.toJson();
+    assertEquals(true, json.contains("\"kind\" : \"deduplicate\""), json);
+    assertEquals(plan, ExecPlan.fromJson(json));
+    assertEquals(List.of(), PlanCompatibility.stateDifferences(ExecPlan.fromJson(json)));
+    StateSchema other = new StateSchema(0, "deduplicate",
+        List.of(new ExecColumn("K", "INTEGER", null)), plan.stateSchemas().get(0).value());
+    List<ExecNode> nodes = new java.util.ArrayList<>(plan.nodes());
+    ExecNode dedup = nodes.get(2);
+    nodes.set(2, new ExecNode(dedup.id(), dedup.operator(), dedup.detail(), dedup.output(),
+        other, dedup.inputs()));
+    assertEquals(List.of("operator 0 (deduplicate): its state was written with key schema"
+        + " [K INTEGER], but this Freshet keeps [K VARCHAR] for the deduplication the plan runs"
+        + " there"), PlanCompatibility.stateDifferences(ExecPlan.of(nodes)));
+  }
+
   @Test void shouldRefuseAPlanOfAnotherVersion() {
     UnreadablePlanException e = assertThrows(UnreadablePlanException.class,
         () -> ExecPlan.fromJson("{\"version\": 2, \"operators\": []}"));
