@@ -259,8 +259,9 @@ class OutputModeCheckerTest {
     assertRejected("SELECT STREAM LAST_VALUE(v) FROM s EMIT APPEND", "42000",
         "From line 1, column 15 to line 1, column 27: OVER clause is necessary for window"
             + " functions. LAST_VALUE, FIRST_VALUE, ROW_NUMBER, RANK, LAG and LEAD need OVER"
-            + " (...), and a continuous query does not run window functions yet: aggregate"
-            + " instead, e.g. SELECT k, MAX(v) FROM s GROUP BY k");
+            + " (...), and a continuous query runs only ROW_NUMBER() OVER (PARTITION BY ..."
+            + " ORDER BY ...) filtered to the first row: aggregate instead, e.g. SELECT k,"
+            + " MAX(v) FROM s GROUP BY k");
   }
 
   /**

@@ -571,8 +571,9 @@ public final class FreshetPlanner {
       } else if (message.endsWith(RESOURCE.absentOverClause().ex().getMessage())) {
         // LAST_VALUE(v) without OVER: Calcite has it as a window function only.
         message += ". LAST_VALUE, FIRST_VALUE, ROW_NUMBER, RANK, LAG and LEAD need OVER (...),"
-            + " and a continuous query does not run window functions yet: aggregate instead,"
-            + " e.g. SELECT k, MAX(v) FROM s GROUP BY k";
+            + " and a continuous query runs only ROW_NUMBER() OVER (PARTITION BY ... ORDER BY"
+            + " ...) filtered to the first row: aggregate instead, e.g. SELECT k, MAX(v) FROM s"
+            + " GROUP BY k";
       }
       return PlannerErrors.validationError(message, state, e);
     }
