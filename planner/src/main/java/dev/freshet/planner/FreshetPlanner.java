@@ -15,6 +15,7 @@ import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.TimeWindow;
 import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;
 import dev.freshet.planner.rules.FreshetRules;
+import dev.freshet.planner.rules.SessionWindows;
 import dev.freshet.planner.rules.StreamStreamJoins;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
@@ -150,7 +151,7 @@ public final class FreshetPlanner {
   public PlannedQuery planQuery(SqlNode query, @Nullable EmitMode emit, int numPartitions,
       int maxWindowsPerRow) throws PlanningException {
     rejectSortBelowTheTop(query);
-    SqlNode node = withoutStreamKeyword(query);
+    SqlNode node = SessionEnds.rewrite(withoutStreamKeyword(query));
     Converter converter = new Converter();
     RelNode rel = converter.toRel(node);
     if (!StreamingRels.isStreaming(rel) && readsStream(node) && aggregatesAnAggregation(node)) {
@@ -171,7 +172,7 @@ public final class FreshetPlanner {
     RelNode windowed = StreamStreamJoins.plan(hep(withWatermarks(normalized),
         CoreRules.FILTER_INTO_JOIN, FreshetRules.WINDOW_TABLE_FUNCTION,
         FreshetRules.GROUP_WINDOW));
-    rejectSessionWindows(windowed);
+    windowed = SessionWindows.plan(windowed, mode, numPartitions);
     checkWindowsPerRow(windowed, maxWindowsPerRow);
     RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
         .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
@@ -284,23 +285,6 @@ public final class FreshetPlanner {
     }
     for (RelNode input : rel.getInputs()) {
       checkWindowsPerRow(input, limit);
-    }
-  }
-
-  /**
-   * Session windows pass the output-mode checker in APPEND and COMPLETE mode, as in Spark, but
-   * Freshet cannot merge sessions yet; the window rules leave them in the plan, and this says so.
-   */
-  private static void rejectSessionWindows(RelNode rel) throws PlanningException {
-    if (rel instanceof TableFunctionScan || rel instanceof Project
-        && ((Project) rel).getProjects().stream().anyMatch(e -> RexUtil.find(SqlKind.SESSION)
-            .anyContain(List.of(e)))) {
-      throw PlannerErrors.notSupported("SESSION windows are not supported yet (Freshet cannot"
-          + " merge sessions). Group by TUMBLE or HOP windows instead, e.g."
-          + " GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)");
-    }
-    for (RelNode input : rel.getInputs()) {
-      rejectSessionWindows(input);
     }
   }
 

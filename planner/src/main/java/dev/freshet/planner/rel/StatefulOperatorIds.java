@@ -9,7 +9,8 @@ import org.apache.calcite.rel.RelNode;
  * ({@code state/<operatorId>/}) in the query's checkpoint: 0 for the one nearest the source,
  * counting up towards the sink, as Spark's {@code IncrementalExecution} numbers them (inputs
  * first, left to right). A {@link StateStoreSave} gets the id of the {@link StateStoreRestore}
- * below it, its other half; a {@link StreamingJoin} has one of its own.
+ * below it, its other half; a {@link StreamingJoin} and a {@link SessionAggregate} have one of
+ * their own.
  *
  * <p>The rules that make the pairs cannot know the ids (a rule sees one aggregate, not the
  * plan), so they use 0 and the planner calls this once the plan is whole.
@@ -40,6 +41,11 @@ public final class StatefulOperatorIds {
       int id = next[0]++;
       return id == restore.operatorId() ? restore
           : restore.copy(restore.getTraitSet(), restore.getInput(), id);
+    }
+    if (copy instanceof SessionAggregate session) {
+      int id = next[0]++;
+      return id == session.operatorId() ? session
+          : session.copy(session.getTraitSet(), session.getInput(), id);
     }
     if (copy instanceof StreamingJoin join) {
       int id = next[0]++;
