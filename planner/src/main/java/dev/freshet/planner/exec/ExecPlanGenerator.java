@@ -87,6 +87,8 @@ public final class ExecPlanGenerator {
     StateSchema state = null;
     if (op instanceof ExecOperator.StatefulAggregate aggregate) {
       state = StateSchema.of(aggregate, nodes.get(inputs.get(0)).output(), output);
+    } else if (op instanceof ExecOperator.SessionAggregate session) {
+      state = StateSchema.of(session, nodes.get(inputs.get(0)).output(), output);
     } else if (op instanceof ExecOperator.StreamJoin join) {
       state = StateSchema.of(join, nodes.get(inputs.get(0)).output(),
           nodes.get(inputs.get(1)).output());

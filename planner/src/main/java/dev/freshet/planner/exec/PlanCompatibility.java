@@ -39,6 +39,7 @@ public final class PlanCompatibility {
       ExecNode node = nodes.get(i);
       StateSchema recorded = node.state();
       if (!(node.operator() instanceof ExecOperator.StatefulAggregate
+          || node.operator() instanceof ExecOperator.SessionAggregate
           || node.operator() instanceof ExecOperator.StreamJoin)) {
         if (recorded != null) {
           differences.add(describe(recorded) + ": the plan records state for node " + node.id()
@@ -104,6 +105,10 @@ public final class PlanCompatibility {
     List<ExecNode> inputs = plan.inputs(node);
     if (node.operator() instanceof ExecOperator.StreamJoin join) {
       return StateSchema.of(join, inputs.get(0).output(), inputs.get(1).output());
+    }
+    if (node.operator() instanceof ExecOperator.SessionAggregate session) {
+      return StateSchema.of(session, inputs.isEmpty() ? List.of() : inputs.get(0).output(),
+          node.output());
     }
     return StateSchema.of((ExecOperator.StatefulAggregate) node.operator(),
         inputs.isEmpty() ? List.of() : inputs.get(0).output(), node.output());

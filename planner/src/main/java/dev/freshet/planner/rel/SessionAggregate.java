@@ -135,6 +135,7 @@ public abstract class SessionAggregate extends SingleRel {
         groupSet, null, mergeCalls);
   }
 
+  /** Shows the watermark in APPEND mode only: COMPLETE mode ignores it. */
   @Override public RelWriter explainTerms(RelWriter pw) {
     List<String> names = getInput().getRowType().getFieldNames();
     return super.explainTerms(pw)
@@ -151,6 +152,6 @@ public abstract class SessionAggregate extends SingleRel {
         .item("statePartitions", numPartitions)
         .itemIf("watermark", eventTime == null ? ""
             : eventTime.watermarkColumn() + " - " + eventTime.delayMs() + " ms",
-            eventTime != null);
+            eventTime != null && outputMode == OutputMode.APPEND);
   }
 }
