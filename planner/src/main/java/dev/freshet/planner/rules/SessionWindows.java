@@ -80,8 +80,27 @@ public final class SessionWindows {
       if (session != null) {
         return session;
       }
+      if (containsSessionAggregate(aggregate.getInput())) {
+        // Its groups would need the sessions' event time, which merging makes per session.
+        throw PlannerErrors.notSupported("An aggregation over the result of an aggregation by"
+                + " SESSION window is not supported",
+            "Aggregate by the session window once, and aggregate its result in a plain query"
+                + " over the view");
+      }
     }
     return copy;
+  }
+
+  private static boolean containsSessionAggregate(RelNode rel) {
+    if (rel instanceof LogicalSessionAggregate) {
+      return true;
+    }
+    for (RelNode input : rel.getInputs()) {
+      if (containsSessionAggregate(input)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A column of a session window's output that a column of the plan is. */

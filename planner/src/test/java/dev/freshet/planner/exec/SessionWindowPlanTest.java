@@ -124,4 +124,15 @@ class SessionWindowPlanTest {
         EmitMode.UPDATE));
     assertEquals("42KDE", update.state().code());
   }
+
+  @Test void shouldRefuseAnAggregationOverSessions() {
+    PlanningException e = assertThrows(PlanningException.class, () -> plan(
+        "SELECT STREAM e, MAX(c) FROM (SELECT k, SESSION_END(ts, INTERVAL '5' SECOND) AS e,"
+            + " COUNT(*) AS c FROM m GROUP BY k, SESSION(ts, INTERVAL '5' SECOND)) GROUP BY e",
+        EmitMode.APPEND));
+    assertEquals("0A000", e.state().code());
+    assertEquals("An aggregation over the result of an aggregation by SESSION window is not"
+        + " supported. Aggregate by the session window once, and aggregate its result in a plain"
+        + " query over the view", e.getMessage());
+  }
 }
