@@ -9,8 +9,12 @@ import dev.freshet.planner.rel.SessionWindow;
 import dev.freshet.planner.rel.StateStoreSave;
 import dev.freshet.planner.rel.logical.LogicalSessionAggregate;
 import dev.freshet.planner.rel.logical.LogicalStreamAggregate;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
@@ -21,13 +25,17 @@ import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalProject;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlSessionTableFunction;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -236,16 +244,15 @@ public final class SessionWindows {
     RelNode filtered = ts.getType().isNullable()
         ? LogicalFilter.create(input, rex.makeCall(SqlStdOperatorTable.IS_NOT_NULL, ts)) : input;
     List<RexNode> projects = new ArrayList<>(rex.identityProjects(input.getRowType()));
-    RexNode gap = rex.makeIntervalLiteral(java.math.BigDecimal.valueOf(window.gapMs()),
-        new org.apache.calcite.sql.SqlIntervalQualifier(org.apache.calcite.avatica.util.TimeUnit
-            .SECOND, null, org.apache.calcite.sql.parser.SqlParserPos.ZERO));
-    org.apache.calcite.rel.type.RelDataType type =
-        window.getRowType().getFieldList().get(window.windowStartIndex()).getType();
+    RexNode gap = rex.makeIntervalLiteral(BigDecimal.valueOf(window.gapMs()),
+        new SqlIntervalQualifier(TimeUnit.SECOND, null, SqlParserPos.ZERO));
+    RelDataType type = window.getRowType().getFieldList().get(window.windowStartIndex())
+        .getType();
     projects.add(rex.makeAbstractCast(type, ts, false));
     projects.add(rex.makeAbstractCast(type,
         rex.makeCall(SqlStdOperatorTable.DATETIME_PLUS, ts, gap), false));
     return LogicalProject.create(filtered, List.of(), projects,
-        window.getRowType().getFieldNames(), java.util.Set.of());
+        window.getRowType().getFieldNames(), Set.of());
   }
 
   /** {@code rel} with {@code window} replaced by {@code replacement}, of the same row type. */
@@ -265,7 +272,7 @@ public final class SessionWindows {
 
   /** {@code rel} with its {@link StateStoreSave} chain replaced by what {@code f} makes of it. */
   private static RelNode replaceSave(RelNode rel,
-      java.util.function.Function<StateStoreSave, RelNode> f) {
+      Function<StateStoreSave, RelNode> f) {
     if (rel instanceof StateStoreSave save) {
       return f.apply(save);
     }
@@ -316,7 +323,7 @@ public final class SessionWindows {
       }
     }
     if (gap != null) {
-      Long ms = gap instanceof org.apache.calcite.rex.RexLiteral literal
+      Long ms = gap instanceof RexLiteral literal
           && SqlTypeUtil.isInterval(gap.getType()) ? literal.getValueAs(Long.class) : null;
       throw PlannerErrors.sessionGapNotPositive(ms == null ? gap.toString() : ms + " ms");
     }
