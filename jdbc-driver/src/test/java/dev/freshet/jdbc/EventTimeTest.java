@@ -178,19 +178,6 @@ class EventTimeTest {
     }
   }
 
-  @Test void shouldSayThatSessionWindowsAreNotSupportedYet() {
-    for (String window : List.of("GROUP BY SESSION(ts, INTERVAL '10' SECOND) EMIT APPEND",
-        "GROUP BY SESSION(ts, INTERVAL '10' SECOND) EMIT COMPLETE")) {
-      java.sql.SQLException e = org.junit.jupiter.api.Assertions.assertThrows(
-          java.sql.SQLException.class, () -> statement.executeQuery(
-              "SELECT STREAM COUNT(*) FROM events " + window));
-      assertEquals("0A000", e.getSQLState());
-      assertEquals("SESSION windows are not supported yet (Freshet cannot merge sessions). Group"
-          + " by TUMBLE or HOP windows instead, e.g. GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)",
-          e.getMessage());
-    }
-  }
-
   @Test void shouldShowTheWatermarkAndEventTimeKeyInThePlan() throws Exception {
     try (ResultSet rs = statement.executeQuery("EXPLAIN PLAN FOR SELECT STREAM"
         + " TUMBLE_END(ts, INTERVAL '5' SECOND) AS w, COUNT(*) AS n FROM events"

@@ -16,6 +16,7 @@ import dev.freshet.planner.rel.TimeWindow;
 import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;
 import dev.freshet.planner.rules.FreshetRules;
 import dev.freshet.planner.rules.RowNumberFilter;
+import dev.freshet.planner.rules.SessionWindows;
 import dev.freshet.planner.rules.StreamStreamJoins;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
@@ -40,8 +41,6 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.core.Aggregate;
-import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.RelColumnOrigin;
@@ -49,7 +48,6 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -151,7 +149,7 @@ public final class FreshetPlanner {
   public PlannedQuery planQuery(SqlNode query, @Nullable EmitMode emit, int numPartitions,
       int maxWindowsPerRow) throws PlanningException {
     rejectSortBelowTheTop(query);
-    SqlNode node = withoutStreamKeyword(query);
+    SqlNode node = SessionEnds.rewrite(withoutStreamKeyword(query));
     Converter converter = new Converter();
     RelNode rel = converter.toRel(node);
     if (!StreamingRels.isStreaming(rel) && readsStream(node) && aggregatesAnAggregation(node)) {
@@ -174,7 +172,7 @@ public final class FreshetPlanner {
     RelNode windowed = StreamStreamJoins.plan(hep(withWatermarks(normalized),
         CoreRules.FILTER_INTO_JOIN, FreshetRules.WINDOW_TABLE_FUNCTION,
         FreshetRules.GROUP_WINDOW));
-    rejectSessionWindows(windowed);
+    windowed = SessionWindows.plan(windowed, mode, numPartitions);
     checkWindowsPerRow(windowed, maxWindowsPerRow);
     RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
         .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
@@ -287,23 +285,6 @@ public final class FreshetPlanner {
     }
     for (RelNode input : rel.getInputs()) {
       checkWindowsPerRow(input, limit);
-    }
-  }
-
-  /**
-   * Session windows pass the output-mode checker in APPEND and COMPLETE mode, as in Spark, but
-   * Freshet cannot merge sessions yet; the window rules leave them in the plan, and this says so.
-   */
-  private static void rejectSessionWindows(RelNode rel) throws PlanningException {
-    if (rel instanceof TableFunctionScan || rel instanceof Project
-        && ((Project) rel).getProjects().stream().anyMatch(e -> RexUtil.find(SqlKind.SESSION)
-            .anyContain(List.of(e)))) {
-      throw PlannerErrors.notSupported("SESSION windows are not supported yet (Freshet cannot"
-          + " merge sessions). Group by TUMBLE or HOP windows instead, e.g."
-          + " GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE)");
-    }
-    for (RelNode input : rel.getInputs()) {
-      rejectSessionWindows(input);
     }
   }
 

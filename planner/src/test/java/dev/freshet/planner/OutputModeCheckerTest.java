@@ -93,10 +93,8 @@ class OutputModeCheckerTest {
         + " GROUP BY k, TUMBLE(ts, INTERVAL '1' MINUTE) EMIT APPEND"));
     assertEquals(OutputMode.APPEND, mode("SELECT STREAM COUNT(*) FROM s"
         + " GROUP BY HOP(ts, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE) EMIT APPEND"));
-    // The checker lets a session window pass in APPEND mode, as Spark does; Freshet cannot merge
-    // sessions yet, so planning stops later with 0A000 rather than with an output-mode rule.
-    assertRejected("SELECT STREAM k, COUNT(*) FROM s"
-        + " GROUP BY k, SESSION(ts, INTERVAL '1' MINUTE) EMIT APPEND", "0A000");
+    assertEquals(OutputMode.APPEND, mode("SELECT STREAM k, COUNT(*) FROM s"
+        + " GROUP BY k, SESSION(ts, INTERVAL '1' MINUTE) EMIT APPEND"));
   }
 
   @Test void shouldAllowAppendModeWhenGroupingByTheBoundsOfAWindowTableFunction()
@@ -107,9 +105,9 @@ class OutputModeCheckerTest {
     assertEquals(OutputMode.APPEND, mode("SELECT STREAM \"window_end\", SUM(v)"
         + " FROM TABLE(HOP(TABLE s, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '5' MINUTE))"
         + " WHERE v > 0 GROUP BY \"window_end\" EMIT APPEND"));
-    assertRejected("SELECT STREAM k, \"window_start\", COUNT(*)"
+    assertEquals(OutputMode.APPEND, mode("SELECT STREAM k, \"window_start\", COUNT(*)"
         + " FROM TABLE(SESSION(TABLE s, DESCRIPTOR(ts), DESCRIPTOR(k), INTERVAL '1' MINUTE))"
-        + " GROUP BY k, \"window_start\" EMIT APPEND", "0A000");
+        + " GROUP BY k, \"window_start\" EMIT APPEND"));
   }
 
   @Test void shouldRejectAppendModeWhenTheWindowedColumnHasNoWatermark() {
@@ -127,9 +125,8 @@ class OutputModeCheckerTest {
   @Test void shouldAllowSessionWindowsInAppendAndCompleteModeOnly() throws Exception {
     String query = "SELECT STREAM k, COUNT(*) FROM s"
         + " GROUP BY k, SESSION(ts, INTERVAL '1' MINUTE)";
-    // Past the checker, planning says session windows are not supported yet (0A000).
-    assertRejected(query + " EMIT COMPLETE", "0A000");
-    assertRejected(query + " EMIT APPEND", "0A000");
+    assertEquals(OutputMode.COMPLETE, mode(query + " EMIT COMPLETE"));
+    assertEquals(OutputMode.APPEND, mode(query + " EMIT APPEND"));
     assertRejected(query + " EMIT UPDATE", "42KDE");
     // A tumbling window is no session window.
     assertEquals(OutputMode.UPDATE, mode("SELECT STREAM k, COUNT(*) FROM s"

@@ -2,6 +2,7 @@ package dev.freshet.engine.push;
 
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.rel.SessionAggregate;
 import dev.freshet.planner.rel.StateStoreSave;
 import java.sql.SQLException;
 import dev.freshet.executor.operators.OutputMode;
@@ -16,6 +17,7 @@ import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexProgramBuilder;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Pair;
 
 /**
@@ -133,6 +135,11 @@ public final class UpsertKeys {
       int[] hidden = Arrays.copyOf(keys, keys.length + 1);
       hidden[keys.length] = save.getRowType().getFieldCount();
       return new KeyedRel(save.withNewKeyFlag(), hidden);
+    }
+    if (rel instanceof SessionAggregate session && !newKeyFlag) {
+      // A session's key is all its grouping columns, its bounds too (COMPLETE mode only).
+      return new KeyedRel(rel, ImmutableBitSet.range(session.groupSet().cardinality())
+          .toArray());
     }
     if (sorts && rel instanceof Sort) {
       // A sort keeps its input's columns, the hidden ones too, at the same positions.

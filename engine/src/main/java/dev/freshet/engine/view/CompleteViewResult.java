@@ -1,7 +1,6 @@
 package dev.freshet.engine.view;
 
 import dev.freshet.engine.push.RowKind;
-import dev.freshet.executor.operators.AggregateRows;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateStoreProvider;
@@ -54,14 +53,15 @@ public final class CompleteViewResult extends PublishedResult {
       long committedBatch, long committedBatchTimestampMs) {
     CompleteViewResult result = new CompleteViewResult(view, columns);
     if (committedBatch >= 0) {
-      AggregateRows rows = new AggregateRows(after.aggregate());
       BatchContext batch = new BatchContext(committedBatch, committedBatchTimestampMs);
       after.input().startBatch(batch);
       for (StateStoreProvider<Object, Object[]> p : partitions) {
         ReadStateStore<Object, Object[]> store = p.getReadStore(committedBatch + 1);
         try {
           for (Map.Entry<Object, Object[]> e : store.entries()) {
-            after.input().push(rows.row(e.getKey(), e.getValue()));
+            for (Object[] row : after.rowsOf(e.getKey(), e.getValue())) {
+              after.input().push(row);
+            }
           }
         } finally {
           store.abort();

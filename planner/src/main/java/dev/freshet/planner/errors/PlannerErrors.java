@@ -67,4 +67,14 @@ public final class PlannerErrors {
         + " limit with SET 'max.windows.per.row' = '" + Math.min(windows, Integer.MAX_VALUE)
         + "' before starting the query");
   }
+
+  /**
+   * A SESSION window whose gap is not a positive interval literal; {@code gap} says what it is
+   * ({@code 0 ms}, or the expression).
+   */
+  public static PlanningException sessionGapNotPositive(String gap) {
+    return new PlanningException(SqlState.INVALID_PARAMETER_VALUE, "The gap of a SESSION window"
+        + " must be a positive interval literal, but it is " + gap + ". Use a gap such as"
+        + " INTERVAL '5' MINUTE");
+  }
 }

@@ -40,7 +40,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
         name = ExecOperator.StatefulAggregate.KIND),
     @JsonSubTypes.Type(value = ExecOperator.LookupJoin.class, name = ExecOperator.LookupJoin.KIND),
     @JsonSubTypes.Type(value = ExecOperator.Deduplicate.class,
-        name = ExecOperator.Deduplicate.KIND)})
+        name = ExecOperator.Deduplicate.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.SessionAggregate.class,
+        name = ExecOperator.SessionAggregate.KIND)})
 public sealed interface ExecOperator {
   /** The variant's name in JSON, e.g. {@code calc}. */
   @JsonIgnore String kind();
@@ -283,6 +285,45 @@ public sealed interface ExecOperator {
 
     public Deduplicate {
       keys = List.copyOf(keys);
+    }
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /**
+   * An aggregation by session window: per batch, each row's session {@code [t, t + gapMs)} is
+   * merged into the sessions of its key kept in the state store of operator {@code operatorId},
+   * sessions that overlap or touch merging; emits in {@code outputMode} (APPEND: a session once
+   * the watermark passes its end; COMPLETE: every session). Its rows are the grouping columns,
+   * the session's bounds at {@code startKey} and {@code endKey}, then the aggregates.
+   *
+   * <pre>{@code
+   * {"kind" : "session-aggregate", "operatorId" : 0, "groupSet" : [0, 3], "startKey" : 1,
+   *  "endKey" : -1, "gapMs" : 5000, ...}
+   * }</pre>
+   *
+   * @param operatorId the stateful operator id: the state directory {@code state/<id>/}
+   * @param groupSet the grouping columns of the input, ascending, the session's bounds among them
+   * @param startKey position in {@code groupSet} of the session's start, or -1
+   * @param endKey position in {@code groupSet} of the session's end, or -1
+   * @param gapMs the session gap
+   * @param partialCalls the aggregates over input rows
+   * @param mergeCalls the aggregates that merge partial values, one per partial call
+   * @param outputMode APPEND or COMPLETE
+   * @param statePartitions the number of state partitions
+   */
+  record SessionAggregate(int operatorId, List<Integer> groupSet, int startKey, int endKey,
+      long gapMs, List<AggregateCallSpec> partialCalls, List<AggregateCallSpec> mergeCalls,
+      OutputMode outputMode, int statePartitions) implements ExecOperator {
+    static final String KIND = "session-aggregate";
+
+    public SessionAggregate {
+      groupSet = List.copyOf(groupSet);
+      partialCalls = List.copyOf(partialCalls);
+      mergeCalls = List.copyOf(mergeCalls);
+      requireNonNull(outputMode, "outputMode");
     }
 
     @Override public String kind() {

@@ -13,6 +13,10 @@ import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.RowErrors;
 import dev.freshet.executor.operators.SortKey;
 import dev.freshet.executor.operators.SortOperator;
+import dev.freshet.executor.operators.AggregateRows;
+import dev.freshet.executor.operators.SessionRows;
+import dev.freshet.executor.operators.SessionWindowOperator;
+import dev.freshet.executor.operators.SessionWindowSpec;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.RowCalc;
@@ -196,7 +200,8 @@ public final class ExecPlanBuilder {
 
   private StreamingPipeline build(ExecPlan plan, List<StreamTable> streams,
       boolean groupChanges) {
-    if (!plan.hasSeveralInputs()) {
+    // A session aggregation runs on the batch thread: the general wiring builds it.
+    if (!plan.hasSeveralInputs() && !hasSessionAggregate(plan.nodes())) {
       return build(plan.nodes(), streamOf(plan.scans(), streams), groupChanges);
     }
     return buildTree(plan, streams, groupChanges);
@@ -255,6 +260,10 @@ public final class ExecPlanBuilder {
   public SplitPlan buildUpToAggregate(ExecPlan plan, List<StreamTable> streams) {
     List<ExecNode> nodes = plan.nodes();
     int last = lastAggregate(nodes);
+    if (nodes.get(last).operator() instanceof ExecOperator.SessionAggregate session) {
+      throw new UnreadablePlanException("its aggregation by session window runs in "
+          + session.outputMode() + " mode, not UPDATE", null);
+    }
     ExecOperator.StatefulAggregate aggregate =
         (ExecOperator.StatefulAggregate) nodes.get(last).operator();
     if (aggregate.outputMode() != OutputMode.UPDATE) {
@@ -285,7 +294,7 @@ public final class ExecPlanBuilder {
    * <pre>{@code
    * AfterAggregate after = builder.buildAfterAggregate(plan);
    * after.input().startBatch(batch);
-   * for (...) after.input().push(new AggregateRows(after.aggregate()).row(key, saved));
+   * for (...) for (Object[] row : after.rowsOf(key, saved)) after.input().push(row);
    * after.input().finishBatch(batch);
    * List<Object[]> rows = after.output().takeRows();
    * }</pre>
@@ -301,14 +310,38 @@ public final class ExecPlanBuilder {
       downstream = rowByRow(nodes.get(i), nodes.get(i - 1), downstream, new LinkedHashMap<>(),
           false);
     }
-    return new AfterAggregate(clocked(downstream), output,
-        spec((ExecOperator.StatefulAggregate) nodes.get(last).operator()));
+    if (nodes.get(last).operator() instanceof ExecOperator.SessionAggregate session) {
+      SessionRows rows = new SessionRows(sessionSpec(session));
+      return new AfterAggregate(clocked(downstream), output, null, rows::rows);
+    }
+    StatefulAggregateSpec spec = spec((ExecOperator.StatefulAggregate) nodes.get(last).operator());
+    AggregateRows rows = new AggregateRows(spec);
+    return new AfterAggregate(clocked(downstream), output, spec,
+        (key, saved) -> List.<Object[]>of(rows.row(key, saved)));
+  }
+
+  /** Whether {@code nodes} have an aggregation by session window. */
+  private static boolean hasSessionAggregate(List<ExecNode> nodes) {
+    for (ExecNode node : nodes) {
+      if (node.operator() instanceof ExecOperator.SessionAggregate) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private SessionWindowSpec sessionSpec(ExecOperator.SessionAggregate session) {
+    return new SessionWindowSpec(session.operatorId(),
+        session.groupSet().stream().mapToInt(Integer::intValue).toArray(), session.startKey(),
+        session.endKey(), session.gapMs(), calls(session.partialCalls()),
+        calls(session.mergeCalls()), session.outputMode(), session.statePartitions());
   }
 
   /** The position of the last stateful aggregation in {@code nodes}. */
   private static int lastAggregate(List<ExecNode> nodes) {
     int last = nodes.size() - 1;
-    while (last > 0 && !(nodes.get(last).operator() instanceof ExecOperator.StatefulAggregate)) {
+    while (last > 0 && !(nodes.get(last).operator() instanceof ExecOperator.StatefulAggregate
+        || nodes.get(last).operator() instanceof ExecOperator.SessionAggregate)) {
       last--;
     }
     if (last <= 0) {
@@ -322,10 +355,22 @@ public final class ExecPlanBuilder {
    *
    * @param input where the aggregation's rows go in
    * @param output where the query's rows come out
-   * @param aggregate the aggregation
+   * @param aggregate the aggregation, or null for an aggregation by session window
+   * @param stateRows the aggregation's rows of one key's saved state
    */
   public record AfterAggregate(Operator input, CollectOperator output,
-      StatefulAggregateSpec aggregate) {
+      @Nullable StatefulAggregateSpec aggregate, StateRows stateRows) {
+    /** The rows of {@code key}, whose saved state is {@code saved}: one, or one per session. */
+    public List<Object[]> rowsOf(Object key, Object[] saved) {
+      return stateRows.rows(key, saved);
+    }
+  }
+
+  /** The rows an aggregation emits for one key of its saved state. */
+  @FunctionalInterface
+  public interface StateRows {
+    /** The rows of {@code key}, whose saved state is {@code saved}. */
+    List<Object[]> rows(Object key, Object[] saved);
   }
 
   /**
@@ -437,6 +482,11 @@ public final class ExecPlanBuilder {
         StreamDeduplicateOperator op = deduplicate(dedup, node, input, downstream);
         stateful.put(node.id(), op);
         wire(input, op);
+      } else if (operator instanceof ExecOperator.SessionAggregate session) {
+        SessionWindowOperator op = new SessionWindowOperator(sessionSpec(session),
+            providers(session.operatorId(), session.statePartitions()), downstream);
+        stateful.put(node.id(), op);
+        wire(single(node, inputs), op);
       } else if (operator instanceof ExecOperator.StatefulAggregate aggregate) {
         StatefulAggregateOperator op = new StatefulAggregateOperator(spec(aggregate),
             providers(aggregate), downstream, partitionExecutor, 1);
@@ -867,9 +917,13 @@ public final class ExecPlanBuilder {
 
   private List<StateStoreProvider<Object, Object[]>> providers(
       ExecOperator.StatefulAggregate aggregate) {
+    return providers(aggregate.operatorId(), aggregate.statePartitions());
+  }
+
+  private List<StateStoreProvider<Object, Object[]>> providers(int operatorId, int partitions) {
     List<StateStoreProvider<Object, Object[]>> providers = new ArrayList<>();
-    for (int p = 0; p < aggregate.statePartitions(); p++) {
-      providers.add(stateStores.create(new StateStoreId(queryId, aggregate.operatorId(), p)));
+    for (int p = 0; p < partitions; p++) {
+      providers.add(stateStores.create(new StateStoreId(queryId, operatorId, p)));
     }
     return providers;
   }

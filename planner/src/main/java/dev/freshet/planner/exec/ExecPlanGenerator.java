@@ -10,6 +10,7 @@ import dev.freshet.planner.rel.AggregatePhase;
 import dev.freshet.planner.rel.EventTimeColumn;
 import dev.freshet.planner.rel.EventTimeWatermark;
 import dev.freshet.planner.rel.StateStoreRestore;
+import dev.freshet.planner.rel.SessionAggregate;
 import dev.freshet.planner.rel.StateStoreSave;
 import dev.freshet.planner.rel.StreamDeduplicate;
 import dev.freshet.planner.rel.StreamingJoin;
@@ -87,6 +88,8 @@ public final class ExecPlanGenerator {
     StateSchema state = null;
     if (op instanceof ExecOperator.StatefulAggregate aggregate) {
       state = StateSchema.of(aggregate, nodes.get(inputs.get(0)).output(), output);
+    } else if (op instanceof ExecOperator.SessionAggregate session) {
+      state = StateSchema.of(session, nodes.get(inputs.get(0)).output(), output);
     } else if (op instanceof ExecOperator.StreamJoin join) {
       state = StateSchema.of(join, nodes.get(inputs.get(0)).output(),
           nodes.get(inputs.get(1)).output());
@@ -131,6 +134,11 @@ public final class ExecPlanGenerator {
       }
     } else if (rel instanceof StateStoreSave save) {
       return aggregate(save);
+    } else if (rel instanceof SessionAggregate session) {
+      return new ExecOperator.SessionAggregate(session.operatorId(), session.groupSet().asList(),
+          session.startKey(), session.endKey(), session.gapMs(),
+          calls(session.partialCalls()), calls(session.mergeCalls()), session.outputMode(),
+          session.numPartitions());
     } else if (rel instanceof Union union && union.all) {
       return new ExecOperator.Union();
     } else if (rel instanceof StreamingJoin join) {
@@ -191,8 +199,13 @@ public final class ExecPlanGenerator {
   }
 
   private static List<AggregateCallSpec> calls(LogicalStreamAggregate aggregate) {
+    return calls(aggregate.getAggCallList());
+  }
+
+  private static List<AggregateCallSpec> calls(
+      List<org.apache.calcite.rel.core.AggregateCall> aggCalls) {
     List<AggregateCallSpec> calls = new ArrayList<>();
-    for (org.apache.calcite.rel.core.AggregateCall call : aggregate.getAggCallList()) {
+    for (org.apache.calcite.rel.core.AggregateCall call : aggCalls) {
       List<Integer> args = call.getArgList();
       calls.add(new AggregateCallSpec(ExecPlanBuilder.function(call),
           args.isEmpty() ? -1 : args.get(0), ExecPlanBuilder.valueKind(call.getType()),

@@ -39,6 +39,7 @@ public final class PlanCompatibility {
       ExecNode node = nodes.get(i);
       StateSchema recorded = node.state();
       if (!(node.operator() instanceof ExecOperator.StatefulAggregate
+          || node.operator() instanceof ExecOperator.SessionAggregate
           || node.operator() instanceof ExecOperator.StreamJoin
           || node.operator() instanceof ExecOperator.Deduplicate)) {
         if (recorded != null) {
@@ -109,6 +110,10 @@ public final class PlanCompatibility {
     }
     if (node.operator() instanceof ExecOperator.Deduplicate dedup) {
       return StateSchema.of(dedup, inputs.get(0).output());
+    }
+    if (node.operator() instanceof ExecOperator.SessionAggregate session) {
+      return StateSchema.of(session, inputs.isEmpty() ? List.of() : inputs.get(0).output(),
+          node.output());
     }
     return StateSchema.of((ExecOperator.StatefulAggregate) node.operator(),
         inputs.isEmpty() ? List.of() : inputs.get(0).output(), node.output());

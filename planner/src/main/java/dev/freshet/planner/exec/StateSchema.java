@@ -24,6 +24,8 @@ public record StateSchema(int operatorId, String name, List<ExecColumn> key,
   public static final String JOIN_STATE = "symmetric-hash-join";
   /** The stable name of a deduplication's state. */
   public static final String DEDUPLICATE_STATE = "deduplicate";
+  /** The stable name of an aggregation by session window's state. */
+  public static final String SESSION_STATE = "session-window";
 
   public StateSchema {
     if (operatorId < 0) {
@@ -118,5 +120,45 @@ public record StateSchema(int operatorId, String name, List<ExecColumn> key,
     }
     return new StateSchema(dedup.operatorId(), DEDUPLICATE_STATE, key,
         List.of(new ExecColumn("expiresAt", "TIMESTAMP(3)", null)));
+  }
+
+  /**
+   * The state {@code session} keeps: the grouping columns but the session's bounds as key and,
+   * as value, the key's sessions, each its start, its end and one accumulator per merge call.
+   *
+   * @param session the operator
+   * @param input the columns of the rows it reads
+   * @param output the columns of the rows it emits: grouping columns, then one per merge call
+   * @throws IllegalArgumentException if a grouping column or an aggregate has no such column
+   */
+  public static StateSchema of(ExecOperator.SessionAggregate session, List<ExecColumn> input,
+      List<ExecColumn> output) {
+    List<Integer> groups = session.groupSet();
+    List<ExecColumn> key = new ArrayList<>();
+    List<ExecColumn> value = new ArrayList<>();
+    value.add(new ExecColumn("session_start", "BIGINT NOT NULL", null));
+    value.add(new ExecColumn("session_end", "BIGINT NOT NULL", null));
+    for (int i = 0; i < groups.size(); i++) {
+      int column = groups.get(i);
+      if (column < 0 || column >= input.size()) {
+        throw new IllegalArgumentException("grouping column $" + column + " is not one of the "
+            + input.size() + " input columns");
+      }
+      if (i != session.startKey() && i != session.endKey()) {
+        key.add(new ExecColumn(input.get(column).name(), input.get(column).type(), null));
+      }
+    }
+    List<ExecOperator.AggregateCallSpec> calls = session.mergeCalls();
+    if (output.size() < groups.size() + calls.size()) {
+      throw new IllegalArgumentException(calls.size() + " aggregates over " + groups.size()
+          + " grouping columns, but only " + output.size() + " output columns");
+    }
+    for (int i = 0; i < calls.size(); i++) {
+      ExecOperator.AggregateCallSpec call = calls.get(i);
+      ExecColumn column = output.get(groups.size() + i);
+      value.add(new ExecColumn(column.name(), column.type(),
+          call.function() + (call.distinct() ? " DISTINCT" : "")));
+    }
+    return new StateSchema(session.operatorId(), SESSION_STATE, key, value);
   }
 }

@@ -2,6 +2,7 @@ package dev.freshet.planner.rules;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.planner.rel.logical.LogicalSessionWindow;
 import dev.freshet.planner.rel.logical.LogicalTimeWindow;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +26,12 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@code GROUP BY HOP(ts, slide, size)}: Calcite computes them as {@code $TUMBLE($i, size)} in the
  * project below the aggregate; this rule puts a {@link LogicalTimeWindow} under that project and
  * replaces the call by the window's {@code window_start} column (what {@code $TUMBLE} stands for).
+ * {@code GROUP BY SESSION(ts, gap)} gets a {@link LogicalSessionWindow} the same way, each row's
+ * own session, which the aggregation merges.
  *
  * <p>{@code TUMBLE_END} becomes {@code start + size} above the aggregate already. All window calls
- * of one project must be the same window; {@code SESSION} is left alone.
+ * of one project must be the same window; a window whose size or gap is not a positive interval
+ * literal is left alone.
  *
  * @see FreshetRules#GROUP_WINDOW
  */
@@ -63,23 +67,39 @@ public class GroupWindowRule extends RelRule<GroupWindowRule.Config>
       return null;
     }
     final int column = ((RexInputRef) window.getOperands().get(0)).getIndex();
-    final WindowIntervals intervals;
-    if (window.getKind() == SqlKind.TUMBLE && window.getOperands().size() == 2) {
-      intervals = WindowIntervals.tumble(window.getOperands().get(1));
-    } else if (window.getKind() == SqlKind.HOP && window.getOperands().size() == 3) {
-      intervals = WindowIntervals.hop(window.getOperands().get(1), window.getOperands().get(2));
+    final RelNode windowed;
+    final int startIndex;
+    if (window.getKind() == SqlKind.SESSION && window.getOperands().size() == 2) {
+      // A session per row, which the aggregation above merges (SessionWindows).
+      final WindowIntervals gap = WindowIntervals.tumble(window.getOperands().get(1));
+      if (gap == null) {
+        return null;
+      }
+      final LogicalSessionWindow session =
+          LogicalSessionWindow.create(project.getInput(), column, gap.sizeMs(), null);
+      windowed = session;
+      startIndex = session.windowStartIndex();
     } else {
-      return null;
+      final WindowIntervals intervals;
+      if (window.getKind() == SqlKind.TUMBLE && window.getOperands().size() == 2) {
+        intervals = WindowIntervals.tumble(window.getOperands().get(1));
+      } else if (window.getKind() == SqlKind.HOP && window.getOperands().size() == 3) {
+        intervals = WindowIntervals.hop(window.getOperands().get(1),
+            window.getOperands().get(2));
+      } else {
+        return null;
+      }
+      if (intervals == null) {
+        return null;
+      }
+      final LogicalTimeWindow time = LogicalTimeWindow.create(project.getInput(), column,
+          intervals.sizeMs(), intervals.slideMs());
+      windowed = time;
+      startIndex = time.windowStartIndex();
     }
-    if (intervals == null) {
-      return null;
-    }
-    final LogicalTimeWindow windowed =
-        LogicalTimeWindow.create(project.getInput(), column, intervals.sizeMs(),
-            intervals.slideMs());
     final RexBuilder rexBuilder = project.getCluster().getRexBuilder();
     final RexCall target = window;
-    final RexNode start = rexBuilder.makeInputRef(windowed, windowed.windowStartIndex());
+    final RexNode start = rexBuilder.makeInputRef(windowed, startIndex);
     final RexShuttle replace = new RexShuttle() {
       @Override public RexNode visitCall(RexCall call) {
         if (call.equals(target)) {

@@ -2,6 +2,7 @@ package dev.freshet.planner.rules;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.planner.rel.logical.LogicalSessionWindow;
 import dev.freshet.planner.rel.logical.LogicalTimeWindow;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRuleCall;
@@ -15,18 +16,22 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlHopTableFunction;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlSessionTableFunction;
 import org.apache.calcite.sql.SqlTumbleTableFunction;
 import org.apache.calcite.sql.SqlWindowTableFunction;
 import org.apache.calcite.tools.RelBuilderFactory;
+import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * Planner rule that turns the window table functions
  * {@code TABLE(TUMBLE(TABLE s, DESCRIPTOR(ts), size))} and
- * {@code TABLE(HOP(TABLE s, DESCRIPTOR(ts), slide, size))} into a {@link LogicalTimeWindow}.
+ * {@code TABLE(HOP(TABLE s, DESCRIPTOR(ts), slide, size))} into a {@link LogicalTimeWindow}, and
+ * {@code TABLE(SESSION(TABLE s, DESCRIPTOR(ts), DESCRIPTOR(k), gap))} into a
+ * {@link LogicalSessionWindow}.
  *
- * <p>Windows with an offset argument and {@code SESSION} are left alone (the executor cannot run
- * them; planning then reports the unsupported operator).
+ * <p>Windows with an offset argument are left alone (the executor cannot run them; planning then
+ * reports the unsupported operator), as are windows whose size or gap is not a positive literal.
  *
  * @see FreshetRules#WINDOW_TABLE_FUNCTION
  */
@@ -59,8 +64,14 @@ public class WindowTableFunctionRule extends RelRule<WindowTableFunctionRule.Con
     if (column == null) {
       return null;
     }
-    // The call's kind is OTHER_FUNCTION; the operator class tells the window. SESSION windows,
-    // and windows with an offset, are not supported by the executor.
+    // The call's kind is OTHER_FUNCTION; the operator class tells the window. Windows with an
+    // offset are not supported by the executor.
+    final RelNode session = session(scan, call, column);
+    if (session != null) {
+      return RelOptUtil.areRowTypesEqual(session.getRowType(), scan.getRowType(), false)
+          ? session
+          : RelOptUtil.createCastRel(session, scan.getRowType(), true);
+    }
     final WindowIntervals intervals;
     if (call.getOperator() instanceof SqlTumbleTableFunction && operands.size() == 2) {
       intervals = WindowIntervals.tumble(operands.get(1));
@@ -77,6 +88,37 @@ public class WindowTableFunctionRule extends RelRule<WindowTableFunctionRule.Con
     return RelOptUtil.areRowTypesEqual(window.getRowType(), scan.getRowType(), false)
         ? window
         : RelOptUtil.createCastRel(window, scan.getRowType(), true);
+  }
+
+  /**
+   * {@code SESSION(TABLE s, DESCRIPTOR(ts), [DESCRIPTOR(k, ...),] gap)} (Calcite 1.41's signature)
+   * as a {@link LogicalSessionWindow}, or null if {@code call} is not one with a positive gap.
+   */
+  private static @Nullable RelNode session(LogicalTableFunctionScan scan, RexCall call,
+      int column) {
+    final List<RexNode> operands = call.getOperands();
+    if (!(call.getOperator() instanceof SqlSessionTableFunction)
+        || operands.size() < 2 || operands.size() > 3) {
+      return null;
+    }
+    final WindowIntervals gap = WindowIntervals.tumble(operands.get(operands.size() - 1));
+    if (gap == null) {
+      return null;
+    }
+    final ImmutableBitSet.Builder keys = ImmutableBitSet.builder();
+    if (operands.size() == 3) {
+      if (operands.get(1).getKind() != SqlKind.DESCRIPTOR) {
+        return null;
+      }
+      for (RexNode key : ((RexCall) operands.get(1)).getOperands()) {
+        if (!(key instanceof RexInputRef)) {
+          return null;
+        }
+        keys.set(((RexInputRef) key).getIndex());
+      }
+    }
+    return LogicalSessionWindow.create(scan.getInputs().get(0), column, gap.sizeMs(),
+        keys.build());
   }
 
   private static @Nullable Integer descriptorColumn(RexNode descriptor) {
