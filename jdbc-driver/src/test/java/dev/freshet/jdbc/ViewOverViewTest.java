@@ -91,6 +91,56 @@ class ViewOverViewTest {
     }
   }
 
+  @Test void shouldKeepACompleteViewOverAnUpdateView() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM s (k VARCHAR, x BIGINT) WITH (connector = 'memory')");
+      s.execute(UPSTREAM);
+      s.execute("CREATE MATERIALIZED VIEW w AS SELECT c, COUNT(*) AS n, MIN(lo) AS low FROM v"
+          + " WHERE sx > 0 GROUP BY c EMIT COMPLETE");
+      s.execute("INSERT INTO s VALUES ('a', 5), ('b', 3), ('c', -1)");
+      awaitRows(s, "SELECT c, n, low FROM w", List.of(row(1L, 2L, 3L)));
+      // c's sum turns positive: the filter now admits it, with its minimum -1.
+      s.execute("INSERT INTO s VALUES ('c', 4), ('a', 1)");
+      awaitRows(s, "SELECT c, n, low FROM w", List.of(row(1L, 1L, 3L), row(2L, 2L, -1L)));
+    }
+  }
+
+  @Test void shouldShowTheScanOfTheViewsChangesInExplain() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM s (k VARCHAR, x BIGINT) WITH (connector = 'memory')");
+      s.execute(UPSTREAM);
+      try (ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR SELECT STREAM c, COUNT(*) AS n"
+          + " FROM v GROUP BY c")) {
+        rs.next();
+        String plan = rs.getString(1);
+        assertEquals(""
+            + "LogicalStateStoreSave(operatorId=[0], keys=[{0}], outputMode=[Update],"
+            + " statePartitions=[1])\n"
+            + "  LogicalStreamAggregate(group=[{0}], N=[$SUM0($1)], phase=[MERGE])\n"
+            + "    LogicalStateStoreRestore(operatorId=[0], keys=[{0}])\n"
+            + "      LogicalStreamAggregate(group=[{1}], N=[COUNT()], phase=[PARTIAL])\n"
+            + "        LogicalTableScan(table=[[FRESHET, V, CHANGES]])\n", plan);
+      }
+    }
+  }
+
+  @Test void shouldRefuseToReadTheChangesOfAnAppendView() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM s (k VARCHAR, x BIGINT) WITH (connector = 'memory')");
+      s.execute("CREATE MATERIALIZED VIEW big AS SELECT k, x FROM s WHERE x > 10");
+      SQLException e = assertThrows(SQLException.class, () -> s.execute(
+          "SELECT STREAM k, COUNT(*) FROM big GROUP BY k"));
+      assertEquals("0A000", e.getSQLState());
+      assertEquals("A continuous query cannot read materialized view BIG yet: it is an EMIT"
+          + " APPEND view, and only the changes of EMIT UPDATE views can be read. Read the"
+          + " stream the view reads instead, or query the view with a plain SELECT",
+          e.getMessage());
+    }
+  }
+
   @Test void shouldResumeBothViewsAfterARestartWithoutCountingTwice() throws Exception {
     String url = "jdbc:freshet:dataDir=" + dataDir;
     try {
