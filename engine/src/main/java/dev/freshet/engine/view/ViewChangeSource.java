@@ -162,8 +162,16 @@ final class ViewChangeSource implements Source {
     }
   }
 
+  /**
+   * {@inheritDoc} Closing the handle (the reader's query stops) also releases the version the
+   * source pinned, so that a dropped reader holds none of the view's versions.
+   */
   @Override public AutoCloseable onNewData(Runnable listener) {
-    return view.onPublished(listener);
+    AutoCloseable registration = view.onPublished(listener);
+    return () -> {
+      registration.close();
+      release();
+    };
   }
 
   /** What a changed group hands on. */
