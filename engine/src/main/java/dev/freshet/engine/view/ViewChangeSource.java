@@ -33,8 +33,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * a reader never sees a batch the view could still run again. The changes come from the view's
  * state stores, which keep those of the last {@code min.batches.to.retain} versions; besides, the
  * source pins the version it last read up to, and if the changes after it are gone compares that
- * version with the new one. A range neither can answer (the reader lagged behind, then the engine
- * restarted) fails the reader's query with 55000: never a silent skip.
+ * version with the new one (after a restart, the version as the state still keeps it). A range
+ * none of these can answer (the reader lagged behind, then the engine restarted) fails the
+ * reader's query with 55000: never a silent skip.
  */
 final class ViewChangeSource implements Source {
   private final StateViewResult view;
@@ -65,10 +66,17 @@ final class ViewChangeSource implements Source {
         forEachEntry(next, (key, value) -> add(key, value, rows));
       } else if (!view.readStateChanges(start, end,
           (key, oldValue, newValue) -> change(key, oldValue, newValue, rows))) {
-        if (lastRead == null || lastReadVersion != start) {
-          throw changesGone(start);
+        if (lastRead != null && lastReadVersion == start) {
+          compare(lastRead, next, rows);
+        } else {
+          // No pin (the reader restarted): the state may still keep the version itself.
+          List<PinnedStateStore<Object, Object[]>> before = pinOrFail(start);
+          try {
+            compare(before, next, rows);
+          } finally {
+            before.forEach(PinnedStateStore::close);
+          }
         }
-        compare(lastRead, next, rows);
       }
     } catch (RuntimeException e) {
       next.forEach(PinnedStateStore::close);
@@ -143,6 +151,17 @@ final class ViewChangeSource implements Source {
       for (Map.Entry<Object, Object[]> e : partition.entries()) {
         action.accept(e.getKey(), e.getValue());
       }
+    }
+  }
+
+  /** Version {@code start} of the view's state, pinned, or the reader's failure. */
+  private List<PinnedStateStore<Object, Object[]>> pinOrFail(long start) {
+    try {
+      return view.pinVersion(start);
+    } catch (RuntimeException e) {
+      RuntimeException gone = changesGone(start);
+      gone.addSuppressed(e);
+      throw gone;
     }
   }
 
