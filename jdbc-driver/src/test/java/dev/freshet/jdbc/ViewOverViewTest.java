@@ -126,16 +126,64 @@ class ViewOverViewTest {
     }
   }
 
-  @Test void shouldRefuseToReadTheChangesOfAnAppendView() throws Exception {
+  @Test void shouldReadTheNewRowsOfAnAppendViewAsAnAppendOnlyInput() throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
          Statement s = c.createStatement()) {
       s.execute("CREATE STREAM s (k VARCHAR, x BIGINT) WITH (connector = 'memory')");
       s.execute("CREATE MATERIALIZED VIEW big AS SELECT k, x FROM s WHERE x > 10");
+      s.execute("INSERT INTO s VALUES ('a', 11), ('a', 5), ('b', 20)");
+      awaitRows(s, "SELECT k, x FROM big", List.of(row("a", 11L), row("b", 20L)));
+      // Created after big's first batch: it reads big's rows from the beginning.
+      s.execute("CREATE MATERIALIZED VIEW per_k AS SELECT k, COUNT(*) AS n, MIN(x) AS lo"
+          + " FROM big GROUP BY k");
+      try (Statement pushStatement = c.createStatement();
+           ResultSet push = pushStatement.executeQuery("SELECT STREAM k, x * 2 AS y FROM big"
+               + " WHERE k = 'a'")) {
+        assertEquals(List.of(row("a", 22L, "INSERT")), read(push, 1));
+        awaitRows(s, "SELECT k, n, lo FROM per_k", List.of(row("a", 1L, 11L), row("b", 1L, 20L)));
+        s.execute("INSERT INTO s VALUES ('a', 30), ('c', 1)");
+        awaitRows(s, "SELECT k, n, lo FROM per_k", List.of(row("a", 2L, 11L), row("b", 1L, 20L)));
+        assertEquals(List.of(row("a", 60L, "INSERT")), read(push, 1));
+      }
+    }
+  }
+
+  @Test void shouldKeepTheWindowsTheUpstreamViewEvicted() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID()
+            + ";timeZone=UTC");
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM events (k VARCHAR, ts TIMESTAMP(3),"
+          + " WATERMARK FOR ts AS ts - INTERVAL '10' SECOND) WITH (connector = 'memory')");
+      s.execute("CREATE MATERIALIZED VIEW per_window AS SELECT TUMBLE_START(ts, INTERVAL '5'"
+          + " SECOND) AS ws, COUNT(*) AS n FROM events GROUP BY TUMBLE(ts, INTERVAL '5' SECOND)");
+      s.execute("CREATE MATERIALIZED VIEW sizes AS SELECT n, COUNT(*) AS windows"
+          + " FROM per_window GROUP BY n");
+      s.execute("INSERT INTO events VALUES ('a', TIMESTAMP '1970-01-01 00:00:00'),"
+          + " ('a', TIMESTAMP '1970-01-01 00:00:01'), ('a', TIMESTAMP '1970-01-01 00:00:06')");
+      awaitRows(s, "SELECT n, windows FROM sizes", List.of(row(2L, 1L), row(1L, 1L)));
+      // The watermark passes both windows: they leave the state, not the view, nor sizes.
+      s.execute("INSERT INTO events VALUES ('a', TIMESTAMP '1970-01-01 00:00:30')");
+      awaitRows(s, "SELECT SUM(state_rows_removed) FROM sys.query_progress"
+          + " WHERE name = 'PER_WINDOW'", List.of(row(2L)));
+      awaitRows(s, "SELECT n, windows FROM sizes", List.of(row(2L, 1L), row(1L, 2L)));
+      // A view created now reads the evicted windows with the rest.
+      s.execute("CREATE MATERIALIZED VIEW sizes_later AS SELECT n, COUNT(*) AS windows"
+          + " FROM per_window GROUP BY n");
+      awaitRows(s, "SELECT n, windows FROM sizes_later", List.of(row(2L, 1L), row(1L, 2L)));
+    }
+  }
+
+  @Test void shouldRefuseToReadTheChangesOfACompleteView() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM s (k VARCHAR, x BIGINT) WITH (connector = 'memory')");
+      s.execute("CREATE MATERIALIZED VIEW totals AS SELECT k, COUNT(*) AS n FROM s GROUP BY k"
+          + " EMIT COMPLETE");
       SQLException e = assertThrows(SQLException.class, () -> s.execute(
-          "SELECT STREAM k, COUNT(*) FROM big GROUP BY k"));
+          "SELECT STREAM n, COUNT(*) FROM totals GROUP BY n"));
       assertEquals("0A000", e.getSQLState());
-      assertEquals("A continuous query cannot read materialized view BIG yet: it is an EMIT"
-          + " APPEND view, and only the changes of EMIT UPDATE views can be read. Read the"
+      assertEquals("A continuous query cannot read materialized view TOTALS yet: it is an EMIT"
+          + " COMPLETE view, and only EMIT UPDATE and EMIT APPEND views can be read. Read the"
           + " stream the view reads instead, or query the view with a plain SELECT",
           e.getMessage());
     }

@@ -52,7 +52,7 @@ final class ViewChangeScans {
   /**
    * {@code rel} with each scan of a materialized view replaced by a scan of the view's changes.
    *
-   * @throws PlanningException (0A000) if a view cannot hand out its changes (an APPEND view)
+   * @throws PlanningException (0A000) if a view cannot hand out its changes (a COMPLETE view)
    */
   static RelNode scanChanges(RelNode rel) throws PlanningException {
     List<PlanningException> failed = new ArrayList<>();
@@ -66,7 +66,7 @@ final class ViewChangeScans {
         if (changes.isEmpty()) {
           failed.add(PlannerErrors.notSupported("A continuous query cannot read materialized"
                   + " view " + view.name() + " yet: it is an EMIT " + view.outputMode()
-                  + " view, and only the changes of EMIT UPDATE views can be read",
+                  + " view, and only EMIT UPDATE and EMIT APPEND views can be read",
               "Read the stream the view reads instead, or query the view with a plain SELECT"));
           return scan;
         }

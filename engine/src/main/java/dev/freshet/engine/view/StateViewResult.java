@@ -110,6 +110,14 @@ public final class StateViewResult extends PublishedResult {
     return java.util.Optional.of(new ViewChangeSource(this));
   }
 
+  /**
+   * The rows of the groups the watermark evicted up to state version {@code stateVersion}: part
+   * of the view at that version beside the state's groups. None without an event-time key.
+   */
+  Iterable<Object[]> evictedRows(long stateVersion) {
+    return evicted == null ? java.util.List.of() : evicted.snapshot(stateVersion - 1).rows();
+  }
+
   /** Whether the watermark evicts groups: then a group leaving the state stays in the view. */
   boolean evicts() {
     return evicted != null;

@@ -64,6 +64,9 @@ final class ViewChangeSource implements Source {
       if (start == 0) {
         // From the beginning: every row of the version read up to is new.
         forEachEntry(next, (key, value) -> add(key, value, rows));
+        for (Object[] row : view.evictedRows(end)) {
+          rows.accept(marked(row, ChangelogInput.ADD));
+        }
       } else if (!view.readStateChanges(start, end,
           (key, oldValue, newValue) -> change(key, oldValue, newValue, rows))) {
         if (lastRead != null && lastReadVersion == start) {

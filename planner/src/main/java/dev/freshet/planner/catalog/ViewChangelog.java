@@ -9,10 +9,11 @@ import org.apache.calcite.rel.type.RelProtoDataType;
 
 /**
  * The changes of a materialized view, as a continuous query that reads the view scans them: a
- * stream named after the view whose offsets are the view's versions. Over an UPDATE or COMPLETE
- * view a change takes back the old row of a group and adds its new one, so the stream
- * {@link #retracts()}: its source's rows end with one more element, the
- * {@link dev.freshet.executor.operators.ChangelogInput} marker.
+ * stream named after the view whose offsets are the view's versions. Over an UPDATE view a change
+ * takes back the old row of a group and adds its new one, so the stream {@link #retracts()}: its
+ * source's rows end with one more element, the
+ * {@link dev.freshet.executor.operators.ChangelogInput} marker. Over an APPEND view the stream is
+ * the view's new rows, which never retract.
  *
  * <pre>{@code
  * // CREATE MATERIALIZED VIEW w AS SELECT c, COUNT(*) FROM v GROUP BY c
@@ -35,7 +36,7 @@ public final class ViewChangelog extends StreamTable {
    *
    * @param rowType the view's columns
    * @param source the view's versions: offset {@code n} is its batch {@code n - 1}
-   * @param retracts whether a change may take a row back (UPDATE and COMPLETE views)
+   * @param retracts whether a change may take a row back (UPDATE views)
    */
   public ViewChangelog(ViewTable view, RelProtoDataType rowType, Source source,
       boolean retracts) {

@@ -104,7 +104,7 @@ public final class ViewTable extends AbstractTable implements ProjectableFiltera
 
   /**
    * A new stream of the view's changes for a continuous query that reads the view, or empty if
-   * its result cannot hand them out (an APPEND view).
+   * its result cannot hand them out (a COMPLETE view).
    */
   public java.util.Optional<ViewChangelog> changelog() {
     return result.newChangeSource().map(source -> new ViewChangelog(this, rowType, source,
