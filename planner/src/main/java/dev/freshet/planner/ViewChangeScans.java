@@ -36,7 +36,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <pre>{@code
  * // CREATE MATERIALIZED VIEW w AS SELECT c % 3 AS g, COUNT(*) FROM v GROUP BY c % 3
- * RelNode rel = ViewChangeScans.scanChanges(converted);   // LogicalTableScan(table=[[FRESHET, V, CHANGES]])
+ * RelNode rel = ViewChangeScans.scanChanges(converted);
+ * // LogicalTableScan(table=[[FRESHET, V, CHANGES]]) where the view was scanned
  * ViewChangeScans.check(normalized, emit);                // one aggregation, UPDATE or COMPLETE
  * }</pre>
  *

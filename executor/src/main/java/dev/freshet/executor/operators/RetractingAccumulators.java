@@ -41,7 +41,8 @@ final class RetractingAccumulators {
       break;
     case SUM:
     case SUM0:
-      accumulator = new SignedSum(slot, call.argIndex(), Accumulator.Addition.of(call.resultKind()));
+      accumulator = new SignedSum(slot, call.argIndex(),
+          Accumulator.Addition.of(call.resultKind()));
       break;
     case MIN:
     case MAX:

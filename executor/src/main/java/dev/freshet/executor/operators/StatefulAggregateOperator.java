@@ -275,7 +275,9 @@ public final class StatefulAggregateOperator implements StatefulOperator {
    * @param inputTypes per input column its vector type, null for a column that has none
    */
   public boolean acceptsVectors(VectorType[] inputTypes) {
-    return !retracting && VectorAggregateInput.supports(spec.keyIndexes(), spec.partialCalls(), inputTypes);
+    // Vectors only add; a retracting input keeps the row path.
+    return !retracting
+        && VectorAggregateInput.supports(spec.keyIndexes(), spec.partialCalls(), inputTypes);
   }
 
   /**
