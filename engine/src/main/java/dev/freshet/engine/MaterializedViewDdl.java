@@ -14,6 +14,7 @@ import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewChangelog;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.BatchTime;
 import dev.freshet.planner.exec.ExecPlan;
@@ -93,7 +94,6 @@ final class MaterializedViewDdl {
       emit = ((SqlEmit) query).mode();
       query = ((SqlEmit) query).query();
     }
-    ViewReferences.rejectInContinuousQuery(engine, query, sql);
     FreshetPlanner planner = engine.planner();
     // Every check that can fail comes before the checkpoint and the state stores are opened;
     // what a later failure finds opened is closed again (below).
@@ -162,7 +162,12 @@ final class MaterializedViewDdl {
     try {
       synchronized (engine.ddlLock()) {
         for (StreamTable source : sources) {
-          if (catalog.stream(source.name()).orElse(null) != source) {
+          if (source instanceof ViewChangelog changes) {
+            if (catalog.view(changes.name()).orElse(null) != changes.view()) {
+              // The view read was dropped while this one was being planned.
+              throw CatalogErrors.viewNotFound(changes.name());
+            }
+          } else if (catalog.stream(source.name()).orElse(null) != source) {
             // Dropped (or dropped and created again) while the query was being planned.
             throw CatalogErrors.streamNotFound(source.name());
           }
@@ -230,6 +235,13 @@ final class MaterializedViewDdl {
       List<String> sinks = SinkDdl.readersOf(engine, name);
       if (!sinks.isEmpty() && catalog.view(name).isPresent()) {
         throw CatalogErrors.inUseBySinks("materialized view", name, sinks);
+      }
+      // A view that reads this one's changes could never change again: it goes first.
+      List<String> readers = catalog.views().stream()
+          .filter(v -> !v.name().equals(name) && v.sources().contains(name))
+          .map(ViewTable::name).toList();
+      if (!readers.isEmpty() && catalog.view(name).isPresent()) {
+        throw CatalogErrors.inUseByViews("materialized view", name, readers);
       }
       dropped = catalog.dropView(name);
     }

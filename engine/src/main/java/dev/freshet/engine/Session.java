@@ -427,7 +427,6 @@ public final class Session {
       ViewFeed.checkEmit(feed.get().getKey(), emit);
       return ViewFeed.open(engine, options, feed.get().getKey(), feed.get().getValue());
     }
-    ViewReferences.rejectInContinuousQuery(engine, query, sql);
     PlannedQuery plan = Errors.fromPlanner(
         () -> engine.planner().planQuery(query, emit, options.statePartitions(),
             options.maxWindowsPerRow()));

@@ -136,7 +136,7 @@ final class SinkDdl {
       emit = sqlEmit.mode();
       query = sqlEmit.query();
     }
-    ViewReferences.rejectInContinuousQuery(engine, query, sql);
+    ViewReferences.rejectInSinkQuery(engine, query, sql);
     // An UPDATE result with HAVING: the condition becomes a column, so that a group it stops
     // admitting is deleted from the target (a tombstone in a topic) instead of staying there.
     boolean havingAsColumn = emit != EmitMode.APPEND && emit != EmitMode.COMPLETE

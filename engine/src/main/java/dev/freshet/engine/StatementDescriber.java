@@ -97,7 +97,6 @@ public final class StatementDescriber {
       return new StatementDescription(StatementDescription.Kind.PUSH,
           ViewFeed.columns(engine, feed.get().getKey()));
     }
-    ViewReferences.rejectInContinuousQuery(engine, query, sql);
     PlannedQuery plan = Errors.fromPlanner(
         () -> engine.planner().planQuery(query, emit, session.statePartitions(),
             session.maxWindowsPerRow()));

@@ -136,7 +136,7 @@ final class ViewOutputs {
       StreamingPipeline pipeline = builder.build(plan, sources);
       // After a restart, a COMPLETE view's rows are computed again from the committed state.
       ExecPlanBuilder.AfterAggregate completeRows = layout == Layout.COMPLETE
-          ? builder.buildAfterAggregate(plan) : null;
+          ? builder.buildAfterAggregate(plan, sources) : null;
       return new ViewOutputs(view, queryId, engine.results(), layout, rowType, keyColumn,
           checkpoint, stores, viewStores, pipeline, null, completeRows, false);
     } catch (RuntimeException e) {

@@ -61,12 +61,13 @@ final class ViewReferences {
   }
 
   /**
-   * Fails if the continuous query of statement {@code sql} (a push query or the body of
-   * {@code CREATE MATERIALIZED VIEW}) reads a materialized view, which the executor cannot do.
+   * Fails if the query of {@code CREATE SINK} statement {@code sql} reads a materialized view:
+   * a sink cannot write the deletions that reading a view's changes brings yet. (Push queries
+   * and views read a view's changes.)
    *
    * @param query the parsed query, used for the cheap check
    */
-  static void rejectInContinuousQuery(Engine engine, SqlNode query, String sql)
+  static void rejectInSinkQuery(Engine engine, SqlNode query, String sql)
       throws SQLException {
     Catalog catalog = engine.catalog();
     if (!mentionsView(catalog, identifiers(query))) {
@@ -89,11 +90,9 @@ final class ViewReferences {
     }
     if (!views.isEmpty()) {
       String names = views.stream().map(ViewTable::name).collect(Collectors.joining(", "));
-      throw Errors.notSupported("A continuous query cannot read a materialized view yet,"
-          + " and " + names + (views.size() == 1 ? " is one" : " are") + ". Read the stream"
-          + " the view reads instead, query the view with a plain SELECT (without STREAM or"
-          + " EMIT) to get its current result, or subscribe with SELECT STREAM * FROM "
-          + views.get(0).name() + " to get its rows and then their changes");
+      throw Errors.notSupported("A sink's query cannot read a materialized view yet, and "
+          + names + (views.size() == 1 ? " is one" : " are") + ". Read the stream the view"
+          + " reads instead");
     }
   }
 

@@ -151,7 +151,8 @@ public final class FreshetPlanner {
     rejectSortBelowTheTop(query);
     SqlNode node = SessionEnds.rewrite(withoutStreamKeyword(query));
     Converter converter = new Converter();
-    RelNode rel = converter.toRel(node);
+    // A view a continuous query reads is read as its changes, version by version.
+    RelNode rel = ViewChangeScans.scanChanges(converter.toRel(node));
     if (!StreamingRels.isStreaming(rel) && readsStream(node) && aggregatesAnAggregation(node)) {
       // The conversion replaced the inner aggregation, whose value nothing reads, by a row.
       throw OutputModeChecker.chainedAggregation(
@@ -162,6 +163,7 @@ public final class FreshetPlanner {
         CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE),
         FreshetRules.STREAM_DEDUPLICATE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
     RowNumberFilter.rejectUnconverted(normalized);
+    ViewChangeScans.check(normalized, emit);
     OutputMode mode = OutputModeChecker.check(normalized, emit);
     List<StreamTable> sources = streamsOf(normalized);
 

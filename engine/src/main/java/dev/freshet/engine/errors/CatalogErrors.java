@@ -68,8 +68,16 @@ public final class CatalogErrors {
 
   /** A stream that cannot be dropped because materialized views read it. */
   public static SQLException streamInUse(String name, List<String> views) {
+    return inUseByViews("stream", name, views);
+  }
+
+  /**
+   * {@code DROP} of an object that materialized views read, e.g. a materialized view that
+   * another one reads: {@code kind} is {@code "materialized view"}.
+   */
+  public static SQLException inUseByViews(String kind, String name, List<String> views) {
     String list = String.join(", ", views);
-    return Errors.of(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "Cannot drop stream '" + name
+    return Errors.of(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "Cannot drop " + kind + " '" + name
         + "': materialized view" + (views.size() == 1 ? " " : "s ") + list
         + (views.size() == 1 ? " reads" : " read") + " it. Drop "
         + (views.size() == 1 ? "the view" : "them") + " first: DROP MATERIALIZED VIEW "

@@ -281,7 +281,9 @@ public final class PushQuery implements AutoCloseable {
       int kindColumn = upsert.kindColumn();
       for (Object[] row : rows) {
         Object key = keyOf(row);
-        RowKind kind = kindColumn >= 0 && row[kindColumn] == RowKind.DELETE ? RowKind.DELETE
+        // A null new-key flag: an aggregation over a view's changes deleted the group.
+        RowKind kind = kindColumn >= 0 && row[kindColumn] == RowKind.DELETE
+            || kindColumn < 0 && row[newKeyColumn] == null ? RowKind.DELETE
             : Boolean.TRUE.equals(row[newKeyColumn]) ? RowKind.INSERT : RowKind.UPDATE;
         Object[] previous = unread.remove(key);
         Object unreadKind = previous == null ? null : previous[visible + 1];

@@ -95,6 +95,16 @@ public final class AppendViewResult extends PublishedResult {
     };
   }
 
+  /** {@inheritDoc} The view's new rows, batch by batch ({@link AppendedChangeSource}). */
+  @Override public java.util.Optional<dev.freshet.executor.source.Source> newChangeSource() {
+    return java.util.Optional.of(new AppendedChangeSource(this));
+  }
+
+  /** The view's rows, every batch's. */
+  AppendedRows rows() {
+    return rows;
+  }
+
   /** {@inheritDoc} Then closes the rows' file. */
   @Override public void close() {
     super.close();

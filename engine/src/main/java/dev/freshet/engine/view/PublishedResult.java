@@ -55,7 +55,23 @@ public abstract class PublishedResult implements VersionedResult, AutoCloseable 
         gate.committed(next.batchId(), changes);
       }
     }
+    for (Runnable listener : publishListeners) {
+      listener.run();
+    }
   }
+
+  /**
+   * Runs {@code listener} whenever a version is published (on the batch thread; it must be
+   * cheap): how a continuous query reading the view learns of new changes.
+   *
+   * @return a handle that unregisters the listener
+   */
+  public AutoCloseable onPublished(Runnable listener) {
+    publishListeners.add(listener);
+    return () -> publishListeners.remove(listener);
+  }
+
+  private final CopyOnWriteArrayList<Runnable> publishListeners = new CopyOnWriteArrayList<>();
 
   /**
    * Keeps batch {@code next}'s version and changes until {@link #publishStaged}: a batch is

@@ -105,6 +105,54 @@ public final class StateViewResult extends PublishedResult {
         evicted == null ? null : evicted.snapshot(batchId));
   }
 
+  /** {@inheritDoc} The view's changes, read from its state stores ({@link ViewChangeSource}). */
+  @Override public java.util.Optional<dev.freshet.executor.source.Source> newChangeSource() {
+    return java.util.Optional.of(new ViewChangeSource(this));
+  }
+
+  /**
+   * The rows of the groups the watermark evicted up to state version {@code stateVersion}: part
+   * of the view at that version beside the state's groups. None without an event-time key.
+   */
+  Iterable<Object[]> evictedRows(long stateVersion) {
+    return evicted == null ? java.util.List.of() : evicted.snapshot(stateVersion - 1).rows();
+  }
+
+  /** Whether the watermark evicts groups: then a group leaving the state stays in the view. */
+  boolean evicts() {
+    return evicted != null;
+  }
+
+  /**
+   * State version {@code stateVersion} (batch {@code stateVersion - 1}) of every partition,
+   * pinned; the caller closes the pins.
+   */
+  List<PinnedStateStore<Object, Object[]>> pinVersion(long stateVersion) {
+    return pinAll(stateVersion);
+  }
+
+  /**
+   * Hands {@code visitor} the changes of state versions {@code from + 1} to {@code to}, per
+   * partition in version order; false, having handed nothing, if a partition no longer keeps
+   * them.
+   */
+  boolean readStateChanges(long from, long to, ViewChangeSource.GroupChange visitor) {
+    try {
+      for (StateStoreProvider<Object, Object[]> p : partitions) {
+        if (p.oldestChangesVersion() > from) {
+          return false;
+        }
+      }
+    } catch (UnsupportedOperationException e) {
+      return false;
+    }
+    for (StateStoreProvider<Object, Object[]> p : partitions) {
+      p.readChanges(from, to, (version, key, oldValue, newValue) ->
+          visitor.change(key, oldValue, newValue));
+    }
+    return true;
+  }
+
   /** Whether {@link #publish} needs the state keys of the evicted groups (lookups by key). */
   public boolean keysEvicted() {
     return evicted != null && keyColumn >= 0;
@@ -301,15 +349,16 @@ public final class StateViewResult extends PublishedResult {
   /**
    * The change row of one group in batch {@code batchId}, from its saved values before and
    * after; null if nothing a reader sees changed (a group the watermark evicted leaves the state,
-   * not the view).
+   * not the view; one that a retracting input emptied leaves both: a DELETE).
    */
   private @Nullable Object[] change(long batchId, Object key, Object @Nullable [] oldValue,
       Object @Nullable [] newValue) {
-    if (newValue == null) {
+    if (newValue == null && evicted != null) {
       return null;
     }
     Object[] was = oldValue == null ? null : finalizer.row(key, oldValue);
-    Object[] is = finalizer.row(key, newValue);
+    // Without a watermark a group leaves the state only when a retracting input empties it.
+    Object[] is = newValue == null ? null : finalizer.row(key, newValue);
     if (is != null) {
       return ViewChanges.row(is, columns, batchId, was == null ? RowKind.INSERT : RowKind.UPDATE,
           key);

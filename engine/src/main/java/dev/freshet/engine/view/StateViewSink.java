@@ -71,6 +71,15 @@ public final class StateViewSink implements Sink {
         continue;
       }
       Object key = finalizer.keyOf(row);
+      if (change == GroupChange.DELETED) {
+        // A retracting input emptied the group: it leaves the view, as the row a reader has.
+        @Nullable Object[] was = finalizer.filters() ? result.publishedRow(key)
+            : finalizer.rowOfEmitted(row);
+        if (was != null) {
+          changes.add(ViewChanges.row(was, columns, batchId, RowKind.DELETE, key));
+        }
+        continue;
+      }
       Object[] is = finalizer.rowOfEmitted(row);
       @Nullable Object[] was = change == GroupChange.NEW ? null
           : finalizer.filters() ? result.publishedRow(key) : is;

@@ -29,6 +29,14 @@ abstract class Accumulator {
   /** Folds the argument of {@code row} into {@code buffer[slot]}. */
   abstract void accumulate(Object[] buffer, Object[] row);
 
+  /**
+   * Takes the argument of {@code row} back out of {@code buffer[slot]}: only the accumulators of
+   * an aggregation over a retracting input can ({@link RetractingAccumulators}).
+   */
+  void retract(Object[] buffer, Object[] row) {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot retract");
+  }
+
   /** The SQL value of the slot value {@code buffer}; the slot value itself unless overridden. */
   Object result(Object buffer) {
     return buffer;
@@ -48,6 +56,11 @@ abstract class Accumulator {
         ? new DistinctValues(slot, call.argIndex(), DistinctSet.of(call))
         : ofPartial(call, slot);
     return call.hasFilter() ? new Filtered(accumulator, call.filterArg()) : accumulator;
+  }
+
+  /** {@code accumulator} counting only rows whose column {@code filterArg} is TRUE. */
+  static Accumulator filtered(Accumulator accumulator, int filterArg) {
+    return new Filtered(accumulator, filterArg);
   }
 
   /**
@@ -341,6 +354,12 @@ abstract class Accumulator {
       }
     }
 
+    @Override void retract(Object[] buffer, Object[] row) {
+      if (Boolean.TRUE.equals(row[filterArg])) {
+        accumulator.retract(buffer, row);
+      }
+    }
+
     @Override Object result(Object buffer) {
       return accumulator.result(buffer);
     }
@@ -353,7 +372,7 @@ abstract class Accumulator {
   /**
    * Addition of SQL numbers in the representation of a SUM's result, chosen once per call.
    */
-  private enum Addition {
+  enum Addition {
     /** Exact integers, kept as a long; overflow is an error, not a wrapped sum. */
     LONG {
       @Override Object zero() {
@@ -390,6 +409,18 @@ abstract class Accumulator {
 
     /** The sum of no values, for {@code $SUM0}. */
     abstract Object zero();
+
+    /** Returns {@code -v}, in this addition's representation: what a retraction adds. */
+    Object negate(Object v) {
+      switch (this) {
+      case LONG:
+        return Math.negateExact(((Number) v).longValue());
+      case DOUBLE:
+        return -((Number) v).doubleValue();
+      default:
+        return (v instanceof BigDecimal ? (BigDecimal) v : new BigDecimal(v.toString())).negate();
+      }
+    }
 
     /** Returns {@code sum + v}; {@code sum} is null before the first value. */
     abstract Object add(Object sum, Object v);

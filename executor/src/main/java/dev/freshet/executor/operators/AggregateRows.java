@@ -32,7 +32,10 @@ public final class AggregateRows {
     this.keys = new KeyExtractor(leading);
     this.merge = new Accumulator[spec.mergeCalls().size()];
     for (int i = 0; i < merge.length; i++) {
-      merge[i] = Accumulator.merge(spec.mergeCalls().get(i), keyCount + i);
+      merge[i] = spec.retracting()
+          ? RetractingAccumulators.merge(spec.partialCalls().get(i), spec.mergeCalls().get(i),
+              keyCount + i)
+          : Accumulator.merge(spec.mergeCalls().get(i), keyCount + i);
     }
     this.width = keyCount + merge.length;
   }

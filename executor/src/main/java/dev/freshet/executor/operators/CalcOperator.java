@@ -62,6 +62,29 @@ public final class CalcOperator implements Operator {
     }
   }
 
+  /** Retracts the calc's output of {@code row}, if the row passes its condition. */
+  @Override public void retract(Object[] row) {
+    Object[] out = this.out;
+    if (out == null) {
+      out = this.out = new Object[outputFieldCount];
+    }
+    boolean accepted;
+    if (skipped == null) {
+      accepted = calc.apply(row, out);
+    } else {
+      try {
+        accepted = calc.apply(row, out);
+      } catch (RuntimeException e) {
+        // Its addition was dropped the same way, by the same deterministic expressions.
+        skipped.dropped(e);
+        return;
+      }
+    }
+    if (accepted) {
+      downstream.retract(out);
+    }
+  }
+
   @Override public void finishBatch(BatchContext batch) {
     downstream.finishBatch(batch);
   }

@@ -21,6 +21,11 @@ public final class GroupChange {
    * its last value. A group may be updated and then evicted in one batch: two rows.
    */
   public static final byte EVICTED = 2;
+  /**
+   * A retracting input took back the group's last row: the batch deleted it from the state; the
+   * row holds its value before the batch.
+   */
+  public static final byte DELETED = 3;
 
   private GroupChange() {
   }

@@ -24,6 +24,22 @@ public interface Operator {
   /** Processes one row of the current batch. */
   void push(Object[] row);
 
+  /**
+   * Takes back one row pushed in this or an earlier batch: the input reads the changes of a view,
+   * whose updated or deleted rows retract their old values ({@link ChangelogInput}). Row-by-row
+   * operators forward the retraction as they would the row; an aggregation over a retracting
+   * input inverts it. The planner lets only those read a retracting input, so the default
+   * refuses.
+   *
+   * <pre>{@code
+   * calc.retract(oldRow);   // the calc's output of oldRow is retracted downstream
+   * }</pre>
+   */
+  default void retract(Object[] row) {
+    throw new UnsupportedOperationException(getClass().getSimpleName()
+        + " cannot take back a row: only calcs and an aggregation read a view's changes");
+  }
+
   /** Ends the current micro-batch; stateful operators commit their state here. */
   void finishBatch(BatchContext batch);
 

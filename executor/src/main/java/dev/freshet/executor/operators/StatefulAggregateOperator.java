@@ -46,6 +46,12 @@ import java.util.function.Consumer;
  * {@link GroupChange} byte, and the groups the watermark evicts are emitted too, marked
  * {@link GroupChange#EVICTED}: what a materialized view reading this state needs to know.
  *
+ * <p><b>Retracting input.</b> Over a view's changes ({@link StatefulAggregateSpec#retracting()})
+ * rows also arrive as {@link #retract retractions}: the accumulators then invert
+ * ({@link RetractingAccumulators}), a hidden slot counts each group's rows, and a group with none
+ * left is removed from the state and emitted once more, as it was, marked
+ * {@link GroupChange#DELETED} (its new-key flag null). The appending path is unchanged.
+ *
  * <p>Per key and batch it does one state read and one state write; values are immutable once saved,
  * so an aborted batch leaves the previous version intact.
  *
@@ -103,6 +109,8 @@ public final class StatefulAggregateOperator implements StatefulOperator {
   private final MemoryAccount[] groupAccounts;
   /** The estimate of the state's keys, set before each commit. */
   private MemoryAccount stateAccount;
+  /** Whether the input retracts rows: see {@link StatefulAggregateSpec#retracting()}. */
+  private final boolean retracting;
   /** Per input task, its columnar input, or null (see {@link #vectorInput}). */
   private final VectorAggregateInput[] vectorInputs;
 
@@ -166,11 +174,23 @@ public final class StatefulAggregateOperator implements StatefulOperator {
       leading[i] = i;
     }
     this.partialRowKeys = new KeyExtractor(leading);
-    this.partial = new Accumulator[spec.partialCalls().size()];
-    this.merge = new Accumulator[spec.mergeCalls().size()];
-    for (int i = 0; i < partial.length; i++) {
-      partial[i] = Accumulator.partial(spec.partialCalls().get(i), keyCount + i);
-      merge[i] = Accumulator.merge(spec.mergeCalls().get(i), keyCount + i);
+    int calls = spec.partialCalls().size();
+    // Over a retracting input one more, hidden slot counts the group's rows: none left, and the
+    // group is deleted.
+    this.retracting = spec.retracting();
+    this.partial = new Accumulator[calls + (retracting ? 1 : 0)];
+    this.merge = new Accumulator[partial.length];
+    for (int i = 0; i < calls; i++) {
+      AggregateCall partialCall = spec.partialCalls().get(i);
+      partial[i] = retracting ? RetractingAccumulators.partial(partialCall, keyCount + i)
+          : Accumulator.partial(partialCall, keyCount + i);
+      merge[i] = retracting ? RetractingAccumulators.merge(partialCall,
+          spec.mergeCalls().get(i), keyCount + i)
+          : Accumulator.merge(spec.mergeCalls().get(i), keyCount + i);
+    }
+    if (retracting) {
+      partial[calls] = RetractingAccumulators.rowCount(keyCount + calls);
+      merge[calls] = RetractingAccumulators.rowCountMerge(keyCount + calls, keyCount + calls);
     }
     this.rows = new AggregateRows(spec);
     this.batchGroups = new PartialGroups[inputTasks][spec.numPartitions()];
@@ -217,6 +237,10 @@ public final class StatefulAggregateOperator implements StatefulOperator {
         aggregate(task, row);
       }
 
+      @Override public void retract(Object[] row) {
+        retractRow(task, row);
+      }
+
       @Override public void finishBatch(BatchContext batch) {
       }
 
@@ -251,7 +275,9 @@ public final class StatefulAggregateOperator implements StatefulOperator {
    * @param inputTypes per input column its vector type, null for a column that has none
    */
   public boolean acceptsVectors(VectorType[] inputTypes) {
-    return VectorAggregateInput.supports(spec.keyIndexes(), spec.partialCalls(), inputTypes);
+    // Vectors only add; a retracting input keeps the row path.
+    return !retracting
+        && VectorAggregateInput.supports(spec.keyIndexes(), spec.partialCalls(), inputTypes);
   }
 
   /**
@@ -372,8 +398,35 @@ public final class StatefulAggregateOperator implements StatefulOperator {
     aggregate(0, row);
   }
 
+  /**
+   * Takes {@code row}, pushed in this or an earlier batch, back out of its group: only over a
+   * retracting input ({@link StatefulAggregateSpec#retracting()}).
+   */
+  @Override public void retract(Object[] row) {
+    retractRow(0, row);
+  }
+
   /** Folds {@code row} into the partial aggregate of its key in input task {@code task}'s groups. */
   private void aggregate(int task, Object[] row) {
+    Object[] buffer = partialBuffer(task, row);
+    for (Accumulator a : partial) {
+      a.accumulate(buffer, row);
+    }
+  }
+
+  /** Takes {@code row} out of the partial aggregate of its key in input task {@code task}'s. */
+  private void retractRow(int task, Object[] row) {
+    if (!retracting) {
+      throw new UnsupportedOperationException("this aggregation's input retracts nothing");
+    }
+    Object[] buffer = partialBuffer(task, row);
+    for (Accumulator a : partial) {
+      a.retract(buffer, row);
+    }
+  }
+
+  /** The partial buffer of {@code row}'s key in input task {@code task}'s groups, made if new. */
+  private Object[] partialBuffer(int task, Object[] row) {
     PartialGroups[] taskGroups = batchGroups[task];
     // The partition comes from the key's stable hash; the table has a hash of its own.
     PartialGroups groups = groups(taskGroups,
@@ -387,9 +440,7 @@ public final class StatefulAggregateOperator implements StatefulOperator {
         groupAccounts[task].set(groupCount(taskGroups) * bytesPerGroup);
       }
     }
-    for (Accumulator a : partial) {
-      a.accumulate(buffer, row);
-    }
+    return buffer;
   }
 
   @Override public void finishBatch(BatchContext batch) {
@@ -494,6 +545,8 @@ public final class StatefulAggregateOperator implements StatefulOperator {
     private int seen;
     /** Whether the last {@link #restoreAndMerge} found no saved value: the key is new. */
     private boolean restoredNothing;
+    /** The saved value the last {@link #restoreAndMerge} found, or null. */
+    private Object[] lastRestored;
     /**
      * Per input task after the first, which of its groups in this partition an earlier task's
      * group of the same key has merged already; null with one input task.
@@ -564,6 +617,10 @@ public final class StatefulAggregateOperator implements StatefulOperator {
         return;
       }
       Object[] merged = restoreAndMerge(key, task, part, vector, g);
+      if (retracting && keyCount > 0 && (Long) merged[merged.length - 1] == 0) {
+        deleteGroup(key);
+        return;
+      }
       store.put(key, merged);
       updated++;
       if (spec.outputMode() == OutputMode.UPDATE) {
@@ -573,6 +630,28 @@ public final class StatefulAggregateOperator implements StatefulOperator {
         }
         if (groupChanges) {
           row[row.length - 1] = restoredNothing ? GroupChange.NEW : GroupChange.UPDATED;
+        }
+      }
+    }
+
+    /**
+     * Deletes group {@code key}, whose rows a retracting input all took back, from the state; in
+     * UPDATE mode it emits its row before the batch, with a null new-key flag and marked
+     * {@link GroupChange#DELETED}. A group added and taken back in one batch leaves no trace.
+     */
+    private void deleteGroup(Object key) {
+      if (restoredNothing) {
+        return;
+      }
+      store.remove(key);
+      removed++;
+      if (spec.outputMode() == OutputMode.UPDATE) {
+        Object[] row = emit(key, lastRestored);
+        if (spec.emitNewKeyFlag()) {
+          row[spec.outputFieldCount() - 1] = null;
+        }
+        if (groupChanges) {
+          row[row.length - 1] = GroupChange.DELETED;
         }
       }
     }
@@ -623,6 +702,7 @@ public final class StatefulAggregateOperator implements StatefulOperator {
         VectorAggregateInput vector, int g) {
       Object[] restored = store.get(key);
       restoredNothing = restored == null;
+      lastRestored = restored;
       Object[] merged = restored == null ? newBuffer(merge) : restored.clone();
       if (keyCount > 0) {
         partialRowKeys.writeKey(key, partialRow);

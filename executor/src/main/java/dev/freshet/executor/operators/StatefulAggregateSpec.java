@@ -28,7 +28,11 @@ import java.util.List;
  *     watermark neither drops late rows nor evicts state here, and APPEND mode is impossible
  * @param emitNewKeyFlag in UPDATE mode only: whether each output row ends with one more column, a
  *     {@code Boolean} that is true when the key had no state before the batch; a push query turns
- *     it into the row kind ({@code INSERT} or {@code UPDATE}) without remembering keys itself
+ *     it into the row kind ({@code INSERT} or {@code UPDATE}) without remembering keys itself;
+ *     the flag is null for a group that a retracting input emptied (a {@code DELETE})
+ * @param retracting whether the input takes rows back ({@link Operator#retract}): the state then
+ *     keeps what inverting each aggregate needs ({@link RetractingAccumulators}) and a group
+ *     whose rows are all retracted is deleted; no DISTINCT and no event-time key
  */
 public record StatefulAggregateSpec(
     int operatorId,
@@ -38,7 +42,8 @@ public record StatefulAggregateSpec(
     OutputMode outputMode,
     int numPartitions,
     EventTimeKey eventTimeKey,
-    boolean emitNewKeyFlag) {
+    boolean emitNewKeyFlag,
+    boolean retracting) {
   public StatefulAggregateSpec {
     keyIndexes = keyIndexes.clone();
     partialCalls = List.copyOf(partialCalls);
@@ -74,6 +79,25 @@ public record StatefulAggregateSpec(
     if (emitNewKeyFlag && outputMode != OutputMode.UPDATE) {
       throw new IllegalArgumentException("only UPDATE mode emits a new-key flag, not " + outputMode);
     }
+    if (retracting && (eventTimeKey != null || outputMode == OutputMode.APPEND
+        || partialCalls.stream().anyMatch(AggregateCall::distinct))) {
+      throw new IllegalArgumentException("an aggregation over a retracting input has no"
+          + " event-time key, no DISTINCT and no APPEND mode");
+    }
+  }
+
+  /** A spec over an input that retracts nothing. */
+  public StatefulAggregateSpec(int operatorId, int[] keyIndexes, List<AggregateCall> partialCalls,
+      List<AggregateCall> mergeCalls, OutputMode outputMode, int numPartitions,
+      EventTimeKey eventTimeKey, boolean emitNewKeyFlag) {
+    this(operatorId, keyIndexes, partialCalls, mergeCalls, outputMode, numPartitions, eventTimeKey,
+        emitNewKeyFlag, false);
+  }
+
+  /** This spec over an input that retracts rows (see {@code retracting}). */
+  public StatefulAggregateSpec withRetractingInput() {
+    return new StatefulAggregateSpec(operatorId, keyIndexes, partialCalls, mergeCalls, outputMode,
+        numPartitions, eventTimeKey, emitNewKeyFlag, true);
   }
 
   /** A spec whose output rows have no new-key flag. */
@@ -105,7 +129,7 @@ public record StatefulAggregateSpec(
         && mergeCalls.equals(s.mergeCalls) && outputMode == s.outputMode
         && numPartitions == s.numPartitions
         && java.util.Objects.equals(eventTimeKey, s.eventTimeKey)
-        && emitNewKeyFlag == s.emitNewKeyFlag;
+        && emitNewKeyFlag == s.emitNewKeyFlag && retracting == s.retracting;
   }
 
   @Override public int hashCode() {
@@ -115,6 +139,7 @@ public record StatefulAggregateSpec(
   @Override public String toString() {
     return "StatefulAggregateSpec[operatorId=" + operatorId + ", keys=" + Arrays.toString(keyIndexes)
         + ", partial=" + partialCalls + ", merge=" + mergeCalls + ", outputMode=" + outputMode
-        + ", numPartitions=" + numPartitions + ", eventTimeKey=" + eventTimeKey + (emitNewKeyFlag ? ", emitNewKeyFlag" : "") + "]";
+        + ", numPartitions=" + numPartitions + ", eventTimeKey=" + eventTimeKey + (emitNewKeyFlag ? ", emitNewKeyFlag" : "")
+        + (retracting ? ", retracting" : "") + "]";
   }
 }

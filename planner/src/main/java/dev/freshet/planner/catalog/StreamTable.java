@@ -29,8 +29,11 @@ import org.apache.calcite.schema.impl.AbstractTable;
  * clicks.source().latestOffset();                           // any stream
  * clicks.memoryStream().ifPresent(m -> m.addData(rows));   // only one that takes INSERTs
  * }</pre>
+ *
+ * <p>A continuous query that reads a materialized view reads the view's changes as a stream of
+ * this kind too: a {@link ViewChangelog}.
  */
-public final class StreamTable extends AbstractTable {
+public class StreamTable extends AbstractTable {
   /** The {@code WITH} option that names the stream's connector. */
   public static final String CONNECTOR_OPTION = "connector";
   /** The connector of a stream whose options name none: rows come by INSERT. */

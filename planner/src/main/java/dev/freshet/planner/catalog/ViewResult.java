@@ -22,6 +22,14 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * {@link DataContext}; the implementation documents the variable.
  */
 public interface ViewResult {
+  /**
+   * A new source of the result's changes, for one continuous query that reads the view, or
+   * empty if this result cannot hand out its changes: see {@link ViewChangelog}.
+   */
+  default java.util.Optional<dev.freshet.executor.source.Source> newChangeSource() {
+    return java.util.Optional.empty();
+  }
+
   /** The last batch whose rows the result holds; -1 before the first batch completes. */
   long batchId();
 

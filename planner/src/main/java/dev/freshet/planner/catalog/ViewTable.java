@@ -26,7 +26,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * // [1]), which may find the row by its key instead of reading them all
  * }</pre>
  *
- * <p>The planner's streaming rules do not apply to a view: a continuous query cannot read one.
+ * <p>A continuous query does not scan the view's rows: it reads the view's changes, version by
+ * version ({@link #changelog()}).
  */
 public final class ViewTable extends AbstractTable implements ProjectableFilterableTable {
   private final String name;
@@ -99,6 +100,15 @@ public final class ViewTable extends AbstractTable implements ProjectableFiltera
   /** Names of the streams the view reads; none of them can be dropped while the view exists. */
   public List<String> sources() {
     return sources;
+  }
+
+  /**
+   * A new stream of the view's changes for a continuous query that reads the view, or empty if
+   * its result cannot hand them out (a COMPLETE view).
+   */
+  public java.util.Optional<ViewChangelog> changelog() {
+    return result.newChangeSource().map(source -> new ViewChangelog(this, rowType, source,
+        outputMode != OutputMode.APPEND));
   }
 
   /** Where the view's result is kept. */

@@ -6,6 +6,7 @@ import dev.freshet.executor.operators.AggregateCall;
 import dev.freshet.executor.operators.AggregateFunction;
 import dev.freshet.executor.operators.BatchTimeOperator;
 import dev.freshet.executor.operators.CalcOperator;
+import dev.freshet.executor.operators.ChangelogInput;
 import dev.freshet.executor.operators.CollectOperator;
 import dev.freshet.executor.operators.EventTimeKey;
 import dev.freshet.executor.operators.EventTimeWatermarkOperator;
@@ -50,6 +51,7 @@ import dev.freshet.executor.vector.VectorType;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.catalog.ViewChangelog;
 import dev.freshet.planner.errors.PlanningException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -283,7 +285,7 @@ public final class ExecPlanBuilder {
     }
     // Only calcs follow the aggregation: every scan is below it.
     StreamingPipeline pipeline = build(ExecPlan.of(nodes.subList(0, last + 1)), streams, true);
-    return new SplitPlan(pipeline, spec(aggregate), calcs);
+    return new SplitPlan(pipeline, spec(aggregate, retracts(plan, streams)), calcs);
   }
 
   /**
@@ -302,6 +304,14 @@ public final class ExecPlanBuilder {
    * @throws UnreadablePlanException if the plan has no stateful aggregation
    */
   public AfterAggregate buildAfterAggregate(ExecPlan plan) {
+    return buildAfterAggregate(plan, List.of());
+  }
+
+  /**
+   * As {@link #buildAfterAggregate(ExecPlan)}, for a plan that reads {@code streams}: over a
+   * view's retracting changes the aggregation keeps its state as such an aggregation does.
+   */
+  public AfterAggregate buildAfterAggregate(ExecPlan plan, List<StreamTable> streams) {
     List<ExecNode> nodes = plan.nodes();
     int last = lastAggregate(nodes);
     CollectOperator output = new CollectOperator();
@@ -314,7 +324,8 @@ public final class ExecPlanBuilder {
       SessionRows rows = new SessionRows(sessionSpec(session));
       return new AfterAggregate(clocked(downstream), output, null, rows::rows);
     }
-    StatefulAggregateSpec spec = spec((ExecOperator.StatefulAggregate) nodes.get(last).operator());
+    StatefulAggregateSpec spec = spec((ExecOperator.StatefulAggregate) nodes.get(last).operator(),
+        retracts(plan, streams));
     AggregateRows rows = new AggregateRows(spec);
     return new AfterAggregate(clocked(downstream), output, spec,
         (key, saved) -> List.<Object[]>of(rows.row(key, saved)));
@@ -618,6 +629,8 @@ public final class ExecPlanBuilder {
     // Every stateful operator, aggregations and deduplications, from the sink down.
     List<StatefulOperator> allStateful = new ArrayList<>();
     List<Operator> extraInputTasks = new ArrayList<>();
+    // A view's changes retract rows: the aggregation above them inverts (the planner allows one).
+    boolean retracts = stream instanceof ViewChangelog changes && changes.retracts();
     boolean splittable = stream.source() instanceof SupportsParallelReads
         || stream.source() instanceof SupportsQueryReaders shared && shared.readersPartition();
     Operator downstream = output;
@@ -638,7 +651,7 @@ public final class ExecPlanBuilder {
           continue;
         }
         int tasks = splittable && readsStreamDirectly(nodes.subList(1, i)) ? inputTasks : 1;
-        StatefulAggregateOperator op = new StatefulAggregateOperator(spec(aggregate),
+        StatefulAggregateOperator op = new StatefulAggregateOperator(spec(aggregate, retracts),
             providers(aggregate), downstream, partitionExecutor, tasks);
         if (groupChanges && downstream == output) {
           op.emitGroupChanges();
@@ -671,6 +684,9 @@ public final class ExecPlanBuilder {
     }
     java.util.Collections.reverse(stateful);
     java.util.Collections.reverse(allStateful);
+    if (retracts) {
+      downstream = new ChangelogInput(nodes.get(0).output().size(), downstream);
+    }
     ColumnarInput columnarInput = columnar && !stateful.isEmpty()
         ? columnarInput(nodes, stream, stateful.get(0), taskWatermarks) : null;
     // A source with positions per query (a Kafka topic) gets a reader for this query alone,
@@ -903,6 +919,25 @@ public final class ExecPlanBuilder {
           + input.output().size() + " and " + node.output().size(), null);
     }
     return program;
+  }
+
+  /**
+   * Whether {@code plan} reads one stream, and it is the retracting changes of a view
+   * ({@link ViewChangelog}).
+   */
+  private static boolean retracts(ExecPlan plan, List<StreamTable> streams) {
+    if (plan.hasSeveralInputs() || plan.scans().isEmpty()) {
+      return false;
+    }
+    String name = ((ExecOperator.Scan) plan.scans().get(0).operator()).stream();
+    return streams.stream().anyMatch(s -> s.name().equals(name)
+        && s instanceof ViewChangelog changes && changes.retracts());
+  }
+
+  /** The executor's spec of {@code aggregate}, over a retracting input if {@code retracts}. */
+  private StatefulAggregateSpec spec(ExecOperator.StatefulAggregate aggregate, boolean retracts) {
+    StatefulAggregateSpec spec = spec(aggregate);
+    return retracts ? spec.withRetractingInput() : spec;
   }
 
   private StatefulAggregateSpec spec(ExecOperator.StatefulAggregate aggregate) {
