@@ -2,6 +2,8 @@ package dev.freshet.executor.operators;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.limits.MemoryAccount;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.state.StatePartitions;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
@@ -32,12 +34,20 @@ import java.util.Map;
  * op.startBatch(batch); op.push(row); ... op.finishBatch(batch);   // commits version N + 1
  * }</pre>
  *
+ * <p><b>Limits.</b> The batch's keys (every {@value #CHECK_EVERY} new ones) and the keys in the
+ * state (before each commit) count in the query's memory estimate
+ * ({@link BatchContext#resources()}), at an estimated size per key and session, so that a query
+ * with too many open sessions fails its batch instead of the engine's heap.
+ *
  * <p>Per row it allocates the row's partial aggregate (as the first row of a group does in
  * {@link StatefulAggregateOperator}); rows of one session then fold into one buffer. Per key and
  * batch it does one state read and one state write; an aborted batch leaves the previous version
  * intact.
  */
 public final class SessionWindowOperator implements StatefulOperator {
+  /** New keys of a batch between two updates of its memory account. */
+  private static final int CHECK_EVERY = 1024;
+
   private final SessionWindowSpec spec;
   private final List<StateStoreProvider<Object, Object[]>> partitions;
   private final Operator downstream;
@@ -56,6 +66,13 @@ public final class SessionWindowOperator implements StatefulOperator {
   private final List<StateStore<Object, Object[]>> openStores = new ArrayList<>();
   private long lastEvictionWatermarkMs = Long.MIN_VALUE;
   private final AggregateMetrics metrics = new AggregateMetrics();
+  /** The estimated heap of one key with one session, in a batch or in the state. */
+  private final long bytesPerKey;
+  /** This batch's keys so far, over every partition. */
+  private long batchKeys;
+  private QueryResources resources;
+  private MemoryAccount batchAccount;
+  private MemoryAccount stateAccount;
 
   /**
    * Creates the operator.
@@ -89,6 +106,7 @@ public final class SessionWindowOperator implements StatefulOperator {
     this.timeOffsetMs = spec.timeOffsetMs();
     this.rows = new SessionRows(spec);
     this.append = spec.outputMode() == OutputMode.APPEND;
+    this.bytesPerKey = 160 + 40L * (groupCount + merge.length);
   }
 
   /** Spark's name for it: {@code sessionWindowStateStoreSaveExec}. */
@@ -119,6 +137,12 @@ public final class SessionWindowOperator implements StatefulOperator {
       batchSessions.add(new HashMap<>());
     }
     metrics.reset();
+    batchKeys = 0;
+    if (batch.resources() != resources) {
+      resources = batch.resources();
+      batchAccount = resources.newAccount();
+      stateAccount = resources.newAccount();
+    }
     downstream.startBatch(batch);
   }
 
@@ -136,8 +160,15 @@ public final class SessionWindowOperator implements StatefulOperator {
     }
     int p = partitions.size() == 1 ? 0 : StatePartitions.ofHash(keys.hashOf(row),
         partitions.size());
-    SessionList sessions = batchSessions.get(p).computeIfAbsent(keys.keyOf(row),
-        k -> new SessionList(merge));
+    Map<Object, SessionList> partition = batchSessions.get(p);
+    Object key = keys.keyOf(row);
+    SessionList sessions = partition.get(key);
+    if (sessions == null) {
+      partition.put(key, sessions = new SessionList(merge));
+      if (++batchKeys % CHECK_EVERY == 0) {
+        batchAccount.set(batchKeys * bytesPerKey);
+      }
+    }
     Object[] partialBuffer = newBuffer(partial);
     for (Accumulator a : partial) {
       a.accumulate(partialBuffer, row);
@@ -174,10 +205,17 @@ public final class SessionWindowOperator implements StatefulOperator {
       metrics.numOutputRows++;
       downstream.push(row);
     }
+    long stateKeys = 0;
+    for (StateStore<Object, Object[]> store : openStores) {
+      stateKeys += store.numKeys();
+    }
+    // The state now holds the batch's keys: checked against the budget before it commits them.
+    batchAccount.set(0);
+    stateAccount.set(stateKeys * bytesPerKey);
     for (StateStore<Object, Object[]> store : openStores) {
       store.commit();
-      metrics.numTotalStateRows += store.numKeys();
     }
+    metrics.numTotalStateRows = stateKeys;
     openStores.clear();
     batchSessions = null;
     lastEvictionWatermarkMs = batch.evictionWatermarkMs();
@@ -220,6 +258,9 @@ public final class SessionWindowOperator implements StatefulOperator {
     }
     openStores.clear();
     batchSessions = null;
+    if (batchAccount != null) {
+      batchAccount.set(0);
+    }
     downstream.abortBatch(batch);
   }
 

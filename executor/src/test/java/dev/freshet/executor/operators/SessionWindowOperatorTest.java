@@ -3,6 +3,9 @@ package dev.freshet.executor.operators;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.freshet.executor.limits.MemoryBudgetExceededException;
+import dev.freshet.executor.limits.MemoryPool;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
@@ -99,6 +102,30 @@ class SessionWindowOperatorTest {
     second.operator.closeStores();
   }
 
+  @Test void shouldFailABatchBeforeCommitWhenItsKeysOutgrowTheMemoryBudget() {
+    Harness h = new Harness(spec(OutputMode.COMPLETE, 1), this::memory);
+    // 360 bytes a key of three grouping columns and two aggregates: 27 fit in 10 000, 30 do not.
+    QueryResources resources = new QueryResources("q", 10_000,
+        new MemoryPool(MemoryPool.UNLIMITED));
+    Object[][] first = new Object[20][];
+    for (int i = 0; i < first.length; i++) {
+      first[i] = in("k" + i, 10, 1L);
+    }
+    assertEquals(20, h.run(new BatchContext(0, 0, 0, 0, resources), first).size());
+    BatchContext second = new BatchContext(1, 1_000, 0, 0, resources);
+    h.operator.startBatch(second);
+    for (int i = 20; i < 30; i++) {
+      h.operator.push(in("k" + i, 10, 1L));
+    }
+    assertThrows(MemoryBudgetExceededException.class, () -> h.operator.finishBatch(second));
+    h.operator.abortBatch(second);
+    h.collect.takeRows();
+    // The re-run within budget sees the committed keys of batch 0 only.
+    assertEquals(21, h.run(new BatchContext(1, 1_000, 0, 0, resources), in("k20", 10, 1L))
+        .size());
+    assertEquals(21, h.operator.stateMetrics().numTotalStateRows());
+  }
+
   @Test void shouldRefuseUpdateModeAndAGapThatIsNotPositive() {
     assertThrows(IllegalArgumentException.class, () -> spec(OutputMode.UPDATE, 1));
     assertThrows(IllegalArgumentException.class, () -> new SessionWindowSpec(0,
@@ -159,7 +186,10 @@ class SessionWindowOperatorTest {
     }
 
     Set<List<Object>> run(long batchId, long lateMs, long evictMs, Object[]... rows) {
-      BatchContext batch = new BatchContext(batchId, 1_000 * batchId, lateMs, evictMs);
+      return run(new BatchContext(batchId, 1_000 * batchId, lateMs, evictMs), rows);
+    }
+
+    Set<List<Object>> run(BatchContext batch, Object[]... rows) {
       operator.startBatch(batch);
       for (Object[] row : rows) {
         operator.push(row);
