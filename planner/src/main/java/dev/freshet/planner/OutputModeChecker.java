@@ -166,12 +166,33 @@ final class OutputModeChecker {
         return;
       }
     }
+    // A session already groups by a window of ts: it lacks the watermark, and UPDATE is no way
+    // out (a merged-away session could not be withdrawn).
+    String fix = readsSessions(aggregate.getInput())
+        ? "Add WATERMARK FOR ts AS ts - INTERVAL '5' SECOND to the stream, ts being the"
+            + " session's time column; or use EMIT COMPLETE"
+        : "Add WATERMARK FOR ts AS ts - INTERVAL '5' SECOND to the stream and group by a"
+            + " window of ts, e.g. GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE); or use EMIT"
+            + " UPDATE or EMIT COMPLETE";
     throw PlannerErrors.outputModeNotSupported(
         "EMIT APPEND is not supported for a streaming aggregation without a watermark on a"
-            + " grouping column, because no group could ever be final",
-        "Add WATERMARK FOR ts AS ts - INTERVAL '5' SECOND to the stream and group by a"
-            + " window of ts, e.g. GROUP BY TUMBLE(ts, INTERVAL '1' MINUTE); or use EMIT"
-            + " UPDATE or EMIT COMPLETE");
+            + " grouping column, because no group could ever be final", fix);
+  }
+
+  /**
+   * Whether {@code rel}'s rows are put in SESSION windows right below an aggregation: by the
+   * group function in a projection, or by the table function.
+   */
+  private static boolean readsSessions(RelNode rel) {
+    if (rel instanceof Project project) {
+      return RexUtil.find(SqlKind.SESSION).anyContain(project.getProjects())
+          || readsSessions(project.getInput());
+    }
+    if (rel instanceof Filter filter) {
+      return readsSessions(filter.getInput());
+    }
+    return rel instanceof TableFunctionScan scan && scan.getCall() instanceof RexCall call
+        && call.getOperator() instanceof SqlSessionTableFunction;
   }
 
   /**
