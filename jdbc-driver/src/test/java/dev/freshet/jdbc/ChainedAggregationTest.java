@@ -23,6 +23,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * watermark has closed.
  */
 class ChainedAggregationTest {
+  /** Seconds always written: {@code LocalDateTime.toString()} leaves out zero seconds. */
+  private static final java.time.format.DateTimeFormatter TIMESTAMP_LITERAL =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+
   private Connection freshet;
   private Connection h2;
   private Statement fs;
@@ -72,7 +76,7 @@ class ChainedAggregationTest {
         String k = "'k" + random.nextInt(4) + "'";
         freshetRows.append(i == 0 ? "" : ", ").append("(").append(k).append(", TIMESTAMP '")
             .append(java.time.LocalDateTime.ofEpochSecond(ms / 1000, (int) (ms % 1000)
-                * 1_000_000, java.time.ZoneOffset.UTC).toString().replace('T', ' '))
+                * 1_000_000, java.time.ZoneOffset.UTC).format(TIMESTAMP_LITERAL))
             .append("')");
         h2Rows.append(i == 0 ? "" : ", ").append("(").append(k).append(", ").append(ms)
             .append(")");
