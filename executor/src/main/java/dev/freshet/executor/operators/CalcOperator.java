@@ -41,47 +41,41 @@ public final class CalcOperator implements Operator {
   }
 
   @Override public void push(Object[] row) {
-    Object[] out = this.out;
-    if (out == null) {
-      out = this.out = new Object[outputFieldCount];
-    }
-    boolean accepted;
-    if (skipped == null) {
-      accepted = calc.apply(row, out);
-    } else {
-      try {
-        accepted = calc.apply(row, out);
-      } catch (RuntimeException e) {
-        // Deterministic: a batch that runs again drops the same rows.
-        skipped.dropped(e);
-        return;
-      }
-    }
-    if (accepted) {
+    Object[] out = apply(row);
+    if (out != null) {
       downstream.push(out);
     }
   }
 
-  /** Retracts the calc's output of {@code row}, if the row passes its condition. */
+  /**
+   * Retracts the calc's output of {@code row}, if the row passes its condition: its addition
+   * passed, or was dropped, the same way, by the same deterministic expressions.
+   */
   @Override public void retract(Object[] row) {
+    Object[] out = apply(row);
+    if (out != null) {
+      downstream.retract(out);
+    }
+  }
+
+  /**
+   * The calc's output of {@code row} in the batch's output array, or null if the row fails the
+   * condition or, under a skipping row-error policy, its expressions fail (the row is counted).
+   */
+  private Object[] apply(Object[] row) {
     Object[] out = this.out;
     if (out == null) {
       out = this.out = new Object[outputFieldCount];
     }
-    boolean accepted;
     if (skipped == null) {
-      accepted = calc.apply(row, out);
-    } else {
-      try {
-        accepted = calc.apply(row, out);
-      } catch (RuntimeException e) {
-        // Its addition was dropped the same way, by the same deterministic expressions.
-        skipped.dropped(e);
-        return;
-      }
+      return calc.apply(row, out) ? out : null;
     }
-    if (accepted) {
-      downstream.retract(out);
+    try {
+      return calc.apply(row, out) ? out : null;
+    } catch (RuntimeException e) {
+      // Deterministic: a batch that runs again drops the same rows.
+      skipped.dropped(e);
+      return null;
     }
   }
 

@@ -7,7 +7,6 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.SingleRel;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -64,14 +63,7 @@ public abstract class SessionWindow extends SingleRel {
   }
 
   @Override protected RelDataType deriveRowType() {
-    RelDataType timestamp = getCluster().getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP,
-        getInput().getRowType().getFieldList().get(eventTimeIndex).getType().getPrecision());
-    return getCluster().getTypeFactory().builder()
-        .addAll(getInput().getRowType().getFieldList())
-        .add("window_start", timestamp)
-        .add("window_end", timestamp)
-        .uniquify()
-        .build();
+    return TimeWindow.withWindowColumns(getInput(), eventTimeIndex);
   }
 
   /** Returns a copy with a new input. */

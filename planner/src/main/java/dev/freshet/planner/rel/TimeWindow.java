@@ -56,10 +56,20 @@ public abstract class TimeWindow extends SingleRel {
   }
 
   @Override protected RelDataType deriveRowType() {
-    RelDataType timestamp = getCluster().getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP,
-        getInput().getRowType().getFieldList().get(eventTimeIndex).getType().getPrecision());
-    return getCluster().getTypeFactory().builder()
-        .addAll(getInput().getRowType().getFieldList())
+    return withWindowColumns(getInput(), eventTimeIndex);
+  }
+
+  /**
+   * The row type of a window over {@code input}: its columns, then {@code window_start} and
+   * {@code window_end} of the event time column's precision, as Calcite's window table functions
+   * add them; a time window's and a session window's.
+   */
+  static RelDataType withWindowColumns(RelNode input, int eventTimeIndex) {
+    RelDataType timestamp = input.getCluster().getTypeFactory().createSqlType(
+        SqlTypeName.TIMESTAMP,
+        input.getRowType().getFieldList().get(eventTimeIndex).getType().getPrecision());
+    return input.getCluster().getTypeFactory().builder()
+        .addAll(input.getRowType().getFieldList())
         .add("window_start", timestamp)
         .add("window_end", timestamp)
         .uniquify()
