@@ -16,6 +16,7 @@ import dev.freshet.executor.operators.SortOperator;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.RowCalc;
+import dev.freshet.executor.operators.AggregateRows;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.executor.operators.StatefulOperator;
 import dev.freshet.executor.operators.join.JoinCondition;
@@ -25,6 +26,8 @@ import dev.freshet.executor.operators.join.StreamStreamJoinSpec;
 import dev.freshet.executor.operators.join.TimeRange;
 import dev.freshet.executor.operators.rank.DeduplicateSpec;
 import dev.freshet.executor.operators.rank.StreamDeduplicateOperator;
+import dev.freshet.executor.operators.rank.StreamTopNOperator;
+import dev.freshet.executor.operators.rank.TopNSpec;
 import dev.freshet.executor.operators.TimeWindowOperator;
 import dev.freshet.executor.operators.UnionOperator;
 import dev.freshet.executor.operators.ValueKind;
@@ -38,6 +41,7 @@ import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsColumnarReads;
 import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.source.SupportsQueryReaders;
+import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreProviderFactory;
@@ -294,15 +298,31 @@ public final class ExecPlanBuilder {
    */
   public AfterAggregate buildAfterAggregate(ExecPlan plan) {
     List<ExecNode> nodes = plan.nodes();
-    int last = lastAggregate(nodes);
+    int last = nodes.size() - 1;
+    while (last > 0 && !(nodes.get(last).operator() instanceof ExecOperator.TopN)
+        && !(nodes.get(last).operator() instanceof ExecOperator.StatefulAggregate)) {
+      last--;
+    }
     CollectOperator output = new CollectOperator();
     Operator downstream = output;
     for (int i = nodes.size() - 1; i > last; i--) {
       downstream = rowByRow(nodes.get(i), nodes.get(i - 1), downstream, new LinkedHashMap<>(),
           false);
     }
-    return new AfterAggregate(clocked(downstream), output,
-        spec((ExecOperator.StatefulAggregate) nodes.get(last).operator()));
+    if (last > 0 && nodes.get(last).operator() instanceof ExecOperator.TopN topN) {
+      // A top-N's state holds each rank's row: the row, then the rank of its key.
+      int rank = topN.keys().size();
+      return new AfterAggregate(clocked(downstream), output, topN.operatorId(),
+          (key, row) -> {
+            Object[] ranked = java.util.Arrays.copyOf(row, row.length + 1);
+            ranked[row.length] = ((GroupKey) key).get(rank);
+            return ranked;
+          });
+    }
+    ExecOperator.StatefulAggregate aggregate =
+        (ExecOperator.StatefulAggregate) nodes.get(lastAggregate(nodes)).operator();
+    AggregateRows rows = new AggregateRows(spec(aggregate));
+    return new AfterAggregate(clocked(downstream), output, aggregate.operatorId(), rows::row);
   }
 
   /** The position of the last stateful aggregation in {@code nodes}. */
@@ -318,14 +338,15 @@ public final class ExecPlanBuilder {
   }
 
   /**
-   * The operators above a plan's aggregation ({@link #buildAfterAggregate}).
+   * The operators above a plan's aggregation or top-N ({@link #buildAfterAggregate}).
    *
-   * @param input where the aggregation's rows go in
+   * @param input where the aggregation's (or top-N's) rows go in
    * @param output where the query's rows come out
-   * @param aggregate the aggregation
+   * @param operatorId the stateful operator whose state holds those rows
+   * @param rows makes the row of one entry (key, value) of that state
    */
-  public record AfterAggregate(Operator input, CollectOperator output,
-      StatefulAggregateSpec aggregate) {
+  public record AfterAggregate(Operator input, CollectOperator output, int operatorId,
+      java.util.function.BiFunction<Object, Object[], Object[]> rows) {
   }
 
   /**
@@ -435,6 +456,11 @@ public final class ExecPlanBuilder {
       } else if (operator instanceof ExecOperator.Deduplicate dedup) {
         ExecNode input = single(node, inputs);
         StreamDeduplicateOperator op = deduplicate(dedup, node, input, downstream);
+        stateful.put(node.id(), op);
+        wire(input, op);
+      } else if (operator instanceof ExecOperator.TopN topN) {
+        ExecNode input = single(node, inputs);
+        StreamTopNOperator op = topN(topN, node, input, downstream);
         stateful.put(node.id(), op);
         wire(input, op);
       } else if (operator instanceof ExecOperator.StatefulAggregate aggregate) {
@@ -548,6 +574,38 @@ public final class ExecPlanBuilder {
         stateStores.create(new StateStoreId(queryId, dedup.operatorId(), 0)), downstream);
   }
 
+  /**
+   * The operator of top-N {@code node} reading the rows of {@code input}, emitting into
+   * {@code downstream}, its ranks in partition 0 of its operator's state.
+   */
+  private StreamTopNOperator topN(ExecOperator.TopN topN, ExecNode node, ExecNode input,
+      Operator downstream) {
+    if (node.inputIds().size() != 1 || node.inputIds().get(0) != input.id()) {
+      throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()
+          + ") reads nodes " + node.inputIds() + ", where one input, node " + input.id()
+          + ", was expected", null);
+    }
+    int width = input.output().size();
+    List<Integer> columns = new ArrayList<>(topN.keys());
+    List<SortKey> order = new ArrayList<>();
+    for (ExecOperator.SortField field : topN.order()) {
+      columns.add(field.index());
+      order.add(new SortKey(field.index(), field.descending(), field.nullsFirst()));
+    }
+    int emitted = width + 1 + (topN.newKeyFlag() ? 1 : 0);
+    for (int column : columns) {
+      if (column < 0 || column >= width || node.output().size() != emitted) {
+        throw new IllegalArgumentException("top-N " + node.id() + " reads column " + column
+            + " of " + width + " and emits " + node.output().size() + " columns, not "
+            + emitted);
+      }
+    }
+    TopNSpec spec = new TopNSpec(topN.operatorId(), ints(topN.keys()), order, topN.limit(),
+        topN.outputMode(), topN.newKeyFlag());
+    return new StreamTopNOperator(spec,
+        stateStores.create(new StateStoreId(queryId, topN.operatorId(), 0)), downstream);
+  }
+
   private static int[] ints(List<Integer> values) {
     return values.stream().mapToInt(Integer::intValue).toArray();
   }
@@ -579,6 +637,12 @@ public final class ExecPlanBuilder {
         ExecNode node = nodes.get(i);
         if (node.operator() instanceof ExecOperator.Deduplicate dedup) {
           StreamDeduplicateOperator op = deduplicate(dedup, node, nodes.get(i - 1), downstream);
+          allStateful.add(op);
+          downstream = op;
+          continue;
+        }
+        if (node.operator() instanceof ExecOperator.TopN topN) {
+          StreamTopNOperator op = topN(topN, node, nodes.get(i - 1), downstream);
           allStateful.add(op);
           downstream = op;
           continue;
