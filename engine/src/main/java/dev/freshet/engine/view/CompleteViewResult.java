@@ -1,7 +1,6 @@
 package dev.freshet.engine.view;
 
 import dev.freshet.engine.push.RowKind;
-import dev.freshet.executor.operators.AggregateRows;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateStoreProvider;
@@ -44,7 +43,8 @@ public final class CompleteViewResult extends PublishedResult {
    * computed from version {@code committedBatch + 1} of the aggregation's state, before its
    * query runs.
    *
-   * @param partitions the aggregation's state stores, not in use yet
+   * @param partitions the query's state stores, not in use yet (those of the operator that
+   *     {@code after} reads are read)
    * @param after the operators above the aggregation, which turn its rows into the view's
    * @param committedBatchTimestampMs the processing time batch {@code committedBatch} ran with,
    *     which its expressions read as the current time again
@@ -54,14 +54,17 @@ public final class CompleteViewResult extends PublishedResult {
       long committedBatch, long committedBatchTimestampMs) {
     CompleteViewResult result = new CompleteViewResult(view, columns);
     if (committedBatch >= 0) {
-      AggregateRows rows = new AggregateRows(after.aggregate());
       BatchContext batch = new BatchContext(committedBatch, committedBatchTimestampMs);
       after.input().startBatch(batch);
       for (StateStoreProvider<Object, Object[]> p : partitions) {
+        if (p.id().operatorId() != after.operatorId()) {
+          // A stateful operator below (a deduplication) keeps other rows.
+          continue;
+        }
         ReadStateStore<Object, Object[]> store = p.getReadStore(committedBatch + 1);
         try {
           for (Map.Entry<Object, Object[]> e : store.entries()) {
-            after.input().push(rows.row(e.getKey(), e.getValue()));
+            after.input().push(after.rows().apply(e.getKey(), e.getValue()));
           }
         } finally {
           store.abort();
