@@ -433,8 +433,9 @@ public final class Session {
         () -> engine.planner().planQuery(query, emit, options.statePartitions(),
             options.maxWindowsPerRow()));
     // An aggregation's UPDATE or COMPLETE rows carry their group key (and in UPDATE mode whether
-    // the group is new) as hidden columns, a top-N's rows their group and rank: what the PushQuery needs to coalesce rows per key and
-    // to tell INSERT from UPDATE and DELETE. Other results only ever insert.
+    // the group is new) as hidden columns, a top-N's rows their group and rank: what the
+    // PushQuery needs to coalesce rows per key and to tell INSERT from UPDATE and DELETE. Other
+    // results only ever insert.
     PushPolicy policy = new PushPolicy.Append(options.pushBufferRows());
     PlannedQuery run = plan;
     if ((plan.aggregating() || StreamTopN.in(plan.physical()))

@@ -93,6 +93,29 @@ class TopNTest {
     }
   }
 
+  /** In COMPLETE mode a push query gets every rank of every group after each batch. */
+  @Test void shouldEmitEveryRankInCompleteMode() throws Exception {
+    try (Statement query = connection.createStatement()) {
+      query.execute("SET 'push.batch.markers' = 'true'");
+      try (ResultSet rs = query.executeQuery("SELECT STREAM * FROM (" + TOP3 + ")"
+          + " EMIT COMPLETE")) {
+        statement.executeUpdate("INSERT INTO scores VALUES ('a', 1), ('b', 2)");
+        assertEquals(List.of(row("a", 1, 1L, "INSERT"), row("b", 2, 1L, "INSERT")),
+            sorted(batch(rs, 2)));
+        statement.executeUpdate("INSERT INTO scores VALUES ('a', 3)");
+        assertEquals(List.of(row("a", 1, 2L, "INSERT"), row("a", 3, 1L, "UPDATE"),
+            row("b", 2, 1L, "UPDATE")), sorted(batch(rs, 3)));
+      }
+    }
+  }
+
+  /** {@code rows} ordered by their strings: the order of a complete result is no rule. */
+  private static List<List<Object>> sorted(List<List<Object>> rows) {
+    List<List<Object>> copy = new ArrayList<>(rows);
+    copy.sort(java.util.Comparator.comparing(Object::toString));
+    return copy;
+  }
+
   /**
    * Ascending order with {@code rn < N + 1} and without {@code rn} in the select list, in the
    * default mode (UPDATE): the rows are still upserted by group and rank, which the result
@@ -216,6 +239,15 @@ class TopNTest {
         + " step of a continuous query, but its rows are read by Aggregate, which would need"
         + " the rows a rank no longer has taken back. Query the top-N's result as it is, e.g."
         + " from a materialized view with EMIT COMPLETE", aggregated.getMessage());
+    SQLException ofAggregate = assertThrows(SQLException.class, () -> statement.executeQuery(
+        "SELECT STREAM * FROM (SELECT k, n, ROW_NUMBER() OVER (PARTITION BY n ORDER BY k) AS rn"
+            + " FROM (SELECT k, COUNT(*) AS n FROM scores GROUP BY k)) WHERE rn <= 2"));
+    assertEquals("0A000", ofAggregate.getSQLState());
+    assertEquals("A top-N per group (ROW_NUMBER() OVER (...) with rn <= N) of a streaming"
+        + " aggregation's result is not supported, because the aggregation changes the rows it"
+        + " emitted. Rank the stream's rows, or keep the aggregation in a materialized view with"
+        + " EMIT COMPLETE and sort it when you read it: SELECT * FROM v ORDER BY n DESC LIMIT 3",
+        ofAggregate.getMessage());
     SQLException filtered = assertThrows(SQLException.class, () -> statement.executeQuery(
         "SELECT STREAM * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC)"
             + " AS rn FROM scores) WHERE rn <= 3 AND v > 0"));

@@ -136,6 +136,8 @@ final class OutputModeChecker {
       checkNoSample((Sample) rel);
     } else if (rel instanceof StreamDeduplicate dedup) {
       checkDeduplicateReadsRows(dedup);
+    } else if (rel instanceof StreamTopN topN) {
+      checkTopNReadsRows(topN);
     }
     checkNoOverWindow(rel);
     checkNoSubquery(rel);
@@ -401,6 +403,21 @@ final class OutputModeChecker {
               + " aggregation's result is not supported, because the aggregation changes the rows"
               + " it emitted",
           "Deduplicate the stream's rows before aggregating them");
+    }
+  }
+
+  /**
+   * A top-N keeps only the N best rows of each group because its input is append-only: a row it
+   * pushed out never comes back. An aggregation's rows change, so a group's old value could
+   * come back into the ranks. Freshet-specific, as the top-N.
+   */
+  private static void checkTopNReadsRows(StreamTopN topN) throws PlanningException {
+    if (hasStreamingAggregate(topN.getInput())) {
+      throw PlannerErrors.notSupported("A top-N per group (ROW_NUMBER() OVER (...) with"
+              + " rn <= N) of a streaming aggregation's result is not supported, because the"
+              + " aggregation changes the rows it emitted",
+          "Rank the stream's rows, or keep the aggregation in a materialized view with EMIT"
+              + " COMPLETE and sort it when you read it: SELECT * FROM v ORDER BY n DESC LIMIT 3");
     }
   }
 
