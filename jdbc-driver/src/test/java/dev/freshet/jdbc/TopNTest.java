@@ -133,6 +133,25 @@ class TopNTest {
     }
   }
 
+  /**
+   * {@code rn = 1} ordered by {@code DESC} is a top-1: each key's latest row, replaced when a
+   * later one comes (here over a stream with a watermark); an earlier one changes nothing.
+   */
+  @Test void shouldKeepEachKeysLatestRowAsATopOne() throws Exception {
+    statement.execute("CREATE STREAM events (id VARCHAR, ts TIMESTAMP(3),"
+        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH (connector = 'memory')");
+    try (ResultSet rs = connection.createStatement().executeQuery("SELECT STREAM id,"
+        + " EXTRACT(SECOND FROM ts) AS s FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY id"
+        + " ORDER BY ts DESC) AS rn FROM events) WHERE rn = 1")) {
+      statement.executeUpdate("INSERT INTO events VALUES ('a', TIMESTAMP '1970-01-01 00:00:10'),"
+          + " ('a', TIMESTAMP '1970-01-01 00:00:12'), ('b', TIMESTAMP '1970-01-01 00:00:11')");
+      assertEquals(List.of(row("a", 12L), row("b", 11L)), PushResults.readData(rs, 2));
+      statement.executeUpdate("INSERT INTO events VALUES ('a', TIMESTAMP"
+          + " '1970-01-01 00:00:30'), ('b', TIMESTAMP '1970-01-01 00:00:01')");
+      assertEquals(List.of(row("a", 30L)), PushResults.readData(rs, 1));
+    }
+  }
+
   @Test void shouldShowTheTopNInThePlan() throws Exception {
     try (ResultSet rs = statement.executeQuery("EXPLAIN PLAN FOR SELECT STREAM * FROM ("
         + TOP3 + ") EMIT COMPLETE")) {
