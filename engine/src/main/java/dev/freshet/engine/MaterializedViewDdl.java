@@ -17,6 +17,7 @@ import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewChangelog;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.BatchTime;
+import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanGenerator;
@@ -115,7 +116,14 @@ final class MaterializedViewDdl {
     PlannedQuery run = plan;
     ViewOutputs.Layout layout;
     int keyColumn = -1;
-    if (!plan.aggregating() || plan.outputMode() == OutputMode.APPEND) {
+    boolean topN = StreamTopN.in(plan.physical());
+    if (topN && plan.outputMode() == OutputMode.UPDATE) {
+      // An UPDATE view reads its rows from an aggregation's state, which a top-N has not.
+      throw Errors.notSupported("Materialized view " + name + " cannot keep a top-N per group"
+          + " (ROW_NUMBER() OVER (...) with rn <= N) in UPDATE mode yet. Add EMIT COMPLETE to"
+          + " the view's query, or run it as a push query: SELECT STREAM ... EMIT UPDATE");
+    }
+    if (!plan.aggregating() && !topN || plan.outputMode() == OutputMode.APPEND) {
       layout = ViewOutputs.Layout.APPEND;
     } else if (plan.outputMode() == OutputMode.COMPLETE) {
       layout = ViewOutputs.Layout.COMPLETE;

@@ -19,6 +19,7 @@ import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlanBuilder;
+import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.SqlCreateSink;
@@ -431,11 +432,13 @@ public final class Session {
         () -> engine.planner().planQuery(query, emit, options.statePartitions(),
             options.maxWindowsPerRow()));
     // An aggregation's UPDATE or COMPLETE rows carry their group key (and in UPDATE mode whether
-    // the group is new) as hidden columns: what the PushQuery needs to coalesce rows per key and
-    // to tell INSERT from UPDATE and DELETE. Other results only ever insert.
+    // the group is new) as hidden columns, a top-N's rows their group and rank: what the
+    // PushQuery needs to coalesce rows per key and to tell INSERT from UPDATE and DELETE. Other
+    // results only ever insert.
     PushPolicy policy = new PushPolicy.Append(options.pushBufferRows());
     PlannedQuery run = plan;
-    if (plan.aggregating() && plan.outputMode() != OutputMode.APPEND) {
+    if ((plan.aggregating() || StreamTopN.in(plan.physical()))
+        && plan.outputMode() != OutputMode.APPEND) {
       UpsertKeys.Hidden hidden = UpsertKeys.appendPushColumns(plan);
       run = hidden.plan();
       policy = plan.outputMode() == OutputMode.UPDATE

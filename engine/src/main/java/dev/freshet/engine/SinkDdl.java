@@ -26,6 +26,7 @@ import dev.freshet.executor.source.QueryReader;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
@@ -153,6 +154,11 @@ final class SinkDdl {
       plan = planner.planQuery(query, emit, partitions, options.maxWindowsPerRow());
     } catch (PlanningException e) {
       throw Errors.toSqlException(e);
+    }
+    if (StreamTopN.in(plan.physical())) {
+      throw Errors.notSupported("Sink " + name + " cannot write a top-N per group"
+          + " (ROW_NUMBER() OVER (...) with rn <= N) yet. Keep it in a materialized view with"
+          + " EMIT COMPLETE, or read it with a push query: SELECT STREAM ... EMIT UPDATE");
     }
     SinkLayout layout = layout(name, plan, columnNames, havingAsColumn);
     PlannedQuery run = plan.aggregating() && plan.outputMode() == OutputMode.UPDATE

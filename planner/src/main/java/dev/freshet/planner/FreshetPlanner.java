@@ -11,6 +11,7 @@ import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.errors.SqlState;
 import dev.freshet.planner.rel.StatefulOperatorIds;
+import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rel.TimeWindow;
 import dev.freshet.planner.rel.logical.LogicalEventTimeWatermark;
@@ -161,10 +162,13 @@ public final class FreshetPlanner {
 
     RelNode normalized = hep(hep(rel, CoreRules.AGGREGATE_PROJECT_MERGE,
         CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE, CoreRules.FILTER_MERGE),
-        FreshetRules.STREAM_DEDUPLICATE, CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
+        FreshetRules.STREAM_DEDUPLICATE, FreshetRules.STREAM_TOP_N, CoreRules.PROJECT_MERGE,
+        CoreRules.PROJECT_REMOVE);
     RowNumberFilter.rejectUnconverted(normalized);
     ViewChangeScans.check(normalized, emit);
     OutputMode mode = OutputModeChecker.check(normalized, emit);
+    // A top-N emits by the query's mode, known only now.
+    normalized = StreamTopN.inMode(normalized, mode);
     List<StreamTable> sources = streamsOf(normalized);
 
     // Event time and windows enter the plan after the checker, which reads the query as written.

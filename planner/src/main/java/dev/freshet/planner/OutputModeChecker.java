@@ -4,6 +4,7 @@ import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.rel.StreamDeduplicate;
+import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.planner.rel.StreamingRels;
 import dev.freshet.planner.rules.StreamingAggregateRule;
 import dev.freshet.sql.parser.EmitMode;
@@ -70,12 +71,19 @@ final class OutputModeChecker {
     checkReadsStream(rel);
     List<Aggregate> aggregates = new ArrayList<>();
     collectStreamingAggregates(rel, aggregates);
+    boolean topN = StreamTopN.in(rel);
     OutputMode mode = emit == null
-        ? (aggregates.isEmpty() ? OutputMode.APPEND : OutputMode.UPDATE)
+        ? (aggregates.isEmpty() && !topN ? OutputMode.APPEND : OutputMode.UPDATE)
         : OutputMode.valueOf(emit.name());
 
+    if (topN) {
+      checkTopNIsLast(rel);
+      checkTopNNotAppend(mode);
+    }
     if (aggregates.isEmpty()) {
-      checkCompleteHasAggregation(mode);
+      if (!topN) {
+        checkCompleteHasAggregation(mode);
+      }
     } else {
       // As in Spark, the output mode is checked against the outermost aggregation; an
       // aggregation below it fails checkNoChainedAggregation.
@@ -128,9 +136,48 @@ final class OutputModeChecker {
       checkNoSample((Sample) rel);
     } else if (rel instanceof StreamDeduplicate dedup) {
       checkDeduplicateReadsRows(dedup);
+    } else if (rel instanceof StreamTopN topN) {
+      checkTopNReadsRows(topN);
     }
     checkNoOverWindow(rel);
     checkNoSubquery(rel);
+  }
+
+  /**
+   * A top-N's ranks change when better rows come, so it emits an upsert of its ranks (UPDATE)
+   * or all of them (COMPLETE), never rows that stay as they are (APPEND). Freshet-specific;
+   * Spark has no top-N on a stream.
+   */
+  private static void checkTopNNotAppend(OutputMode mode) throws PlanningException {
+    if (mode == OutputMode.APPEND) {
+      throw PlannerErrors.outputModeNotSupported("EMIT APPEND is not supported for a top-N per"
+              + " group (ROW_NUMBER() OVER (...) with rn <= N, or rn = 1 in descending order),"
+              + " because a better row that comes later changes the row at a rank",
+          "Use EMIT UPDATE (only the ranks that changed) or EMIT COMPLETE (every rank)");
+    }
+  }
+
+  /**
+   * Nothing but projections and filters may read a top-N's rows: an aggregation, join,
+   * deduplication or union above it would need the rows a rank no longer has taken back, which
+   * Freshet cannot do yet.
+   */
+  private static void checkTopNIsLast(RelNode rel) throws PlanningException {
+    if (rel instanceof StreamTopN) {
+      return;
+    }
+    if (rel instanceof Project || rel instanceof Filter) {
+      checkTopNIsLast(rel.getInput(0));
+      return;
+    }
+    if (StreamTopN.in(rel)) {
+      throw PlannerErrors.notSupported("A top-N per group (ROW_NUMBER() OVER (...) with"
+              + " rn <= N) must be the last step of a continuous query, but its rows are read by "
+              + rel.getRelTypeName().replace("Logical", "") + ", which would need the rows a"
+              + " rank no longer has taken back",
+          "Query the top-N's result as it is, e.g. from a materialized view with EMIT"
+              + " COMPLETE");
+    }
   }
 
   /**
@@ -377,6 +424,21 @@ final class OutputModeChecker {
               + " aggregation's result is not supported, because the aggregation changes the rows"
               + " it emitted",
           "Deduplicate the stream's rows before aggregating them");
+    }
+  }
+
+  /**
+   * A top-N keeps only the N best rows of each group because its input is append-only: a row it
+   * pushed out never comes back. An aggregation's rows change, so a group's old value could
+   * come back into the ranks. Freshet-specific, as the top-N.
+   */
+  private static void checkTopNReadsRows(StreamTopN topN) throws PlanningException {
+    if (hasStreamingAggregate(topN.getInput())) {
+      throw PlannerErrors.notSupported("A top-N per group (ROW_NUMBER() OVER (...) with"
+              + " rn <= N) of a streaming aggregation's result is not supported, because the"
+              + " aggregation changes the rows it emitted",
+          "Rank the stream's rows, or keep the aggregation in a materialized view with EMIT"
+              + " COMPLETE and sort it when you read it: SELECT * FROM v ORDER BY n DESC LIMIT 3");
     }
   }
 
@@ -645,7 +707,8 @@ final class OutputModeChecker {
       }
       return false;
     }
-    if (r instanceof Filter || r instanceof StreamDeduplicate) {
+    if (r instanceof Filter || r instanceof StreamDeduplicate
+        || r instanceof StreamTopN && column < r.getInput(0).getRowType().getFieldCount()) {
       // Rows as they come in: each column is its input's.
       return derives(r.getInput(0), column, test);
     }

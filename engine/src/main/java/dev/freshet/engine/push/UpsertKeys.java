@@ -4,6 +4,7 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.rel.SessionAggregate;
 import dev.freshet.planner.rel.StateStoreSave;
+import dev.freshet.planner.rel.StreamTopN;
 import java.sql.SQLException;
 import dev.freshet.executor.operators.OutputMode;
 import java.util.ArrayList;
@@ -29,6 +30,8 @@ import org.apache.calcite.util.Pair;
  * // rows become (u, n, user_id): the view shows (u, n) and upserts by user_id
  * UpsertKeys.Keyed keyed = UpsertKeys.appendKeyColumns(plan, "V");  // keyColumns() = [2]
  * }</pre>
+ *
+ * <p>A top-N ({@link StreamTopN}) is keyed alike by its group columns and its rank.
  *
  * <p>The key is the {@link StateStoreSave}'s: it is what the state store groups by, so two rows of
  * different batches are the same group exactly when their keys are equal. The select list cannot
@@ -140,6 +143,20 @@ public final class UpsertKeys {
       // A session's key is all its grouping columns, its bounds too (COMPLETE mode only).
       return new KeyedRel(rel, ImmutableBitSet.range(session.groupSet().cardinality())
           .toArray());
+    }
+    if (rel instanceof StreamTopN topN) {
+      // A top-N is an upsert keyed by its group and rank, which follows the input's columns.
+      int[] keys = new int[topN.keys().size() + 1];
+      for (int i = 0; i < topN.keys().size(); i++) {
+        keys[i] = topN.keys().get(i);
+      }
+      keys[keys.length - 1] = topN.rankColumn();
+      if (!newKeyFlag) {
+        return new KeyedRel(rel, keys);
+      }
+      int[] hidden = Arrays.copyOf(keys, keys.length + 1);
+      hidden[keys.length] = topN.rankColumn() + 1;
+      return new KeyedRel(topN.withNewKeyFlag(), hidden);
     }
     if (sorts && rel instanceof Sort) {
       // A sort keeps its input's columns, the hidden ones too, at the same positions.

@@ -43,7 +43,8 @@ public final class CompleteViewResult extends PublishedResult {
    * computed from version {@code committedBatch + 1} of the aggregation's state, before its
    * query runs.
    *
-   * @param partitions the aggregation's state stores, not in use yet
+   * @param partitions the query's state stores, not in use yet (those of the operator that
+   *     {@code after} reads are read)
    * @param after the operators above the aggregation, which turn its rows into the view's
    * @param committedBatchTimestampMs the processing time batch {@code committedBatch} ran with,
    *     which its expressions read as the current time again
@@ -56,6 +57,10 @@ public final class CompleteViewResult extends PublishedResult {
       BatchContext batch = new BatchContext(committedBatch, committedBatchTimestampMs);
       after.input().startBatch(batch);
       for (StateStoreProvider<Object, Object[]> p : partitions) {
+        if (p.id().operatorId() != after.operatorId()) {
+          // A stateful operator below (a deduplication) keeps other rows.
+          continue;
+        }
         ReadStateStore<Object, Object[]> store = p.getReadStore(committedBatch + 1);
         try {
           for (Map.Entry<Object, Object[]> e : store.entries()) {

@@ -42,7 +42,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
     @JsonSubTypes.Type(value = ExecOperator.Deduplicate.class,
         name = ExecOperator.Deduplicate.KIND),
     @JsonSubTypes.Type(value = ExecOperator.SessionAggregate.class,
-        name = ExecOperator.SessionAggregate.KIND)})
+        name = ExecOperator.SessionAggregate.KIND),
+    @JsonSubTypes.Type(value = ExecOperator.TopN.class, name = ExecOperator.TopN.KIND)})
 public sealed interface ExecOperator {
   /** The variant's name in JSON, e.g. {@code calc}. */
   @JsonIgnore String kind();
@@ -323,6 +324,40 @@ public sealed interface ExecOperator {
       groupSet = List.copyOf(groupSet);
       partialCalls = List.copyOf(partialCalls);
       mergeCalls = List.copyOf(mergeCalls);
+      requireNonNull(outputMode, "outputMode");
+    }
+
+    @Override public String kind() {
+      return KIND;
+    }
+  }
+
+  /**
+   * Keeps the {@code limit} best rows of each group in the state store of operator
+   * {@code operatorId} and emits them with their rank: {@code ROW_NUMBER() OVER (PARTITION BY
+   * keys ORDER BY order) <= limit} of a stream. Rows are the input's, then the rank, then (with
+   * {@code newKeyFlag}) whether the rank is new.
+   *
+   * <pre>{@code
+   * {"kind" : "top-n", "operatorId" : 0, "keys" : [0],
+   *  "order" : [{"index" : 1, "descending" : true, "nullsFirst" : false}], "limit" : 3,
+   *  "outputMode" : "UPDATE", "newKeyFlag" : true}
+   * }</pre>
+   *
+   * @param operatorId the stateful operator id: the state directory {@code state/<id>/}
+   * @param keys the input columns that make a group
+   * @param order the ORDER BY columns of the ranking
+   * @param limit the most rows kept per group
+   * @param outputMode UPDATE (the ranks a batch changed) or COMPLETE (every rank)
+   * @param newKeyFlag whether rows end with the new-rank flag
+   */
+  record TopN(int operatorId, List<Integer> keys, List<SortField> order, long limit,
+      OutputMode outputMode, boolean newKeyFlag) implements ExecOperator {
+    static final String KIND = "top-n";
+
+    public TopN {
+      keys = List.copyOf(keys);
+      order = List.copyOf(order);
       requireNonNull(outputMode, "outputMode");
     }
 

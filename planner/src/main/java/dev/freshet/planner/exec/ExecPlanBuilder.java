@@ -21,6 +21,7 @@ import dev.freshet.executor.operators.SessionWindowSpec;
 import dev.freshet.executor.operators.StatefulAggregateOperator;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.RowCalc;
+import dev.freshet.executor.operators.AggregateRows;
 import dev.freshet.executor.operators.StatefulAggregateSpec;
 import dev.freshet.executor.operators.StatefulOperator;
 import dev.freshet.executor.operators.join.JoinCondition;
@@ -30,6 +31,8 @@ import dev.freshet.executor.operators.join.StreamStreamJoinSpec;
 import dev.freshet.executor.operators.join.TimeRange;
 import dev.freshet.executor.operators.rank.DeduplicateSpec;
 import dev.freshet.executor.operators.rank.StreamDeduplicateOperator;
+import dev.freshet.executor.operators.rank.StreamTopNOperator;
+import dev.freshet.executor.operators.rank.TopNSpec;
 import dev.freshet.executor.operators.TimeWindowOperator;
 import dev.freshet.executor.operators.UnionOperator;
 import dev.freshet.executor.operators.ValueKind;
@@ -43,6 +46,7 @@ import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsColumnarReads;
 import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.source.SupportsQueryReaders;
+import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreProviderFactory;
@@ -313,21 +317,36 @@ public final class ExecPlanBuilder {
    */
   public AfterAggregate buildAfterAggregate(ExecPlan plan, List<StreamTable> streams) {
     List<ExecNode> nodes = plan.nodes();
-    int last = lastAggregate(nodes);
+    int last = nodes.size() - 1;
+    while (last > 0 && !(nodes.get(last).operator() instanceof ExecOperator.TopN)
+        && !(nodes.get(last).operator() instanceof ExecOperator.StatefulAggregate)
+        && !(nodes.get(last).operator() instanceof ExecOperator.SessionAggregate)) {
+      last--;
+    }
     CollectOperator output = new CollectOperator();
     Operator downstream = output;
     for (int i = nodes.size() - 1; i > last; i--) {
       downstream = rowByRow(nodes.get(i), nodes.get(i - 1), downstream, new LinkedHashMap<>(),
           false);
     }
-    if (nodes.get(last).operator() instanceof ExecOperator.SessionAggregate session) {
-      SessionRows rows = new SessionRows(sessionSpec(session));
-      return new AfterAggregate(clocked(downstream), output, null, rows::rows);
+    if (last > 0 && nodes.get(last).operator() instanceof ExecOperator.TopN topN) {
+      // A top-N's state holds each rank's row: the row, then the rank of its key.
+      int rank = topN.keys().size();
+      return new AfterAggregate(clocked(downstream), output, topN.operatorId(),
+          (key, row) -> {
+            Object[] ranked = java.util.Arrays.copyOf(row, row.length + 1);
+            ranked[row.length] = ((GroupKey) key).get(rank);
+            return List.<Object[]>of(ranked);
+          });
     }
-    StatefulAggregateSpec spec = spec((ExecOperator.StatefulAggregate) nodes.get(last).operator(),
-        retracts(plan, streams));
-    AggregateRows rows = new AggregateRows(spec);
-    return new AfterAggregate(clocked(downstream), output, spec,
+    if (last > 0 && nodes.get(last).operator() instanceof ExecOperator.SessionAggregate session) {
+      SessionRows rows = new SessionRows(sessionSpec(session));
+      return new AfterAggregate(clocked(downstream), output, session.operatorId(), rows::rows);
+    }
+    ExecOperator.StatefulAggregate aggregate =
+        (ExecOperator.StatefulAggregate) nodes.get(lastAggregate(nodes)).operator();
+    AggregateRows rows = new AggregateRows(spec(aggregate, retracts(plan, streams)));
+    return new AfterAggregate(clocked(downstream), output, aggregate.operatorId(),
         (key, saved) -> List.<Object[]>of(rows.row(key, saved)));
   }
 
@@ -362,22 +381,22 @@ public final class ExecPlanBuilder {
   }
 
   /**
-   * The operators above a plan's aggregation ({@link #buildAfterAggregate}).
+   * The operators above a plan's aggregation or top-N ({@link #buildAfterAggregate}).
    *
-   * @param input where the aggregation's rows go in
+   * @param input where the aggregation's (or top-N's) rows go in
    * @param output where the query's rows come out
-   * @param aggregate the aggregation, or null for an aggregation by session window
-   * @param stateRows the aggregation's rows of one key's saved state
+   * @param operatorId the stateful operator whose state holds those rows
+   * @param stateRows the rows of one entry (key, saved value) of that state
    */
-  public record AfterAggregate(Operator input, CollectOperator output,
-      @Nullable StatefulAggregateSpec aggregate, StateRows stateRows) {
+  public record AfterAggregate(Operator input, CollectOperator output, int operatorId,
+      StateRows stateRows) {
     /** The rows of {@code key}, whose saved state is {@code saved}: one, or one per session. */
     public List<Object[]> rowsOf(Object key, Object[] saved) {
       return stateRows.rows(key, saved);
     }
   }
 
-  /** The rows an aggregation emits for one key of its saved state. */
+  /** The rows an aggregation or a top-N emits for one key of its saved state. */
   @FunctionalInterface
   public interface StateRows {
     /** The rows of {@code key}, whose saved state is {@code saved}. */
@@ -498,6 +517,11 @@ public final class ExecPlanBuilder {
             providers(session.operatorId(), session.statePartitions()), downstream);
         stateful.put(node.id(), op);
         wire(single(node, inputs), op);
+      } else if (operator instanceof ExecOperator.TopN topN) {
+        ExecNode input = single(node, inputs);
+        StreamTopNOperator op = topN(topN, node, input, downstream);
+        stateful.put(node.id(), op);
+        wire(input, op);
       } else if (operator instanceof ExecOperator.StatefulAggregate aggregate) {
         StatefulAggregateOperator op = new StatefulAggregateOperator(spec(aggregate),
             providers(aggregate), downstream, partitionExecutor, 1);
@@ -609,6 +633,38 @@ public final class ExecPlanBuilder {
         stateStores.create(new StateStoreId(queryId, dedup.operatorId(), 0)), downstream);
   }
 
+  /**
+   * The operator of top-N {@code node} reading the rows of {@code input}, emitting into
+   * {@code downstream}, its ranks in partition 0 of its operator's state.
+   */
+  private StreamTopNOperator topN(ExecOperator.TopN topN, ExecNode node, ExecNode input,
+      Operator downstream) {
+    if (node.inputIds().size() != 1 || node.inputIds().get(0) != input.id()) {
+      throw new UnreadablePlanException("operator " + node.id() + " (" + node.kind()
+          + ") reads nodes " + node.inputIds() + ", where one input, node " + input.id()
+          + ", was expected", null);
+    }
+    int width = input.output().size();
+    List<Integer> columns = new ArrayList<>(topN.keys());
+    List<SortKey> order = new ArrayList<>();
+    for (ExecOperator.SortField field : topN.order()) {
+      columns.add(field.index());
+      order.add(new SortKey(field.index(), field.descending(), field.nullsFirst()));
+    }
+    int emitted = width + 1 + (topN.newKeyFlag() ? 1 : 0);
+    for (int column : columns) {
+      if (column < 0 || column >= width || node.output().size() != emitted) {
+        throw new IllegalArgumentException("top-N " + node.id() + " reads column " + column
+            + " of " + width + " and emits " + node.output().size() + " columns, not "
+            + emitted);
+      }
+    }
+    TopNSpec spec = new TopNSpec(topN.operatorId(), ints(topN.keys()), order, topN.limit(),
+        topN.outputMode(), topN.newKeyFlag());
+    return new StreamTopNOperator(spec,
+        stateStores.create(new StateStoreId(queryId, topN.operatorId(), 0)), downstream);
+  }
+
   private static int[] ints(List<Integer> values) {
     return values.stream().mapToInt(Integer::intValue).toArray();
   }
@@ -642,6 +698,12 @@ public final class ExecPlanBuilder {
         ExecNode node = nodes.get(i);
         if (node.operator() instanceof ExecOperator.Deduplicate dedup) {
           StreamDeduplicateOperator op = deduplicate(dedup, node, nodes.get(i - 1), downstream);
+          allStateful.add(op);
+          downstream = op;
+          continue;
+        }
+        if (node.operator() instanceof ExecOperator.TopN topN) {
+          StreamTopNOperator op = topN(topN, node, nodes.get(i - 1), downstream);
           allStateful.add(op);
           downstream = op;
           continue;

@@ -13,6 +13,7 @@ import dev.freshet.planner.rel.StateStoreRestore;
 import dev.freshet.planner.rel.SessionAggregate;
 import dev.freshet.planner.rel.StateStoreSave;
 import dev.freshet.planner.rel.StreamDeduplicate;
+import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.planner.rel.StreamingJoin;
 import dev.freshet.planner.rel.JoinTimeRange;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -95,6 +96,8 @@ public final class ExecPlanGenerator {
           nodes.get(inputs.get(1)).output());
     } else if (op instanceof ExecOperator.Deduplicate dedup) {
       state = StateSchema.of(dedup, nodes.get(inputs.get(0)).output());
+    } else if (op instanceof ExecOperator.TopN topN) {
+      state = StateSchema.of(topN, nodes.get(inputs.get(0)).output());
     }
     String detail = rel instanceof TableScan
         ? String.join(".", rel.getTable().getQualifiedName())
@@ -146,6 +149,14 @@ public final class ExecPlanGenerator {
     } else if (rel instanceof StreamDeduplicate d) {
       return new ExecOperator.Deduplicate(d.operatorId(), d.keys(), d.orderIndex(),
           d.nullsFirst(), d.eventTimeIndex(), d.expiryIndex(), d.expiryDelayMs());
+    } else if (rel instanceof StreamTopN t) {
+      List<SortField> order = new ArrayList<>();
+      for (RelFieldCollation c : t.order().getFieldCollations()) {
+        order.add(new SortField(c.getFieldIndex(), c.direction.isDescending(),
+            c.nullDirection == RelFieldCollation.NullDirection.FIRST));
+      }
+      return new ExecOperator.TopN(t.operatorId(), t.keys(), order, t.limit(), t.outputMode(),
+          t.newKeyFlag());
     } else if (StreamTableJoins.isStreamTableJoin(rel)) {
       return StreamTableJoins.generate((Join) rel, (JavaTypeFactory) typeFactory);
     }

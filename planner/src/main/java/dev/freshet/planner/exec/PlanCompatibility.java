@@ -41,7 +41,8 @@ public final class PlanCompatibility {
       if (!(node.operator() instanceof ExecOperator.StatefulAggregate
           || node.operator() instanceof ExecOperator.SessionAggregate
           || node.operator() instanceof ExecOperator.StreamJoin
-          || node.operator() instanceof ExecOperator.Deduplicate)) {
+          || node.operator() instanceof ExecOperator.Deduplicate
+          || node.operator() instanceof ExecOperator.TopN)) {
         if (recorded != null) {
           differences.add(describe(recorded) + ": the plan records state for node " + node.id()
               + " (" + node.kind() + "), which keeps none");
@@ -66,6 +67,7 @@ public final class PlanCompatibility {
       }
       String where = " for the " + (node.operator() instanceof ExecOperator.StreamJoin ? "join"
           : node.operator() instanceof ExecOperator.Deduplicate ? "deduplication"
+          : node.operator() instanceof ExecOperator.TopN ? "top-N"
           : "aggregate") + " the plan runs there";
       if (!recorded.name().equals(kept.name())) {
         differences.add(describe(recorded) + ": its state was named " + recorded.name()
@@ -114,6 +116,9 @@ public final class PlanCompatibility {
     if (node.operator() instanceof ExecOperator.SessionAggregate session) {
       return StateSchema.of(session, inputs.isEmpty() ? List.of() : inputs.get(0).output(),
           node.output());
+    }
+    if (node.operator() instanceof ExecOperator.TopN topN) {
+      return StateSchema.of(topN, inputs.get(0).output());
     }
     return StateSchema.of((ExecOperator.StatefulAggregate) node.operator(),
         inputs.isEmpty() ? List.of() : inputs.get(0).output(), node.output());

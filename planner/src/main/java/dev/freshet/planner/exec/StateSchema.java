@@ -26,6 +26,8 @@ public record StateSchema(int operatorId, String name, List<ExecColumn> key,
   public static final String DEDUPLICATE_STATE = "deduplicate";
   /** The stable name of an aggregation by session window's state. */
   public static final String SESSION_STATE = "session-window";
+  /** The stable name of a top-N's state. */
+  public static final String TOP_N_STATE = "top-n";
 
   public StateSchema {
     if (operatorId < 0) {
@@ -160,5 +162,28 @@ public record StateSchema(int operatorId, String name, List<ExecColumn> key,
           call.function() + (call.distinct() ? " DISTINCT" : "")));
     }
     return new StateSchema(session.operatorId(), SESSION_STATE, key, value);
+  }
+
+  /**
+   * The state {@code topN} keeps: its key columns and the rank as key and, as value, the input
+   * row at that rank.
+   *
+   * @throws IllegalArgumentException if a key is not a column of its input
+   */
+  public static StateSchema of(ExecOperator.TopN topN, List<ExecColumn> input) {
+    List<ExecColumn> key = new ArrayList<>();
+    for (int column : topN.keys()) {
+      if (column < 0 || column >= input.size()) {
+        throw new IllegalArgumentException("top-N key $" + column + " is not one of the "
+            + input.size() + " input columns");
+      }
+      key.add(new ExecColumn(input.get(column).name(), input.get(column).type(), null));
+    }
+    key.add(new ExecColumn("rank", "BIGINT", null));
+    List<ExecColumn> value = new ArrayList<>();
+    for (ExecColumn column : input) {
+      value.add(new ExecColumn(column.name(), column.type(), null));
+    }
+    return new StateSchema(topN.operatorId(), TOP_N_STATE, key, value);
   }
 }

@@ -62,7 +62,8 @@ public final class EventTimeLineage {
       return Optional.empty();
     }
     if (r instanceof StateStoreRestore || r instanceof StateStoreSave
-        || r instanceof StreamDeduplicate) {
+        || r instanceof StreamDeduplicate
+        || r instanceof StreamTopN && column < r.getInput(0).getRowType().getFieldCount()) {
       return of(r.getInput(0), column);
     }
     if (r instanceof Union union) {

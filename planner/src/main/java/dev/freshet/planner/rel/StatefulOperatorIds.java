@@ -9,9 +9,8 @@ import org.apache.calcite.rel.RelNode;
  * ({@code state/<operatorId>/}) in the query's checkpoint: 0 for the one nearest the source,
  * counting up towards the sink, as Spark's {@code IncrementalExecution} numbers them (inputs
  * first, left to right). A {@link StateStoreSave} gets the id of the {@link StateStoreRestore}
- * below it, its other half; a {@link StreamingJoin}, a {@link StreamDeduplicate} and a
- * {@link SessionAggregate} have one of
- * their own.
+ * below it, its other half; a {@link StreamingJoin}, a {@link StreamDeduplicate}, a
+ * {@link SessionAggregate} and a {@link StreamTopN} have one of their own.
  *
  * <p>The rules that make the pairs cannot know the ids (a rule sees one aggregate, not the
  * plan), so they use 0 and the planner calls this once the plan is whole.
@@ -52,6 +51,11 @@ public final class StatefulOperatorIds {
       int id = next[0]++;
       return id == session.operatorId() ? session
           : session.copy(session.getTraitSet(), session.getInput(), id);
+    }
+    if (copy instanceof StreamTopN topN) {
+      int id = next[0]++;
+      return id == topN.operatorId() ? topN : topN.copy(topN.getTraitSet(), topN.getInput(),
+          topN.outputMode(), topN.newKeyFlag(), id);
     }
     if (copy instanceof StreamingJoin join) {
       int id = next[0]++;

@@ -21,4 +21,7 @@ public final class FreshetRules {
   /** Rule that turns {@code ROW_NUMBER() OVER (...) = 1} over a stream into a deduplication. */
   public static final StreamDeduplicateRule STREAM_DEDUPLICATE =
       StreamDeduplicateRule.Config.DEFAULT.toRule();
+
+  /** Rule that turns {@code ROW_NUMBER() OVER (...) <= N} over a stream into a top-N. */
+  public static final StreamTopNRule STREAM_TOP_N = StreamTopNRule.Config.DEFAULT.toRule();
 }

@@ -24,13 +24,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * deduplication and top-N in Flink SQL:
  * {@code SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn FROM s)
  * WHERE rn = 1}. {@link StreamDeduplicateRule} plans {@code rn = 1} ({@code rn <= 1},
- * {@code rn < 2}) ordered ascending by at most one column; {@link #rejectUnconverted} says why
- * any other use of the pattern on a stream does not run.
+ * {@code rn < 2}) ordered ascending by at most one column, {@link StreamTopNRule} the others
+ * ({@code rn <= N}, any order); {@link #rejectUnconverted} says why any other use of the
+ * pattern on a stream does not run.
  *
  * <pre>{@code
  * RowNumberFilter match = RowNumberFilter.of(filter, project);  // null if not the pattern
  * match.limit();     // 1 for rn = 1
  * match.reason();    // null if deduplication can run it
+ * match.topNReason(); // null if a top-N can run it
  * }</pre>
  *
  * @param column the projection's column that holds the row number
@@ -135,8 +137,7 @@ public record RowNumberFilter(int column, RexOver over, long limit, List<RexNode
    */
   public @Nullable String reason() {
     if (limit > 1) {
-      return "Top-N per group (ROW_NUMBER() OVER (...) with rn <= " + limit + ") is not"
-          + " supported on a stream yet; only deduplication, rn = 1, is";
+      return "Deduplication keeps row 1 only, not rn <= " + limit;
     }
     if (keys() == null) {
       return "ROW_NUMBER() OVER (PARTITION BY ...) on a stream must partition by columns, not"
@@ -152,9 +153,32 @@ public record RowNumberFilter(int column, RexOver over, long limit, List<RexNode
           + " expression";
     }
     if (order.size() == 1 && order.get(0).getDirection().isDescending()) {
-      return "Deduplication with ROW_NUMBER() on a stream keeps each key's first row: ORDER BY"
-          + " ... DESC asks for its last, which a stream never knows, since a later row can"
-          + " always come";
+      return "Deduplication keeps each key's first row, and ORDER BY ... DESC ranks the last"
+          + " first";
+    }
+    return null;
+  }
+
+  /**
+   * Why a top-N ({@link StreamTopNRule}) cannot run this filter, as a sentence, or null if it
+   * can: keys or order keys that are expressions, or a condition besides the row number's,
+   * which would hide a rank's new row and leave its old one shown.
+   */
+  public @Nullable String topNReason() {
+    if (keys() == null) {
+      return "ROW_NUMBER() OVER (PARTITION BY ...) on a stream must partition by columns, not"
+          + " expressions";
+    }
+    for (RexFieldCollation c : orderKeys()) {
+      if (!(c.left instanceof RexInputRef)) {
+        return "ROW_NUMBER() OVER (... ORDER BY ...) on a stream must order by columns, not"
+            + " expressions";
+      }
+    }
+    if (!others.isEmpty()) {
+      return "A top-N per group (ROW_NUMBER() OVER (...) with rn <= " + limit + ") on a"
+          + " stream must be filtered on the row number alone: a condition on its other"
+          + " columns would hide a rank's new row and leave its old one shown";
     }
     return null;
   }
@@ -171,12 +195,11 @@ public record RowNumberFilter(int column, RexOver over, long limit, List<RexNode
     if (rel instanceof Filter filter && filter.getInput() instanceof Project project
         && StreamingRels.isStreaming(project)) {
       RowNumberFilter match = of(filter, project);
-      String reason = match == null ? null : match.reason();
-      if (reason != null) {
-        throw PlannerErrors.notSupported(reason, "Keep each key's first row with"
-            + " SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts) AS rn"
-            + " FROM s) WHERE rn = 1, or aggregate per key, e.g. SELECT k, MAX(v) FROM s"
-            + " GROUP BY k");
+      if (match != null && match.reason() != null && match.topNReason() != null) {
+        throw PlannerErrors.notSupported(match.topNReason(), "Partition and order by columns"
+            + " (compute expressions in a subquery first) and filter the stream's rows inside"
+            + " the subquery, e.g. SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k"
+            + " ORDER BY v DESC) AS rn FROM s WHERE v > 0) WHERE rn <= 3");
       }
     }
   }

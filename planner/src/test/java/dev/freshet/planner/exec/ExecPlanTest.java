@@ -99,6 +99,36 @@ class ExecPlanTest {
         + " there"), PlanCompatibility.stateDifferences(ExecPlan.of(nodes)));
   }
 
+  @Test void shouldRecordTheTopNsStateAndReadItsJsonBack() throws Exception {
+    ExecPlan plan = ExecPlanGenerator.generate(planner.planQuery(FreshetSqlParser.parse(
+        "SELECT STREAM k, n, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY"
+            + " n DESC, ts) AS rn FROM m) WHERE rn <= 3"),
+        dev.freshet.sql.parser.EmitMode.COMPLETE, 2));
+    assertEquals(List.of("scan", "watermark", "top-n", "calc"),
+        plan.nodes().stream().map(ExecNode::kind).toList());
+    assertEquals(new ExecOperator.TopN(0, List.of(0), List.of(
+            new ExecOperator.SortField(1, true, true), new ExecOperator.SortField(2, false, false)),
+            3, dev.freshet.executor.operators.OutputMode.COMPLETE, false),
+        plan.nodes().get(2).operator());
+    assertEquals(new StateSchema(0, "top-n", List.of(new ExecColumn("K", "VARCHAR", null),
+        new ExecColumn("rank", "BIGINT", null)), List.of(new ExecColumn("K", "VARCHAR", null),
+        new ExecColumn("N", "INTEGER", null), new ExecColumn("TS", "TIMESTAMP(3)", null))),
+        plan.stateSchemas().get(0));
+    String json = plan.toJson();
+    assertEquals(true, json.contains("\"kind\" : \"top-n\""), json);
+    assertEquals(plan, ExecPlan.fromJson(json));
+    assertEquals(List.of(), PlanCompatibility.stateDifferences(ExecPlan.fromJson(json)));
+    StateSchema other = new StateSchema(0, "top-n", List.of(new ExecColumn("K", "INTEGER",
+        null), new ExecColumn("rank", "BIGINT", null)), plan.stateSchemas().get(0).value());
+    List<ExecNode> nodes = new java.util.ArrayList<>(plan.nodes());
+    ExecNode topN = nodes.get(2);
+    nodes.set(2, new ExecNode(topN.id(), topN.operator(), topN.detail(), topN.output(),
+        other, topN.inputs()));
+    assertEquals(List.of("operator 0 (top-n): its state was written with key schema"
+        + " [K INTEGER, rank BIGINT], but this Freshet keeps [K VARCHAR, rank BIGINT] for the"
+        + " top-N the plan runs there"), PlanCompatibility.stateDifferences(ExecPlan.of(nodes)));
+  }
+
   @Test void shouldRefuseAPlanOfAnotherVersion() {
     UnreadablePlanException e = assertThrows(UnreadablePlanException.class,
         () -> ExecPlan.fromJson("{\"version\": 2, \"operators\": []}"));
