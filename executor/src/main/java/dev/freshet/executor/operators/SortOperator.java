@@ -26,33 +26,10 @@ public final class SortOperator implements Operator {
    * @param downstream receives the sorted rows at the end of each batch
    */
   public SortOperator(List<SortKey> keys, long offset, long fetch, Operator downstream) {
-    this.comparator = comparator(List.copyOf(keys));
+    this.comparator = SortKey.order(keys);
     this.offset = offset;
     this.fetch = fetch;
     this.downstream = requireNonNull(downstream, "downstream");
-  }
-
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Comparator<Object[]> comparator(List<SortKey> keys) {
-    return (a, b) -> {
-      for (SortKey key : keys) {
-        Object x = a[key.field()];
-        Object y = b[key.field()];
-        int c;
-        if (x == null || y == null) {
-          c = x == y ? 0 : (x == null) == key.nullsFirst() ? -1 : 1;
-        } else {
-          c = ((Comparable) x).compareTo(y);
-          if (key.descending()) {
-            c = -c;
-          }
-        }
-        if (c != 0) {
-          return c;
-        }
-      }
-      return 0;
-    };
   }
 
   @Override public void startBatch(BatchContext batch) {

@@ -14,6 +14,7 @@ import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +56,8 @@ import java.util.Map;
 public final class StreamTopNOperator implements StatefulOperator {
   private final TopNSpec spec;
   private final int[] keys;
-  private final SortKey[] order;
+  /** Negative if a row ranks before another on the ORDER BY columns, 0 if equal. */
+  private final Comparator<Object[]> order;
   private final int limit;
   private final StateStoreProvider<Object, Object[]> provider;
   private final Operator downstream;
@@ -88,7 +90,7 @@ public final class StreamTopNOperator implements StatefulOperator {
       Operator downstream) {
     this.spec = requireNonNull(spec, "spec");
     this.keys = spec.keys();
-    this.order = spec.order().toArray(new SortKey[0]);
+    this.order = SortKey.order(spec.order());
     this.limit = (int) spec.limit();
     this.provider = requireNonNull(provider, "provider");
     this.downstream = requireNonNull(downstream, "downstream");
@@ -139,7 +141,7 @@ public final class StreamTopNOperator implements StatefulOperator {
     }
     // After every row not worse than it: equal rows rank by arrival.
     int at = best.size();
-    while (at > 0 && compare(row, best.get(at - 1)) < 0) {
+    while (at > 0 && order.compare(row, best.get(at - 1)) < 0) {
       at--;
     }
     if (at >= limit) {
@@ -171,28 +173,6 @@ public final class StreamTopNOperator implements StatefulOperator {
     }
     values[keys.length] = rank;
     return GroupKey.adopt(values);
-  }
-
-  /** Negative if {@code a} ranks before {@code b} on the ORDER BY columns, 0 if equal. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private int compare(Object[] a, Object[] b) {
-    for (SortKey key : order) {
-      Object x = a[key.field()];
-      Object y = b[key.field()];
-      int c;
-      if (x == null || y == null) {
-        c = x == y ? 0 : (x == null) == key.nullsFirst() ? -1 : 1;
-      } else {
-        c = ((Comparable) x).compareTo(y);
-        if (key.descending()) {
-          c = -c;
-        }
-      }
-      if (c != 0) {
-        return c;
-      }
-    }
-    return 0;
   }
 
   @Override public void finishBatch(BatchContext batch) {
@@ -255,7 +235,7 @@ public final class StreamTopNOperator implements StatefulOperator {
     int i = 0;
     int j = 0;
     while (into.size() < limit && (i < old.size() || j < fresh.size())) {
-      if (j >= fresh.size() || i < old.size() && compare(old.get(i), fresh.get(j)) <= 0) {
+      if (j >= fresh.size() || i < old.size() && order.compare(old.get(i), fresh.get(j)) <= 0) {
         into.add(old.get(i++));
       } else {
         into.add(fresh.get(j++));
