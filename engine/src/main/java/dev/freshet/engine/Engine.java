@@ -2,6 +2,8 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.ui.ServedWebUi;
+import dev.freshet.engine.ui.WebUiProvider;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.engine.errors.Errors;
@@ -22,12 +24,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -121,6 +125,8 @@ public final class Engine implements AutoCloseable {
   /** A recorded stream or view that could not be declared again, and why. */
   record NotRestored(CatalogStore.Kind kind, SQLException error) {
   }
+  /** The web UIs serving this engine ({@link #serveWebUi}); closed with it. */
+  private final List<ServedWebUi> webUis = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** The memory every continuous query's estimate takes from; see {@link #memoryPool()}. */
   private final MemoryPool memoryPool;
 
@@ -264,6 +270,34 @@ public final class Engine implements AutoCloseable {
       }
       throw new UncheckedIOException("Cannot use data directory " + dataDir + " (" + e + ")", e);
     }
+  }
+
+  /**
+   * Serves this engine's web UI on {@code port} of the loopback address (0 picks a free port)
+   * until the engine closes: pages of its streams, views and queries with live charts, a SQL box,
+   * and Prometheus metrics at {@code /metrics}. It needs the server module
+   * ({@code freshet-server}) on the class path, which provides the {@link WebUiProvider}.
+   *
+   * <pre>{@code
+   * ServedWebUi ui = engine.serveWebUi(8766);   // http://127.0.0.1:8766/ui/
+   * }</pre>
+   *
+   * <p>The UI has no authentication here, so it listens on loopback only; serve an engine with
+   * {@code freshet serve --ui-port} for users on other machines.
+   *
+   * @throws IllegalStateException if no provider is on the class path or the port is taken
+   */
+  public ServedWebUi serveWebUi(int port) {
+    if (closed) {
+      throw new IllegalStateException("engine " + name + " is closed");
+    }
+    WebUiProvider provider = ServiceLoader.load(WebUiProvider.class,
+            Engine.class.getClassLoader()).findFirst()
+        .orElseThrow(() -> new IllegalStateException("Cannot serve the web UI of engine " + name
+            + ": no web UI on the class path. Add dev.freshet:freshet-server to it"));
+    ServedWebUi ui = provider.serve(this, InetAddress.getLoopbackAddress().getHostAddress(), port);
+    webUis.add(ui);
+    return ui;
   }
 
   /** Whether {@link #close} was called; a closed engine opens no sessions. */
@@ -488,6 +522,7 @@ public final class Engine implements AutoCloseable {
    */
   @Override public void close() {
     closed = true;
+    webUis.forEach(ServedWebUi::close);
     for (ContinuousQuery query : continuousQueries()) {
       query.stop();
       unregister(query);

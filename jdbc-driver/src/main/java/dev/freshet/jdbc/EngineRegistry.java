@@ -39,6 +39,11 @@ final class EngineRegistry {
    * first connection to it.
    */
   static final String ENGINE_MEMORY_BUDGET = "engineMemoryBudget";
+  /**
+   * Connection property: serve the engine's web UI on this port of the loopback address (0 picks
+   * one; see {@link Engine#serveWebUi}); default off. Read when the engine starts.
+   */
+  static final String UI_PORT = "uiPort";
   /** Properties that Avatica, DriverManager or pools pass and that Freshet ignores. */
   private static final Set<String> PASSED_THROUGH = Set.of("user", "password", "timeZone",
       "fetch_size", "transparent_reconnection");
@@ -54,11 +59,12 @@ final class EngineRegistry {
   Engine resolve(Map<String, String> info) throws SQLException {
     for (String key : info.keySet()) {
       if (!key.equals(DATA_DIR) && !key.equals(ENGINE) && !key.equals(ENGINE_MEMORY_BUDGET)
-          && !PASSED_THROUGH.contains(key)) {
+          && !key.equals(UI_PORT) && !PASSED_THROUGH.contains(key)) {
         throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Unknown connection property '" + key + "'."
             + " Freshet's embedded driver knows " + DATA_DIR + " (the data directory), "
-            + ENGINE + " (the name of an in-memory engine) and " + ENGINE_MEMORY_BUDGET
-            + " (the memory of all its queries), e.g. jdbc:freshet:dataDir=/tmp/freshet");
+            + ENGINE + " (the name of an in-memory engine), " + ENGINE_MEMORY_BUDGET
+            + " (the memory of all its queries) and " + UI_PORT + " (the port of its web UI),"
+            + " e.g. jdbc:freshet:dataDir=/tmp/freshet");
       }
     }
     long budget;
@@ -68,18 +74,51 @@ final class EngineRegistry {
     } catch (SQLException e) {
       throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e);
     }
+    int uiPort = uiPort(info.get(UI_PORT));
     String dataDir = info.get(DATA_DIR);
-    if (dataDir == null || dataDir.isBlank()) {
-      return engines.compute("mem:" + info.getOrDefault(ENGINE, "default"),
-          (key, engine) -> engine == null || engine.isClosed() ? new Engine(key, Optional.empty(), budget) : engine);
-    }
-    Path path = Path.of(dataDir).toAbsolutePath().normalize();
+    Optional<Path> path = dataDir == null || dataDir.isBlank() ? Optional.empty()
+        : Optional.of(Path.of(dataDir).toAbsolutePath().normalize());
+    String name = path.map(p -> "dir:" + p)
+        .orElseGet(() -> "mem:" + info.getOrDefault(ENGINE, "default"));
     try {
-      return engines.compute("dir:" + path, (key, engine) -> engine == null || engine.isClosed()
-          ? new Engine(key, Optional.of(path), budget) : engine);
+      return engines.compute(name, (key, engine) -> engine == null || engine.isClosed()
+          ? start(key, path, budget, uiPort) : engine);
     } catch (UncheckedIOException e) {
       // The engine's message names the directory and what to do (e.g. another engine uses it).
       throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e.getCause());
+    } catch (IllegalStateException e) {
+      // The web UI could not start: no provider, or its port is taken.
+      throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e);
     }
+  }
+
+  private static Engine start(String key, Optional<Path> dataDir, long budget, int uiPort) {
+    Engine engine = new Engine(key, dataDir, budget);
+    if (uiPort >= 0) {
+      try {
+        engine.serveWebUi(uiPort);
+      } catch (RuntimeException e) {
+        engine.close();
+        throw e;
+      }
+    }
+    return engine;
+  }
+
+  /** The {@link #UI_PORT} property's port, or -1 if it is absent. */
+  private static int uiPort(String value) throws SQLException {
+    if (value == null || value.isBlank()) {
+      return -1;
+    }
+    try {
+      int port = Integer.parseInt(value.trim());
+      if (port >= 0 && port <= 65535) {
+        return port;
+      }
+    } catch (NumberFormatException e) {
+      // Answered below.
+    }
+    throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Connection property " + UI_PORT + " must be a"
+        + " port between 0 and 65535 (0 picks a free one), not '" + value + "'");
   }
 }

@@ -5,27 +5,34 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.engine.Engine;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.jdbc.FreshetMeta;
+import dev.freshet.server.ui.ConnectorRouter;
+import dev.freshet.server.ui.WebUiRoutes;
 import java.io.File;
 import java.net.BindException;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
+import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
@@ -65,6 +72,8 @@ public final class FreshetServer implements AutoCloseable {
   public static final int DEFAULT_PORT = 8765;
   /** Any user the users file authenticates may connect, whatever their roles. */
   static final String ANY_AUTHENTICATED_USER = "**";
+  /** The name of the web UI's connector. */
+  private static final String UI_CONNECTOR = "freshet-ui";
   /** The realm of the users file, as Avatica names it. */
   private static final String REALM = "Avatica";
 
@@ -88,9 +97,12 @@ public final class FreshetServer implements AutoCloseable {
    */
   private final ScheduledExecutorService sweeper;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** The web UI's connector, if the server serves it. */
+  private final Optional<ServerConnector> uiConnector;
 
   private FreshetServer(Options options, Engine engine, HttpServer http, FreshetMeta meta,
-      ScheduledExecutorService sweeper) {
+      ScheduledExecutorService sweeper, Optional<ServerConnector> uiConnector) {
+    this.uiConnector = uiConnector;
     this.options = options;
     this.engine = engine;
     this.http = http;
@@ -110,9 +122,22 @@ public final class FreshetServer implements AutoCloseable {
 
   /** The address to give clients, e.g. {@code http://127.0.0.1:8765}. */
   public String url() {
-    String host = options.bindAddress.contains(":") ? "[" + options.bindAddress + "]"
+    return (options.keystore.isPresent() ? "https" : "http") + "://" + host() + ":" + port();
+  }
+
+  /**
+   * The web UI's address, e.g. {@code http://127.0.0.1:8766/} (its pages are under {@code /ui/},
+   * its metrics at {@code /metrics}); empty if the server was built without {@link
+   * Builder#uiPort}.
+   */
+  public Optional<URI> uiUrl() {
+    return uiConnector.map(connector -> URI.create((options.keystore.isPresent() ? "https"
+        : "http") + "://" + host() + ":" + connector.getLocalPort() + "/"));
+  }
+
+  private String host() {
+    return options.bindAddress.contains(":") ? "[" + options.bindAddress + "]"
         : options.bindAddress;
-    return (options.keystore.isPresent() ? "https" : "http") + "://" + host + ":" + port();
   }
 
   /** The engine the server runs. */
@@ -146,7 +171,7 @@ public final class FreshetServer implements AutoCloseable {
       Optional<Path> keystore, String keystorePassword, Duration fetchTimeout,
       Duration pushIdleTimeout, int maxThreads, int maxPushQueries,
       Duration connectionIdleTimeout, Duration httpIdleTimeout, long maxRequestBytes,
-      int minRequestDataRate, long engineMemoryBudget) {
+      int minRequestDataRate, long engineMemoryBudget, int uiPort) {
     @Override public String toString() {
       return "port=" + port + " bind=" + bindAddress + " dataDir=" + dataDir.map(Path::toString)
           .orElse("(memory)") + " authentication=" + authentication + " tls="
@@ -154,7 +179,8 @@ public final class FreshetServer implements AutoCloseable {
           + pushIdleTimeout + " maxThreads=" + maxThreads + " maxPushQueries=" + maxPushQueries
           + " connectionIdleTimeout=" + connectionIdleTimeout + " httpIdleTimeout="
           + httpIdleTimeout + " maxRequestBytes=" + maxRequestBytes + " minRequestDataRate="
-          + minRequestDataRate + " engineMemoryBudget=" + engineMemoryBudget;
+          + minRequestDataRate + " engineMemoryBudget=" + engineMemoryBudget + " uiPort="
+          + (uiPort < 0 ? "off" : uiPort);
     }
   }
 
@@ -183,8 +209,27 @@ public final class FreshetServer implements AutoCloseable {
     private long maxRequestBytes = 8L << 20;
     private int minRequestDataRate = 16;
     private long engineMemoryBudget = MemoryPool.UNLIMITED;
+    private int uiPort = -1;
 
     private Builder() {
+    }
+
+    /**
+     * Serves the web UI ({@code /ui/}) and Prometheus metrics ({@code /metrics}) on this port of
+     * the same address, behind the same authentication and TLS as JDBC; 0 picks a free port
+     * ({@link FreshetServer#uiUrl()} tells which). Off by default.
+     *
+     * <pre>{@code
+     * FreshetServer.builder().uiPort(8766).start();   // http://127.0.0.1:8766/ui/
+     * }</pre>
+     */
+    public Builder uiPort(int uiPort) {
+      if (uiPort < 0 || uiPort > 65535) {
+        throw new IllegalArgumentException("The UI port must be between 0 and 65535, not "
+            + uiPort);
+      }
+      this.uiPort = uiPort;
+      return this;
     }
 
     /**
@@ -369,7 +414,7 @@ public final class FreshetServer implements AutoCloseable {
       Options options = new Options(port, bindAddress, dataDir, authentication, usersFile, role,
           keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads, maxPushQueries,
           connectionIdleTimeout, httpIdleTimeout, maxRequestBytes, minRequestDataRate,
-          engineMemoryBudget);
+          engineMemoryBudget, uiPort);
       check(options);
       Engine engine;
       try {
@@ -387,13 +432,15 @@ public final class FreshetServer implements AutoCloseable {
       try {
         FreshetMeta meta = new FreshetMeta(null, info -> engine, options.fetchTimeout(),
             CurrentUser::get);
-        HttpServer http = httpServer(options, meta);
+        AtomicReference<ServerConnector> uiConnector = new AtomicReference<>();
+        HttpServer http = httpServer(options, meta, engine, uiConnector);
         http.start();
         long periodMs = Math.max(10, Math.min(30_000, Math.min(
             options.pushIdleTimeout().toMillis(), options.connectionIdleTimeout().toMillis()) / 4));
         sweeper.scheduleWithFixedDelay(() -> closeAbandoned(meta, options),
             periodMs, periodMs, TimeUnit.MILLISECONDS);
-        FreshetServer server = new FreshetServer(options, engine, http, meta, sweeper);
+        FreshetServer server = new FreshetServer(options, engine, http, meta, sweeper,
+            Optional.ofNullable(uiConnector.get()));
         LOG.info("Freshet server listening on {} ({})", server.url(), options);
         return server;
       } catch (RuntimeException e) {
@@ -468,12 +515,15 @@ public final class FreshetServer implements AutoCloseable {
     }
   }
 
-  private static HttpServer httpServer(Options options, FreshetMeta meta) {
+  private static HttpServer httpServer(Options options, FreshetMeta meta, Engine engine,
+      AtomicReference<ServerConnector> uiConnector) {
+    FreshetHttpHandler jdbc = new FreshetHttpHandler(SqlStateService.wrap(new LocalService(meta)),
+        options.maxRequestBytes(), options.authentication() != Authentication.NONE);
     HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
-        .withHandler(new FreshetHttpHandler(SqlStateService.wrap(new LocalService(meta)),
-            options.maxRequestBytes(), options.authentication() != Authentication.NONE))
+        .withHandler(options.uiPort() < 0 ? jdbc
+            : new ConnectorRouter(jdbc, UI_CONNECTOR, new WebUiRoutes(engine)))
         .withPort(options.port())
-        .withServerCustomizers(List.of(jettyCustomizer(options)), Server.class);
+        .withServerCustomizers(List.of(jettyCustomizer(options, uiConnector)), Server.class);
     if (options.authentication() != Authentication.NONE) {
       String users = options.usersFile().orElseThrow().toAbsolutePath().toString();
       String[] roles = {options.role()};
@@ -497,7 +547,8 @@ public final class FreshetServer implements AutoCloseable {
    * connections open longer than a long-poll lasts but cuts slow and silent clients, answers
    * malformed Basic credentials with 401, and shows no stack trace in Jetty's own error pages.
    */
-  private static ServerCustomizer<Server> jettyCustomizer(Options options) {
+  private static ServerCustomizer<Server> jettyCustomizer(Options options,
+      AtomicReference<ServerConnector> uiConnector) {
     return server -> {
       for (Connector connector : server.getConnectors()) {
         if (connector instanceof ServerConnector) {
@@ -509,6 +560,10 @@ public final class FreshetServer implements AutoCloseable {
           HttpConfiguration config = http.getHttpConfiguration();
           config.setMinRequestDataRate(options.minRequestDataRate());
         }
+      }
+      if (options.uiPort() >= 0) {
+        uiConnector.set(uiConnector(server, options));
+        server.addConnector(uiConnector.get());
       }
       if (server.getThreadPool() instanceof QueuedThreadPool) {
         ((QueuedThreadPool) server.getThreadPool()).setMaxThreads(options.maxThreads());
@@ -523,6 +578,30 @@ public final class FreshetServer implements AutoCloseable {
         server.setHandler(check);
       }
     };
+  }
+
+  /**
+   * A connector for the web UI's port, speaking what the JDBC connector speaks (TLS included):
+   * requests on it reach the UI by its name ({@link ConnectorRouter}).
+   */
+  private static ServerConnector uiConnector(Server server, Options options) {
+    ServerConnector jdbc = (ServerConnector) server.getConnectors()[0];
+    List<ConnectionFactory> factories = new ArrayList<>();
+    for (ConnectionFactory factory : jdbc.getConnectionFactories()) {
+      if (factory instanceof SslConnectionFactory ssl) {
+        factories.add(new SslConnectionFactory(ssl.getSslContextFactory(), ssl.getNextProtocol()));
+      } else if (factory instanceof HttpConnectionFactory http) {
+        factories.add(new HttpConnectionFactory(http.getHttpConfiguration()));
+      } else {
+        throw new IllegalStateException("Unexpected connection factory " + factory);
+      }
+    }
+    ServerConnector ui = new ServerConnector(server, factories.toArray(new ConnectionFactory[0]));
+    ui.setName(UI_CONNECTOR);
+    ui.setHost(options.bindAddress());
+    ui.setPort(options.uiPort());
+    ui.setIdleTimeout(options.httpIdleTimeout().toMillis());
+    return ui;
   }
 
   private static Throwable rootCause(Throwable e) {

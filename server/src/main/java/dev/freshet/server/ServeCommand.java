@@ -107,6 +107,11 @@ final class ServeCommand implements Callable<Integer> {
           + " SQLSTATE 53200 (default: ${DEFAULT-VALUE})")
   String engineMemoryBudget;
 
+  @Option(names = "--ui-port",
+      description = "Serve the web UI (/ui/) and Prometheus metrics (/metrics) on this port, behind"
+          + " the same --auth and TLS; 0 picks a free one (default: off)")
+  Integer uiPort;
+
   private final PrintStream out;
   private final PrintStream err;
   /** Released when the server should stop; a test releases it, a user stops the process. */
@@ -134,6 +139,8 @@ final class ServeCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(shutdown);
     out.println("Freshet server listening on " + server.url());
     out.println("Connect with: jdbc:freshet:remote:url=" + server.url());
+    server.uiUrl().ifPresent(ui -> out.println("Web UI: " + ui.resolve("/ui/") + ", metrics: "
+        + ui.resolve("/metrics")));
     out.flush();
     try {
       stop.await();
@@ -164,6 +171,9 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (budget != MemoryPool.UNLIMITED) {
       builder.engineMemoryBudget(budget);
+    }
+    if (uiPort != null) {
+      builder.uiPort(uiPort);
     }
     if (dataDir != null) {
       builder.dataDir(dataDir);
