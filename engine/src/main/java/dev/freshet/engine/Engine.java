@@ -2,8 +2,6 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.engine.ui.ServedWebUi;
-import dev.freshet.engine.ui.WebUiProvider;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.engine.errors.Errors;

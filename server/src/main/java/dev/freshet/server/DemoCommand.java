@@ -13,6 +13,9 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 
 /**
@@ -34,6 +37,13 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--seed", defaultValue = "7", description = "Random seed (default: ${DEFAULT-VALUE})")
   long seed;
+
+  @Option(names = "--ui-port",
+      description = "Also serve the web UI on this port of 127.0.0.1, with live charts of the"
+          + " query, e.g. 8766 (default: off); combine with --batches 0 to keep it running")
+  Integer uiPort;
+
+  @Spec CommandSpec spec;
 
   private final PrintStream out;
 
@@ -62,6 +72,14 @@ final class DemoCommand implements Callable<Integer> {
     Random random = new Random(seed);
     // A fresh in-memory engine per run, so that a second run in one JVM starts from nothing.
     String url = "jdbc:freshet:engine=demo-" + java.util.UUID.randomUUID();
+    if (uiPort != null) {
+      if (uiPort < 1 || uiPort > 65535) {
+        throw new ParameterException(spec.commandLine(), "--ui-port must be a port between 1 and 65535, not " + uiPort);
+      }
+      url += ";uiPort=" + uiPort;
+      out.println("Web UI: http://127.0.0.1:" + uiPort + "/ui/ (metrics at /metrics)");
+      out.println();
+    }
     try (Connection writer = DriverManager.getConnection(url);
          Connection reader = DriverManager.getConnection(url);
          Statement ddl = writer.createStatement()) {

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,5 +43,33 @@ class DemoCommandTest {
     for (int i = 1; i < longest.size(); i++) {
       assertTrue(longest.get(i) > longest.get(i - 1), "counts must grow: " + longest);
     }
+  }
+
+  @Test void shouldServeTheWebUiWhenAskedAndSayWhere() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    int exit = new CommandLine(new DemoCommand(out))
+        .execute("--batches", "2", "--interval-ms", "0", "--ui-port", String.valueOf(port));
+    String output = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(0, exit, output);
+    assertTrue(output.contains("Web UI: http://127.0.0.1:" + port + "/ui/"), output);
+    // The demo's engine lives on in this JVM, and its UI with it.
+    HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + port + "/")).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(302, page.statusCode());
+  }
+
+  @Test void shouldRefuseAUiPortThatIsNoPort() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CommandLine command = new CommandLine(new DemoCommand(new PrintStream(new ByteArrayOutputStream())));
+    command.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+    int exit = command.execute("--ui-port", "0");
+    assertEquals(2, exit);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains(
+        "--ui-port must be a port between 1 and 65535, not 0"), err.toString(StandardCharsets.UTF_8));
   }
 }

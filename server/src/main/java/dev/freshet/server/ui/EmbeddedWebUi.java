@@ -1,8 +1,8 @@
 package dev.freshet.server.ui;
 
 import dev.freshet.engine.Engine;
-import dev.freshet.engine.ui.ServedWebUi;
-import dev.freshet.engine.ui.WebUiProvider;
+import dev.freshet.engine.ServedWebUi;
+import dev.freshet.engine.WebUiProvider;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;

@@ -1,6 +1,5 @@
-package dev.freshet.engine.ui;
+package dev.freshet.engine;
 
-import dev.freshet.engine.Engine;
 
 /**
  * Serves an engine's web UI (pages, their JSON endpoints and Prometheus metrics) on a port of its
@@ -9,7 +8,7 @@ import dev.freshet.engine.Engine;
  * Engine#serveWebUi}).
  *
  * <pre>{@code
- * // META-INF/services/dev.freshet.engine.ui.WebUiProvider names the implementation
+ * // META-INF/services/dev.freshet.engine.WebUiProvider names the implementation
  * ServedWebUi ui = provider.serve(engine, "127.0.0.1", 8766);
  * }</pre>
  */

@@ -1,4 +1,4 @@
-package dev.freshet.engine.ui;
+package dev.freshet.engine;
 
 import java.net.URI;
 
