@@ -1,6 +1,5 @@
 package dev.freshet.engine;
 
-
 /**
  * Serves an engine's web UI (pages, their JSON endpoints and Prometheus metrics) on a port of its
  * own. The engine knows no HTTP: the server module provides the implementation, found with
