@@ -17,11 +17,12 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Prometheus collector of an engine's continuous queries, read at each scrape from their
@@ -88,7 +89,8 @@ public final class QueryMetricsCollector implements MultiCollector {
         .help("Rows a push query holds that its reader has not read yet");
     int pushQueries = 0;
     synchronized (totals) {
-      totals.keySet().retainAll(queries);
+      // A set by identity, as the map: a scrape costs linear time in the queries, not square.
+      totals.keySet().retainAll(Set.copyOf(queries));
       for (ContinuousQuery query : queries) {
         QueryKind kind = QueryKind.of(engine, query);
         Labels labels = Labels.of("kind", kind.label(), "query", query.name());
@@ -150,7 +152,7 @@ public final class QueryMetricsCollector implements MultiCollector {
   }
 
   private static double[] withInfinity(double[] bounds) {
-    double[] all = java.util.Arrays.copyOf(bounds, bounds.length + 1);
+    double[] all = Arrays.copyOf(bounds, bounds.length + 1);
     all[bounds.length] = Double.POSITIVE_INFINITY;
     return all;
   }
