@@ -223,6 +223,41 @@ class MetricsEndpointTest {
     }
   }
 
+  /**
+   * Two engines in one JVM, a server's and an embedded one with its own web UI: each endpoint
+   * has its registry, with the JVM's metrics and its own engine's queries only.
+   */
+  @Test void shouldKeepTheMetricsOfTwoEnginesInOneJvmApart() throws Exception {
+    statement.execute("CREATE MATERIALIZED VIEW on_server AS SELECT k FROM events");
+    java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress());
+    int port = probe.getLocalPort();
+    probe.close();
+    String engine = "metrics-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+    try (Connection embedded = DriverManager.getConnection("jdbc:freshet:engine=" + engine
+        + ";uiPort=" + port); Statement s = embedded.createStatement()) {
+      s.execute("CREATE STREAM local_events (k VARCHAR)");
+      s.execute("CREATE MATERIALIZED VIEW embedded_only AS SELECT k FROM local_events");
+      HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+          URI.create("http://127.0.0.1:" + port + "/metrics")).GET().build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, response.statusCode());
+      PrometheusText.Scrape local = PrometheusText.parse(response.body());
+      assertTrue(local.types().containsKey("jvm_threads_current"));
+      assertEquals(OptionalDouble.of(0), local.value("freshet_query_batches_total",
+          "kind", "view", "query", "EMBEDDED_ONLY"));
+      assertEquals(List.of(), local.withLabel("query", "ON_SERVER"));
+
+      PrometheusText.Scrape remote = scrape(null);
+      assertTrue(remote.types().containsKey("jvm_threads_current"));
+      assertEquals(OptionalDouble.of(0), remote.value("freshet_query_batches_total",
+          "kind", "view", "query", "ON_SERVER"));
+      assertEquals(List.of(), remote.withLabel("query", "EMBEDDED_ONLY"));
+      s.execute("DROP MATERIALIZED VIEW embedded_only");
+      s.execute("DROP STREAM local_events");
+    }
+  }
+
   /** Inserts one row per second given in one INSERT, then waits for batch {@code lastBatch}. */
   private void insertSeconds(long lastBatch, int... seconds) throws Exception {
     StringBuilder values = new StringBuilder();
