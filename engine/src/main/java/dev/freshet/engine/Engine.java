@@ -479,6 +479,20 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
+   * Whether {@code query} is the query of a sink ({@code CREATE SINK}) rather than of a view or a
+   * push query: both a view's and a sink's query are named after their object
+   * ({@link ContinuousQuery#viewName()}).
+   *
+   * <pre>{@code
+   * String kind = query.pushResult().isPresent() ? "push" : engine.isSink(query) ? "sink" : "view";
+   * }</pre>
+   */
+  public boolean isSink(ContinuousQuery query) {
+    SinkDdl.SinkEntry sink = sinks.get(query.name());
+    return sink != null && sink.queryId().equals(query.id());
+  }
+
+  /**
    * Finds a query by its id, or else by its name ignoring case (a view's query is named after the
    * view).
    */

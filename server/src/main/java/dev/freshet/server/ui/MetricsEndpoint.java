@@ -1,19 +1,70 @@
 package dev.freshet.server.ui;
 
 import dev.freshet.engine.Engine;
+import dev.freshet.server.ui.metrics.QueryMetricsCollector;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
 
-/** {@code GET /metrics}: the engine's metrics in Prometheus' text format. (Stub.) */
-final class MetricsEndpoint {
-  private final Engine engine;
+/**
+ * {@code GET /metrics}: the engine's metrics and the JVM's in the format Prometheus asks for
+ * (its {@code Accept} header; the Prometheus text format by default), written by the Prometheus
+ * Java client.
+ *
+ * <pre>{@code
+ * curl http://127.0.0.1:8766/metrics   # freshet_query_input_rows_total{kind="view",query="V"} 8
+ * }</pre>
+ *
+ * <p>Each endpoint has a registry of its own, never the client's global one: several engines,
+ * each with its web UI, can live in one JVM. The metrics are read at scrape time
+ * ({@link QueryMetricsCollector}); docs/operations.md lists them.
+ */
+final class MetricsEndpoint implements AutoCloseable {
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final ExpositionFormats formats = ExpositionFormats.init();
 
   MetricsEndpoint(Engine engine) {
-    this.engine = engine;
+    JvmMetrics.builder().register(registry);
+    registry.register(new QueryMetricsCollector(engine));
   }
 
+  /** Answers GET and HEAD with the metrics, other methods with 405. */
   void handle(HttpServletRequest request, HttpServletResponse response) throws IOException {
-    response.sendError(HttpServletResponse.SC_NOT_FOUND);
+    String method = request.getMethod();
+    boolean head = "HEAD".equals(method);
+    if (!head && !"GET".equals(method)) {
+      response.setHeader("Allow", "GET, HEAD");
+      response.sendError(HttpServletResponse.SC_METHOD_NOT_ALLOWED,
+          "/metrics answers GET (and HEAD) only, not " + method);
+      return;
+    }
+    ExpositionFormatWriter writer = formats.findWriter(request.getHeader("Accept"));
+    if (!writer.isAvailable()) {
+      // Protobuf, first in the Accept header of a Prometheus that scrapes native histograms,
+      // needs a module Freshet does not ship; such a Prometheus accepts the text format too.
+      writer = formats.getPrometheusTextFormatWriter();
+    }
+    // Written whole before the status, so that a failing collector gives a 500, not half a body.
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    writer.write(body, registry.scrape());
+    response.setStatus(HttpServletResponse.SC_OK);
+    response.setContentType(writer.getContentType());
+    response.setContentLength(body.size());
+    if (!head) {
+      body.writeTo(response.getOutputStream());
+    }
+  }
+
+  /**
+   * Empties the registry: the JVM metrics' builder remembers every registry it registered with
+   * (in a static set, to register once), which must not keep the engine reachable.
+   */
+  @Override public void close() {
+    registry.clear();
   }
 }

@@ -47,6 +47,7 @@ public final class WebUiRoutes extends AbstractHandler {
 
   @Override protected void doStop() throws Exception {
     api.close();
+    metrics.close();
     super.doStop();
   }
 }

@@ -1,6 +1,7 @@
 package dev.freshet.server.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.server.FreshetServer;
 import dev.freshet.server.FreshetServer.Authentication;
@@ -45,6 +46,61 @@ class WebUiPortTest {
       // The UI's port is not the JDBC endpoint, and the JDBC port serves no pages.
       assertEquals(400, get(URI.create(server.url() + "/ui/"), "ann:secret").statusCode());
     }
+  }
+
+  /**
+   * With DIGEST authentication, /metrics answers 401 with a challenge to no or wrong credentials
+   * and the metrics to the right ones (RFC 7616's MD5 with qop=auth, computed here).
+   */
+  @Test void shouldServeMetricsOnlyToTheRightDigestCredentials() throws Exception {
+    Path users = Files.writeString(dir.resolve("users.properties"), "ann: secret\n");
+    try (FreshetServer server = FreshetServer.builder().port(0).uiPort(0)
+        .authentication(Authentication.DIGEST, users).start()) {
+      URI metrics = server.uiUrl().orElseThrow().resolve("/metrics");
+      HttpResponse<String> challenge = get(metrics, null);
+      assertEquals(401, challenge.statusCode());
+      String header = challenge.headers().firstValue("WWW-Authenticate").orElseThrow();
+      assertTrue(header.startsWith("Digest "), header);
+      String wrong = digest(header, "ann", "wrong", metrics.getPath());
+      assertEquals(401, send(metrics, wrong).statusCode());
+      // A fresh challenge: Jetty refuses a nonce's request count used once already.
+      String fresh = get(metrics, null).headers().firstValue("WWW-Authenticate").orElseThrow();
+      String right = digest(fresh, "ann", "secret", metrics.getPath());
+      HttpResponse<String> answer = send(metrics, right);
+      assertEquals(200, answer.statusCode());
+      assertTrue(answer.body().contains("# TYPE freshet_push_queries gauge"), answer.body());
+    }
+  }
+
+  /** The Authorization header answering {@code challenge} for a GET of {@code path}. */
+  private static String digest(String challenge, String user, String password, String path)
+      throws Exception {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\w+)=\"([^\"]*)\"")
+        .matcher(challenge);
+    java.util.Map<String, String> params = new java.util.HashMap<>();
+    while (m.find()) {
+      params.put(m.group(1), m.group(2));
+    }
+    String realm = params.get("realm");
+    String nonce = params.get("nonce");
+    String nc = "00000001";
+    String cnonce = "0a4f113b";
+    String ha1 = md5(user + ":" + realm + ":" + password);
+    String ha2 = md5("GET:" + path);
+    String response = md5(ha1 + ":" + nonce + ":" + nc + ":" + cnonce + ":auth:" + ha2);
+    return "Digest username=\"" + user + "\", realm=\"" + realm + "\", nonce=\"" + nonce
+        + "\", uri=\"" + path + "\", qop=auth, nc=" + nc + ", cnonce=\"" + cnonce
+        + "\", response=\"" + response + "\"";
+  }
+
+  private static String md5(String text) throws Exception {
+    return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5")
+        .digest(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static HttpResponse<String> send(URI uri, String authorization) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(uri).GET().header("Authorization", authorization)
+        .build(), HttpResponse.BodyHandlers.ofString());
   }
 
   @Test void shouldServeTheUiOfAnEmbeddedEngineWhenTheConnectionAsksForIt() throws Exception {
