@@ -63,6 +63,13 @@ final class ApiClient {
     return HTTP.send(postRequest(sql, contentType, origin), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** POSTs {@code body} as it is, as JSON from the UI's own origin. */
+  HttpResponse<String> postBody(String body) throws Exception {
+    return HTTP.send(request("/api/sql").POST(HttpRequest.BodyPublishers.ofString(body))
+        .header("Content-Type", "application/json").header("Origin", ownOrigin()).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   /** Sends a push query and returns the open stream of events. */
   Events stream(String sql) throws Exception {
     HttpResponse<InputStream> response = HTTP.send(
