@@ -3,6 +3,7 @@ package dev.freshet.server.ui;
 import static dev.freshet.server.ui.ApiClient.JSON;
 import static dev.freshet.server.ui.ApiClient.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -111,6 +112,61 @@ class SqlEndpointTest {
     }
     assertEquals(3, expected.size());
     assertEquals(expected, actual);
+  }
+
+  @Test void shouldCutAResultAtTenThousandRowsAndSaySo() throws Exception {
+    String stream = uniqueName("numbers");
+    ok(api.sql("CREATE STREAM " + stream + " (x INT)"));
+    for (int from = 0; from <= 10_000; from += 1000) {
+      List<String> values = new ArrayList<>();
+      for (int x = from; x < Math.min(from + 1000, 10_001); x++) {
+        values.add("(" + x + ")");
+      }
+      ok(api.sql("INSERT INTO " + stream + " VALUES " + String.join(", ", values)));
+    }
+    JsonNode result = ok(api.sql("SELECT x FROM " + stream + " ORDER BY x"));
+    assertTrue(result.get("truncated").asBoolean(), "10,001 rows are cut");
+    assertEquals(10_000, result.get("rows").size());
+    for (int x = 0; x < 10_000; x++) {
+      assertEquals(x, result.get("rows").get(x).get(0).asInt());
+    }
+    JsonNode all = ok(api.sql("SELECT COUNT(*) FROM " + stream));
+    assertEquals(10_001, all.get("rows").get(0).get(0).asInt());
+    assertTrue(all.get("truncated") == null);
+  }
+
+  /**
+   * An idle stream gets keepalive comments, and it ends, with its push query, when the server
+   * stops.
+   */
+  @Test void shouldEndAPushStreamWhenTheServerStops() throws Exception {
+    FreshetServer stopping = FreshetServer.builder().port(0).uiPort(0).start();
+    try {
+      ApiClient client = new ApiClient(stopping.uiUrl().orElseThrow(), null);
+      ok(client.sql("CREATE STREAM idle (x INT)"));
+      try (ApiClient.Events events = client.stream("SELECT STREAM x FROM idle")) {
+        assertEquals("columns", events.next().name());
+        ApiClient.Event keepalive = assertTimeoutPreemptively(ApiClient.DEADLINE,
+            events::read);
+        assertEquals(new ApiClient.Event("comment", "keepalive"), keepalive);
+        assertEquals(1, stopping.engine().continuousQueries().size());
+        // Jetty closes the connection as it stops; the handler's thread must not hold it up.
+        assertTimeoutPreemptively(ApiClient.DEADLINE, stopping::close);
+        assertTimeoutPreemptively(ApiClient.DEADLINE, () -> {
+          try {
+            ApiClient.Event event;
+            while ((event = events.read()) != null) {
+              assertEquals("comment", event.name(), "only keepalives until the end");
+            }
+          } catch (java.io.IOException cut) {
+            // The connection closed in the middle of the chunked body: ended all the same.
+          }
+        });
+        assertEquals(List.of(), stopping.engine().continuousQueries());
+      }
+    } finally {
+      stopping.close();
+    }
   }
 
   @Test void shouldWriteDateTimesAsIsoTextInUtcAndOtherValuesAsJson() throws Exception {
