@@ -55,10 +55,11 @@ final class ApiEndpoints implements AutoCloseable {
       if (path.equals("/overview")) {
         JsonResponses.send(response, HttpServletResponse.SC_OK, objects.overview());
       } else if (path.startsWith(QUERIES) && path.endsWith(PROGRESS)) {
-        progress(name(path.substring(QUERIES.length(), path.length() - PROGRESS.length())),
-            request, response);
+        // Jetty has percent-decoded the path already: the segment is the name.
+        progress(path.substring(QUERIES.length(), path.length() - PROGRESS.length()), request,
+            response);
       } else if (path.startsWith(QUERIES) && path.indexOf('/', QUERIES.length()) < 0) {
-        String name = name(path.substring(QUERIES.length()));
+        String name = path.substring(QUERIES.length());
         Optional<?> query = objects.query(name);
         if (query.isPresent()) {
           JsonResponses.send(response, HttpServletResponse.SC_OK, query.get());
@@ -102,11 +103,6 @@ final class ApiEndpoints implements AutoCloseable {
   private static void noSuchQuery(HttpServletResponse response, String name) throws IOException {
     JsonResponses.error(response, HttpServletResponse.SC_NOT_FOUND, "42704", "No continuous"
         + " query has the id or name " + name + ". GET /api/overview lists the queries");
-  }
-
-  /** The query name in a path segment: Jetty has percent-decoded the path already. */
-  private static String name(String segment) {
-    return segment;
   }
 
   /** Stops the push queries the SQL box started. */

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.dialect.AnsiSqlDialect;
+import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 
 /**
  * The engine's objects as the web UI's pages show them: {@code GET /api/overview} (streams,
@@ -113,8 +113,8 @@ final class ObjectsJson {
 
   /**
    * The plan EXPLAIN gives for the statement that started a query: a push query and a view's
-   * CREATE explain as they are; a sink's query is explained alone, and a sink of a view has no
-   * plan of its own (the view's query has it).
+   * CREATE explain as they are; a sink's query is explained as a view's would be, and a sink of
+   * a view has no plan of its own (the view's query has it).
    */
   private Optional<String> plan(String sql) throws SQLException {
     String explained = sql;
@@ -123,7 +123,9 @@ final class ObjectsJson {
       if (sink.query() == null) {
         return Optional.empty();
       }
-      explained = sink.query().toSqlString(AnsiSqlDialect.DEFAULT).getSql();
+      // EXPLAIN plans a view's query as the streaming planner runs it, as it runs a sink's.
+      explained = "CREATE MATERIALIZED VIEW " + sink.name() + " AS "
+          + sink.query().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
     }
     try {
       List<Object[]> rows = rows(engine.openSession().execute("EXPLAIN PLAN FOR " + explained));

@@ -27,11 +27,18 @@ import org.junit.jupiter.api.Test;
 class ApiEndpointsTest {
   private static final String CREATE_VIEW = "CREATE MATERIALIZED VIEW clicks_per_user AS"
       + " SELECT user_id, COUNT(*) AS n FROM clicks GROUP BY user_id EMIT UPDATE";
+  private static final String CREATE_SINK = "CREATE SINK totals AS"
+      + " SELECT user_id, SUM(amount) AS total FROM clicks GROUP BY user_id"
+      + " WITH (connector = 'jdbc', 'url' = 'jdbc:h2:mem:api_endpoints_sink;DB_CLOSE_DELAY=-1',"
+      + " 'table-name' = 'totals')";
 
   private static FreshetServer server;
   private static ApiClient api;
 
-  /** One stream and one view, fed by two INSERTs, each processed as a batch of its own. */
+  /**
+   * One stream, one view and one sink, fed by two INSERTs, each processed as a batch of its
+   * own.
+   */
   @BeforeAll static void startServer() throws Exception {
     server = FreshetServer.builder().port(0).uiPort(0).start();
     api = new ApiClient(server.uiUrl().orElseThrow(), null);
@@ -40,6 +47,7 @@ class ApiEndpointsTest {
         Statement statement = connection.createStatement()) {
       statement.executeUpdate("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)");
       statement.executeUpdate(CREATE_VIEW);
+      statement.executeUpdate(CREATE_SINK);
       statement.executeUpdate("INSERT INTO clicks VALUES ('a', 1.0), ('a', 2.0), ('b', 3.0)");
       awaitView();
       statement.executeUpdate("INSERT INTO clicks VALUES ('c', 4.0), ('a', 5.0)");
@@ -55,8 +63,13 @@ class ApiEndpointsTest {
     return server.engine().query("CLICKS_PER_USER").orElseThrow();
   }
 
+  private static ContinuousQuery sinkQuery() {
+    return server.engine().query("TOTALS").orElseThrow();
+  }
+
   private static void awaitView() throws InterruptedException {
     assertTrue(viewQuery().processAllAvailable(DEADLINE), "the view did not catch up");
+    assertTrue(sinkQuery().processAllAvailable(DEADLINE), "the sink did not catch up");
   }
 
   @Test void shouldListTheStreamViewAndQueryInTheOverview() throws Exception {
@@ -74,11 +87,16 @@ class ApiEndpointsTest {
     columns.addObject().put("name", "AMOUNT").put("type", "DOUBLE");
     expected.putArray("views").addObject().put("name", "CLICKS_PER_USER")
         .put("outputMode", "UPDATE").put("sql", CREATE_VIEW);
-    expected.putArray("sinks");
+    expected.putArray("sinks").addObject().put("name", "TOTALS").put("sql", CREATE_SINK);
     ContinuousQuery query = viewQuery();
-    expected.putArray("queries").addObject().put("id", query.id())
+    ArrayNode queries = expected.putArray("queries");
+    queries.addObject().put("id", query.id())
         .put("name", "CLICKS_PER_USER").put("kind", "view").put("status", "ACTIVE")
         .putNull("lastError").put("lastBatchId", query.lastBatchId()).put("sql", CREATE_VIEW);
+    ContinuousQuery sink = sinkQuery();
+    queries.addObject().put("id", sink.id())
+        .put("name", "TOTALS").put("kind", "sink").put("status", "ACTIVE")
+        .putNull("lastError").put("lastBatchId", sink.lastBatchId()).put("sql", CREATE_SINK);
     // Read back, so that numbers compare as parsed (an int node is not a long node).
     assertEquals(JSON.readTree(expected.toString()), JSON.readTree(response.body()));
     assertEquals(1, query.lastBatchId(), "two INSERTs, two batches");
@@ -95,6 +113,11 @@ class ApiEndpointsTest {
     assertTrue(plan.contains("Aggregate") && plan.contains("COUNT()"), plan);
     // The same query by its id.
     assertEquals(detail, api.getJson("/api/queries/" + viewQuery().id()));
+    JsonNode sink = api.getJson("/api/queries/TOTALS");
+    assertEquals("sink", sink.get("kind").asText());
+    assertEquals(CREATE_SINK, sink.get("sql").asText());
+    String sinkPlan = sink.get("plan").asText();
+    assertTrue(sinkPlan.contains("Aggregate") && sinkPlan.contains("SUM($1)"), sinkPlan);
   }
 
   @Test void shouldAnswer404ForAnUnknownQueryOrPath() throws Exception {

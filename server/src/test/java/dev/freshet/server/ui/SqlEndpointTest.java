@@ -214,6 +214,12 @@ class SqlEndpointTest {
           + "{\"name\":\"N\",\"type\":\"BIGINT\"},{\"name\":\"_BATCH_ID\",\"type\":\"BIGINT\"},"
           + "{\"name\":\"_ROW_KIND\",\"type\":\"VARCHAR\"}]"), JSON.readTree(columns.data()));
       ContinuousQuery query = pushQueryOf(push);
+      JsonNode listed = null;
+      for (JsonNode q : api.getJson("/api/overview").get("queries")) {
+        listed = q.get("id").asText().equals(query.id()) ? q : listed;
+      }
+      assertEquals("push", listed.get("kind").asText(), String.valueOf(listed));
+      assertEquals(push, listed.get("sql").asText());
 
       statement.executeUpdate("INSERT INTO " + stream + " VALUES ('a', 1.0), ('a', 2.0),"
           + " ('b', 3.0)");
