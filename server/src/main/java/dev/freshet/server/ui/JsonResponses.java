@@ -3,7 +3,6 @@ package dev.freshet.server.ui;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import javax.servlet.http.HttpServletResponse;
 
