@@ -521,7 +521,8 @@ public final class FreshetServer implements AutoCloseable {
         options.maxRequestBytes(), options.authentication() != Authentication.NONE);
     HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
         .withHandler(options.uiPort() < 0 ? jdbc
-            : new ConnectorRouter(jdbc, UI_CONNECTOR, new WebUiRoutes(engine)))
+            : new ConnectorRouter(jdbc, UI_CONNECTOR, new WebUiRoutes(engine,
+                options.authentication() != Authentication.NONE)))
         .withPort(options.port())
         .withServerCustomizers(List.of(jettyCustomizer(options, uiConnector)), Server.class);
     if (options.authentication() != Authentication.NONE) {

@@ -7,6 +7,7 @@ import dev.freshet.server.FreshetServer;
 import dev.freshet.server.FreshetServer.Authentication;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -126,5 +127,32 @@ class WebUiPortTest {
           credentials.getBytes(StandardCharsets.UTF_8)));
     }
     return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test void shouldAnswerAUiWithoutAuthenticationOnlyWhenTheRequestNamesALoopbackHost()
+      throws Exception {
+    // DNS rebinding: a page of evil.example, its name pointed at 127.0.0.1, is of the same
+    // origin as what it reaches; only its Host header gives it away.
+    try (FreshetServer server = FreshetServer.builder().port(0).uiPort(0).start()) {
+      int port = server.uiUrl().orElseThrow().getPort();
+      assertEquals("HTTP/1.1 421 Misdirected Request",
+          statusLine(port, "GET /api/overview", "evil.example:" + port));
+      assertEquals("HTTP/1.1 421 Misdirected Request",
+          statusLine(port, "POST /api/sql", "127.0.0.1.evil.example:" + port));
+      assertEquals("HTTP/1.1 200 OK", statusLine(port, "GET /api/overview", "localhost:" + port));
+      assertEquals("HTTP/1.1 200 OK", statusLine(port, "GET /api/overview", "127.0.0.1:" + port));
+      assertEquals("HTTP/1.1 200 OK", statusLine(port, "GET /api/overview", "[::1]:" + port));
+    }
+  }
+
+  /** The status line of a request sent as raw HTTP/1.1 with {@code host} as its Host header. */
+  private static String statusLine(int port, String requestLine, String host) throws Exception {
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      socket.getOutputStream().write((requestLine + " HTTP/1.1\r\nHost: " + host
+          + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      return new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+          StandardCharsets.US_ASCII)).readLine();
+    }
   }
 }
