@@ -1,6 +1,7 @@
 package dev.freshet.engine;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.executor.runtime.ProgressTotals;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingQuery;
@@ -203,6 +204,10 @@ final class ViewFeed implements StreamingQuery {
 
   @Override public List<StreamingQueryProgress> recentProgress() {
     return List.of();
+  }
+
+  @Override public ProgressTotals progressTotals() {
+    return ProgressTotals.NONE;
   }
 
   @Override public synchronized void stop() {

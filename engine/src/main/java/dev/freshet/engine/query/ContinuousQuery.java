@@ -110,6 +110,15 @@ public final class ContinuousQuery implements StreamingQuery {
     return execution.recentProgress();
   }
 
+  /** The progress of the last batch, if one ran. */
+  public java.util.Optional<dev.freshet.executor.runtime.StreamingQueryProgress> lastProgress() {
+    return execution.lastProgress();
+  }
+
+  @Override public dev.freshet.executor.runtime.ProgressTotals progressTotals() {
+    return execution.progressTotals();
+  }
+
   @Override public long lastBatchId() {
     return execution.lastBatchId();
   }

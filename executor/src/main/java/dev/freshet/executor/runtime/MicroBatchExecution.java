@@ -108,6 +108,8 @@ public final class MicroBatchExecution implements StreamingQuery {
   private long lastBatchId = -1;
   /** The most recent progress records, oldest first; at most {@link #PROGRESS_RETAINED}. */
   private final java.util.ArrayDeque<StreamingQueryProgress> progress = new java.util.ArrayDeque<>();
+  /** Every batch of this run added up; replaced under {@link #lock} as each batch commits. */
+  private ProgressTotals totals = ProgressTotals.NONE;
 
   /**
    * The shortest wait for a source whose data appears with time, as Spark's
@@ -389,6 +391,12 @@ public final class MicroBatchExecution implements StreamingQuery {
   public java.util.List<StreamingQueryProgress> recentProgress() {
     synchronized (lock) {
       return java.util.List.copyOf(progress);
+    }
+  }
+
+  @Override public ProgressTotals progressTotals() {
+    synchronized (lock) {
+      return totals;
     }
   }
 
@@ -844,6 +852,7 @@ public final class MicroBatchExecution implements StreamingQuery {
         sourceProgress(start, end, counts.inputs(), sincePreviousMs, durationMs),
         new SinkProgress(sink.description(), outputRows));
     synchronized (lock) {
+      totals = totals.plus(p);
       progress.addLast(p);
       if (progress.size() > PROGRESS_RETAINED) {
         progress.removeFirst();

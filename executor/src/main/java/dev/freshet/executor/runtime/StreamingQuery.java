@@ -39,6 +39,9 @@ public interface StreamingQuery {
   /** The progress of the most recent batches, oldest first (at most 100). */
   java.util.List<StreamingQueryProgress> recentProgress();
 
+  /** Every batch of this run added up: unlike {@link #recentProgress()}, none left out. */
+  ProgressTotals progressTotals();
+
   /** Stops the query and waits for its batch thread to end; idempotent. */
   void stop();
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.executor.runtime.ProgressTotals;
 import dev.freshet.executor.runtime.StateOperatorProgress;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
 import io.prometheus.metrics.model.registry.MultiCollector;
@@ -18,16 +19,14 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot.HistogramDataPoin
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Prometheus collector of an engine's continuous queries, read at each scrape from their
- * progress records ({@link ContinuousQuery#recentProgress()}) and push results: nothing runs on
- * the batches' path, and a scrape costs a few operations per retained record, none per row.
+ * progress ({@link ContinuousQuery#progressTotals()} and the last progress record) and push
+ * results: nothing runs on the batches' path but the totals each batch adds up, and a scrape
+ * costs a few operations per query.
  *
  * <pre>{@code
  * PrometheusRegistry registry = new PrometheusRegistry();
@@ -37,10 +36,10 @@ import java.util.Set;
  * <p>Every series of a query is labelled {@code query} (its name) and {@code kind}
  * ({@link QueryKind}); they exist while the engine lists the query (a push query until it
  * stops, a view's or sink's query until the view or sink is dropped), so a query that goes away
- * takes its series with it. The counters add up the query's batches as scrapes see them
- * ({@link QueryTotals}): they never go backwards, start at 0 with each engine (a restarted server
- * starts them again, a counter reset to Prometheus' {@code rate}), and miss batches whose records
- * the query dropped before a scrape saw them. docs/operations.md lists the metrics.
+ * takes its series with it. The counters are the query's totals since it started
+ * ({@link dev.freshet.executor.runtime.ProgressTotals}): they count every batch, never go
+ * backwards while it runs, and start at 0 when it starts again (a restarted server: a counter
+ * reset to Prometheus' {@code rate}). docs/operations.md lists the metrics.
  */
 public final class QueryMetricsCollector implements MultiCollector {
   static final String INPUT_ROWS = "freshet_query_input_rows";
@@ -52,14 +51,9 @@ public final class QueryMetricsCollector implements MultiCollector {
   static final String PUSH_QUERIES = "freshet_push_queries";
   static final String PUSH_BUFFERED_ROWS = "freshet_push_query_buffered_rows";
 
-  private static final double[] BUCKET_BOUNDS = withInfinity(QueryTotals.DURATION_BOUNDS);
+  private static final double[] BUCKET_BOUNDS = withInfinity(ProgressTotals.durationBounds());
 
   private final Engine engine;
-  /**
-   * The totals of each query seen, by the engine's query object: a view dropped and created
-   * again is another object and starts from 0. Guarded by itself; concurrent scrapes take turns.
-   */
-  private final Map<ContinuousQuery, QueryTotals> totals = new HashMap<>();
 
   /** Collects the metrics of {@code engine}'s queries. */
   public QueryMetricsCollector(Engine engine) {
@@ -88,32 +82,27 @@ public final class QueryMetricsCollector implements MultiCollector {
     GaugeSnapshot.Builder pushBuffered = GaugeSnapshot.builder().name(PUSH_BUFFERED_ROWS)
         .help("Rows a push query holds that its reader has not read yet");
     int pushQueries = 0;
-    synchronized (totals) {
-      // A set by identity, as the map: a scrape costs linear time in the queries, not square.
-      totals.keySet().retainAll(Set.copyOf(queries));
-      for (ContinuousQuery query : queries) {
-        QueryKind kind = QueryKind.of(engine, query);
-        Labels labels = Labels.of("kind", kind.label(), "query", query.name());
-        QueryTotals sums = totals.computeIfAbsent(query, q -> new QueryTotals());
-        sums.add(query.recentProgress());
-        inputRows.dataPoint(counter(sums.inputRows(), labels));
-        batches.dataPoint(counter(sums.batches(), labels));
-        lateRows.dataPoint(counter(sums.lateRows(), labels));
-        durations.dataPoint(HistogramDataPointSnapshot.builder().labels(labels)
-            .classicHistogramBuckets(ClassicHistogramBuckets.of(BUCKET_BOUNDS,
-                sums.durationCounts()))
-            .sum(sums.durationSeconds()).build());
-        Optional<StreamingQueryProgress> last = sums.last();
-        if (last.isPresent()) {
-          stateRows.dataPoint(gauge(stateRows(last.get()), labels));
-          watermarkLagSeconds(last.get())
-              .ifPresent(lag -> watermarkLag.dataPoint(gauge(lag, labels)));
-        }
-        Optional<PushQuery> push = query.pushResult();
-        if (push.isPresent()) {
-          pushQueries++;
-          pushBuffered.dataPoint(gauge(push.get().bufferedRows(), labels));
-        }
+    for (ContinuousQuery query : queries) {
+      QueryKind kind = QueryKind.of(engine, query);
+      Labels labels = Labels.of("kind", kind.label(), "query", query.name());
+      ProgressTotals sums = query.progressTotals();
+      inputRows.dataPoint(counter(sums.inputRows(), labels));
+      batches.dataPoint(counter(sums.batches(), labels));
+      lateRows.dataPoint(counter(sums.lateRows(), labels));
+      durations.dataPoint(HistogramDataPointSnapshot.builder().labels(labels)
+          .classicHistogramBuckets(ClassicHistogramBuckets.of(BUCKET_BOUNDS,
+              sums.durationCounts()))
+          .sum(sums.durationSeconds()).build());
+      Optional<StreamingQueryProgress> last = query.lastProgress();
+      if (last.isPresent()) {
+        stateRows.dataPoint(gauge(stateRows(last.get()), labels));
+        watermarkLagSeconds(last.get())
+            .ifPresent(lag -> watermarkLag.dataPoint(gauge(lag, labels)));
+      }
+      Optional<PushQuery> push = query.pushResult();
+      if (push.isPresent()) {
+        pushQueries++;
+        pushBuffered.dataPoint(gauge(push.get().bufferedRows(), labels));
       }
     }
     GaugeSnapshot.Builder running = GaugeSnapshot.builder().name(PUSH_QUERIES)
