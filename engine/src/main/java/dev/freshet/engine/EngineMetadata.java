@@ -288,6 +288,18 @@ public final class EngineMetadata {
     return tables;
   }
 
+  /**
+   * The connector of stream {@code name} (as {@code WITH ('connector' = ...)} names it,
+   * {@code memory} by default), or empty if there is no such stream: what the web UI shows.
+   *
+   * <pre>{@code
+   * new EngineMetadata(engine).streamConnector("CLICKS");   // Optional[memory]
+   * }</pre>
+   */
+  public Optional<String> streamConnector(String name) {
+    return engine.catalog().stream(name).map(StreamTable::connector);
+  }
+
   private static Table stream(StreamTable stream, RelDataTypeFactory typeFactory) {
     RelDataType rowType = stream.getRowType(typeFactory);
     Optional<WatermarkSpec> watermark = stream.watermark();

@@ -1,0 +1,145 @@
+package dev.freshet.server.ui;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.freshet.engine.Engine;
+import dev.freshet.engine.EngineMetadata;
+import dev.freshet.engine.Session;
+import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.query.StatementResult;
+import dev.freshet.sql.parser.SqlCreateSink;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.dialect.AnsiSqlDialect;
+
+/**
+ * The engine's objects as the web UI's pages show them: {@code GET /api/overview} (streams,
+ * views, sinks and continuous queries, each list sorted by name) and {@code GET
+ * /api/queries/{name}} (one query with its plan).
+ *
+ * <pre>{@code
+ * ObjectNode overview = new ObjectsJson(engine).overview();
+ * overview.get("views").get(0).get("outputMode");   // "UPDATE"
+ * }</pre>
+ */
+final class ObjectsJson {
+  private final Engine engine;
+
+  ObjectsJson(Engine engine) {
+    this.engine = engine;
+  }
+
+  /** {@code {"streams", "views", "sinks", "queries"}}. */
+  ObjectNode overview() throws SQLException {
+    EngineMetadata metadata = new EngineMetadata(engine);
+    ObjectNode overview = JsonResponses.object();
+    ArrayNode streams = overview.putArray("streams");
+    ArrayNode views = overview.putArray("views");
+    for (EngineMetadata.Table table : metadata.tables()) {
+      if (table.kind() == EngineMetadata.TableKind.STREAM) {
+        ObjectNode stream = streams.addObject();
+        stream.put("name", table.name());
+        stream.put("connector", metadata.streamConnector(table.name()).orElse(null));
+        stream.set("columns", SqlValues.columns(table.columns()));
+      }
+    }
+    // SHOW VIEWS has each view's output mode and query; the catalog keeps views by name.
+    List<Object[]> shownViews = new ArrayList<>(show("SHOW VIEWS"));
+    shownViews.sort(Comparator.comparing(row -> (String) row[0]));
+    for (Object[] row : shownViews) {
+      ObjectNode view = views.addObject();
+      view.put("name", (String) row[0]);
+      view.put("outputMode", (String) row[1]);
+      view.put("sql", engine.query((String) row[2]).map(ContinuousQuery::sql).orElse(null));
+    }
+    ArrayNode sinks = overview.putArray("sinks");
+    Set<String> sinkQueries = new HashSet<>();
+    for (Object[] row : show("SHOW SINKS")) {   // sorted by name
+      sinkQueries.add((String) row[4]);
+      ObjectNode sink = sinks.addObject();
+      sink.put("name", (String) row[0]);
+      sink.put("sql", engine.query((String) row[4]).map(ContinuousQuery::sql).orElse(null));
+    }
+    ArrayNode queries = overview.putArray("queries");
+    for (ContinuousQuery query : engine.continuousQueries()) {   // sorted by name
+      ObjectNode json = queries.addObject();
+      json.put("id", query.id());
+      json.put("name", query.name());
+      json.put("kind", kind(query, sinkQueries));
+      json.put("status", query.status().name());
+      json.put("lastError", query.exception().map(JsonResponses::message).orElse(null));
+      json.put("lastBatchId", query.lastBatchId());
+      json.put("sql", query.sql());
+    }
+    return overview;
+  }
+
+  /**
+   * {@code {"name", "kind", "status", "lastError", "sql", "plan"}} of the query with id or name
+   * {@code idOrName}, or empty if there is none.
+   */
+  Optional<ObjectNode> query(String idOrName) throws SQLException {
+    Optional<ContinuousQuery> found = engine.query(idOrName);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    ContinuousQuery query = found.get();
+    Set<String> sinkQueries = new HashSet<>();
+    for (Object[] row : show("SHOW SINKS")) {
+      sinkQueries.add((String) row[4]);
+    }
+    ObjectNode json = JsonResponses.object();
+    json.put("name", query.name());
+    json.put("kind", kind(query, sinkQueries));
+    json.put("status", query.status().name());
+    json.put("lastError", query.exception().map(JsonResponses::message).orElse(null));
+    json.put("sql", query.sql());
+    json.put("plan", plan(query.sql()).orElse(null));
+    return Optional.of(json);
+  }
+
+  private static String kind(ContinuousQuery query, Set<String> sinkQueries) {
+    if (query.pushResult().isPresent()) {
+      return "push";
+    }
+    return sinkQueries.contains(query.id()) ? "sink" : "view";
+  }
+
+  /**
+   * The plan EXPLAIN gives for the statement that started a query: a push query and a view's
+   * CREATE explain as they are; a sink's query is explained alone, and a sink of a view has no
+   * plan of its own (the view's query has it).
+   */
+  private Optional<String> plan(String sql) throws SQLException {
+    String explained = sql;
+    SqlNode node = Session.parse(sql);
+    if (node instanceof SqlCreateSink sink) {
+      if (sink.query() == null) {
+        return Optional.empty();
+      }
+      explained = sink.query().toSqlString(AnsiSqlDialect.DEFAULT).getSql();
+    }
+    try {
+      List<Object[]> rows = rows(engine.openSession().execute("EXPLAIN PLAN FOR " + explained));
+      return rows.isEmpty() ? Optional.empty() : Optional.of((String) rows.get(0)[0]);
+    } catch (SQLException e) {
+      // A query the planner no longer accepts (a stream it reads was dropped): no plan to show.
+      return Optional.empty();
+    }
+  }
+
+  /** The rows of a SHOW statement, run in a session of its own. */
+  private List<Object[]> show(String statement) throws SQLException {
+    return rows(engine.openSession().execute(statement));
+  }
+
+  private static List<Object[]> rows(StatementResult result) {
+    return result instanceof StatementResult.Rows rows ? rows.rows() : List.of();
+  }
+}
