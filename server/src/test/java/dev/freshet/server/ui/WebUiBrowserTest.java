@@ -42,7 +42,8 @@ class WebUiBrowserTest {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final String USER = "ann";
   private static final String PASSWORD = "s3cret-ui";
-  private static final int BATCHES = 5;
+  /** Batches made; batch i has i rows of alice and one of bob. */
+  private static final int BATCHES = 12;
 
   @TempDir Path dir;
 
@@ -112,7 +113,8 @@ class WebUiBrowserTest {
 
       // One INSERT a batch: each waits until the view has processed the one before.
       for (int i = 1; i <= BATCHES; i++) {
-        sql.executeUpdate("INSERT INTO clicks VALUES ('alice', " + i + ".5), ('bob', 1.25)");
+        sql.executeUpdate("INSERT INTO clicks VALUES " + "('alice', 1.5), ".repeat(i)
+            + "('bob', 1.25)");
         assertTrue(viewQuery().processAllAvailable(DEADLINE), "the view did not catch up");
       }
       page.waitForFunction("n => Number(document.querySelector('#charts').dataset.batches)"
@@ -133,7 +135,8 @@ class WebUiBrowserTest {
       // A pull query: the view's rows.
       run("SELECT * FROM clicks_per_user ORDER BY user_id", "done");
       assertEquals(List.of("USER_ID", "N", "TOTAL"), headers());
-      assertEquals(List.of(List.of("alice", "5", "17.5"), List.of("bob", "5", "6.25")), rows());
+      // 78 rows of 1.5 and 12 of 1.25 (JSON numbers: 117.0 shows as 117).
+      assertEquals(List.of(List.of("alice", "78", "117"), List.of("bob", "12", "15")), rows());
 
       // A push query: its first batch has every row the stream holds, then each INSERT's
       // changed groups come first in the table.
@@ -143,14 +146,14 @@ class WebUiBrowserTest {
       awaitRows(2);
       assertEquals("streaming", page.locator("#sql-status").getAttribute("data-state"));
       assertEquals(List.of("USER_ID", "N", "_BATCH_ID", "_ROW_KIND"), headers());
-      List<List<String>> first = List.of(List.of("alice", "5", "0", "INSERT"),
-          List.of("bob", "5", "0", "INSERT"));
+      List<List<String>> first = List.of(List.of("alice", "78", "0", "INSERT"),
+          List.of("bob", "12", "0", "INSERT"));
       assertEquals(first, sorted(rows()));
       sql.executeUpdate("INSERT INTO clicks VALUES ('alice', 1.0), ('carol', 2.0),"
           + " ('alice', 3.0)");
       awaitRows(4);
       List<List<String>> rows = rows();
-      assertEquals(List.of(List.of("alice", "7", "1", "UPDATE"),
+      assertEquals(List.of(List.of("alice", "80", "1", "UPDATE"),
           List.of("carol", "1", "1", "INSERT")), sorted(rows.subList(0, 2)));
       assertEquals(first, sorted(rows.subList(2, 4)));
       assertEquals("Push query running: 4 rows", page.locator("#sql-status").textContent());

@@ -3,6 +3,8 @@
 /** Points kept per chart: the last few minutes of a query running a batch a second. */
 const MAX_POINTS = 300;
 
+const COMPACT = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+
 /** The charts: a title and, per line, its label, its value in a batch and its colour. */
 const CHARTS = [
   { title: 'Rows per second', lines: [
@@ -93,6 +95,8 @@ function options(chart, box) {
     width: Math.max(box.clientWidth, 200),
     height: 160,
     scales: { x: { time: true } },
+    // Compact numbers (25K, 1.2M) so that large counts fit beside the chart.
+    axes: [{}, { values: (plot, splits) => splits.map((n) => COMPACT.format(n)), size: 48 }],
     series: [
       {},
       ...chart.lines.map((line) => ({

@@ -80,5 +80,16 @@ function fill(table, items, cells, decorate) {
     row.append(cell);
     rows.push(row);
   }
-  body.replaceChildren(...rows);
+  if (!sameRows(body.rows, rows)) {
+    body.replaceChildren(...rows);
+  }
+}
+
+/**
+ * Whether the table already shows these rows: then it is left alone, so that a refresh every
+ * second does not replace the row under the mouse between a press and its release.
+ */
+function sameRows(shown, rows) {
+  return shown.length === rows.length && rows.every((row, i) => row.outerHTML
+    === shown[i].outerHTML.replace(/ aria-selected="(true|false)"/, ''));
 }
