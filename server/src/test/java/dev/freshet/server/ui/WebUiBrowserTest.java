@@ -110,6 +110,9 @@ class WebUiBrowserTest {
       assertThat(page.locator("#detail-name")).hasText("CLICKS_PER_USER");
       assertThat(page.locator("#detail-sql")).containsText("GROUP BY user_id");
       assertThat(page.locator("#detail-plan")).not().isEmpty();
+      // A property, not an attribute: it stays as long as the row element does.
+      page.locator("#views tbody tr[data-name=CLICKS_PER_USER]")
+          .evaluate("row => row.kept = true");
 
       // One INSERT a batch: each waits until the view has processed the one before.
       for (int i = 1; i <= BATCHES; i++) {
@@ -123,6 +126,11 @@ class WebUiBrowserTest {
           page.locator("#charts").getAttribute("data-batches"));
       assertEquals(5, page.locator("#charts .uplot canvas").count());
       assertThat(page.locator("#detail-status")).hasText("ACTIVE");
+      // The list refreshed (the query's last batch) and kept the view's row, which is the same.
+      assertThat(page.locator("#queries tbody tr[data-name=CLICKS_PER_USER] td:nth-child(4)"))
+          .hasText(String.valueOf(viewQuery().lastBatchId()));
+      assertEquals(true, page.locator("#views tbody tr[data-name=CLICKS_PER_USER]")
+          .evaluate("row => row.kept === true"));
 
       // An error: the SQLSTATE the JDBC driver gets, and the message.
       String state = assertThrows(SQLException.class,

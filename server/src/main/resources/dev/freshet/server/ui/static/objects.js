@@ -10,7 +10,8 @@ export function renderOverview(overview, selected) {
     stream.connector,
     (stream.columns || []).map((column) => `${column.name} ${column.type}`).join(', '),
   ]);
-  fill('#views', overview.views || [], (view) => [view.name, view.outputMode]);
+  fill('#views', overview.views || [], (view) => [view.name, view.outputMode],
+    (row) => row.classList.add('selectable'));
   fill('#sinks', overview.sinks || [], (sink) => [sink.name]);
   fill('#queries', overview.queries || [], (query) => [
     queryName(query),
@@ -25,9 +26,6 @@ export function renderOverview(overview, selected) {
       row.classList.add('failed');
     }
   });
-  for (const row of document.querySelectorAll('#views tbody tr')) {
-    row.classList.add('selectable');
-  }
   markSelected(selected);
 }
 
