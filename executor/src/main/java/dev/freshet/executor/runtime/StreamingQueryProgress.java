@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * What a streaming query did in one micro-batch, with the names of Spark's
@@ -48,5 +49,17 @@ public record StreamingQueryProgress(String id, String name, long batchId, long 
     eventTime = Map.copyOf(eventTime);
     sources = List.copyOf(sources);
     requireNonNull(sink, "sink");
+  }
+
+  /**
+   * How far the watermark trails the batch's time, in milliseconds: empty for a query without
+   * a watermark, and before its first event time moved the watermark off the epoch, where it
+   * starts (as Spark's): a lag from 1970 says nothing about the stream.
+   */
+  public OptionalLong watermarkLagMs() {
+    if (!eventTime.containsKey("watermark") || batchWatermarkMs <= 0) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(timestampMs - batchWatermarkMs);
   }
 }

@@ -40,10 +40,10 @@ final class BatchProgressJson {
       batch.put("processedRowsPerSecond", p.processedRowsPerSecond());
       batch.put("durationMs", p.durationMs());
       batch.put("stateRows", sum(p, StateOperatorProgress::numRowsTotal));
-      // batchWatermarkMs is 0 before any event time; only a query with a watermark has one.
-      if (p.eventTime().containsKey("watermark")) {
+      // None for a query without a watermark, or before its first event time.
+      if (p.watermarkLagMs().isPresent()) {
         batch.put("watermark", p.batchWatermarkMs());
-        batch.put("watermarkLagMs", p.timestampMs() - p.batchWatermarkMs());
+        batch.put("watermarkLagMs", p.watermarkLagMs().getAsLong());
       } else {
         batch.putNull("watermark");
         batch.putNull("watermarkLagMs");

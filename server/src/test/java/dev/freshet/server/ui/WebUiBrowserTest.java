@@ -101,7 +101,9 @@ class WebUiBrowserTest {
   @Test void shouldFollowAViewAndRunPullAndPushQueriesInTheBrowser() throws Exception {
     try (Connection connection = DriverManager.getConnection("jdbc:freshet:remote:url="
         + server.url(), USER, PASSWORD); Statement sql = connection.createStatement()) {
-      sql.executeUpdate("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)");
+      // Event times of now and a watermark 5 s behind them: the lag chart has a line to draw.
+      sql.executeUpdate("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE, ts TIMESTAMP(3),"
+          + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
       sql.executeUpdate("CREATE MATERIALIZED VIEW clicks_per_user AS SELECT user_id,"
           + " COUNT(*) AS n, SUM(amount) AS total FROM clicks GROUP BY user_id EMIT UPDATE");
 
@@ -116,8 +118,9 @@ class WebUiBrowserTest {
 
       // One INSERT a batch: each waits until the view has processed the one before.
       for (int i = 1; i <= BATCHES; i++) {
-        sql.executeUpdate("INSERT INTO clicks VALUES " + "('alice', 1.5), ".repeat(i)
-            + "('bob', 1.25)");
+        String now = now();
+        sql.executeUpdate("INSERT INTO clicks VALUES " + ("('alice', 1.5, " + now + "), ")
+            .repeat(i) + "('bob', 1.25, " + now + ")");
         assertTrue(viewQuery().processAllAvailable(DEADLINE), "the view did not catch up");
       }
       page.waitForFunction("n => Number(document.querySelector('#charts').dataset.batches)"
@@ -157,8 +160,9 @@ class WebUiBrowserTest {
       List<List<String>> first = List.of(List.of("alice", "78", "0", "INSERT"),
           List.of("bob", "12", "0", "INSERT"));
       assertEquals(first, sorted(rows()));
-      sql.executeUpdate("INSERT INTO clicks VALUES ('alice', 1.0), ('carol', 2.0),"
-          + " ('alice', 3.0)");
+      String now = now();
+      sql.executeUpdate("INSERT INTO clicks VALUES ('alice', 1.0, " + now + "), ('carol', 2.0, "
+          + now + "), ('alice', 3.0, " + now + ")");
       awaitRows(4);
       List<List<String>> rows = rows();
       assertEquals(List.of(List.of("alice", "80", "1", "UPDATE"),
@@ -166,14 +170,14 @@ class WebUiBrowserTest {
       assertEquals(first, sorted(rows.subList(2, 4)));
       assertEquals("Push query running: 4 rows", page.locator("#sql-status").textContent());
 
-      Path screenshot = Path.of("target", "screenshots", "web-ui.png");
-      Files.createDirectories(screenshot.getParent());
-      page.screenshot(new Page.ScreenshotOptions().setPath(screenshot).setFullPage(true));
-
       // The list shows the push query; Stop aborts the fetch, and the server then stops it.
       String push = pushQueries().get(0);
       page.waitForFunction("name => document.querySelector(`#queries tbody tr[data-name='${name}']"
           + " td:nth-child(2)`)?.textContent === 'push'", push);
+      // README.md's screenshot: the view's charts, and the push query listed and running.
+      Path screenshot = Path.of("target", "screenshots", "web-ui.png");
+      Files.createDirectories(screenshot.getParent());
+      page.screenshot(new Page.ScreenshotOptions().setPath(screenshot).setFullPage(true));
       page.locator("#sql-stop").click();
       assertEquals("stopped", page.locator("#sql-status").getAttribute("data-state"));
       page.waitForFunction("() => [...document.querySelectorAll('#queries tbody tr')]"
@@ -221,6 +225,13 @@ class WebUiBrowserTest {
       rs.next();
       return rs.getLong(1);
     }
+  }
+
+  /** A TIMESTAMP literal of the time now, in UTC as the engine's event times are. */
+  private static String now() {
+    return "TIMESTAMP '" + java.time.format.DateTimeFormatter.ofPattern(
+        "uuuu-MM-dd HH:mm:ss.SSS").withZone(java.time.ZoneOffset.UTC)
+        .format(java.time.Instant.now()) + "'";
   }
 
   /** The names of the push queries running on the server. */

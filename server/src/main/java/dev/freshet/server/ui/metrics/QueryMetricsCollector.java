@@ -21,6 +21,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Prometheus collector of an engine's continuous queries, read at each scrape from their
@@ -123,13 +124,11 @@ public final class QueryMetricsCollector implements MultiCollector {
 
   /**
    * The batch's time minus the watermark it ran with, in seconds; empty for a query without a
-   * watermark (its progress has no {@code eventTime.watermark}, as Spark's).
+   * watermark, or before its first event time ({@link StreamingQueryProgress#watermarkLagMs}).
    */
   private static Optional<Double> watermarkLagSeconds(StreamingQueryProgress p) {
-    if (!p.eventTime().containsKey("watermark")) {
-      return Optional.empty();
-    }
-    return Optional.of((p.timestampMs() - p.batchWatermarkMs()) / 1000.0);
+    OptionalLong lag = p.watermarkLagMs();
+    return lag.isPresent() ? Optional.of(lag.getAsLong() / 1000.0) : Optional.empty();
   }
 
   private static CounterDataPointSnapshot counter(long value, Labels labels) {
