@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.PlaywrightAssertions;
@@ -129,6 +130,8 @@ class WebUiBrowserTest {
           page.locator("#charts").getAttribute("data-batches"));
       assertEquals(5, page.locator("#charts .uplot canvas").count());
       assertThat(page.locator("#detail-status")).hasText("ACTIVE");
+      assertThat(page.locator("#detail-watermark")).containsText("Watermark "
+          + lastWatermark(sql) + ", ");
       // The list refreshed (the query's last batch) and kept the view's row, which is the same.
       assertThat(page.locator("#queries tbody tr[data-name=CLICKS_PER_USER] td:nth-child(4)"))
           .hasText(String.valueOf(viewQuery().lastBatchId()));
@@ -183,6 +186,15 @@ class WebUiBrowserTest {
       page.waitForFunction("() => [...document.querySelectorAll('#queries tbody tr')]"
           + ".every(row => row.cells[1].textContent !== 'push')");
       assertEquals(List.of(), pushQueries());
+
+      // A query that fails shows its status and its error in the list.
+      sql.executeUpdate("CREATE STREAM readings (k VARCHAR, v INTEGER)");
+      sql.executeUpdate("CREATE MATERIALIZED VIEW ratios AS SELECT k, SUM(100 / v) AS r"
+          + " FROM readings GROUP BY k");
+      sql.executeUpdate("INSERT INTO readings VALUES ('a', 0)");
+      Locator failed = page.locator("#queries tbody tr[data-name=RATIOS]");
+      assertThat(failed.locator("td:nth-child(3)")).hasText("FAILED");
+      assertThat(failed.locator("td:nth-child(5)")).containsText("22012: Division by zero");
       assertEquals(List.of(), expectedErrorsRemoved());
     }
   }
@@ -224,6 +236,17 @@ class WebUiBrowserTest {
         + " WHERE name = 'CLICKS_PER_USER'")) {
       rs.next();
       return rs.getLong(1);
+    }
+  }
+
+  /** The watermark of the view's last batch as the page shows it, e.g. 2026-12-02 11:10:27.123 UTC. */
+  private static String lastWatermark(Statement sql) throws Exception {
+    try (ResultSet rs = sql.executeQuery("SELECT json FROM sys.query_progress"
+        + " WHERE name = 'CLICKS_PER_USER' ORDER BY batch_id DESC LIMIT 1")) {
+      rs.next();
+      String iso = new com.fasterxml.jackson.databind.ObjectMapper().readTree(rs.getString(1))
+          .at("/eventTime/watermark").asText();
+      return iso.replace('T', ' ').replace("Z", " UTC");
     }
   }
 

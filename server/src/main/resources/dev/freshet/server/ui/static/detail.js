@@ -32,6 +32,7 @@ export class QueryDetail {
     text('#detail-kind', '');
     text('#detail-sql', '');
     text('#detail-plan', '');
+    text('#detail-watermark', '');
     this.showStatus('', null);
     this.charts.reset();
     this.load(name, this.selection.signal);
@@ -70,6 +71,7 @@ export class QueryDetail {
         if (!signal.aborted && batches.length > 0) {
           this.charts.append(batches);
           last = batches[batches.length - 1].batchId;
+          this.showWatermark(batches[batches.length - 1]);
         }
       } catch (error) {
         if (signal.aborted) {
@@ -86,6 +88,13 @@ export class QueryDetail {
     }
   }
 
+  /** The watermark the last batch ran with, and how far it trailed the batch's time. */
+  showWatermark(batch) {
+    text('#detail-watermark', batch.watermark == null ? ''
+      : `Watermark ${utc(batch.watermark)}, ${(batch.watermarkLagMs / 1000).toFixed(1)} s`
+        + ` behind batch ${batch.batchId}`);
+  }
+
   showStatus(status, lastError) {
     const element = document.querySelector('#detail-status');
     element.textContent = status || '';
@@ -98,6 +107,11 @@ export class QueryDetail {
 
 function text(selector, value) {
   document.querySelector(selector).textContent = value;
+}
+
+/** An instant as 2026-12-02 11:10:27.123 UTC: event times are UTC. */
+function utc(ms) {
+  return new Date(ms).toISOString().replace('T', ' ').replace('Z', ' UTC');
 }
 
 function describe(error) {

@@ -18,6 +18,7 @@ export function renderOverview(overview, selected) {
     query.kind,
     query.status,
     query.lastBatchId ?? '',
+    query.lastError ?? '',
   ], (row, query) => {
     row.dataset.status = query.status || '';
     row.classList.add('selectable');
