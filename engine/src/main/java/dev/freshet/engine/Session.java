@@ -573,7 +573,7 @@ public final class Session {
       QueryStatus status = query.status();
       rows.add(new Object[] {query.id(), query.name(), status.name(),
           query.outputMode().name(), query.lastBatchId(), query.sql(),
-          query.exception().map(Throwable::toString).orElse(null)});
+          query.exception().map(Failures::describe).orElse(null)});
     }
     return new StatementResult.Rows(List.of(ResultColumn.varchar("QUERY_ID", 36),
         ResultColumn.varchar("NAME", 128), ResultColumn.varchar("STATUS", 12),

@@ -77,7 +77,7 @@ class MemoryBudgetTest {
       assertEquals(List.of("FAILED", "ACTIVE"), statuses(s));
       try (ResultSet error = s.executeQuery("SELECT last_error FROM sys.queries WHERE status = 'FAILED'")) {
         assertTrue(error.next());
-        assertTrue(Pattern.matches("java\\.sql\\.SQLException: Query PER_KEY would take the"
+        assertTrue(Pattern.matches("53200: Query PER_KEY would take the"
             + " estimated memory of all the engine's queries to \\d+ bytes, more than the"
             + " engine's memory budget of 102400 bytes\\. Stop other queries, or raise the"
             + " engine's budget when it starts \\(the connection property engineMemoryBudget,"

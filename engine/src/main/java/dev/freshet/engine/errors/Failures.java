@@ -28,6 +28,17 @@ public final class Failures {
   private Failures() {
   }
 
+  /**
+   * {@code failure} as a user reads it where a query's last error is shown ({@code
+   * sys.queries.last_error}, the web UI): its SQLSTATE and message, e.g. {@code 22012: Division
+   * by zero. Guard the divisor, ...} rather than Java's {@code ArithmeticException: / by zero}.
+   */
+  public static String describe(Throwable failure) {
+    SQLException e = toSqlException(failure);
+    return e.getSQLState() + ": " + (e.getMessage() == null ? failure.toString()
+        : e.getMessage());
+  }
+
   /** The SQLException {@code failure} stands for; a SQLException with a SQLSTATE is kept. */
   public static SQLException toSqlException(Throwable failure) {
     Throwable t = failure;

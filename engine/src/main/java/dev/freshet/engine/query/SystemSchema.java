@@ -2,6 +2,7 @@ package dev.freshet.engine.query;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.errors.Failures;
 import dev.freshet.executor.runtime.StateOperatorProgress;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
 import java.util.ArrayList;
@@ -142,7 +143,7 @@ public final class SystemSchema extends AbstractSchema {
           last.map(p -> sum(p, StateOperatorProgress::numRowsTotal)).orElse(null),
           last.map(StreamingQueryProgress::inputRowsPerSecond).orElse(null),
           last.map(StreamingQueryProgress::processedRowsPerSecond).orElse(null),
-          query.exception().map(Throwable::toString).orElse(null), query.sql()});
+          query.exception().map(Failures::describe).orElse(null), query.sql()});
     }
     return rows;
   }

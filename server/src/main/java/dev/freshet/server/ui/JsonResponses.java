@@ -2,7 +2,6 @@ package dev.freshet.server.ui;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.freshet.engine.errors.Failures;
 import java.io.IOException;
 import java.sql.SQLException;
 import javax.servlet.http.HttpServletResponse;
@@ -63,13 +62,4 @@ final class JsonResponses {
     return error(state, message);
   }
 
-  /**
-   * What a query's failure means to its user, with its SQLSTATE, as JDBC reports it: e.g.
-   * {@code 22012: Division by zero. Guard the divisor, ...} rather than Java's
-   * {@code ArithmeticException}.
-   */
-  static String message(Throwable t) {
-    SQLException e = Failures.toSqlException(t);
-    return e.getSQLState() + ": " + (e.getMessage() == null ? t.toString() : e.getMessage());
-  }
 }

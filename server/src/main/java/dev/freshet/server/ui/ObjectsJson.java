@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.EngineMetadata;
+import dev.freshet.engine.errors.Failures;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.StatementResult;
@@ -73,7 +74,7 @@ final class ObjectsJson {
       json.put("name", query.name());
       json.put("kind", kind(query, sinkQueries));
       json.put("status", query.status().name());
-      json.put("lastError", query.exception().map(JsonResponses::message).orElse(null));
+      json.put("lastError", query.exception().map(Failures::describe).orElse(null));
       json.put("lastBatchId", query.lastBatchId());
       json.put("sql", query.sql());
     }
@@ -98,7 +99,7 @@ final class ObjectsJson {
     json.put("name", query.name());
     json.put("kind", kind(query, sinkQueries));
     json.put("status", query.status().name());
-    json.put("lastError", query.exception().map(JsonResponses::message).orElse(null));
+    json.put("lastError", query.exception().map(Failures::describe).orElse(null));
     json.put("sql", query.sql());
     json.put("plan", plan(query.sql()).orElse(null));
     return Optional.of(json);
