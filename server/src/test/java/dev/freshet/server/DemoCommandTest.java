@@ -3,10 +3,9 @@ package dev.freshet.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.FreePorts;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,10 +45,7 @@ class DemoCommandTest {
   }
 
   @Test void shouldServeTheWebUiWhenAskedAndSayWhere() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = socket.getLocalPort();
-    }
+    int port = FreePorts.loopback();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     int exit = new CommandLine(new DemoCommand(out))

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.freshet.server.FreshetServer;
+import dev.freshet.testkit.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -231,10 +232,7 @@ class MetricsEndpointTest {
    */
   @Test void shouldKeepTheMetricsOfTwoEnginesInOneJvmApart() throws Exception {
     statement.execute("CREATE MATERIALIZED VIEW on_server AS SELECT k FROM events");
-    java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
-        java.net.InetAddress.getLoopbackAddress());
-    int port = probe.getLocalPort();
-    probe.close();
+    int port = FreePorts.loopback();
     String engine = "metrics-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
     try (Connection embedded = DriverManager.getConnection("jdbc:freshet:engine=" + engine
         + ";uiPort=" + port); Statement s = embedded.createStatement()) {

@@ -8,8 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.freshet.server.FreshetServer;
 import dev.freshet.server.FreshetServer.Authentication;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import dev.freshet.testkit.FreePorts;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -62,7 +61,7 @@ class PrometheusScrapeTest {
       awaitBatch(sql, 1);
 
       int uiPort = server.uiUrl().orElseThrow().getPort();
-      int webPort = freePort();
+      int webPort = FreePorts.loopback();
       Path config = Files.writeString(dir.resolve("prometheus.yml"), String.join("\n",
           "global: {scrape_interval: 1s, scrape_timeout: 1s}",
           "scrape_configs:",
@@ -164,11 +163,5 @@ class PrometheusScrapeTest {
       return Optional.empty();
     }
     return Optional.of(result.get(0).get("value").get(1).asText());
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.server.FreshetServer;
 import dev.freshet.server.FreshetServer.Authentication;
+import dev.freshet.testkit.FreePorts;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -105,7 +105,7 @@ class WebUiPortTest {
   }
 
   @Test void shouldServeTheUiOfAnEmbeddedEngineWhenTheConnectionAsksForIt() throws Exception {
-    int port = freePort();
+    int port = FreePorts.loopback();
     // The engine lives as long as the JVM, as embedded engines do, and its UI with it.
     String url = "jdbc:freshet:engine=web-ui-port-test;uiPort=" + port;
     try (Connection connection = DriverManager.getConnection(url)) {
@@ -114,11 +114,6 @@ class WebUiPortTest {
     }
   }
 
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
-  }
 
   private static HttpResponse<String> get(URI uri, String credentials) throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
