@@ -156,17 +156,21 @@ public final class SparkStandaloneCluster implements AutoCloseable {
   }
 
   /**
-   * Kills worker {@code index} and the executors it launched at once (SIGKILL), as when its machine
-   * dies: nothing is told to the master or the driver.
+   * Kills worker {@code index} (SIGKILL, nothing is told to the master or the driver) and returns
+   * once the executors it launched are gone too. Spark's executors watch their worker and exit when
+   * it disappears (about 2 s here); one that outlives {@code EXIT_DEADLINE} is killed as well, as
+   * if its machine had died with the worker.
    */
   public void killWorker(int index) {
     Process worker = workers.get(index);
     killed.add(worker);
-    List<ProcessHandle> tree = new ArrayList<>(worker.descendants().toList());
-    tree.add(worker.toHandle());
-    remember(tree);
-    tree.forEach(ProcessHandle::destroyForcibly);
-    awaitExit(tree);
+    List<ProcessHandle> executors = worker.descendants().toList();
+    remember(executors);
+    worker.destroyForcibly();
+    awaitExit(List.of(worker.toHandle()));
+    awaitExit(executors);
+    executors.forEach(ProcessHandle::destroyForcibly);
+    awaitExit(executors);
   }
 
   /** The live processes of this cluster: master, workers and their executors. */

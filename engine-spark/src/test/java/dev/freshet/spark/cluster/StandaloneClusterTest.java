@@ -18,6 +18,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
@@ -58,9 +60,22 @@ class StandaloneClusterTest {
 
   @BeforeAll static void start() throws Exception {
     dir = Files.createTempDirectory("spark-standalone");
-    kafka = InProcessKafka.start();
-    kafka.createTopic(TOPIC, 2);
-    cluster = SparkStandaloneCluster.start(dir.resolve("cluster"), 2);
+    // The broker starts in this JVM while the cluster's JVMs start (each takes seconds).
+    CompletableFuture<InProcessKafka> broker = CompletableFuture.supplyAsync(() -> {
+      try {
+        InProcessKafka started = InProcessKafka.start();
+        started.createTopic(TOPIC, 2);
+        return started;
+      } catch (Exception e) {
+        throw new CompletionException(e);
+      }
+    });
+    try {
+      cluster = SparkStandaloneCluster.start(dir.resolve("cluster"), 2);
+    } finally {
+      kafka = broker.exceptionally(e -> null).join(); // stop() closes it, even if start failed
+    }
+    broker.join(); // the broker's own failure, if any
     spark = SparkSession.builder()
         .appName("StandaloneClusterTest")
         .master(cluster.masterUrl())
