@@ -1,15 +1,9 @@
 package dev.freshet.spark.cluster;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.apache.spark.launcher.JavaModuleOptions;
@@ -32,13 +25,12 @@ import org.apache.spark.launcher.JavaModuleOptions;
  * try (SparkStandaloneCluster cluster = SparkStandaloneCluster.start(dir, 2)) {
  *   SparkSession spark = SparkSession.builder().master(cluster.masterUrl())
  *       .config("spark.executor.extraClassPath", cluster.executorClassPath()) ... .getOrCreate();
- *   cluster.killWorker(0);   // the worker and its executors, as when a machine dies
+ *   cluster.killWorker(0);   // SIGKILL; its executors exit after it
  * }
  * }</pre>
  */
 public final class SparkStandaloneCluster implements AutoCloseable {
   private static final Duration START_DEADLINE = Duration.ofSeconds(90);
-  private static final Duration EXIT_DEADLINE = Duration.ofSeconds(20);
   private static final String MASTER = "org.apache.spark.deploy.master.Master";
   private static final String WORKER = "org.apache.spark.deploy.worker.Worker";
   // Daemons only schedule: small heaps, C1 alone and the serial collector leave the two cores to
@@ -49,20 +41,18 @@ public final class SparkStandaloneCluster implements AutoCloseable {
   private final Path dir;
   private final String classPath;
   private final int masterPort;
-  private final int masterWebUiPort;
   private final List<Process> daemons = new ArrayList<>();
   private final List<Process> workers = new ArrayList<>();
   private final List<Process> killed = new ArrayList<>();
-  // Every process this cluster made (daemons and the executors workers forked), for close().
-  private final List<ProcessHandle> seen = new ArrayList<>();
-  private final HttpClient http = HttpClient.newHttpClient();
-  private final Thread shutdownHook = new Thread(this::destroyAll, "spark-cluster-reaper");
+  private final ProcessReaper reaper = new ProcessReaper();
+  private final MasterStatus master;
+  private final Thread shutdownHook = new Thread(this::killAll, "spark-cluster-reaper");
 
   private SparkStandaloneCluster(Path dir, String classPath, int masterPort, int masterWebUiPort) {
     this.dir = dir;
     this.classPath = classPath;
     this.masterPort = masterPort;
-    this.masterWebUiPort = masterWebUiPort;
+    this.master = new MasterStatus(masterWebUiPort);
   }
 
   /**
@@ -71,14 +61,17 @@ public final class SparkStandaloneCluster implements AutoCloseable {
    */
   public static SparkStandaloneCluster start(Path dir, int workerCount) throws IOException {
     Files.createDirectories(dir);
+    // The master's ports are picked here (the workers need its URL, and its JSON page tells the
+    // workers' state); workers take any free port.
+    int masterWebUiPort = freePort();
     SparkStandaloneCluster cluster = new SparkStandaloneCluster(dir, testClassPath(), freePort(),
-        freePort());
+        masterWebUiPort);
     Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
     try {
       Path sparkHome = cluster.fakeSparkHome();
       cluster.daemons.add(cluster.launch("master", MASTER, Map.of(),
           "--host", "127.0.0.1", "--port", Integer.toString(cluster.masterPort),
-          "--webui-port", Integer.toString(cluster.masterWebUiPort)));
+          "--webui-port", Integer.toString(masterWebUiPort)));
       for (int i = 0; i < workerCount; i++) {
         Path workDir = Files.createDirectories(dir.resolve("worker-" + i));
         Path localDir = Files.createDirectories(dir.resolve("local-" + i));
@@ -119,14 +112,7 @@ public final class SparkStandaloneCluster implements AutoCloseable {
 
   /** How many workers the master reports ALIVE right now. */
   public int aliveWorkers() {
-    JsonNode state = masterState();
-    int alive = 0;
-    for (JsonNode worker : state.path("workers")) {
-      if ("ALIVE".equals(worker.path("state").asText())) {
-        alive++;
-      }
-    }
-    return alive;
+    return master.aliveWorkers();
   }
 
   /** Waits until the master reports exactly {@code count} ALIVE workers, or fails. */
@@ -158,19 +144,19 @@ public final class SparkStandaloneCluster implements AutoCloseable {
   /**
    * Kills worker {@code index} (SIGKILL, nothing is told to the master or the driver) and returns
    * once the executors it launched are gone too. Spark's executors watch their worker and exit when
-   * it disappears (about 2 s here); one that outlives {@code EXIT_DEADLINE} is killed as well, as
+   * it disappears (about 2 s here); one that outlives {@link ProcessReaper#EXIT_DEADLINE} is killed as well, as
    * if its machine had died with the worker.
    */
   public void killWorker(int index) {
     Process worker = workers.get(index);
     killed.add(worker);
     List<ProcessHandle> executors = worker.descendants().toList();
-    remember(executors);
+    reaper.remember(executors);
     worker.destroyForcibly();
-    awaitExit(List.of(worker.toHandle()));
-    awaitExit(executors);
+    ProcessReaper.awaitExit(List.of(worker.toHandle()));
+    ProcessReaper.awaitExit(executors);
     executors.forEach(ProcessHandle::destroyForcibly);
-    awaitExit(executors);
+    ProcessReaper.awaitExit(executors);
   }
 
   /** The live processes of this cluster: master, workers and their executors. */
@@ -190,64 +176,19 @@ public final class SparkStandaloneCluster implements AutoCloseable {
    * waits until all have exited; fails if one survives.
    */
   @Override public void close() {
-    destroyAll();
+    List<ProcessHandle> survivors = killAll();
     try {
       Runtime.getRuntime().removeShutdownHook(shutdownHook);
     } catch (IllegalStateException shuttingDown) {
       // the hook runs anyway
     }
-    List<ProcessHandle> survivors = seen.stream().filter(ProcessHandle::isAlive).toList();
     if (!survivors.isEmpty()) {
       throw new IllegalStateException("Spark processes still alive after close: " + survivors);
     }
   }
 
-  private synchronized void destroyAll() {
-    List<ProcessHandle> tree = new ArrayList<>();
-    for (Process daemon : daemons) {
-      daemon.descendants().forEach(tree::add);
-    }
-    for (int i = daemons.size() - 1; i >= 0; i--) {
-      tree.add(daemons.get(i).toHandle());
-    }
-    remember(tree);
-    // SIGKILL: a graceful stop of a worker would make it stop its executors too, but the driver
-    // may be gone already and nothing here needs a clean shutdown.
-    tree.forEach(ProcessHandle::destroyForcibly);
-    awaitExit(tree);
-  }
-
-  private void remember(List<ProcessHandle> handles) {
-    for (ProcessHandle handle : handles) {
-      if (seen.stream().noneMatch(h -> h.pid() == handle.pid())) {
-        seen.add(handle);
-      }
-    }
-  }
-
-  private static void awaitExit(List<ProcessHandle> handles) {
-    for (ProcessHandle handle : handles) {
-      try {
-        handle.onExit().get(EXIT_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (Exception e) {
-        // close() reports survivors
-      }
-    }
-  }
-
-  private JsonNode masterState() {
-    HttpRequest request = HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + masterWebUiPort + "/json/"))
-        .timeout(Duration.ofSeconds(5)).build();
-    try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      return new ObjectMapper().readTree(response.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException("master's web UI: " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+  private List<ProcessHandle> killAll() {
+    return reaper.killAll(daemons);
   }
 
   private Process launch(String name, String mainClass, Map<String, String> env, String... args)
@@ -268,7 +209,7 @@ public final class SparkStandaloneCluster implements AutoCloseable {
     builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
     builder.environment().putAll(env);
     Process process = builder.start();
-    remember(List.of(process.toHandle()));
+    reaper.remember(List.of(process.toHandle()));
     return process;
   }
 
