@@ -90,6 +90,10 @@ class StandaloneClusterTest {
         .config("spark.executor.extraClassPath", cluster.executorClassPath())
         .config("spark.executor.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
         .getOrCreate();
+    // getOrCreate() hands back a session another test class left open in this JVM, whatever
+    // master it runs on.
+    assertEquals(cluster.masterUrl(), spark.sparkContext().master(),
+        "another test class left its SparkSession open in this JVM; stop it in @AfterAll");
     awaitExecutors(2);
   }
 
@@ -200,7 +204,7 @@ class StandaloneClusterTest {
     int executors = -1;
     while (Instant.now().isBefore(deadline)) {
       SparkExecutorInfo[] infos = spark.sparkContext().statusTracker().getExecutorInfos();
-      executors = infos.length - 1; // the driver is one of them
+      executors = Math.max(0, infos.length - 1); // the driver is one of them, once registered
       if (executors == count) {
         return;
       }
