@@ -1,0 +1,78 @@
+package dev.freshet.spark.cluster;
+
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+
+/**
+ * A real one-node KRaft Kafka broker in the test JVM (Kafka's own test kit), reachable from the
+ * Spark executors in other JVMs through {@link #bootstrapServers()}.
+ *
+ * <pre>{@code
+ * try (InProcessKafka kafka = InProcessKafka.start()) {
+ *   kafka.createTopic("clicks", 2);
+ *   kafka.producer().send(new ProducerRecord<>("clicks", "u1", "1"));
+ * }
+ * }</pre>
+ */
+final class InProcessKafka implements AutoCloseable {
+  private final KafkaClusterTestKit cluster;
+  private final Admin admin;
+  private KafkaProducer<String, String> producer;
+
+  private InProcessKafka(KafkaClusterTestKit cluster) {
+    this.cluster = cluster;
+    this.admin = cluster.admin();
+  }
+
+  /** Starts a combined broker and controller whose internal topics need one replica. */
+  static InProcessKafka start() throws Exception {
+    KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+        .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+        .setConfigProp("offsets.topic.replication.factor", "1")
+        .setConfigProp("transaction.state.log.replication.factor", "1")
+        .setConfigProp("transaction.state.log.min.isr", "1")
+        .build();
+    cluster.format();
+    cluster.startup();
+    cluster.waitForReadyBrokers();
+    return new InProcessKafka(cluster);
+  }
+
+  String bootstrapServers() {
+    return cluster.bootstrapServers();
+  }
+
+  void createTopic(String topic, int partitions) throws ExecutionException, InterruptedException {
+    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+  }
+
+  /** One idempotent producer (acks=all) for the whole test, closed with this. */
+  synchronized KafkaProducer<String, String> producer() {
+    if (producer == null) {
+      Properties p = new Properties();
+      p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+      p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+      p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+      p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+      p.put(ProducerConfig.ACKS_CONFIG, "all");
+      producer = new KafkaProducer<>(p);
+    }
+    return producer;
+  }
+
+  @Override public void close() throws Exception {
+    if (producer != null) {
+      producer.close();
+    }
+    admin.close();
+    cluster.close();
+  }
+}
