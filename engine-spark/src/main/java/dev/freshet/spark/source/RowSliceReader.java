@@ -1,0 +1,66 @@
+package dev.freshet.spark.source;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Reads one {@link RowSlice} from the registered stream, in the stream's order.
+ *
+ * <pre>{@code
+ * try (RowSliceReader reader = new RowSliceReader(slice, schema)) {
+ *   while (reader.next()) { consume(reader.get()); }
+ * }
+ * }</pre>
+ *
+ * <p>The slice's rows are fetched on the first {@link #next}: the stream hands out its rows as
+ * arrays it never changes, so the reader keeps references and converts one row per
+ * {@link #get}.
+ */
+final class RowSliceReader implements PartitionReader<InternalRow> {
+  private final RowSlice slice;
+  private final InternalRowConverter converter;
+  private List<Object[]> rows;
+  private int next;
+
+  RowSliceReader(RowSlice slice, StructType schema) {
+    this.slice = slice;
+    this.converter = new InternalRowConverter(schema);
+  }
+
+  @Override public boolean next() {
+    if (rows == null) {
+      rows = read();
+    }
+    if (next < rows.size()) {
+      next++;
+      return true;
+    }
+    return false;
+  }
+
+  @Override public InternalRow get() {
+    return converter.convert(rows.get(next - 1));
+  }
+
+  private List<Object[]> read() {
+    List<Object[]> slice = new ArrayList<>((int) this.slice.count());
+    long[] seen = new long[1];
+    long from = this.slice.skip();
+    long to = from + this.slice.count();
+    RegisteredStreams.get(this.slice.id()).stream()
+        .readRange(this.slice.start(), this.slice.end(), row -> {
+          long at = seen[0]++;
+          if (at >= from && at < to) {
+            slice.add(row);
+          }
+        });
+    return slice;
+  }
+
+  @Override public void close() {
+    rows = List.of();
+  }
+}
