@@ -5,15 +5,14 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.connector.read.streaming.Offset;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * A registered Freshet stream as Spark's micro-batch stream: Spark's offsets are the stream's
  * offsets, and a batch reads the rows of {@code (start, end]}.
  *
  * <pre>{@code
- * FreshetMicroBatchStream clicks = new FreshetMicroBatchStream("CLICKS#1", schema, slicer);
- * Offset end = clicks.latestOffset();                               // {"offset":3}
+ * FreshetMicroBatchStream clicks = new FreshetMicroBatchStream("CLICKS#1", slicer, readers);
+ * Offset end = clicks.latestOffset();                               // {"offset":3}, or null
  * clicks.planInputPartitions(clicks.initialOffset(), end);          // rows of INSERTs 1..3
  * }</pre>
  *
@@ -24,21 +23,31 @@ import org.apache.spark.sql.types.StructType;
  */
 final class FreshetMicroBatchStream implements MicroBatchStream {
   private final String id;
-  private final StructType schema;
   private final RowSlicer slicer;
+  private final PartitionReaderFactory readers;
 
-  FreshetMicroBatchStream(String id, StructType schema, RowSlicer slicer) {
+  /**
+   * A stream of the registration {@code id}; {@code readers} reads the slices that
+   * {@code slicer} makes, from the driver's memory or from the stream's log.
+   */
+  FreshetMicroBatchStream(String id, RowSlicer slicer, PartitionReaderFactory readers) {
     this.id = id;
-    this.schema = schema;
     this.slicer = slicer;
+    this.readers = readers;
   }
 
   @Override public Offset initialOffset() {
     return new FreshetOffset(0);
   }
 
+  /**
+   * The stream's latest offset, or null while it has none: Spark takes null for "no data yet",
+   * where an offset of 0 would make it run an empty first batch (it compares the offset with no
+   * committed offset at all).
+   */
   @Override public Offset latestOffset() {
-    return new FreshetOffset(stream().latestOffset());
+    long latest = stream().latestOffset();
+    return latest == 0 ? null : new FreshetOffset(latest);
   }
 
   @Override public InputPartition[] planInputPartitions(Offset start, Offset end) {
@@ -53,7 +62,7 @@ final class FreshetMicroBatchStream implements MicroBatchStream {
   }
 
   @Override public PartitionReaderFactory createReaderFactory() {
-    return new RowSliceReaderFactory(schema);
+    return readers;
   }
 
   @Override public Offset deserializeOffset(String json) {

@@ -25,7 +25,10 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  *
  * <p>Spark's offsets are the stream's offsets (one per INSERT statement), fixed in the query's
  * offset log before each batch runs, so a batch replayed after a crash reads the same rows.
- * Local mode only: executors read the rows from the driver's memory ({@link RegisteredStreams}).
+ * The driver always reads the offsets from its registered stream. Executors read the rows from
+ * the driver's memory ({@link RegisteredStreams}) when they run in its JVM (local mode), or
+ * from a durable stream's log in its data directory, which must then be on storage that they
+ * share ({@value #READ_FROM_OPTION}).
  */
 public final class FreshetSource {
   /** The source's short name, for {@code readStream().format(...)}. */
@@ -42,6 +45,17 @@ public final class FreshetSource {
    * {@value #DEFAULT_MIN_ROWS_PER_PARTITION}.
    */
   public static final String MIN_ROWS_PER_PARTITION_OPTION = "minRowsPerPartition";
+  /**
+   * The option saying where executors read the rows: {@value #READ_FROM_MEMORY} (the driver's
+   * stream; local mode only) or {@value #READ_FROM_LOG} (a durable stream's log in its data
+   * directory, which the executors must share). By default memory with a local master, the
+   * log otherwise.
+   */
+  public static final String READ_FROM_OPTION = "readFrom";
+  /** {@value #READ_FROM_OPTION}: the driver's memory. */
+  public static final String READ_FROM_MEMORY = "memory";
+  /** {@value #READ_FROM_OPTION}: the stream's log in its data directory. */
+  public static final String READ_FROM_LOG = "log";
   /** Below this many rows a task costs more than it reads. */
   public static final int DEFAULT_MIN_ROWS_PER_PARTITION = 4096;
 

@@ -2,15 +2,17 @@ package dev.freshet.spark.source;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Reads one {@link RowSlice} from the registered stream, in the stream's order.
+ * Reads one {@link RowSlice}, in the stream's order, from the stream's rows in this JVM or from
+ * its log.
  *
  * <pre>{@code
- * try (RowSliceReader reader = new RowSliceReader(slice, schema)) {
+ * try (RowSliceReader reader = new RowSliceReader(slice, schema, stream::readRange)) {
  *   while (reader.next()) { consume(reader.get()); }
  * }
  * }</pre>
@@ -20,13 +22,20 @@ import org.apache.spark.sql.types.StructType;
  * {@link #get}.
  */
 final class RowSliceReader implements PartitionReader<InternalRow> {
+  /** Where the rows of offsets {@code (start, end]} come from. */
+  interface Rows {
+    void readRange(long start, long end, Consumer<Object[]> rows);
+  }
+
   private final RowSlice slice;
+  private final Rows source;
   private final InternalRowConverter converter;
   private List<Object[]> rows;
   private int next;
 
-  RowSliceReader(RowSlice slice, StructType schema) {
+  RowSliceReader(RowSlice slice, StructType schema, Rows source) {
     this.slice = slice;
+    this.source = source;
     this.converter = new InternalRowConverter(schema);
   }
 
@@ -50,13 +59,12 @@ final class RowSliceReader implements PartitionReader<InternalRow> {
     long[] seen = new long[1];
     long from = this.slice.skip();
     long to = from + this.slice.count();
-    RegisteredStreams.get(this.slice.id()).stream()
-        .readRange(this.slice.start(), this.slice.end(), row -> {
+    source.readRange(this.slice.start(), this.slice.end(), row -> {
           long at = seen[0]++;
-          if (at >= from && at < to) {
-            slice.add(row);
-          }
-        });
+      if (at >= from && at < to) {
+        slice.add(row);
+      }
+    });
     return slice;
   }
 

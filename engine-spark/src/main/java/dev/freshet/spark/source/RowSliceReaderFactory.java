@@ -7,8 +7,9 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Makes a {@link RowSliceReader} for each {@link RowSlice}, on the executor; serialized with
- * the stream's schema only, since the rows are found by the slice's registration id.
+ * Makes a {@link RowSliceReader} for each {@link RowSlice}, on an executor in the driver's JVM
+ * (local mode): it finds the rows by the slice's registration id, so it is serialized with the
+ * stream's schema only.
  *
  * <pre>{@code
  * PartitionReader<InternalRow> reader = new RowSliceReaderFactory(schema).createReader(slice);
@@ -23,6 +24,9 @@ final class RowSliceReaderFactory implements PartitionReaderFactory {
   }
 
   @Override public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    return new RowSliceReader((RowSlice) partition, schema);
+    RowSlice slice = (RowSlice) partition;
+    return new RowSliceReader(slice, schema,
+        (start, end, rows) -> RegisteredStreams.get(slice.id()).stream()
+            .readRange(start, end, rows));
   }
 }

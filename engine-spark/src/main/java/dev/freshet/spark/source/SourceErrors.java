@@ -2,6 +2,7 @@ package dev.freshet.spark.source;
 
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.errors.SqlState;
+import java.nio.file.Path;
 import java.sql.SQLException;
 
 /**
@@ -67,5 +68,43 @@ final class SourceErrors {
     return new FreshetSourceException(Errors.of(SqlState.INVALID_PARAMETER_VALUE, "Option '"
         + option + "' of the Freshet source is '" + value + "'; it must be a positive integer,"
         + " e.g. '4'"));
+  }
+
+  /** A stream kept in memory only, which a cluster's executors cannot read. */
+  static FreshetSourceException notDurable(String stream) {
+    return new FreshetSourceException(Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Stream '"
+        + stream + "' keeps its rows in the driver's memory only, so executors outside the"
+        + " driver's JVM cannot read it. Start Freshet with a data directory on storage that"
+        + " the executors share, or run Spark with a local master (local[n])"));
+  }
+
+  /** A value of option {@code option} that is none of {@code valid}. */
+  static FreshetSourceException badChoice(String option, String value, String valid) {
+    return new FreshetSourceException(Errors.of(SqlState.INVALID_PARAMETER_VALUE, "Option '"
+        + option + "' of the Freshet source is '" + value + "'; it must be one of " + valid));
+  }
+
+  /** A stream's log that ends before an offset the driver planned (storage not shared?). */
+  static FreshetSourceException logTooShort(String stream, Path file, long offset,
+      Throwable cause) {
+    return new FreshetSourceException(Errors.of(SqlState.IO_ERROR, "The log " + file + " of"
+        + " stream '" + stream + "' ends before offset " + offset + ", which the driver has"
+        + " acknowledged: the executor does not see the driver's data directory. Put the data"
+        + " directory on storage that the driver and the executors share", cause));
+  }
+
+  /** A stream's log that cannot be read. */
+  static FreshetSourceException logUnreadable(String stream, Path file, Throwable cause) {
+    return new FreshetSourceException(Errors.of(SqlState.IO_ERROR, "Cannot read the log "
+        + file + " of stream '" + stream + "': " + cause.getClass().getSimpleName() + ". Check"
+        + " that the executors can read the driver's data directory", cause));
+  }
+
+  /** A record of a stream's log that fails its checks. */
+  static FreshetSourceException logDamaged(String stream, Path file, long offset, long position,
+      String why) {
+    return new FreshetSourceException(Errors.of(SqlState.DATA_CORRUPTED, "The log " + file
+        + " of stream '" + stream + "' is damaged at offset " + offset + " (byte " + position
+        + "): " + why + ". Restore the stream's directory from a backup"));
   }
 }

@@ -115,6 +115,37 @@ class FreshetSourceTest {
     }
   }
 
+  @Test void shouldReadADurableStreamFromItsLog() throws Exception {
+    try (MemoryStream stream = MemoryStream.open("DURABLE", KEYED, dir.resolve("streams/D"));
+        StreamRegistration durable = FreshetSource.register("DURABLE", stream, KEYED)) {
+      Dataset<Row> rows = spark.readStream().format("freshet")
+          .option(FreshetSource.STREAM_OPTION, durable.id())
+          .option(FreshetSource.READ_FROM_OPTION, FreshetSource.READ_FROM_LOG)
+          .option(FreshetSource.MAX_PARTITIONS_OPTION, "2")
+          .option(FreshetSource.MIN_ROWS_PER_PARTITION_OPTION, "2")
+          .load();
+      Map<Long, List<List<Object>>> batches = new ConcurrentSkipListMap<>();
+      StreamingQuery query = rows.writeStream()
+          .foreachBatch(collectInto(batches))
+          .option("checkpointLocation", dir.resolve("checkpoint").toString())
+          .start();
+      try {
+        for (List<Object[]> insert : List.of(rows(row("a", 1), row(null, 2)),
+            rows(row("b", 3)), rows(row("c", 4), row("d", 5), row("e", 6), row("f", 7)))) {
+          stream.addData(insert);
+          query.processAllAvailable();
+        }
+      } finally {
+        query.stop();
+      }
+      // Two tasks read the last batch, each its half of the log's record.
+      assertEquals(Map.of(0L, List.of(List.of("a", 1), Arrays.asList(null, 2)),
+          1L, List.of(List.of("b", 3)),
+          2L, List.of(List.of("c", 4), List.of("d", 5), List.of("e", 6), List.of("f", 7))),
+          batches);
+    }
+  }
+
   @Test void shouldCountLikeH2InUpdateMode() throws Exception {
     MemoryStream stream = new MemoryStream("KEYED", 2);
     try (StreamRegistration keyed = FreshetSource.register("KEYED", stream, KEYED);
