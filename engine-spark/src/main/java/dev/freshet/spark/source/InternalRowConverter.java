@@ -2,7 +2,6 @@ package dev.freshet.spark.source;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.function.Function;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -28,11 +27,15 @@ import org.apache.spark.unsafe.types.UTF8String;
  * null stays null. The conversion of each column is chosen once, here.
  */
 final class InternalRowConverter {
-  private final Function<Object, Object>[] columns;
+  /** The conversion of one column's non-null values. */
+  private interface ColumnConverter {
+    Object toSpark(Object value);
+  }
 
-  @SuppressWarnings("unchecked")
+  private final ColumnConverter[] columns;
+
   InternalRowConverter(StructType schema) {
-    columns = new Function[schema.fields().length];
+    columns = new ColumnConverter[schema.fields().length];
     for (int i = 0; i < columns.length; i++) {
       columns[i] = converter(schema.fields()[i].dataType());
     }
@@ -43,12 +46,12 @@ final class InternalRowConverter {
     Object[] values = new Object[columns.length];
     for (int i = 0; i < values.length; i++) {
       Object value = row[i];
-      values[i] = value == null ? null : columns[i].apply(value);
+      values[i] = value == null ? null : columns[i].toSpark(value);
     }
     return new GenericInternalRow(values);
   }
 
-  private static Function<Object, Object> converter(DataType type) {
+  private static ColumnConverter converter(DataType type) {
     if (type instanceof DecimalType decimal) {
       int precision = decimal.precision();
       int scale = decimal.scale();

@@ -54,18 +54,19 @@ final class RowSliceReader implements PartitionReader<InternalRow> {
     return converter.convert(rows.get(next - 1));
   }
 
+  /** The slice's rows: those of its offsets after the first {@code skip}, {@code count} of them. */
   private List<Object[]> read() {
-    List<Object[]> slice = new ArrayList<>((int) this.slice.count());
+    List<Object[]> kept = new ArrayList<>((int) slice.count());
     long[] seen = new long[1];
-    long from = this.slice.skip();
-    long to = from + this.slice.count();
-    source.readRange(this.slice.start(), this.slice.end(), row -> {
-          long at = seen[0]++;
+    long from = slice.skip();
+    long to = from + slice.count();
+    source.readRange(slice.start(), slice.end(), row -> {
+      long at = seen[0]++;
       if (at >= from && at < to) {
-        slice.add(row);
+        kept.add(row);
       }
     });
-    return slice;
+    return kept;
   }
 
   @Override public void close() {
