@@ -1,7 +1,6 @@
 package dev.freshet.spark.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -237,6 +236,48 @@ class FreshetSourceTest {
       assertEquals(Map.of(0L, List.of(List.of("a", 1), List.of("b", 2)),
           1L, List.of(List.of("c", 3))), batches);
     }
+  }
+
+  @Test void shouldReplayFromTheLogOfAStreamReopenedAfterACrash() throws Exception {
+    Path directory = dir.resolve("streams/REOPENED");
+    Path checkpoint = dir.resolve("checkpoint");
+    Map<Long, List<List<Object>>> batches = new ConcurrentSkipListMap<>();
+    try (MemoryStream stream = MemoryStream.open("REOPENED", KEYED, directory);
+        StreamRegistration before = FreshetSource.register("REOPENED", stream, KEYED)) {
+      StreamingQuery first = readLog(before).writeStream().foreachBatch(collectInto(batches))
+          .option("checkpointLocation", checkpoint.toString()).start();
+      try {
+        stream.addData(rows(row("a", 1), row("b", 2)));
+        first.processAllAvailable();
+      } finally {
+        first.stop();
+      }
+    }
+    // The process died after batch 0's rows went out, before Spark committed the batch; the
+    // stream's rows survive in its directory, the registration does not.
+    Files.delete(checkpoint.resolve("commits/0"));
+    Files.deleteIfExists(checkpoint.resolve("commits/.0.crc"));
+    batches.clear();
+    try (MemoryStream stream = MemoryStream.open("REOPENED", KEYED, directory);
+        StreamRegistration after = FreshetSource.register("REOPENED", stream, KEYED)) {
+      stream.addData(rows(row("c", 3)));
+      StreamingQuery second = readLog(after).writeStream().foreachBatch(collectInto(batches))
+          .option("checkpointLocation", checkpoint.toString()).start();
+      try {
+        second.processAllAvailable();
+      } finally {
+        second.stop();
+      }
+    }
+    assertEquals(Map.of(0L, List.of(List.of("a", 1), List.of("b", 2)),
+        1L, List.of(List.of("c", 3))), batches);
+  }
+
+  private static Dataset<Row> readLog(StreamRegistration registration) {
+    return spark.readStream().format("freshet")
+        .option(FreshetSource.STREAM_OPTION, registration.id())
+        .option(FreshetSource.READ_FROM_OPTION, FreshetSource.READ_FROM_LOG)
+        .load();
   }
 
   @Test void shouldSplitALargeInsertAcrossTasks() throws Exception {
