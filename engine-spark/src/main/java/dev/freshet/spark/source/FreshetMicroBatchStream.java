@@ -55,8 +55,10 @@ final class FreshetMicroBatchStream implements MicroBatchStream {
     long to = ((FreshetOffset) end).offset();
     MemoryStream stream = stream();
     long latest = stream.latestOffset();
-    if (to > latest) {
-      throw SourceErrors.offsetBeyondStream(RegisteredStreams.get(id).name(), to, latest);
+    if (Math.max(from, to) > latest) {
+      // A checkpoint of rows the stream does not have (any more): never read a different row.
+      throw SourceErrors.offsetBeyondStream(RegisteredStreams.get(id).name(),
+          Math.max(from, to), latest);
     }
     return slicer.slices(id, stream, from, to).toArray(new InputPartition[0]);
   }

@@ -44,6 +44,16 @@ class FreshetMicroBatchStreamTest {
           + " stream's latest offset is 1: the stream was dropped and created again, or lost"
           + " rows it kept in memory only. Start the query with a new checkpoint location",
           e.getMessage());
+      // A checkpoint that committed offset 3 of a stream now at offset 1: Spark sees the offsets
+      // differ and plans (3, 1].
+      e = assertThrows(FreshetSourceException.class,
+          () -> stream(registration).planInputPartitions(new FreshetOffset(3),
+              new FreshetOffset(1)));
+      assertEquals("55000", e.sqlException().getSQLState());
+      assertEquals("The checkpoint asks stream 'SHORT' for its rows up to offset 3, but the"
+          + " stream's latest offset is 1: the stream was dropped and created again, or lost"
+          + " rows it kept in memory only. Start the query with a new checkpoint location",
+          e.getMessage());
     }
   }
 
