@@ -15,14 +15,12 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A durable stream's log read as an executor outside the driver reads it: the same rows as the
- * stream, by offset, and clear errors for a short or damaged log and a stream without one.
+ * stream, by offset, and clear errors for a short or damaged log.
  */
 class StreamLogFileTest {
   private static final List<StreamColumn> COLUMNS = List.of(new StreamColumn("K", "VARCHAR"),
@@ -79,30 +77,6 @@ class StreamLogFileTest {
           + " match its " + (recordEnd() - recordStart() - 12) + " bytes. Restore the"
           + " stream's directory from a backup", e.getMessage());
     }
-  }
-
-  @Test void shouldRefuseToReadTheLogOfAStreamKeptInMemory() throws Exception {
-    try (StreamRegistration memory = FreshetSource.register("VOLATILE", new MemoryStream(
-        "VOLATILE", 3), COLUMNS)) {
-      FreshetStreamTable table = new FreshetStreamTable(RegisteredStreams.get(memory.id()));
-      FreshetSourceException e = assertThrows(FreshetSourceException.class,
-          () -> table.newScanBuilder(options("readFrom", "log")));
-      assertEquals("0A000", e.sqlException().getSQLState());
-      assertEquals("Stream 'VOLATILE' keeps its rows in the driver's memory only, so executors"
-          + " outside the driver's JVM cannot read it. Start Freshet with a data directory on"
-          + " storage that the executors share, or run Spark with a local master (local[n])",
-          e.getMessage());
-      e = assertThrows(FreshetSourceException.class,
-          () -> table.newScanBuilder(options("readFrom", "disk")));
-      assertEquals("22023", e.sqlException().getSQLState());
-      assertEquals("Option 'readFrom' of the Freshet source is 'disk'; it must be one of"
-          + " 'memory' or 'log'", e.getMessage());
-    }
-  }
-
-  private static CaseInsensitiveStringMap options(String key, String value) {
-    return new CaseInsensitiveStringMap(Map.of(key, value,
-        FreshetSource.MAX_PARTITIONS_OPTION, "2"));
   }
 
   /** Byte where offset 2's record starts: after the header and offset 1's record. */
