@@ -219,6 +219,8 @@ public final class SparkPlanTranslator {
     List<String> aggregateNames = new ArrayList<>();
     for (AggregateCall call : aggregate.getAggCallList()) {
       String name = freshName();
+      // Calcite's type (SUM of INTEGER is an INTEGER, Spark's a BIGINT), so that expressions
+      // above the aggregation compute as Freshet's do.
       aggregates.add(aggregateFunction(call, input).cast(SparkTypes.of(call.getType())).as(name));
       aggregateNames.add(name);
     }
