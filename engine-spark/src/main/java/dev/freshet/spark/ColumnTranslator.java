@@ -93,6 +93,9 @@ final class ColumnTranslator {
     if (kind == SqlKind.CASE) {
       return caseWhen(call);
     }
+    if (kind == SqlKind.LIKE) {
+      return like(call);
+    }
     switch (kind) {
       case EQUALS: return operand(call, 0).equalTo(operand(call, 1));
       case NOT_EQUALS: return operand(call, 0).notEqual(operand(call, 1));
@@ -155,7 +158,6 @@ final class ColumnTranslator {
           ? functions.substring(operand(call, 0), operand(call, 1), lit(Integer.MAX_VALUE))
           : functions.substring(operand(call, 0), operand(call, 1), operand(call, 2));
       case "TRIM": return trim(call);
-      case "LIKE": return like(call);
       default: throw refused(call.getOperator().getName());
     }
   }
@@ -172,15 +174,18 @@ final class ColumnTranslator {
     }
   }
 
+  /** LIKE, NOT LIKE, ILIKE and NOT ILIKE with a literal pattern and no ESCAPE. */
   private Column like(RexCall call) throws SQLException {
+    String name = call.getOperator().getName().toUpperCase(java.util.Locale.ROOT);
     if (call.getOperands().size() != 2
         || !(call.getOperands().get(1) instanceof RexLiteral pattern)) {
-      throw refused("LIKE with ESCAPE or a pattern that is not a literal");
+      throw refused(name + " with ESCAPE or a pattern that is not a literal");
     }
-    // SQL's LIKE and Spark's agree on % and _ with the default escape.
-    Column like = operand(call, 0).like(pattern.getValueAs(String.class));
-    return call.getOperator().kind == SqlKind.LIKE && call.getOperator().getName()
-        .startsWith("NOT") ? not(like) : like;
+    // SQL's and Spark's LIKE agree on % and _ with the default escape.
+    String text = pattern.getValueAs(String.class);
+    Column like = name.contains("ILIKE") ? operand(call, 0).ilike(text)
+        : operand(call, 0).like(text);
+    return name.startsWith("NOT ") ? not(like) : like;
   }
 
   private Column caseWhen(RexCall call) throws SQLException {

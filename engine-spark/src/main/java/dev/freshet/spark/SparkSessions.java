@@ -8,7 +8,7 @@ import org.apache.spark.sql.SparkSession;
  * a state store per stateful operator, opened every batch), RocksDB state and UTC.
  *
  * <pre>{@code
- * SparkSession spark = SparkSessions.local("local[2]");
+ * SparkSession spark = SparkSessions.local();
  * ...
  * spark.stop();
  * }</pre>
@@ -23,11 +23,17 @@ public final class SparkSessions {
   private SparkSessions() {
   }
 
+  /** {@link #create(String)} with {@link #DEFAULT_MASTER}: Spark's tasks in this JVM. */
+  public static SparkSession local() {
+    return create(DEFAULT_MASTER);
+  }
+
   /**
    * The session of this JVM for {@code master} ({@code local[2]}, {@code spark://host:7077}),
-   * made with Freshet's settings, or the one already made; the caller stops it.
+   * made with Freshet's settings, or the one already made (Spark keeps one per JVM); the caller
+   * stops it.
    */
-  public static SparkSession local(String master) {
+  public static SparkSession create(String master) {
     return SparkSession.builder()
         .master(master)
         .appName("freshet")

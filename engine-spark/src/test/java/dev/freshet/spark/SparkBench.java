@@ -42,7 +42,7 @@ final class SparkBench implements AutoCloseable {
   static final String CLICKS_DDL = "CREATE STREAM clicks (user_id VARCHAR, url VARCHAR,"
       + " amount INTEGER) WITH (connector = 'memory')";
 
-  final SparkSession spark = SparkSessions.local("local[2]");
+  final SparkSession spark = SparkSessions.local();
   final Catalog catalog = new Catalog();
   final FreshetPlanner planner = new FreshetPlanner(catalog);
   private final Path checkpoints;
@@ -95,6 +95,11 @@ final class SparkBench implements AutoCloseable {
 
   @Override public void close() {
     spark.stop();
+    try (java.util.stream.Stream<Path> files = Files.walk(checkpoints)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** A translated query and the sources it reads. */

@@ -102,19 +102,18 @@ class SparkDifferentialTest {
 
   @Test void shouldGroupByExpressionsWithCaseLikeAndStringFunctionsWhenUpdate()
       throws Exception {
-    compare("SELECT STREAM UPPER(user_id) || '-' || CAST(CHAR_LENGTH(url) AS VARCHAR) AS g,"
-            + " COUNT(*) AS n, SUM(CASE WHEN url LIKE '/b%' THEN amount ELSE 0 END) AS bought"
-            + " FROM clicks WHERE amount IS NOT NULL AND (url IN ('/buy', '/b', '/x')"
-            + " OR amount * 2 >= 10) GROUP BY UPPER(user_id) || '-' || CAST(CHAR_LENGTH(url)"
-            + " AS VARCHAR)", EmitMode.UPDATE, "clicks",
+    String select = " UPPER(user_id) || '-' || CAST(CHAR_LENGTH(url) AS VARCHAR) AS g,"
+        + " COUNT(*) AS n, SUM(CASE WHEN url LIKE '/b%' THEN amount ELSE 0 END) AS bought,"
+        + " SUM(amount / 2) AS halves, MIN(-amount % 3) AS r FROM clicks WHERE amount IS NOT NULL"
+        + " AND url NOT LIKE '/q%' AND (url IN ('/buy', '/b', '/x') OR amount * 2 >= 10)"
+        + " GROUP BY UPPER(user_id) || '-' || CAST(CHAR_LENGTH(url) AS VARCHAR)";
+    compare("SELECT STREAM" + select, EmitMode.UPDATE, "clicks",
         List.of(
             batch(click("a", "/buy", 3), click("b", "/x", 5), click("a", "/b", 4)),
-            batch(click("a", "/zz", 4), click("a", "/zz", 5), click("b", "/buy", null)),
-            batch(click("b", "/bat", 9), click("a", "/buy", 1))),
-        "SELECT UPPER(user_id) || '-' || CAST(CHAR_LENGTH(url) AS VARCHAR), COUNT(*),"
-            + " SUM(CASE WHEN url LIKE '/b%' THEN amount ELSE 0 END) FROM clicks"
-            + " WHERE amount IS NOT NULL AND (url IN ('/buy', '/b', '/x') OR amount * 2 >= 10)"
-            + " GROUP BY UPPER(user_id) || '-' || CAST(CHAR_LENGTH(url) AS VARCHAR)", 1);
+            batch(click("a", "/zz", 4), click("a", "/zz", 5), click("b", "/buy", null),
+                click("a", "/qq", 7)),
+            batch(click("b", "/bat", 9), click("a", "/buy", -7))),
+        "SELECT" + select, 1);
   }
 
   @Test void shouldEmitEachTumblingWindowOnceWhenTheWatermarkPassesItsEndInAppend()
