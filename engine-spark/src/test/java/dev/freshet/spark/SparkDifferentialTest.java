@@ -139,6 +139,22 @@ class SparkDifferentialTest {
             + H2_FLOOR_5S + "), v FROM events WHERE " + CLOSED + ") GROUP BY ws", 0);
   }
 
+  @Test void shouldEmitTheWindowsEachBatchTouchesWhenTumbleTableFunctionInUpdate()
+      throws Exception {
+    compare("SELECT STREAM window_start, window_end, k, COUNT(*) AS n, MIN(v) AS lo"
+            + " FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(ts), INTERVAL '10' SECOND))"
+            + " GROUP BY window_start, window_end, k", EmitMode.UPDATE, "events", EVENTS,
+        "SELECT ws, DATEADD(SECOND, 10, ws), k, COUNT(*), MIN(v) FROM (SELECT " + H2_FLOOR_10S
+            + " AS ws, k, v FROM events) GROUP BY ws, k", 3);
+  }
+
+  @Test void shouldEmitEveryRowThatPassesTheFilterWhenNoAggregation() throws Exception {
+    compare("SELECT STREAM k, ts, v * 2 AS v2, CASE WHEN v IS NULL THEN 'none' ELSE 'some' END"
+            + " AS has FROM events WHERE v > 1 OR v IS NULL", EmitMode.APPEND, "events", EVENTS,
+        "SELECT k, ts, v * 2, CASE WHEN v IS NULL THEN 'none' ELSE 'some' END FROM events"
+            + " WHERE v > 1 OR v IS NULL", 0);
+  }
+
   @Test void shouldEmitTheWholeResultEveryBatchWhenComplete() throws Exception {
     compare("SELECT STREAM user_id, COUNT(*) AS n, MAX(amount) AS hi FROM clicks"
             + " GROUP BY user_id", EmitMode.COMPLETE, "clicks",
