@@ -12,6 +12,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.execution.streaming.runtime.StreamingQueryWrapper;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.StreamingQueryProgress;
 
 /**
@@ -59,9 +60,21 @@ public final class SparkContinuousQuery implements AutoCloseable {
     }
   }
 
-  /** Waits until Spark has run every batch its sources and watermark call for. */
-  public void processAllAvailable() {
-    query.processAllAvailable();
+  /**
+   * Waits until Spark has run every batch its sources and watermark call for.
+   *
+   * @throws SQLException if a batch failed (the query has then stopped)
+   */
+  public void processAllAvailable() throws SQLException {
+    try {
+      query.processAllAvailable();
+    } catch (Exception e) {
+      // Scala declares no checked exceptions: StreamingQueryException reaches Java undeclared.
+      if (e instanceof StreamingQueryException) {
+        throw SparkErrors.batchFailed(e);
+      }
+      throw (RuntimeException) e;
+    }
   }
 
   /** Spark's progress reports of the last batches, oldest first. */

@@ -125,7 +125,7 @@ final class SparkBench implements AutoCloseable {
      * Adds {@code rows} as one batch of input (timestamps as {@link LocalDateTime} in UTC), waits
      * until Spark has run every batch they call for, and returns what those batches delivered.
      */
-    List<Batch> add(List<Object[]> rows) {
+    List<Batch> add(List<Object[]> rows) throws SQLException {
       int before;
       synchronized (delivered) {
         before = delivered.size();
