@@ -1,5 +1,7 @@
 package dev.freshet.spark;
 
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.WindowedQuery;
 import dev.freshet.planner.catalog.Catalog;
@@ -11,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -37,6 +40,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * {@code clicks (user_id VARCHAR, url VARCHAR, amount INTEGER)}.
  */
 final class SparkBench implements AutoCloseable {
+  /** Generous: a batch takes a fraction of a second, but the test machine is loaded. */
+  static final Duration DEADLINE = Duration.ofSeconds(60);
   static final String EVENTS_DDL = "CREATE STREAM events (k VARCHAR, ts TIMESTAMP(3),"
       + " v INTEGER, WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH (connector = 'memory')";
   static final String CLICKS_DDL = "CREATE STREAM clicks (user_id VARCHAR, url VARCHAR,"
@@ -141,7 +146,9 @@ final class SparkBench implements AutoCloseable {
         sparkRows.add(RowFactory.create(values));
       }
       stream.addData(CollectionConverters.asScala(sparkRows));
-      query.processAllAvailable();
+      // Spark's wait has no deadline; a test must not hang on a query that stopped advancing.
+      assertTimeoutPreemptively(DEADLINE, query::processAllAvailable,
+          () -> "Spark did not run the batches of " + rows.size() + " rows within " + DEADLINE);
       synchronized (delivered) {
         return List.copyOf(delivered.subList(before, delivered.size()));
       }
