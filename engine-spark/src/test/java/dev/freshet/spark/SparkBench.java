@@ -158,7 +158,7 @@ final class SparkBench implements AutoCloseable {
       return query;
     }
 
-    @Override public void close() throws Exception {
+    @Override public void close() throws java.util.concurrent.TimeoutException {
       query.close();
     }
   }
