@@ -149,10 +149,11 @@ public final class SparkPlanTranslator {
   }
 
   private Frame watermark(EventTimeWatermark watermark, Frame input) throws SQLException {
-    String column = input.dataset().columns()[watermark.eventTimeIndex()];
     if (!(watermark.getInput() instanceof TableScan)) {
+      // Freshet puts it right above the scan; Spark needs a column by name, as the scan has.
       throw SparkErrors.notYetOnSpark("A watermark on a computed column");
     }
+    String column = input.dataset().columns()[watermark.eventTimeIndex()];
     return new Frame(input.dataset().withWatermark(column, watermark.delayMs() + " milliseconds"),
         input.columns(), input.windowParts(), input.window());
   }
