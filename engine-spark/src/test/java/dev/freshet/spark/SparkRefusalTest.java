@@ -47,6 +47,9 @@ class SparkRefusalTest {
           + " own executor",
       "SELECT STREAM c.user_id, e.v FROM clicks c JOIN events e ON c.user_id = e.k"
           + "| APPEND | A join is not yet on Spark: run it on Freshet's own executor",
+      "SELECT STREAM k FROM events UNION ALL SELECT STREAM user_id FROM clicks"
+          + "| APPEND | UNION, INTERSECT or EXCEPT is not yet on Spark: run it on Freshet's own"
+          + " executor",
       "SELECT STREAM user_id, POWER(amount, 2) AS p FROM clicks"
           + "| APPEND | 'POWER' in a continuous query is not yet on Spark: write the expression"
           + " with comparisons",
