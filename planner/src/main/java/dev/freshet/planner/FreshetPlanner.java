@@ -149,6 +149,34 @@ public final class FreshetPlanner {
    */
   public PlannedQuery planQuery(SqlNode query, @Nullable EmitMode emit, int numPartitions,
       int maxWindowsPerRow) throws PlanningException {
+    WindowedQuery windowedQuery = planWindowed(query, emit, maxWindowsPerRow);
+    OutputMode mode = windowedQuery.outputMode();
+    RelNode windowed = SessionWindows.plan(windowedQuery.rel(), mode, numPartitions);
+    RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
+        .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
+    RelNode logical = StatefulOperatorIds.assign(
+        hep(windowed, streamingAggregate, CoreRules.PROJECT_REMOVE));
+    RelNode physical = hep(logical, CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC,
+        CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
+    return new PlannedQuery(logical, physical, windowedQuery.rowType(), mode,
+        windowedQuery.sources(), windowedQuery.aggregating());
+  }
+
+  /**
+   * Plans a query as far as every engine shares: validated, normalized, its output mode checked,
+   * watermarks above the scans and windows computed, but before Freshet's own stateful rules
+   * (session merging, state-store restore and save), because another engine such as Spark plans
+   * its own state.
+   *
+   * <pre>{@code
+   * WindowedQuery q = planner.planWindowed(sqlNode, EmitMode.APPEND, 10_000);
+   * q.rel();   // LogicalAggregate over LogicalTimeWindow over LogicalEventTimeWatermark ...
+   * }</pre>
+   *
+   * @throws PlanningException as {@link #planQuery(SqlNode, EmitMode, int, int)}
+   */
+  public WindowedQuery planWindowed(SqlNode query, @Nullable EmitMode emit, int maxWindowsPerRow)
+      throws PlanningException {
     rejectSortBelowTheTop(query);
     SqlNode node = SessionEnds.rewrite(withoutStreamKeyword(query));
     Converter converter = new Converter();
@@ -178,16 +206,9 @@ public final class FreshetPlanner {
     RelNode windowed = StreamStreamJoins.plan(hep(withWatermarks(normalized),
         CoreRules.FILTER_INTO_JOIN, FreshetRules.WINDOW_TABLE_FUNCTION,
         FreshetRules.GROUP_WINDOW));
-    windowed = SessionWindows.plan(windowed, mode, numPartitions);
     checkWindowsPerRow(windowed, maxWindowsPerRow);
-    RelOptRule streamingAggregate = StreamingAggregateRule.Config.DEFAULT
-        .withOutputMode(mode).withNumPartitions(numPartitions).toRule();
-    RelNode logical = StatefulOperatorIds.assign(
-        hep(windowed, streamingAggregate, CoreRules.PROJECT_REMOVE));
-    RelNode physical = hep(logical, CoreRules.FILTER_TO_CALC, CoreRules.PROJECT_TO_CALC,
-        CoreRules.CALC_MERGE, CoreRules.CALC_REMOVE);
     boolean aggregating = containsAggregate(normalized);
-    return new PlannedQuery(logical, physical, rel.getRowType(), mode, sources, aggregating);
+    return new WindowedQuery(windowed, rel.getRowType(), mode, sources, aggregating);
   }
 
   /**

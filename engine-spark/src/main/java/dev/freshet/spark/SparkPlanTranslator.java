@@ -1,0 +1,309 @@
+package dev.freshet.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
+
+import dev.freshet.planner.WindowedQuery;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.rel.EventTimeWatermark;
+import dev.freshet.planner.rel.SessionWindow;
+import dev.freshet.planner.rel.StreamDeduplicate;
+import dev.freshet.planner.rel.StreamTopN;
+import dev.freshet.planner.rel.TimeWindow;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.SetOp;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+
+/**
+ * Translates Freshet's windowed logical plan ({@code FreshetPlanner.planWindowed}) into Spark
+ * Dataset operations: scans of streams (with their watermark), filters, projections, TUMBLE and
+ * HOP windows and aggregations with COUNT, SUM, MIN, MAX and AVG. Anything else is refused with
+ * SQLSTATE 0A000 while translating, before Spark runs a job.
+ *
+ * <pre>{@code
+ * SparkPlanTranslator translator = new SparkPlanTranslator(Map.of("CLICKS", clicksDataset));
+ * SparkQuery query = translator.translate(planner.planWindowed(sqlNode, EmitMode.UPDATE, 10_000));
+ * }</pre>
+ *
+ * <p>Spark plans its own state (StateStoreRestore/Save), which is why the translation starts from
+ * the plan before Freshet's stateful rules.
+ */
+public final class SparkPlanTranslator {
+  private final Map<String, Dataset<Row>> sources;
+  private int names;
+
+  /**
+   * @param sources a streaming Dataset per stream name ({@link StreamTable#name()}), with the
+   *     stream's columns by name
+   */
+  public SparkPlanTranslator(Map<String, Dataset<Row>> sources) {
+    this.sources = Map.copyOf(sources);
+  }
+
+  /** The query as a Spark streaming Dataset with the query's column names and types. */
+  public SparkQuery translate(WindowedQuery query) throws SQLException {
+    Frame frame = translate(query.rel());
+    List<Column> result = new ArrayList<>();
+    for (RelDataTypeField field : query.rowType().getFieldList()) {
+      result.add(frame.columns().get(field.getIndex())
+          .cast(SparkTypes.of(field.getType())).as(field.getName()));
+    }
+    return new SparkQuery(frame.dataset().select(result.toArray(new Column[0])),
+        query.outputMode());
+  }
+
+  private Frame translate(RelNode rel) throws SQLException {
+    if (rel instanceof TableScan scan) {
+      return scan(scan);
+    }
+    if (rel instanceof EventTimeWatermark watermark) {
+      return watermark(watermark, translate(watermark.getInput()));
+    }
+    if (rel instanceof Filter filter) {
+      Frame input = translate(filter.getInput());
+      Column condition = columns(filter, input).translate(filter.getCondition());
+      return new Frame(input.dataset().filter(condition), input.columns(), input.windowParts(),
+          input.window());
+    }
+    if (rel instanceof Project project) {
+      return project(project, translate(project.getInput()));
+    }
+    if (rel instanceof TimeWindow window) {
+      return window(window, translate(window.getInput()));
+    }
+    if (rel instanceof Aggregate aggregate) {
+      return aggregate(aggregate, translate(aggregate.getInput()));
+    }
+    throw SparkErrors.notYetOnSpark(describe(rel));
+  }
+
+  /** What the query wrote that became {@code rel}, for the error that refuses it. */
+  private static String describe(RelNode rel) {
+    if (rel instanceof Join) {
+      return "A join";
+    }
+    if (rel instanceof SessionWindow) {
+      return "A SESSION window";
+    }
+    if (rel instanceof StreamDeduplicate) {
+      return "Deduplication (SELECT DISTINCT or ROW_NUMBER() ... = 1)";
+    }
+    if (rel instanceof StreamTopN) {
+      return "A top-N (ROW_NUMBER() ... <= n)";
+    }
+    if (rel instanceof Sort) {
+      return "ORDER BY, LIMIT or OFFSET";
+    }
+    if (rel instanceof SetOp) {
+      return "UNION, INTERSECT or EXCEPT";
+    }
+    if (rel instanceof Values) {
+      return "VALUES";
+    }
+    return "The relational operator " + rel.getRelTypeName();
+  }
+
+  private Frame scan(TableScan scan) throws SQLException {
+    StreamTable stream = scan.getTable().unwrap(StreamTable.class);
+    if (stream == null) {
+      throw SparkErrors.notYetOnSpark("Reading the table "
+          + String.join(".", scan.getTable().getQualifiedName()));
+    }
+    Dataset<Row> source = sources.get(stream.name());
+    if (source == null) {
+      throw new IllegalArgumentException("no Spark Dataset for the stream " + stream.name()
+          + "; given: " + sources.keySet());
+    }
+    // Fresh names: the columns are then found by name whatever the query renames.
+    List<String> fields = scan.getRowType().getFieldNames();
+    Column[] renamed = new Column[fields.size()];
+    List<Column> columns = new ArrayList<>();
+    for (int i = 0; i < renamed.length; i++) {
+      String name = freshName();
+      renamed[i] = col(fields.get(i)).as(name);
+      columns.add(col(name));
+    }
+    return new Frame(source.select(renamed), columns, noWindow(columns.size()), null);
+  }
+
+  private Frame watermark(EventTimeWatermark watermark, Frame input) throws SQLException {
+    if (!(watermark.getInput() instanceof TableScan)) {
+      // Freshet puts it right above the scan; Spark needs a column by name, as the scan has.
+      throw SparkErrors.notYetOnSpark("A watermark on a computed column");
+    }
+    String column = input.dataset().columns()[watermark.eventTimeIndex()];
+    return new Frame(input.dataset().withWatermark(column, watermark.delayMs() + " milliseconds"),
+        input.columns(), input.windowParts(), input.window());
+  }
+
+  private Frame project(Project project, Frame input) throws SQLException {
+    ColumnTranslator translator = columns(project, input);
+    List<Column> columns = new ArrayList<>();
+    List<Frame.WindowPart> parts = new ArrayList<>();
+    for (RexNode e : project.getProjects()) {
+      columns.add(translator.translate(e));
+      parts.add(windowPart(e, input));
+    }
+    return new Frame(input.dataset(), columns, parts, input.window());
+  }
+
+  /** Whether {@code e} is a window's start or end, as such or cast (as GROUP BY TUMBLE has it). */
+  private static Frame.WindowPart windowPart(RexNode e, Frame input) {
+    RexNode bare = e.getKind() == SqlKind.CAST ? ((RexCall) e).getOperands().get(0) : e;
+    return bare instanceof RexInputRef ref ? input.windowParts().get(ref.getIndex())
+        : Frame.WindowPart.NONE;
+  }
+
+  private Frame window(TimeWindow window, Frame input) throws SQLException {
+    if (input.window() != null) {
+      throw SparkErrors.notYetOnSpark("A window over a window");
+    }
+    Column eventTime = input.columns().get(window.eventTimeIndex());
+    // HOP(ts, slide, size) in SQL; window(ts, size, slide) in Spark.
+    Column windowColumn = window.slideMs() == window.sizeMs()
+        ? functions.window(eventTime, window.sizeMs() + " milliseconds")
+        : functions.window(eventTime, window.sizeMs() + " milliseconds",
+            window.slideMs() + " milliseconds");
+    String name = freshName();
+    List<Column> columns = new ArrayList<>(input.columns());
+    columns.add(col(name).getField("start"));
+    columns.add(col(name).getField("end"));
+    List<Frame.WindowPart> parts = new ArrayList<>(input.windowParts());
+    parts.add(Frame.WindowPart.START);
+    parts.add(Frame.WindowPart.END);
+    return new Frame(input.dataset().withColumn(name, windowColumn), columns, parts, name);
+  }
+
+  private Frame aggregate(Aggregate aggregate, Frame input) throws SQLException {
+    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+      throw SparkErrors.notOnSpark("GROUPING SETS, ROLLUP or CUBE",
+          "Run one query per grouping, or run it on Freshet's own executor");
+    }
+    // Spark keeps the watermark of a window only on the window struct: group by it, not by
+    // its start or end, and take those from it afterwards.
+    List<Column> keys = new ArrayList<>();
+    boolean byWindow = false;
+    for (int key : aggregate.getGroupSet()) {
+      if (input.windowParts().get(key) != Frame.WindowPart.NONE) {
+        byWindow = true;
+      } else {
+        String name = freshName();
+        keys.add(input.columns().get(key).as(name));
+      }
+    }
+    if (byWindow) {
+      keys.add(0, col(input.window()));
+    }
+    List<Column> aggregates = new ArrayList<>();
+    List<String> aggregateNames = new ArrayList<>();
+    for (AggregateCall call : aggregate.getAggCallList()) {
+      String name = freshName();
+      // Calcite's type (SUM of INTEGER is an INTEGER, Spark's a BIGINT), so that expressions
+      // above the aggregation compute as Freshet's do.
+      aggregates.add(aggregateFunction(call, input).cast(SparkTypes.of(call.getType())).as(name));
+      aggregateNames.add(name);
+    }
+    Dataset<Row> grouped = aggregate(input.dataset(), keys, aggregates);
+
+    List<Column> columns = new ArrayList<>();
+    List<Frame.WindowPart> parts = new ArrayList<>();
+    int next = byWindow ? 1 : 0;
+    for (int key : aggregate.getGroupSet()) {
+      Frame.WindowPart part = input.windowParts().get(key);
+      if (part == Frame.WindowPart.NONE) {
+        columns.add(col(grouped.columns()[next++]));
+      } else {
+        columns.add(col(input.window()).getField(part.field()));
+      }
+      parts.add(part);
+    }
+    for (String name : aggregateNames) {
+      columns.add(col(name));
+      parts.add(Frame.WindowPart.NONE);
+    }
+    return new Frame(grouped, columns, parts, byWindow ? input.window() : null);
+  }
+
+  private static Dataset<Row> aggregate(Dataset<Row> input, List<Column> keys,
+      List<Column> aggregates) {
+    Column[] keyArray = keys.toArray(new Column[0]);
+    if (aggregates.isEmpty()) {
+      // GROUP BY without aggregates: Spark's agg needs one, which is then left out.
+      String count = "__count";
+      Dataset<Row> counted = input.groupBy(keyArray).agg(functions.count(lit(1)).as(count));
+      return counted.drop(count);
+    }
+    return input.groupBy(keyArray).agg(aggregates.get(0),
+        aggregates.subList(1, aggregates.size()).toArray(new Column[0]));
+  }
+
+  private static Column aggregateFunction(AggregateCall call, Frame input) throws SQLException {
+    String name = call.getAggregation().getName();
+    if (call.isDistinct()) {
+      throw SparkErrors.notOnSpark(name + "(DISTINCT ...)", "Spark refuses distinct aggregates"
+          + " on streams: run the query on Freshet's own executor, or aggregate the distinct"
+          + " values in two steps outside the stream");
+    }
+    if (call.getArgList().size() > 1) {
+      throw SparkErrors.notYetOnSpark(name + " with " + call.getArgList().size() + " arguments",
+          "aggregate one column at a time, or run the query on Freshet's own executor");
+    }
+    Column argument = call.getArgList().isEmpty() ? lit(1)
+        : input.columns().get(call.getArgList().get(0));
+    if (call.filterArg >= 0) {
+      // FILTER (WHERE c): only rows where c is TRUE count; NULL elsewhere, which every one of
+      // these aggregate functions skips.
+      argument = when(input.columns().get(call.filterArg).equalTo(lit(true)), argument);
+    }
+    switch (call.getAggregation().getKind()) {
+      case COUNT: return functions.count(argument);
+      case SUM: return functions.sum(argument);
+      case SUM0: return functions.coalesce(functions.sum(argument), lit(0));
+      case MIN: return functions.min(argument);
+      case MAX: return functions.max(argument);
+      case AVG: return functions.avg(argument);
+      default:
+        throw SparkErrors.notYetOnSpark("The aggregate function " + name,
+            "use COUNT, SUM, MIN, MAX or AVG, or run the query on Freshet's own executor");
+    }
+  }
+
+  private static ColumnTranslator columns(RelNode rel, Frame input) {
+    return new ColumnTranslator(rel.getCluster().getRexBuilder(), input.columns());
+  }
+
+  private static List<Frame.WindowPart> noWindow(int n) {
+    return Collections.nCopies(n, Frame.WindowPart.NONE);
+  }
+
+  /**
+   * A column name not yet used in this translation. Every Dataset the translation makes has only
+   * such names (the scan renames the stream's columns), and Spark parses them in
+   * {@code withWatermark}: letters, digits and '_' only.
+   */
+  private String freshName() {
+    return "f_" + names++;
+  }
+}

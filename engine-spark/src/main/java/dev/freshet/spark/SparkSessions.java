@@ -1,0 +1,55 @@
+package dev.freshet.spark;
+
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Makes the long-lived SparkSession that runs Freshet's continuous queries, with Freshet as the
+ * Spark driver: no web UI, the driver on the loopback address, few shuffle partitions (each is
+ * a state store per stateful operator, opened every batch), RocksDB state and UTC.
+ *
+ * <pre>{@code
+ * SparkSession spark = SparkSessions.local();
+ * ...
+ * spark.stop();
+ * }</pre>
+ */
+public final class SparkSessions {
+  /** What runs Spark's tasks unless the server is given a cluster: this JVM, two threads. */
+  public static final String DEFAULT_MASTER = "local[2]";
+  /** Spark's state store with its state off the Java heap, checkpointed as changelogs. */
+  public static final String ROCKSDB_STATE_STORE =
+      "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+
+  private SparkSessions() {
+  }
+
+  /** {@link #create(String)} with {@link #DEFAULT_MASTER}: Spark's tasks in this JVM. */
+  public static SparkSession local() {
+    return create(DEFAULT_MASTER);
+  }
+
+  /**
+   * The session of this JVM for {@code master} ({@code local[2]}, {@code spark://host:7077}),
+   * made with Freshet's settings, or the one already made (Spark keeps one per JVM); the caller
+   * stops it.
+   */
+  public static SparkSession create(String master) {
+    return SparkSession.builder()
+        .master(master)
+        .appName("freshet")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        // Each shuffle partition is a state store of each stateful operator, opened by a task of
+        // every batch: two keep a batch's latency low on a small machine.
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.streaming.stateStore.providerClass", ROCKSDB_STATE_STORE)
+        // Adaptive execution does not apply to stateful streaming; Spark warns and turns it off
+        // for every query otherwise.
+        .config("spark.sql.adaptive.enabled", "false")
+        // Spark's TimestampType is an instant: in UTC it reads back as the wall-clock TIMESTAMP
+        // that Freshet wrote.
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate();
+  }
+}

@@ -1,0 +1,32 @@
+package dev.freshet.spark;
+
+import com.tngtech.archunit.lang.ArchRule;
+import dev.freshet.spark.archfixture.Breaches;
+import dev.freshet.spark.archfixture.lower.Lower;
+import dev.freshet.spark.archfixture.upper.Upper;
+import dev.freshet.testkit.ArchitectureCheck;
+import java.util.List;
+
+/**
+ * The architecture of Freshet on Spark (STYLE.md §1), checked on its production classes: it sits
+ * beside the engine, under the JDBC driver and the server, so it knows neither; its packages form
+ * no cycle.
+ *
+ * <p>Each rule also runs against fixture classes that break it ({@code archfixture}), which
+ * proves that it can fail.
+ */
+class ArchitectureTest extends ArchitectureCheck {
+  static final ArchRule SPARK_KNOWS_NO_DRIVER_OR_SERVER =
+      knowsNo("dev.freshet.jdbc..", "dev.freshet.server..");
+  static final ArchRule SPARK_PACKAGES_FORM_NO_CYCLE = packagesFormNoCycle();
+
+  /** Every rule checked, with classes that break it: one breach per forbidden package. */
+  private static final List<Breach> BREACHES = List.of(
+      new Breach(SPARK_KNOWS_NO_DRIVER_OR_SERVER, Breaches.KnowsJdbcDriver.class),
+      new Breach(SPARK_KNOWS_NO_DRIVER_OR_SERVER, Breaches.KnowsServer.class),
+      new Breach(SPARK_PACKAGES_FORM_NO_CYCLE, Upper.class, Lower.class));
+
+  ArchitectureTest() {
+    super(SparkPlanTranslator.class, "dev.freshet.spark", BREACHES);
+  }
+}
