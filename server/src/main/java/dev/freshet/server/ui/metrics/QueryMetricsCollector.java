@@ -69,7 +69,7 @@ public final class QueryMetricsCollector implements MultiCollector {
   @Override public MetricSnapshots collect() {
     List<ContinuousQuery> queries = engine.continuousQueries();
     CounterSnapshot.Builder inputRows = CounterSnapshot.builder().name(INPUT_ROWS)
-        .help("Rows the query read from its sources, over the batches this server saw");
+        .help("Rows the query read from its sources since it started");
     CounterSnapshot.Builder batches = CounterSnapshot.builder().name(BATCHES)
         .help("Micro-batches the query committed, with and without data");
     HistogramSnapshot.Builder durations = HistogramSnapshot.builder().name(BATCH_DURATION)
