@@ -36,7 +36,8 @@ final class SparkErrors {
 
   /**
    * A batch failed on Spark: the SQLSTATE is Spark's where Freshet has the same (22012 for a
-   * division by zero, 22003 for an overflow), else its class's (22000 for data), else HY000.
+   * division by zero, 22003 for an overflow), else its class's (22000 for data, and for a
+   * Kafka record that is not a row), else HY000.
    */
   static SQLException batchFailed(Throwable failure) {
     // The failure wraps Spark's error of the task (StreamingQueryException has its own state):
@@ -50,7 +51,9 @@ final class SparkErrors {
           state = candidate;
         }
       }
-      data |= sparkState != null && sparkState.startsWith("22");
+      // P0001 is raise_error's, which the translation raises only for a record that is not a
+      // row (KafkaRecordColumns).
+      data |= sparkState != null && (sparkState.startsWith("22") || sparkState.equals("P0001"));
     }
     if (state == null) {
       state = data ? SqlState.DATA_EXCEPTION : SqlState.GENERAL_ERROR;
