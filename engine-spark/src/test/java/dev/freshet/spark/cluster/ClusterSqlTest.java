@@ -3,6 +3,12 @@ package dev.freshet.spark.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.spark.FreshetSql;
+import dev.freshet.spark.SparkContinuousQuery;
+import dev.freshet.spark.SparkPlanTranslator;
+import dev.freshet.spark.SparkQuery;
+import dev.freshet.spark.SparkSources;
+import dev.freshet.sql.parser.EmitMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,25 +32,22 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.spark.SparkExecutorInfo;
-import org.apache.spark.api.java.function.VoidFunction2;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.streaming.StreamingQuery;
-import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A Spark-native streaming job on a real standalone cluster (a master and two workers, each a JVM)
- * with this JVM as the driver in client mode: a GROUP BY count per key over a Kafka topic, in
- * UPDATE mode, collected by foreachBatch. One worker dies mid-run and the counts still end at what
- * H2 computes from the produced records.
+ * Freshet's SQL on a real standalone cluster (a master and two workers, each a JVM) with this JVM
+ * as the driver in client mode: a stream declared with {@code connector = 'kafka'} by Freshet's
+ * DDL, {@code SELECT STREAM user_id, COUNT(*) ... GROUP BY user_id} planned by Freshet's planner,
+ * translated to Spark and run in UPDATE mode, its batches collected by foreachBatch. The executors
+ * read the topic and parse its JSON values; one worker dies mid-run and the counts still end at
+ * what H2 computes from the produced records.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class StandaloneClusterTest {
+class ClusterSqlTest {
   private static final String TOPIC = "clicks";
   private static final int CHUNK = 20;
   private static final Duration BATCH_DEADLINE = Duration.ofSeconds(60);
@@ -53,6 +56,7 @@ class StandaloneClusterTest {
   private static InProcessKafka kafka;
   private static SparkStandaloneCluster cluster;
   private static SparkSession spark;
+  private static FreshetSql sql;
   private static boolean passed;
 
   private final List<String> produced = new ArrayList<>();
@@ -77,12 +81,15 @@ class StandaloneClusterTest {
     }
     broker.join(); // the broker's own failure, if any
     spark = SparkSession.builder()
-        .appName("StandaloneClusterTest")
+        .appName("ClusterSqlTest")
         .master(cluster.masterUrl())
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
+        // As SparkSessions sets them for Freshet's queries.
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.adaptive.enabled", "false")
         // One executor of one core on each worker.
         .config("spark.executor.cores", "1")
         .config("spark.cores.max", "2")
@@ -95,11 +102,20 @@ class StandaloneClusterTest {
     assertEquals(cluster.masterUrl(), spark.sparkContext().master(),
         "another test class left its SparkSession open in this JVM; stop it in @AfterAll");
     awaitExecutors(2);
+    sql = new FreshetSql();
+    // Several batches per chunk of produced records.
+    sql.execute("CREATE STREAM clicks (user_id VARCHAR, seq INTEGER) WITH (connector = 'kafka',"
+        + " 'topic' = '" + TOPIC + "', 'properties.bootstrap.servers' = '"
+        + kafka.bootstrapServers() + "', 'format' = 'json',"
+        + " 'scan.max-records-per-batch' = '" + CHUNK + "')");
   }
 
   @AfterAll static void stop() throws Exception {
     if (spark != null) {
       spark.stop();
+    }
+    if (sql != null) {
+      sql.close();
     }
     List<ProcessHandle> processes = cluster == null ? List.of() : cluster.liveProcesses();
     if (cluster != null) {
@@ -117,24 +133,14 @@ class StandaloneClusterTest {
     }
   }
 
-  @Test void countsPerKeyEndAtTheOracleAfterAWorkerDies() throws Exception {
+  @Test void freshetSqlCountsPerKeyEndAtTheOracleAfterAWorkerDies() throws Exception {
     CountsCollector collector = new CountsCollector();
-    VoidFunction2<Dataset<Row>, Long> sink =
-        (batch, batchId) -> collector.apply(batchId, batch.collectAsList());
-    StreamingQuery query = spark.readStream().format("kafka")
-        .option("kafka.bootstrap.servers", kafka.bootstrapServers())
-        .option("subscribe", TOPIC)
-        .option("startingOffsets", "earliest")
-        .option("maxOffsetsPerTrigger", Integer.toString(CHUNK)) // several batches per chunk
-        .load()
-        .selectExpr("CAST(key AS STRING) AS user")
-        .groupBy("user").count()
-        .writeStream()
-        .outputMode("update")
-        .option("checkpointLocation", dir.resolve("checkpoint").toString())
-        .trigger(Trigger.ProcessingTime(100))
-        .foreachBatch(sink)
-        .start();
+    SparkQuery plan = new SparkPlanTranslator(Map.of("CLICKS",
+        SparkSources.of(spark, sql.stream("CLICKS")).rows())).translate(sql.plan(
+            "SELECT STREAM user_id, COUNT(*) AS n FROM clicks GROUP BY user_id",
+            EmitMode.UPDATE));
+    SparkContinuousQuery query = SparkContinuousQuery.start(plan, dir.resolve("checkpoint"),
+        collector::apply);
     try {
       produce(CHUNK);
       long batch = collector.awaitBatchAfter(-1, BATCH_DEADLINE);
@@ -157,19 +163,24 @@ class StandaloneClusterTest {
       assertEquals(5 * CHUNK, counts.values().stream().mapToLong(Long::longValue).sum());
       assertTrue(collector.lastApplied() > batchAtKill + 1,
           "batches ran after the kill: " + collector.lastApplied());
-      assertTrue(query.exception().isEmpty(), () -> query.exception().get().toString());
+      assertTrue(query.sparkQuery().exception().isEmpty(),
+          () -> query.sparkQuery().exception().get().toString());
       passed = true;
     } finally {
-      query.stop();
+      query.close();
     }
   }
 
-  /** Sends {@code n} records keyed by one of five users, and waits until Kafka has them. */
+  /**
+   * Sends {@code n} records of one of five users as JSON values (keyed by the user, so spread over
+   * both partitions), and waits until Kafka has them.
+   */
   private void produce(int n) {
     KafkaProducer<String, String> producer = kafka.producer();
     for (int i = 0; i < n; i++) {
       String user = "u" + random.nextInt(5);
-      producer.send(new ProducerRecord<>(TOPIC, user, Integer.toString(produced.size())));
+      producer.send(new ProducerRecord<>(TOPIC, user,
+          "{\"user_id\": \"" + user + "\", \"seq\": " + produced.size() + "}"));
       produced.add(user);
     }
     producer.flush();
