@@ -18,6 +18,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -44,7 +46,9 @@ import org.junit.jupiter.api.Timeout;
  * DDL, {@code SELECT STREAM user_id, COUNT(*) ... GROUP BY user_id} planned by Freshet's planner,
  * translated to Spark and run in UPDATE mode, its batches collected by foreachBatch. The executors
  * read the topic and parse its JSON values; one worker dies mid-run and the counts still end at
- * what H2 computes from the produced records.
+ * what H2 computes from the produced records. Beside it, over the same topic, a TUMBLE count
+ * with the stream's watermark runs in APPEND mode and emits each closed window once, as H2
+ * computes the windows that the last watermark closed.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
 class ClusterSqlTest {
@@ -103,11 +107,16 @@ class ClusterSqlTest {
         "another test class left its SparkSession open in this JVM; stop it in @AfterAll");
     awaitExecutors(2);
     sql = new FreshetSql();
+    String topic = " WITH (connector = 'kafka', 'topic' = '" + TOPIC + "',"
+        + " 'properties.bootstrap.servers' = '" + kafka.bootstrapServers() + "',"
+        + " 'format' = 'json'";
     // Several batches per chunk of produced records.
-    sql.execute("CREATE STREAM clicks (user_id VARCHAR, seq INTEGER) WITH (connector = 'kafka',"
-        + " 'topic' = '" + TOPIC + "', 'properties.bootstrap.servers' = '"
-        + kafka.bootstrapServers() + "', 'format' = 'json',"
-        + " 'scan.max-records-per-batch' = '" + CHUNK + "')");
+    sql.execute("CREATE STREAM clicks (user_id VARCHAR, seq INTEGER, ts TIMESTAMP(3))" + topic
+        + ", 'scan.max-records-per-batch' = '" + CHUNK + "')");
+    // No limit per batch: a batch then reads both partitions to their ends, so that no record
+    // arrives after one that was produced after it, and none is late by the watermark.
+    sql.execute("CREATE STREAM clicks_at (user_id VARCHAR, seq INTEGER, ts TIMESTAMP(3),"
+        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)" + topic + ")");
   }
 
   @AfterAll static void stop() throws Exception {
@@ -141,6 +150,13 @@ class ClusterSqlTest {
             EmitMode.UPDATE));
     SparkContinuousQuery query = SparkContinuousQuery.start(plan, dir.resolve("checkpoint"),
         collector::apply);
+    RowsCollector windows = new RowsCollector();
+    SparkQuery windowed = new SparkPlanTranslator(Map.of("CLICKS_AT",
+        SparkSources.of(spark, sql.stream("CLICKS_AT")).rows())).translate(sql.plan(
+            "SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w, COUNT(*) AS n"
+                + " FROM clicks_at GROUP BY TUMBLE(ts, INTERVAL '10' SECOND)", EmitMode.APPEND));
+    SparkContinuousQuery windowQuery = SparkContinuousQuery.start(windowed,
+        dir.resolve("windows"), windows::apply);
     try {
       produce(CHUNK);
       long batch = collector.awaitBatchAfter(-1, BATCH_DEADLINE);
@@ -165,9 +181,21 @@ class ClusterSqlTest {
           "batches ran after the kill: " + collector.lastApplied());
       assertTrue(query.sparkQuery().exception().isEmpty(),
           () -> query.sparkQuery().exception().get().toString());
+
+      // Chunk c is window [10c, 10c + 10) s; the last chunk's watermark closed chunks 0 to 2.
+      List<List<Object>> closed = closedWindows(produced.size());
+      assertEquals(3, closed.size());
+      // A batch that closes two windows emits them in its partitions' order.
+      List<List<Object>> emitted = new ArrayList<>(
+          windows.await(rows -> rows.size() >= closed.size(), BATCH_DEADLINE));
+      emitted.sort(Comparator.comparing(row -> (LocalDateTime) row.get(0)));
+      assertEquals(closed, emitted);
+      assertTrue(windowQuery.sparkQuery().exception().isEmpty(),
+          () -> windowQuery.sparkQuery().exception().get().toString());
       passed = true;
     } finally {
       query.close();
+      windowQuery.close();
     }
   }
 
@@ -179,11 +207,44 @@ class ClusterSqlTest {
     KafkaProducer<String, String> producer = kafka.producer();
     for (int i = 0; i < n; i++) {
       String user = "u" + random.nextInt(5);
-      producer.send(new ProducerRecord<>(TOPIC, user,
-          "{\"user_id\": \"" + user + "\", \"seq\": " + produced.size() + "}"));
+      producer.send(new ProducerRecord<>(TOPIC, user, "{\"user_id\": \"" + user
+          + "\", \"seq\": " + produced.size() + ", \"ts\": " + eventTime(produced.size())
+          + "}"));
       produced.add(user);
     }
     producer.flush();
+  }
+
+  /** Record {@code seq}'s event time in epoch milliseconds: its chunk's 10 s, 10 ms apart. */
+  private static long eventTime(int seq) {
+    return (seq / CHUNK) * 10_000L + (seq % CHUNK) * 10L;
+  }
+
+  /**
+   * COUNT(*) per 10 s window of the first {@code records} records, by H2, of the windows that the
+   * watermark (the largest event time less 5 s) closed, by start.
+   */
+  private static List<List<Object>> closedWindows(int records) throws Exception {
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:");
+         Statement s = h2.createStatement()) {
+      s.execute("CREATE TABLE clicks(ts BIGINT)");
+      try (PreparedStatement insert = h2.prepareStatement("INSERT INTO clicks VALUES (?)")) {
+        for (int seq = 0; seq < records; seq++) {
+          insert.setLong(1, eventTime(seq));
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+      List<List<Object>> windows = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("SELECT w, COUNT(*) FROM (SELECT ts / 10000 * 10000"
+          + " AS w FROM clicks) GROUP BY w HAVING w + 10000 <= (SELECT MAX(ts) - 5000 FROM clicks) ORDER BY w")) {
+        while (rs.next()) {
+          windows.add(List.of(LocalDateTime.ofEpochSecond(rs.getLong(1) / 1000, 0,
+              ZoneOffset.UTC), rs.getLong(2)));
+        }
+      }
+      return windows;
+    }
   }
 
   /** COUNT(*) per user of the produced records, by H2. */
