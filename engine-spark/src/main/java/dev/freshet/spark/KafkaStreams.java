@@ -5,6 +5,7 @@ import dev.freshet.executor.source.kafka.KafkaTopicSource;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
@@ -16,7 +17,7 @@ import org.apache.spark.sql.streaming.DataStreamReader;
 /**
  * A stream with {@code connector = 'kafka'} read by Spark's Kafka source, with the options the
  * engine checked when the stream was declared ({@link KafkaSourceSpec}): the topic,
- * {@code properties.*} as Spark's {@code kafka.*}, where a new query starts and the most offsets
+ * {@code properties.*} as Spark's {@code kafka.*} (but those Freshet's reader overrides), where a new query starts and the most offsets
  * of a batch; each record's value parsed into the stream's columns ({@link KafkaRecordColumns}).
  *
  * <pre>{@code
@@ -30,6 +31,14 @@ final class KafkaStreams {
   static final String CONNECTOR = "kafka";
   /** Spark's prefix of the Kafka consumer's properties. */
   private static final String KAFKA_PREFIX = "kafka.";
+  /**
+   * Consumer properties that Freshet's reader overrides (no group, no commits, bytes,
+   * read_committed) and Spark's source sets itself, refusing most of them if given.
+   */
+  private static final Set<String> SET_BY_THE_SOURCE = Set.of("group.id", "auto.offset.reset",
+      "enable.auto.commit", "key.deserializer", "value.deserializer", "isolation.level");
+  /** A consumer property Freshet's reader takes and Spark's source refuses. */
+  private static final String INTERCEPTORS = "interceptor.classes";
 
   private KafkaStreams() {
   }
@@ -53,8 +62,17 @@ final class KafkaStreams {
           "leave the option out, so that such a record fails the query, or run the query on"
           + " Freshet's own executor");
     }
+    if (spec.properties().containsKey(INTERCEPTORS)) {
+      throw SparkErrors.notOnSpark("Consumer interceptors ('properties." + INTERCEPTORS
+          + "', stream " + stream.name() + ")", "Leave the option out, or run the query on"
+          + " Freshet's own executor");
+    }
     DataStreamReader reader = spark.readStream().format(CONNECTOR);
-    spec.properties().forEach((key, value) -> reader.option(KAFKA_PREFIX + key, value));
+    spec.properties().forEach((key, value) -> {
+      if (!SET_BY_THE_SOURCE.contains(key)) {
+        reader.option(KAFKA_PREFIX + key, value);
+      }
+    });
     // As Freshet's reader: records of aborted transactions are never seen.
     reader.option(KAFKA_PREFIX + "isolation.level", "read_committed")
         .option("subscribe", spec.topic())

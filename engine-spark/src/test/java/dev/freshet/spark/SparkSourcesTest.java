@@ -33,12 +33,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Streams with {@code connector = 'kafka'}, declared by Freshet's DDL, read by Spark's Kafka
- * source in local mode from a real broker in this JVM: JSON and CSV values into every column type
- * the Freshet source maps, NULLs, metadata columns, and records that are not rows failing the
- * query with 22000 and the record's offset.
+ * {@link SparkSources} in local mode: streams declared by Freshet's DDL and read by a translated
+ * {@code SELECT STREAM *}. Mostly {@code connector = 'kafka'}, read by Spark's Kafka source from a
+ * real broker in this JVM: JSON and CSV values into every column type the Freshet source maps,
+ * NULLs, metadata columns, and records that are not rows failing the query with 22000 and the
+ * record's offset; also a stream fed by INSERT, and the connectors and options refused.
  */
-class KafkaSourceTest {
+class SparkSourcesTest {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** Every type but the metadata columns'; K, PART and POS come from the record. */
   private static final String COLUMNS = "flag BOOLEAN, tiny TINYINT, small SMALLINT,"
@@ -77,7 +78,11 @@ class KafkaSourceTest {
 
   @Test void readsJsonFieldsIgnoringCaseIntoEveryTypeWithNullsAndMetadata() throws Exception {
     declare("typed_json", "json", COLUMNS + ", k VARCHAR, part INTEGER, pos BIGINT",
-        ", 'metadata.key' = 'k', 'metadata.partition' = 'part', 'metadata.offset' = 'pos'");
+        ", 'metadata.key' = 'k', 'metadata.partition' = 'part', 'metadata.offset' = 'pos',"
+            // Consumer properties that Freshet's reader overrides, as the query on Spark must.
+            + " 'properties.group.id' = 'g', 'properties.auto.offset.reset' = 'latest',"
+            + " 'properties.enable.auto.commit' = 'true',"
+            + " 'properties.isolation.level' = 'read_uncommitted'");
     kafka.send("typed_json", "k0", List.of(
         "{\"FLAG\": true, \"Tiny\": -128, \"small\": 32767, \"num\": 2147483647,"
             + " \"big\": 9007199254740993, \"re\": 1.5, \"dbl\": -2.25, \"amount\": 12.34,"
@@ -141,6 +146,12 @@ class KafkaSourceTest {
             + " SHORT_CSV (format csv): the line does not have 2 fields, one per column to fill");
   }
 
+  @Test void readsAStreamFedByInsertThroughTheFreshetSource() throws Exception {
+    sql.execute("CREATE STREAM inserted (n INTEGER, label VARCHAR)");
+    sql.execute("INSERT INTO inserted VALUES (1, 'a'), (2, NULL)");
+    assertEquals(List.of(Arrays.asList(1, "a"), Arrays.asList(2, null)), readAll("inserted"));
+  }
+
   @Test void refusesAConnectorSparkCannotRead() throws Exception {
     sql.execute("CREATE STREAM numbers (n BIGINT) WITH (connector = 'sequence',"
         + " 'end' = '10')");
@@ -162,6 +173,18 @@ class KafkaSourceTest {
     assertTrue(e.getMessage().startsWith("Skipping records that are not rows"
         + " ('format.ignore-parse-errors' = 'true', stream LENIENT) is not yet on Spark"),
         e.getMessage());
+  }
+
+  @Test void refusesConsumerInterceptors() throws Exception {
+    sql.execute("CREATE STREAM intercepted (n BIGINT) WITH (connector = 'kafka',"
+        + " 'topic' = 'intercepted', 'properties.bootstrap.servers' = '"
+        + kafka.bootstrapServers() + "', 'properties.interceptor.classes' = 'a.B')");
+    SQLException e = assertThrows(SQLException.class,
+        () -> SparkSources.of(spark, sql.stream("INTERCEPTED")));
+    assertEquals("0A000", e.getSQLState());
+    assertEquals("Consumer interceptors ('properties.interceptor.classes', stream INTERCEPTED) is"
+        + " not supported on a stream by Spark. Leave the option out, or run the query on"
+        + " Freshet's own executor", e.getMessage());
   }
 
   @Test void startsAtEarliestLatestOrSpecificOffsetsAsSparkSpellsThem() {
