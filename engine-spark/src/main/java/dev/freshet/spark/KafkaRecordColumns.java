@@ -86,9 +86,7 @@ final class KafkaRecordColumns {
       Column text = texts.field(column.name(), field);
       Column value = typed(text, target.dataType());
       values.add(value);
-      String described = spec.format() == RecordFormat.CSV
-          ? "field " + field + " (column " + column.name() + ")"
-          : "field \"" + column.name().toLowerCase(Locale.ROOT) + "\" (column " + column.name() + ")";
+      String described = describe(column, field);
       problems.add(when(text.isNotNull().and(value.isNull()), concat(lit(described + ": '"), text,
           lit("' is not " + expected(target.dataType())))));
       if (!column.nullable()) {
@@ -96,7 +94,14 @@ final class KafkaRecordColumns {
             + " is NOT NULL")));
       }
     }
-    Column problem = coalesce(problems.toArray(new Column[0]));
+    return checked(records, values, coalesce(problems.toArray(new Column[0])));
+  }
+
+  /**
+   * {@code records} as {@code values}, failing on the first record whose {@code problem} is not
+   * NULL with Freshet's message naming the record.
+   */
+  private Dataset<Row> checked(Dataset<Row> records, List<Column> values, Column problem) {
     Column message = concat(lit("The record at offset "), col("offset").cast("string"),
         lit(" of partition "), col("partition").cast("string"), lit(" of topic "), col("topic"),
         lit(" is not a row of stream " + spec.stream() + " (format " + spec.format().text()
@@ -113,6 +118,14 @@ final class KafkaRecordColumns {
     return records.select(parsed.toArray(new Column[0]))
         .filter(col(CHECKED))
         .select(named.toArray(new Column[0]));
+  }
+
+  /** The field of {@code column} (the {@code field}-th of a CSV line), for messages. */
+  private String describe(SourceColumn column, int field) {
+    return spec.format() == RecordFormat.CSV
+        ? "field " + field + " (column " + column.name() + ")"
+        : "field \"" + column.name().toLowerCase(Locale.ROOT) + "\" (column " + column.name()
+            + ")";
   }
 
   /** A record's value as text fields, and what makes the whole value unreadable. */

@@ -13,12 +13,14 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.DataStreamReader;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * A stream with {@code connector = 'kafka'} read by Spark's Kafka source, with the options the
  * engine checked when the stream was declared ({@link KafkaSourceSpec}): the topic,
- * {@code properties.*} as Spark's {@code kafka.*} (but those Freshet's reader overrides), where a new query starts and the most offsets
- * of a batch; each record's value parsed into the stream's columns ({@link KafkaRecordColumns}).
+ * {@code properties.*} as Spark's {@code kafka.*} (but those Freshet's reader overrides), where a
+ * new query starts and the most offsets of a batch; each record's value parsed into the stream's
+ * columns ({@link KafkaRecordColumns}).
  *
  * <pre>{@code
  * CREATE STREAM orders (...) WITH (connector = 'kafka', 'topic' = 'orders',
@@ -80,9 +82,9 @@ final class KafkaStreams {
         // Records deleted before the query read them fail it, as on Freshet (08001 there).
         .option("failOnDataLoss", "true");
     spec.maxRecordsPerBatch().ifPresent(max -> reader.option("maxOffsetsPerTrigger", max));
-    KafkaRecordColumns columns = new KafkaRecordColumns(spec,
-        SparkTypes.schemaOf(stream.getRowType(new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE))));
-    return columns.rowsOf(reader.load());
+    StructType schema = SparkTypes.schemaOf(
+        stream.getRowType(new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE)));
+    return new KafkaRecordColumns(spec, schema).rowsOf(reader.load());
   }
 
   /**

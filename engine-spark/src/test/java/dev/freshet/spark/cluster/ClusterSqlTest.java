@@ -236,8 +236,9 @@ class ClusterSqlTest {
         insert.executeBatch();
       }
       List<List<Object>> windows = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery("SELECT w, COUNT(*) FROM (SELECT ts / 10000 * 10000"
-          + " AS w FROM clicks) GROUP BY w HAVING w + 10000 <= (SELECT MAX(ts) - 5000 FROM clicks) ORDER BY w")) {
+      try (ResultSet rs = s.executeQuery("SELECT w, COUNT(*)"
+          + " FROM (SELECT ts / 10000 * 10000 AS w FROM clicks) GROUP BY w"
+          + " HAVING w + 10000 <= (SELECT MAX(ts) - 5000 FROM clicks) ORDER BY w")) {
         while (rs.next()) {
           windows.add(List.of(LocalDateTime.ofEpochSecond(rs.getLong(1) / 1000, 0,
               ZoneOffset.UTC), rs.getLong(2)));

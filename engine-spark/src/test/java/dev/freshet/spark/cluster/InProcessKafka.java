@@ -51,7 +51,8 @@ public final class InProcessKafka implements AutoCloseable {
     return cluster.bootstrapServers();
   }
 
-  public void createTopic(String topic, int partitions) throws ExecutionException, InterruptedException {
+  public void createTopic(String topic, int partitions)
+      throws ExecutionException, InterruptedException {
     admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
   }
 
@@ -69,7 +70,10 @@ public final class InProcessKafka implements AutoCloseable {
     return producer;
   }
 
-  /** Sends {@code values} to partition 0 of {@code topic}, keyed by {@code key}, and waits until Kafka has them. */
+  /**
+   * Sends {@code values} to partition 0 of {@code topic}, keyed by {@code key} (null: none), and
+   * waits until Kafka has each.
+   */
   public void send(String topic, String key, List<String> values) throws Exception {
     for (String value : values) {
       producer().send(new ProducerRecord<>(topic, 0, key, value)).get();
