@@ -14,6 +14,9 @@ import org.apache.spark.SparkThrowable;
  * }</pre>
  */
 final class SparkErrors {
+  /** Spark's error condition of {@code raise_error}. */
+  private static final String RAISED = "USER_RAISED_EXCEPTION";
+
   private SparkErrors() {
   }
 
@@ -36,9 +39,15 @@ final class SparkErrors {
 
   /**
    * A batch failed on Spark: the SQLSTATE is Spark's where Freshet has the same (22012 for a
-   * division by zero, 22003 for an overflow), else its class's (22000 for data), else HY000.
+   * division by zero, 22003 for an overflow), else its class's (22000 for data), else HY000. A
+   * Kafka record that is not a row is 22000 with the message that names it.
    */
   static SQLException batchFailed(Throwable failure) {
+    String notARow = recordNotARow(failure);
+    if (notARow != null) {
+      return Errors.of(SqlState.DATA_EXCEPTION, notARow + ". Fix or remove the record (on Spark"
+          + " the query cannot skip it), then start the query again", failure);
+    }
     // The failure wraps Spark's error of the task (StreamingQueryException has its own state):
     // the first state along the causes that Freshet knows wins.
     SqlState state = null;
@@ -58,6 +67,19 @@ final class SparkErrors {
     Throwable reason = failure.getCause() != null ? failure.getCause() : failure;
     return Errors.of(state, "The continuous query failed on Spark: " + reason.getMessage()
         + ". Fix the data or the query and start it again", failure);
+  }
+
+  /**
+   * The message of {@code raise_error} along the causes of {@code failure}, which the translation
+   * raises only for a Kafka record that is not a row ({@link KafkaRecordColumns}); else null.
+   */
+  private static String recordNotARow(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SparkThrowable spark && RAISED.equals(spark.getCondition())) {
+        return spark.getMessageParameters().get("errorMessage");
+      }
+    }
+    return null;
   }
 
   /** Spark refused a translated query when it started it; its reason is the cause (42KDE). */

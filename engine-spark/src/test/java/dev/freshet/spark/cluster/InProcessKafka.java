@@ -7,6 +7,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
@@ -22,7 +23,7 @@ import org.apache.kafka.common.test.TestKitNodes;
  * }
  * }</pre>
  */
-final class InProcessKafka implements AutoCloseable {
+public final class InProcessKafka implements AutoCloseable {
   private final KafkaClusterTestKit cluster;
   private final Admin admin;
   private KafkaProducer<String, String> producer;
@@ -33,7 +34,7 @@ final class InProcessKafka implements AutoCloseable {
   }
 
   /** Starts a combined broker and controller whose internal topics need one replica. */
-  static InProcessKafka start() throws Exception {
+  public static InProcessKafka start() throws Exception {
     KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
         .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
         .setConfigProp("offsets.topic.replication.factor", "1")
@@ -46,16 +47,17 @@ final class InProcessKafka implements AutoCloseable {
     return new InProcessKafka(cluster);
   }
 
-  String bootstrapServers() {
+  public String bootstrapServers() {
     return cluster.bootstrapServers();
   }
 
-  void createTopic(String topic, int partitions) throws ExecutionException, InterruptedException {
+  public void createTopic(String topic, int partitions)
+      throws ExecutionException, InterruptedException {
     admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
   }
 
   /** One idempotent producer (acks=all) for the whole test, closed with this. */
-  synchronized KafkaProducer<String, String> producer() {
+  public synchronized KafkaProducer<String, String> producer() {
     if (producer == null) {
       Properties p = new Properties();
       p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
@@ -66,6 +68,16 @@ final class InProcessKafka implements AutoCloseable {
       producer = new KafkaProducer<>(p);
     }
     return producer;
+  }
+
+  /**
+   * Sends {@code values} to partition 0 of {@code topic}, keyed by {@code key} (null: none), and
+   * waits until Kafka has each.
+   */
+  public void send(String topic, String key, List<String> values) throws Exception {
+    for (String value : values) {
+      producer().send(new ProducerRecord<>(topic, 0, key, value)).get();
+    }
   }
 
   @Override public void close() throws Exception {

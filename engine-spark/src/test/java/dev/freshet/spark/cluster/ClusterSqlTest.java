@@ -3,6 +3,12 @@ package dev.freshet.spark.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.spark.FreshetSql;
+import dev.freshet.spark.SparkContinuousQuery;
+import dev.freshet.spark.SparkPlanTranslator;
+import dev.freshet.spark.SparkQuery;
+import dev.freshet.spark.SparkSources;
+import dev.freshet.sql.parser.EmitMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,6 +18,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -26,25 +34,24 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.spark.SparkExecutorInfo;
-import org.apache.spark.api.java.function.VoidFunction2;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.streaming.StreamingQuery;
-import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A Spark-native streaming job on a real standalone cluster (a master and two workers, each a JVM)
- * with this JVM as the driver in client mode: a GROUP BY count per key over a Kafka topic, in
- * UPDATE mode, collected by foreachBatch. One worker dies mid-run and the counts still end at what
- * H2 computes from the produced records.
+ * Freshet's SQL on a real standalone cluster (a master and two workers, each a JVM) with this JVM
+ * as the driver in client mode: a stream declared with {@code connector = 'kafka'} by Freshet's
+ * DDL, {@code SELECT STREAM user_id, COUNT(*) ... GROUP BY user_id} planned by Freshet's planner,
+ * translated to Spark and run in UPDATE mode, its batches collected by foreachBatch. The executors
+ * read the topic and parse its JSON values; one worker dies mid-run and the counts still end at
+ * what H2 computes from the produced records. Beside it, over the same topic, a TUMBLE count
+ * with the stream's watermark runs in APPEND mode and emits each closed window once, as H2
+ * computes the windows that the last watermark closed.
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
-class StandaloneClusterTest {
+class ClusterSqlTest {
   private static final String TOPIC = "clicks";
   private static final int CHUNK = 20;
   private static final Duration BATCH_DEADLINE = Duration.ofSeconds(60);
@@ -53,6 +60,7 @@ class StandaloneClusterTest {
   private static InProcessKafka kafka;
   private static SparkStandaloneCluster cluster;
   private static SparkSession spark;
+  private static FreshetSql sql;
   private static boolean passed;
 
   private final List<String> produced = new ArrayList<>();
@@ -77,12 +85,15 @@ class StandaloneClusterTest {
     }
     broker.join(); // the broker's own failure, if any
     spark = SparkSession.builder()
-        .appName("StandaloneClusterTest")
+        .appName("ClusterSqlTest")
         .master(cluster.masterUrl())
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
+        // As SparkSessions sets them for Freshet's queries.
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.adaptive.enabled", "false")
         // One executor of one core on each worker.
         .config("spark.executor.cores", "1")
         .config("spark.cores.max", "2")
@@ -95,11 +106,25 @@ class StandaloneClusterTest {
     assertEquals(cluster.masterUrl(), spark.sparkContext().master(),
         "another test class left its SparkSession open in this JVM; stop it in @AfterAll");
     awaitExecutors(2);
+    sql = new FreshetSql();
+    String topic = " WITH (connector = 'kafka', 'topic' = '" + TOPIC + "',"
+        + " 'properties.bootstrap.servers' = '" + kafka.bootstrapServers() + "',"
+        + " 'format' = 'json'";
+    // Several batches per chunk of produced records.
+    sql.execute("CREATE STREAM clicks (user_id VARCHAR, seq INTEGER, ts TIMESTAMP(3))" + topic
+        + ", 'scan.max-records-per-batch' = '" + CHUNK + "')");
+    // No limit per batch: a batch then reads both partitions to their ends, so that no record
+    // arrives after one that was produced after it, and none is late by the watermark.
+    sql.execute("CREATE STREAM clicks_at (user_id VARCHAR, seq INTEGER, ts TIMESTAMP(3),"
+        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)" + topic + ")");
   }
 
   @AfterAll static void stop() throws Exception {
     if (spark != null) {
       spark.stop();
+    }
+    if (sql != null) {
+      sql.close();
     }
     List<ProcessHandle> processes = cluster == null ? List.of() : cluster.liveProcesses();
     if (cluster != null) {
@@ -117,24 +142,21 @@ class StandaloneClusterTest {
     }
   }
 
-  @Test void countsPerKeyEndAtTheOracleAfterAWorkerDies() throws Exception {
+  @Test void freshetSqlCountsPerKeyEndAtTheOracleAfterAWorkerDies() throws Exception {
     CountsCollector collector = new CountsCollector();
-    VoidFunction2<Dataset<Row>, Long> sink =
-        (batch, batchId) -> collector.apply(batchId, batch.collectAsList());
-    StreamingQuery query = spark.readStream().format("kafka")
-        .option("kafka.bootstrap.servers", kafka.bootstrapServers())
-        .option("subscribe", TOPIC)
-        .option("startingOffsets", "earliest")
-        .option("maxOffsetsPerTrigger", Integer.toString(CHUNK)) // several batches per chunk
-        .load()
-        .selectExpr("CAST(key AS STRING) AS user")
-        .groupBy("user").count()
-        .writeStream()
-        .outputMode("update")
-        .option("checkpointLocation", dir.resolve("checkpoint").toString())
-        .trigger(Trigger.ProcessingTime(100))
-        .foreachBatch(sink)
-        .start();
+    SparkQuery plan = new SparkPlanTranslator(Map.of("CLICKS",
+        SparkSources.of(spark, sql.stream("CLICKS")).rows())).translate(sql.plan(
+            "SELECT STREAM user_id, COUNT(*) AS n FROM clicks GROUP BY user_id",
+            EmitMode.UPDATE));
+    SparkContinuousQuery query = SparkContinuousQuery.start(plan, dir.resolve("checkpoint"),
+        collector::apply);
+    RowsCollector windows = new RowsCollector();
+    SparkQuery windowed = new SparkPlanTranslator(Map.of("CLICKS_AT",
+        SparkSources.of(spark, sql.stream("CLICKS_AT")).rows())).translate(sql.plan(
+            "SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w, COUNT(*) AS n"
+                + " FROM clicks_at GROUP BY TUMBLE(ts, INTERVAL '10' SECOND)", EmitMode.APPEND));
+    SparkContinuousQuery windowQuery = SparkContinuousQuery.start(windowed,
+        dir.resolve("windows"), windows::apply);
     try {
       produce(CHUNK);
       long batch = collector.awaitBatchAfter(-1, BATCH_DEADLINE);
@@ -157,22 +179,73 @@ class StandaloneClusterTest {
       assertEquals(5 * CHUNK, counts.values().stream().mapToLong(Long::longValue).sum());
       assertTrue(collector.lastApplied() > batchAtKill + 1,
           "batches ran after the kill: " + collector.lastApplied());
-      assertTrue(query.exception().isEmpty(), () -> query.exception().get().toString());
+      assertTrue(query.sparkQuery().exception().isEmpty(),
+          () -> query.sparkQuery().exception().get().toString());
+
+      // Chunk c is window [10c, 10c + 10) s; the last chunk's watermark closed chunks 0 to 2.
+      List<List<Object>> closed = closedWindows(produced.size());
+      assertEquals(3, closed.size());
+      // A batch that closes two windows emits them in its partitions' order.
+      List<List<Object>> emitted = new ArrayList<>(
+          windows.await(rows -> rows.size() >= closed.size(), BATCH_DEADLINE));
+      emitted.sort(Comparator.comparing(row -> (LocalDateTime) row.get(0)));
+      assertEquals(closed, emitted);
+      assertTrue(windowQuery.sparkQuery().exception().isEmpty(),
+          () -> windowQuery.sparkQuery().exception().get().toString());
       passed = true;
     } finally {
-      query.stop();
+      query.close();
+      windowQuery.close();
     }
   }
 
-  /** Sends {@code n} records keyed by one of five users, and waits until Kafka has them. */
+  /**
+   * Sends {@code n} records of one of five users as JSON values (keyed by the user, so spread over
+   * both partitions), and waits until Kafka has them.
+   */
   private void produce(int n) {
     KafkaProducer<String, String> producer = kafka.producer();
     for (int i = 0; i < n; i++) {
       String user = "u" + random.nextInt(5);
-      producer.send(new ProducerRecord<>(TOPIC, user, Integer.toString(produced.size())));
+      producer.send(new ProducerRecord<>(TOPIC, user, "{\"user_id\": \"" + user
+          + "\", \"seq\": " + produced.size() + ", \"ts\": " + eventTime(produced.size())
+          + "}"));
       produced.add(user);
     }
     producer.flush();
+  }
+
+  /** Record {@code seq}'s event time in epoch milliseconds: its chunk's 10 s, 10 ms apart. */
+  private static long eventTime(int seq) {
+    return (seq / CHUNK) * 10_000L + (seq % CHUNK) * 10L;
+  }
+
+  /**
+   * COUNT(*) per 10 s window of the first {@code records} records, by H2, of the windows that the
+   * watermark (the largest event time less 5 s) closed, by start.
+   */
+  private static List<List<Object>> closedWindows(int records) throws Exception {
+    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:");
+         Statement s = h2.createStatement()) {
+      s.execute("CREATE TABLE clicks(ts BIGINT)");
+      try (PreparedStatement insert = h2.prepareStatement("INSERT INTO clicks VALUES (?)")) {
+        for (int seq = 0; seq < records; seq++) {
+          insert.setLong(1, eventTime(seq));
+          insert.addBatch();
+        }
+        insert.executeBatch();
+      }
+      List<List<Object>> windows = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("SELECT w, COUNT(*)"
+          + " FROM (SELECT ts / 10000 * 10000 AS w FROM clicks) GROUP BY w"
+          + " HAVING w + 10000 <= (SELECT MAX(ts) - 5000 FROM clicks) ORDER BY w")) {
+        while (rs.next()) {
+          windows.add(List.of(LocalDateTime.ofEpochSecond(rs.getLong(1) / 1000, 0,
+              ZoneOffset.UTC), rs.getLong(2)));
+        }
+      }
+      return windows;
+    }
   }
 
   /** COUNT(*) per user of the produced records, by H2. */

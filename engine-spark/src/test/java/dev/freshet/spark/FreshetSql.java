@@ -1,0 +1,48 @@
+package dev.freshet.spark;
+
+import dev.freshet.engine.Engine;
+import dev.freshet.engine.EnginePlanners;
+import dev.freshet.engine.Session;
+import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.WindowedQuery;
+import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.sql.FreshetSqlParser;
+import dev.freshet.sql.parser.EmitMode;
+import java.sql.SQLException;
+
+/**
+ * An embedded Freshet engine (no data directory) whose DDL declares the streams, and its planner,
+ * which plans queries over them as the server would before they are translated for Spark.
+ *
+ * <pre>{@code
+ * try (FreshetSql sql = new FreshetSql()) {
+ *   sql.execute("CREATE STREAM clicks (...) WITH (connector = 'kafka', ...)");
+ *   SparkSource clicks = SparkSources.of(spark, sql.stream("CLICKS"));
+ *   WindowedQuery plan = sql.plan("SELECT STREAM * FROM clicks", EmitMode.APPEND);
+ * }
+ * }</pre>
+ */
+public final class FreshetSql implements AutoCloseable {
+  private final Engine engine = new Engine("spark-test");
+  private final Session session = engine.openSession();
+
+  /** Runs a statement, such as CREATE STREAM. */
+  public void execute(String sql) throws SQLException {
+    session.execute(sql);
+  }
+
+  /** The catalog's stream {@code name} (upper case, as declared without quotes). */
+  public StreamTable stream(String name) {
+    return EnginePlanners.of(engine).catalog().stream(name).orElseThrow();
+  }
+
+  /** Freshet's windowed plan of {@code sql}, as translated for Spark. */
+  public WindowedQuery plan(String sql, EmitMode emit) throws Exception {
+    return EnginePlanners.of(engine).planWindowed(FreshetSqlParser.parse(sql), emit,
+        FreshetPlanner.DEFAULT_MAX_WINDOWS_PER_ROW);
+  }
+
+  @Override public void close() {
+    engine.close();
+  }
+}
