@@ -1,7 +1,6 @@
 package dev.freshet.spark;
 
 import dev.freshet.engine.Engine;
-import dev.freshet.engine.EnginePlanners;
 import dev.freshet.engine.Session;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.WindowedQuery;
@@ -33,12 +32,12 @@ public final class FreshetSql implements AutoCloseable {
 
   /** The catalog's stream {@code name} (upper case, as declared without quotes). */
   public StreamTable stream(String name) {
-    return EnginePlanners.of(engine).catalog().stream(name).orElseThrow();
+    return engine.planner().catalog().stream(name).orElseThrow();
   }
 
   /** Freshet's windowed plan of {@code sql}, as translated for Spark. */
   public WindowedQuery plan(String sql, EmitMode emit) throws Exception {
-    return EnginePlanners.of(engine).planWindowed(FreshetSqlParser.parse(sql), emit,
+    return engine.planner().planWindowed(FreshetSqlParser.parse(sql), emit,
         FreshetPlanner.DEFAULT_MAX_WINDOWS_PER_ROW);
   }
 

@@ -334,7 +334,15 @@ public final class Engine implements AutoCloseable {
     return new Session(this);
   }
 
-  FreshetPlanner planner() {
+  /**
+   * The planner over this engine's catalog: what another engine that runs its queries (Spark,
+   * in {@code engine-spark}) plans them with.
+   *
+   * <pre>{@code
+   * WindowedQuery q = engine.planner().planWindowed(node, EmitMode.UPDATE, 10_000);
+   * }</pre>
+   */
+  public FreshetPlanner planner() {
     return planner;
   }
 
