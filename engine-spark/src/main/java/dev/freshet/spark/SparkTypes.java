@@ -29,8 +29,9 @@ public final class SparkTypes {
       case SMALLINT: return DataTypes.ShortType;
       case INTEGER: return DataTypes.IntegerType;
       case BIGINT: return DataTypes.LongType;
-      case REAL:
-      case FLOAT: return DataTypes.FloatType;
+      case REAL: return DataTypes.FloatType;
+      // Calcite's FLOAT has double precision, as the executor's rows and the Freshet source have.
+      case FLOAT:
       case DOUBLE: return DataTypes.DoubleType;
       case DECIMAL: return DataTypes.createDecimalType(type.getPrecision(), type.getScale());
       case CHAR:

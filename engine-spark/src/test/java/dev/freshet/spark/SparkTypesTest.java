@@ -1,0 +1,20 @@
+package dev.freshet.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+/** Freshet's types on Spark: the approximate numerics keep their precision. */
+class SparkTypesTest {
+  private final RelDataTypeFactory types = new JavaTypeFactoryImpl();
+
+  @Test void shouldGiveFloatDoublePrecisionAsCalciteDoesAndRealSinglePrecision() throws Exception {
+    assertEquals(DataTypes.DoubleType, SparkTypes.of(types.createSqlType(SqlTypeName.FLOAT)));
+    assertEquals(DataTypes.DoubleType, SparkTypes.of(types.createSqlType(SqlTypeName.DOUBLE)));
+    assertEquals(DataTypes.FloatType, SparkTypes.of(types.createSqlType(SqlTypeName.REAL)));
+  }
+}
