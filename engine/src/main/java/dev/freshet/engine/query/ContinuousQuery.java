@@ -4,9 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.limits.MemoryBudgetExceededException;
-import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.QueryStatus;
+import dev.freshet.executor.runtime.StreamExecution;
 import dev.freshet.executor.runtime.StreamingQuery;
 import java.time.Duration;
 import java.util.Optional;
@@ -29,7 +29,8 @@ import dev.freshet.engine.push.PushQuery;
  * dropped, so that its status and error remain visible.
  */
 public final class ContinuousQuery implements StreamingQuery {
-  private final MicroBatchExecution execution;
+  /** Runs the batches: Freshet's own executor, or another engine's. */
+  private final StreamExecution execution;
   private final String sql;
   private final OutputMode outputMode;
   private final @Nullable String viewName;
@@ -39,12 +40,12 @@ public final class ContinuousQuery implements StreamingQuery {
   /** The result a push query writes into; null for a view's query. */
   private final @Nullable PushQuery push;
 
-  public ContinuousQuery(MicroBatchExecution execution, String sql, OutputMode outputMode,
+  public ContinuousQuery(StreamExecution execution, String sql, OutputMode outputMode,
       @Nullable String viewName, Consumer<ContinuousQuery> onStop) {
     this(execution, sql, outputMode, viewName, onStop, null);
   }
 
-  public ContinuousQuery(MicroBatchExecution execution, String sql, OutputMode outputMode,
+  public ContinuousQuery(StreamExecution execution, String sql, OutputMode outputMode,
       @Nullable String viewName, Consumer<ContinuousQuery> onStop, @Nullable PushQuery push) {
     this.push = push;
     this.execution = requireNonNull(execution, "execution");

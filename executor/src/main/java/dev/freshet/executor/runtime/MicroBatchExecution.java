@@ -72,7 +72,7 @@ import org.slf4j.LoggerFactory;
  * thread, which would close the file channels of the checkpoint and of the state stores under a
  * write. {@code stop()} waits at most {@link #STOP_TIMEOUT} for the thread.
  */
-public final class MicroBatchExecution implements StreamingQuery {
+public final class MicroBatchExecution implements StreamExecution {
   private static final Logger LOG = LoggerFactory.getLogger(MicroBatchExecution.class);
 
   private final String id;
@@ -242,7 +242,7 @@ public final class MicroBatchExecution implements StreamingQuery {
   }
 
   /** Starts the batch thread and returns this query. */
-  public StreamingQuery start() {
+  @Override public StreamingQuery start() {
     synchronized (lock) {
       if (status != QueryStatus.INITIALIZING) {
         throw new IllegalStateException("query " + name + " was already started");
@@ -271,7 +271,7 @@ public final class MicroBatchExecution implements StreamingQuery {
    * Whether batches are read as vector batches ({@link StreamingPipeline#columnarInput()}), not
    * as rows.
    */
-  public boolean readsVectors() {
+  @Override public boolean readsVectors() {
     return columnarInput() != null;
   }
 
@@ -339,7 +339,7 @@ public final class MicroBatchExecution implements StreamingQuery {
    *
    * @return whether it stopped within {@code timeout}
    */
-  public boolean awaitTermination(Duration timeout) throws InterruptedException {
+  @Override public boolean awaitTermination(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
       while (status == QueryStatus.ACTIVE || status == QueryStatus.INITIALIZING) {
@@ -401,7 +401,7 @@ public final class MicroBatchExecution implements StreamingQuery {
   }
 
   /** The progress of the last batch, if one ran. */
-  public Optional<StreamingQueryProgress> lastProgress() {
+  @Override public Optional<StreamingQueryProgress> lastProgress() {
     synchronized (lock) {
       return Optional.ofNullable(progress.peekLast());
     }
