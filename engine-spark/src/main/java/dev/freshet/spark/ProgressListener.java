@@ -15,7 +15,8 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
  *
  * <p>Spark posts progress to listeners from its listener bus, after the batch: a reader that must
  * see a batch waits for it ({@link #awaitBatch}). The query's id is known only once Spark has
- * started it, so progress that arrives before is kept until {@link #follow} names the id.
+ * started it, so progress that arrives before is kept until {@link #follow} names the id. Its
+ * owner removes it from the session when it stops the query.
  *
  * <pre>{@code
  * ProgressListener listener = new ProgressListener();

@@ -45,8 +45,8 @@ final class SparkProgress {
     long watermarkMs = watermark == null ? 0 : Instant.parse(watermark).toEpochMilli();
     Long duration = progress.durationMs().get(TRIGGER_EXECUTION);
     long outputRows = progress.sink() == null ? -1 : progress.sink().numOutputRows();
-    SinkProgress sink = new SinkProgress(progress.sink() == null ? "" : progress.sink().description(),
-        outputRows);
+    SinkProgress sink = new SinkProgress(
+        progress.sink() == null ? "" : progress.sink().description(), outputRows);
     return new StreamingQueryProgress(progress.id().toString(),
         progress.name() == null ? progress.id().toString() : progress.name(), progress.batchId(),
         Instant.parse(progress.timestamp()).toEpochMilli(), progress.numInputRows(), watermarkMs,

@@ -118,7 +118,7 @@ class SparkProgressTest {
       assertEquals(1, late.numInputRows());
       StateOperatorProgress window = late.stateOperators().get(0);
       assertEquals(1, window.numRowsDroppedByWatermark());
-      // [10, 20) holds its two rows; [0, 10) was evicted when it closed.
+      // One window in state, [10, 20): [0, 10) was evicted when it closed.
       assertEquals(1, window.numRowsTotal());
       assertEquals(late.timestampMs() - 10_000, late.watermarkLagMs().orElseThrow());
       assertEquals(1, query.progressTotals().lateRows());
