@@ -2,62 +2,136 @@ package dev.freshet.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.runtime.ProgressTotals;
+import dev.freshet.executor.runtime.QueryStatus;
+import dev.freshet.executor.runtime.StreamingQueryProgress;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.execution.streaming.runtime.StreamingQueryWrapper;
+import org.apache.spark.sql.streaming.DataStreamWriter;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;
-import org.apache.spark.sql.streaming.StreamingQueryProgress;
 
 /**
  * A translated query running on Spark, its batches' rows delivered to a {@link BatchConsumer} in
  * the driver by {@code foreachBatch}, with its checkpoint (offsets, commits, state) in a given
- * directory.
+ * directory; to Freshet a {@link dev.freshet.executor.runtime.StreamingQuery} like one its own
+ * executor runs, with Spark's progress as Freshet's.
  *
  * <pre>{@code
  * try (SparkContinuousQuery running = SparkContinuousQuery.start(query, checkpointDir,
- *     (batchId, rows) -> sink.apply(batchId, rows))) {
- *   running.processAllAvailable();
+ *     (batchId, rows) -> sink.apply(batchId, rows), "CLICKS_PER_USER")) {
+ *   running.processAllAvailable(Duration.ofSeconds(30));
+ *   running.recentProgress();   // Freshet's StreamingQueryProgress of the last batches
  * }
  * }</pre>
  */
-public final class SparkContinuousQuery implements AutoCloseable {
-  private final StreamingQuery query;
+public final class SparkContinuousQuery
+    implements dev.freshet.executor.runtime.StreamingQuery, AutoCloseable {
+  /**
+   * How long the progress of a batch may take to reach this query's listener after Spark ran it:
+   * Spark's listener bus delivers in milliseconds; this bounds a wait without a deadline.
+   */
+  private static final Duration LISTENER_DELAY = Duration.ofSeconds(30);
 
-  private SparkContinuousQuery(StreamingQuery query) {
+  private final StreamingQuery query;
+  private final ProgressListener progress;
+  private volatile boolean stopped;
+
+  private SparkContinuousQuery(StreamingQuery query, ProgressListener progress) {
     this.query = query;
+    this.progress = progress;
+  }
+
+  /** {@link #start(SparkQuery, Path, BatchConsumer, String)} without a name: named by its id. */
+  public static SparkContinuousQuery start(SparkQuery query, Path checkpoint,
+      BatchConsumer consumer) throws SQLException {
+    return start(query, checkpoint, consumer, null);
   }
 
   /**
-   * Starts {@code query}; Spark checks it (e.g. an aggregation in APPEND without a watermark)
+   * Starts {@code query} as Spark's query {@code name} (unique among the session's active
+   * queries; null: none); Spark checks it (e.g. an aggregation in APPEND without a watermark)
    * before it runs a job.
    *
    * @throws SQLException (42KDE) if Spark refuses the query
    */
   public static SparkContinuousQuery start(SparkQuery query, Path checkpoint,
-      BatchConsumer consumer) throws SQLException {
+      BatchConsumer consumer, String name) throws SQLException {
     requireNonNull(consumer, "consumer");
     VoidFunction2<Dataset<Row>, Long> deliver =
         (batch, batchId) -> consumer.accept(batchId, batch.collectAsList());
+    DataStreamWriter<Row> writer = query.result().writeStream()
+        .outputMode(query.sparkOutputMode())
+        .option("checkpointLocation", checkpoint.toString())
+        .foreachBatch(deliver);
+    if (name != null) {
+      writer = writer.queryName(name);
+    }
+    // Listening before the start: the first batch may end before start() returns.
+    ProgressListener listener = new ProgressListener();
+    var queries = query.result().sparkSession().streams();
+    queries.addListener(listener);
     try {
-      return new SparkContinuousQuery(query.result().writeStream()
-          .outputMode(query.sparkOutputMode())
-          .option("checkpointLocation", checkpoint.toString())
-          .foreachBatch(deliver)
-          .start());
+      StreamingQuery started = writer.start();
+      listener.follow(started.id());
+      return new SparkContinuousQuery(started, listener);
     } catch (Exception e) {
+      queries.removeListener(listener);
       // Scala declares no checked exceptions: Spark's AnalysisException reaches Java undeclared.
       if (e instanceof AnalysisException || e instanceof TimeoutException) {
         throw SparkErrors.refusedBySpark(e);
       }
       throw (RuntimeException) e;
     }
+  }
+
+  /** Spark's query id: kept in the checkpoint, so the same when the query resumes from it. */
+  @Override public String id() {
+    return query.id().toString();
+  }
+
+  @Override public String name() {
+    return query.name() == null ? id() : query.name();
+  }
+
+  /** FAILED once a batch failed, ACTIVE while Spark runs the query, else STOPPED. */
+  @Override public QueryStatus status() {
+    if (query.exception().isDefined()) {
+      return QueryStatus.FAILED;
+    }
+    return query.isActive() && !stopped ? QueryStatus.ACTIVE : QueryStatus.STOPPED;
+  }
+
+  /**
+   * The last batch Spark ran: from Spark's progress, where a trigger without data may report the
+   * id of the batch to come, so only batches that ran count; -1 before the first.
+   */
+  @Override public long lastBatchId() {
+    org.apache.spark.sql.streaming.StreamingQueryProgress[] recent = query.recentProgress();
+    for (int i = recent.length - 1; i >= 0; i--) {
+      if (SparkProgress.ranABatch(recent[i])) {
+        return recent[i].batchId();
+      }
+    }
+    return progress.lastBatchId();
+  }
+
+  /** The failure of a batch as Freshet's SQLException (e.g. 22012 for a division by zero). */
+  @Override public Optional<Throwable> exception() {
+    return query.exception().isDefined()
+        ? Optional.of(SparkErrors.batchFailed(query.exception().get())) : Optional.empty();
   }
 
   /**
@@ -68,6 +142,9 @@ public final class SparkContinuousQuery implements AutoCloseable {
   public void processAllAvailable() throws SQLException {
     try {
       query.processAllAvailable();
+      progress.awaitBatch(lastBatchId(), System.nanoTime() + LISTENER_DELAY.toNanos());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (Exception e) {
       // Scala declares no checked exceptions: StreamingQueryException reaches Java undeclared.
       if (e instanceof StreamingQueryException) {
@@ -77,9 +154,47 @@ public final class SparkContinuousQuery implements AutoCloseable {
     }
   }
 
-  /** Spark's progress reports of the last batches, oldest first. */
-  public List<StreamingQueryProgress> recentProgress() {
-    return List.of(query.recentProgress());
+  /**
+   * Waits, at most {@code timeout}, until Spark has run every batch that the data available now
+   * calls for, and their progress is in {@link #recentProgress()}.
+   *
+   * <p>Spark's own wait has no timeout, so it runs on a thread of its own that this one waits for
+   * with the timeout, then interrupts: Spark's wait sleeps on a condition, which ends on the
+   * interrupt, so no thread is left behind. Spark's wait returns also when the query stopped,
+   * which this one then reports as false.
+   */
+  @Override public boolean processAllAvailable(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    FutureTask<Void> wait = new FutureTask<>(() -> {
+      query.processAllAvailable();
+      return null;
+    });
+    Thread waiter = new Thread(wait, "freshet-spark-wait-" + name());
+    waiter.setDaemon(true);
+    waiter.start();
+    try {
+      wait.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      return false; // the query failed: exception() has why
+    } finally {
+      wait.cancel(true);
+    }
+    return query.isActive() && progress.awaitBatch(lastBatchId(), deadline);
+  }
+
+  /**
+   * Freshet's progress of the last batches Spark ran ({@value ProgressListener#RETAINED}, oldest
+   * first), whatever Spark's {@code spark.sql.streaming.numRecentProgressUpdates}.
+   */
+  @Override public List<StreamingQueryProgress> recentProgress() {
+    return progress.recent();
+  }
+
+  /** Every batch of this run, as Spark's listener reported them to this query, added up. */
+  @Override public ProgressTotals progressTotals() {
+    return progress.totals();
   }
 
   /**
@@ -97,8 +212,25 @@ public final class SparkContinuousQuery implements AutoCloseable {
     return query;
   }
 
-  /** Stops the query; its checkpoint stays, so that it can resume. */
-  @Override public void close() throws TimeoutException {
-    query.stop();
+  /**
+   * Stops the query, waiting for its batch thread as Spark does (up to
+   * {@code spark.sql.streaming.stopTimeout}, by default without end); its checkpoint stays, so
+   * that it can resume. Idempotent.
+   */
+  @Override public void stop() {
+    stopped = true;
+    try {
+      query.stop();
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("Spark did not stop query " + name() + " within"
+          + " spark.sql.streaming.stopTimeout; it stops when its batch ends", e);
+    } finally {
+      query.sparkSession().streams().removeListener(progress);
+    }
+  }
+
+  /** {@link #stop()}. */
+  @Override public void close() {
+    stop();
   }
 }

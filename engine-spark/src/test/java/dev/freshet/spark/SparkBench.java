@@ -147,7 +147,7 @@ final class SparkBench implements AutoCloseable {
       }
       stream.addData(CollectionConverters.asScala(sparkRows));
       // Spark's wait has no deadline; a test must not hang on a query that stopped advancing.
-      assertTimeoutPreemptively(DEADLINE, query::processAllAvailable,
+      assertTimeoutPreemptively(DEADLINE, () -> query.processAllAvailable(),
           () -> "Spark did not run the batches of " + rows.size() + " rows within " + DEADLINE);
       synchronized (delivered) {
         return List.copyOf(delivered.subList(before, delivered.size()));
@@ -158,7 +158,12 @@ final class SparkBench implements AutoCloseable {
       return query;
     }
 
-    @Override public void close() throws java.util.concurrent.TimeoutException {
+    /** The stream the query reads, to add rows without waiting for their batches. */
+    MemoryStream<Row> stream() {
+      return stream;
+    }
+
+    @Override public void close() {
       query.close();
     }
   }

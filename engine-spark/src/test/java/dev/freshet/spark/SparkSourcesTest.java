@@ -224,7 +224,7 @@ class SparkSourcesTest {
                }
              })) {
       // Spark's wait has no deadline; a test must not hang on a query that stopped advancing.
-      assertTimeoutPreemptively(DEADLINE, query::processAllAvailable);
+      assertTimeoutPreemptively(DEADLINE, () -> query.processAllAvailable());
     }
     synchronized (rows) {
       return List.copyOf(rows);

@@ -2,12 +2,12 @@ package dev.freshet.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.freshet.executor.runtime.StateOperatorProgress;
+import dev.freshet.executor.runtime.StreamingQueryProgress;
 import dev.freshet.sql.parser.EmitMode;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.streaming.StateOperatorProgress;
-import org.apache.spark.sql.streaming.StreamingQueryProgress;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -46,7 +46,7 @@ public final class ProgressTotals {
   }
 
   /** These totals with batch {@code p} added. */
-  ProgressTotals plus(StreamingQueryProgress p) {
+  public ProgressTotals plus(StreamingQueryProgress p) {
     long late = 0;
     for (StateOperatorProgress operator : p.stateOperators()) {
       late += operator.numRowsDroppedByWatermark();
