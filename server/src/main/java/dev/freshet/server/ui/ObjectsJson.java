@@ -8,14 +8,13 @@ import dev.freshet.engine.errors.Failures;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.server.ui.metrics.QueryKind;
 import dev.freshet.sql.parser.SqlCreateSink;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.dialect.CalciteSqlDialect;
 
@@ -60,9 +59,7 @@ final class ObjectsJson {
       view.put("sql", engine.query((String) row[2]).map(ContinuousQuery::sql).orElse(null));
     }
     ArrayNode sinks = overview.putArray("sinks");
-    Set<String> sinkQueries = new HashSet<>();
     for (Object[] row : show("SHOW SINKS")) {   // sorted by name
-      sinkQueries.add((String) row[4]);
       ObjectNode sink = sinks.addObject();
       sink.put("name", (String) row[0]);
       sink.put("sql", engine.query((String) row[4]).map(ContinuousQuery::sql).orElse(null));
@@ -72,7 +69,7 @@ final class ObjectsJson {
       ObjectNode json = queries.addObject();
       json.put("id", query.id());
       json.put("name", query.name());
-      json.put("kind", kind(query, sinkQueries));
+      json.put("kind", QueryKind.of(engine, query).label());
       json.put("status", query.status().name());
       json.put("lastError", query.exception().map(Failures::describe).orElse(null));
       json.put("lastBatchId", query.lastBatchId());
@@ -91,25 +88,14 @@ final class ObjectsJson {
       return Optional.empty();
     }
     ContinuousQuery query = found.get();
-    Set<String> sinkQueries = new HashSet<>();
-    for (Object[] row : show("SHOW SINKS")) {
-      sinkQueries.add((String) row[4]);
-    }
     ObjectNode json = JsonResponses.object();
     json.put("name", query.name());
-    json.put("kind", kind(query, sinkQueries));
+    json.put("kind", QueryKind.of(engine, query).label());
     json.put("status", query.status().name());
     json.put("lastError", query.exception().map(Failures::describe).orElse(null));
     json.put("sql", query.sql());
     json.put("plan", plan(query.sql()).orElse(null));
     return Optional.of(json);
-  }
-
-  private static String kind(ContinuousQuery query, Set<String> sinkQueries) {
-    if (query.pushResult().isPresent()) {
-      return "push";
-    }
-    return sinkQueries.contains(query.id()) ? "sink" : "view";
   }
 
   /**

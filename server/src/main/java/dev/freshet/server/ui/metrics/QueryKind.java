@@ -5,18 +5,18 @@ import dev.freshet.engine.query.ContinuousQuery;
 import java.util.Locale;
 
 /**
- * What a continuous query serves, the {@code kind} label of its metrics: a materialized view, a
- * sink or a push query.
+ * What a continuous query serves, the {@code kind} label of its metrics and of the web UI's
+ * queries: a materialized view, a sink or a push query.
  *
  * <pre>{@code
  * QueryKind.of(engine, query).label();   // "view", "sink" or "push"
  * }</pre>
  */
-enum QueryKind {
+public enum QueryKind {
   VIEW, SINK, PUSH;
 
   /** The kind of {@code query}, registered in {@code engine}. */
-  static QueryKind of(Engine engine, ContinuousQuery query) {
+  public static QueryKind of(Engine engine, ContinuousQuery query) {
     if (query.pushResult().isPresent()) {
       return PUSH;
     }
@@ -24,7 +24,7 @@ enum QueryKind {
   }
 
   /** The label's value: the name in lower case. */
-  String label() {
+  public String label() {
     return name().toLowerCase(Locale.ROOT);
   }
 }
