@@ -3,6 +3,7 @@ package dev.freshet.spark.source;
 import dev.freshet.executor.source.Source;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Splits a batch's offsets {@code (start, end]} into input partitions of about equal row
@@ -32,29 +33,31 @@ final class RowSlicer {
 
   /** The slices of {@code source}'s offsets {@code (start, end]}; none if they hold no row. */
   List<RowSlice> slices(String id, Source source, long start, long end) {
-    long[] total = new long[1];
-    source.readRange(start, end, row -> total[0]++);
-    long parts = Math.min(maxPartitions,
-        (total[0] + minRowsPerPartition - 1) / minRowsPerPartition);
-    if (total[0] == 0) {
-      return List.of();
-    }
-    if (parts <= 1) {
-      return List.of(new RowSlice(id, start, end, 0, total[0]));
-    }
-    // Rows before each offset, so that a row's position in the batch finds its offset.
+    // Rows before each offset, so that a row's position in the batch finds its offset: one pass
+    // over the batch, which also gives its total.
     long[] before = new long[(int) (end - start) + 1];
+    long[] rows = new long[1];
+    Consumer<Object[]> count = row -> rows[0]++;
     for (long offset = start + 1; offset <= end; offset++) {
-      long[] rows = new long[1];
-      source.readRange(offset - 1, offset, row -> rows[0]++);
+      rows[0] = 0;
+      source.readRange(offset - 1, offset, count);
       int i = (int) (offset - start);
       before[i] = before[i - 1] + rows[0];
+    }
+    long total = before[before.length - 1];
+    if (total == 0) {
+      return List.of();
+    }
+    long parts = Math.min(maxPartitions,
+        (total + minRowsPerPartition - 1) / minRowsPerPartition);
+    if (parts <= 1) {
+      return List.of(new RowSlice(id, start, end, 0, total));
     }
     List<RowSlice> slices = new ArrayList<>();
     int first = 0;
     for (long part = 0; part < parts; part++) {
-      long from = total[0] * part / parts;
-      long to = total[0] * (part + 1) / parts;
+      long from = total * part / parts;
+      long to = total * (part + 1) / parts;
       // The offsets (first, last]: the first holds row `from`, the last row `to - 1`.
       while (before[first + 1] <= from) {
         first++;
