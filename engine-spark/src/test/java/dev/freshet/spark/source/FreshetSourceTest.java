@@ -221,8 +221,7 @@ class FreshetSourceTest {
         first.stop();
       }
       // A crash after batch 0's rows went out but before Spark committed it: no commit file.
-      Files.delete(checkpoint.resolve("commits/0"));
-      Files.deleteIfExists(checkpoint.resolve("commits/.0.crc"));
+      forgetCommit(checkpoint, 0);
       stream.addData(rows(row("c", 3)));
       batches.clear();
       StreamingQuery second = collect(replayed, batches, checkpoint);
@@ -255,8 +254,7 @@ class FreshetSourceTest {
     }
     // The process died after batch 0's rows went out, before Spark committed the batch; the
     // stream's rows survive in its directory, the registration does not.
-    Files.delete(checkpoint.resolve("commits/0"));
-    Files.deleteIfExists(checkpoint.resolve("commits/.0.crc"));
+    forgetCommit(checkpoint, 0);
     batches.clear();
     try (MemoryStream stream = MemoryStream.open("REOPENED", KEYED, directory);
         StreamRegistration after = FreshetSource.register("REOPENED", stream, KEYED)) {
@@ -435,5 +433,11 @@ class FreshetSourceTest {
       }
     }
     throw new AssertionError("no " + type.getSimpleName() + " in " + e, e);
+  }
+
+  /** What a crash between a batch's output and its commit leaves: no commit file for it. */
+  private static void forgetCommit(Path checkpoint, long batchId) throws Exception {
+    Files.delete(checkpoint.resolve("commits/" + batchId));
+    Files.deleteIfExists(checkpoint.resolve("commits/." + batchId + ".crc"));
   }
 }
