@@ -125,6 +125,11 @@ public final class Engine implements AutoCloseable {
   }
   /** The web UIs serving this engine ({@link #serveWebUi}); closed with it. */
   private final List<ServedWebUi> webUis = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Where views run unless they say, and the other engines' settings. */
+  private final ViewEngines viewEngines;
+  /** The other engines' runners opened so far, by name; closed with the engine. */
+  private final Map<String, dev.freshet.engine.spi.ViewRunner> viewRunners =
+      new ConcurrentHashMap<>();
   /** The memory every continuous query's estimate takes from; see {@link #memoryPool()}. */
   private final MemoryPool memoryPool;
 
@@ -158,6 +163,21 @@ public final class Engine implements AutoCloseable {
    *     process or another) uses it; its message says which and what to do
    */
   public Engine(String name, Optional<Path> dataDir, long memoryBudgetBytes) {
+    this(name, dataDir, memoryBudgetBytes, ViewEngines.DEFAULT);
+  }
+
+  /**
+   * As {@link #Engine(String, Optional, long)}, with views running where {@code viewEngines}
+   * says unless they say otherwise: e.g. on Spark, whose master the settings name.
+   *
+   * <pre>{@code
+   * new Engine("server", Optional.of(dir), MemoryPool.UNLIMITED,
+   *     new ViewEngines("spark", Map.of("spark.master", "spark://10.0.0.5:7077")));
+   * }</pre>
+   */
+  public Engine(String name, Optional<Path> dataDir, long memoryBudgetBytes,
+      ViewEngines viewEngines) {
+    this.viewEngines = requireNonNull(viewEngines, "viewEngines");
     this.memoryPool = new MemoryPool(memoryBudgetBytes);
     this.name = requireNonNull(name, "name");
     this.dataDir = requireNonNull(dataDir, "dataDir").map(d -> d.toAbsolutePath().normalize());
@@ -267,6 +287,40 @@ public final class Engine implements AutoCloseable {
         }
       }
       throw new UncheckedIOException("Cannot use data directory " + dataDir + " (" + e + ")", e);
+    }
+  }
+
+  /** Where views run unless they say otherwise, and the settings of the other engines. */
+  public ViewEngines viewEngines() {
+    return viewEngines;
+  }
+
+  /**
+   * The runner of views on engine {@code name} (e.g. {@code spark}), opened with this engine's
+   * settings at its first use, found with {@link ServiceLoader}.
+   *
+   * @throws SQLException (0A000) if no runner of that name is on the class path; or the runner's
+   *     own error if it cannot be opened
+   */
+  dev.freshet.engine.spi.ViewRunner viewRunner(String name) throws SQLException {
+    synchronized (viewRunners) {
+      if (closed) {
+        throw new IllegalStateException("engine " + this.name + " is closed");
+      }
+      dev.freshet.engine.spi.ViewRunner runner = viewRunners.get(name);
+      if (runner == null) {
+        dev.freshet.engine.spi.ViewRunnerProvider provider = ServiceLoader.load(
+                dev.freshet.engine.spi.ViewRunnerProvider.class, Engine.class.getClassLoader())
+            .stream().map(ServiceLoader.Provider::get).filter(p -> p.name().equals(name))
+            .findFirst().orElseThrow(() -> Errors.notSupported("Engine '" + name + "' is not"
+                + " on this server's class path, so no view can run on it. Add the module that"
+                + " provides it (for 'spark': dev.freshet:freshet-engine-spark and Spark's jars;"
+                + " ./freshet serve --engine spark does), or leave 'engine' out to run the view"
+                + " on Freshet's own executor"));
+        runner = provider.open(viewEngines.settings());
+        viewRunners.put(name, runner);
+      }
+      return runner;
     }
   }
 
@@ -546,6 +600,10 @@ public final class Engine implements AutoCloseable {
     for (ContinuousQuery query : continuousQueries()) {
       query.stop();
       unregister(query);
+    }
+    synchronized (viewRunners) {
+      viewRunners.values().forEach(dev.freshet.engine.spi.ViewRunner::close);
+      viewRunners.clear();
     }
     stopThreads();
     synchronized (ddlLock) {

@@ -1,0 +1,33 @@
+package dev.freshet.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Where an engine's materialized views run unless their {@code WITH ('engine' = ...)} says
+ * otherwise, and the settings of the other engines that can run them (found by
+ * {@link dev.freshet.engine.spi.ViewRunnerProvider}). {@code freshet} is Freshet's own executor.
+ *
+ * <pre>{@code
+ * ViewEngines spark = new ViewEngines("spark", Map.of("spark.master", "spark://10.0.0.5:7077"));
+ * Engine engine = new Engine("server", dataDir, MemoryPool.UNLIMITED, spark);
+ * }</pre>
+ *
+ * @param defaultEngine the name of the engine a view without {@code 'engine'} runs on, lower case
+ * @param settings each runner's settings, by key; a runner reads those it knows (Spark's begin
+ *     with {@code spark.})
+ */
+public record ViewEngines(String defaultEngine, Map<String, String> settings) {
+  /** The name of Freshet's own executor. */
+  public static final String FRESHET = "freshet";
+  /** Every view on Freshet's own executor, no other engine's settings. */
+  public static final ViewEngines DEFAULT = new ViewEngines(FRESHET, Map.of());
+
+  public ViewEngines {
+    defaultEngine = requireNonNull(defaultEngine, "defaultEngine").toLowerCase(Locale.ROOT);
+    settings = java.util.Collections.unmodifiableMap(new TreeMap<>(settings));
+  }
+}

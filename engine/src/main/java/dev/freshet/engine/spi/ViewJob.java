@@ -1,0 +1,35 @@
+package dev.freshet.engine.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.planner.WindowedQuery;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * What a {@link ViewRunner} needs to run one materialized view's query.
+ *
+ * <pre>{@code
+ * ViewJob job = new ViewJob("PER_USER", queryId, planner.planWindowed(sql, null, 10_000), true,
+ *     Optional.of(dataDir.resolve("queries/PER_USER")), result::addBatch);
+ * }</pre>
+ *
+ * @param view the view's name (upper case as the catalog has it)
+ * @param queryId the view's query id: the same across restarts, new when the view is created again
+ * @param query the view's query, planned up to its windows
+ * @param keyed whether the sink takes keyed rows ({@link ViewBatchSink}): an aggregation in
+ *     UPDATE or COMPLETE mode; otherwise every row is appended as it is
+ * @param localDir the view's own directory in Freshet's data directory (empty without one), where
+ *     a runner without a configured checkpoint location keeps its checkpoint
+ * @param sink where the batches go
+ */
+public record ViewJob(String view, String queryId, WindowedQuery query, boolean keyed,
+    Optional<Path> localDir, ViewBatchSink sink) {
+  public ViewJob {
+    requireNonNull(view, "view");
+    requireNonNull(queryId, "queryId");
+    requireNonNull(query, "query");
+    requireNonNull(localDir, "localDir");
+    requireNonNull(sink, "sink");
+  }
+}
