@@ -95,6 +95,12 @@ final class MaterializedViewDdl {
       emit = ((SqlEmit) query).mode();
       query = ((SqlEmit) query).query();
     }
+    // Where the view runs: WITH ('engine' = ...), else the engine's default.
+    String runOn = engine.viewEngines().defaultEngine();
+    if (!runOn.equals(ViewEngines.FRESHET)) {
+      ExternalViewDdl.create(engine, options, create, sql, runOn, query, emit);
+      return;
+    }
     FreshetPlanner planner = engine.planner();
     // Every check that can fail comes before the checkpoint and the state stores are opened;
     // what a later failure finds opened is closed again (below).
@@ -269,6 +275,7 @@ final class MaterializedViewDdl {
       // already while this one stopped, and the files are its own.
       if (!catalog.contains(name)) {
         engine.catalogStore().remove(name);
+        query.ifPresent(ContinuousQuery::deleteExternalCheckpoint);
         closeResult(dropped.get());
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
         LegacyResults.drop(engine.results(), name);
@@ -301,7 +308,7 @@ final class MaterializedViewDdl {
     }
   }
 
-  private static SQLException nameTaken(Catalog catalog, String name) {
+  static SQLException nameTaken(Catalog catalog, String name) {
     if (catalog.table(name).isPresent()) {
       return CatalogErrors.nameTaken("materialized view", name, "table", "DROP TABLE " + name);
     }
@@ -311,7 +318,7 @@ final class MaterializedViewDdl {
   }
 
   /** The query's row type with the view's column names, if {@code CREATE} lists them. */
-  private static RelDataType rename(RelDataTypeFactory typeFactory, String view,
+  static RelDataType rename(RelDataTypeFactory typeFactory, String view,
       RelDataType rowType, @Nullable SqlNodeList columnList) throws SQLException {
     List<RelDataTypeField> fields = rowType.getFieldList();
     List<String> names = new ArrayList<>(rowType.getFieldNames());

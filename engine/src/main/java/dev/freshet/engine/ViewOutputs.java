@@ -202,7 +202,8 @@ final class ViewOutputs {
       StateViewResult state = StateViewResult.open(view, viewStores.providers(),
           java.util.Objects.requireNonNull(finalizer), columns, keyColumn, keyType, evicted,
           committed);
-      sink = new StateViewSink(view, state, columns);
+      sink = new StateViewSink(view, state, java.util.Objects.requireNonNull(finalizer),
+          columns);
       return result = state;
     }
     case COMPLETE: {
@@ -276,20 +277,7 @@ final class ViewOutputs {
 
   /** The view's appended rows: a file in its checkpoint, or in memory. */
   private AppendedRows appendedRows(boolean keyed) throws SQLException {
-    StoredColumnType[] types = columnTypes();
-    int[] scales = new int[types.length];
-    for (int i = 0; i < types.length; i++) {
-      scales[i] = StoredColumnType.scale(rowType.getFieldList().get(i).getType());
-    }
-    Path file = checkpoint == null ? null
-        : checkpoint.root().resolve("view").resolve("rows.mv.db");
-    try {
-      return AppendedRows.open(file, types, scales, keyed);
-    } catch (IllegalStateException e) {
-      throw Errors.of(dev.freshet.planner.errors.SqlState.DATA_CORRUPTED, "Cannot open the rows"
-          + " of materialized view " + view + ": " + e.getMessage() + ". DROP MATERIALIZED VIEW "
-          + view + " and create it again", e);
-    }
+    return ViewRowTypes.appendedRows(view, rowType, checkpoint, keyed);
   }
 
   /**
@@ -298,12 +286,7 @@ final class ViewOutputs {
    * @throws SQLException (0A000) if a column has a type the view cannot keep
    */
   private StoredColumnType[] columnTypes() throws SQLException {
-    List<RelDataTypeField> fields = rowType.getFieldList();
-    StoredColumnType[] types = new StoredColumnType[fields.size()];
-    for (int i = 0; i < types.length; i++) {
-      types[i] = StoredColumnType.of(fields.get(i).getType(), view, fields.get(i).getName());
-    }
-    return types;
+    return ViewRowTypes.columnTypes(view, rowType);
   }
 
   /**

@@ -147,6 +147,23 @@ public final class ContinuousQuery implements StreamingQuery {
     return execution.processAllAvailable(timeout);
   }
 
+  /**
+   * Deletes what another engine keeps of the query outside Freshet's data directory (Spark's
+   * checkpoint on shared storage): its view was dropped. Nothing for Freshet's own queries.
+   * Only after {@link #stop()}.
+   */
+  public void deleteExternalCheckpoint() {
+    if (execution instanceof dev.freshet.engine.spi.RunningView running) {
+      running.deleteCheckpoint();
+    }
+  }
+
+  /** The engine's own plan of the query, if another engine runs it (e.g. Spark's). */
+  public Optional<String> externalPlan() {
+    return execution instanceof dev.freshet.engine.spi.RunningView running
+        ? Optional.of(running.explain()) : Optional.empty();
+  }
+
   @Override public void stop() {
     execution.stop();
     onStop.accept(this);

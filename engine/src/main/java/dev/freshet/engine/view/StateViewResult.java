@@ -43,7 +43,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class StateViewResult extends PublishedResult {
   private final List<StateStoreProvider<Object, Object[]>> partitions;
-  private final ViewFinalizer finalizer;
+  private final GroupRows finalizer;
   /** The view column that shows a one-column key as it is, or -1. */
   private final int keyColumn;
   private final @Nullable SqlTypeName keyType;
@@ -54,7 +54,7 @@ public final class StateViewResult extends PublishedResult {
   private final @Nullable AppendedRows evicted;
 
   private StateViewResult(String view, List<StateStoreProvider<Object, Object[]>> partitions,
-      ViewFinalizer finalizer, int columns, int keyColumn, @Nullable SqlTypeName keyType,
+      GroupRows finalizer, int columns, int keyColumn, @Nullable SqlTypeName keyType,
       @Nullable AppendedRows evicted) {
     super(view, columns);
     this.evicted = evicted;
@@ -80,7 +80,7 @@ public final class StateViewResult extends PublishedResult {
    *     again, and is not shown before
    */
   public static StateViewResult open(String view,
-      List<StateStoreProvider<Object, Object[]>> partitions, ViewFinalizer finalizer,
+      List<StateStoreProvider<Object, Object[]>> partitions, GroupRows finalizer,
       int columns, int keyColumn, @Nullable SqlTypeName keyType,
       @Nullable AppendedRows evicted, long committedBatch) {
     StateViewResult result = new StateViewResult(view, partitions, finalizer, columns,
@@ -158,8 +158,8 @@ public final class StateViewResult extends PublishedResult {
     return evicted != null && keyColumn >= 0;
   }
 
-  /** The finalizer of the view's rows. */
-  public ViewFinalizer finalizer() {
+  /** How the view's rows are read from the state: {@link ViewFinalizer}, or the saved row. */
+  public GroupRows finalizer() {
     return finalizer;
   }
 

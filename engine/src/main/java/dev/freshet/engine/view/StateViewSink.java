@@ -16,7 +16,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * subscribers' change rows and publishes the batch.
  *
  * <pre>{@code
- * Sink sink = new StateViewSink("PER_USER", result);
+ * Sink sink = new StateViewSink("PER_USER", result, finalizer, 2);
  * sink.addBatch(7, aggregateRows);   // keeps batch 7's changes (its evicted rows durably)
  * sink.batchCommitted(7);            // readers see batch 7 from now on
  * }</pre>
@@ -28,6 +28,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 public final class StateViewSink implements Sink {
   private final String view;
   private final StateViewResult result;
+  private final ViewFinalizer finalizer;
   private final int columns;
 
   /**
@@ -35,9 +36,11 @@ public final class StateViewSink implements Sink {
    *
    * @param columns the view's columns
    */
-  public StateViewSink(String view, StateViewResult result, int columns) {
+  public StateViewSink(String view, StateViewResult result, ViewFinalizer finalizer,
+      int columns) {
     this.view = requireNonNull(view, "view");
     this.result = requireNonNull(result, "result");
+    this.finalizer = requireNonNull(finalizer, "finalizer");
     this.columns = columns;
   }
 
@@ -52,7 +55,6 @@ public final class StateViewSink implements Sink {
       result.publish(batchId, List.of(), List.of(), List.of());
       return;
     }
-    ViewFinalizer finalizer = result.finalizer();
     List<Object[]> changes = new ArrayList<>(rows.size());
     List<Object[]> evictedRows = new ArrayList<>();
     List<Object> evictedKeys = new ArrayList<>();

@@ -23,7 +23,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * <p>Stateless: readers on any thread share one instance (the compiled calcs keep no state).
  */
-public final class ViewFinalizer {
+public final class ViewFinalizer implements GroupRows {
   private final AggregateRows aggregateRows;
   /** Columns the first calc reads: the aggregate row and, if the plan has it, its new-key flag. */
   private final int inputWidth;
@@ -77,7 +77,7 @@ public final class ViewFinalizer {
   }
 
   /** The view's row of group {@code key} saved as {@code saved}, or null if rejected. */
-  public @Nullable Object[] row(Object key, Object[] saved) {
+  @Override public @Nullable Object[] row(Object key, Object[] saved) {
     Object[] in = new Object[inputWidth];
     aggregateRows.write(key, saved, in);
     if (newKeyColumn >= 0) {
