@@ -341,21 +341,26 @@ SqlDrop SqlDropTable(Span s, boolean replace) :
 
 /**
  * Parses the rest of "CREATE [OR REPLACE] MATERIALIZED VIEW [IF NOT EXISTS]
- * name [(column, ...)] AS query [EMIT mode]".
+ * name [(column, ...)] [WITH ( key = 'value', ... )] AS query [EMIT mode]".
+ * OR REPLACE is parsed, for the engine to refuse with a way out.
  */
 SqlCreate SqlCreateMaterializedView(Span s, boolean replace) :
 {
     final boolean ifNotExists;
     final SqlIdentifier id;
     SqlNodeList columnList = null;
+    SqlNodeList properties = SqlNodeList.EMPTY;
     final SqlNode query;
 }
 {
     <MATERIALIZED> <VIEW> ifNotExists = IfNotExistsOpt() id = CompoundIdentifier()
     [ columnList = ParenthesizedSimpleIdentifierList() ]
+    [
+        <WITH> properties = PropertyList()
+    ]
     <AS> query = FreshetQueryOrEmit() {
-        return SqlDdlNodes.createMaterializedView(s.end(this), replace,
-            ifNotExists, id, columnList, query);
+        return new SqlCreateFreshetMaterializedView(s.end(this), replace,
+            ifNotExists, id, columnList, query, properties);
     }
 }
 

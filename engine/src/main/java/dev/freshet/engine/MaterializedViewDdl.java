@@ -81,6 +81,10 @@ final class MaterializedViewDdl {
       throw Errors.notSupported("CREATE OR REPLACE MATERIALIZED VIEW is not supported"
           + " yet. DROP MATERIALIZED VIEW " + name + ", then CREATE MATERIALIZED VIEW " + name);
     }
+    ViewOptions viewOptions = ViewOptions.of(create, engine.viewEngines());
+    if (!viewOptions.engine().equals(ViewEngines.FRESHET)) {
+      engine.viewRunner(viewOptions.engine());
+    }
     // Checked again when the view is added; here so that a taken name is not planned for.
     if (catalog.contains(name) && !(create.ifNotExists && catalog.view(name).isPresent())) {
       throw nameTaken(catalog, name);

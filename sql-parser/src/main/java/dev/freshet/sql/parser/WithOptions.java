@@ -11,8 +11,8 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlWriter;
 
 /**
- * The {@code WITH ('key' = 'value', ...)} clause of {@code CREATE STREAM}, {@code CREATE TABLE}
- * and {@code CREATE SINK}, as the parser hands it over: string literals, key, value, key, ...
+ * The {@code WITH ('key' = 'value', ...)} clause of {@code CREATE STREAM}, {@code CREATE TABLE},
+ * {@code CREATE SINK} and {@code CREATE MATERIALIZED VIEW}, as the parser hands it over: string literals, key, value, key, ...
  *
  * <pre>{@code
  * WithOptions.check(options);                    // in the statement's constructor

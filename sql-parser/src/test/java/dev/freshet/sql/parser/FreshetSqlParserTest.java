@@ -402,9 +402,76 @@ class FreshetSqlParserTest {
     assertFalse(create.ifNotExists);
     assertTrue(create.getReplace());
     assertInstanceOf(SqlSelect.class, create.query);
-    assertEquals("CREATE MATERIALIZED VIEW \"V\" (\"X\") AS\n"
+    assertEquals("CREATE OR REPLACE MATERIALIZED VIEW \"V\" (\"X\") AS\n"
         + "SELECT \"A\"\n"
         + "FROM \"T\"", unparse(create));
+  }
+
+  @Test void shouldKeepOptionsWhenViewHasWithClause() throws Exception {
+    final SqlCreateMaterializedView create = (SqlCreateMaterializedView) parse(
+        "CREATE MATERIALIZED VIEW IF NOT EXISTS counts (k, n)\n"
+            + "WITH ('engine' = 'spark', Spark.Partitions = '4')\n"
+            + "AS SELECT k, COUNT(*) FROM s GROUP BY k EMIT UPDATE");
+
+    final SqlCreateFreshetMaterializedView view =
+        assertInstanceOf(SqlCreateFreshetMaterializedView.class, create);
+    assertEquals(Map.of("engine", "spark", "Spark.Partitions", "4"), view.options());
+    assertEquals(List.of("engine", "Spark.Partitions"), List.copyOf(view.options().keySet()));
+    assertTrue(create.ifNotExists);
+    assertEquals("COUNTS", create.name.getSimple());
+    assertEquals(2, create.columnList.size());
+    assertEquals(SqlKind.CREATE_MATERIALIZED_VIEW, create.getKind());
+    assertEquals(EmitMode.UPDATE, assertInstanceOf(SqlEmit.class, create.query).mode());
+    assertEquals("CREATE MATERIALIZED VIEW IF NOT EXISTS \"COUNTS\" (\"K\", \"N\")"
+        + " WITH ('engine' = 'spark', 'Spark.Partitions' = '4') AS\n"
+        + "SELECT \"K\", COUNT(*)\n"
+        + "FROM \"S\"\n"
+        + "GROUP BY \"K\"\n"
+        + "EMIT UPDATE", unparse(create));
+  }
+
+  @Test void shouldAcceptUnquotedKeyWhenViewHasWithClause() throws Exception {
+    final SqlCreateFreshetMaterializedView view = (SqlCreateFreshetMaterializedView) parse(
+        "CREATE MATERIALIZED VIEW v WITH (engine = 'freshet') AS SELECT a FROM t");
+
+    assertEquals(Map.of("engine", "freshet"), view.options());
+    assertNull(view.columnList);
+    assertEquals("CREATE MATERIALIZED VIEW \"V\" WITH ('engine' = 'freshet') AS\n"
+        + "SELECT \"A\"\n"
+        + "FROM \"T\"", unparse(view));
+  }
+
+  @Test void shouldGiveEmptyOptionsWhenViewHasNoWithClause() throws Exception {
+    final SqlCreateFreshetMaterializedView view = (SqlCreateFreshetMaterializedView) parse(
+        "CREATE MATERIALIZED VIEW v AS WITH w AS (SELECT a FROM t) SELECT a FROM w");
+
+    assertEquals(Map.of(), view.options());
+    assertEquals(SqlKind.WITH, view.query.getKind());
+  }
+
+  @Test void shouldKeepOptionsWhenExplainingAViewWithOptions() throws Exception {
+    final SqlExplain explain = (SqlExplain) parse(
+        "EXPLAIN PLAN FOR CREATE MATERIALIZED VIEW v WITH (engine = 'spark') AS SELECT a FROM t");
+
+    assertEquals(Map.of("engine", "spark"),
+        ((SqlCreateFreshetMaterializedView) explain.getExplicandum()).options());
+  }
+
+  @Test void shouldRejectViewOptionsWhenParenthesesMissing() {
+    final SqlParseException e = parseError(
+        "CREATE MATERIALIZED VIEW v WITH engine = 'spark' AS SELECT a FROM t");
+
+    assertPos(e.getPos(), 1, 33);
+    assertTrue(e.getMessage().startsWith("Encountered \"engine\" at line 1, column 33.\n"
+        + "Was expecting:\n    \"(\" ..."), e::getMessage);
+  }
+
+  @Test void shouldRejectViewOptionWhenKeyGivenTwice() {
+    final SqlParseException e = parseError(
+        "CREATE MATERIALIZED VIEW v WITH (engine = 'a', 'engine' = 'b') AS SELECT a FROM t");
+
+    assertEquals("Option 'engine' is given more than once", e.getMessage());
+    assertPos(e.getPos(), 1, 48);
   }
 
   @Test void shouldParseDropMaterializedViewWhenIfExistsGiven() throws Exception {
@@ -613,6 +680,8 @@ class FreshetSqlParserTest {
   @ParameterizedTest
   @ValueSource(strings = {
       "CREATE OR REPLACE STREAM IF NOT EXISTS s (a INT, WATERMARK FOR a AS a - 1) WITH (k = 'v')",
+      "CREATE OR REPLACE MATERIALIZED VIEW IF NOT EXISTS v (x) WITH (k = 'v') AS SELECT a FROM t",
+      "CREATE MATERIALIZED VIEW v AS SELECT a FROM t EMIT APPEND",
       "DROP STREAM IF EXISTS s",
       "SELECT a FROM t EMIT APPEND",
       "SHOW QUERIES",
@@ -632,6 +701,8 @@ class FreshetSqlParserTest {
   @ParameterizedTest
   @ValueSource(strings = {
       "CREATE STREAM s (a INT, WATERMARK FOR a AS a - 1) WITH (k = 'v')",
+      "CREATE MATERIALIZED VIEW v (x) WITH (k = 'v') AS SELECT a FROM t",
+      "CREATE MATERIALIZED VIEW v AS SELECT a FROM t",
       "SELECT a FROM t EMIT APPEND",
       "SHOW QUERIES",
       "STOP QUERY 7",

@@ -1,0 +1,72 @@
+package dev.freshet.engine;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.planner.errors.SqlState;
+import dev.freshet.sql.parser.SqlCreateFreshetMaterializedView;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
+
+/**
+ * The options of a {@code CREATE MATERIALIZED VIEW ... WITH (...)}, checked before the view is
+ * planned: for now only {@code engine}, the engine its query runs on.
+ *
+ * <pre>{@code
+ * // CREATE MATERIALIZED VIEW v WITH ('engine' = 'Spark') AS SELECT ...
+ * ViewOptions.of(create, engine.viewEngines()).engine();   // "spark"
+ * }</pre>
+ *
+ * @param engine the engine's name, lower case: the view's own, or else the engines' default
+ */
+record ViewOptions(String engine) {
+  /** The option naming the engine; keys are matched ignoring case, as SQL's words are. */
+  static final String ENGINE = "engine";
+  /** Every option a view knows, as listed in errors. */
+  static final List<String> KNOWN = List.of(ENGINE);
+  /** An engine's name: the runner is looked up by it, so it is a plain word. */
+  private static final Pattern ENGINE_NAME = Pattern.compile("[A-Za-z0-9-]+");
+
+  ViewOptions {
+    requireNonNull(engine, "engine");
+  }
+
+  /**
+   * The options of {@code create}, the engine defaulting to {@code defaults.defaultEngine()}.
+   *
+   * @throws SQLException (42000) for an unknown option, one given twice, or an engine name that
+   *     is empty or not made of letters, digits and '-'
+   */
+  static ViewOptions of(SqlCreateMaterializedView create, ViewEngines defaults)
+      throws SQLException {
+    String view = StreamDdl.simpleName(create.name);
+    Map<String, String> options = create instanceof SqlCreateFreshetMaterializedView freshet
+        ? freshet.options() : Map.of();
+    String engine = null;
+    for (Map.Entry<String, String> option : options.entrySet()) {
+      String key = option.getKey().toLowerCase(Locale.ROOT);
+      if (!KNOWN.contains(key)) {
+        throw Errors.of(SqlState.SYNTAX_ERROR, "Unknown option '" + option.getKey()
+            + "' of materialized view " + view + ". Valid options: " + String.join(", ", KNOWN));
+      }
+      if (engine != null) {
+        // The parser's check of repeated keys is exact; 'engine' and ENGINE are one option here.
+        throw Errors.of(SqlState.SYNTAX_ERROR, "Option '" + ENGINE + "' of materialized view "
+            + view + " is given more than once. Give it once");
+      }
+      engine = option.getValue();
+      if (!ENGINE_NAME.matcher(engine).matches()) {
+        throw Errors.of(SqlState.SYNTAX_ERROR, "Option '" + ENGINE + "' of materialized view "
+            + view + " is '" + engine + "', but must be an engine's name, made of letters,"
+            + " digits and '-', such as 'freshet' or 'spark'. Leave it out to run the view on '"
+            + defaults.defaultEngine() + "'");
+      }
+    }
+    return new ViewOptions(engine == null ? defaults.defaultEngine()
+        : engine.toLowerCase(Locale.ROOT));
+  }
+}
