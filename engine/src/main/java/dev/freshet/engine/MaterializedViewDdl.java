@@ -81,10 +81,8 @@ final class MaterializedViewDdl {
       throw Errors.notSupported("CREATE OR REPLACE MATERIALIZED VIEW is not supported"
           + " yet. DROP MATERIALIZED VIEW " + name + ", then CREATE MATERIALIZED VIEW " + name);
     }
-    ViewOptions viewOptions = ViewOptions.of(create, engine.viewEngines());
-    if (!viewOptions.engine().equals(ViewEngines.FRESHET)) {
-      engine.viewRunner(viewOptions.engine());
-    }
+    // Where the view runs: WITH ('engine' = ...), else the engine's default.
+    String runOn = ViewOptions.of(create, engine.viewEngines()).engine();
     // Checked again when the view is added; here so that a taken name is not planned for.
     if (catalog.contains(name) && !(create.ifNotExists && catalog.view(name).isPresent())) {
       throw nameTaken(catalog, name);
@@ -99,8 +97,6 @@ final class MaterializedViewDdl {
       emit = ((SqlEmit) query).mode();
       query = ((SqlEmit) query).query();
     }
-    // Where the view runs: WITH ('engine' = ...), else the engine's default.
-    String runOn = engine.viewEngines().defaultEngine();
     if (!runOn.equals(ViewEngines.FRESHET)) {
       ExternalViewDdl.create(engine, options, create, sql, runOn, query, emit);
       return;
