@@ -149,6 +149,42 @@ final class ExternalViewDdl {
     }
   }
 
+  /**
+   * {@code EXPLAIN PLAN FOR CREATE MATERIALIZED VIEW ... WITH ('engine' = ...)}: the engine's
+   * own plan. Of the view's running query if a view of that name runs the same query there
+   * (what the web UI asks for a view), with the output mode it runs in; else of the query as the
+   * engine would run it, translated but not started.
+   */
+  static String explain(Engine engine, SessionOptions options, SqlCreateMaterializedView create,
+      String runOn, SqlNode query, @Nullable EmitMode emit) throws SQLException {
+    String name = StreamDdl.simpleName(create.name);
+    Optional<ViewTable> existing = engine.catalog().view(name);
+    if (existing.isPresent()
+        && Session.parse(existing.get().sql()) instanceof SqlCreateMaterializedView running
+        && running.query.toString().equals(create.query.toString())) {
+      Optional<String> plan = engine.query(existing.get().queryId())
+          .flatMap(ContinuousQuery::externalPlan);
+      if (plan.isPresent()) {
+        return plan.get();
+      }
+    }
+    ViewRunner runner = engine.viewRunner(runOn);
+    WindowedQuery windowed;
+    try {
+      windowed = engine.planner().planWindowed(query, emit, options.maxWindowsPerRow());
+    } catch (PlanningException e) {
+      throw Errors.toSqlException(e);
+    }
+    boolean keyed = windowed.aggregating() && windowed.outputMode() != OutputMode.APPEND;
+    RunningView prepared = runner.prepare(new ViewJob(name, UUID.randomUUID().toString(),
+        windowed, keyed, Optional.empty(), (batchId, rows) -> { }));
+    try {
+      return prepared.explain();
+    } finally {
+      prepared.stop();
+    }
+  }
+
   /** A view's result and the sink its engine feeds. */
   private record ViewResultAndSink(PublishedResult result, ViewBatchSink sink) {
   }

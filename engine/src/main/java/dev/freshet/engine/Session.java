@@ -514,14 +514,23 @@ public final class Session {
         }
       }
     }
-    if (explicandum instanceof SqlCreateMaterializedView) {
+    SqlCreateMaterializedView view = null;
+    if (explicandum instanceof SqlCreateMaterializedView create) {
       // A view's query is planned exactly like a push query.
-      explicandum = ((SqlCreateMaterializedView) explicandum).query;
+      view = create;
+      explicandum = create.query;
     }
     EmitMode mode = null;
     if (explicandum instanceof SqlEmit) {
       mode = ((SqlEmit) explicandum).mode();
       explicandum = ((SqlEmit) explicandum).query();
+    }
+    if (view != null) {
+      String runOn = ViewOptions.of(view, engine.viewEngines()).engine();
+      if (!runOn.equals(ViewEngines.FRESHET)) {
+        // Another engine plans the state itself: its plan, not Freshet's.
+        return planRow(ExternalViewDdl.explain(engine, options, view, runOn, explicandum, mode));
+      }
     }
     SqlNode query = explicandum;
     EmitMode emit = mode;
