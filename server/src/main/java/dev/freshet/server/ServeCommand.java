@@ -132,7 +132,7 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--spark-conf", paramLabel = "<key=value>",
       description = "A Spark setting of views on Spark, e.g. spark.executor.memory=4g;"
           + " repeatable. Not for secrets: other users of the machine can see a process's"
-          + " arguments (give spark.authenticate.secret.file instead)")
+          + " arguments (see docs/deployment-spark.md, Security)")
   List<String> sparkConf = new ArrayList<>();
 
   @Option(names = "--ui-port",
