@@ -1,6 +1,7 @@
 package dev.freshet.jdbc;
 
 import dev.freshet.engine.Engine;
+import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.options.SessionOption;
 import dev.freshet.planner.errors.SqlState;
@@ -44,6 +45,7 @@ final class EngineRegistry {
    * one; see {@link Engine#serveWebUi}); default off. Read when the engine starts.
    */
   static final String UI_PORT = "uiPort";
+  // Where views run (viewEngine, spark.*): ViewEngineProperties.
   /** Properties that Avatica, DriverManager or pools pass and that Freshet ignores. */
   private static final Set<String> PASSED_THROUGH = Set.of("user", "password", "timeZone",
       "fetch_size", "transparent_reconnection");
@@ -59,12 +61,14 @@ final class EngineRegistry {
   Engine resolve(Map<String, String> info) throws SQLException {
     for (String key : info.keySet()) {
       if (!key.equals(DATA_DIR) && !key.equals(ENGINE) && !key.equals(ENGINE_MEMORY_BUDGET)
-          && !key.equals(UI_PORT) && !PASSED_THROUGH.contains(key)) {
+          && !key.equals(UI_PORT) && !ViewEngineProperties.isOne(key)
+          && !PASSED_THROUGH.contains(key)) {
         throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Unknown connection property '" + key + "'."
             + " Freshet's embedded driver knows " + DATA_DIR + " (the data directory), "
             + ENGINE + " (the name of an in-memory engine), " + ENGINE_MEMORY_BUDGET
-            + " (the memory of all its queries) and " + UI_PORT + " (the port of its web UI),"
-            + " e.g. jdbc:freshet:dataDir=/tmp/freshet");
+            + " (the memory of all its queries), " + UI_PORT + " (the port of its web UI), "
+            + ViewEngineProperties.VIEW_ENGINE + " (where views run: freshet or spark) and"
+            + " spark.* (Spark's settings), e.g. jdbc:freshet:dataDir=/tmp/freshet");
       }
     }
     long budget;
@@ -75,14 +79,16 @@ final class EngineRegistry {
       throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e);
     }
     int uiPort = uiPort(info.get(UI_PORT));
+    ViewEngineProperties views = ViewEngineProperties.of(info);
     String dataDir = info.get(DATA_DIR);
     Optional<Path> path = dataDir == null || dataDir.isBlank() ? Optional.empty()
         : Optional.of(Path.of(dataDir).toAbsolutePath().normalize());
     String name = path.map(p -> "dir:" + p)
         .orElseGet(() -> "mem:" + info.getOrDefault(ENGINE, "default"));
+    Engine resolved;
     try {
-      return engines.compute(name, (key, engine) -> engine == null || engine.isClosed()
-          ? start(key, path, budget, uiPort) : engine);
+      resolved = engines.compute(name, (key, engine) -> engine == null || engine.isClosed()
+          ? start(key, path, budget, uiPort, views.viewEngines()) : engine);
     } catch (UncheckedIOException e) {
       // The engine's message names the directory and what to do (e.g. another engine uses it).
       throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e.getCause());
@@ -90,10 +96,16 @@ final class EngineRegistry {
       // The web UI could not start: no provider, or its port is taken.
       throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e);
     }
+    // Another connection may have started the engine with other view engines: views would not
+    // run where this one expects.
+    views.check(resolved.viewEngines(), path.map(p -> "of data directory " + p)
+        .orElseGet(() -> "'" + info.getOrDefault(ENGINE, "default") + "'"));
+    return resolved;
   }
 
-  private static Engine start(String key, Optional<Path> dataDir, long budget, int uiPort) {
-    Engine engine = new Engine(key, dataDir, budget);
+  private static Engine start(String key, Optional<Path> dataDir, long budget, int uiPort,
+      ViewEngines viewEngines) {
+    Engine engine = new Engine(key, dataDir, budget, viewEngines);
     if (uiPort >= 0) {
       try {
         engine.serveWebUi(uiPort);

@@ -3,6 +3,7 @@ package dev.freshet.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.Engine;
+import dev.freshet.engine.ViewEngines;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.jdbc.FreshetMeta;
 import dev.freshet.server.ui.ConnectorRouter;
@@ -17,12 +18,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
@@ -171,7 +175,11 @@ public final class FreshetServer implements AutoCloseable {
       Optional<Path> keystore, String keystorePassword, Duration fetchTimeout,
       Duration pushIdleTimeout, int maxThreads, int maxPushQueries,
       Duration connectionIdleTimeout, Duration httpIdleTimeout, long maxRequestBytes,
-      int minRequestDataRate, long engineMemoryBudget, int uiPort) {
+      int minRequestDataRate, long engineMemoryBudget, int uiPort, ViewEngines viewEngines) {
+    /** Settings whose values are not shown: Spark's own redaction pattern, by key. */
+    private static final Pattern SECRET_KEY = Pattern.compile(
+        "(?i)secret|password|token|access[.]?key");
+
     @Override public String toString() {
       return "port=" + port + " bind=" + bindAddress + " dataDir=" + dataDir.map(Path::toString)
           .orElse("(memory)") + " authentication=" + authentication + " tls="
@@ -180,7 +188,16 @@ public final class FreshetServer implements AutoCloseable {
           + " connectionIdleTimeout=" + connectionIdleTimeout + " httpIdleTimeout="
           + httpIdleTimeout + " maxRequestBytes=" + maxRequestBytes + " minRequestDataRate="
           + minRequestDataRate + " engineMemoryBudget=" + engineMemoryBudget + " uiPort="
-          + (uiPort < 0 ? "off" : uiPort);
+          + (uiPort < 0 ? "off" : uiPort) + " viewEngine=" + viewEngines.defaultEngine()
+          + (viewEngines.settings().isEmpty() ? "" : " viewEngineSettings=" + shownSettings());
+    }
+
+    /** The view engines' settings, e.g. {@code {spark.master=local[2]}}, secrets hidden. */
+    private String shownSettings() {
+      Map<String, String> shown = new TreeMap<>();
+      viewEngines.settings().forEach((key, value) ->
+          shown.put(key, SECRET_KEY.matcher(key).find() ? "(hidden)" : value));
+      return shown.toString();
     }
   }
 
@@ -210,8 +227,26 @@ public final class FreshetServer implements AutoCloseable {
     private int minRequestDataRate = 16;
     private long engineMemoryBudget = MemoryPool.UNLIMITED;
     private int uiPort = -1;
+    private ViewEngines viewEngines = ViewEngines.DEFAULT;
 
     private Builder() {
+    }
+
+    /**
+     * Where the engine's materialized views run unless their {@code WITH ('engine' = ...)} says
+     * otherwise, and the settings of the other engines (e.g. Spark's master); default every view
+     * on Freshet's own executor. An engine other than {@code freshet} needs its module on the
+     * class path ({@code ./freshet serve --engine spark} adds Spark's).
+     *
+     * <pre>{@code
+     * FreshetServer.builder()
+     *     .viewEngines(new ViewEngines("spark", Map.of("spark.master", "spark://10.0.0.5:7077")))
+     *     .start();
+     * }</pre>
+     */
+    public Builder viewEngines(ViewEngines viewEngines) {
+      this.viewEngines = requireNonNull(viewEngines, "viewEngines");
+      return this;
     }
 
     /**
@@ -414,11 +449,12 @@ public final class FreshetServer implements AutoCloseable {
       Options options = new Options(port, bindAddress, dataDir, authentication, usersFile, role,
           keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads, maxPushQueries,
           connectionIdleTimeout, httpIdleTimeout, maxRequestBytes, minRequestDataRate,
-          engineMemoryBudget, uiPort);
+          engineMemoryBudget, uiPort, viewEngines);
       check(options);
       Engine engine;
       try {
-        engine = new Engine("server", options.dataDir(), options.engineMemoryBudget());
+        engine = new Engine("server", options.dataDir(), options.engineMemoryBudget(),
+            options.viewEngines());
       } catch (java.io.UncheckedIOException e) {
         // The engine's message names the directory and what to do.
         throw new IllegalStateException(e.getMessage(), e);

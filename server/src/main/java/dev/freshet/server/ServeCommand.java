@@ -1,11 +1,14 @@
 package dev.freshet.server;
 
+import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.options.SessionOption;
 import dev.freshet.executor.limits.MemoryPool;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -18,6 +21,8 @@ import picocli.CommandLine.Option;
  * freshet serve --port 8765 --data-dir /var/lib/freshet
  * freshet serve --bind 0.0.0.0 --auth DIGEST --users-file users.properties \
  *     --keystore server.p12      # password from $FRESHET_KEYSTORE_PASSWORD
+ * freshet serve --engine spark --spark-master spark://10.0.0.5:7077 \
+ *     --spark-checkpoint-dir hdfs://nn:8020/freshet --spark-conf spark.executor.memory=4g
  * </pre>
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
@@ -107,6 +112,29 @@ final class ServeCommand implements Callable<Integer> {
           + " SQLSTATE 53200 (default: ${DEFAULT-VALUE})")
   String engineMemoryBudget;
 
+  @Option(names = "--engine", defaultValue = ViewEngines.FRESHET, paramLabel = "<freshet|spark>",
+      description = "Where materialized views run unless their WITH ('engine' = ...) says"
+          + " otherwise: freshet (Freshet's own executor) or spark (Apache Spark Structured"
+          + " Streaming; this server is the Spark driver) (default: ${DEFAULT-VALUE})")
+  String engine;
+
+  @Option(names = "--spark-master", paramLabel = "<url>",
+      description = "The Spark master of views on Spark, e.g. spark://host:7077 or"
+          + " k8s://https://host:6443 (default: local[2], in this process)")
+  String sparkMaster;
+
+  @Option(names = "--spark-checkpoint-dir", paramLabel = "<dir>",
+      description = "Where views on Spark keep Spark's checkpoints; on a cluster, storage every"
+          + " executor and this server share, e.g. hdfs://nn:8020/freshet or an NFS mount"
+          + " (default: each view's directory under --data-dir, right for local[...] only)")
+  String sparkCheckpointDir;
+
+  @Option(names = "--spark-conf", paramLabel = "<key=value>",
+      description = "A Spark setting of views on Spark, e.g. spark.executor.memory=4g;"
+          + " repeatable. Not for secrets: other users of the machine can see a process's"
+          + " arguments (see docs/deployment-spark.md, Security)")
+  List<String> sparkConf = new ArrayList<>();
+
   @Option(names = "--ui-port",
       description = "Serve the web UI (/ui/) and Prometheus metrics (/metrics) on this port, behind"
           + " the same --auth and TLS; 0 picks a free one (default: off)")
@@ -130,7 +158,9 @@ final class ServeCommand implements Callable<Integer> {
   @Override public Integer call() throws InterruptedException {
     FreshetServer server;
     try {
-      server = builder().start();
+      FreshetServer.Builder builder = builder();
+      ViewEngineOptions.requireRunner(engine);
+      server = builder.start();
     } catch (IllegalArgumentException | IllegalStateException e) {
       err.println("freshet serve: " + e.getMessage());
       return CANNOT_START;
@@ -151,7 +181,8 @@ final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
-  private FreshetServer.Builder builder() {
+  /** The server the parsed options describe; package-private for tests. */
+  FreshetServer.Builder builder() {
     FreshetServer.Builder builder = FreshetServer.builder()
         .port(port)
         .bindAddress(bind)
@@ -162,7 +193,9 @@ final class ServeCommand implements Callable<Integer> {
         .connectionIdleTimeout(Duration.ofMillis(connectionIdleTimeoutMs))
         .httpIdleTimeout(Duration.ofMillis(httpIdleTimeoutMs))
         .maxRequestBytes(maxRequestBytes)
-        .minRequestDataRate(minRequestDataRate);
+        .minRequestDataRate(minRequestDataRate)
+        .viewEngines(ViewEngineOptions.viewEngines(engine, sparkMaster, sparkCheckpointDir,
+            sparkConf));
     long budget;
     try {
       budget = SessionOption.bytes("--engine-memory-budget", engineMemoryBudget);
