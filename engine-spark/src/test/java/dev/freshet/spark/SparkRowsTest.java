@@ -125,8 +125,8 @@ class SparkRowsTest {
         DataTypes.createStructField("dt", DataTypes.DateType, true),
         DataTypes.createStructField("ts", DataTypes.TimestampType, true))));
     TimeZone zone = TimeZone.getDefault();
-    // East of UTC, a date's midnight is the day before in UTC.
-    TimeZone.setDefault(TimeZone.getTimeZone("Pacific/Kiritimati"));
+    // East of UTC (+09:00 in 1969 too), a date's midnight is the day before in UTC.
+    TimeZone.setDefault(TimeZone.getTimeZone("Asia/Tokyo"));
     try {
       // As Spark's deserializer makes them from its days and microseconds.
       Row row = RowFactory.create(DateTimeUtils.toJavaDate(-165),
