@@ -96,11 +96,6 @@ public final class SparkRows {
         + type.simpleString() + ", which no Freshet type translates to");
   }
 
-  /** The number of columns of a row. */
-  public int width() {
-    return conversions.length;
-  }
-
   /** {@code row}'s values as Freshet's, in a new array. */
   public Object[] convert(Row row) {
     if (row.length() != conversions.length) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.sql.parser.EmitMode;
+import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -109,6 +110,17 @@ class SparkKeyedTest {
         () -> bench.translate("SELECT STREAM user_id FROM clicks WHERE amount > 1",
             EmitMode.APPEND, true));
     assertTrue(e.getMessage().startsWith("Keyed rows are an aggregation's"), e::getMessage);
+  }
+
+  @Test void shouldRefuseAnOperatorSparkDoesNotRunOnTheWayToTheAggregateAsWhenNotKeyed() {
+    // Not "no aggregate" (the engine's mistake) but the query's: the error the user sees.
+    SQLException e = assertThrows(SQLException.class, () -> bench.translate("SELECT STREAM"
+        + " user_id, amount FROM (SELECT user_id, amount, ROW_NUMBER() OVER (PARTITION BY"
+        + " user_id ORDER BY amount DESC) AS r FROM clicks) WHERE r <= 2", EmitMode.UPDATE,
+        true));
+    assertEquals("0A000", e.getSQLState(), e::getMessage);
+    assertTrue(e.getMessage().startsWith("A top-N (ROW_NUMBER() ... <= n) is not yet on Spark"),
+        e::getMessage);
   }
 
   /** Every row the batches delivered, in Freshet's values, in a stable order. */
