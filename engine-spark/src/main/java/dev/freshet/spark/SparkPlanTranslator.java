@@ -1,5 +1,6 @@
 package dev.freshet.spark;
 
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
@@ -12,10 +13,12 @@ import dev.freshet.planner.rel.StreamDeduplicate;
 import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.planner.rel.TimeWindow;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -51,6 +54,11 @@ import org.apache.spark.sql.functions;
  * the plan before Freshet's stateful rules.
  */
 public final class SparkPlanTranslator {
+  /** The name of a keyed result's column that says whether the group is in the view. */
+  public static final String ADMITTED = "_ADMITTED";
+  /** The prefix of a keyed result's key columns' names, then the key's position. */
+  public static final String KEY = "_KEY";
+
   private final Map<String, Dataset<Row>> sources;
   private int names;
 
@@ -64,14 +72,85 @@ public final class SparkPlanTranslator {
 
   /** The query as a Spark streaming Dataset with the query's column names and types. */
   public SparkQuery translate(WindowedQuery query) throws SQLException {
+    return translate(query, false);
+  }
+
+  /**
+   * The query as a Spark streaming Dataset with the query's column names and types, then, if
+   * {@code keyed}, the rows a view upserts by group: the top aggregate's group key (one column
+   * per key of its group set, in order, each of the key's type; a window's start and end are
+   * TIMESTAMP columns as the query groups by them) and a BOOLEAN column, {@value #ADMITTED},
+   * true iff every filter above the aggregate (HAVING) holds, NULL counting as false. Those
+   * filters then drop no rows: in UPDATE mode a group that stops passing HAVING must reach the
+   * view, which deletes its row.
+   *
+   * <pre>{@code
+   * // SELECT COUNT(*) AS n FROM s GROUP BY k HAVING SUM(v) > 5: rows [n, k, admitted]
+   * SparkQuery q = translator.translate(plan, true);   // q.keyColumns() == 1
+   * }</pre>
+   *
+   * @throws IllegalArgumentException if keyed and the query does not aggregate under its
+   *     projections and filters (only an aggregation has keyed rows)
+   */
+  public SparkQuery translate(WindowedQuery query, boolean keyed) throws SQLException {
+    if (keyed) {
+      return keyed(query);
+    }
     Frame frame = translate(query.rel());
+    return new SparkQuery(frame.dataset().select(resultColumns(query, frame, List.of())),
+        query.outputMode());
+  }
+
+  private SparkQuery keyed(WindowedQuery query) throws SQLException {
+    // The projections and filters above the top aggregate, the lowest first.
+    ArrayDeque<RelNode> above = new ArrayDeque<>();
+    RelNode rel = query.rel();
+    while (rel instanceof Project || rel instanceof Filter) {
+      above.push(rel);
+      rel = rel.getInput(0);
+    }
+    if (!(rel instanceof Aggregate aggregate)) {
+      if (!(rel instanceof TableScan || rel instanceof EventTimeWatermark
+          || rel instanceof TimeWindow)) {
+        throw SparkErrors.notYetOnSpark(describe(rel));
+      }
+      throw new IllegalArgumentException("Keyed rows are an aggregation's, and the query does"
+          + " not aggregate under its projections and filters: " + RelOptUtil.toString(query.rel()));
+    }
+    Frame frame = aggregate(aggregate, translate(aggregate.getInput()));
+    // The aggregate's first columns are its group key; the frames above compose columns over
+    // the same Dataset, so these stay valid up to the result.
+    List<Column> keys = new ArrayList<>();
+    for (RelDataTypeField key : aggregate.getRowType().getFieldList()
+        .subList(0, aggregate.getGroupCount())) {
+      keys.add(frame.columns().get(key.getIndex()).cast(SparkTypes.of(key.getType()))
+          .as(KEY + key.getIndex()));
+    }
+    Column admitted = lit(true);
+    for (RelNode node : above) {
+      if (node instanceof Filter filter) {
+        Column condition = columns(filter, frame).translate(filter.getCondition());
+        admitted = admitted.and(coalesce(condition, lit(false)));
+      } else {
+        frame = project((Project) node, frame);
+      }
+    }
+    List<Column> extra = new ArrayList<>(keys);
+    extra.add(admitted.as(ADMITTED));
+    return new SparkQuery(frame.dataset().select(resultColumns(query, frame, extra)),
+        query.outputMode(), true, keys.size());
+  }
+
+  /** The query's columns, named and typed as the query has them, then {@code extra}. */
+  private static Column[] resultColumns(WindowedQuery query, Frame frame, List<Column> extra)
+      throws SQLException {
     List<Column> result = new ArrayList<>();
     for (RelDataTypeField field : query.rowType().getFieldList()) {
       result.add(frame.columns().get(field.getIndex())
           .cast(SparkTypes.of(field.getType())).as(field.getName()));
     }
-    return new SparkQuery(frame.dataset().select(result.toArray(new Column[0])),
-        query.outputMode());
+    result.addAll(extra);
+    return result.toArray(new Column[0]);
   }
 
   private Frame translate(RelNode rel) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.freshet.spark;
 
+import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -34,6 +35,30 @@ public final class SparkSessions {
    * stops it.
    */
   public static SparkSession create(String master) {
+    return create(master, Map.of());
+  }
+
+  /**
+   * {@link #create(String)}, then every entry of {@code conf} whose key starts with
+   * {@code spark.} set on the session (a server's {@code --spark-conf}), over Freshet's settings;
+   * other keys are Freshet's own and left out.
+   *
+   * <pre>{@code
+   * SparkSession spark = SparkSessions.create("local[2]",
+   *     Map.of("spark.sql.shuffle.partitions", "4", "engine", "spark"));   // "engine" left out
+   * }</pre>
+   */
+  public static SparkSession create(String master, Map<String, String> conf) {
+    SparkSession.Builder builder = freshetSettings(master);
+    conf.forEach((key, value) -> {
+      if (key.startsWith("spark.")) {
+        builder.config(key, value);
+      }
+    });
+    return builder.getOrCreate();
+  }
+
+  private static SparkSession.Builder freshetSettings(String master) {
     return SparkSession.builder()
         .master(master)
         .appName("freshet")
@@ -49,7 +74,6 @@ public final class SparkSessions {
         .config("spark.sql.adaptive.enabled", "false")
         // Spark's TimestampType is an instant: in UTC it reads back as the wall-clock TIMESTAMP
         // that Freshet wrote.
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate();
+        .config("spark.sql.session.timeZone", "UTC");
   }
 }

@@ -27,7 +27,8 @@ class SparkBatchFailureTest {
   @Test void shouldFailWithTheSqlStateOfTheErrorWhenABatchDividesByZero() throws Exception {
     try (SparkBench.Running spark = bench.start("SELECT STREAM k, v / (v - 1) AS x FROM events",
         EmitMode.APPEND, "EVENTS")) {
-      assertEquals(List.of(new SparkBench.Batch(0, List.of(List.of("a", 2)))),
+      assertEquals(List.of(new SparkBench.Batch(0, List.of(List.of("a", 2)),
+          List.of(List.of("a", 2)))),
           spark.add(List.<Object[]>of(event(2))));
       SQLException e = assertThrows(SQLException.class,
           () -> spark.add(List.<Object[]>of(event(1))));

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +79,11 @@ final class SparkBench implements AutoCloseable {
 
   /** Plans and translates {@code sql} over fresh MemoryStreams, one per stream of the catalog. */
   Translated translate(String sql, EmitMode emit) throws Exception {
+    return translate(sql, emit, false);
+  }
+
+  /** {@link #translate(String, EmitMode)}, keyed or not ({@link SparkPlanTranslator}). */
+  Translated translate(String sql, EmitMode emit, boolean keyed) throws Exception {
     WindowedQuery plan = plan(sql, emit);
     Map<String, MemoryStream<Row>> streams = new HashMap<>();
     Map<String, Dataset<Row>> sources = new HashMap<>();
@@ -88,12 +94,17 @@ final class SparkBench implements AutoCloseable {
       streams.put(name, stream);
       sources.put(name, stream.toDF());
     }
-    return new Translated(new SparkPlanTranslator(sources).translate(plan), streams);
+    return new Translated(new SparkPlanTranslator(sources).translate(plan, keyed), streams);
   }
 
   /** Translates and starts {@code sql}, reading {@code stream}. */
   Running start(String sql, EmitMode emit, String stream) throws Exception {
-    Translated translated = translate(sql, emit);
+    return start(sql, emit, stream, false);
+  }
+
+  /** Translates, keyed or not, and starts {@code sql}, reading {@code stream}. */
+  Running start(String sql, EmitMode emit, String stream, boolean keyed) throws Exception {
+    Translated translated = translate(sql, emit, keyed);
     return new Running(translated.query(), translated.streams().get(stream),
         checkpoints.resolve("q" + queries++));
   }
@@ -119,9 +130,12 @@ final class SparkBench implements AutoCloseable {
 
     Running(SparkQuery query, MemoryStream<Row> stream, Path checkpoint) throws SQLException {
       this.stream = stream;
+      SparkRows toFreshet = SparkRows.of(query);
       this.query = SparkContinuousQuery.start(query, checkpoint, (batchId, rows) -> {
+        List<List<Object>> freshet = toFreshet.convert(rows).stream().map(Arrays::asList).toList();
         synchronized (delivered) {
-          delivered.add(new Batch(batchId, rows.stream().map(SparkBench::values).toList()));
+          delivered.add(new Batch(batchId, rows.stream().map(SparkBench::values).toList(),
+              freshet));
         }
       });
     }
@@ -168,8 +182,11 @@ final class SparkBench implements AutoCloseable {
     }
   }
 
-  /** One batch's output, each row as its values (timestamps as UTC {@link LocalDateTime}s). */
-  record Batch(long batchId, List<List<Object>> rows) {
+  /**
+   * One batch's output, each row as its values (timestamps as UTC {@link LocalDateTime}s) and
+   * as Freshet's values ({@link SparkRows}).
+   */
+  record Batch(long batchId, List<List<Object>> rows, List<List<Object>> freshetRows) {
   }
 
   static List<Object> values(Row row) {

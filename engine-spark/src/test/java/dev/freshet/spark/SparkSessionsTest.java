@@ -1,0 +1,29 @@
+package dev.freshet.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+
+/** A server's Spark settings ({@code --spark-conf}) reach the session, over Freshet's own. */
+class SparkSessionsTest {
+  @Test void shouldSetEverySparkEntryOverFreshetsSettingsAndLeaveOtherKeysOut() {
+    SparkSession spark = SparkSessions.create(SparkSessions.DEFAULT_MASTER, Map.of(
+        "spark.sql.shuffle.partitions", "3",
+        "spark.sql.streaming.minBatchesToRetain", "7",
+        "engine", "spark"));
+    try {
+      // Freshet sets 2 partitions; the entry wins.
+      assertEquals("3", spark.conf().get("spark.sql.shuffle.partitions"));
+      assertEquals("7", spark.conf().get("spark.sql.streaming.minBatchesToRetain"));
+      assertFalse(spark.sparkContext().getConf().contains("engine"));
+      // Freshet's settings that the entries do not name stay.
+      assertEquals("false", spark.sparkContext().getConf().get("spark.ui.enabled"));
+      assertEquals("UTC", spark.conf().get("spark.sql.session.timeZone"));
+    } finally {
+      spark.stop();
+    }
+  }
+}
