@@ -69,12 +69,22 @@ public final class SparkContinuousQuery
    */
   public static SparkContinuousQuery start(SparkQuery query, Path checkpoint,
       BatchConsumer consumer, String name) throws SQLException {
+    return start(query, checkpoint.toString(), consumer, name);
+  }
+
+  /**
+   * As {@link #start(SparkQuery, Path, BatchConsumer, String)}, with the checkpoint at a location
+   * Spark's Hadoop file systems know ({@code /shared/dir}, {@code hdfs://nn/ckpt/v},
+   * {@code s3a://bucket/ckpt/v}): on a cluster, one that the driver and every executor reach.
+   */
+  public static SparkContinuousQuery start(SparkQuery query, String checkpointLocation,
+      BatchConsumer consumer, String name) throws SQLException {
     requireNonNull(consumer, "consumer");
     VoidFunction2<Dataset<Row>, Long> deliver =
         (batch, batchId) -> consumer.accept(batchId, batch.collectAsList());
     DataStreamWriter<Row> writer = query.result().writeStream()
         .outputMode(query.sparkOutputMode())
-        .option("checkpointLocation", checkpoint.toString())
+        .option("checkpointLocation", checkpointLocation)
         .foreachBatch(deliver);
     if (name != null) {
       writer = writer.queryName(name);

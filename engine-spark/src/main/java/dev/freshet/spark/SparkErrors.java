@@ -43,6 +43,12 @@ final class SparkErrors {
    * Kafka record that is not a row is 22000 with the message that names it.
    */
   static SQLException batchFailed(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException freshet) {
+        // Freshet's own error, e.g. a view's result that could not take the batch.
+        return freshet;
+      }
+    }
     String notARow = recordNotARow(failure);
     if (notARow != null) {
       return Errors.of(SqlState.DATA_EXCEPTION, notARow + ". Fix or remove the record (on Spark"

@@ -1,0 +1,205 @@
+package dev.freshet.spark.view;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.freshet.jdbc.EmbeddedEngines;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Views {@code WITH ('engine' = 'spark')} through the embedded JDBC driver: a push query on the
+ * view delivers each Spark batch with its batch id; readers only ever see whole batches; HAVING
+ * takes a group out; EXPLAIN shows Spark's plan; what Spark cannot run is refused before
+ * anything exists. H2 over the same rows is the oracle.
+ */
+class SparkViewJdbcTest {
+  private static final String STREAM = "CREATE STREAM clicks (user_id VARCHAR, amount BIGINT)"
+      + " WITH (connector = 'memory')";
+  private static final String VIEW_QUERY = "SELECT user_id, COUNT(*) AS n, SUM(amount) AS total"
+      + " FROM clicks GROUP BY user_id";
+
+  private String engine;
+  private Connection connection;
+  private Statement s;
+  private ViewOracle oracle;
+
+  @BeforeEach void connect() throws SQLException {
+    engine = "spark-views-" + UUID.randomUUID();
+    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine);
+    s = connection.createStatement();
+    s.execute(STREAM);
+    oracle = new ViewOracle("CREATE TABLE clicks (batch_id INT, user_id VARCHAR,"
+        + " amount BIGINT)");
+  }
+
+  @AfterEach void close() throws SQLException {
+    // Stops the views' Spark queries: the next test's engine is another.
+    EmbeddedEngines.named(engine).close();
+    connection.close();
+    oracle.close();
+  }
+
+  @AfterAll static void stopSpark() {
+    // The next class may need another master: Spark allows one per JVM.
+    SparkSession.getDefaultSession().foreach(spark -> {
+      spark.stop();
+      return null;
+    });
+  }
+
+  /** Batch {@code b}: five clicks of users {@code u<(b * 3 + j) % 7>}, amounts 10b + j. */
+  private void insertBatch(int b) throws SQLException {
+    StringBuilder values = new StringBuilder();
+    for (int j = 0; j < 5; j++) {
+      String user = "u" + (b * 3 + j) % 7;
+      values.append(j == 0 ? "" : ", ").append("('").append(user).append("', ")
+          .append(10L * b + j).append(")");
+      oracle.execute("INSERT INTO clicks VALUES (" + b + ", '" + user + "', " + (10L * b + j)
+          + ")");
+    }
+    s.executeUpdate("INSERT INTO clicks VALUES " + values);
+  }
+
+  /** The oracle's view after batches {@code 0..b}. */
+  private List<List<Object>> oracleAfter(int b) throws SQLException {
+    return oracle.rows("SELECT user_id, COUNT(*), SUM(amount) FROM clicks WHERE batch_id <= " + b
+        + " GROUP BY user_id ORDER BY user_id");
+  }
+
+  @Test void shouldPushEachBatchWithItsIdAndShowReadersOnlyWholeBatches() throws Exception {
+    s.execute("CREATE MATERIALIZED VIEW totals WITH ('engine' = 'spark') AS " + VIEW_QUERY);
+    List<List<List<Object>>> states = new ArrayList<>();
+    states.add(List.of());
+    for (int b = 0; b < 20; b++) {
+      states.add(oracleAfter(b));
+    }
+    // Oracle rows are computed up front only for their shape: refill as batches are inserted.
+    states.clear();
+    states.add(List.of());
+
+    List<List<List<Object>>> seen = new CopyOnWriteArrayList<>();
+    AtomicBoolean done = new AtomicBoolean();
+    Thread reader = new Thread(() -> {
+      try (Connection c = DriverManager.getConnection(connection.getMetaData().getURL());
+           Statement r = c.createStatement()) {
+        while (!done.get()) {
+          seen.add(ViewOracle.rows(r, "SELECT user_id, n, total FROM totals ORDER BY user_id"));
+        }
+      } catch (SQLException e) {
+        seen.add(List.of(List.of("failed: " + e)));
+      }
+    }, "view-reader");
+    try (Statement push = connection.createStatement();
+         ResultSet changes = push.executeQuery("SELECT STREAM * FROM totals")) {
+      reader.start();
+      List<List<Object>> previous = List.of();
+      for (int b = 0; b < 20; b++) {
+        insertBatch(b);
+        List<List<Object>> expected = oracleAfter(b);
+        states.add(expected);
+        // The groups batch b changed, as the push query must deliver them: batch id b.
+        List<List<Object>> changed = new ArrayList<>(expected);
+        changed.removeAll(previous);
+        List<List<Object>> pushed = readPushed(changes, changed.size(), b);
+        pushed.sort(java.util.Comparator.comparing(r -> (String) r.get(0)));
+        assertEquals(changed, pushed, "batch " + b);
+        assertEquals(expected, ViewOracle.rows(s,
+            "SELECT user_id, n, total FROM totals ORDER BY user_id"), "the view after " + b);
+        previous = expected;
+      }
+    } finally {
+      done.set(true);
+      reader.join();
+    }
+    assertTrue(seen.size() > 20, "the reader read " + seen.size() + " times");
+    int at = 0;
+    for (List<List<Object>> read : seen) {
+      // Each read is the view after some whole batch, never earlier than the one before.
+      int k = states.subList(at, states.size()).indexOf(read);
+      assertTrue(k >= 0, "a read that is no whole batch after " + (at - 1) + ": " + read);
+      at += k;
+    }
+    assertEquals(states.size() - 1, at, "the last read saw the last batch");
+  }
+
+  /**
+   * Reads {@code n} changes of the push query, each of batch {@code batchId}, as [user, n,
+   * total].
+   */
+  private static List<List<Object>> readPushed(ResultSet changes, int n, long batchId) {
+    return assertTimeoutPreemptively(ViewOracle.DEADLINE, () -> {
+      List<List<Object>> rows = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        assertTrue(changes.next(), "the push result ended");
+        assertEquals(batchId, changes.getLong("_BATCH_ID"), "row " + i + " of batch " + batchId);
+        rows.add(ViewOracle.row(changes, 3));
+      }
+      return rows;
+    }, () -> n + " changes of batch " + batchId);
+  }
+
+  @Test void shouldTakeOutAGroupThatHavingNoLongerAdmits() throws Exception {
+    s.execute("CREATE MATERIALIZED VIEW big WITH ('engine' = 'spark') AS SELECT user_id,"
+        + " SUM(amount) AS total FROM clicks GROUP BY user_id HAVING SUM(amount) > 5");
+    s.executeUpdate("INSERT INTO clicks VALUES ('a', 4), ('b', 9)");
+    ViewOracle.await(() -> ViewOracle.rows(s, "SELECT * FROM big ORDER BY 1"),
+        List.of(List.of("b", 9L)), () -> "after the first batch");
+    s.executeUpdate("INSERT INTO clicks VALUES ('a', 4), ('b', -8)");
+    ViewOracle.await(() -> ViewOracle.rows(s, "SELECT * FROM big ORDER BY 1"),
+        List.of(List.of("a", 8L)), () -> "b is out, a is in");
+  }
+
+  @Test void shouldExplainWithSparksPhysicalPlan() throws Exception {
+    String create = "CREATE MATERIALIZED VIEW totals WITH ('engine' = 'spark') AS " + VIEW_QUERY;
+    String before = plan("EXPLAIN PLAN FOR " + create);
+    assertTrue(before.contains("StateStoreRestore") && before.contains("StateStoreSave")
+        && before.contains("runs in update mode"), before);
+    s.execute(create);
+    s.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
+    ViewOracle.await(() -> ViewOracle.rows(s, "SELECT user_id, n FROM totals"),
+        List.of(List.of("a", 1L)), () -> "the first batch");
+    String running = plan("EXPLAIN PLAN FOR " + create);
+    // The running query's last batch: its checkpoint and its output mode.
+    assertTrue(running.contains("StateStoreRestore") && running.contains("StateStoreSave")
+        && running.contains("Update") && !running.contains("<unknown>"), running);
+  }
+
+  private String plan(String explain) throws SQLException {
+    try (ResultSet rs = s.executeQuery(explain)) {
+      assertTrue(rs.next());
+      return rs.getString(1);
+    }
+  }
+
+  @Test void shouldRefuseWhatSparkCannotRunAndLeaveNothing() throws Exception {
+    SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE MATERIALIZED VIEW"
+        + " distinct_amounts WITH ('engine' = 'spark') AS SELECT user_id,"
+        + " COUNT(DISTINCT amount) AS n FROM clicks GROUP BY user_id"));
+    assertEquals("0A000", e.getSQLState(), e.getMessage());
+    assertTrue(e.getMessage().startsWith("COUNT(DISTINCT ...) is not supported on a stream by"
+        + " Spark"), e.getMessage());
+    assertEquals(List.of(), ViewOracle.rows(s, "SELECT name FROM sys.queries"));
+    // The name is free.
+    s.execute("CREATE MATERIALIZED VIEW distinct_amounts WITH ('engine' = 'spark') AS "
+        + VIEW_QUERY);
+    assertEquals(List.of(List.of("DISTINCT_AMOUNTS")),
+        ViewOracle.rows(s, "SELECT name FROM sys.queries"));
+  }
+}
