@@ -56,6 +56,17 @@ final class SparkProgress {
         watermark == null ? Map.of() : Map.of(WATERMARK, watermark), sources(progress), sink);
   }
 
+  /**
+   * {@code p} as the progress of Freshet's query {@code id} named {@code name}: a view's, whose
+   * Spark query has Spark's id and a name unique in the session.
+   */
+  static StreamingQueryProgress asQuery(StreamingQueryProgress p, String id, String name) {
+    return new StreamingQueryProgress(id, name, p.batchId(), p.timestampMs(), p.numInputRows(),
+        p.batchWatermarkMs(), p.durationMs(), p.numOutputRows(), p.numRowsDroppedByError(),
+        p.stateOperators(), p.runId(), p.inputRowsPerSecond(), p.processedRowsPerSecond(),
+        p.eventTime(), p.sources(), p.sink());
+  }
+
   private static List<StateOperatorProgress> stateOperators(
       org.apache.spark.sql.streaming.StreamingQueryProgress progress) {
     List<StateOperatorProgress> operators = new ArrayList<>();

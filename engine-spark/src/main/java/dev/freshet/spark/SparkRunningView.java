@@ -108,7 +108,14 @@ final class SparkRunningView implements RunningView {
 
   @Override public List<StreamingQueryProgress> recentProgress() {
     SparkContinuousQuery q = running;
-    return q == null ? List.of() : q.recentProgress();
+    if (q == null) {
+      return List.of();
+    }
+    List<StreamingQueryProgress> recent = new ArrayList<>();
+    for (StreamingQueryProgress p : q.recentProgress()) {
+      recent.add(SparkProgress.asQuery(p, job.queryId(), job.view()));
+    }
+    return recent;
   }
 
   @Override public Optional<StreamingQueryProgress> lastProgress() {

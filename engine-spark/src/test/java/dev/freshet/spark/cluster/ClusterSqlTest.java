@@ -3,12 +3,7 @@ package dev.freshet.spark.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.spark.FreshetSql;
-import dev.freshet.spark.SparkContinuousQuery;
-import dev.freshet.spark.SparkPlanTranslator;
-import dev.freshet.spark.SparkQuery;
-import dev.freshet.spark.SparkSources;
-import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.jdbc.EmbeddedEngines;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,6 +20,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -41,16 +37,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Freshet's SQL on a real standalone cluster (a master and two workers, each a JVM) with this JVM
- * as the driver in client mode: a stream declared with {@code connector = 'kafka'} by Freshet's
- * DDL, {@code SELECT STREAM user_id, COUNT(*) ... GROUP BY user_id} planned by Freshet's planner,
- * translated to Spark and run in UPDATE mode, its batches collected by foreachBatch. The executors
- * read the topic and parse its JSON values; one worker dies mid-run and the counts still end at
- * what H2 computes from the produced records. Beside it, over the same topic, a TUMBLE count
- * with the stream's watermark runs in APPEND mode and emits each closed window once, as H2
- * computes the windows that the last watermark closed.
+ * Freshet's materialized views on a real standalone cluster (a master and two workers, each a
+ * JVM) with this JVM as the driver in client mode, through the embedded JDBC driver of an engine
+ * whose views run on Spark by default ({@code viewEngine=spark}, as {@code freshet serve --engine
+ * spark --spark-master ...}): a stream declared with {@code connector = 'kafka'}, a view
+ * {@code SELECT user_id, COUNT(*) ... GROUP BY user_id} in UPDATE mode whose executors read the
+ * topic and parse its JSON values, and beside it a TUMBLE count with the stream's watermark in
+ * APPEND mode. One worker dies mid-run; the view still ends at what H2 computes from the produced
+ * records, and the windows view holds each window the last watermark closed, once.
  */
-@Timeout(value = 150, unit = TimeUnit.SECONDS)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ClusterSqlTest {
   private static final String TOPIC = "clicks";
   private static final int CHUNK = 20;
@@ -59,8 +55,8 @@ class ClusterSqlTest {
   private static Path dir;
   private static InProcessKafka kafka;
   private static SparkStandaloneCluster cluster;
-  private static SparkSession spark;
-  private static FreshetSql sql;
+  private static Connection connection;
+  private static Statement s;
   private static boolean passed;
 
   private final List<String> produced = new ArrayList<>();
@@ -84,48 +80,44 @@ class ClusterSqlTest {
       kafka = broker.exceptionally(e -> null).join(); // stop() closes it, even if start failed
     }
     broker.join(); // the broker's own failure, if any
-    spark = SparkSession.builder()
-        .appName("ClusterSqlTest")
-        .master(cluster.masterUrl())
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        // As SparkSessions sets them for Freshet's queries.
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.adaptive.enabled", "false")
-        // One executor of one core on each worker.
-        .config("spark.executor.cores", "1")
-        .config("spark.cores.max", "2")
-        .config("spark.executor.memory", "512m")
-        .config("spark.executor.extraClassPath", cluster.executorClassPath())
-        .config("spark.executor.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-        .getOrCreate();
-    // getOrCreate() hands back a session another test class left open in this JVM, whatever
-    // master it runs on.
-    assertEquals(cluster.masterUrl(), spark.sparkContext().master(),
+    assertTrue(SparkSession.getDefaultSession().isEmpty(),
         "another test class left its SparkSession open in this JVM; stop it in @AfterAll");
-    awaitExecutors(2);
-    sql = new FreshetSql();
+    Properties info = new Properties();
+    info.setProperty("dataDir", dir.resolve("freshet").toString());
+    info.setProperty("viewEngine", "spark");
+    info.setProperty("spark.master", cluster.masterUrl());
+    // The cluster's processes all see this machine's disk: a shared location.
+    info.setProperty("spark.checkpoint.dir", dir.resolve("checkpoints").toString());
+    // One executor of one core on each worker.
+    info.setProperty("spark.executor.cores", "1");
+    info.setProperty("spark.cores.max", "2");
+    info.setProperty("spark.executor.memory", "512m");
+    info.setProperty("spark.executor.extraClassPath", cluster.executorClassPath());
+    info.setProperty("spark.executor.extraJavaOptions", "-XX:TieredStopAtLevel=1"
+        + " -XX:+UseSerialGC");
+    connection = DriverManager.getConnection("jdbc:freshet:", info);
+    s = connection.createStatement();
     String topic = " WITH (connector = 'kafka', 'topic' = '" + TOPIC + "',"
         + " 'properties.bootstrap.servers' = '" + kafka.bootstrapServers() + "',"
         + " 'format' = 'json'";
     // Several batches per chunk of produced records.
-    sql.execute("CREATE STREAM clicks (user_id VARCHAR, seq INTEGER, ts TIMESTAMP(3))" + topic
+    s.execute("CREATE STREAM clicks (user_id VARCHAR, seq INTEGER, ts TIMESTAMP(3))" + topic
         + ", 'scan.max-records-per-batch' = '" + CHUNK + "')");
     // No limit per batch: a batch then reads both partitions to their ends, so that no record
     // arrives after one that was produced after it, and none is late by the watermark.
-    sql.execute("CREATE STREAM clicks_at (user_id VARCHAR, seq INTEGER, ts TIMESTAMP(3),"
+    s.execute("CREATE STREAM clicks_at (user_id VARCHAR, seq INTEGER, ts TIMESTAMP(3),"
         + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)" + topic + ")");
   }
 
   @AfterAll static void stop() throws Exception {
-    if (spark != null) {
+    if (connection != null) {
+      EmbeddedEngines.of(dir.resolve("freshet")).close();
+      connection.close();
+    }
+    SparkSession.getDefaultSession().foreach(spark -> {
       spark.stop();
-    }
-    if (sql != null) {
-      sql.close();
-    }
+      return null;
+    });
     List<ProcessHandle> processes = cluster == null ? List.of() : cluster.liveProcesses();
     if (cluster != null) {
       cluster.close();
@@ -142,61 +134,103 @@ class ClusterSqlTest {
     }
   }
 
-  @Test void freshetSqlCountsPerKeyEndAtTheOracleAfterAWorkerDies() throws Exception {
-    CountsCollector collector = new CountsCollector();
-    SparkQuery plan = new SparkPlanTranslator(Map.of("CLICKS",
-        SparkSources.of(spark, sql.stream("CLICKS")).rows())).translate(sql.plan(
-            "SELECT STREAM user_id, COUNT(*) AS n FROM clicks GROUP BY user_id",
-            EmitMode.UPDATE));
-    SparkContinuousQuery query = SparkContinuousQuery.start(plan, dir.resolve("checkpoint"),
-        collector::apply);
-    RowsCollector windows = new RowsCollector();
-    SparkQuery windowed = new SparkPlanTranslator(Map.of("CLICKS_AT",
-        SparkSources.of(spark, sql.stream("CLICKS_AT")).rows())).translate(sql.plan(
-            "SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w, COUNT(*) AS n"
-                + " FROM clicks_at GROUP BY TUMBLE(ts, INTERVAL '10' SECOND)", EmitMode.APPEND));
-    SparkContinuousQuery windowQuery = SparkContinuousQuery.start(windowed,
-        dir.resolve("windows"), windows::apply);
-    try {
-      produce(CHUNK);
-      long batch = collector.awaitBatchAfter(-1, BATCH_DEADLINE);
-      produce(CHUNK);
-      batch = collector.awaitBatchAfter(batch, BATCH_DEADLINE);
+  @Test void viewCountsPerKeyEndAtTheOracleAfterAWorkerDies() throws Exception {
+    // No WITH: the engine runs views on Spark by default.
+    s.execute("CREATE MATERIALIZED VIEW counts AS SELECT user_id, COUNT(*) AS n FROM clicks"
+        + " GROUP BY user_id");
+    s.execute("CREATE MATERIALIZED VIEW windows AS SELECT TUMBLE_START(ts, INTERVAL '10'"
+        + " SECOND) AS w, COUNT(*) AS n FROM clicks_at GROUP BY TUMBLE(ts, INTERVAL '10' SECOND)"
+        + " EMIT APPEND");
+    assertTrue(plan("counts").contains("StateStoreSave"));
+    awaitExecutors(2);
+    produce(CHUNK);
+    long batch = awaitBatchAfter(-1);
+    produce(CHUNK);
+    batch = awaitBatchAfter(batch);
 
-      // A worker and its executor die while records keep coming.
-      long batchAtKill = batch;
-      produce(CHUNK);
-      cluster.killWorker(0);
-      produce(CHUNK);
-      cluster.awaitAliveWorkers(1, BATCH_DEADLINE);
-      awaitExecutors(1);
-      batch = collector.awaitBatchAfter(batch, BATCH_DEADLINE);
-      produce(CHUNK);
+    // A worker and its executor die while records keep coming.
+    long batchAtKill = batch;
+    produce(CHUNK);
+    cluster.killWorker(0);
+    produce(CHUNK);
+    cluster.awaitAliveWorkers(1, BATCH_DEADLINE);
+    awaitExecutors(1);
+    batch = awaitBatchAfter(batch);
+    produce(CHUNK);
 
-      Map<String, Long> expected = oracle(produced);
-      Map<String, Long> counts = collector.await(expected::equals, BATCH_DEADLINE);
-      assertEquals(expected, counts);
-      assertEquals(5 * CHUNK, counts.values().stream().mapToLong(Long::longValue).sum());
-      assertTrue(collector.lastApplied() > batchAtKill + 1,
-          "batches ran after the kill: " + collector.lastApplied());
-      assertTrue(query.sparkQuery().exception().isEmpty(),
-          () -> query.sparkQuery().exception().get().toString());
+    Map<String, Long> expected = oracle(produced);
+    List<List<Object>> expectedRows = new ArrayList<>();
+    new java.util.TreeMap<>(expected).forEach((user, n) -> expectedRows.add(List.of(user, n)));
+    await("SELECT user_id, n FROM counts ORDER BY user_id", expectedRows);
+    assertEquals(5 * CHUNK, expected.values().stream().mapToLong(Long::longValue).sum());
+    assertTrue(lastBatchId("COUNTS") > batchAtKill + 1, "batches ran after the kill");
 
-      // Chunk c is window [10c, 10c + 10) s; the last chunk's watermark closed chunks 0 to 2.
-      List<List<Object>> closed = closedWindows(produced.size());
-      assertEquals(3, closed.size());
-      // A batch that closes two windows emits them in its partitions' order.
-      List<List<Object>> emitted = new ArrayList<>(
-          windows.await(rows -> rows.size() >= closed.size(), BATCH_DEADLINE));
-      emitted.sort(Comparator.comparing(row -> (LocalDateTime) row.get(0)));
-      assertEquals(closed, emitted);
-      assertTrue(windowQuery.sparkQuery().exception().isEmpty(),
-          () -> windowQuery.sparkQuery().exception().get().toString());
-      passed = true;
-    } finally {
-      query.close();
-      windowQuery.close();
+    // Chunk c is window [10c, 10c + 10) s; the last chunk's watermark closed chunks 0 to 2.
+    List<List<Object>> closed = closedWindows(produced.size());
+    assertEquals(3, closed.size());
+    await("SELECT w, n FROM windows ORDER BY w", closed);
+    assertEquals(List.of(List.of("COUNTS", "ACTIVE"), List.of("WINDOWS", "ACTIVE")),
+        rows("SELECT name, status FROM sys.queries ORDER BY name"));
+    passed = true;
+  }
+
+  private static String plan(String view) throws Exception {
+    String sql = (String) rows("SELECT query_text FROM sys.queries WHERE name = '"
+        + view.toUpperCase() + "'").get(0).get(0);
+    return (String) rows("EXPLAIN PLAN FOR " + sql).get(0).get(0);
+  }
+
+  /** Waits until the view's query ran a batch after {@code batch}; returns its id. */
+  private static long awaitBatchAfter(long batch) throws Exception {
+    Instant deadline = Instant.now().plus(BATCH_DEADLINE);
+    while (Instant.now().isBefore(deadline)) {
+      long last = lastBatchId("COUNTS");
+      if (last > batch) {
+        return last;
+      }
+      LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
     }
+    throw new AssertionError("no batch after " + batch + " within " + BATCH_DEADLINE + ": "
+        + rows("SELECT name, status, last_error FROM sys.queries"));
+  }
+
+  private static long lastBatchId(String view) throws Exception {
+    return ((Number) rows("SELECT last_batch_id FROM sys.queries WHERE name = '" + view + "'")
+        .get(0).get(0)).longValue();
+  }
+
+  /** Waits until {@code sql} gives {@code expected}, or fails with what it gave last. */
+  private static void await(String sql, List<List<Object>> expected) throws Exception {
+    Instant deadline = Instant.now().plus(BATCH_DEADLINE);
+    List<List<Object>> last = List.of();
+    while (Instant.now().isBefore(deadline)) {
+      last = rows(sql);
+      if (last.equals(expected)) {
+        return;
+      }
+      LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
+    }
+    assertEquals(expected, last, sql + "; queries: "
+        + rows("SELECT name, status, last_error FROM sys.queries"));
+  }
+
+  /** The rows of {@code sql}: integral numbers as longs, timestamps as UTC LocalDateTimes. */
+  private static List<List<Object>> rows(String sql) throws Exception {
+    List<List<Object>> rows = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery(sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      while (rs.next()) {
+        List<Object> row = new ArrayList<>();
+        for (int c = 1; c <= columns; c++) {
+          Object v = rs.getObject(c);
+          row.add(v instanceof Integer i ? (Object) i.longValue()
+              : v instanceof java.sql.Timestamp t
+                  ? LocalDateTime.ofInstant(t.toInstant(), ZoneOffset.UTC) : v);
+        }
+        rows.add(row);
+      }
+    }
+    return rows;
   }
 
   /**
@@ -276,7 +310,8 @@ class ClusterSqlTest {
     Instant deadline = Instant.now().plus(BATCH_DEADLINE);
     int executors = -1;
     while (Instant.now().isBefore(deadline)) {
-      SparkExecutorInfo[] infos = spark.sparkContext().statusTracker().getExecutorInfos();
+      SparkExecutorInfo[] infos = SparkSession.getDefaultSession().get().sparkContext()
+          .statusTracker().getExecutorInfos();
       executors = Math.max(0, infos.length - 1); // the driver is one of them, once registered
       if (executors == count) {
         return;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.jdbc.EmbeddedEngines;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -42,7 +43,7 @@ class SparkViewJdbcTest {
 
   @BeforeEach void connect() throws SQLException {
     engine = "spark-views-" + UUID.randomUUID();
-    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine);
+    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine + ";timeZone=UTC");
     s = connection.createStatement();
     s.execute(STREAM);
     oracle = new ViewOracle("CREATE TABLE clicks (batch_id INT, user_id VARCHAR,"
@@ -153,6 +154,66 @@ class SparkViewJdbcTest {
       }
       return rows;
     }, () -> n + " changes of batch " + batchId);
+  }
+
+  @Test void shouldCloseAWindowOnceWhenTheWatermarkPassesItsEndAndCountALateRow()
+      throws Exception {
+    s.execute("CREATE STREAM events (k VARCHAR, ts TIMESTAMP(3),"
+        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH (connector = 'memory')");
+    s.execute("CREATE MATERIALIZED VIEW per10s WITH ('engine' = 'spark') AS SELECT"
+        + " TUMBLE_START(ts, INTERVAL '10' SECOND) AS w, COUNT(*) AS n FROM events"
+        + " GROUP BY TUMBLE(ts, INTERVAL '10' SECOND) EMIT APPEND");
+    try (Statement push = connection.createStatement();
+         ResultSet windows = push.executeQuery("SELECT STREAM * FROM per10s")) {
+      insertEvent("00:00:01.000");
+      // Watermark 14.999 - 5 = 9.999 s: [0, 10) may still get rows.
+      insertEvent("00:00:14.999");
+      assertEquals(List.of(), ViewOracle.rows(s, "SELECT * FROM per10s"));
+      // Watermark 10 s: [0, 10) is final, emitted once.
+      insertEvent("00:00:15.000");
+      assertEquals(List.of(List.of("1970-01-01T00:00", 1L)), readRows(windows, 1));
+      assertEquals(0L, droppedByWatermark());
+      // 2 s is in [0, 10), closed: late, dropped and counted.
+      insertEvent("00:00:02.000");
+      assertEquals(1L, droppedByWatermark());
+      assertEquals(List.of(List.of("1970-01-01T00:00", 1L)),
+          ViewOracle.rows(s, "SELECT * FROM per10s"));
+      // Watermark 25 s: [10, 20) with its two rows, the first window not again.
+      insertEvent("00:00:30.000");
+      assertEquals(List.of(List.of("1970-01-01T00:00:10", 2L)), readRows(windows, 1));
+      assertEquals(List.of(List.of("1970-01-01T00:00", 1L),
+          List.of("1970-01-01T00:00:10", 2L)), ViewOracle.rows(s, "SELECT * FROM per10s"
+          + " ORDER BY w"));
+    }
+  }
+
+  private void insertEvent(String time) throws Exception {
+    s.executeUpdate("INSERT INTO events VALUES ('a', TIMESTAMP '1970-01-01 " + time + "')");
+    awaitIdle();
+  }
+
+  private void awaitIdle() throws Exception {
+    for (ContinuousQuery q : EmbeddedEngines.named(engine).continuousQueries()) {
+      assertTrue(q.processAllAvailable(ViewOracle.DEADLINE), q.name() + " " + q.status());
+    }
+  }
+
+  /** Rows the view's query dropped as late, over its batches, as sys.query_progress has them. */
+  private long droppedByWatermark() throws SQLException {
+    return ((Number) ViewOracle.rows(s, "SELECT COALESCE(SUM(rows_dropped_by_watermark), 0)"
+        + " FROM sys.query_progress WHERE name = 'PER10S'").get(0).get(0)).longValue();
+  }
+
+  /** The next {@code n} rows of a push query, their data columns only. */
+  private static List<List<Object>> readRows(ResultSet rs, int n) {
+    return assertTimeoutPreemptively(ViewOracle.DEADLINE, () -> {
+      List<List<Object>> rows = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        assertTrue(rs.next(), "the push result ended");
+        rows.add(ViewOracle.row(rs, rs.getMetaData().getColumnCount() - 2));
+      }
+      return rows;
+    }, () -> n + " rows");
   }
 
   @Test void shouldTakeOutAGroupThatHavingNoLongerAdmits() throws Exception {
