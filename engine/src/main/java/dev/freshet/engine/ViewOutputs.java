@@ -1,6 +1,5 @@
 package dev.freshet.engine;
 
-import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.QueryCheckpoints;
@@ -39,7 +38,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
