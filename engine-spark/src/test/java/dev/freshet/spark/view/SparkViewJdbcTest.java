@@ -216,6 +216,28 @@ class SparkViewJdbcTest {
     }, () -> n + " rows");
   }
 
+  @Test void shouldWriteASinkOfASparkViewIntoAnotherDatabase() throws Exception {
+    s.execute("CREATE MATERIALIZED VIEW totals WITH ('engine' = 'spark') AS " + VIEW_QUERY);
+    String target = "jdbc:h2:mem:sink-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    s.execute("CREATE SINK totals_out FROM totals WITH (connector = 'jdbc', 'url' = '" + target
+        + "', 'table-name' = 'totals')");
+    try (Connection h2 = DriverManager.getConnection(target);
+         Statement t = h2.createStatement()) {
+      for (int b = 0; b < 3; b++) {
+        insertBatch(b);
+        int upTo = b;
+        ViewOracle.await(() -> {
+          try {
+            return ViewOracle.rows(t, "SELECT user_id, n, total FROM totals ORDER BY user_id");
+          } catch (SQLException tableNotYetMade) {
+            return List.of();
+          }
+        }, oracleAfter(upTo), () -> "the sink's table after batch " + upTo);
+      }
+    }
+    s.execute("DROP SINK totals_out");
+  }
+
   @Test void shouldTakeOutAGroupThatHavingNoLongerAdmits() throws Exception {
     s.execute("CREATE MATERIALIZED VIEW big WITH ('engine' = 'spark') AS SELECT user_id,"
         + " SUM(amount) AS total FROM clicks GROUP BY user_id HAVING SUM(amount) > 5");
