@@ -10,7 +10,6 @@ import dev.freshet.engine.spi.RunningView;
 import dev.freshet.engine.spi.ViewBatchSink;
 import dev.freshet.engine.spi.ViewJob;
 import dev.freshet.engine.spi.ViewRunner;
-import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.view.AppendViewResult;
 import dev.freshet.engine.view.AppendViewSink;
 import dev.freshet.engine.view.GroupRows;
@@ -66,12 +65,7 @@ final class ExternalViewDdl {
     String name = StreamDdl.simpleName(create.name);
     Catalog catalog = engine.catalog();
     ViewRunner runner = engine.viewRunner(runOn);
-    WindowedQuery windowed;
-    try {
-      windowed = engine.planner().planWindowed(query, emit, options.maxWindowsPerRow());
-    } catch (PlanningException e) {
-      throw Errors.toSqlException(e);
-    }
+    WindowedQuery windowed = planWindowed(engine, options, query, emit);
     RelDataType rowType = MaterializedViewDdl.rename(engine.planner().typeFactory(), name,
         windowed.rowType(), create.columnList);
     boolean keyed = windowed.aggregating() && windowed.outputMode() != OutputMode.APPEND;
@@ -107,17 +101,7 @@ final class ExternalViewDdl {
             windowed.outputMode(), id, sql, sources, opened.result());
         ContinuousQuery continuous = new ContinuousQuery(running, sql, windowed.outputMode(),
             name, stopped -> { });
-        if (!catalog.addView(view)) {
-          throw new IllegalStateException("name " + name
-              + " was taken while the DDL lock was held");
-        }
-        try {
-          engine.catalogStore().record(CatalogStore.Kind.MATERIALIZED_VIEW, name, sql,
-              options.values());
-        } catch (SQLException | RuntimeException e) {
-          catalog.dropView(name);
-          throw e;
-        }
+        MaterializedViewDdl.addAndRecord(engine, options, view);
         engine.register(continuous);
         try {
           continuous.start();
@@ -169,12 +153,7 @@ final class ExternalViewDdl {
       }
     }
     ViewRunner runner = engine.viewRunner(runOn);
-    WindowedQuery windowed;
-    try {
-      windowed = engine.planner().planWindowed(query, emit, options.maxWindowsPerRow());
-    } catch (PlanningException e) {
-      throw Errors.toSqlException(e);
-    }
+    WindowedQuery windowed = planWindowed(engine, options, query, emit);
     boolean keyed = windowed.aggregating() && windowed.outputMode() != OutputMode.APPEND;
     RunningView prepared = runner.prepare(new ViewJob(name, UUID.randomUUID().toString(),
         windowed, keyed, Optional.empty(), (batchId, rows) -> { }));
@@ -182,6 +161,16 @@ final class ExternalViewDdl {
       return prepared.explain();
     } finally {
       prepared.stop();
+    }
+  }
+
+  /** The view's query planned up to its windows, as another engine takes it. */
+  private static WindowedQuery planWindowed(Engine engine, SessionOptions options, SqlNode query,
+      @Nullable EmitMode emit) throws SQLException {
+    try {
+      return engine.planner().planWindowed(query, emit, options.maxWindowsPerRow());
+    } catch (PlanningException e) {
+      throw Errors.toSqlException(e);
     }
   }
 

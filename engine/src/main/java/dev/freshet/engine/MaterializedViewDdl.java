@@ -213,17 +213,7 @@ final class MaterializedViewDdl {
         // MATERIALIZED VIEW unregisters it.
         ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),
             name, stopped -> { });
-        if (!catalog.addView(view)) {
-          throw new IllegalStateException("name " + name
-              + " was taken while the DDL lock was held");
-        }
-        try {
-          engine.catalogStore().record(CatalogStore.Kind.MATERIALIZED_VIEW, name, sql,
-              options.values());
-        } catch (SQLException | RuntimeException e) {
-          catalog.dropView(name);
-          throw e;
-        }
+        addAndRecord(engine, options, view);
         engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
         engine.register(continuous);
         continuous.start();
@@ -234,6 +224,25 @@ final class MaterializedViewDdl {
         // The stores belong to the view until its query runs, which closes them when it stops.
         outputs.closeUnstarted();
       }
+    }
+  }
+
+  /**
+   * Adds {@code view} to the catalog and records it in the catalog store, or neither. Under the
+   * DDL lock, with the view's name checked free.
+   */
+  static void addAndRecord(Engine engine, SessionOptions options, ViewTable view)
+      throws SQLException {
+    if (!engine.catalog().addView(view)) {
+      throw new IllegalStateException("name " + view.name()
+          + " was taken while the DDL lock was held");
+    }
+    try {
+      engine.catalogStore().record(CatalogStore.Kind.MATERIALIZED_VIEW, view.name(), view.sql(),
+          options.values());
+    } catch (SQLException | RuntimeException e) {
+      engine.catalog().dropView(view.name());
+      throw e;
     }
   }
 
