@@ -14,7 +14,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,10 +29,7 @@ class ServerOnSparkTest {
   @TempDir Path dataDir;
 
   @AfterAll static void stopSpark() {
-    SparkSession.getDefaultSession().foreach(spark -> {
-      spark.stop();
-      return null;
-    });
+    ViewOracle.stopSpark();
   }
 
   @Test void shouldRunViewsOnSparkByDefaultAndServeThemOverRemoteJdbc() throws Exception {

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,10 +71,7 @@ class SparkViewDifferentialTest {
   }
 
   @AfterAll static void stopSpark() {
-    SparkSession.getDefaultSession().foreach(spark -> {
-      spark.stop();
-      return null;
-    });
+    ViewOracle.stopSpark();
   }
 
   @Test void shouldKeepTheSameRowsAsFreshetInUpdateWithEveryAggregate() throws Exception {

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,11 +57,7 @@ class SparkViewJdbcTest {
   }
 
   @AfterAll static void stopSpark() {
-    // The next class may need another master: Spark allows one per JVM.
-    SparkSession.getDefaultSession().foreach(spark -> {
-      spark.stop();
-      return null;
-    });
+    ViewOracle.stopSpark();
   }
 
   /** Batch {@code b}: five clicks of users {@code u<(b * 3 + j) % 7>}, amounts 10b + j. */

@@ -17,7 +17,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,10 +32,7 @@ class SparkViewRestartTest {
   @TempDir Path dataDir;
 
   @AfterAll static void stopSpark() {
-    SparkSession.getDefaultSession().foreach(spark -> {
-      spark.stop();
-      return null;
-    });
+    ViewOracle.stopSpark();
   }
 
   private Connection connect() throws SQLException {

@@ -114,6 +114,17 @@ final class ViewOracle implements AutoCloseable {
     T get() throws Exception;
   }
 
+  /**
+   * Stops the JVM's SparkSession, if one runs: the next test class may need another master, and
+   * Spark allows one per JVM.
+   */
+  static void stopSpark() {
+    org.apache.spark.sql.SparkSession.getDefaultSession().foreach(spark -> {
+      spark.stop();
+      return null;
+    });
+  }
+
   @Override public void close() throws SQLException {
     h2.close();
   }
