@@ -91,9 +91,13 @@ final class SparkRunningView implements RunningView {
     return q.status();
   }
 
+  /**
+   * The last batch Spark ran in this run, or, before its first (a restart), the last one the
+   * view applied: the batch its checkpoint resumes after.
+   */
   @Override public long lastBatchId() {
     SparkContinuousQuery q = running;
-    return q == null ? -1 : q.lastBatchId();
+    return Math.max(q == null ? -1 : q.lastBatchId(), job.sink().lastAppliedBatch());
   }
 
   @Override public Optional<Throwable> exception() {

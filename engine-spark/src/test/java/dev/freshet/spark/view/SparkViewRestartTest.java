@@ -96,6 +96,11 @@ class SparkViewRestartTest {
       }
       // A clean restart resumes at the next batch id.
       EmbeddedEngines.of(dataDir).close();
+      try (Connection c = connect(); Statement s = c.createStatement()) {
+        // Before Spark's first batch of this run, the query stands where the view is.
+        assertEquals(List.of(List.of(2L)), ViewOracle.rows(s, "SELECT last_batch_id"
+            + " FROM sys.queries WHERE name = 'TOTALS'"));
+      }
       try (Connection c = connect(); Statement s = c.createStatement();
            Statement push = c.createStatement();
            ResultSet changes = push.executeQuery("SELECT STREAM * FROM totals"

@@ -29,4 +29,12 @@ public interface ViewBatchSink {
    *     engine's checkpoint is not the result's)
    */
   void addBatch(long batchId, List<Object[]> rows) throws SQLException;
+
+  /**
+   * The last batch the view applied, -1 before the first: after a restart, before the engine
+   * has run a batch, where the view's query stands.
+   */
+  default long lastAppliedBatch() {
+    return -1;
+  }
 }

@@ -26,8 +26,12 @@ public final class AppendViewSink implements ViewBatchSink {
     this.result = requireNonNull(result, "result");
   }
 
+  @Override public long lastAppliedBatch() {
+    return result.rows().lastBatch();
+  }
+
   @Override public void addBatch(long batchId, List<Object[]> rows) throws SQLException {
-    if (DeliveredBatches.of(view, batchId, result.rows().lastBatch())
+    if (DeliveredBatches.of(view, batchId, lastAppliedBatch())
         == DeliveredBatches.APPLIED) {
       return;
     }

@@ -55,8 +55,12 @@ public final class UpsertViewSink implements ViewBatchSink {
     this.complete = complete;
   }
 
+  @Override public long lastAppliedBatch() {
+    return store.latestCommittedVersion() - 1;
+  }
+
   @Override public void addBatch(long batchId, List<Object[]> rows) throws SQLException {
-    long lastApplied = store.latestCommittedVersion() - 1;
+    long lastApplied = lastAppliedBatch();
     if (DeliveredBatches.of(view, batchId, lastApplied) == DeliveredBatches.APPLIED) {
       return;
     }
