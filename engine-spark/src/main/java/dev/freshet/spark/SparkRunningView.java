@@ -75,6 +75,10 @@ final class SparkRunningView implements RunningView {
     job.sink().addBatch(batchId, values);
   }
 
+  @Override public String engine() {
+    return SparkViewRunnerProvider.NAME;
+  }
+
   @Override public String id() {
     return job.queryId();
   }

@@ -169,8 +169,9 @@ class ClusterSqlTest {
     List<List<Object>> closed = closedWindows(produced.size());
     assertEquals(3, closed.size());
     await("SELECT w, n FROM windows ORDER BY w", closed);
-    assertEquals(List.of(List.of("COUNTS", "ACTIVE"), List.of("WINDOWS", "ACTIVE")),
-        rows("SELECT name, status FROM sys.queries ORDER BY name"));
+    assertEquals(List.of(List.of("COUNTS", "ACTIVE", "spark"),
+        List.of("WINDOWS", "ACTIVE", "spark")),
+        rows("SELECT name, status, engine FROM sys.queries ORDER BY name"));
     passed = true;
   }
 

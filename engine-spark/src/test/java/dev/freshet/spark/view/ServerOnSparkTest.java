@@ -46,6 +46,8 @@ class ServerOnSparkTest {
           + " GROUP BY user_id";
       s.execute("CREATE MATERIALIZED VIEW on_spark AS " + query);
       s.execute("CREATE MATERIALIZED VIEW on_freshet WITH ('engine' = 'freshet') AS " + query);
+      assertEquals(List.of(List.of("ON_FRESHET", "freshet"), List.of("ON_SPARK", "spark")),
+          ViewOracle.rows(s, "SELECT name, engine FROM sys.queries ORDER BY name"));
       // Spark's physical plan has its HashAggregate around the state store; Freshet's has none.
       assertTrue(plan(s, "CREATE MATERIALIZED VIEW on_spark AS " + query)
           .contains("HashAggregate"));

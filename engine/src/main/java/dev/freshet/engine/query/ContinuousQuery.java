@@ -158,6 +158,12 @@ public final class ContinuousQuery implements StreamingQuery {
     }
   }
 
+  /** Where the query runs: {@code freshet} (Freshet's own executor) or another engine's name. */
+  public String engine() {
+    return execution instanceof dev.freshet.engine.spi.RunningView running ? running.engine()
+        : "freshet";
+  }
+
   /** The engine's own plan of the query, if another engine runs it (e.g. Spark's). */
   public Optional<String> externalPlan() {
     return execution instanceof dev.freshet.engine.spi.RunningView running

@@ -124,6 +124,7 @@ public final class SystemSchema extends AbstractSchema {
         .add("PROCESSED_ROWS_PER_SECOND", SqlTypeName.DOUBLE).nullable(true)
         .add("LAST_ERROR", SqlTypeName.VARCHAR).nullable(true)
         .add("QUERY_TEXT", SqlTypeName.VARCHAR)
+        .add("ENGINE", SqlTypeName.VARCHAR)
         .build();
   }
 
@@ -143,7 +144,7 @@ public final class SystemSchema extends AbstractSchema {
           last.map(p -> sum(p, StateOperatorProgress::numRowsTotal)).orElse(null),
           last.map(StreamingQueryProgress::inputRowsPerSecond).orElse(null),
           last.map(StreamingQueryProgress::processedRowsPerSecond).orElse(null),
-          query.exception().map(Failures::describe).orElse(null), query.sql()});
+          query.exception().map(Failures::describe).orElse(null), query.sql(), query.engine()});
     }
     return rows;
   }

@@ -13,6 +13,9 @@ import dev.freshet.executor.runtime.StreamExecution;
  * }</pre>
  */
 public interface RunningView extends StreamExecution {
+  /** The engine that runs it, as views name it in {@code WITH ('engine' = ...)}. */
+  String engine();
+
   /** The engine's physical plan of the query, as text; what it would run if not started yet. */
   String explain();
 
