@@ -28,8 +28,9 @@ import org.apache.spark.sql.Row;
  * <p>One difference stays, by Spark's design: among one batch's rows of a new key Spark keeps the
  * first its shuffle delivers (the first to arrive, in local mode), where Freshet's own executor
  * keeps the least {@code ORDER BY} value. Spark has no per-batch operator that could pick that row
- * before its deduplication (a streaming aggregation or sort keeps state across batches or is
- * refused), so the difference is documented in docs/sql.md rather than emulated.
+ * before its deduplication (a streaming aggregation keeps state across batches, and Spark
+ * refuses a sort, even {@code sortWithinPartitions}, on a stream), so the difference is
+ * documented in docs/sql.md rather than emulated.
  */
 final class DeduplicationTranslator {
   private DeduplicationTranslator() {
@@ -65,7 +66,9 @@ final class DeduplicationTranslator {
       keys.add(columnNames.get(key));
     }
     if (keys.isEmpty()) {
-      // PARTITION BY nothing: the stream's first row. One constant key says so to Spark.
+      // PARTITION BY nothing: the stream's first row. Spark's streaming deduplication without
+      // keys fails its batch ("expressions for hash of a StatefulOpClusteredDistribution should
+      // not be Nil"), so one constant key stands for them.
       String constant = names.get();
       named.add(lit(0).as(constant));
       keys.add(constant);

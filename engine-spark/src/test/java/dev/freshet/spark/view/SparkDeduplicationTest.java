@@ -27,10 +27,10 @@ import org.junit.jupiter.api.Test;
  * in the end H2's batch query (whose {@code seq} column numbers the rows in arrival order). The
  * forms: arrival order without a watermark ({@code dropDuplicates}), every column as the key,
  * feeding an aggregation (a keyed UPDATE view), ordered by the watermark column
- * ({@code dropDuplicatesWithinWatermark}: late rows dropped, a key forgotten and admitted again)
- * and an event-time key ({@code dropDuplicates} whose state the watermark evicts). Then the one
- * difference, pinned: within one batch Spark keeps a key's first row to arrive, Freshet the least
- * ORDER BY value.
+ * ({@code dropDuplicatesWithinWatermark}: late rows dropped, a key forgotten and admitted again),
+ * also without {@code PARTITION BY}, and an event-time key ({@code dropDuplicates} whose state
+ * the watermark evicts). Then the one difference, pinned: within one batch Spark keeps a key's
+ * first row to arrive, Freshet the least ORDER BY value; and the refusal of a window's rows.
  */
 class SparkDeduplicationTest {
   private static final String CLICKS_COLUMNS = "(user_id, url, amount)";
@@ -118,6 +118,20 @@ class SparkDeduplicationTest {
         "SELECT k, ts, v FROM (SELECT k, ts, v, ROW_NUMBER() OVER (PARTITION BY k ORDER BY ts)"
         + " AS rn FROM events WHERE v NOT IN (80, 90, 95)) WHERE rn = 1"
         + " UNION ALL SELECT k, ts, v FROM events WHERE v IN (80, 90)");
+  }
+
+  @Test void shouldKeepTheStreamsFirstRowUntilTheWatermarkPassesItWithoutPartitionBy()
+      throws Exception {
+    compare("SELECT k, ts, v FROM (SELECT k, ts, v, ROW_NUMBER() OVER (ORDER BY ts) AS rn"
+        + " FROM events) WHERE rn = 1", "events", EVENTS_COLUMNS, List.of(
+            // The first row, a at 1 s, is kept until the watermark reaches 6 s.
+            row("a", 1, 10) + ", " + row("b", 2, 20),
+            // Duplicates of it; the watermark then moves to 7 s.
+            row("c", 4, 30) + ", " + row("d", 12, 40),
+            // e is the first row again, f its duplicate.
+            row("e", 9, 50) + ", " + row("f", 10, 60)),
+        "SELECT k, ts, v FROM (SELECT k, ts, v, ROW_NUMBER() OVER (ORDER BY ts) AS rn"
+        + " FROM events) WHERE rn = 1 UNION ALL SELECT k, ts, v FROM events WHERE v = 50");
   }
 
   @Test void shouldEvictAnEventTimeKeyWhenTheWatermarkPassesIt() throws Exception {
