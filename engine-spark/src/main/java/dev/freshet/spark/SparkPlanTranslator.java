@@ -175,6 +175,9 @@ public final class SparkPlanTranslator {
     if (rel instanceof Aggregate aggregate) {
       return aggregate(aggregate, translate(aggregate.getInput()));
     }
+    if (rel instanceof StreamDeduplicate dedup) {
+      return DeduplicationTranslator.translate(dedup, translate(dedup.getInput()), this::freshName);
+    }
     throw SparkErrors.notYetOnSpark(describe(rel));
   }
 
