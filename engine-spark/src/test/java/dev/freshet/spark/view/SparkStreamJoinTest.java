@@ -1,0 +1,228 @@
+package dev.freshet.spark.view;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.jdbc.EmbeddedEngines;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Joins of two streams as views on Spark ({@code WITH ('engine' = 'spark')}) and on Freshet's own
+ * executor in one engine, fed the same INSERTs one batch at a time, each batch into one of the
+ * two streams: after every batch both views hold exactly the same rows, and in the end H2's batch
+ * query over every row that was not late. Inner with a time range and a residual condition, LEFT
+ * outer whose rows with NULLs come once the watermark passes, a window over a join, and the
+ * refusals.
+ */
+class SparkStreamJoinTest {
+  /**
+   * Each step's stream and rows, event times in seconds. Both watermarks are 5 s behind; the
+   * global one is their minimum (0 until both streams have rows above 5 s), computed at the end
+   * of a batch: 0, 0, 11, 11, 20, 25, 95.
+   */
+  private static final List<String[]> STEPS = List.of(
+      step("impressions", "('a', " + t(1) + "), ('b', " + t(2) + "), ('c', " + t(3) + ")"),
+      step("clicks", "('a', " + t(4) + "), ('b', " + t(20) + ")"),
+      // g at 10 s matches no click: 10 s behind the watermark of step 4, 20 s, it is exactly
+      // at the boundary where Freshet and Spark part (see LAG).
+      step("impressions", "('b', " + t(15) + "), ('d', " + t(16) + "), ('g', " + t(10) + ")"),
+      // c at 5 s is late (at or before the watermark, 11 s): both drop it, though it would
+      // match the impression c at 3 s. a at 12 s is not late and matches nothing.
+      step("clicks", "('a', " + t(12) + "), ('d', " + t(25) + "), ('c', " + t(5) + ")"),
+      step("impressions", "('f', " + t(30) + ")"),
+      step("clicks", "('e', " + t(100) + ")"),
+      step("impressions", "('e', " + t(100) + ")"));
+  /** The step after which the watermark (20 s) first passes b's and c's impressions plus 10 s. */
+  private static final int FIRST_NULLS = 4;
+  /**
+   * Where Spark is one watermark move behind Freshet, by design. Both drop a row from a join's
+   * state once no later row can match it: with the global watermark w, a left row at
+   * {@code its} can match no click once {@code its + 10 s <= w} (later clicks are after w).
+   * Freshet takes that bound exactly ({@code TimeRange.leftStateWatermark}: rows at or before
+   * {@code w - 10 s}); Spark's {@code StreamingJoinHelper.getStateValueWatermark} subtracts 1 ms
+   * from it for an inclusive bound such as BETWEEN's (rows at or before {@code w - 10 s - 1 ms}),
+   * and its join's output watermark ({@code produceOutputWatermark}) is that too. So a row
+   * exactly at the bound leaves Spark's state, with its row with NULLs or the window it closes,
+   * in the next batch that moves the watermark; nothing else differs.
+   */
+  private static final int LAG = FIRST_NULLS;
+  /** H2's rows of both streams, without the late click. */
+  private static final String NOT_LATE = "NOT (c.ad = 'c' AND c.cts = " + t(5) + ")";
+  private static final String ON = " ON i.ad = c.ad AND c.cts BETWEEN i.its AND i.its"
+      + " + INTERVAL '10' SECOND";
+
+  private String engine;
+  private Connection connection;
+  private Statement s;
+  private ViewOracle oracle;
+
+  @BeforeEach void connect() throws SQLException {
+    engine = "spark-join-" + UUID.randomUUID();
+    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine + ";timeZone=UTC");
+    s = connection.createStatement();
+    s.execute("CREATE STREAM impressions (ad VARCHAR, its TIMESTAMP(3),"
+        + " WATERMARK FOR its AS its - INTERVAL '5' SECOND) WITH (connector = 'memory')");
+    s.execute("CREATE STREAM clicks (ad VARCHAR, cts TIMESTAMP(3),"
+        + " WATERMARK FOR cts AS cts - INTERVAL '5' SECOND) WITH (connector = 'memory')");
+    oracle = new ViewOracle("CREATE TABLE impressions (ad VARCHAR, its TIMESTAMP(3))",
+        "CREATE TABLE clicks (ad VARCHAR, cts TIMESTAMP(3))");
+  }
+
+  @AfterEach void close() throws SQLException {
+    EmbeddedEngines.named(engine).close();
+    connection.close();
+    oracle.close();
+  }
+
+  @AfterAll static void stopSpark() {
+    ViewOracle.stopSpark();
+  }
+
+  @Test void shouldJoinWithinTheTimeRangeAsFreshetInAnInnerJoin() throws Exception {
+    // The residual (over both sides, with an interval) leaves out a's click 3 s after the
+    // impression.
+    compare("SELECT i.ad, i.its, c.cts FROM impressions i JOIN clicks c" + ON
+        + " AND c.cts <> i.its + INTERVAL '3' SECOND",
+        "SELECT i.ad, i.its, c.cts FROM impressions i JOIN clicks c" + ON
+        + " AND c.cts <> DATEADD(SECOND, 3, i.its) WHERE " + NOT_LATE, List.of(), step -> { });
+  }
+
+  @Test void shouldEmitTheRowsWithNullsOnceTheWatermarkPassesInALeftJoin() throws Exception {
+    List<Object> bNull = Arrays.asList("b", "1970-01-01T00:00:02", null);
+    List<Object> cNull = Arrays.asList("c", "1970-01-01T00:00:03", null);
+    // g's impression at 10 s is exactly 10 s behind the watermark after step LAG, 20 s.
+    List<Object> gNull = Arrays.asList("g", "1970-01-01T00:00:10", null);
+    compare("SELECT i.ad, i.its, c.cts FROM impressions i LEFT JOIN clicks c" + ON,
+        "SELECT i.ad, i.its, c.cts FROM impressions i LEFT JOIN clicks c" + ON + " AND "
+            + NOT_LATE, List.of(gNull),
+        step -> {
+          List<List<Object>> view = spark();
+          // b's and c's impressions can match no click once the watermark passes 12 s and
+          // 13 s (20 s after step 4), not before: then their rows with NULLs come, once.
+          assertEquals(step >= FIRST_NULLS, view.contains(bNull), "after step " + step + ": "
+              + view);
+          assertEquals(step >= FIRST_NULLS, view.contains(cNull), "after step " + step + ": "
+              + view);
+          assertEquals(view.size(), view.stream().distinct().count(), view::toString);
+        });
+  }
+
+  @Test void shouldCloseAWindowOverAJoinAsFreshetInAppend() throws Exception {
+    // The join's output watermark is the global one 10 s back (its range's widest bound): the
+    // last, 95 s, closes the windows ending by 85 s.
+    compare("SELECT TUMBLE_START(i.its, INTERVAL '10' SECOND) AS w, COUNT(*) AS n"
+        + " FROM impressions i JOIN clicks c" + ON
+        + " GROUP BY TUMBLE(i.its, INTERVAL '10' SECOND) EMIT APPEND",
+        "SELECT DATEADD(SECOND, -MOD(DATEDIFF(SECOND, TIMESTAMP '1970-01-01 00:00:00', i.its),"
+        + " 10), i.its) AS w, COUNT(*) FROM impressions i JOIN clicks c" + ON + " WHERE "
+        + NOT_LATE + " AND i.its < " + t(80) + " GROUP BY w",
+        // The window [0 s, 10 s) closes at output watermark 10 s: Freshet's after step LAG
+        // (20 s - 10 s), Spark's only after the next (its is 20 s - 10 s - 1 ms then).
+        List.of(List.of("1970-01-01T00:00", 1L)), step -> { });
+  }
+
+  @Test void shouldRefuseAnOuterJoinWithoutARangeBeforeSparkAndLeaveNothing() throws Exception {
+    // The planner refuses it before the view reaches Spark, as Spark would when it starts it.
+    SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE MATERIALIZED VIEW"
+        + " unbounded WITH ('engine' = 'spark') AS SELECT i.ad, c.cts FROM impressions i"
+        + " LEFT JOIN clicks c ON i.ad = c.ad"));
+    assertEquals("42KDE", e.getSQLState(), e.getMessage());
+    assertEquals("A LEFT OUTER join of two streams needs a watermark on both streams and a range"
+        + " of event times in its condition that bounds the right side's event time by the"
+        + " left's, because otherwise no row could ever be known to have no match, and its row"
+        + " with NULLs would never be emitted. Declare WATERMARK FOR ts AS ts - INTERVAL '5'"
+        + " SECOND on both streams and bound the times, e.g. ON l.k = r.k AND l.ts BETWEEN"
+        + " r.ts - INTERVAL '10' SECOND AND r.ts + INTERVAL '10' SECOND", e.getMessage());
+    assertEquals(List.of(), ViewOracle.rows(s, "SELECT name FROM sys.queries"));
+  }
+
+  @Test void shouldRefuseAJoinWithoutEqualColumnsBeforeSparkAndLeaveNothing() throws Exception {
+    SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE MATERIALIZED VIEW"
+        + " unkeyed WITH ('engine' = 'spark') AS SELECT i.ad, c.cts FROM impressions i"
+        + " JOIN clicks c ON c.cts BETWEEN i.its AND i.its + INTERVAL '10' SECOND"));
+    assertEquals("0A000", e.getSQLState(), e.getMessage());
+    assertEquals("A join of two streams without an equality of a column of each (ON l.k = r.k)"
+        + " is not supported on a stream by Spark. Add an equality of columns to the join's"
+        + " condition, or run the query on Freshet's own executor", e.getMessage());
+    assertEquals(List.of(), ViewOracle.rows(s, "SELECT name FROM sys.queries"));
+    // Freshet's own executor runs it.
+    s.execute("CREATE MATERIALIZED VIEW unkeyed AS SELECT i.ad, c.cts FROM impressions i"
+        + " JOIN clicks c ON c.cts BETWEEN i.its AND i.its + INTERVAL '10' SECOND");
+    assertEquals(List.of(List.of("UNKEYED")), ViewOracle.rows(s, "SELECT name FROM sys.queries"));
+  }
+
+  /**
+   * Creates {@code query} as view {@code on_freshet} and as view {@code on_spark}, INSERTs each
+   * step's rows (and into H2), waits until both views' queries have run them, compares the
+   * views (after step {@link #LAG}, Spark's must be Freshet's without {@code lagging}) and hands
+   * the step's index to {@code afterStep}; at the end compares the view with {@code h2Sql}.
+   */
+  private void compare(String query, String h2Sql, List<List<Object>> lagging,
+      Consumer<Integer> afterStep) throws Exception {
+    s.execute("CREATE MATERIALIZED VIEW on_freshet AS " + query);
+    s.execute("CREATE MATERIALIZED VIEW on_spark WITH ('engine' = 'spark') AS " + query);
+    for (int step = 0; step < STEPS.size(); step++) {
+      String insert = "INSERT INTO " + STEPS.get(step)[0] + " VALUES " + STEPS.get(step)[1];
+      s.executeUpdate(insert);
+      oracle.execute(insert);
+      awaitIdle();
+      List<List<Object>> onFreshet = sorted(ViewOracle.rows(s, "SELECT * FROM on_freshet"));
+      if (step == LAG) {
+        assertTrue(onFreshet.containsAll(lagging), "Freshet's view after step " + step
+            + " lacks " + lagging + ": " + onFreshet);
+        onFreshet.removeAll(lagging);
+      }
+      assertEquals(onFreshet, spark(), query + ", after step " + step);
+      afterStep.accept(step);
+    }
+    List<List<Object>> expected = sorted(oracle.rows(h2Sql));
+    assertFalse(expected.isEmpty());
+    assertEquals(expected, spark(), "the final view of " + query);
+  }
+
+  private List<List<Object>> spark() {
+    try {
+      return sorted(ViewOracle.rows(s, "SELECT * FROM on_spark"));
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private void awaitIdle() throws Exception {
+    for (ContinuousQuery q : EmbeddedEngines.named(engine).continuousQueries()) {
+      assertTrue(q.processAllAvailable(ViewOracle.DEADLINE), q.name() + " " + q.status()
+          + " " + q.exception().map(Throwable::toString).orElse(""));
+    }
+  }
+
+  private static String[] step(String stream, String rows) {
+    return new String[] {stream, rows};
+  }
+
+  /** The TIMESTAMP literal {@code seconds} after the epoch. */
+  private static String t(int seconds) {
+    return String.format("TIMESTAMP '1970-01-01 00:%02d:%02d'", seconds / 60, seconds % 60);
+  }
+
+  private static List<List<Object>> sorted(List<List<Object>> rows) {
+    List<List<Object>> copy = new ArrayList<>(rows);
+    copy.sort(Comparator.comparing(Object::toString));
+    return copy;
+  }
+}
