@@ -94,47 +94,61 @@ class SparkStreamJoinTest {
     ViewOracle.stopSpark();
   }
 
-  @Test void shouldJoinWithinTheTimeRangeAsFreshetInAnInnerJoin() throws Exception {
-    // The residual (over both sides, with an interval) leaves out a's click 3 s after the
-    // impression.
-    compare("SELECT i.ad, i.its, c.cts FROM impressions i JOIN clicks c" + ON
-        + " AND c.cts <> i.its + INTERVAL '3' SECOND",
-        "SELECT i.ad, i.its, c.cts FROM impressions i JOIN clicks c" + ON
-        + " AND c.cts <> DATEADD(SECOND, 3, i.its) WHERE " + NOT_LATE, List.of(), step -> { });
+  @Test void shouldJoinWithinTheTimeRangeAndCloseWindowsOverTheJoinAsFreshet()
+      throws Exception {
+    compare(step -> { },
+        // The residual (over both sides, with an interval) leaves out a's click 3 s after the
+        // impression.
+        new View("SELECT i.ad, i.its, c.cts FROM impressions i JOIN clicks c" + ON
+            + " AND c.cts <> i.its + INTERVAL '3' SECOND",
+            "SELECT i.ad, i.its, c.cts FROM impressions i JOIN clicks c" + ON
+            + " AND c.cts <> DATEADD(SECOND, 3, i.its) WHERE " + NOT_LATE, List.of()),
+        // The join's output watermark is the global one 10 s back (its range's widest bound):
+        // the last, 95 s, closes the windows ending by 85 s. The window [0 s, 10 s) closes at
+        // output watermark 10 s: Freshet's after step LAG (20 s - 10 s), Spark's only after the
+        // next (its is 20 s - 10 s - 1 ms then).
+        new View("SELECT TUMBLE_START(i.its, INTERVAL '10' SECOND) AS w, COUNT(*) AS n"
+            + " FROM impressions i JOIN clicks c" + ON
+            + " GROUP BY TUMBLE(i.its, INTERVAL '10' SECOND) EMIT APPEND",
+            "SELECT DATEADD(SECOND, -MOD(DATEDIFF(SECOND, TIMESTAMP '1970-01-01 00:00:00',"
+            + " i.its), 10), i.its) AS w, COUNT(*) FROM impressions i JOIN clicks c" + ON
+            + " WHERE " + NOT_LATE + " AND i.its < " + t(80) + " GROUP BY w",
+            List.of(List.of("1970-01-01T00:00", 1L))));
   }
 
-  @Test void shouldEmitTheRowsWithNullsOnceTheWatermarkPassesInALeftJoin() throws Exception {
-    List<Object> bNull = Arrays.asList("b", "1970-01-01T00:00:02", null);
-    List<Object> cNull = Arrays.asList("c", "1970-01-01T00:00:03", null);
+  @Test void shouldEmitTheRowsWithNullsOnceTheWatermarkPassesInLeftAndFullJoins()
+      throws Exception {
+    List<Object> bNull = Arrays.asList("b", "1970-01-01T00:00:02", null, null);
+    List<Object> cNull = Arrays.asList("c", "1970-01-01T00:00:03", null, null);
     // g's impression at 10 s is exactly 10 s behind the watermark after step LAG, 20 s.
-    List<Object> gNull = Arrays.asList("g", "1970-01-01T00:00:10", null);
-    compare("SELECT i.ad, i.its, c.cts FROM impressions i LEFT JOIN clicks c" + ON,
-        "SELECT i.ad, i.its, c.cts FROM impressions i LEFT JOIN clicks c" + ON + " AND "
-            + NOT_LATE, List.of(gNull),
-        step -> {
-          List<List<Object>> view = spark();
+    List<Object> gNull = Arrays.asList("g", "1970-01-01T00:00:10", null, null);
+    // a's click at 12 s matches no impression once the watermark passes 12 s.
+    List<Object> aNull = Arrays.asList(null, null, "a", "1970-01-01T00:00:12");
+    String columns = "SELECT i.ad, i.its, c.ad AS cad, c.cts FROM impressions i ";
+    compare(step -> {
+          List<List<Object>> left = spark(0);
           // b's and c's impressions can match no click once the watermark passes 12 s and
-          // 13 s (20 s after step 4), not before: then their rows with NULLs come, once.
-          assertEquals(step >= FIRST_NULLS, view.contains(bNull), "after step " + step + ": "
-              + view);
-          assertEquals(step >= FIRST_NULLS, view.contains(cNull), "after step " + step + ": "
-              + view);
-          assertEquals(view.size(), view.stream().distinct().count(), view::toString);
-        });
-  }
-
-  @Test void shouldCloseAWindowOverAJoinAsFreshetInAppend() throws Exception {
-    // The join's output watermark is the global one 10 s back (its range's widest bound): the
-    // last, 95 s, closes the windows ending by 85 s.
-    compare("SELECT TUMBLE_START(i.its, INTERVAL '10' SECOND) AS w, COUNT(*) AS n"
-        + " FROM impressions i JOIN clicks c" + ON
-        + " GROUP BY TUMBLE(i.its, INTERVAL '10' SECOND) EMIT APPEND",
-        "SELECT DATEADD(SECOND, -MOD(DATEDIFF(SECOND, TIMESTAMP '1970-01-01 00:00:00', i.its),"
-        + " 10), i.its) AS w, COUNT(*) FROM impressions i JOIN clicks c" + ON + " WHERE "
-        + NOT_LATE + " AND i.its < " + t(80) + " GROUP BY w",
-        // The window [0 s, 10 s) closes at output watermark 10 s: Freshet's after step LAG
-        // (20 s - 10 s), Spark's only after the next (its is 20 s - 10 s - 1 ms then).
-        List.of(List.of("1970-01-01T00:00", 1L)), step -> { });
+          // 13 s (20 s after step FIRST_NULLS), not before: then their rows with NULLs come,
+          // once.
+          assertEquals(step >= FIRST_NULLS, left.contains(bNull), "after step " + step + ": "
+              + left);
+          assertEquals(step >= FIRST_NULLS, left.contains(cNull), "after step " + step + ": "
+              + left);
+          assertEquals(left.size(), left.stream().distinct().count(), left::toString);
+          List<List<Object>> full = spark(1);
+          assertEquals(step >= FIRST_NULLS, full.contains(aNull), "after step " + step + ": "
+              + full);
+          assertEquals(step >= FIRST_NULLS, full.contains(bNull), "after step " + step + ": "
+              + full);
+        },
+        new View(columns + "LEFT JOIN clicks c" + ON,
+            columns + "LEFT JOIN clicks c" + ON + " AND " + NOT_LATE, List.of(gNull)),
+        // H2 has no FULL JOIN: the LEFT JOIN's rows and the clicks that match nothing.
+        new View(columns + "FULL JOIN clicks c" + ON,
+            columns + "LEFT JOIN clicks c" + ON + " AND " + NOT_LATE + " UNION ALL SELECT NULL,"
+            + " NULL, c.ad, c.cts FROM clicks c WHERE " + NOT_LATE + " AND NOT EXISTS (SELECT 1"
+            + " FROM impressions i WHERE i.ad = c.ad AND c.cts BETWEEN i.its AND i.its"
+            + " + INTERVAL '10' SECOND)", List.of(gNull)));
   }
 
   @Test void shouldRefuseAnOuterJoinWithoutARangeBeforeSparkAndLeaveNothing() throws Exception {
@@ -168,37 +182,53 @@ class SparkStreamJoinTest {
   }
 
   /**
-   * Creates {@code query} as view {@code on_freshet} and as view {@code on_spark}, INSERTs each
-   * step's rows (and into H2), waits until both views' queries have run them, compares the
-   * views (after step {@link #LAG}, Spark's must be Freshet's without {@code lagging}) and hands
-   * the step's index to {@code afterStep}; at the end compares the view with {@code h2Sql}.
+   * A view's query, H2's query of its final rows, and the rows of Freshet's view that Spark's
+   * lacks after step {@link #LAG}.
    */
-  private void compare(String query, String h2Sql, List<List<Object>> lagging,
-      Consumer<Integer> afterStep) throws Exception {
-    s.execute("CREATE MATERIALIZED VIEW on_freshet AS " + query);
-    s.execute("CREATE MATERIALIZED VIEW on_spark WITH ('engine' = 'spark') AS " + query);
+  private record View(String query, String h2Sql, List<List<Object>> lagging) {
+  }
+
+  /**
+   * Creates each view's query as view {@code on_freshet_<i>} and as view {@code on_spark_<i>},
+   * INSERTs each step's rows (and into H2), waits until every view's query has run them,
+   * compares the views (after step {@link #LAG}, Spark's must be Freshet's without the view's
+   * {@code lagging}) and hands the step's index to {@code afterStep}; at the end compares the
+   * views on Spark with H2.
+   */
+  private void compare(Consumer<Integer> afterStep, View... views) throws Exception {
+    for (int v = 0; v < views.length; v++) {
+      s.execute("CREATE MATERIALIZED VIEW on_freshet_" + v + " AS " + views[v].query());
+      s.execute("CREATE MATERIALIZED VIEW on_spark_" + v + " WITH ('engine' = 'spark') AS "
+          + views[v].query());
+    }
     for (int step = 0; step < STEPS.size(); step++) {
       String insert = "INSERT INTO " + STEPS.get(step)[0] + " VALUES " + STEPS.get(step)[1];
       s.executeUpdate(insert);
       oracle.execute(insert);
       awaitIdle();
-      List<List<Object>> onFreshet = sorted(ViewOracle.rows(s, "SELECT * FROM on_freshet"));
-      if (step == LAG) {
-        assertTrue(onFreshet.containsAll(lagging), "Freshet's view after step " + step
-            + " lacks " + lagging + ": " + onFreshet);
-        onFreshet.removeAll(lagging);
+      for (int v = 0; v < views.length; v++) {
+        List<List<Object>> onFreshet =
+            sorted(ViewOracle.rows(s, "SELECT * FROM on_freshet_" + v));
+        if (step == LAG) {
+          List<List<Object>> lagging = views[v].lagging();
+          assertTrue(onFreshet.containsAll(lagging), "Freshet's view after step " + step
+              + " lacks " + lagging + ": " + onFreshet);
+          onFreshet.removeAll(lagging);
+        }
+        assertEquals(onFreshet, spark(v), views[v].query() + ", after step " + step);
       }
-      assertEquals(onFreshet, spark(), query + ", after step " + step);
       afterStep.accept(step);
     }
-    List<List<Object>> expected = sorted(oracle.rows(h2Sql));
-    assertFalse(expected.isEmpty());
-    assertEquals(expected, spark(), "the final view of " + query);
+    for (int v = 0; v < views.length; v++) {
+      List<List<Object>> expected = sorted(oracle.rows(views[v].h2Sql()));
+      assertFalse(expected.isEmpty());
+      assertEquals(expected, spark(v), "the final view of " + views[v].query());
+    }
   }
 
-  private List<List<Object>> spark() {
+  private List<List<Object>> spark(int view) {
     try {
-      return sorted(ViewOracle.rows(s, "SELECT * FROM on_spark"));
+      return sorted(ViewOracle.rows(s, "SELECT * FROM on_spark_" + view));
     } catch (SQLException e) {
       throw new AssertionError(e);
     }
