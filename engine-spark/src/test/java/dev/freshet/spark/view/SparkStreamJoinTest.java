@@ -158,6 +158,20 @@ class SparkStreamJoinTest {
             + " + INTERVAL '10' SECOND)", List.of(gNull)));
   }
 
+  @Test void shouldRefuseAJoinOfASideWithTwoEventTimesBeforeSparkAndLeaveNothing()
+      throws Exception {
+    // The first join's rows carry both streams' event times; Spark would fail the first batch.
+    SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE MATERIALIZED VIEW"
+        + " twice WITH ('engine' = 'spark') AS SELECT i.ad, c.cts, d.cts AS again"
+        + " FROM impressions i JOIN clicks c" + ON + " JOIN clicks d ON d.ad = i.ad"
+        + " AND d.cts BETWEEN i.its AND i.its + INTERVAL '5' SECOND"));
+    assertEquals("0A000", e.getSQLState(), e.getMessage());
+    assertEquals("A join of rows with 2 event-time columns (such as another join's) is not yet"
+        + " on Spark: select one event-time column of that side in a subquery, or run the query"
+        + " on Freshet's own executor", e.getMessage());
+    assertEquals(List.of(), ViewOracle.rows(s, "SELECT name FROM sys.queries"));
+  }
+
   @Test void shouldRefuseAnOuterJoinWithoutARangeBeforeSparkAndLeaveNothing() throws Exception {
     // The planner refuses it before the view reaches Spark, as Spark would when it starts it.
     SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE MATERIALIZED VIEW"
