@@ -75,16 +75,16 @@ final class JoinTranslator {
 
   /**
    * {@code frame}'s rows with only its columns, each under a fresh name, which is added to
-   * {@code names} as a column of the joined rows (the two sides' names differ, so a column is
-   * found by name on either side, also when a stream is joined with itself).
+   * {@code joinedColumns} as a column of the joined rows (the two sides' names differ, so a
+   * column is found by name on either side, also when a stream is joined with itself).
    */
   private static Dataset<Row> plain(Frame frame, Supplier<String> freshName,
-      List<Column> names) {
+      List<Column> joinedColumns) {
     Column[] selected = new Column[frame.columns().size()];
     for (int i = 0; i < selected.length; i++) {
       String name = freshName.get();
       selected[i] = frame.columns().get(i).as(name);
-      names.add(col(name));
+      joinedColumns.add(col(name));
     }
     return frame.dataset().select(selected);
   }
