@@ -133,8 +133,8 @@ class SparkStreamJoinTest {
     compare(step -> {
           List<List<Object>> left = spark(0);
           // b's and c's impressions can match no click once the watermark passes 12 s and
-          // 13 s (20 s after step FIRST_NULLS), not before: then their rows with NULLs come,
-          // once.
+          // 13 s (it is 20 s after step FIRST_NULLS, 11 s before): then their rows with NULLs
+          // come, once.
           assertEquals(step >= FIRST_NULLS, left.contains(bNull), "after step " + step + ": "
               + left);
           assertEquals(step >= FIRST_NULLS, left.contains(cNull), "after step " + step + ": "
@@ -150,7 +150,8 @@ class SparkStreamJoinTest {
             columns + "LEFT JOIN clicks c" + ON + " AND " + NOT_LATE, List.of(gNull)),
         new View(columns + "RIGHT JOIN clicks c" + ON,
             columns + "RIGHT JOIN clicks c" + ON + " WHERE " + NOT_LATE, List.of()),
-        // H2 has no FULL JOIN: the LEFT JOIN's rows and the clicks that match nothing.
+        // The FULL join's rows, written for H2 as the LEFT JOIN's and the clicks that match
+        // nothing.
         new View(columns + "FULL JOIN clicks c" + ON,
             columns + "LEFT JOIN clicks c" + ON + " AND " + NOT_LATE + " UNION ALL SELECT NULL,"
             + " NULL, c.ad, c.cts FROM clicks c WHERE " + NOT_LATE + " AND NOT EXISTS (SELECT 1"
