@@ -11,6 +11,7 @@ import dev.freshet.planner.rel.EventTimeWatermark;
 import dev.freshet.planner.rel.SessionWindow;
 import dev.freshet.planner.rel.StreamDeduplicate;
 import dev.freshet.planner.rel.StreamTopN;
+import dev.freshet.planner.rel.StreamingJoin;
 import dev.freshet.planner.rel.TimeWindow;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
@@ -177,6 +178,10 @@ public final class SparkPlanTranslator {
     }
     if (rel instanceof StreamDeduplicate dedup) {
       return DeduplicationTranslator.translate(dedup, translate(dedup.getInput()), this::freshName);
+    }
+    if (rel instanceof StreamingJoin join) {
+      return JoinTranslator.join(join, translate(join.getLeft()), translate(join.getRight()),
+          this::freshName);
     }
     throw SparkErrors.notYetOnSpark(describe(rel));
   }

@@ -45,8 +45,14 @@ class SparkRefusalTest {
           + " (PARTITION BY user_id ORDER BY amount DESC) AS r FROM clicks) WHERE r <= 2"
           + "| UPDATE | A top-N (ROW_NUMBER() ... <= n) is not yet on Spark: run it on Freshet's"
           + " own executor",
-      "SELECT STREAM c.user_id, e.v FROM clicks c JOIN events e ON c.user_id = e.k"
-          + "| APPEND | A join is not yet on Spark: run it on Freshet's own executor",
+      "SELECT STREAM c.user_id, e.v FROM clicks c JOIN events e ON c.amount < e.v"
+          + "| APPEND | A join of two streams without an equality of a column of each (ON l.k ="
+          + " r.k) is not supported on a stream by Spark. Add an equality of columns",
+      "SELECT STREAM e.k, w.n FROM events e JOIN (SELECT k, TUMBLE_END(ts, INTERVAL '10' SECOND)"
+          + " AS we, COUNT(*) AS n FROM events GROUP BY TUMBLE(ts, INTERVAL '10' SECOND), k) w"
+          + " ON e.k = w.k AND e.ts BETWEEN w.we AND w.we + INTERVAL '10' SECOND"
+          + "| APPEND | A join of a windowed aggregation is not yet on Spark: run it on Freshet's"
+          + " own executor",
       "SELECT STREAM k FROM events UNION ALL SELECT STREAM user_id FROM clicks"
           + "| APPEND | UNION, INTERSECT or EXCEPT is not yet on Spark: run it on Freshet's own"
           + " executor",
