@@ -1,0 +1,73 @@
+package dev.freshet.spark;
+
+import dev.freshet.engine.store.LocalTables;
+import dev.freshet.engine.store.ResultDatabase;
+import dev.freshet.engine.table.JdbcReferenceData;
+import dev.freshet.planner.catalog.ReferenceTable;
+import java.sql.SQLException;
+import java.util.Map;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * A reference table as a static Spark Dataset read through Spark's JDBC data source. Spark plans
+ * a stream-static join's static side again for every micro-batch, so each batch reads the table
+ * as it is then, which is Freshet's "the table as it is when the batch starts".
+ *
+ * <pre>{@code
+ * // CREATE TABLE customers (id BIGINT, tier VARCHAR) WITH (connector = 'jdbc', 'url' = ...)
+ * Dataset<Row> customers = SparkTables.read(spark, table);   // SELECT ID, TIER FROM customers
+ * }</pre>
+ *
+ * <p>A {@code connector = 'jdbc'} table is read where it lives: the executors run the SELECT,
+ * so the database and its JDBC driver must be reachable from them. A table of the engine's own
+ * lives in the server's H2 database, which only the server's JVM reaches: in local mode Spark's
+ * executors run in that JVM, and H2 gives them the open database by its URL (a file database
+ * too, with no second lock); on a cluster they cannot reach it, and the join is refused.
+ */
+final class SparkTables {
+  private SparkTables() {
+  }
+
+  /**
+   * The rows of {@code table}, one column per declared column in order, with the names and
+   * types the database gives them (the caller renames and casts).
+   *
+   * @throws SQLException 0A000 for a table of the engine's own when Spark's executors are
+   *     other JVMs
+   */
+  static Dataset<Row> read(SparkSession spark, ReferenceTable table) throws SQLException {
+    if (table.data() instanceof JdbcReferenceData jdbc) {
+      Map<String, String> options = table.options();
+      DataFrameReader reader = jdbc(spark, options.get("url"), jdbc.query());
+      if (options.containsKey("username")) {
+        reader = reader.option("user", options.get("username"));
+      }
+      if (options.containsKey("password")) {
+        reader = reader.option("password", options.get("password"));
+      }
+      return reader.load();
+    }
+    if (table.data() instanceof LocalTables.Table own) {
+      if (!spark.sparkContext().isLocal()) {
+        throw SparkErrors.notYetOnSpark("A join with table " + table.name() + ", kept in the"
+            + " engine's own database, on a Spark cluster (master "
+            + spark.sparkContext().master() + ", whose executors cannot reach the server's"
+            + " H2 database)", "declare the table WITH (connector = 'jdbc', 'url' = ...) on a"
+            + " database the executors reach, or run the view on Freshet's own executor");
+      }
+      return jdbc(spark, own.jdbcUrl(), own.query()).option("user", ResultDatabase.USER)
+          .option("password", "").load();
+    }
+    throw SparkErrors.notYetOnSpark("Reading the table " + table.name() + " ("
+        + table.data().description() + ")");
+  }
+
+  private static DataFrameReader jdbc(SparkSession spark, String url, String query) {
+    // "query", not "dbtable": the same SELECT of the declared columns that Freshet runs, so
+    // that the columns come in declaration order whatever case the database names them in.
+    return spark.read().format("jdbc").option("url", url).option("query", query);
+  }
+}

@@ -1,0 +1,191 @@
+package dev.freshet.spark.view;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.jdbc.EmbeddedEngines;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Stream-table joins of views on Spark (Spark's stream-static join) beside the same views on
+ * Freshet's own executor in one engine, fed the same INSERTs batch by batch: both views hold the
+ * same rows after every batch, and in the end H2's batch join over every row. The table is a
+ * {@code connector = 'jdbc'} table in another database (an H2 database by URL stands in for it)
+ * or a table of the engine's own, which Spark's executors read in local mode. A change to the
+ * table is seen by the next batch only, on both engines: earlier rows are not revised.
+ */
+class SparkTableJoinTest {
+  private static final List<String> ORDERS = List.of(
+      "(10, 1, 5), (11, 2, 3), (12, 9, 4)",
+      "(13, 3, 1), (14, 1, 7)",
+      "(15, NULL, 2), (16, 2, 6), (17, 4, 8)");
+  private static final String CUSTOMERS = "CREATE TABLE customers (id BIGINT PRIMARY KEY,"
+      + " name VARCHAR, tier VARCHAR)";
+  private static final String CUSTOMER_ROWS = "INSERT INTO customers VALUES (1, 'ann', 'gold'),"
+      + " (2, 'bob', 'basic'), (3, 'cy', 'gold'), (4, 'di', NULL)";
+
+  private String engine;
+  private Connection connection;
+  private Statement s;
+  /** The other database, where the JDBC table lives. */
+  private Connection other;
+  private ViewOracle oracle;
+
+  @BeforeEach void connect() throws SQLException {
+    engine = "spark-table-" + UUID.randomUUID();
+    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine + ";timeZone=UTC");
+    s = connection.createStatement();
+    s.execute("CREATE STREAM orders (id BIGINT, customer_id BIGINT, amount INTEGER)"
+        + " WITH (connector = 'memory')");
+    String url = "jdbc:h2:mem:customers-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+    other = DriverManager.getConnection(url, "sa", "");
+    try (Statement o = other.createStatement()) {
+      o.execute(CUSTOMERS);
+      o.execute(CUSTOMER_ROWS);
+    }
+    s.execute("CREATE TABLE customers (id BIGINT, name VARCHAR, tier VARCHAR) WITH (connector"
+        + " = 'jdbc', 'url' = '" + url + "', 'table-name' = 'customers', 'username' = 'sa',"
+        + " 'password' = '')");
+    oracle = new ViewOracle("CREATE TABLE orders (id BIGINT, customer_id BIGINT,"
+        + " amount INTEGER)", CUSTOMERS, CUSTOMER_ROWS);
+  }
+
+  @AfterEach void close() throws SQLException {
+    EmbeddedEngines.named(engine).close();
+    connection.close();
+    try (Statement o = other.createStatement()) {
+      o.execute("SHUTDOWN");
+    }
+    other.close();
+    oracle.close();
+  }
+
+  @AfterAll static void stopSpark() {
+    ViewOracle.stopSpark();
+  }
+
+  @Test void shouldInnerJoinAJdbcTableAsFreshet() throws Exception {
+    // A filter and an expression on each side, a condition beside the key, and the table first.
+    String join = "SELECT o.id, c.name, o.amount * 2 AS twice FROM customers c JOIN orders o"
+        + " ON o.customer_id = c.id AND o.amount > 1 WHERE c.tier <> 'basic'";
+    compare(join, join);
+  }
+
+  @Test void shouldKeepUnmatchedRowsWithNullsAsFreshetInAnOuterJoin() throws Exception {
+    // The table's constant column must be NULL for an order no customer matches.
+    String join = "SELECT o.id, c.tier, c.flag FROM (SELECT id, tier, 1 AS flag FROM customers) c"
+        + " RIGHT JOIN orders o ON o.customer_id = c.id";
+    compare(join, join);
+  }
+
+  @Test void shouldAggregateALeftJoinAsFreshet() throws Exception {
+    String query = "SELECT c.tier, COUNT(*) AS n, SUM(o.amount) AS total FROM orders o"
+        + " LEFT JOIN customers c ON o.customer_id = c.id GROUP BY c.tier";
+    compare(query, query);
+  }
+
+  @Test void shouldSeeAJdbcTableChangeInTheNextBatchOnly() throws Exception {
+    createViews("SELECT c.tier, COUNT(*) AS n FROM orders o LEFT JOIN customers c"
+        + " ON o.customer_id = c.id GROUP BY c.tier");
+    step("(10, 1, 1), (11, 5, 1)", List.of(row("gold", 1), row(null, 1)));
+    // Between two batches: customer 1 moves, customer 5 appears.
+    try (Statement o = other.createStatement()) {
+      assertEquals(1, o.executeUpdate("UPDATE customers SET tier = 'basic' WHERE id = 1"));
+      o.executeUpdate("INSERT INTO customers VALUES (5, 'ed', 'new')");
+    }
+    // The first batch's rows are not revised: its gold and unmatched orders stay counted.
+    step("(12, 1, 1), (13, 5, 1)",
+        List.of(row("basic", 1), row("gold", 1), row("new", 1), row(null, 1)));
+    try (Statement o = other.createStatement()) {
+      assertEquals(1, o.executeUpdate("DELETE FROM customers WHERE id = 5"));
+    }
+    step("(14, 5, 1)", List.of(row("basic", 1), row("gold", 1), row("new", 1), row(null, 2)));
+  }
+
+  @Test void shouldSeeAChangeOfTheEnginesOwnTableInTheNextBatchOnly() throws Exception {
+    s.execute("CREATE TABLE products (id BIGINT PRIMARY KEY, category VARCHAR,"
+        + " price DECIMAL(10, 2))");
+    s.executeUpdate("INSERT INTO products VALUES (1, 'books', 10.0), (2, 'toys', 5.0)");
+    createViews("SELECT p.category, COUNT(*) AS n, SUM(p.price) AS revenue FROM orders o"
+        + " LEFT JOIN products p ON o.customer_id = p.id GROUP BY p.category");
+    step("(10, 1, 1), (11, 3, 1)", List.of(row("books", 1, "10"), row(null, 1, null)));
+    assertEquals(1, s.executeUpdate("UPDATE products SET category = 'comics' WHERE id = 1"));
+    s.executeUpdate("INSERT INTO products VALUES (3, 'games', 20.0)");
+    step("(12, 1, 1), (13, 3, 1)", List.of(row("books", 1, "10"), row("comics", 1, "10"),
+        row("games", 1, "20"), row(null, 1, null)));
+    assertEquals(1, s.executeUpdate("DELETE FROM products WHERE id = 3"));
+    step("(14, 3, 1)", List.of(row("books", 1, "10"), row("comics", 1, "10"),
+        row("games", 1, "20"), row(null, 2, null)));
+  }
+
+  private void createViews(String query) throws SQLException {
+    s.execute("CREATE MATERIALIZED VIEW on_freshet AS " + query);
+    s.execute("CREATE MATERIALIZED VIEW on_spark WITH ('engine' = 'spark') AS " + query);
+  }
+
+  /** INSERTs {@code orders} as one batch; then both views must hold exactly {@code expected}. */
+  private void step(String orders, List<List<Object>> expected) throws Exception {
+    s.executeUpdate("INSERT INTO orders VALUES " + orders);
+    awaitIdle();
+    assertEquals(text(expected), text(ViewOracle.rows(s, "SELECT * FROM on_freshet")),
+        "on Freshet after " + orders);
+    assertEquals(text(expected), text(ViewOracle.rows(s, "SELECT * FROM on_spark")),
+        "on Spark after " + orders);
+  }
+
+  /**
+   * Creates {@code query} on both engines, INSERTs each batch of {@link #ORDERS}, compares the
+   * views after each, and in the end with {@code h2Sql} over every order.
+   */
+  private void compare(String query, String h2Sql) throws Exception {
+    createViews(query);
+    for (String batch : ORDERS) {
+      s.executeUpdate("INSERT INTO orders VALUES " + batch);
+      oracle.execute("INSERT INTO orders VALUES " + batch);
+      awaitIdle();
+      assertEquals(text(ViewOracle.rows(s, "SELECT * FROM on_freshet")),
+          text(ViewOracle.rows(s, "SELECT * FROM on_spark")), query + ", after " + batch);
+    }
+    List<List<Object>> expected = text(oracle.rows(h2Sql));
+    assertFalse(expected.isEmpty());
+    assertEquals(expected, text(ViewOracle.rows(s, "SELECT * FROM on_spark")),
+        "the final view of " + query);
+  }
+
+  private void awaitIdle() throws Exception {
+    for (ContinuousQuery q : EmbeddedEngines.named(engine).continuousQueries()) {
+      assertTrue(q.processAllAvailable(ViewOracle.DEADLINE), q.name() + " " + q.status()
+          + " " + q.exception().map(Throwable::toString).orElse(""));
+    }
+  }
+
+  private static List<Object> row(Object... values) {
+    return Arrays.asList(values);
+  }
+
+  /** Every value as its text (numbers of either engine or H2 alike), rows sorted. */
+  private static List<List<Object>> text(List<List<Object>> rows) {
+    List<List<Object>> result = new ArrayList<>();
+    for (List<Object> row : rows) {
+      List<Object> values = new ArrayList<>();
+      row.forEach(v -> values.add(v == null ? null : v.toString()));
+      result.add(values);
+    }
+    result.sort(Comparator.comparing(Object::toString));
+    return result;
+  }
+}
