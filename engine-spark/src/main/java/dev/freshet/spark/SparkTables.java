@@ -6,6 +6,10 @@ import dev.freshet.engine.table.JdbcReferenceData;
 import dev.freshet.planner.catalog.ReferenceTable;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.StringJoiner;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -32,16 +36,18 @@ final class SparkTables {
   }
 
   /**
-   * The rows of {@code table}, one column per declared column in order, with the names and
-   * types the database gives them (the caller renames and casts).
+   * The rows of {@code table}, one column per column of {@code rowType} (its declared columns)
+   * in order, with the names and types the database gives them, a TIMESTAMP as its text (the
+   * caller renames and casts).
    *
    * @throws SQLException 0A000 for a table of the engine's own when Spark's executors are
    *     other JVMs
    */
-  static Dataset<Row> read(SparkSession spark, ReferenceTable table) throws SQLException {
+  static Dataset<Row> read(SparkSession spark, ReferenceTable table, RelDataType rowType)
+      throws SQLException {
     if (table.data() instanceof JdbcReferenceData jdbc) {
       Map<String, String> options = table.options();
-      DataFrameReader reader = jdbc(spark, options.get("url"), jdbc.query());
+      DataFrameReader reader = jdbc(spark, options.get("url"), jdbc.query(), rowType);
       if (options.containsKey("username")) {
         reader = reader.option("user", options.get("username"));
       }
@@ -58,16 +64,28 @@ final class SparkTables {
             + " H2 database)", "declare the table WITH (connector = 'jdbc', 'url' = ...) on a"
             + " database the executors reach, or run the view on Freshet's own executor");
       }
-      return jdbc(spark, own.jdbcUrl(), own.query()).option("user", ResultDatabase.USER)
+      return jdbc(spark, own.jdbcUrl(), own.query(), rowType).option("user", ResultDatabase.USER)
           .option("password", "").load();
     }
     throw SparkErrors.notYetOnSpark("Reading the table " + table.name() + " ("
         + table.data().description() + ")");
   }
 
-  private static DataFrameReader jdbc(SparkSession spark, String url, String query) {
+  private static DataFrameReader jdbc(SparkSession spark, String url, String query,
+      RelDataType rowType) {
     // "query", not "dbtable": the same SELECT of the declared columns that Freshet runs, so
     // that the columns come in declaration order whatever case the database names them in.
-    return spark.read().format("jdbc").option("url", url).option("query", query);
+    DataFrameReader reader = spark.read().format("jdbc").option("url", url)
+        .option("query", query);
+    // A TIMESTAMP is read as its text, the wall-clock time, which the cast to the declared type
+    // takes as UTC (the session's zone), as Freshet does. Spark would read a java.sql.Timestamp,
+    // which the database's driver makes in the JVM's zone (also with preferTimestampNTZ).
+    StringJoiner asText = new StringJoiner(", ");
+    for (RelDataTypeField field : rowType.getFieldList()) {
+      if (field.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP) {
+        asText.add("`" + field.getName().replace("`", "``") + "` STRING");
+      }
+    }
+    return asText.length() == 0 ? reader : reader.option("customSchema", asText.toString());
   }
 }

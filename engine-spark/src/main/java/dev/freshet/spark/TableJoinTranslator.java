@@ -41,11 +41,12 @@ final class TableJoinTranslator {
 
   /**
    * The scan of {@code table}: its columns under fresh names, in order, cast to the declared
-   * types (a JDBC source types them as the database does).
+   * types (a JDBC source types them as the database does; a TIMESTAMP's text is cast in the
+   * session's zone, UTC).
    */
   static Frame scan(TableScan scan, ReferenceTable table, SparkSession spark,
       Supplier<String> freshName) throws SQLException {
-    Dataset<Row> rows = SparkTables.read(spark, table);
+    Dataset<Row> rows = SparkTables.read(spark, table, scan.getRowType());
     List<RelDataTypeField> fields = scan.getRowType().getFieldList();
     String[] read = rows.columns();
     Column[] renamed = new Column[fields.size()];

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.TimeZone;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -117,19 +118,33 @@ class SparkTableJoinTest {
   }
 
   @Test void shouldSeeAChangeOfTheEnginesOwnTableInTheNextBatchOnly() throws Exception {
-    s.execute("CREATE TABLE products (id BIGINT PRIMARY KEY, category VARCHAR,"
-        + " price DECIMAL(10, 2))");
-    s.executeUpdate("INSERT INTO products VALUES (1, 'books', 10.0), (2, 'toys', 5.0)");
-    createViews("SELECT p.category, COUNT(*) AS n, SUM(p.price) AS revenue FROM orders o"
-        + " LEFT JOIN products p ON o.customer_id = p.id GROUP BY p.category");
-    step("(10, 1, 1), (11, 3, 1)", List.of(row("books", 1, "10"), row(null, 1, null)));
-    assertEquals(1, s.executeUpdate("UPDATE products SET category = 'comics' WHERE id = 1"));
-    s.executeUpdate("INSERT INTO products VALUES (3, 'games', 20.0)");
-    step("(12, 1, 1), (13, 3, 1)", List.of(row("books", 1, "10"), row("comics", 1, "10"),
-        row("games", 1, "20"), row(null, 1, null)));
-    assertEquals(1, s.executeUpdate("DELETE FROM products WHERE id = 3"));
-    step("(14, 3, 1)", List.of(row("books", 1, "10"), row("comics", 1, "10"),
-        row("games", 1, "20"), row(null, 2, null)));
+    // Not UTC: a TIMESTAMP of the table must still be its wall-clock time taken as UTC. H2
+    // caches the JVM's zone, which java.sql.Timestamp values of its JDBC driver are in.
+    TimeZone zone = TimeZone.getDefault();
+    TimeZone.setDefault(TimeZone.getTimeZone("Asia/Tokyo"));
+    org.h2.util.DateTimeUtils.resetCalendar();
+    try {
+      s.execute("CREATE TABLE products (id BIGINT PRIMARY KEY, category VARCHAR,"
+          + " price DECIMAL(10, 2), added TIMESTAMP(3))");
+      s.executeUpdate("INSERT INTO products VALUES (1, 'books', 10.0, TIMESTAMP"
+          + " '2024-01-02 03:04:05'), (2, 'toys', 5.0, NULL)");
+      createViews("SELECT p.category, COUNT(*) AS n, SUM(p.price) AS revenue,"
+          + " MAX(p.added) AS latest FROM orders o LEFT JOIN products p"
+          + " ON o.customer_id = p.id GROUP BY p.category");
+      String added = "2024-01-02T03:04:05";
+      step("(10, 1, 1), (11, 3, 1)", List.of(row("books", 1, "10", added),
+          row(null, 1, null, null)));
+      assertEquals(1, s.executeUpdate("UPDATE products SET category = 'comics' WHERE id = 1"));
+      s.executeUpdate("INSERT INTO products VALUES (3, 'games', 20.0, NULL)");
+      step("(12, 1, 1), (13, 3, 1)", List.of(row("books", 1, "10", added),
+          row("comics", 1, "10", added), row("games", 1, "20", null), row(null, 1, null, null)));
+      assertEquals(1, s.executeUpdate("DELETE FROM products WHERE id = 3"));
+      step("(14, 3, 1)", List.of(row("books", 1, "10", added), row("comics", 1, "10", added),
+          row("games", 1, "20", null), row(null, 2, null, null)));
+    } finally {
+      TimeZone.setDefault(zone);
+      org.h2.util.DateTimeUtils.resetCalendar();
+    }
   }
 
   private void createViews(String query) throws SQLException {
