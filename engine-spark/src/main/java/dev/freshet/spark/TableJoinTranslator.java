@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -46,8 +47,17 @@ final class TableJoinTranslator {
    */
   static Frame scan(TableScan scan, ReferenceTable table, SparkSession spark,
       Supplier<String> freshName) throws SQLException {
-    Dataset<Row> rows = SparkTables.read(spark, table, scan.getRowType());
     List<RelDataTypeField> fields = scan.getRowType().getFieldList();
+    for (RelDataTypeField field : fields) {
+      if (field.getType().getSqlTypeName() == SqlTypeName.TIME) {
+        // SparkTypes has no Spark type for TIME yet; said here with the table and column the
+        // user must change, before connecting to the table.
+        throw SparkErrors.notYetOnSpark("Table " + table.name() + "'s TIME column "
+            + field.getName(), "declare it as a VARCHAR or a TIMESTAMP, or run the view on"
+            + " Freshet's own executor");
+      }
+    }
+    Dataset<Row> rows = SparkTables.read(spark, table, scan.getRowType());
     String[] read = rows.columns();
     Column[] renamed = new Column[fields.size()];
     List<Column> columns = new ArrayList<>();
