@@ -100,6 +100,26 @@ class SparkTableJoinTest {
     compare(query, query);
   }
 
+  @Test void shouldCloseWindowsOfAJoinAsFreshetByTheStreamsWatermark() throws Exception {
+    s.execute("CREATE STREAM visits (customer_id BIGINT, ts TIMESTAMP(3),"
+        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH (connector = 'memory')");
+    oracle.execute("CREATE TABLE visits (customer_id BIGINT, ts TIMESTAMP(3))");
+    // The last batch moves the watermark to 55 s: the windows before 50 s close; the 2 s visit
+    // is late by then (watermark 16 s) and dropped by both.
+    compare("SELECT TUMBLE_START(v.ts, INTERVAL '10' SECOND) AS w, c.tier, COUNT(*) AS n"
+        + " FROM visits v JOIN customers c ON v.customer_id = c.id"
+        + " GROUP BY TUMBLE(v.ts, INTERVAL '10' SECOND), c.tier EMIT APPEND", "visits",
+        List.of("(1, TIMESTAMP '1970-01-01 00:00:01'), (2, TIMESTAMP '1970-01-01 00:00:04'),"
+            + " (3, TIMESTAMP '1970-01-01 00:00:08')",
+            "(1, TIMESTAMP '1970-01-01 00:00:20'), (9, TIMESTAMP '1970-01-01 00:00:21')",
+            "(3, TIMESTAMP '1970-01-01 00:00:02'), (2, TIMESTAMP '1970-01-01 00:00:23')",
+            "(1, TIMESTAMP '1970-01-01 00:01:00')"),
+        "SELECT DATEADD(SECOND, -MOD(DATEDIFF(SECOND, TIMESTAMP '1970-01-01 00:00:00', v.ts),"
+            + " 10), v.ts) AS w, c.tier, COUNT(*) FROM visits v JOIN customers c"
+            + " ON v.customer_id = c.id WHERE v.ts < TIMESTAMP '1970-01-01 00:00:50'"
+            + " AND v.ts <> TIMESTAMP '1970-01-01 00:00:02' GROUP BY w, c.tier");
+  }
+
   @Test void shouldSeeAJdbcTableChangeInTheNextBatchOnly() throws Exception {
     createViews("SELECT c.tier, COUNT(*) AS n FROM orders o LEFT JOIN customers c"
         + " ON o.customer_id = c.id GROUP BY c.tier");
@@ -181,10 +201,16 @@ class SparkTableJoinTest {
    * views after each, and in the end with {@code h2Sql} over every order.
    */
   private void compare(String query, String h2Sql) throws Exception {
+    compare(query, "orders", ORDERS, h2Sql);
+  }
+
+  /** As {@link #compare(String, String)}, with {@code batches} INSERTed into {@code stream}. */
+  private void compare(String query, String stream, List<String> batches, String h2Sql)
+      throws Exception {
     createViews(query);
-    for (String batch : ORDERS) {
-      s.executeUpdate("INSERT INTO orders VALUES " + batch);
-      oracle.execute("INSERT INTO orders VALUES " + batch);
+    for (String batch : batches) {
+      s.executeUpdate("INSERT INTO " + stream + " VALUES " + batch);
+      oracle.execute("INSERT INTO " + stream + " VALUES " + batch);
       awaitIdle();
       assertEquals(text(ViewOracle.rows(s, "SELECT * FROM on_freshet")),
           text(ViewOracle.rows(s, "SELECT * FROM on_spark")), query + ", after " + batch);
