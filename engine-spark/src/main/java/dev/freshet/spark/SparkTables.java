@@ -1,9 +1,11 @@
 package dev.freshet.spark;
 
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.store.LocalTables;
 import dev.freshet.engine.store.ResultDatabase;
 import dev.freshet.engine.table.JdbcReferenceData;
 import dev.freshet.planner.catalog.ReferenceTable;
+import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -54,7 +56,7 @@ final class SparkTables {
       if (options.containsKey("password")) {
         reader = reader.option("password", options.get("password"));
       }
-      return reader.load();
+      return load(reader, table, options.get("url"));
     }
     if (table.data() instanceof LocalTables.Table own) {
       if (!spark.sparkContext().isLocal()) {
@@ -64,11 +66,36 @@ final class SparkTables {
             + " H2 database)", "declare the table WITH (connector = 'jdbc', 'url' = ...) on a"
             + " database the executors reach, or run the view on Freshet's own executor");
       }
-      return jdbc(spark, own.jdbcUrl(), own.query(), rowType).option("user", ResultDatabase.USER)
-          .option("password", "").load();
+      return load(jdbc(spark, own.jdbcUrl(), own.query(), rowType)
+          .option("user", ResultDatabase.USER).option("password", ""), table, own.jdbcUrl());
     }
     throw SparkErrors.notYetOnSpark("Reading the table " + table.name() + " ("
         + table.data().description() + ")");
+  }
+
+  /**
+   * The reader's Dataset. Spark connects here, in the driver, for the table's schema: a database
+   * that cannot be reached is 08001, one that cannot answer the SELECT (the table or a column
+   * gone since CREATE TABLE) 42S02.
+   */
+  private static Dataset<Row> load(DataFrameReader reader, ReferenceTable table, String url)
+      throws SQLException {
+    try {
+      return reader.load();
+    } catch (Exception e) { // Spark's Scala code throws the driver's SQLException undeclared
+      String state = null;
+      for (Throwable t = e; t != null && state == null; t = t.getCause()) {
+        state = t instanceof SQLException sql ? sql.getSQLState() : null;
+      }
+      if (state != null && state.startsWith("08")) {
+        throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Spark cannot connect to " + url + " to read"
+            + " table " + table.name() + ": " + e.getMessage() + ". Check that the database is"
+            + " up and reachable, and that its JDBC driver is on the class path", e);
+      }
+      throw Errors.of(SqlState.OBJECT_NOT_FOUND, "Spark cannot read table " + table.name()
+          + " from " + url + ": " + e.getMessage() + ". Check that the database still has the"
+          + " table and its columns, and declare them as the database names them", e);
+    }
   }
 
   private static DataFrameReader jdbc(SparkSession spark, String url, String query,

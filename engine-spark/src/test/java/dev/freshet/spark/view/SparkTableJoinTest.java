@@ -181,6 +181,21 @@ class SparkTableJoinTest {
     s.execute("DROP TABLE shifts");
   }
 
+  @Test void shouldRefuseAJdbcTableItCannotReadAndLeaveNothing() throws Exception {
+    try (Statement o = other.createStatement()) {
+      o.execute("DROP TABLE customers");
+    }
+    SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE MATERIALIZED VIEW"
+        + " on_spark WITH ('engine' = 'spark') AS SELECT o.id, c.name FROM orders o JOIN"
+        + " customers c ON o.customer_id = c.id"));
+    assertEquals("42S02", e.getSQLState(), e.getMessage());
+    assertTrue(e.getMessage().startsWith("Spark cannot read table CUSTOMERS from jdbc:h2:mem:"),
+        e.getMessage());
+    assertTrue(e.getMessage().endsWith(". Check that the database still has the table and its"
+        + " columns, and declare them as the database names them"), e.getMessage());
+    assertEquals(List.of(), ViewOracle.rows(s, "SELECT name FROM sys.queries"));
+  }
+
   private void createViews(String query) throws SQLException {
     s.execute("CREATE MATERIALIZED VIEW on_freshet AS " + query);
     s.execute("CREATE MATERIALIZED VIEW on_spark WITH ('engine' = 'spark') AS " + query);
