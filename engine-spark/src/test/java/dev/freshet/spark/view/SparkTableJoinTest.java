@@ -28,7 +28,10 @@ import org.junit.jupiter.api.Test;
  * same rows after every batch, and in the end H2's batch join over every row. The table is a
  * {@code connector = 'jdbc'} table in another database (an H2 database by URL stands in for it)
  * or a table of the engine's own, which Spark's executors read in local mode. A change to the
- * table is seen by the next batch only, on both engines: earlier rows are not revised.
+ * table is seen by the next batch only, on both engines: earlier rows are not revised. The
+ * changes here are made between batches (after both views ran the last one): Spark reads the
+ * table while a batch runs, Freshet when it starts, so a change made during a batch may reach
+ * Spark's view one batch earlier. Refusals: a TIME column, a table the database no longer has.
  */
 class SparkTableJoinTest {
   private static final List<String> ORDERS = List.of(
