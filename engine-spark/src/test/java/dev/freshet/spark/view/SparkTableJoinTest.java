@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.jdbc.EmbeddedEngines;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -17,6 +19,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.TimeZone;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -177,6 +180,28 @@ class SparkTableJoinTest {
     } finally {
       TimeZone.setDefault(zone);
       org.h2.util.DateTimeUtils.resetCalendar();
+    }
+  }
+
+  @Test void shouldReadTheEnginesOwnTableFromItsDatabaseFile() throws Exception {
+    // With a data directory the engine's H2 database is a file, open in this JVM: Spark's
+    // executors (local mode, the same JVM) share it by its URL, with no second file lock.
+    Path dataDir = Files.createTempDirectory("spark-table-file");
+    try (Connection file = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir
+        + ";timeZone=UTC"); Statement f = file.createStatement()) {
+      f.execute("CREATE STREAM orders (id BIGINT, product_id BIGINT) WITH (connector = 'memory')");
+      f.execute("CREATE TABLE products (id BIGINT PRIMARY KEY, category VARCHAR)");
+      f.executeUpdate("INSERT INTO products VALUES (1, 'books')");
+      f.execute("CREATE MATERIALIZED VIEW on_spark WITH ('engine' = 'spark') AS SELECT o.id,"
+          + " p.category FROM orders o JOIN products p ON o.product_id = p.id");
+      f.executeUpdate("INSERT INTO orders VALUES (10, 1), (11, 2)");
+      ViewOracle.await(() -> text(ViewOracle.rows(f, "SELECT * FROM on_spark")),
+          text(List.of(row(10, "books"))), () -> "the view over the file's table");
+    } finally {
+      EmbeddedEngines.of(dataDir).close();
+      try (Stream<Path> files = Files.walk(dataDir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      }
     }
   }
 
