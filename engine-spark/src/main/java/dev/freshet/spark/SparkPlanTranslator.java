@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
 
 import dev.freshet.planner.WindowedQuery;
+import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.rel.EventTimeWatermark;
 import dev.freshet.planner.rel.SessionWindow;
@@ -38,6 +39,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 
 /**
@@ -183,6 +185,10 @@ public final class SparkPlanTranslator {
       return JoinTranslator.join(join, translate(join.getLeft()), translate(join.getRight()),
           this::freshName);
     }
+    if (rel instanceof Join join && TableJoinTranslator.joinsATable(join)) {
+      return TableJoinTranslator.join(join, translate(join.getLeft()),
+          translate(join.getRight()), this::freshName);
+    }
     throw SparkErrors.notYetOnSpark(describe(rel));
   }
 
@@ -213,6 +219,12 @@ public final class SparkPlanTranslator {
   }
 
   private Frame scan(TableScan scan) throws SQLException {
+    ReferenceTable table = scan.getTable().unwrap(ReferenceTable.class);
+    if (table != null) {
+      SparkSession spark = sources.isEmpty() ? SparkSession.active()
+          : sources.values().iterator().next().sparkSession();
+      return TableJoinTranslator.scan(scan, table, spark, this::freshName);
+    }
     StreamTable stream = scan.getTable().unwrap(StreamTable.class);
     if (stream == null) {
       throw SparkErrors.notYetOnSpark("Reading the table "

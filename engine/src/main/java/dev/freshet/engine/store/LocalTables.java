@@ -98,6 +98,19 @@ public final class LocalTables {
       return version.get();
     }
 
+    /**
+     * The H2 URL of the engine's database, which reaches this table from this JVM only (user
+     * {@value ResultDatabase#USER}, empty password), e.g. for Spark's executors in local mode.
+     */
+    public String jdbcUrl() {
+      return db.url();
+    }
+
+    /** The SELECT of the table's columns in declaration order that {@link #scan} runs. */
+    public String query() {
+      return select;
+    }
+
     @Override public void scan(Consumer<Object[]> rows) {
       try (Connection c = db.connect(); Statement s = c.createStatement();
            ResultSet r = s.executeQuery(select)) {

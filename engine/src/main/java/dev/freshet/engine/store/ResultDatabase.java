@@ -47,6 +47,9 @@ public final class ResultDatabase implements AutoCloseable {
   /** H2's page cache for the file, in KB: small, because the state stores have their own. */
   private static final int CACHE_SIZE_KB = 8 * 1024;
 
+  /** The user of every connection; the password is empty. */
+  public static final String USER = "sa";
+
   private final String url;
   private final boolean persistent;
   /**
@@ -58,7 +61,7 @@ public final class ResultDatabase implements AutoCloseable {
   private ResultDatabase(String url, boolean persistent) throws SQLException {
     this.url = url;
     this.persistent = persistent;
-    this.keeper = DriverManager.getConnection(url, "sa", "");
+    this.keeper = DriverManager.getConnection(url, USER, "");
   }
 
   /**
@@ -99,7 +102,7 @@ public final class ResultDatabase implements AutoCloseable {
 
   /** A new connection to the database; the caller closes it. */
   Connection connect() throws SQLException {
-    return DriverManager.getConnection(url, "sa", "");
+    return DriverManager.getConnection(url, USER, "");
   }
 
   /**
@@ -114,6 +117,11 @@ public final class ResultDatabase implements AutoCloseable {
         statement.execute("CHECKPOINT SYNC");
       }
     }
+  }
+
+  /** The database's H2 URL, which reaches it from this JVM only. */
+  String url() {
+    return url;
   }
 
   /** Whether the database outlives the engine (it is a file). */

@@ -123,6 +123,14 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
     }
   }
 
+  /**
+   * The SELECT of the table's columns that every {@link #scan} runs, in the database's SQL, e.g.
+   * {@code SELECT ID, NAME FROM customers}: another reader (Spark's JDBC source) reads the same.
+   */
+  public String query() {
+    return query;
+  }
+
   /** Closes the pool; a scan afterwards fails. */
   @Override public void close() {
     pool.close();

@@ -1,0 +1,118 @@
+package dev.freshet.spark;
+
+import static org.apache.spark.sql.functions.col;
+
+import dev.freshet.planner.catalog.ReferenceTable;
+import dev.freshet.planner.rel.StreamingRels;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Translates a join of a stream with a reference table into Spark's stream-static join: each
+ * micro-batch's rows joined with the table as Spark reads it for that batch
+ * ({@link SparkTables}). Freshet's planner has already refused what Spark refuses (a FULL join,
+ * an outer join that keeps the table's rows) and any table side but a scan of a table under
+ * filters and projections.
+ *
+ * <pre>{@code
+ * // SELECT o.id, c.tier FROM orders o LEFT JOIN customers c ON o.customer_id = c.id
+ * Frame joined = TableJoinTranslator.join(join, ordersFrame, customersFrame, names);
+ * // orders.join(customers, f_1 = f_7, "left")
+ * }</pre>
+ */
+final class TableJoinTranslator {
+  private TableJoinTranslator() {
+  }
+
+  /** Whether exactly one input of {@code join} reads a stream (the other reads a table). */
+  static boolean joinsATable(Join join) {
+    return StreamingRels.isStreaming(join.getLeft()) != StreamingRels.isStreaming(join.getRight());
+  }
+
+  /**
+   * The scan of {@code table}: its columns under fresh names, in order, cast to the declared
+   * types (a JDBC source types them as the database does; a TIMESTAMP's text is cast in the
+   * session's zone, UTC).
+   */
+  static Frame scan(TableScan scan, ReferenceTable table, SparkSession spark,
+      Supplier<String> freshName) throws SQLException {
+    List<RelDataTypeField> fields = scan.getRowType().getFieldList();
+    for (RelDataTypeField field : fields) {
+      if (field.getType().getSqlTypeName() == SqlTypeName.TIME) {
+        // SparkTypes has no Spark type for TIME yet; said here with the table and column the
+        // user must change, before connecting to the table.
+        throw SparkErrors.notYetOnSpark("Table " + table.name() + "'s TIME column "
+            + field.getName(), "declare it as a VARCHAR or a TIMESTAMP, or run the view on"
+            + " Freshet's own executor");
+      }
+    }
+    Dataset<Row> rows = SparkTables.read(spark, table, scan.getRowType());
+    String[] read = rows.columns();
+    Column[] renamed = new Column[fields.size()];
+    List<Column> columns = new ArrayList<>();
+    for (RelDataTypeField field : fields) {
+      String name = freshName.get();
+      renamed[field.getIndex()] = col(quoted(read[field.getIndex()]))
+          .cast(SparkTypes.of(field.getType())).as(name);
+      columns.add(col(name));
+    }
+    return new Frame(rows.select(renamed), columns,
+        Collections.nCopies(columns.size(), Frame.WindowPart.NONE), null);
+  }
+
+  /**
+   * The stream-table {@code join} of its inputs' frames, in the join's order of columns.
+   *
+   * @param freshName names the table side's columns, which are computed before the join
+   */
+  static Frame join(Join join, Frame left, Frame right, Supplier<String> freshName)
+      throws SQLException {
+    boolean streamLeft = StreamingRels.isStreaming(join.getLeft());
+    Frame stream = streamLeft ? left : right;
+    // The table side's projections become columns of its Dataset: a column computed after an
+    // outer join would compute its expression over the NULLs of an unmatched row (a constant
+    // would not be NULL). The stream side's rows are always there, so its columns stay as they
+    // are, and with them its window and watermark.
+    Frame table = materialized(streamLeft ? right : left, freshName);
+    List<Column> columns = new ArrayList<>(streamLeft ? stream.columns() : table.columns());
+    columns.addAll(streamLeft ? table.columns() : stream.columns());
+    List<Frame.WindowPart> parts = new ArrayList<>(streamLeft ? stream.windowParts()
+        : table.windowParts());
+    parts.addAll(streamLeft ? table.windowParts() : stream.windowParts());
+    Column condition = new ColumnTranslator(join.getCluster().getRexBuilder(), columns)
+        .translate(join.getCondition());
+    Dataset<Row> leftRows = streamLeft ? stream.dataset() : table.dataset();
+    Dataset<Row> rightRows = streamLeft ? table.dataset() : stream.dataset();
+    // Spark's names for Calcite's types: inner, left (stream left), right (stream right); the
+    // planner lets no other type through.
+    Dataset<Row> joined = leftRows.join(rightRows, condition, join.getJoinType().lowerName);
+    return new Frame(joined, columns, parts, stream.window());
+  }
+
+  private static Frame materialized(Frame frame, Supplier<String> freshName) {
+    Column[] named = new Column[frame.columns().size()];
+    List<Column> columns = new ArrayList<>();
+    for (int i = 0; i < named.length; i++) {
+      String name = freshName.get();
+      named[i] = frame.columns().get(i).as(name);
+      columns.add(col(name));
+    }
+    return new Frame(frame.dataset().select(named), columns, frame.windowParts(), null);
+  }
+
+  /** A column name as Spark's {@code col} reads it literally (a database may use any name). */
+  private static String quoted(String name) {
+    return "`" + name.replace("`", "``") + "`";
+  }
+}
