@@ -5,19 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.query.ContinuousQuery;
-import dev.freshet.jdbc.EmbeddedEngines;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * window over it, a self-join; LEFT, RIGHT and FULL outer, whose rows with NULLs come once the
  * watermark passes; and the refusals.
  */
-class SparkStreamJoinTest {
+class SparkStreamJoinTest extends EmbeddedEngineTest {
   /**
    * Each step's stream and rows, event times in seconds. Both watermarks are 5 s behind; the
    * global one is their minimum (0 until both streams have rows above 5 s), computed at the end
@@ -67,15 +60,9 @@ class SparkStreamJoinTest {
   private static final String ON = " ON i.ad = c.ad AND c.cts BETWEEN i.its AND i.its"
       + " + INTERVAL '10' SECOND";
 
-  private String engine;
-  private Connection connection;
-  private Statement s;
   private ViewOracle oracle;
 
-  @BeforeEach void connect() throws SQLException {
-    engine = "spark-join-" + UUID.randomUUID();
-    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine + ";timeZone=UTC");
-    s = connection.createStatement();
+  @BeforeEach void streams() throws SQLException {
     s.execute("CREATE STREAM impressions (ad VARCHAR, its TIMESTAMP(3),"
         + " WATERMARK FOR its AS its - INTERVAL '5' SECOND) WITH (connector = 'memory')");
     s.execute("CREATE STREAM clicks (ad VARCHAR, cts TIMESTAMP(3),"
@@ -84,14 +71,8 @@ class SparkStreamJoinTest {
         "CREATE TABLE clicks (ad VARCHAR, cts TIMESTAMP(3))");
   }
 
-  @AfterEach void close() throws SQLException {
-    EmbeddedEngines.named(engine).close();
-    connection.close();
+  @AfterEach void closeOracle() throws SQLException {
     oracle.close();
-  }
-
-  @AfterAll static void stopSpark() {
-    ViewOracle.stopSpark();
   }
 
   @Test void shouldJoinWithinTheTimeRangeAndCloseWindowsOverTheJoinAsFreshet()
@@ -253,13 +234,6 @@ class SparkStreamJoinTest {
       return sorted(ViewOracle.rows(s, "SELECT * FROM on_spark_" + view));
     } catch (SQLException e) {
       throw new AssertionError(e);
-    }
-  }
-
-  private void awaitIdle() throws Exception {
-    for (ContinuousQuery q : EmbeddedEngines.named(engine).continuousQueries()) {
-      assertTrue(q.processAllAvailable(ViewOracle.DEADLINE), q.name() + " " + q.status()
-          + " " + q.exception().map(Throwable::toString).orElse(""));
     }
   }
 

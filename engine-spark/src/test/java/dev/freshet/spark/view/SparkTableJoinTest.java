@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.jdbc.EmbeddedEngines;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +19,6 @@ import java.util.List;
 import java.util.TimeZone;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * table while a batch runs, Freshet when it starts, so a change made during a batch may reach
  * Spark's view one batch earlier. Refusals: a TIME column, a table the database no longer has.
  */
-class SparkTableJoinTest {
+class SparkTableJoinTest extends EmbeddedEngineTest {
   private static final List<String> ORDERS = List.of(
       "(10, 1, 5), (11, 2, 3), (12, 9, 4)",
       "(13, 3, 1), (14, 1, 7)",
@@ -46,17 +44,11 @@ class SparkTableJoinTest {
   private static final String CUSTOMER_ROWS = "INSERT INTO customers VALUES (1, 'ann', 'gold'),"
       + " (2, 'bob', 'basic'), (3, 'cy', 'gold'), (4, 'di', NULL)";
 
-  private String engine;
-  private Connection connection;
-  private Statement s;
   /** The other database, where the JDBC table lives. */
   private Connection other;
   private ViewOracle oracle;
 
-  @BeforeEach void connect() throws SQLException {
-    engine = "spark-table-" + UUID.randomUUID();
-    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine + ";timeZone=UTC");
-    s = connection.createStatement();
+  @BeforeEach void streams() throws SQLException {
     s.execute("CREATE STREAM orders (id BIGINT, customer_id BIGINT, amount INTEGER)"
         + " WITH (connector = 'memory')");
     String url = "jdbc:h2:mem:customers-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
@@ -72,18 +64,12 @@ class SparkTableJoinTest {
         + " amount INTEGER)", CUSTOMERS, CUSTOMER_ROWS);
   }
 
-  @AfterEach void close() throws SQLException {
-    EmbeddedEngines.named(engine).close();
-    connection.close();
+  @AfterEach void closeOracle() throws SQLException {
     try (Statement o = other.createStatement()) {
       o.execute("SHUTDOWN");
     }
     other.close();
     oracle.close();
-  }
-
-  @AfterAll static void stopSpark() {
-    ViewOracle.stopSpark();
   }
 
   @Test void shouldInnerJoinAJdbcTableAsFreshet() throws Exception {
@@ -271,13 +257,6 @@ class SparkTableJoinTest {
     assertFalse(expected.isEmpty());
     assertEquals(expected, text(ViewOracle.rows(s, "SELECT * FROM on_spark")),
         "the final view of " + query);
-  }
-
-  private void awaitIdle() throws Exception {
-    for (ContinuousQuery q : EmbeddedEngines.named(engine).continuousQueries()) {
-      assertTrue(q.processAllAvailable(ViewOracle.DEADLINE), q.name() + " " + q.status()
-          + " " + q.exception().map(Throwable::toString).orElse(""));
-    }
   }
 
   private static List<Object> row(Object... values) {

@@ -4,19 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.query.ContinuousQuery;
-import dev.freshet.jdbc.EmbeddedEngines;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * end H2's batch query over every row. UPDATE with every aggregate, TUMBLE and HOP with a
  * watermark in APPEND, COMPLETE.
  */
-class SparkViewDifferentialTest {
+class SparkViewDifferentialTest extends EmbeddedEngineTest {
   /** Event-time batches; the last moves the watermark to 95 s and closes every window before. */
   private static final List<String> EVENTS = List.of(
       "('a', TIMESTAMP '1970-01-01 00:00:01', 10), ('b', TIMESTAMP '1970-01-01 00:00:03', 20),"
@@ -47,15 +40,9 @@ class SparkViewDifferentialTest {
   private static final String CLOSED = "ts < TIMESTAMP '1970-01-01 00:01:30'"
       + " AND ts <> TIMESTAMP '1970-01-01 00:00:02'";
 
-  private String engine;
-  private Connection connection;
-  private Statement s;
   private ViewOracle oracle;
 
-  @BeforeEach void connect() throws SQLException {
-    engine = "spark-diff-" + UUID.randomUUID();
-    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine + ";timeZone=UTC");
-    s = connection.createStatement();
+  @BeforeEach void streams() throws SQLException {
     s.execute("CREATE STREAM events (k VARCHAR, ts TIMESTAMP(3), v INTEGER,"
         + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH (connector = 'memory')");
     s.execute("CREATE STREAM clicks (user_id VARCHAR, url VARCHAR, amount INTEGER)"
@@ -64,14 +51,8 @@ class SparkViewDifferentialTest {
         "CREATE TABLE clicks (user_id VARCHAR, url VARCHAR, amount INTEGER)");
   }
 
-  @AfterEach void close() throws SQLException {
-    EmbeddedEngines.named(engine).close();
-    connection.close();
+  @AfterEach void closeOracle() throws SQLException {
     oracle.close();
-  }
-
-  @AfterAll static void stopSpark() {
-    ViewOracle.stopSpark();
   }
 
   @Test void shouldKeepTheSameRowsAsFreshetInUpdateWithEveryAggregate() throws Exception {
@@ -134,13 +115,6 @@ class SparkViewDifferentialTest {
     assertFalse(expected.isEmpty());
     assertEquals(expected, sorted(normalized(ViewOracle.rows(s, "SELECT * FROM on_spark"))),
         "the final view of " + query);
-  }
-
-  private void awaitIdle() throws Exception {
-    for (ContinuousQuery q : EmbeddedEngines.named(engine).continuousQueries()) {
-      assertTrue(q.processAllAvailable(ViewOracle.DEADLINE), q.name() + " " + q.status()
-          + " " + q.exception().map(Throwable::toString).orElse(""));
-    }
   }
 
   /** Numbers by value with 12 significant digits: H2 types SUM and AVG apart from Freshet. */

@@ -1,13 +1,10 @@
 package dev.freshet.spark.view;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.query.ContinuousQuery;
-import dev.freshet.jdbc.EmbeddedEngines;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -18,7 +15,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,35 +25,22 @@ import org.junit.jupiter.api.Test;
  * takes a group out; EXPLAIN shows Spark's plan; what Spark cannot run is refused before
  * anything exists. H2 over the same rows is the oracle.
  */
-class SparkViewJdbcTest {
+class SparkViewJdbcTest extends EmbeddedEngineTest {
   private static final String STREAM = "CREATE STREAM clicks (user_id VARCHAR, amount BIGINT)"
       + " WITH (connector = 'memory')";
   private static final String VIEW_QUERY = "SELECT user_id, COUNT(*) AS n, SUM(amount) AS total"
       + " FROM clicks GROUP BY user_id";
 
-  private String engine;
-  private Connection connection;
-  private Statement s;
   private ViewOracle oracle;
 
-  @BeforeEach void connect() throws SQLException {
-    engine = "spark-views-" + UUID.randomUUID();
-    connection = DriverManager.getConnection("jdbc:freshet:engine=" + engine + ";timeZone=UTC");
-    s = connection.createStatement();
+  @BeforeEach void streams() throws SQLException {
     s.execute(STREAM);
     oracle = new ViewOracle("CREATE TABLE clicks (batch_id INT, user_id VARCHAR,"
         + " amount BIGINT)");
   }
 
-  @AfterEach void close() throws SQLException {
-    // Stops the views' Spark queries: the next test's engine is another.
-    EmbeddedEngines.named(engine).close();
-    connection.close();
+  @AfterEach void closeOracle() throws SQLException {
     oracle.close();
-  }
-
-  @AfterAll static void stopSpark() {
-    ViewOracle.stopSpark();
   }
 
   /** Batch {@code b}: five clicks of users {@code u<(b * 3 + j) % 7>}, amounts 10b + j. */
@@ -184,12 +167,6 @@ class SparkViewJdbcTest {
   private void insertEvent(String time) throws Exception {
     s.executeUpdate("INSERT INTO events VALUES ('a', TIMESTAMP '1970-01-01 " + time + "')");
     awaitIdle();
-  }
-
-  private void awaitIdle() throws Exception {
-    for (ContinuousQuery q : EmbeddedEngines.named(engine).continuousQueries()) {
-      assertTrue(q.processAllAvailable(ViewOracle.DEADLINE), q.name() + " " + q.status());
-    }
   }
 
   /** Rows the view's query dropped as late, over its batches, as sys.query_progress has them. */
