@@ -55,6 +55,8 @@ final class SparkRunningView implements RunningView {
    *     the query
    */
   @Override public StreamingQuery start() {
+    checkpoint.clearBeforeFirstBatch(
+        query.result().sparkSession().sparkContext().hadoopConfiguration());
     try {
       // Spark's query names are unique among the session's active queries, which every
       // engine of the JVM shares: the view's name alone may be taken by another engine's view.
