@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
@@ -49,37 +48,30 @@ final class DeduplicationTranslator {
           "deduplicate the stream's rows before the window, or run the query on Freshet's own"
               + " executor");
     }
-    // Spark deduplicates by column name: each column gets one, computed once. An alias of a
-    // column keeps Spark's watermark metadata, which is how Spark finds the event time whose late
-    // rows it drops and whose watermark evicts keys.
-    List<Column> named = new ArrayList<>();
-    List<String> columnNames = new ArrayList<>();
-    List<Column> columns = new ArrayList<>();
-    for (Column column : input.columns()) {
-      String name = names.get();
-      named.add(column.as(name));
-      columnNames.add(name);
-      columns.add(col(name));
-    }
+    // Spark deduplicates by column name: each column gets one, computed once (an alias keeps
+    // Spark's watermark mark, by which it finds the event time whose late rows it drops and whose
+    // watermark evicts keys).
+    Frame named = input.materialized(names);
+    String[] columnNames = named.dataset().columns();
     List<String> keys = new ArrayList<>();
     for (int key : dedup.keys()) {
-      keys.add(columnNames.get(key));
+      keys.add(columnNames[key]);
     }
+    Dataset<Row> rows = named.dataset();
     if (keys.isEmpty()) {
       // PARTITION BY nothing: the stream's first row. Spark's streaming deduplication without
       // keys fails its batch ("expressions for hash of a StatefulOpClusteredDistribution should
       // not be Nil"), so one constant key stands for them.
       String constant = names.get();
-      named.add(lit(0).as(constant));
+      rows = rows.withColumn(constant, lit(0));
       keys.add(constant);
     }
-    Dataset<Row> rows = input.dataset().select(named.toArray(new Column[0]));
     String[] keyArray = keys.toArray(new String[0]);
     boolean withinWatermark = dedup.orderIndex() >= 0
         && dedup.expiryIndex() == dedup.orderIndex();
     Dataset<Row> deduplicated = withinWatermark
         ? rows.dropDuplicatesWithinWatermark(keyArray)
         : rows.dropDuplicates(keyArray);
-    return new Frame(deduplicated, columns, input.windowParts(), null);
+    return new Frame(deduplicated, named.columns(), named.windowParts(), null);
   }
 }

@@ -1,11 +1,9 @@
 package dev.freshet.spark;
 
-import static org.apache.spark.sql.functions.col;
 
 import dev.freshet.planner.rel.StreamingJoin;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.spark.sql.Column;
@@ -61,32 +59,18 @@ final class JoinTranslator {
           "Add an equality of columns to the join's condition, or run the query on Freshet's"
               + " own executor");
     }
-    List<Column> columns = new ArrayList<>();
-    Dataset<Row> leftRows = plain(left, freshName, columns);
-    Dataset<Row> rightRows = plain(right, freshName, columns);
-    checkOneEventTime(leftRows);
-    checkOneEventTime(rightRows);
+    // Fresh names on each side: a column is then found by name on either, also when a stream
+    // is joined with itself.
+    Frame leftRows = left.materialized(freshName);
+    Frame rightRows = right.materialized(freshName);
+    checkOneEventTime(leftRows.dataset());
+    checkOneEventTime(rightRows.dataset());
+    List<Column> columns = new ArrayList<>(leftRows.columns());
+    columns.addAll(rightRows.columns());
     Column condition = new ColumnTranslator(join.getCluster().getRexBuilder(), columns)
         .translate(join.getCondition());
-    Dataset<Row> joined = leftRows.join(rightRows, condition, joinType(join));
-    return new Frame(joined, columns,
-        Collections.nCopies(columns.size(), Frame.WindowPart.NONE), null);
-  }
-
-  /**
-   * {@code frame}'s rows with only its columns, each under a fresh name, which is added to
-   * {@code joinedColumns} as a column of the joined rows (the two sides' names differ, so a
-   * column is found by name on either side, also when a stream is joined with itself).
-   */
-  private static Dataset<Row> plain(Frame frame, Supplier<String> freshName,
-      List<Column> joinedColumns) {
-    Column[] selected = new Column[frame.columns().size()];
-    for (int i = 0; i < selected.length; i++) {
-      String name = freshName.get();
-      selected[i] = frame.columns().get(i).as(name);
-      joinedColumns.add(col(name));
-    }
-    return frame.dataset().select(selected);
+    return Frame.plain(leftRows.dataset().join(rightRows.dataset(), condition, joinType(join)),
+        columns);
   }
 
   /**

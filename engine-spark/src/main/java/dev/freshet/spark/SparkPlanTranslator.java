@@ -17,7 +17,6 @@ import dev.freshet.planner.rel.TimeWindow;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.plan.RelOptUtil;
@@ -200,9 +199,6 @@ public final class SparkPlanTranslator {
     if (rel instanceof SessionWindow) {
       return "A SESSION window";
     }
-    if (rel instanceof StreamDeduplicate) {
-      return "Deduplication (SELECT DISTINCT or ROW_NUMBER() ... = 1)";
-    }
     if (rel instanceof StreamTopN) {
       return "A top-N (ROW_NUMBER() ... <= n)";
     }
@@ -236,15 +232,11 @@ public final class SparkPlanTranslator {
           + "; given: " + sources.keySet());
     }
     // Fresh names: the columns are then found by name whatever the query renames.
-    List<String> fields = scan.getRowType().getFieldNames();
-    Column[] renamed = new Column[fields.size()];
     List<Column> columns = new ArrayList<>();
-    for (int i = 0; i < renamed.length; i++) {
-      String name = freshName();
-      renamed[i] = col(fields.get(i)).as(name);
-      columns.add(col(name));
+    for (String field : scan.getRowType().getFieldNames()) {
+      columns.add(col(field));
     }
-    return new Frame(source.select(renamed), columns, noWindow(columns.size()), null);
+    return Frame.plain(source, columns).materialized(this::freshName);
   }
 
   private Frame watermark(EventTimeWatermark watermark, Frame input) throws SQLException {
@@ -393,9 +385,6 @@ public final class SparkPlanTranslator {
     return new ColumnTranslator(rel.getCluster().getRexBuilder(), input.columns());
   }
 
-  private static List<Frame.WindowPart> noWindow(int n) {
-    return Collections.nCopies(n, Frame.WindowPart.NONE);
-  }
 
   /**
    * A column name not yet used in this translation. Every Dataset the translation makes has only

@@ -8,9 +8,7 @@ import dev.freshet.engine.spi.ViewJob;
 import dev.freshet.engine.spi.ViewRunner;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.SqlState;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -105,12 +103,9 @@ final class SparkViewRunner implements ViewRunner {
     if (job.localDir().isPresent()) {
       return new SparkCheckpoint(job.localDir().get().resolve("spark").toString(), false);
     }
-    try {
-      return new SparkCheckpoint(Files.createTempDirectory("freshet-spark-").toString(), true);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot make a temporary checkpoint for view "
-          + job.view(), e);
-    }
+    // Named, not made: Spark makes it when the query starts (an EXPLAIN starts none).
+    return new SparkCheckpoint(Path.of(System.getProperty("java.io.tmpdir"),
+        "freshet-spark-" + job.queryId()).toString(), true);
   }
 
   /** Stops the views this runner still runs (the engine has stopped them first, normally). */

@@ -1,5 +1,6 @@
 package dev.freshet.spark;
 
+import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.spi.ViewRunner;
 import dev.freshet.engine.spi.ViewRunnerProvider;
 import java.sql.SQLException;
@@ -17,7 +18,7 @@ import java.util.Map;
  */
 public final class SparkViewRunnerProvider implements ViewRunnerProvider {
   /** The name views give: {@code WITH ('engine' = 'spark')}. */
-  public static final String NAME = "spark";
+  public static final String NAME = ViewEngines.SPARK;
 
   @Override public String name() {
     return NAME;

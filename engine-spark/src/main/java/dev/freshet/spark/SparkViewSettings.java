@@ -1,5 +1,6 @@
 package dev.freshet.spark;
 
+import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
@@ -24,8 +25,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * @param conf every other {@code spark.*} setting, passed to the session
  */
 record SparkViewSettings(String master, Optional<String> checkpointDir, Map<String, String> conf) {
-  static final String MASTER = "spark.master";
-  static final String CHECKPOINT_DIR = "spark.checkpoint.dir";
+  static final String MASTER = ViewEngines.SPARK_MASTER;
+  static final String CHECKPOINT_DIR = ViewEngines.SPARK_CHECKPOINT_DIR;
 
   static SparkViewSettings of(Map<String, String> settings) throws SQLException {
     String master = SparkSessions.DEFAULT_MASTER;

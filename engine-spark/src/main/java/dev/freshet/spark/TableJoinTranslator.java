@@ -6,7 +6,6 @@ import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.rel.StreamingRels;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.calcite.rel.core.Join;
@@ -59,16 +58,11 @@ final class TableJoinTranslator {
     }
     Dataset<Row> rows = SparkTables.read(spark, table, scan.getRowType());
     String[] read = rows.columns();
-    Column[] renamed = new Column[fields.size()];
     List<Column> columns = new ArrayList<>();
     for (RelDataTypeField field : fields) {
-      String name = freshName.get();
-      renamed[field.getIndex()] = col(quoted(read[field.getIndex()]))
-          .cast(SparkTypes.of(field.getType())).as(name);
-      columns.add(col(name));
+      columns.add(col(quoted(read[field.getIndex()])).cast(SparkTypes.of(field.getType())));
     }
-    return new Frame(rows.select(renamed), columns,
-        Collections.nCopies(columns.size(), Frame.WindowPart.NONE), null);
+    return Frame.plain(rows, columns).materialized(freshName);
   }
 
   /**
@@ -84,7 +78,7 @@ final class TableJoinTranslator {
     // outer join would compute its expression over the NULLs of an unmatched row (a constant
     // would not be NULL). The stream side's rows are always there, so its columns stay as they
     // are, and with them its window and watermark.
-    Frame table = materialized(streamLeft ? right : left, freshName);
+    Frame table = (streamLeft ? right : left).materialized(freshName);
     List<Column> columns = new ArrayList<>(streamLeft ? stream.columns() : table.columns());
     columns.addAll(streamLeft ? table.columns() : stream.columns());
     List<Frame.WindowPart> parts = new ArrayList<>(streamLeft ? stream.windowParts()
@@ -98,17 +92,6 @@ final class TableJoinTranslator {
     // planner lets no other type through.
     Dataset<Row> joined = leftRows.join(rightRows, condition, join.getJoinType().lowerName);
     return new Frame(joined, columns, parts, stream.window());
-  }
-
-  private static Frame materialized(Frame frame, Supplier<String> freshName) {
-    Column[] named = new Column[frame.columns().size()];
-    List<Column> columns = new ArrayList<>();
-    for (int i = 0; i < named.length; i++) {
-      String name = freshName.get();
-      named[i] = frame.columns().get(i).as(name);
-      columns.add(col(name));
-    }
-    return new Frame(frame.dataset().select(named), columns, frame.windowParts(), null);
   }
 
   /** A column name as Spark's {@code col} reads it literally (a database may use any name). */

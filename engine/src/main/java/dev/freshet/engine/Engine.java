@@ -309,10 +309,8 @@ public final class Engine implements AutoCloseable {
       }
       dev.freshet.engine.spi.ViewRunner runner = viewRunners.get(name);
       if (runner == null) {
-        dev.freshet.engine.spi.ViewRunnerProvider provider = ServiceLoader.load(
-                dev.freshet.engine.spi.ViewRunnerProvider.class, Engine.class.getClassLoader())
-            .stream().map(ServiceLoader.Provider::get).filter(p -> p.name().equals(name))
-            .findFirst().orElseThrow(() -> Errors.notSupported("Engine '" + name + "' is not"
+        dev.freshet.engine.spi.ViewRunnerProvider provider =
+            dev.freshet.engine.spi.ViewRunnerProvider.named(name).orElseThrow(() -> Errors.notSupported("Engine '" + name + "' is not"
                 + " on this server's class path, so no view can run on it. Add the module that"
                 + " provides it (for 'spark': dev.freshet:freshet-engine-spark and Spark's jars;"
                 + " ./freshet serve --engine spark does), or leave 'engine' out to run the view"

@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Where an engine's materialized views run unless their {@code WITH ('engine' = ...)} says
@@ -23,11 +25,33 @@ import java.util.TreeMap;
 public record ViewEngines(String defaultEngine, Map<String, String> settings) {
   /** The name of Freshet's own executor. */
   public static final String FRESHET = "freshet";
+  /** The name of Apache Spark Structured Streaming's runner ({@code engine-spark}). */
+  public static final String SPARK = "spark";
+  /** The engines views can be given: Freshet's own executor and Spark. */
+  public static final Set<String> NAMES = Set.of(FRESHET, SPARK);
+  /** The setting of the Spark master that views on Spark run on. */
+  public static final String SPARK_MASTER = "spark.master";
+  /** The setting of the root of views' Spark checkpoints, which the whole cluster shares. */
+  public static final String SPARK_CHECKPOINT_DIR = "spark.checkpoint.dir";
+  /** Settings whose values are never shown: Spark's own redaction pattern, by key. */
+  private static final Pattern SECRET_KEY = Pattern.compile(
+      "(?i)secret|password|token|access[.]?key");
   /** Every view on Freshet's own executor, no other engine's settings. */
   public static final ViewEngines DEFAULT = new ViewEngines(FRESHET, Map.of());
 
   public ViewEngines {
     defaultEngine = requireNonNull(defaultEngine, "defaultEngine").toLowerCase(Locale.ROOT);
     settings = java.util.Collections.unmodifiableMap(new TreeMap<>(settings));
+  }
+
+  /**
+   * The settings as {@code {spark.master=local[2]}}, for logs and messages, with the values of
+   * secrets (passwords, tokens, keys) hidden.
+   */
+  public String shownSettings() {
+    Map<String, String> shown = new TreeMap<>();
+    settings.forEach((key, value) ->
+        shown.put(key, SECRET_KEY.matcher(key).find() ? "(hidden)" : value));
+    return shown.toString();
   }
 }

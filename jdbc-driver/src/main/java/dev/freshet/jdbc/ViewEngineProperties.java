@@ -6,9 +6,7 @@ import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * The connection properties that say where an embedded engine's views run: {@code viewEngine}
@@ -30,11 +28,6 @@ record ViewEngineProperties(ViewEngines viewEngines, boolean namesEngine, boolea
   static final String VIEW_ENGINE = "viewEngine";
   /** The prefix of the Spark runner's properties. */
   static final String SPARK_PREFIX = "spark.";
-  /** Settings whose values an error does not show: Spark's own redaction pattern, by key. */
-  private static final Pattern SECRET_KEY = Pattern.compile(
-      "(?i)secret|password|token|access[.]?key");
-  /** The engines views can run on. */
-  private static final Set<String> ENGINES = Set.of(ViewEngines.FRESHET, "spark");
 
   /** Whether {@code key} is one of these properties. */
   static boolean isOne(String key) {
@@ -49,7 +42,7 @@ record ViewEngineProperties(ViewEngines viewEngines, boolean namesEngine, boolea
   static ViewEngineProperties of(Map<String, String> info) throws SQLException {
     String engine = info.getOrDefault(VIEW_ENGINE, ViewEngines.FRESHET).trim()
         .toLowerCase(Locale.ROOT);
-    if (!ENGINES.contains(engine)) {
+    if (!ViewEngines.NAMES.contains(engine)) {
       throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Connection property " + VIEW_ENGINE + " must"
           + " be freshet (Freshet's own executor, the default) or spark (Apache Spark; needs"
           + " dev.freshet:freshet-engine-spark on the class path), not '"
@@ -77,19 +70,11 @@ record ViewEngineProperties(ViewEngines viewEngines, boolean namesEngine, boolea
     boolean sameSettings = !namesSettings || running.settings().equals(viewEngines.settings());
     if (!sameEngine || !sameSettings) {
       throw Errors.of(SqlState.UNABLE_TO_CONNECT, "The engine " + engine + " already runs with "
-          + VIEW_ENGINE + "=" + running.defaultEngine() + " and " + shown(running.settings())
+          + VIEW_ENGINE + "=" + running.defaultEngine() + " and " + running.shownSettings()
           + "; this connection asks for " + VIEW_ENGINE + "=" + viewEngines.defaultEngine()
-          + " and " + shown(viewEngines.settings()) + ". Connections share an engine, and the"
+          + " and " + viewEngines.shownSettings() + ". Connections share an engine, and the"
           + " first one's properties started it: give the same " + VIEW_ENGINE + " and spark.*"
           + " properties, or none; restart the application to change them");
     }
-  }
-
-  /** {@code settings} as {@code {spark.master=local[2]}}, secrets hidden. */
-  private static String shown(Map<String, String> settings) {
-    Map<String, String> shown = new TreeMap<>();
-    settings.forEach((key, value) ->
-        shown.put(key, SECRET_KEY.matcher(key).find() ? "(hidden)" : value));
-    return shown.toString();
   }
 }

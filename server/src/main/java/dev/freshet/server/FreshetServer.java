@@ -20,13 +20,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Pattern;
 import org.apache.calcite.avatica.remote.LocalService;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
@@ -176,10 +174,6 @@ public final class FreshetServer implements AutoCloseable {
       Duration pushIdleTimeout, int maxThreads, int maxPushQueries,
       Duration connectionIdleTimeout, Duration httpIdleTimeout, long maxRequestBytes,
       int minRequestDataRate, long engineMemoryBudget, int uiPort, ViewEngines viewEngines) {
-    /** Settings whose values are not shown: Spark's own redaction pattern, by key. */
-    private static final Pattern SECRET_KEY = Pattern.compile(
-        "(?i)secret|password|token|access[.]?key");
-
     @Override public String toString() {
       return "port=" + port + " bind=" + bindAddress + " dataDir=" + dataDir.map(Path::toString)
           .orElse("(memory)") + " authentication=" + authentication + " tls="
@@ -189,15 +183,8 @@ public final class FreshetServer implements AutoCloseable {
           + httpIdleTimeout + " maxRequestBytes=" + maxRequestBytes + " minRequestDataRate="
           + minRequestDataRate + " engineMemoryBudget=" + engineMemoryBudget + " uiPort="
           + (uiPort < 0 ? "off" : uiPort) + " viewEngine=" + viewEngines.defaultEngine()
-          + (viewEngines.settings().isEmpty() ? "" : " viewEngineSettings=" + shownSettings());
-    }
-
-    /** The view engines' settings, e.g. {@code {spark.master=local[2]}}, secrets hidden. */
-    private String shownSettings() {
-      Map<String, String> shown = new TreeMap<>();
-      viewEngines.settings().forEach((key, value) ->
-          shown.put(key, SECRET_KEY.matcher(key).find() ? "(hidden)" : value));
-      return shown.toString();
+          + (viewEngines.settings().isEmpty() ? ""
+              : " viewEngineSettings=" + viewEngines.shownSettings());
     }
   }
 

@@ -6,8 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.Set;
 
 /**
  * The {@code freshet serve} options that say where views run: {@code --engine},
@@ -20,12 +18,6 @@ import java.util.Set;
  * }</pre>
  */
 final class ViewEngineOptions {
-  /** The engines a server can run views on; others have no runner. */
-  static final Set<String> ENGINES = Set.of(ViewEngines.FRESHET, "spark");
-  /** The setting of the Spark runner's master URL. */
-  static final String SPARK_MASTER = "spark.master";
-  /** The setting of the Spark runner's checkpoint root, shared by the whole cluster. */
-  static final String SPARK_CHECKPOINT_DIR = "spark.checkpoint.dir";
 
   private ViewEngineOptions() {
   }
@@ -39,7 +31,7 @@ final class ViewEngineOptions {
   static ViewEngines viewEngines(String engine, String sparkMaster, String sparkCheckpointDir,
       List<String> sparkConf) {
     String name = engine.trim().toLowerCase(Locale.ROOT);
-    if (!ENGINES.contains(name)) {
+    if (!ViewEngines.NAMES.contains(name)) {
       throw new IllegalArgumentException("--engine must be freshet (Freshet's own executor, the"
           + " default) or spark (Apache Spark, see --spark-master), not '" + engine + "'");
     }
@@ -59,10 +51,10 @@ final class ViewEngineOptions {
       put(settings, key, entry.substring(equals + 1), "--spark-conf " + key);
     }
     if (sparkMaster != null) {
-      put(settings, SPARK_MASTER, sparkMaster, "--spark-master");
+      put(settings, ViewEngines.SPARK_MASTER, sparkMaster, "--spark-master");
     }
     if (sparkCheckpointDir != null) {
-      put(settings, SPARK_CHECKPOINT_DIR, sparkCheckpointDir, "--spark-checkpoint-dir");
+      put(settings, ViewEngines.SPARK_CHECKPOINT_DIR, sparkCheckpointDir, "--spark-checkpoint-dir");
     }
     return new ViewEngines(name, settings);
   }
@@ -79,10 +71,7 @@ final class ViewEngineOptions {
     if (name.equals(ViewEngines.FRESHET)) {
       return;
     }
-    boolean found = ServiceLoader.load(ViewRunnerProvider.class,
-            ViewEngineOptions.class.getClassLoader()).stream()
-        .anyMatch(provider -> provider.get().name().equals(name));
-    if (!found) {
+    if (ViewRunnerProvider.named(name).isEmpty()) {
       throw new IllegalArgumentException("--engine " + name + " needs Freshet's " + name
           + " module (dev.freshet:freshet-engine-" + name + ") and its dependencies on the class"
           + " path; the launcher adds them: ./freshet serve --engine " + name);

@@ -15,6 +15,14 @@ import java.util.Map;
  * }</pre>
  */
 public interface ViewRunnerProvider {
+  /** The provider named {@code name} on the class path, if there is one. */
+  static java.util.Optional<ViewRunnerProvider> named(String name) {
+    return java.util.ServiceLoader.load(ViewRunnerProvider.class,
+            ViewRunnerProvider.class.getClassLoader()).stream()
+        .map(java.util.ServiceLoader.Provider::get).filter(p -> p.name().equals(name))
+        .findFirst();
+  }
+
   /** The name views give in {@code WITH ('engine' = name)}, lower case. */
   String name();
 

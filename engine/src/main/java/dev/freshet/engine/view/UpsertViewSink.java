@@ -39,6 +39,11 @@ public final class UpsertViewSink implements ViewBatchSink {
   private final StateStoreProvider<Object, Object[]> store;
   private final int columns;
   private final boolean complete;
+  /**
+   * The last batch applied: the store's committed version less one, read from the store once
+   * (it lists files) and kept here, since readers of the query's progress ask for it often.
+   */
+  private volatile long lastApplied;
 
   /**
    * @param store the view's rows by group key, version {@code b + 1} after batch {@code b}: the
@@ -53,14 +58,14 @@ public final class UpsertViewSink implements ViewBatchSink {
     this.store = requireNonNull(store, "store");
     this.columns = columns;
     this.complete = complete;
+    this.lastApplied = store.latestCommittedVersion() - 1;
   }
 
   @Override public long lastAppliedBatch() {
-    return store.latestCommittedVersion() - 1;
+    return lastApplied;
   }
 
   @Override public void addBatch(long batchId, List<Object[]> rows) throws SQLException {
-    long lastApplied = lastAppliedBatch();
     if (DeliveredBatches.of(view, batchId, lastApplied) == DeliveredBatches.APPLIED) {
       return;
     }
@@ -100,6 +105,7 @@ public final class UpsertViewSink implements ViewBatchSink {
         }
       }
       next.commit();
+      lastApplied = batchId;
     } catch (RuntimeException e) {
       if (!next.hasCommitted()) {
         next.abort();
