@@ -42,6 +42,8 @@ import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.InformationSchema;
 import dev.freshet.engine.query.SystemSchema;
 import dev.freshet.engine.query.PullQueryExecutor;
+import dev.freshet.engine.security.EngineSecurity;
+import dev.freshet.engine.security.Principal;
 
 /**
  * A Freshet engine: the streams, the materialized views, the running continuous queries, and the
@@ -132,6 +134,8 @@ public final class Engine implements AutoCloseable {
       new ConcurrentHashMap<>();
   /** The memory every continuous query's estimate takes from; see {@link #memoryPool()}. */
   private final MemoryPool memoryPool;
+  /** What the operator decided: connectors' reach, the secrets' key, the audit log. */
+  private final EngineSecurity security;
 
   /**
    * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
@@ -177,6 +181,17 @@ public final class Engine implements AutoCloseable {
    */
   public Engine(String name, Optional<Path> dataDir, long memoryBudgetBytes,
       ViewEngines viewEngines) {
+    this(name, dataDir, memoryBudgetBytes, viewEngines, EngineSecurity.EMBEDDED);
+  }
+
+  /**
+   * As {@link #Engine(String, Optional, long, ViewEngines)}, with the operator's security
+   * settings: a server's engine restricts its connectors ({@link EngineSecurity}); an embedded
+   * one trusts its process.
+   */
+  public Engine(String name, Optional<Path> dataDir, long memoryBudgetBytes,
+      ViewEngines viewEngines, EngineSecurity security) {
+    this.security = requireNonNull(security, "security");
     this.viewEngines = requireNonNull(viewEngines, "viewEngines");
     this.memoryPool = new MemoryPool(memoryBudgetBytes);
     this.name = requireNonNull(name, "name");
@@ -234,7 +249,7 @@ public final class Engine implements AutoCloseable {
     }
     for (CatalogStore.Entry entry : entries) {
       try {
-        new Session(this).recreate(entry);
+        new Session(this, Principal.LOCAL).recreate(entry);
       } catch (SQLException | RuntimeException e) {
         LOG.warn("Engine {}: cannot declare {} {} again from the catalog; it is left out: {}",
             name, entry.kind(), entry.name(), e.getMessage(), e);
@@ -378,12 +393,22 @@ public final class Engine implements AutoCloseable {
     return dataDir.map(d -> d.resolve("streams").resolve(DirectoryNames.of(stream)));
   }
 
-  /** Opens a session with default options. */
+  /** Opens a session with default options, run by the process's own user ({@link Principal#LOCAL}). */
   public Session openSession() {
+    return openSession(Principal.LOCAL);
+  }
+
+  /** Opens a session with default options whose statements {@code principal} runs. */
+  public Session openSession(Principal principal) {
     if (closed) {
       throw new IllegalStateException("engine " + name + " is closed");
     }
-    return new Session(this);
+    return new Session(this, principal);
+  }
+
+  /** What the operator decided about this engine's security. */
+  public EngineSecurity security() {
+    return security;
   }
 
   /**

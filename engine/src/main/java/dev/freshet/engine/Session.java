@@ -66,6 +66,7 @@ import dev.freshet.engine.query.InsertExecutor;
 import dev.freshet.engine.query.PendingInserts;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
+import dev.freshet.engine.security.Principal;
 
 /**
  * A conversation with an {@link Engine}: executes SQL statements one at a time, with options of its
@@ -89,9 +90,17 @@ public final class Session {
   private final PendingInserts pending = new PendingInserts();
   private volatile boolean autoCommit = true;
   private volatile boolean readOnly;
+  /** Who runs this session's statements. */
+  private final Principal principal;
 
-  Session(Engine engine) {
+  Session(Engine engine, Principal principal) {
     this.engine = requireNonNull(engine, "engine");
+    this.principal = requireNonNull(principal, "principal");
+  }
+
+  /** Who runs this session's statements. */
+  public Principal principal() {
+    return principal;
   }
 
   /** The engine this session runs on. */
