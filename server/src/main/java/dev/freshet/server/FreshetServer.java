@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.ViewEngines;
+import dev.freshet.engine.security.ConnectorPolicy;
+import dev.freshet.engine.security.EngineSecurity;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.jdbc.FreshetMeta;
 import dev.freshet.server.ui.ConnectorRouter;
@@ -72,6 +74,8 @@ public final class FreshetServer implements AutoCloseable {
 
   /** The port a server listens on unless told otherwise. */
   public static final int DEFAULT_PORT = 8765;
+  /** The role whose users administer the server unless {@link Builder#adminRole} names another. */
+  public static final String DEFAULT_ADMIN_ROLE = "admin";
   /** Any user the users file authenticates may connect, whatever their roles. */
   static final String ANY_AUTHENTICATED_USER = "**";
   /** The name of the web UI's connector. */
@@ -173,7 +177,14 @@ public final class FreshetServer implements AutoCloseable {
       Optional<Path> keystore, String keystorePassword, Duration fetchTimeout,
       Duration pushIdleTimeout, int maxThreads, int maxPushQueries,
       Duration connectionIdleTimeout, Duration httpIdleTimeout, long maxRequestBytes,
-      int minRequestDataRate, long engineMemoryBudget, int uiPort, ViewEngines viewEngines) {
+      int minRequestDataRate, long engineMemoryBudget, int uiPort, ViewEngines viewEngines,
+      String adminRole, List<Path> fileRoots, Optional<Path> secretsKeyFile,
+      Optional<Path> auditLog, List<String> allowedOrigins) {
+    /** The engine's security settings these options make: a server trusts no statement. */
+    EngineSecurity security() {
+      return new EngineSecurity(ConnectorPolicy.restricted(fileRoots), secretsKeyFile, auditLog);
+    }
+
     @Override public String toString() {
       return "port=" + port + " bind=" + bindAddress + " dataDir=" + dataDir.map(Path::toString)
           .orElse("(memory)") + " authentication=" + authentication + " tls="
@@ -184,7 +195,10 @@ public final class FreshetServer implements AutoCloseable {
           + minRequestDataRate + " engineMemoryBudget=" + engineMemoryBudget + " uiPort="
           + (uiPort < 0 ? "off" : uiPort) + " viewEngine=" + viewEngines.defaultEngine()
           + (viewEngines.settings().isEmpty() ? ""
-              : " viewEngineSettings=" + viewEngines.shownSettings());
+              : " viewEngineSettings=" + viewEngines.shownSettings())
+          + " adminRole=" + adminRole + " fileRoots=" + fileRoots + " secretsKeyFile="
+          + secretsKeyFile.map(Path::toString).orElse("(none)") + " auditLog="
+          + auditLog.map(Path::toString).orElse("(none)") + " allowedOrigins=" + allowedOrigins;
     }
   }
 
@@ -215,6 +229,58 @@ public final class FreshetServer implements AutoCloseable {
     private long engineMemoryBudget = MemoryPool.UNLIMITED;
     private int uiPort = -1;
     private ViewEngines viewEngines = ViewEngines.DEFAULT;
+    private String adminRole = DEFAULT_ADMIN_ROLE;
+    private final List<Path> fileRoots = new ArrayList<>();
+    private Optional<Path> secretsKeyFile = Optional.empty();
+    private Optional<Path> auditLog = Optional.empty();
+    private final List<String> allowedOrigins = new ArrayList<>();
+
+    /**
+     * Names the role (in the users file) whose users administer the server: they may do
+     * everything to every object. Without authentication the one anonymous user administers.
+     */
+    public Builder adminRole(String adminRole) {
+      requireNonNull(adminRole, "adminRole");
+      if (adminRole.isBlank()) {
+        throw new IllegalArgumentException("The administrator role must not be blank");
+      }
+      this.adminRole = adminRole;
+      return this;
+    }
+
+    /**
+     * Lets the {@code filesystem} connector read below {@code root} (and nowhere else: with no
+     * root it is refused).
+     *
+     * <pre>{@code
+     * FreshetServer.builder().allowFileRoot(Path.of("/srv/data")).start();
+     * }</pre>
+     */
+    public Builder allowFileRoot(Path root) {
+      fileRoots.add(requireNonNull(root, "root"));
+      return this;
+    }
+
+    /** Encrypts stored secrets with the key in {@code file}, which must not be in the data directory. */
+    public Builder secretsKeyFile(Path file) {
+      this.secretsKeyFile = Optional.of(file);
+      return this;
+    }
+
+    /** Records who ran which DDL, GRANT, STOP and every refusal in {@code file}, as JSON lines. */
+    public Builder auditLog(Path file) {
+      this.auditLog = Optional.of(file);
+      return this;
+    }
+
+    /**
+     * Accepts JDBC requests from web pages of {@code origin} (e.g. {@code https://bi.example.com});
+     * a request with another {@code Origin} header is refused with 403.
+     */
+    public Builder allowOrigin(String origin) {
+      allowedOrigins.add(requireNonNull(origin, "origin"));
+      return this;
+    }
 
     private Builder() {
     }
@@ -436,12 +502,13 @@ public final class FreshetServer implements AutoCloseable {
       Options options = new Options(port, bindAddress, dataDir, authentication, usersFile, role,
           keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads, maxPushQueries,
           connectionIdleTimeout, httpIdleTimeout, maxRequestBytes, minRequestDataRate,
-          engineMemoryBudget, uiPort, viewEngines);
+          engineMemoryBudget, uiPort, viewEngines, adminRole, List.copyOf(fileRoots),
+          secretsKeyFile, auditLog, List.copyOf(allowedOrigins));
       check(options);
       Engine engine;
       try {
         engine = new Engine("server", options.dataDir(), options.engineMemoryBudget(),
-            options.viewEngines());
+            options.viewEngines(), options.security());
       } catch (java.io.UncheckedIOException e) {
         // The engine's message names the directory and what to do.
         throw new IllegalStateException(e.getMessage(), e);
