@@ -9,7 +9,7 @@ import java.util.List;
  * properties pass on. The operator sets it; no SQL statement can widen it.
  *
  * <pre>{@code
- * ConnectorPolicy.trusted();                                   // the embedded driver: its process's own
+ * ConnectorPolicy.unrestricted();                              // the embedded driver: its process's own
  * ConnectorPolicy.restricted(List.of(Path.of("/srv/data")));   // freshet serve --allow-file-root /srv/data
  * }</pre>
  *
@@ -24,7 +24,7 @@ public record ConnectorPolicy(boolean trusted, List<Path> fileRoots) {
   }
 
   /** An embedded engine's: everything its process may do. */
-  public static ConnectorPolicy trusted() {
+  public static ConnectorPolicy unrestricted() {
     return new ConnectorPolicy(true, List.of());
   }
 

@@ -24,7 +24,7 @@ import java.util.Optional;
 public record EngineSecurity(ConnectorPolicy connectors, Optional<Path> secretsKeyFile,
     Optional<Path> auditLog) {
   /** An embedded engine's: trusted connectors, secrets unencrypted, no audit log. */
-  public static final EngineSecurity EMBEDDED = new EngineSecurity(ConnectorPolicy.trusted(),
+  public static final EngineSecurity EMBEDDED = new EngineSecurity(ConnectorPolicy.unrestricted(),
       Optional.empty(), Optional.empty());
 
   public EngineSecurity {
