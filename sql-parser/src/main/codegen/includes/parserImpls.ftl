@@ -513,11 +513,15 @@ SqlNode FreshetExplain() :
     }
 }
 
-/** Parses "SHOW STREAMS", "SHOW VIEWS" or "SHOW QUERIES". */
-SqlShow SqlShow() :
+/**
+ * Parses "SHOW STREAMS", "SHOW VIEWS", "SHOW QUERIES", "SHOW SINKS" or
+ * "SHOW GRANTS [ON name]".
+ */
+SqlNode SqlShow() :
 {
     final Span s;
-    final SqlShow.Kind kind;
+    SqlShow.Kind kind = null;
+    SqlIdentifier object = null;
 }
 {
     <SHOW> { s = span(); }
@@ -529,9 +533,92 @@ SqlShow SqlShow() :
         <QUERIES> { kind = SqlShow.Kind.QUERIES; }
     |
         <SINKS> { kind = SqlShow.Kind.SINKS; }
+    |
+        <GRANTS> [ <ON> object = CompoundIdentifier() ] {
+            return new SqlShowGrants(s.end(this), object);
+        }
     )
     {
         return new SqlShow(s.end(this), kind);
+    }
+}
+
+/** Adds one privilege of a GRANT or REVOKE to {@code privileges}. */
+void GrantPrivilege(List<String> privileges) :
+{
+}
+{
+    <SELECT> { privileges.add("SELECT"); }
+|
+    <INSERT> { privileges.add("INSERT"); }
+|
+    <ALL> [ <PRIVILEGES> ] { privileges.add("ALL"); }
+}
+
+/**
+ * Parses "GRANT privilege, ... ON [STREAM | TABLE | MATERIALIZED VIEW] name
+ * TO user | PUBLIC", "GRANT CREATE CONNECTOR TO user | PUBLIC", and REVOKE
+ * the same with FROM.
+ */
+SqlNode SqlGrantOrRevoke() :
+{
+    final Span s;
+    final boolean grant;
+    final List<String> privileges = new ArrayList<String>();
+    SqlGrant.ObjectKind kind = SqlGrant.ObjectKind.ANY;
+    SqlIdentifier object = null;
+    SqlIdentifier grantee = null;
+}
+{
+    (
+        <GRANT> { grant = true; }
+    |
+        <REVOKE> { grant = false; }
+    )
+    { s = span(); }
+    (
+        <CREATE> <CONNECTOR> { privileges.add(SqlGrant.CREATE_CONNECTOR); }
+    |
+        GrantPrivilege(privileges) ( <COMMA> GrantPrivilege(privileges) )*
+        <ON>
+        [
+            // Two tokens: an object may be called MATERIALIZED.
+            LOOKAHEAD(2)
+            (
+                <STREAM> { kind = SqlGrant.ObjectKind.STREAM; }
+            |
+                <TABLE> { kind = SqlGrant.ObjectKind.TABLE; }
+            |
+                <MATERIALIZED> <VIEW> {
+                    kind = SqlGrant.ObjectKind.MATERIALIZED_VIEW;
+                }
+            )
+        ]
+        object = CompoundIdentifier()
+    )
+    (
+        <TO> {
+            if (!grant) {
+                throw SqlUtil.newContextException(getPos(),
+                    FreshetParserResource.RESOURCE.grantDirection("REVOKE", "FROM"));
+            }
+        }
+    |
+        <FROM> {
+            if (grant) {
+                throw SqlUtil.newContextException(getPos(),
+                    FreshetParserResource.RESOURCE.grantDirection("GRANT", "TO"));
+            }
+        }
+    )
+    (
+        // PUBLIC is non-reserved: unquoted it is everyone, "PUBLIC" a user.
+        LOOKAHEAD(1) <PUBLIC>
+    |
+        grantee = SimpleIdentifier()
+    )
+    {
+        return new SqlGrant(s.end(this), grant, privileges, kind, object, grantee);
     }
 }
 

@@ -42,7 +42,10 @@ import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.InformationSchema;
 import dev.freshet.engine.query.SystemSchema;
 import dev.freshet.engine.query.PullQueryExecutor;
+import dev.freshet.engine.security.AccessControl;
+import dev.freshet.engine.security.CurrentPrincipal;
 import dev.freshet.engine.security.EngineSecurity;
+import dev.freshet.engine.store.PrivilegeStore;
 import dev.freshet.engine.security.Principal;
 
 /**
@@ -136,6 +139,8 @@ public final class Engine implements AutoCloseable {
   private final MemoryPool memoryPool;
   /** What the operator decided: connectors' reach, the secrets' key, the audit log. */
   private final EngineSecurity security;
+  /** Owners and grants of the streams, tables, views and sinks. */
+  private final AccessControl access;
 
   /**
    * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
@@ -216,13 +221,18 @@ public final class Engine implements AutoCloseable {
       throw new UncheckedIOException(message, new IOException(message, e));
     }
     this.localTables = new LocalTables(results);
-    this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(this::continuousQueries,
-        () -> new EngineMetadata(this).primaryKeyRows()),
-        new InformationSchema(() -> new EngineMetadata(this).informationSchemaTables(),
-            () -> new EngineMetadata(this).informationSchemaColumns(),
-            () -> new EngineMetadata(this).informationSchemaViews()));
+    // What the system tables list is what the statement's user may see.
+    this.pullQueries = new PullQueryExecutor(catalog, new SystemSchema(
+        () -> visibleQueries(CurrentPrincipal.get()),
+        () -> new EngineMetadata(this, CurrentPrincipal.get()).primaryKeyRows(),
+        () -> Grants.rows(this, CurrentPrincipal.get(), Optional.empty())),
+        new InformationSchema(
+            () -> new EngineMetadata(this, CurrentPrincipal.get()).informationSchemaTables(),
+            () -> new EngineMetadata(this, CurrentPrincipal.get()).informationSchemaColumns(),
+            () -> new EngineMetadata(this, CurrentPrincipal.get()).informationSchemaViews()));
     try {
       this.catalogStore = new CatalogStore(results);
+      this.access = new AccessControl(new PrivilegeStore(results), this::objectKind);
     } catch (SQLException e) {
       close();
       String message = "Cannot open the catalog in " + this.dataDir.map(Path::toString)
@@ -411,6 +421,32 @@ public final class Engine implements AutoCloseable {
     return security;
   }
 
+  /** Who owns each object and what others were granted on it. */
+  public AccessControl access() {
+    return access;
+  }
+
+  /**
+   * What {@code name} is, as messages say it: {@code stream}, {@code table},
+   * {@code materialized view}, {@code sink}, or {@code object} if nothing has that name.
+   */
+  public String objectKind(String name) {
+    return catalog.stream(name).isPresent() ? "stream"
+        : catalog.view(name).isPresent() ? "materialized view"
+        : catalog.table(name).isPresent() ? "table"
+        : sinks.containsKey(name) ? "sink" : "object";
+  }
+
+  /** The names of every stream, table, view and sink, sorted. */
+  public List<String> objectNames() {
+    List<String> names = new ArrayList<>(catalog.streamNames());
+    catalog.views().forEach(v -> names.add(v.name()));
+    catalog.referenceTables().forEach(t -> names.add(t.name()));
+    names.addAll(sinks.keySet());
+    names.sort(null);
+    return names;
+  }
+
   /**
    * The planner over this engine's catalog: what another engine that runs its queries (Spark,
    * in {@code engine-spark}) plans them with.
@@ -554,6 +590,53 @@ public final class Engine implements AutoCloseable {
   /** The continuous queries running now, and views' queries that stopped or failed. */
   public List<StreamingQuery> queries() {
     return new ArrayList<>(queries.values());
+  }
+
+  /**
+   * The registered continuous queries {@code user} may see, sorted by name: a view's or a
+   * sink's query to whoever may see the view or sink, a push query to whoever opened it;
+   * everything to an administrator.
+   */
+  public List<ContinuousQuery> visibleQueries(Principal user) {
+    List<ContinuousQuery> visible = new ArrayList<>();
+    for (ContinuousQuery query : continuousQueries()) {
+      Optional<String> object = queryObject(query);
+      if (user.admin() || (object.isPresent() ? access.canSee(user, object.get())
+          : access.pushOwner(query.id()).map(p -> p.key().equals(user.key())).orElse(false))) {
+        visible.add(query);
+      }
+    }
+    return visible;
+  }
+
+  /**
+   * Passes if {@code user} may stop {@code query}: owns its view or sink, opened it (a push
+   * query), or administers.
+   *
+   * @throws SQLException 42501 naming the query and who may
+   */
+  void checkQueryOwner(Principal user, ContinuousQuery query, String action) throws SQLException {
+    Optional<String> object = queryObject(query);
+    if (object.isPresent()) {
+      access.checkOwner(user, object.get(), action + " the query of");
+    } else if (!user.admin() && !access.pushOwner(query.id())
+        .map(p -> p.key().equals(user.key())).orElse(false)) {
+      throw dev.freshet.engine.errors.PrivilegeErrors.notOwner(user, action, "push query",
+          query.name(), access.pushOwner(query.id()).map(Principal::name).orElse("unknown"));
+    }
+  }
+
+  /** The view or sink whose query {@code query} is; empty for a push query. */
+  private Optional<String> queryObject(ContinuousQuery query) {
+    if (query.viewName().isPresent()) {
+      return query.viewName();
+    }
+    for (SinkDdl.SinkEntry sink : sinks.values()) {
+      if (sink.queryId().equals(query.id())) {
+        return Optional.of(sink.name());
+      }
+    }
+    return Optional.empty();
   }
 
   /** The registered continuous queries, sorted by name. */

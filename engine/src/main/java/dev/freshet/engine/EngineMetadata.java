@@ -1,5 +1,6 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.security.Principal;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.planner.FreshetPlanner;
@@ -54,7 +55,9 @@ public final class EngineMetadata {
   private static final Map<String, String> SYSTEM_TABLE_REMARKS = Map.of(
       "QUERIES", "One row per continuous query, with the metrics of its last batch",
       "QUERY_PROGRESS", "One row per recent batch of each continuous query (the last 100)",
-      "PRIMARY_KEYS", "The key columns of each view, as DatabaseMetaData.getPrimaryKeys lists them");
+      "PRIMARY_KEYS", "The key columns of each view, as DatabaseMetaData.getPrimaryKeys lists them",
+      "PRIVILEGES", "The owner of each object and the privileges granted on it, as SHOW GRANTS"
+          + " lists them");
 
   /**
    * Every view's visible key, one row per column ({@code TABLE_SCHEM, TABLE_NAME, COLUMN_NAME,
@@ -243,10 +246,21 @@ public final class EngineMetadata {
       FreshetTypeSystem.INSTANCE.getMaxPrecision(SqlTypeName.VARCHAR);
 
   private final Engine engine;
+  /** Whose view of the engine this is: listings show only what it may see. */
+  private final Principal viewer;
 
-  /** Describes {@code engine}. */
+  /** Describes {@code engine} as its administrator sees it. */
   public EngineMetadata(Engine engine) {
+    this(engine, Principal.LOCAL);
+  }
+
+  /**
+   * Describes {@code engine} as {@code viewer} sees it: the streams, views and tables it owns or
+   * was granted a privilege on (all, for an administrator), and the system tables.
+   */
+  public EngineMetadata(Engine engine, Principal viewer) {
     this.engine = requireNonNull(engine, "engine");
+    this.viewer = requireNonNull(viewer, "viewer");
   }
 
   /** The schemas, sorted: {@code FRESHET} and {@code SYS}. */
@@ -260,16 +274,25 @@ public final class EngineMetadata {
     Catalog catalog = engine.catalog();
     TreeMap<String, Table> byName = new TreeMap<>();
     for (String name : catalog.streamNames()) {
+      if (!engine.access().canSee(viewer, name)) {
+        continue;
+      }
       // A stream dropped since the list was taken is left out.
       catalog.stream(name).ifPresent(s -> byName.put(name, stream(s, typeFactory)));
     }
     for (ViewTable view : catalog.views()) {
+      if (!engine.access().canSee(viewer, view.name())) {
+        continue;
+      }
       RelDataType rowType = view.getRowType(typeFactory);
       byName.put(view.name(), new Table(DEFAULT_SCHEMA, view.name(),
           TableKind.MATERIALIZED_VIEW, columns(rowType), view.sql(),
           noRemarks(rowType.getFieldCount())));
     }
     for (ReferenceTable table : catalog.referenceTables()) {
+      if (!engine.access().canSee(viewer, table.name())) {
+        continue;
+      }
       RelDataType rowType = table.getRowType(typeFactory);
       byName.put(table.name(), new Table(DEFAULT_SCHEMA, table.name(), TableKind.TABLE,
           columns(rowType), table.writable() ? "Reference table"

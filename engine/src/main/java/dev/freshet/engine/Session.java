@@ -28,6 +28,8 @@ import dev.freshet.sql.parser.SqlCreateTable;
 import dev.freshet.sql.parser.SqlDropSink;
 import dev.freshet.sql.parser.SqlDropStream;
 import dev.freshet.sql.parser.SqlEmit;
+import dev.freshet.sql.parser.SqlGrant;
+import dev.freshet.sql.parser.SqlShowGrants;
 import dev.freshet.sql.parser.SqlSetProperty;
 import dev.freshet.sql.parser.SqlShow;
 import dev.freshet.sql.parser.SqlStopQuery;
@@ -66,6 +68,7 @@ import dev.freshet.engine.query.InsertExecutor;
 import dev.freshet.engine.query.PendingInserts;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
+import dev.freshet.engine.security.CurrentPrincipal;
 import dev.freshet.engine.security.Principal;
 
 /**
@@ -214,7 +217,7 @@ public final class Session {
    */
   public StatementResult execute(String sql) throws SQLException {
     try {
-      return run(sql);
+      return asPrincipal(() -> run(sql));
     } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
         | AssertionError e) {
       // Calcite and Janino report some conditions of the statement (a division by zero folded
@@ -249,13 +252,27 @@ public final class Session {
       return execute(bound);
     }
     try {
+      if (!principal.admin()) {
+        StatementPrivileges.check(engine, principal, parse(bound));
+      }
       PlainSelect.Parameterized select = parameters.parameterized(engine);
       StatementResult result = select == null ? null
-          : select.execute(options.pullMaxRows(), values);
+          : asPrincipal(() -> select.execute(options.pullMaxRows(), values));
       return result != null ? result : execute(bound);
     } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
         | AssertionError e) {
       throw Failures.toSqlException(e);
+    }
+  }
+
+  /** Runs {@code statement} with {@link CurrentPrincipal} this session's user. */
+  private <T> T asPrincipal(java.util.concurrent.Callable<T> statement) throws SQLException {
+    try {
+      return CurrentPrincipal.as(principal, statement);
+    } catch (SQLException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 
@@ -267,6 +284,7 @@ public final class Session {
         throw TransactionErrors.readOnly(write.get());
       }
     }
+    StatementPrivileges.check(engine, principal, node);
     int markers = ParameterMarkers.count(node);
     if (markers > 0) {
       // Executed as text there are no values to bind: a NULL in their place would be stored.
@@ -276,14 +294,14 @@ public final class Session {
           + " values set, or write the values into the statement");
     }
     if (engine.notRestored().isEmpty()) {
-      return execute(node, sql);
+      return owned(node, sql);
     }
     Optional<String> dropped = NotRestoredObjects.drop(engine, node);
     if (dropped.isPresent()) {
       return new StatementResult.UpdateCount(0);
     }
     try {
-      StatementResult result = execute(node, sql);
+      StatementResult result = owned(node, sql);
       NotRestoredObjects.declared(engine, node);
       return result;
     } catch (SQLException e) {
@@ -291,8 +309,37 @@ public final class Session {
     }
   }
 
+  /**
+   * Executes {@code node}, recording the session's user as the owner of what it creates and
+   * forgetting the owner and grants of what it drops. (Two sessions racing to create one name
+   * with IF NOT EXISTS both succeed; the first to record owns it.)
+   */
+  private StatementResult owned(SqlNode node, String sql) throws SQLException {
+    Optional<String> created = StatementPrivileges.createdName(node);
+    Optional<String> dropped = StatementPrivileges.droppedName(node);
+    if (created.isEmpty() && dropped.isEmpty()) {
+      return execute(node, sql);
+    }
+    boolean existed = created.isPresent() && engine.objectNames().contains(created.get());
+    StatementResult result = execute(node, sql);
+    if (created.isPresent() && !existed && engine.objectNames().contains(created.get())) {
+      engine.access().created(created.get(), principal);
+    }
+    if (dropped.isPresent() && !engine.objectNames().contains(dropped.get())) {
+      engine.access().dropped(dropped.get());
+    }
+    return result;
+  }
+
   private StatementResult execute(SqlNode node, String sql) throws SQLException {
     FreshetPlanner planner = engine.planner();
+    if (node instanceof SqlGrant grant) {
+      Grants.execute(engine, principal, grant);
+      return new StatementResult.UpdateCount(0);
+    }
+    if (node instanceof SqlShowGrants show) {
+      return Grants.show(engine, principal, show);
+    }
     if (node instanceof SqlCreateStream) {
       synchronized (engine.ddlLock()) {
         SqlCreateStream create = (SqlCreateStream) node;
@@ -368,7 +415,7 @@ public final class Session {
       case QUERIES:
         return showQueries();
       case SINKS:
-        return SinkDdl.show(engine);
+        return SinkDdl.show(engine, principal);
       default:
         break;
       }
@@ -435,7 +482,11 @@ public final class Session {
     Optional<Map.Entry<ViewTable, Long>> feed = ViewFeed.match(engine, query);
     if (feed.isPresent()) {
       ViewFeed.checkEmit(feed.get().getKey(), emit);
-      return ViewFeed.open(engine, options, feed.get().getKey(), feed.get().getValue());
+      StatementResult.Push opened = ViewFeed.open(engine, options, feed.get().getKey(),
+          feed.get().getValue());
+      engine.access().watch(opened.query().query().id(), principal,
+          java.util.Set.of(feed.get().getKey().name()), opened.query());
+      return opened;
     }
     PlannedQuery plan = Errors.fromPlanner(
         () -> engine.planner().planQuery(query, emit, options.statePartitions(),
@@ -472,6 +523,7 @@ public final class Session {
         engine::unregister, push);
     push.attach(continuous);
     engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
+    engine.access().watch(id, principal, StatementPrivileges.reads(engine, query), push);
     engine.registerPush(continuous);
     continuous.start();
     return new StatementResult.Push(pushColumns(plan.rowType(), markers), push);
@@ -556,15 +608,20 @@ public final class Session {
 
   private void stopQuery(String idOrName) throws SQLException {
     Optional<ContinuousQuery> query = engine.query(idOrName);
-    if (query.isEmpty()) {
+    if (query.isEmpty() || !engine.visibleQueries(principal).contains(query.get())) {
+      // Another user's push query is not theirs to know of.
       throw CatalogErrors.queryNotFound(idOrName);
     }
+    engine.checkQueryOwner(principal, query.get(), "STOP");
     query.get().stop();
   }
 
   private StatementResult showStreams() {
     List<Object[]> rows = new ArrayList<>();
     for (String name : engine.catalog().streamNames()) {
+      if (!engine.access().canSee(principal, name)) {
+        continue;
+      }
       rows.add(new Object[] {name});
     }
     return new StatementResult.Rows(List.of(ResultColumn.varchar("STREAM_NAME", 128)), rows);
@@ -573,6 +630,9 @@ public final class Session {
   private StatementResult showViews() {
     List<Object[]> rows = new ArrayList<>();
     for (ViewTable view : engine.catalog().views()) {
+      if (!engine.access().canSee(principal, view.name())) {
+        continue;
+      }
       // A view's query is registered while the view exists; a view dropped meanwhile is skipped.
       Optional<ContinuousQuery> query = engine.query(view.queryId());
       if (query.isPresent()) {
@@ -587,7 +647,7 @@ public final class Session {
 
   private StatementResult showQueries() {
     List<Object[]> rows = new ArrayList<>();
-    for (ContinuousQuery query : engine.continuousQueries()) {
+    for (ContinuousQuery query : engine.visibleQueries(principal)) {
       QueryStatus status = query.status();
       rows.add(new Object[] {query.id(), query.name(), status.name(),
           query.outputMode().name(), query.lastBatchId(), query.sql(),

@@ -329,9 +329,12 @@ final class SinkDdl {
     return readers;
   }
 
-  static StatementResult show(Engine engine) {
+  static StatementResult show(Engine engine, dev.freshet.engine.security.Principal user) {
     List<Object[]> rows = new ArrayList<>();
     for (SinkEntry sink : engine.sinks().values()) {
+      if (!engine.access().canSee(user, sink.name())) {
+        continue;
+      }
       Optional<ContinuousQuery> query = engine.query(sink.queryId());
       rows.add(new Object[] {sink.name(), sink.spec().connector(), sink.spec().target(),
           sink.view().orElse(null), sink.queryId(),

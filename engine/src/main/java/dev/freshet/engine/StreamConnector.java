@@ -34,6 +34,14 @@ enum StreamConnector {
     this.options = options;
   }
 
+  /**
+   * Whether the connector reaches outside the server (a broker, the server's files), so that
+   * creating a stream with it needs the administrator role or {@code GRANT CREATE CONNECTOR}.
+   */
+  boolean external() {
+    return this == KAFKA || this == FILESYSTEM;
+  }
+
   /** The connector as {@code WITH (connector = ...)} names it, e.g. {@code memory}. */
   String text() {
     return name().toLowerCase(Locale.ROOT);

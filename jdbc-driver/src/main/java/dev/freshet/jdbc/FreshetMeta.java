@@ -7,6 +7,7 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.Session;
+import dev.freshet.engine.security.Principal;
 import dev.freshet.engine.StatementDescriber;
 import dev.freshet.engine.StatementDescription;
 import dev.freshet.engine.StatementParameters;
@@ -80,7 +81,7 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
   private final EngineResolver engines;
   private final Duration fetchTimeout;
   /** Who makes the current request: the authenticated user on a server, else null. */
-  private final Supplier<@Nullable String> caller;
+  private final Supplier<@Nullable Principal> caller;
   private final ConcurrentHashMap<String, ConnectionState> connections = new ConcurrentHashMap<>();
   private final AtomicInteger statementIds = new AtomicInteger();
 
@@ -114,7 +115,9 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
   /**
    * Creates a Meta whose connections belong to the user who opened them: {@code caller} names
    * the user making the current request (a server reads it from the request's authentication;
-   * null means anonymous), and a request on a connection that another user opened is refused.
+   * null means anonymous, who is the process's own administrator {@link Principal#LOCAL}); the
+   * connection's statements run as that user, and a request on a connection that another user
+   * opened is refused.
    *
    * <pre>{@code
    * Meta meta = new FreshetMeta(null, info -> engine, Duration.ofSeconds(5), CurrentUser::get);
@@ -126,7 +129,7 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
    * @param caller the user of the request being served, or null if anonymous
    */
   public FreshetMeta(@Nullable AvaticaConnection connection, EngineResolver engines,
-      Duration fetchTimeout, Supplier<@Nullable String> caller) {
+      Duration fetchTimeout, Supplier<@Nullable Principal> caller) {
     super(connection);
     this.engines = requireNonNull(engines, "engines");
     this.fetchTimeout = requireNonNull(fetchTimeout, "fetchTimeout");
@@ -139,7 +142,7 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
   /** Per connection: its owner, its session, its open statements and its JDBC settings. */
   private static final class ConnectionState {
     /** The user who opened it; null if anonymous. */
-    final @Nullable String owner;
+    final @Nullable Principal owner;
     final Session session;
     /** Whether its push results are sent with PROGRESS rows instead of empty frames. */
     final boolean progress;
@@ -150,7 +153,7 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     /** How many statements or fetches run on it now: a busy connection is not idle. */
     final AtomicInteger busy = new AtomicInteger();
 
-    ConnectionState(@Nullable String owner, Session session, boolean progress) {
+    ConnectionState(@Nullable Principal owner, Session session, boolean progress) {
       this.owner = owner;
       this.session = session;
       this.progress = progress;
@@ -262,8 +265,9 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
       // A client that sends no properties at all sends null.
       boolean progress = connection == null
           && !(info != null && "true".equalsIgnoreCase(info.get(LONG_POLL)));
-      ConnectionState state = new ConnectionState(caller.get(), engines.resolve(info).openSession(),
-          progress);
+      Principal user = caller.get();
+      ConnectionState state = new ConnectionState(user, engines.resolve(info)
+          .openSession(user == null ? Principal.LOCAL : user), progress);
       if (connections.putIfAbsent(ch.id, state) != null) {
         throw inUse(ch.id);
       }
@@ -695,7 +699,9 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
    * connection used now.
    */
   private void checkOwner(String id, ConnectionState state) {
-    if (!Objects.equals(state.owner, caller.get())) {
+    Principal user = caller.get();
+    if (!Objects.equals(state.owner == null ? null : state.owner.name(),
+        user == null ? null : user.name())) {
       throw new RuntimeException(Errors.of(SqlState.INSUFFICIENT_PRIVILEGE, "Connection " + id
           + " belongs to another user; a user may only use the connections they opened"));
     }
@@ -775,7 +781,8 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
   }
 
   private FreshetMetadata metadata(ConnectionHandle ch) {
-    return new FreshetMetadata(connection(ch.id).session.engine());
+    Session session = connection(ch.id).session;
+    return new FreshetMetadata(session.engine(), session.principal());
   }
 
   /** A metadata result as a statement of its own, which closes when the result set does. */

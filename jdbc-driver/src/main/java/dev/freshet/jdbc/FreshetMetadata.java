@@ -58,7 +58,12 @@ final class FreshetMetadata {
 
   /** Answers for {@code engine}. */
   FreshetMetadata(Engine engine) {
-    this.engine = new EngineMetadata(requireNonNull(engine, "engine"));
+    this(engine, dev.freshet.engine.security.Principal.LOCAL);
+  }
+
+  /** The metadata of {@code engine} as {@code viewer} may see it. */
+  FreshetMetadata(Engine engine, dev.freshet.engine.security.Principal viewer) {
+    this.engine = new EngineMetadata(requireNonNull(engine, "engine"), viewer);
   }
 
   /**

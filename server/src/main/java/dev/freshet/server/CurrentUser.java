@@ -1,5 +1,6 @@
 package dev.freshet.server;
 
+import dev.freshet.engine.security.Principal;
 import java.util.function.Supplier;
 
 /**
@@ -7,23 +8,23 @@ import java.util.function.Supplier;
  * connection to the user who opened it: the HTTP handler sets it around each request.
  *
  * <pre>{@code
- * Response response = CurrentUser.as("alice", () -> request.accept(service));
- * CurrentUser.get();   // "alice" inside, null outside
+ * Response response = CurrentUser.as(Principal.user("alice", false), () -> request.accept(service));
+ * CurrentUser.get();   // alice inside, null outside
  * }</pre>
  */
 final class CurrentUser {
-  private static final ThreadLocal<String> USER = new ThreadLocal<>();
+  private static final ThreadLocal<Principal> USER = new ThreadLocal<>();
 
   private CurrentUser() {
   }
 
   /** The user of the request this thread serves; null without authentication. */
-  static String get() {
+  static Principal get() {
     return USER.get();
   }
 
   /** Runs {@code action} as {@code user} (null: anonymous) and returns its result. */
-  static <T> T as(String user, Supplier<T> action) {
+  static <T> T as(Principal user, Supplier<T> action) {
     USER.set(user);
     try {
       return action.get();

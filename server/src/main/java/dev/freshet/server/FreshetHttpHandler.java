@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * HttpServer.Builder.newBuilder()
- *     .withHandler(new FreshetHttpHandler(service, 8 << 20, true)) ...
+ *     .withHandler(new FreshetHttpHandler(service, 8 << 20, true, "admin")) ...
  * }</pre>
  *
  * <p>Avatica's handler puts the server's stack traces into every error response and answers a
@@ -57,6 +57,8 @@ final class FreshetHttpHandler extends AbstractAvaticaHandler {
   private final ProtobufHandler protobuf;
   private final long maxRequestBytes;
   private final boolean authenticationRequired;
+  /** The role of the users file whose users administer the engine. */
+  private final String adminRole;
   private volatile RpcMetadataResponse rpcMetadata;
 
   /**
@@ -65,8 +67,11 @@ final class FreshetHttpHandler extends AbstractAvaticaHandler {
    * @param service the service that answers requests (a {@code LocalService} over the Meta)
    * @param maxRequestBytes the largest request body accepted
    * @param authenticationRequired whether a request without an authenticated user is refused
+   * @param adminRole the role whose users administer the engine
    */
-  FreshetHttpHandler(Service service, long maxRequestBytes, boolean authenticationRequired) {
+  FreshetHttpHandler(Service service, long maxRequestBytes, boolean authenticationRequired,
+      String adminRole) {
+    this.adminRole = adminRole;
     this.service = service;
     this.protobuf = new ProtobufHandler(service, translation, NoopMetricsSystem.getInstance());
     this.maxRequestBytes = maxRequestBytes;
@@ -118,7 +123,10 @@ final class FreshetHttpHandler extends AbstractAvaticaHandler {
           + " serialization=PROTOBUF)");
       return;
     }
-    String user = principal == null ? null : principal.getName();
+    // Without authentication the one anonymous user is the process's administrator (null).
+    dev.freshet.engine.security.Principal user = principal == null ? null
+        : dev.freshet.engine.security.Principal.user(principal.getName(),
+            request.isUserInRole(adminRole));
     // Avatica's handler runs the request (Request.accept is not public); its error responses
     // are rewritten below.
     HandlerResponse<byte[]> answer = CurrentUser.as(user, () -> protobuf.apply(body));

@@ -608,7 +608,8 @@ public final class FreshetServer implements AutoCloseable {
   private static HttpServer httpServer(Options options, FreshetMeta meta, Engine engine,
       AtomicReference<ServerConnector> uiConnector) {
     FreshetHttpHandler jdbc = new FreshetHttpHandler(SqlStateService.wrap(new LocalService(meta)),
-        options.maxRequestBytes(), options.authentication() != Authentication.NONE);
+        options.maxRequestBytes(), options.authentication() != Authentication.NONE,
+        options.adminRole());
     HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
         .withHandler(options.uiPort() < 0 ? jdbc
             : new ConnectorRouter(jdbc, UI_CONNECTOR, new WebUiRoutes(engine,

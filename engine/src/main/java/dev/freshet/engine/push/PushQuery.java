@@ -361,6 +361,14 @@ public final class PushQuery implements AutoCloseable {
   }
 
   /**
+   * Ends this subscription because its reader lost the right to read what it reads: as
+   * {@link #fail}, the reader's next read throws {@code refusal} (42501).
+   */
+  public void revoke(SQLException refusal) {
+    fail(refusal);
+  }
+
+  /**
    * Ends this subscription with {@code error} at once: unread rows are dropped, the query stops,
    * and then the reader's next read throws it (so that a reader who sees it finds the query gone).
    */

@@ -62,15 +62,36 @@ public final class SystemSchema extends AbstractSchema {
    * PK_NAME}) when a table is scanned.
    */
   public SystemSchema(Supplier<List<ContinuousQuery>> queries, Supplier<List<Object[]>> primaryKeys) {
+    this(queries, primaryKeys, List::of);
+  }
+
+  /**
+   * As {@link #SystemSchema(Supplier, Supplier)}, with the grants {@code privileges} returns
+   * ({@code OBJECT_NAME, OBJECT_TYPE, GRANTEE, PRIVILEGE, GRANTOR}) as {@code sys.privileges}.
+   */
+  public SystemSchema(Supplier<List<ContinuousQuery>> queries, Supplier<List<Object[]>> primaryKeys,
+      Supplier<List<Object[]>> privileges) {
     requireNonNull(queries, "queries");
     requireNonNull(primaryKeys, "primaryKeys");
+    requireNonNull(privileges, "privileges");
     this.tables = Map.of("QUERIES", new SystemTable(SystemSchema::queriesType,
             () -> queryRows(queries.get())),
         "QUERY_PROGRESS", new SystemTable(SystemSchema::progressType,
             () -> progressRows(queries.get())),
         // What DatabaseMetaData.getPrimaryKeys answers: Avatica's protocol has no request for
         // it, so Freshet's remote driver reads this table instead.
-        "PRIMARY_KEYS", new SystemTable(SystemSchema::primaryKeysType, primaryKeys));
+        "PRIMARY_KEYS", new SystemTable(SystemSchema::primaryKeysType, primaryKeys),
+        "PRIVILEGES", new SystemTable(SystemSchema::privilegesType, privileges));
+  }
+
+  private static RelDataType privilegesType(RelDataTypeFactory f) {
+    return f.builder()
+        .add("OBJECT_NAME", SqlTypeName.VARCHAR).nullable(true)
+        .add("OBJECT_TYPE", SqlTypeName.VARCHAR).nullable(true)
+        .add("GRANTEE", SqlTypeName.VARCHAR)
+        .add("PRIVILEGE", SqlTypeName.VARCHAR)
+        .add("GRANTOR", SqlTypeName.VARCHAR)
+        .build();
   }
 
   private static RelDataType primaryKeysType(RelDataTypeFactory f) {

@@ -36,4 +36,8 @@ public interface FreshetParserResource {
    * string, as in {@code WITH (k = X'AB')}. */
   @BaseMessage("Character string literal expected, got {0}")
   ExInst<SqlValidatorException> characterStringExpected(String literal);
+
+  /** A {@code GRANT ... FROM} or {@code REVOKE ... TO}. */
+  @BaseMessage("{0} names its users with {1}")
+  ExInst<SqlValidatorException> grantDirection(String statement, String preposition);
 }
