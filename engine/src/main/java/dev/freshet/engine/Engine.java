@@ -621,7 +621,7 @@ public final class Engine implements AutoCloseable {
       access.checkOwner(user, object.get(), action + " the query of");
     } else if (!user.admin() && !access.pushOwner(query.id())
         .map(p -> p.key().equals(user.key())).orElse(false)) {
-      throw dev.freshet.engine.errors.PrivilegeErrors.notOwner(user, action, "push query",
+      throw dev.freshet.engine.security.PrivilegeErrors.notOwner(user, action, "push query",
           query.name(), access.pushOwner(query.id()).map(Principal::name).orElse("unknown"));
     }
   }

@@ -55,6 +55,8 @@ public final class StatementDescriber {
   public static StatementDescription describe(Session session, String sql) throws SQLException {
     Engine engine = session.engine();
     SqlNode node = Session.parse(sql);
+    // A description names the columns of what it reads: not for users who may not read it.
+    StatementPrivileges.check(engine, session.principal(), node);
     if (node instanceof SqlCreateStream || node instanceof SqlDropStream
         || node instanceof SqlCreateMaterializedView || node instanceof SqlDropMaterializedView
         || node instanceof SqlCreateSink || node instanceof SqlDropSink

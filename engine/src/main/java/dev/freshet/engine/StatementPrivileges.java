@@ -1,6 +1,6 @@
 package dev.freshet.engine;
 
-import dev.freshet.engine.errors.PrivilegeErrors;
+import dev.freshet.engine.security.PrivilegeErrors;
 import dev.freshet.engine.security.AccessControl;
 import dev.freshet.engine.security.ObjectReferences;
 import dev.freshet.engine.security.Principal;

@@ -52,6 +52,11 @@ final class ServeCommand implements Callable<Integer> {
       description = "Jetty users file for --auth: lines 'user: password[,role...]'")
   Path usersFile;
 
+  @Option(names = "--admin-role", defaultValue = FreshetServer.DEFAULT_ADMIN_ROLE,
+      description = "Users of the users file with this role administer the server: they may do"
+          + " everything with every object (default: ${DEFAULT-VALUE}; see docs/security.md)")
+  String adminRole;
+
   @Option(names = "--role", description = "Admit only users with this role (default: any user"
       + " in the users file)")
   String role;
@@ -194,6 +199,7 @@ final class ServeCommand implements Callable<Integer> {
         .httpIdleTimeout(Duration.ofMillis(httpIdleTimeoutMs))
         .maxRequestBytes(maxRequestBytes)
         .minRequestDataRate(minRequestDataRate)
+        .adminRole(adminRole)
         .viewEngines(ViewEngineOptions.viewEngines(engine, sparkMaster, sparkCheckpointDir,
             sparkConf));
     long budget;

@@ -2,7 +2,6 @@ package dev.freshet.engine.security;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.engine.errors.PrivilegeErrors;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.store.PrivilegeStore;
 import java.sql.SQLException;
@@ -62,7 +61,9 @@ public final class AccessControl {
     this.store = requireNonNull(store, "store");
     this.kinds = requireNonNull(kinds, "kinds");
     owners.putAll(store.owners());
-    for (Grant grant : store.grants()) {
+    for (PrivilegeStore.Grant stored : store.grants()) {
+      Grant grant = new Grant(stored.object(), stored.grantee(), stored.privilege(),
+          stored.grantor());
       grants.put(key(grant), grant);
     }
   }
@@ -172,7 +173,7 @@ public final class AccessControl {
     checkOwner(by, object, "GRANT on");
     for (Privilege privilege : privileges) {
       Grant grant = new Grant(object, grantee, privilege.name(), by.key());
-      store.grant(grant);
+      store.grant(stored(grant));
       grants.put(key(grant), grant);
     }
   }
@@ -186,7 +187,7 @@ public final class AccessControl {
     checkOwner(by, object, "REVOKE on");
     for (Privilege privilege : privileges) {
       Grant grant = new Grant(object, grantee, privilege.name(), by.key());
-      store.revoke(grant);
+      store.revoke(stored(grant));
       grants.remove(key(grant));
     }
     if (privileges.contains(Privilege.SELECT)) {
@@ -201,7 +202,7 @@ public final class AccessControl {
       throw PrivilegeErrors.adminOnly(by, "GRANT CREATE CONNECTOR");
     }
     Grant grant = new Grant(null, grantee, Grant.CREATE_CONNECTOR, by.key());
-    store.grant(grant);
+    store.grant(stored(grant));
     grants.put(key(grant), grant);
   }
 
@@ -212,7 +213,7 @@ public final class AccessControl {
       throw PrivilegeErrors.adminOnly(by, "REVOKE CREATE CONNECTOR");
     }
     Grant grant = new Grant(null, grantee, Grant.CREATE_CONNECTOR, by.key());
-    store.revoke(grant);
+    store.revoke(stored(grant));
     grants.remove(key(grant));
   }
 
@@ -273,6 +274,11 @@ public final class AccessControl {
         watches.remove(entry.getKey(), watch);
       }
     }
+  }
+
+  private static PrivilegeStore.Grant stored(Grant grant) {
+    return new PrivilegeStore.Grant(grant.object(), grant.grantee(), grant.privilege(),
+        grant.grantor());
   }
 
   private static GrantKey key(Grant grant) {

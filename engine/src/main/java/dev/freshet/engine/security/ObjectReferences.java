@@ -134,10 +134,14 @@ public final class ObjectReferences {
       } else if (node instanceof SqlJoin join) {
         from(join.getLeft());
         from(join.getRight());
+      } else if (node instanceof SqlCall call && call.getKind() == SqlKind.EXPLICIT_TABLE) {
+        // TABLE clicks, as a table function's argument.
+        from(call.operand(0));
       } else if (node instanceof SqlCall call && call.getKind() == SqlKind.AS) {
         // The alias (and column aliases) after the first operand are not objects.
         from(call.operand(0));
       } else if (node instanceof SqlCall call && call.getKind() != SqlKind.DESCRIPTOR
+          && !call.getOperator().getName().equalsIgnoreCase("DESCRIPTOR")
           && call.getKind() != SqlKind.UNNEST && call.getKind() != SqlKind.VALUES
           && !call.isA(SqlKind.QUERY)) {
         // AS, TABLE name, LATERAL, table functions (TUMBLE(TABLE clicks, ...)): their first

@@ -2,7 +2,6 @@ package dev.freshet.engine.store;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.engine.security.Grant;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,7 +18,7 @@ import java.util.Map;
  *
  * <pre>{@code
  * store.owner("TOTALS", "ALICE");
- * store.grant(new Grant("TOTALS", "BOB", "SELECT", "ALICE"));
+ * store.grant(new PrivilegeStore.Grant("TOTALS", "BOB", "SELECT", "ALICE"));
  * store.dropped("TOTALS");   // its owner and grants go with it
  * }</pre>
  *
@@ -29,6 +28,17 @@ import java.util.Map;
  * data directory keeps nothing here.
  */
 public final class PrivilegeStore {
+  /**
+   * One stored grant.
+   *
+   * @param object the object's name; null for a grant on no object ({@code CREATE CONNECTOR})
+   * @param grantee the user, or {@code PUBLIC}
+   * @param privilege what is granted
+   * @param grantor who granted it
+   */
+  public record Grant(String object, String grantee, String privilege, String grantor) {
+  }
+
   private static final String OWNERS = "FRESHET_OWNERS";
   private static final String GRANTS = "FRESHET_GRANTS";
   /** The {@code NAME} of a grant on no object ({@code CREATE CONNECTOR}). */

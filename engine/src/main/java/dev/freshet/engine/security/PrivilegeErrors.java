@@ -1,7 +1,6 @@
-package dev.freshet.engine.errors;
+package dev.freshet.engine.security;
 
-import dev.freshet.engine.security.Principal;
-import dev.freshet.engine.security.Privilege;
+import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 
