@@ -181,8 +181,8 @@ class BatchQueryTest {
         row(null, "FRESHET", "PER_USER", "VIEW"), row(null, "FRESHET", "USERS", "TABLE")),
         query(fs, "select * from information_schema.tables where table_schema = 'FRESHET'"
             + " order by table_name"));
-    assertEquals(List.of(row("PRIMARY_KEYS", "SYSTEM TABLE"), row("QUERIES", "SYSTEM TABLE"),
-        row("QUERY_PROGRESS", "SYSTEM TABLE")), query(fs, "SELECT table_name, table_type"
+    assertEquals(List.of(row("PRIMARY_KEYS", "SYSTEM TABLE"), row("PRIVILEGES", "SYSTEM TABLE"),
+        row("QUERIES", "SYSTEM TABLE"), row("QUERY_PROGRESS", "SYSTEM TABLE")), query(fs, "SELECT table_name, table_type"
             + " FROM INFORMATION_SCHEMA.TABLES WHERE table_schema = 'SYS' ORDER BY 1"));
   }
 

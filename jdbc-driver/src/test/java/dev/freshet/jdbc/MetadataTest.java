@@ -77,6 +77,8 @@ class MetadataTest {
     List<List<Object>> expected = List.of(
         systemTable("PRIMARY_KEYS", "The key columns of each view, as"
             + " DatabaseMetaData.getPrimaryKeys lists them"),
+        systemTable("PRIVILEGES", "The owner of each object and the privileges granted on it,"
+            + " as SHOW GRANTS lists them"),
         systemTable("QUERIES", "One row per continuous query, with the metrics of its last"
             + " batch"),
         systemTable("QUERY_PROGRESS", "One row per recent batch of each continuous query (the"
@@ -109,6 +111,8 @@ class MetadataTest {
     assertEquals(List.of(
         systemTable("PRIMARY_KEYS", "The key columns of each view, as"
             + " DatabaseMetaData.getPrimaryKeys lists them"),
+        systemTable("PRIVILEGES", "The owner of each object and the privileges granted on it,"
+            + " as SHOW GRANTS lists them"),
         systemTable("QUERIES", "One row per continuous query, with the metrics of its last"
             + " batch"),
         systemTable("QUERY_PROGRESS", "One row per recent batch of each continuous query (the"
@@ -129,7 +133,7 @@ class MetadataTest {
   }
 
   @Test void shouldMatchSchemaAndTableNamePatterns() throws Exception {
-    assertEquals(List.of("PRIMARY_KEYS", "QUERIES", "QUERY_PROGRESS"),
+    assertEquals(List.of("PRIMARY_KEYS", "PRIVILEGES", "QUERIES", "QUERY_PROGRESS"),
         names(tables(null, "SYS", null)));
     assertEquals(List.of("SALESXTOTAL", "SALES_BY_CUSTOMER", "SALES_TOTAL"),
         names(tables(null, "FRE%", "SALES%")));
