@@ -42,6 +42,7 @@ import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.InformationSchema;
 import dev.freshet.engine.query.SystemSchema;
 import dev.freshet.engine.query.PullQueryExecutor;
+import dev.freshet.engine.security.AuditLog;
 import dev.freshet.engine.security.EngineSecurity;
 import dev.freshet.engine.security.Principal;
 
@@ -136,6 +137,8 @@ public final class Engine implements AutoCloseable {
   private final MemoryPool memoryPool;
   /** What the operator decided: connectors' reach, the secrets' key, the audit log. */
   private final EngineSecurity security;
+  /** The audit log of {@code security}, open from the constructor to {@link #close()}. */
+  private final AuditLog audit;
 
   /**
    * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
@@ -192,6 +195,12 @@ public final class Engine implements AutoCloseable {
   public Engine(String name, Optional<Path> dataDir, long memoryBudgetBytes,
       ViewEngines viewEngines, EngineSecurity security) {
     this.security = requireNonNull(security, "security");
+    try {
+      this.audit = AuditLog.open(security.auditLog());
+    } catch (RuntimeException e) {
+      stopThreads();
+      throw e;
+    }
     this.viewEngines = requireNonNull(viewEngines, "viewEngines");
     this.memoryPool = new MemoryPool(memoryBudgetBytes);
     this.name = requireNonNull(name, "name");
@@ -200,12 +209,14 @@ public final class Engine implements AutoCloseable {
     try {
       this.dataDirLock = this.dataDir.isPresent() ? lock(this.dataDir.get()) : null;
     } catch (RuntimeException e) {
+      audit.close();
       stopThreads();
       throw e;
     }
     try {
       this.results = ResultDatabase.open(this.dataDir);
     } catch (SQLException | RuntimeException e) {
+      audit.close();
       releaseLock();
       stopThreads();
       if (e instanceof RuntimeException runtime) {
@@ -409,6 +420,18 @@ public final class Engine implements AutoCloseable {
   /** What the operator decided about this engine's security. */
   public EngineSecurity security() {
     return security;
+  }
+
+  /**
+   * The audit log ({@code freshet serve --audit-log}): records nothing unless the operator gave
+   * a file.
+   *
+   * <pre>{@code
+   * engine.audit().record(AuditEvent.ok(principal.name(), "CREATE STREAM", "clicks"));
+   * }</pre>
+   */
+  public AuditLog audit() {
+    return audit;
   }
 
   /**
@@ -646,6 +669,7 @@ public final class Engine implements AutoCloseable {
       }
       releaseLock();
     }
+    audit.close();
   }
 
   /** Stops the pools and the maintenance thread; queries using them are stopped already. */
