@@ -44,6 +44,7 @@ import dev.freshet.engine.query.SystemSchema;
 import dev.freshet.engine.query.PullQueryExecutor;
 import dev.freshet.engine.security.AccessControl;
 import dev.freshet.engine.security.CurrentPrincipal;
+import dev.freshet.engine.security.AuditLog;
 import dev.freshet.engine.security.EngineSecurity;
 import dev.freshet.engine.store.PrivilegeStore;
 import dev.freshet.engine.security.Principal;
@@ -141,6 +142,8 @@ public final class Engine implements AutoCloseable {
   private final EngineSecurity security;
   /** Owners and grants of the streams, tables, views and sinks. */
   private final AccessControl access;
+  /** The audit log of {@code security}, open from the constructor to {@link #close()}. */
+  private final AuditLog audit;
 
   /**
    * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
@@ -197,6 +200,12 @@ public final class Engine implements AutoCloseable {
   public Engine(String name, Optional<Path> dataDir, long memoryBudgetBytes,
       ViewEngines viewEngines, EngineSecurity security) {
     this.security = requireNonNull(security, "security");
+    try {
+      this.audit = AuditLog.open(security.auditLog());
+    } catch (RuntimeException e) {
+      stopThreads();
+      throw e;
+    }
     this.viewEngines = requireNonNull(viewEngines, "viewEngines");
     this.memoryPool = new MemoryPool(memoryBudgetBytes);
     this.name = requireNonNull(name, "name");
@@ -205,12 +214,14 @@ public final class Engine implements AutoCloseable {
     try {
       this.dataDirLock = this.dataDir.isPresent() ? lock(this.dataDir.get()) : null;
     } catch (RuntimeException e) {
+      audit.close();
       stopThreads();
       throw e;
     }
     try {
       this.results = ResultDatabase.open(this.dataDir);
     } catch (SQLException | RuntimeException e) {
+      audit.close();
       releaseLock();
       stopThreads();
       if (e instanceof RuntimeException runtime) {
@@ -445,6 +456,18 @@ public final class Engine implements AutoCloseable {
     names.addAll(sinks.keySet());
     names.sort(null);
     return names;
+  }
+
+  /**
+   * The audit log ({@code freshet serve --audit-log}): records nothing unless the operator gave
+   * a file.
+   *
+   * <pre>{@code
+   * engine.audit().record(AuditEvent.ok(principal.name(), "CREATE STREAM", "clicks"));
+   * }</pre>
+   */
+  public AuditLog audit() {
+    return audit;
   }
 
   /**
@@ -729,6 +752,7 @@ public final class Engine implements AutoCloseable {
       }
       releaseLock();
     }
+    audit.close();
   }
 
   /** Stops the pools and the maintenance thread; queries using them are stopped already. */

@@ -44,7 +44,9 @@ import org.slf4j.LoggerFactory;
  * with these two), 400 for a body that is not a protobuf request or a method other than POST, 413
  * for a body larger than the limit (read to its end and dropped, so that the client gets the
  * answer rather than a broken connection), 401 for a request without authentication when the
- * server requires it.
+ * server requires it. A request a web page could have sent (a foreign {@code Origin} or {@code
+ * Host}, a content type other than protobuf's) never gets here: {@link JdbcRequestGuard} answers
+ * it with 403 or 415 before authentication.
  */
 final class FreshetHttpHandler extends AbstractAvaticaHandler {
   private static final Logger LOG = LoggerFactory.getLogger(FreshetHttpHandler.class);
@@ -53,6 +55,9 @@ final class FreshetHttpHandler extends AbstractAvaticaHandler {
   static final int MAX_MESSAGE_CHARS = 2000;
 
   private final Service service;
+  /** Serializes error responses of requests that never reached a handler's translation. */
+  private static final ProtobufTranslation ERRORS = new ProtobufTranslationImpl();
+
   private final ProtobufTranslation translation = new ProtobufTranslationImpl();
   private final ProtobufHandler protobuf;
   private final long maxRequestBytes;
@@ -198,9 +203,18 @@ final class FreshetHttpHandler extends AbstractAvaticaHandler {
   /** Writes an Avatica error response: SQLSTATE and capped message, no stack trace. */
   private void error(HttpServletResponse response, int status, int code, String sqlState,
       String message) throws IOException {
+    error(response, status, code, sqlState, message, rpcMetadata);
+  }
+
+  /**
+   * Writes an Avatica error response with {@code status}, as this handler's own errors are
+   * written; {@code rpcMetadata} may be null (e.g. for a request refused before it got here).
+   */
+  static void error(HttpServletResponse response, int status, int code, String sqlState,
+      String message, RpcMetadataResponse rpcMetadata) throws IOException {
     ErrorResponse error = new ErrorResponse(List.of(), cap(message), code, sqlState,
         AvaticaSeverity.ERROR, rpcMetadata);
-    byte[] bytes = translation.serializeResponse(error);
+    byte[] bytes = ERRORS.serializeResponse(error);
     response.setStatus(status);
     response.setContentType("application/octet-stream;charset=utf-8");
     response.getOutputStream().write(bytes);

@@ -4,10 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.ViewEngines;
+import dev.freshet.engine.security.AuditLog;
 import dev.freshet.engine.security.ConnectorPolicy;
 import dev.freshet.engine.security.EngineSecurity;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.jdbc.FreshetMeta;
+import dev.freshet.server.http.OriginCheck;
 import dev.freshet.server.ui.ConnectorRouter;
 import dev.freshet.server.ui.WebUiRoutes;
 import java.io.File;
@@ -68,6 +70,11 @@ import org.slf4j.LoggerFactory;
  * hostile clients: a request larger than {@code maxRequestBytes} (default 8 MiB) is refused with
  * HTTP 413 (SQLSTATE 54000), Jetty is given a minimum request data rate (default 1 KiB/s), and
  * a connection silent for the HTTP idle timeout (default 60 s) is closed. Error responses carry a SQLSTATE and a message, never a stack trace.
+ *
+ * <p>The JDBC port refuses, before authentication and before reading the body, what a web page
+ * could send it: an {@code Origin} not given to {@link Builder#allowOrigin} (403), a body whose
+ * content type is not Avatica's protobuf (415) and, without authentication, a {@code Host} other
+ * than a loopback name or address (403, against DNS rebinding); see {@link JdbcRequestGuard}.
  */
 public final class FreshetServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FreshetServer.class);
@@ -276,9 +283,13 @@ public final class FreshetServer implements AutoCloseable {
     /**
      * Accepts JDBC requests from web pages of {@code origin} (e.g. {@code https://bi.example.com});
      * a request with another {@code Origin} header is refused with 403.
+     *
+     * @throws IllegalArgumentException if {@code origin} is not a web origin (scheme, host and
+     *     port; no path)
      */
     public Builder allowOrigin(String origin) {
-      allowedOrigins.add(requireNonNull(origin, "origin"));
+      OriginCheck.origin(origin);
+      allowedOrigins.add(origin);
       return this;
     }
 
@@ -615,7 +626,8 @@ public final class FreshetServer implements AutoCloseable {
             : new ConnectorRouter(jdbc, UI_CONNECTOR, new WebUiRoutes(engine,
                 options.authentication() != Authentication.NONE)))
         .withPort(options.port())
-        .withServerCustomizers(List.of(jettyCustomizer(options, uiConnector)), Server.class);
+        .withServerCustomizers(List.of(jettyCustomizer(options, uiConnector, engine.audit())),
+            Server.class);
     if (options.authentication() != Authentication.NONE) {
       String users = options.usersFile().orElseThrow().toAbsolutePath().toString();
       String[] roles = {options.role()};
@@ -637,10 +649,11 @@ public final class FreshetServer implements AutoCloseable {
   /**
    * Binds the address (Avatica's builder has no host option), sizes the thread pool, keeps
    * connections open longer than a long-poll lasts but cuts slow and silent clients, answers
-   * malformed Basic credentials with 401, and shows no stack trace in Jetty's own error pages.
+   * malformed Basic credentials with 401, shows no stack trace in Jetty's own error pages, and
+   * refuses requests that web pages could have sent ({@link JdbcRequestGuard}).
    */
   private static ServerCustomizer<Server> jettyCustomizer(Options options,
-      AtomicReference<ServerConnector> uiConnector) {
+      AtomicReference<ServerConnector> uiConnector, AuditLog audit) {
     return server -> {
       for (Connector connector : server.getConnectors()) {
         if (connector instanceof ServerConnector) {
@@ -669,6 +682,12 @@ public final class FreshetServer implements AutoCloseable {
         check.setHandler(server.getHandler());
         server.setHandler(check);
       }
+      // Outermost: a request a web page could have sent is refused before authentication.
+      JdbcRequestGuard guard = new JdbcRequestGuard(UI_CONNECTOR,
+          OriginCheck.allowing(options.allowedOrigins()),
+          options.authentication() == Authentication.NONE, audit);
+      guard.setHandler(server.getHandler());
+      server.setHandler(guard);
     };
   }
 

@@ -21,6 +21,8 @@ import picocli.CommandLine.Option;
  * freshet serve --port 8765 --data-dir /var/lib/freshet
  * freshet serve --bind 0.0.0.0 --auth DIGEST --users-file users.properties \
  *     --keystore server.p12      # password from $FRESHET_KEYSTORE_PASSWORD
+ * freshet serve --auth BASIC --users-file users.properties \
+ *     --audit-log /var/log/freshet/audit.jsonl --allowed-origin https://bi.example.com
  * freshet serve --engine spark --spark-master spark://10.0.0.5:7077 \
  *     --spark-checkpoint-dir hdfs://nn:8020/freshet --spark-conf spark.executor.memory=4g
  * </pre>
@@ -145,6 +147,17 @@ final class ServeCommand implements Callable<Integer> {
           + " the same --auth and TLS; 0 picks a free one (default: off)")
   Integer uiPort;
 
+  @Option(names = "--allowed-origin", paramLabel = "<url>",
+      description = "Answer JDBC requests of web pages from this origin, e.g."
+          + " https://bi.example.com; repeatable. A request with another Origin header is"
+          + " refused with HTTP 403 (default: none; JDBC drivers send no Origin)")
+  List<String> allowedOrigins = new ArrayList<>();
+
+  @Option(names = "--audit-log", paramLabel = "<file>",
+      description = "Append to this file, as JSON lines, who ran which DDL, GRANT or STOP and"
+          + " every refusal; created readable by the server's user only (default: none)")
+  Path auditLog;
+
   private final PrintStream out;
   private final PrintStream err;
   /** Released when the server should stop; a test releases it, a user stops the process. */
@@ -228,6 +241,10 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (role != null) {
       builder.role(role);
+    }
+    allowedOrigins.forEach(builder::allowOrigin);
+    if (auditLog != null) {
+      builder.auditLog(auditLog);
     }
     if (keystore != null) {
       if (keystorePassword == null || keystorePassword.isEmpty()) {

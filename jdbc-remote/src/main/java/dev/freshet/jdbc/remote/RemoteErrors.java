@@ -50,7 +50,9 @@ final class RemoteErrors {
     }
     if (status == 403) {
       return new SQLException("Cannot connect to " + serverUrl + ": HTTP 403 Forbidden. The"
-          + " user is known but lacks the role the server requires",
+          + " user is known but lacks the role the server requires; or the server has no"
+          + " authentication and the URL names a host other than localhost, 127.0.0.1 or [::1]"
+          + " (which it refuses, as a web page could point its own name at that machine)",
           ClientSqlState.INVALID_AUTHORIZATION.code(), e);
     }
     if (status > 0) {

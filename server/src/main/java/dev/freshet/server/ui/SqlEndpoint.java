@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.server.http.OriginCheck;
 import java.io.IOException;
 import java.io.InputStream;
 import java.sql.SQLException;
@@ -42,6 +43,8 @@ final class SqlEndpoint implements AutoCloseable {
   static final int MAX_ROWS = 10_000;
   /** Largest request body: a statement, not a data load. */
   private static final int MAX_BODY_BYTES = 1 << 20;
+  /** Pages of the UI's own origin only. */
+  private static final OriginCheck ORIGINS = OriginCheck.sameOrigin();
 
   private final Engine engine;
   /** The push queries streaming now, to stop when the server stops. */
@@ -59,7 +62,7 @@ final class SqlEndpoint implements AutoCloseable {
               + " as {\"sql\": \"...\"}");
       return;
     }
-    Optional<String> refusal = OriginCheck.refusal(request);
+    Optional<String> refusal = ORIGINS.refusal(request);
     if (refusal.isPresent()) {
       JsonResponses.error(response, HttpServletResponse.SC_FORBIDDEN, "42501", refusal.get());
       return;

@@ -1,6 +1,7 @@
 package dev.freshet.server.ui;
 
 import dev.freshet.engine.Engine;
+import dev.freshet.server.http.LoopbackHostCheck;
 import java.io.IOException;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
