@@ -10,7 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.freshet.engine.ServedWebUi;
+import dev.freshet.engine.Session;
 import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.security.Principal;
 import dev.freshet.server.FreshetServer;
 import dev.freshet.server.FreshetServer.Authentication;
 import java.net.http.HttpResponse;
@@ -253,6 +256,30 @@ class WebUiPrivilegesTest {
         VIEW_SERIES));
     assertEquals(JSON.readTree(NOTHING), client("admin").getJson("/api/overview"));
     assertEquals(List.of(), scrape("admin").withLabel("query", "ALICE_COUNTS"));
+  }
+
+  /**
+   * Without authentication (a server without --auth, an embedded engine's UI) each request is
+   * the process's administrator: it sees and reads a plain user's objects.
+   */
+  @Test void shouldShowEverythingToTheAnonymousUserOfAUiWithoutAuthentication() throws Exception {
+    server = FreshetServer.builder().port(0).uiPort(0).start();
+    Session session = server.engine().openSession(Principal.user("alice", false));
+    session.execute("CREATE STREAM alice_clicks (user_id VARCHAR)");
+    session.execute(CREATE_VIEW);
+    session.execute("INSERT INTO alice_clicks VALUES ('a'), ('a')");
+    assertTrue(viewQuery().processAllAvailable(DEADLINE), "the view did not catch up");
+    try (ServedWebUi embedded = new EmbeddedWebUi().serve(server.engine(), "127.0.0.1", 0)) {
+      for (ApiClient anonymous : List.of(new ApiClient(server.uiUrl().orElseThrow(), null),
+          new ApiClient(embedded.url(), null))) {
+        assertEquals(everything(), anonymous.getJson("/api/overview"));
+        assertEquals(JSON.readTree("[[\"a\",2]]"),
+            ok(anonymous.sql("SELECT user_id, n FROM alice_counts")).get("rows"));
+        HttpResponse<String> metrics = anonymous.get("/metrics");
+        assertEquals(OptionalDouble.of(2), PrometheusText.parse(metrics.body())
+            .value("freshet_query_input_rows_total", VIEW_SERIES));
+      }
+    }
   }
 
   private ContinuousQuery pushQuery(String sql) {
