@@ -621,6 +621,9 @@ public final class Engine implements AutoCloseable {
    * everything to an administrator.
    */
   public List<ContinuousQuery> visibleQueries(Principal user) {
+    if (user.admin()) {
+      return continuousQueries();
+    }
     List<ContinuousQuery> visible = new ArrayList<>();
     for (ContinuousQuery query : continuousQueries()) {
       Optional<String> object = queryObject(query);

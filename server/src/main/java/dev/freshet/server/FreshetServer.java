@@ -623,8 +623,10 @@ public final class FreshetServer implements AutoCloseable {
         options.adminRole());
     HttpServer.Builder<Server> builder = HttpServer.Builder.<Server>newBuilder()
         .withHandler(options.uiPort() < 0 ? jdbc
-            : new ConnectorRouter(jdbc, UI_CONNECTOR, new WebUiRoutes(engine,
-                options.authentication() != Authentication.NONE)))
+            : new ConnectorRouter(jdbc, UI_CONNECTOR,
+                options.authentication() == Authentication.NONE
+                    ? WebUiRoutes.withoutAuthentication(engine)
+                    : WebUiRoutes.withAuthentication(engine, options.adminRole())))
         .withPort(options.port())
         .withServerCustomizers(List.of(jettyCustomizer(options, uiConnector, engine.audit())),
             Server.class);

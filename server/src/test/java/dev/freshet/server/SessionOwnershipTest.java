@@ -60,7 +60,8 @@ class SessionOwnershipTest {
         assertRefused(RawAvatica.send(server, ALICE, new Service.OpenConnectionRequest(id,
             Map.of())), "08002");
 
-        // Her session is intact: her push result still gets her rows.
+        // Her session is intact: her push result still gets the rows she lets bob add.
+        alice.createStatement().executeUpdate("GRANT INSERT ON " + stream + " TO bob");
         try (Connection other = connect(server, "bob", "bob-pw")) {
           other.createStatement().executeUpdate("INSERT INTO " + stream + " VALUES ('a', 1)");
         }

@@ -2,6 +2,7 @@ package dev.freshet.server.ui;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.security.Principal;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -19,6 +20,11 @@ import javax.servlet.http.HttpServletResponse;
  * </ul>
  * Any other path answers 404 with a JSON error; no answer is cached.
  *
+ * <p>Each answers as the request's user sees the engine: the objects and queries it owns, was
+ * granted a privilege on, or opened (its push queries); all of them for an administrator. A
+ * query the user may not see answers 404 as one that does not exist, as {@code STOP QUERY}
+ * does, so that no user learns the names of another's queries.
+ *
  * <pre>{@code
  * curl http://127.0.0.1:8766/api/queries/CLICKS_PER_USER/progress?after=41
  * }</pre>
@@ -27,21 +33,19 @@ final class ApiEndpoints implements AutoCloseable {
   private static final String QUERIES = "/queries/";
   private static final String PROGRESS = "/progress";
 
-  private final Engine engine;
   private final ObjectsJson objects;
   private final SqlEndpoint sql;
 
   ApiEndpoints(Engine engine) {
-    this.engine = engine;
     this.objects = new ObjectsJson(engine);
     this.sql = new SqlEndpoint(engine);
   }
 
-  /** Answers {@code path}, the request's path after {@code /api}. */
-  void handle(String path, HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
+  /** Answers {@code path}, the request's path after {@code /api}, as {@code user} sees it. */
+  void handle(String path, HttpServletRequest request, HttpServletResponse response,
+      Principal user) throws IOException {
     if (path.equals("/sql")) {
-      sql.handle(request, response);
+      sql.handle(request, response, user);
       return;
     }
     boolean known = path.equals("/overview") || path.startsWith(QUERIES);
@@ -53,14 +57,14 @@ final class ApiEndpoints implements AutoCloseable {
     }
     try {
       if (path.equals("/overview")) {
-        JsonResponses.send(response, HttpServletResponse.SC_OK, objects.overview());
+        JsonResponses.send(response, HttpServletResponse.SC_OK, objects.overview(user));
       } else if (path.startsWith(QUERIES) && path.endsWith(PROGRESS)) {
         // Jetty has percent-decoded the path already: the segment is the name.
         progress(path.substring(QUERIES.length(), path.length() - PROGRESS.length()), request,
-            response);
+            response, user);
       } else if (path.startsWith(QUERIES) && path.indexOf('/', QUERIES.length()) < 0) {
         String name = path.substring(QUERIES.length());
-        Optional<?> query = objects.query(name);
+        Optional<?> query = objects.query(name, user);
         if (query.isPresent()) {
           JsonResponses.send(response, HttpServletResponse.SC_OK, query.get());
         } else {
@@ -77,9 +81,9 @@ final class ApiEndpoints implements AutoCloseable {
     }
   }
 
-  private void progress(String name, HttpServletRequest request, HttpServletResponse response)
-      throws IOException {
-    Optional<ContinuousQuery> query = engine.query(name);
+  private void progress(String name, HttpServletRequest request, HttpServletResponse response,
+      Principal user) throws IOException {
+    Optional<ContinuousQuery> query = objects.visibleQuery(name, user);
     if (query.isEmpty()) {
       noSuchQuery(response, name);
       return;

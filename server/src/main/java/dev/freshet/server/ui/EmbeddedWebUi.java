@@ -48,7 +48,7 @@ public final class EmbeddedWebUi implements WebUiProvider {
     errors.setShowStacks(false);
     errors.setShowServlet(false);
     server.setErrorHandler(errors);
-    server.setHandler(new WebUiRoutes(engine, false));
+    server.setHandler(WebUiRoutes.withoutAuthentication(engine));
     server.setStopTimeout(1000);
     try {
       server.start();

@@ -1,11 +1,14 @@
 package dev.freshet.server.ui;
 
 import dev.freshet.engine.Engine;
+import dev.freshet.engine.security.Principal;
 import dev.freshet.server.ui.metrics.QueryMetricsCollector;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import javax.servlet.http.HttpServletRequest;
@@ -23,18 +26,24 @@ import javax.servlet.http.HttpServletResponse;
  * <p>Each endpoint has a registry of its own, never the client's global one: several engines,
  * each with its web UI, can live in one JVM. The metrics are read at scrape time
  * ({@link QueryMetricsCollector}); docs/operations.md lists them.
+ *
+ * <p>A scrape shows the series of the queries its user may see (all, to an administrator), as
+ * {@code sys.queries} would list them to that user; the JVM's metrics are everyone's.
  */
 final class MetricsEndpoint implements AutoCloseable {
+  /** The JVM's metrics; the queries' are collected per scrape, for its user. */
   private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final QueryMetricsCollector queries;
   private final ExpositionFormats formats = ExpositionFormats.init();
 
   MetricsEndpoint(Engine engine) {
     JvmMetrics.builder().register(registry);
-    registry.register(new QueryMetricsCollector(engine));
+    this.queries = new QueryMetricsCollector(engine);
   }
 
-  /** Answers GET and HEAD with the metrics, other methods with 405. */
-  void handle(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  /** Answers GET and HEAD with the metrics {@code user} may see, other methods with 405. */
+  void handle(HttpServletRequest request, HttpServletResponse response, Principal user)
+      throws IOException {
     String method = request.getMethod();
     boolean head = "HEAD".equals(method);
     if (!head && !"GET".equals(method)) {
@@ -51,13 +60,24 @@ final class MetricsEndpoint implements AutoCloseable {
     }
     // Written whole before the status, so that a failing collector gives a 500, not half a body.
     ByteArrayOutputStream body = new ByteArrayOutputStream();
-    writer.write(body, registry.scrape());
+    writer.write(body, scrape(user));
     response.setStatus(HttpServletResponse.SC_OK);
     response.setContentType(writer.getContentType());
     response.setContentLength(body.size());
     if (!head) {
       body.writeTo(response.getOutputStream());
     }
+  }
+
+  private MetricSnapshots scrape(Principal user) {
+    MetricSnapshots.Builder all = MetricSnapshots.builder();
+    for (MetricSnapshot snapshot : registry.scrape()) {
+      all.metricSnapshot(snapshot);
+    }
+    for (MetricSnapshot snapshot : queries.collect(user)) {
+      all.metricSnapshot(snapshot);
+    }
+    return all.build();
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.freshet.engine.errors.Failures;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.engine.security.Principal;
 import dev.freshet.server.ui.metrics.QueryKind;
 import dev.freshet.sql.parser.SqlCreateSink;
 import java.sql.SQLException;
@@ -24,9 +25,13 @@ import org.apache.calcite.sql.dialect.CalciteSqlDialect;
  * /api/queries/{name}} (one query with its plan).
  *
  * <pre>{@code
- * ObjectNode overview = new ObjectsJson(engine).overview();
+ * ObjectNode overview = new ObjectsJson(engine).overview(Principal.user("alice", false));
  * overview.get("views").get(0).get("outputMode");   // "UPDATE"
  * }</pre>
+ *
+ * <p>Each answer is what its viewer may see, as {@code SHOW} and {@code sys.queries} show it
+ * that user: the statements run here (SHOW, EXPLAIN) run in a session of the viewer's, and the
+ * queries are those {@link Engine#visibleQueries} gives it.
  */
 final class ObjectsJson {
   private final Engine engine;
@@ -35,9 +40,9 @@ final class ObjectsJson {
     this.engine = engine;
   }
 
-  /** {@code {"streams", "views", "sinks", "queries"}}. */
-  ObjectNode overview() throws SQLException {
-    EngineMetadata metadata = new EngineMetadata(engine);
+  /** {@code {"streams", "views", "sinks", "queries"}} that {@code viewer} may see. */
+  ObjectNode overview(Principal viewer) throws SQLException {
+    EngineMetadata metadata = new EngineMetadata(engine, viewer);
     ObjectNode overview = JsonResponses.object();
     ArrayNode streams = overview.putArray("streams");
     ArrayNode views = overview.putArray("views");
@@ -50,7 +55,7 @@ final class ObjectsJson {
       }
     }
     // SHOW VIEWS has each view's output mode and query; the catalog keeps views by name.
-    List<Object[]> shownViews = new ArrayList<>(show("SHOW VIEWS"));
+    List<Object[]> shownViews = new ArrayList<>(show("SHOW VIEWS", viewer));
     shownViews.sort(Comparator.comparing(row -> (String) row[0]));
     for (Object[] row : shownViews) {
       ObjectNode view = views.addObject();
@@ -59,13 +64,13 @@ final class ObjectsJson {
       view.put("sql", engine.query((String) row[2]).map(ContinuousQuery::sql).orElse(null));
     }
     ArrayNode sinks = overview.putArray("sinks");
-    for (Object[] row : show("SHOW SINKS")) {   // sorted by name
+    for (Object[] row : show("SHOW SINKS", viewer)) {   // sorted by name
       ObjectNode sink = sinks.addObject();
       sink.put("name", (String) row[0]);
       sink.put("sql", engine.query((String) row[4]).map(ContinuousQuery::sql).orElse(null));
     }
     ArrayNode queries = overview.putArray("queries");
-    for (ContinuousQuery query : engine.continuousQueries()) {   // sorted by name
+    for (ContinuousQuery query : engine.visibleQueries(viewer)) {   // sorted by name
       ObjectNode json = queries.addObject();
       json.put("id", query.id());
       json.put("name", query.name());
@@ -80,10 +85,10 @@ final class ObjectsJson {
 
   /**
    * {@code {"name", "kind", "status", "lastError", "sql", "plan"}} of the query with id or name
-   * {@code idOrName}, or empty if there is none.
+   * {@code idOrName}, or empty if there is none that {@code viewer} may see.
    */
-  Optional<ObjectNode> query(String idOrName) throws SQLException {
-    Optional<ContinuousQuery> found = engine.query(idOrName);
+  Optional<ObjectNode> query(String idOrName, Principal viewer) throws SQLException {
+    Optional<ContinuousQuery> found = visibleQuery(idOrName, viewer);
     if (found.isEmpty()) {
       return Optional.empty();
     }
@@ -94,16 +99,25 @@ final class ObjectsJson {
     json.put("status", query.status().name());
     json.put("lastError", query.exception().map(Failures::describe).orElse(null));
     json.put("sql", query.sql());
-    json.put("plan", plan(query.sql()).orElse(null));
+    json.put("plan", plan(query.sql(), viewer).orElse(null));
     return Optional.of(json);
+  }
+
+  /**
+   * The query with id or name {@code idOrName}, or empty if there is none or {@code viewer} may
+   * not see it: to a user, another's query does not exist.
+   */
+  Optional<ContinuousQuery> visibleQuery(String idOrName, Principal viewer) {
+    return engine.query(idOrName).filter(q -> engine.visibleQueries(viewer).contains(q));
   }
 
   /**
    * The plan EXPLAIN gives for the statement that started a query: a push query and a view's
    * CREATE explain as they are; a sink's query is explained as a view's would be, and a sink of
-   * a view has no plan of its own (the view's query has it).
+   * a view has no plan of its own (the view's query has it). EXPLAIN runs as {@code viewer}:
+   * a user who may see the view but not what it reads gets no plan.
    */
-  private Optional<String> plan(String sql) throws SQLException {
+  private Optional<String> plan(String sql, Principal viewer) throws SQLException {
     String explained = sql;
     SqlNode node = Session.parse(sql);
     if (node instanceof SqlCreateSink sink) {
@@ -115,17 +129,19 @@ final class ObjectsJson {
           + sink.query().toSqlString(CalciteSqlDialect.DEFAULT).getSql();
     }
     try {
-      List<Object[]> rows = rows(engine.openSession().execute("EXPLAIN PLAN FOR " + explained));
+      List<Object[]> rows = rows(engine.openSession(viewer)
+          .execute("EXPLAIN PLAN FOR " + explained));
       return rows.isEmpty() ? Optional.empty() : Optional.of((String) rows.get(0)[0]);
     } catch (SQLException e) {
-      // A query the planner no longer accepts (a stream it reads was dropped): no plan to show.
+      // A query the planner no longer accepts (a stream it reads was dropped), or one reading
+      // what the viewer may not read (42501): no plan to show.
       return Optional.empty();
     }
   }
 
-  /** The rows of a SHOW statement, run in a session of its own. */
-  private List<Object[]> show(String statement) throws SQLException {
-    return rows(engine.openSession().execute(statement));
+  /** The rows of a SHOW statement, run in a session of {@code viewer}'s own. */
+  private List<Object[]> show(String statement, Principal viewer) throws SQLException {
+    return rows(engine.openSession(viewer).execute(statement));
   }
 
   private static List<Object[]> rows(StatementResult result) {

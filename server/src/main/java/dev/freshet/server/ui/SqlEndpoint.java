@@ -8,6 +8,7 @@ import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.server.http.OriginCheck;
+import dev.freshet.engine.security.Principal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.sql.SQLException;
@@ -35,8 +36,10 @@ import javax.servlet.http.HttpServletResponse;
  *
  * <p>Each request gets a fresh {@link Session}, so no request sees another's options or pending
  * INSERTs; it needs no closing (it holds nothing once auto-commit has committed each INSERT).
- * The engine has no per-user permissions, so the authenticated user, whom Jetty's security
- * handler has checked before the request gets here, changes nothing in how the SQL runs.
+ * The session is the request's user's ({@link Engine#openSession(Principal)}): the statement is
+ * checked against that user's privileges, as over JDBC, and a refusal answers 400 with SQLSTATE
+ * 42501; a push query it starts is that user's, and ends with 42501 if the user loses
+ * {@code SELECT} on what it reads.
  */
 final class SqlEndpoint implements AutoCloseable {
   /** Most rows of a finite result in one answer; beyond, {@code "truncated": true}. */
@@ -54,7 +57,9 @@ final class SqlEndpoint implements AutoCloseable {
     this.engine = engine;
   }
 
-  void handle(HttpServletRequest request, HttpServletResponse response) throws IOException {
+  /** Runs the request's statement as {@code user}. */
+  void handle(HttpServletRequest request, HttpServletResponse response, Principal user)
+      throws IOException {
     if (!request.getMethod().equals("POST")) {
       response.setHeader("Allow", "POST");
       JsonResponses.error(response, HttpServletResponse.SC_METHOD_NOT_ALLOWED, "0A000",
@@ -79,7 +84,7 @@ final class SqlEndpoint implements AutoCloseable {
     }
     StatementResult result;
     try {
-      result = engine.openSession().execute(sql.get());
+      result = engine.openSession(user).execute(sql.get());
     } catch (SQLException e) {
       JsonResponses.error(response, e);
       return;

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.security.CurrentPrincipal;
+import dev.freshet.engine.security.Principal;
 import dev.freshet.executor.runtime.ProgressTotals;
 import dev.freshet.executor.runtime.StateOperatorProgress;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
@@ -41,6 +43,8 @@ import java.util.OptionalLong;
  * ({@link dev.freshet.executor.runtime.ProgressTotals}): they count every batch, never go
  * backwards while it runs, and start at 0 when it starts again (a restarted server: a counter
  * reset to Prometheus' {@code rate}). docs/operations.md lists the metrics.
+ *
+ * <p>A scrape shows a user only the series of the queries it may see ({@link #collect(Principal)}).
  */
 public final class QueryMetricsCollector implements MultiCollector {
   static final String INPUT_ROWS = "freshet_query_input_rows";
@@ -66,8 +70,23 @@ public final class QueryMetricsCollector implements MultiCollector {
         PUSH_QUERIES, PUSH_BUFFERED_ROWS);
   }
 
+  /**
+   * The series of the queries the user of the statement this thread runs may see
+   * ({@link CurrentPrincipal}; every query outside a statement).
+   */
   @Override public MetricSnapshots collect() {
-    List<ContinuousQuery> queries = engine.continuousQueries();
+    return collect(CurrentPrincipal.get());
+  }
+
+  /**
+   * The series of the queries {@code viewer} may see ({@link Engine#visibleQueries}): its own
+   * and those it was granted, every query for an administrator. {@link #PUSH_QUERIES} counts
+   * those push queries too.
+   */
+  public MetricSnapshots collect(Principal viewer) {
+    // Filtered once per scrape; an administrator's needs no look-up of owners at all.
+    List<ContinuousQuery> queries = viewer.admin() ? engine.continuousQueries()
+        : engine.visibleQueries(viewer);
     CounterSnapshot.Builder inputRows = CounterSnapshot.builder().name(INPUT_ROWS)
         .help("Rows the query read from its sources since it started");
     CounterSnapshot.Builder batches = CounterSnapshot.builder().name(BATCHES)
