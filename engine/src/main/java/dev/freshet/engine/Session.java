@@ -95,6 +95,8 @@ public final class Session {
   private volatile boolean readOnly;
   /** Who runs this session's statements. */
   private final Principal principal;
+  /** Set on the session that declares a restarted engine's catalog again: not audited. */
+  private boolean restoring;
 
   Session(Engine engine, Principal principal) {
     this.engine = requireNonNull(engine, "engine");
@@ -284,6 +286,22 @@ public final class Session {
         throw TransactionErrors.readOnly(write.get());
       }
     }
+    if (restoring) {
+      // The engine declaring its catalog again at start: nobody's statement.
+      return authorizedRun(node, sql);
+    }
+    StatementAudit audit = StatementAudit.of(engine.audit(), principal, node);
+    try {
+      StatementResult result = authorizedRun(node, sql);
+      audit.ok();
+      return result;
+    } catch (SQLException e) {
+      audit.failed(e);
+      throw e;
+    }
+  }
+
+  private StatementResult authorizedRun(SqlNode node, String sql) throws SQLException {
     StatementPrivileges.check(engine, principal, node);
     int markers = ParameterMarkers.count(node);
     if (markers > 0) {
@@ -444,6 +462,7 @@ public final class Session {
    * with: how a restarted engine gets its catalog back.
    */
   void recreate(CatalogStore.Entry entry) throws SQLException {
+    restoring = true;
     for (Map.Entry<String, String> option : entry.options().entrySet()) {
       options.set(option.getKey(), option.getValue());
     }

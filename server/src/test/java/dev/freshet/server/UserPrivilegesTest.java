@@ -48,7 +48,7 @@ class UserPrivilegesTest {
     Files.createDirectories(dir.resolve("files"));
     return FreshetServer.builder().port(0).dataDir(dataDir)
         .authentication(Authentication.BASIC, users)
-        .allowFileRoot(dir.resolve("files")).start();
+        .allowFileRoot(dir.resolve("files")).auditLog(dir.resolve("audit.jsonl")).start();
   }
 
   @AfterEach void stop() throws SQLException {
@@ -239,6 +239,35 @@ class UserPrivilegesTest {
     assertRefused("may not DROP materialized view TOTALS",
         () -> bob.executeUpdate("DROP MATERIALIZED VIEW totals"));
     assertRefused("SELECT on stream CLICKS", () -> bob.executeQuery("SELECT * FROM clicks"));
+  }
+
+  @Test void shouldAuditDdlGrantsStopsAndEveryRefusalWithoutStatementText() throws Exception {
+    Statement alice = alicesView();
+    Statement bob = as("bob");
+    assertRefused("SELECT on materialized view TOTALS",
+        () -> bob.executeQuery("SELECT * FROM totals WHERE user_id = 'needle-1'"));
+    alice.executeUpdate("GRANT SELECT ON totals TO bob");
+    assertRefused("may not DROP", () -> bob.executeUpdate("DROP STREAM clicks"));
+    as("admin").executeUpdate("STOP QUERY totals");
+
+    List<List<String>> lines = new ArrayList<>();
+    for (String line : Files.readAllLines(dir.resolve("audit.jsonl"))) {
+      com.fasterxml.jackson.databind.JsonNode json =
+          new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+      lines.add(java.util.Arrays.asList(json.get("user").asText(), json.get("action").asText(),
+          json.get("object").isNull() ? null : json.get("object").asText(),
+          json.get("outcome").asText(), json.get("sqlstate").isNull() ? null
+              : json.get("sqlstate").asText()));
+      // Statements may hold secrets: their text is never logged.
+      assertTrue(!line.contains("needle-1"), line);
+    }
+    assertEquals(List.of(
+        java.util.Arrays.asList("alice", "CREATE STREAM", "CLICKS", "ok", null),
+        java.util.Arrays.asList("alice", "CREATE MATERIALIZED VIEW", "TOTALS", "ok", null),
+        java.util.Arrays.asList("bob", "REFUSED SELECT", null, "refused", "42501"),
+        java.util.Arrays.asList("alice", "GRANT", "TOTALS", "ok", null),
+        java.util.Arrays.asList("bob", "REFUSED DROP STREAM", "CLICKS", "refused", "42501"),
+        java.util.Arrays.asList("admin", "STOP QUERY", "totals", "ok", null)), lines);
   }
 
   private static void assertRefused(String what, Executable statement) {
