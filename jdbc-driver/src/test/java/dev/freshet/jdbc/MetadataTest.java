@@ -202,7 +202,7 @@ class MetadataTest {
   @Test void shouldDescribeEveryTableAsSelectStarDoes() throws Exception {
     List<List<Object>> tables = rows(metaData.getTables(null, null, null, null),
         "TABLE_SCHEM", "TABLE_NAME");
-    assertEquals(11, tables.size());
+    assertEquals(12, tables.size());
     try (Statement statement = connection.createStatement()) {
       for (List<Object> table : tables) {
         String name = "\"" + table.get(0) + "\".\"" + table.get(1) + "\"";
