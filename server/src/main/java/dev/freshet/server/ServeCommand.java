@@ -4,6 +4,7 @@ import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.options.SessionOption;
 import dev.freshet.executor.limits.MemoryPool;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Option;
  * freshet serve --port 8765 --data-dir /var/lib/freshet
  * freshet serve --bind 0.0.0.0 --auth DIGEST --users-file users.properties \
  *     --keystore server.p12      # password from $FRESHET_KEYSTORE_PASSWORD
+ * freshet serve --allow-file-root /srv/incoming      # filesystem streams read below it
  * freshet serve --engine spark --spark-master spark://10.0.0.5:7077 \
  *     --spark-checkpoint-dir hdfs://nn:8020/freshet --spark-conf spark.executor.memory=4g
  * </pre>
@@ -140,6 +142,11 @@ final class ServeCommand implements Callable<Integer> {
           + " the same --auth and TLS; 0 picks a free one (default: off)")
   Integer uiPort;
 
+  @Option(names = "--allow-file-root", paramLabel = "<dir>",
+      description = "Let the filesystem connector read below this directory, and nowhere else;"
+          + " repeatable (default: none, so the connector is refused)")
+  List<Path> fileRoots = new ArrayList<>();
+
   private final PrintStream out;
   private final PrintStream err;
   /** Released when the server should stop; a test releases it, a user stops the process. */
@@ -207,6 +214,14 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (uiPort != null) {
       builder.uiPort(uiPort);
+    }
+    for (Path root : fileRoots) {
+      // A root that is not there is a mistake the operator should hear of now, not a user later.
+      if (!Files.isDirectory(root)) {
+        throw new IllegalArgumentException("--allow-file-root " + root + " is not a directory."
+            + " Name an existing directory that holds the files streams may read");
+      }
+      builder.allowFileRoot(root);
     }
     if (dataDir != null) {
       builder.dataDir(dataDir);

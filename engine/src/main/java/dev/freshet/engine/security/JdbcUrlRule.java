@@ -38,6 +38,14 @@ final class JdbcUrlRule {
    * @throws SQLException 42501 naming what in the URL is refused and what is allowed
    */
   static void check(String object, String url) throws SQLException {
+    boolean postgresql = url.startsWith(POSTGRESQL);
+    if (!postgresql && !url.startsWith(H2_TCP) && !url.startsWith(H2_SSL)) {
+      throw refused(object, "its 'url' is not of a database server this server may connect to:"
+          + " a JDBC URL must start with " + POSTGRESQL + ", " + H2_TCP + " or " + H2_SSL
+          + ", written so. An H2 database in memory or in a file (jdbc:h2:mem:, jdbc:h2:/path)"
+          + " would run inside this server", "Connect to a PostgreSQL server, or serve the H2"
+          + " database with H2's TCP server and use jdbc:h2:tcp://host:port/name");
+    }
     for (int i = 0; i < url.length(); i++) {
       char c = url.charAt(i);
       boolean plain = c < 128 && (Character.isLetterOrDigit(c) || PUNCTUATION.indexOf(c) >= 0);
@@ -48,16 +56,10 @@ final class JdbcUrlRule {
             + " value of jdbc:postgresql: may be URL-encoded, e.g. %20 for a space)");
       }
     }
-    if (url.startsWith(POSTGRESQL)) {
+    if (postgresql) {
       PostgresUrlRule.check(object, url);
-    } else if (url.startsWith(H2_TCP) || url.startsWith(H2_SSL)) {
-      H2UrlRule.check(object, url);
     } else {
-      throw refused(object, "its 'url' is not of a database server this server may connect to:"
-          + " a JDBC URL must start with " + POSTGRESQL + ", " + H2_TCP + " or " + H2_SSL
-          + ", written so. An H2 database in memory or in a file (jdbc:h2:mem:, jdbc:h2:/path)"
-          + " would run inside this server", "Connect to a PostgreSQL server, or serve the H2"
-          + " database with H2's TCP server and use jdbc:h2:tcp://host:port/name");
+      H2UrlRule.check(object, url);
     }
   }
 

@@ -54,6 +54,8 @@ class JdbcUrlRuleTest {
         + " jdbc:h2:/path) would run inside this server. Connect to a PostgreSQL server, or serve"
         + " the H2 database with H2's TCP server and use jdbc:h2:tcp://host:port/name",
         e.getMessage());
+    assertTrue(refused("jdbc:h2:mem:x;INIT=RUNSCRIPT FROM '/tmp/x.sql'").getMessage()
+        .startsWith("Table T cannot connect: its 'url' is not of a database server"));
     refused("jdbc:h2:/tmp/xyz");
     refused("jdbc:h2:file:/tmp/xyz");
     refused("jdbc:h2:./xyz");
