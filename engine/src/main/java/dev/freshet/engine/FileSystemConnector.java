@@ -33,7 +33,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  *
  * <p>The directory must exist when the stream is created. On a server it must be below a
  * directory the operator allows ({@link ConnectorPolicy#fileDirectory}), checked before it is
- * looked at, and is read at its real path. How files are found, taken and read
+ * looked at, and is read at its real path, without following a link in it. How files are found, taken and read
  * is {@code FileQueryReader}'s to say (executor, {@code dev.freshet.executor.source.file}).
  */
 final class FileSystemConnector {
@@ -88,8 +88,9 @@ final class FileSystemConnector {
           KafkaConnector.fieldType(stream, field, "filesystem"), field.getType().isNullable(),
           Optional.empty()));
     }
+    // A server's stream reads no link: one in the directory could lead out of the allowed roots.
     return new FileSourceSpec(stream, directory, format, columns, ignoreParseErrors, maxFiles,
-        monitor);
+        monitor, policy.trusted());
   }
 
   private static Path directory(String stream, String text, ConnectorPolicy policy)

@@ -176,7 +176,10 @@ class HostileConnectorTest {
     }
   }
 
-  /** 2. Files only below {@code --allow-file-root}, judged with {@code ..} and links resolved. */
+  /**
+   * 2. Files only below {@code --allow-file-root}, judged with {@code ..} and links resolved; a
+   * link among the directory's files is not read either.
+   */
   @Test void shouldReadFilesOnlyBelowAnAllowedRoot() throws Exception {
     String etc = "CREATE STREAM s (line VARCHAR) WITH (connector = 'filesystem', 'path' = '/etc',"
         + " 'format' = 'csv')";
@@ -189,6 +192,9 @@ class HostileConnectorTest {
     Path root = Files.createDirectories(dir.resolve("incoming"));
     Files.createDirectories(root.resolve("orders"));
     Files.writeString(root.resolve("orders/1.csv"), "1,tea\n2,cake\n");
+    // A link among the files, to one outside the root: not read.
+    Files.createSymbolicLink(root.resolve("orders/2.csv"),
+        Files.writeString(dir.resolve("secret.csv"), "9,secret\n"));
     FreshetServer server = serve("--allow-file-root", root.toString());
     Statement admin = admin(server);
     admin.execute("CREATE STREAM orders (id BIGINT, item VARCHAR) WITH (connector ="
