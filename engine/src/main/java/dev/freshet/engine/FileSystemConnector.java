@@ -33,8 +33,9 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  *
  * <p>The directory must exist when the stream is created. On a server it must be below a
  * directory the operator allows ({@link ConnectorPolicy#fileDirectory}), checked before it is
- * looked at, and is read at its real path, without following a link in it. How files are found, taken and read
- * is {@code FileQueryReader}'s to say (executor, {@code dev.freshet.executor.source.file}).
+ * looked at, and is read at its real path, without following a link in it. How files are found,
+ * taken and read is {@code FileQueryReader}'s to say (executor,
+ * {@code dev.freshet.executor.source.file}).
  */
 final class FileSystemConnector {
   static final String PATH = "path";

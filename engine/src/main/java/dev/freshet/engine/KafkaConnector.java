@@ -38,7 +38,8 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  *
  * <p>{@code 'properties.*'} pass on to the Kafka consumer (without the prefix), except what reading
  * exactly once fixes: {@code isolation.level} is {@code read_committed}, and there is no consumer
- * group. On a server only those its {@link ConnectorPolicy} allows pass. Metadata columns: {@code 'metadata.<key|topic|partition|offset|timestamp>' = 'column'}.
+ * group. On a server only those its {@link ConnectorPolicy} allows pass. Metadata columns:
+ * {@code 'metadata.<key|topic|partition|offset|timestamp>' = 'column'}.
  */
 final class KafkaConnector {
   static final String TOPIC = "topic";

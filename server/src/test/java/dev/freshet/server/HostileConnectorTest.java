@@ -130,7 +130,8 @@ class HostileConnectorTest {
         "table T was created");
     assertEquals(List.of(), readAll(admin.executeQuery("SHOW SINKS")));
     assertFalse(Files.exists(marker), "the script ran");
-    assertEquals(FileTime.fromMillis(0), Files.getAttribute(script, "lastAccessTime"), "the script was read");
+    assertEquals(FileTime.fromMillis(0), Files.getAttribute(script, "lastAccessTime"),
+        "the script was read");
 
     runEmbedded(createTable);
     assertTrue(Files.exists(marker), "on an embedded engine the script runs: the attack is real");

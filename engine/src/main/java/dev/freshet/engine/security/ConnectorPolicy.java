@@ -12,11 +12,12 @@ import java.util.Optional;
  * properties pass on. The operator sets it; no SQL statement can widen it.
  *
  * <pre>{@code
- * ConnectorPolicy.unrestricted();                              // the embedded driver: its process's own
- * ConnectorPolicy.restricted(List.of(Path.of("/srv/data")));   // freshet serve --allow-file-root /srv/data
+ * ConnectorPolicy.unrestricted();   // the embedded driver: its process's own
+ * ConnectorPolicy policy = ConnectorPolicy.restricted(List.of(Path.of("/srv/data")));
+ *     // freshet serve --allow-file-root /srv/data
  *
- * policy.fileDirectory("Stream ORDERS", Path.of("/srv/data/orders"));   // before the directory is read
- * policy.checkJdbcUrl("Table CUSTOMERS", "jdbc:postgresql://db/shop");  // before it is connected
+ * policy.fileDirectory("Stream ORDERS", Path.of("/srv/data/orders"));   // before it is read
+ * policy.checkJdbcUrl("Table CUSTOMERS", "jdbc:postgresql://db/shop");  // before connecting
  * policy.checkKafkaProperties("Sink OUT", Map.of("security.protocol", "SASL_SSL"));
  * }</pre>
  *
