@@ -2,6 +2,7 @@ package dev.freshet.engine;
 
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
+import dev.freshet.engine.security.ConnectorPolicy;
 import dev.freshet.executor.source.file.FileSourceSpec;
 import dev.freshet.executor.source.format.RecordFormat;
 import dev.freshet.executor.source.format.SourceColumn;
@@ -30,8 +31,11 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  *     'source.max-files-per-batch' = '10', 'format.ignore-parse-errors' = 'true')
  * }</pre>
  *
- * <p>The directory must exist when the stream is created. How files are found, taken and read
- * is {@code FileQueryReader}'s to say (executor, {@code dev.freshet.executor.source.file}).
+ * <p>The directory must exist when the stream is created. On a server it must be below a
+ * directory the operator allows ({@link ConnectorPolicy#fileDirectory}), checked before it is
+ * looked at, and is read at its real path, without following a link in it. How files are found,
+ * taken and read is {@code FileQueryReader}'s to say (executor,
+ * {@code dev.freshet.executor.source.file}).
  */
 final class FileSystemConnector {
   static final String PATH = "path";
@@ -55,13 +59,14 @@ final class FileSystemConnector {
    * The directory reader that stream {@code stream} declares.
    *
    * @param options the {@code WITH} options, keys in lower case
+   * @param policy where the engine's connectors may read
    * @throws SQLException {@code 42000} naming the option or column that is wrong and what is
-   *     allowed
+   *     allowed; {@code 42501} if the policy does not allow the directory
    */
-  static FileSourceSpec spec(String stream, RelDataType rowType, Map<String, String> options)
-      throws SQLException {
+  static FileSourceSpec spec(String stream, RelDataType rowType, Map<String, String> options,
+      ConnectorPolicy policy) throws SQLException {
     StreamConnector.FILESYSTEM.checkOptions(stream, options);
-    Path directory = directory(stream, options.get(PATH));
+    Path directory = directory(stream, options.get(PATH), policy);
     String formatText = options.get(FORMAT);
     if (formatText == null || formatText.isBlank()) {
       throw Errors.invalidDefinition("Stream " + stream + " (connector 'filesystem') needs"
@@ -84,11 +89,13 @@ final class FileSystemConnector {
           KafkaConnector.fieldType(stream, field, "filesystem"), field.getType().isNullable(),
           Optional.empty()));
     }
+    // A server's stream reads no link: one in the directory could lead out of the allowed roots.
     return new FileSourceSpec(stream, directory, format, columns, ignoreParseErrors, maxFiles,
-        monitor);
+        monitor, policy.trusted());
   }
 
-  private static Path directory(String stream, String text) throws SQLException {
+  private static Path directory(String stream, String text, ConnectorPolicy policy)
+      throws SQLException {
     String expected = "an absolute path of an existing directory, such as '/data/orders'";
     if (text == null || text.isBlank()) {
       throw Errors.invalidDefinition("Stream " + stream + " (connector 'filesystem') needs"
@@ -100,7 +107,12 @@ final class FileSystemConnector {
     } catch (InvalidPathException e) {
       throw StreamErrors.badStreamOption(stream, PATH, text, expected, e);
     }
-    if (!path.isAbsolute() || !Files.isDirectory(path)) {
+    if (!path.isAbsolute()) {
+      throw StreamErrors.badStreamOption(stream, PATH, text, expected, null);
+    }
+    // Before the directory is looked at: whether it exists is not told outside the roots.
+    path = policy.fileDirectory("Stream " + stream, path);
+    if (!Files.isDirectory(path)) {
       throw StreamErrors.badStreamOption(stream, PATH, text, expected, null);
     }
     return path;

@@ -2,6 +2,7 @@ package dev.freshet.engine;
 
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
+import dev.freshet.engine.security.ConnectorPolicy;
 import dev.freshet.executor.source.format.FieldType;
 import dev.freshet.executor.source.format.MetadataField;
 import dev.freshet.executor.source.format.RecordFormat;
@@ -37,7 +38,8 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  *
  * <p>{@code 'properties.*'} pass on to the Kafka consumer (without the prefix), except what reading
  * exactly once fixes: {@code isolation.level} is {@code read_committed}, and there is no consumer
- * group. Metadata columns: {@code 'metadata.<key|topic|partition|offset|timestamp>' = 'column'}.
+ * group. On a server only those its {@link ConnectorPolicy} allows pass. Metadata columns:
+ * {@code 'metadata.<key|topic|partition|offset|timestamp>' = 'column'}.
  */
 final class KafkaConnector {
   static final String TOPIC = "topic";
@@ -65,11 +67,12 @@ final class KafkaConnector {
    * The topic reader that stream {@code stream} declares.
    *
    * @param options the {@code WITH} options, keys in lower case
+   * @param policy which properties may pass on to the client
    * @throws SQLException {@code 42000} naming the option or column that is wrong and what is
-   *     allowed
+   *     allowed; {@code 42501} naming a property the policy refuses
    */
-  static KafkaSourceSpec spec(String stream, RelDataType rowType, Map<String, String> options)
-      throws SQLException {
+  static KafkaSourceSpec spec(String stream, RelDataType rowType, Map<String, String> options,
+      ConnectorPolicy policy) throws SQLException {
     Map<String, String> properties = new LinkedHashMap<>();
     Map<MetadataField, String> metadata = new EnumMap<>(MetadataField.class);
     for (Map.Entry<String, String> option : options.entrySet()) {
@@ -82,6 +85,7 @@ final class KafkaConnector {
         throw StreamErrors.unknownStreamOption(stream, "kafka", key, OPTIONS);
       }
     }
+    policy.checkKafkaProperties("Stream " + stream, properties);
     String topic = required(stream, options, TOPIC, "the topic to read, such as 'orders'");
     required(stream, options, BOOTSTRAP_SERVERS, "the brokers, such as 'localhost:9092'");
     RecordFormat format = format(stream, options.getOrDefault(FORMAT, "json"));

@@ -116,7 +116,7 @@ final class SinkDdl {
     if (engine.catalog().contains(name)) {
       throw CatalogErrors.sinkNameTaken(name);
     }
-    SinkSpec spec = SinkOptions.parse(name, create.options());
+    SinkSpec spec = SinkOptions.parse(name, create.options(), engine.security().connectors());
     SqlNode query;
     List<String> columnNames = null;
     Optional<String> view = Optional.empty();

@@ -127,8 +127,13 @@ final class StreamDdl {
         ? Optional.empty() : Optional.of(watermark(name, create.watermark(), rowType));
     // Checked with the rest of the statement, before anything exists.
     SequenceSpec sequenceSpec = sequence ? SequenceConnector.spec(name, rowType, options) : null;
-    KafkaSourceSpec kafkaSpec = kafka ? KafkaConnector.spec(name, rowType, options) : null;
-    FileSourceSpec fileSpec = files ? FileSystemConnector.spec(name, rowType, options) : null;
+    // The operator's policy is checked here too, before anything is connected or read, and so
+    // again when a restarted engine declares the stream anew.
+    KafkaSourceSpec kafkaSpec = kafka
+        ? KafkaConnector.spec(name, rowType, options, engine.security().connectors()) : null;
+    FileSourceSpec fileSpec = files
+        ? FileSystemConnector.spec(name, rowType, options, engine.security().connectors())
+        : null;
     NexmarkSpec nexmarkSpec = nexmark ? NexmarkConnector.spec(name, rowType, options) : null;
 
     Catalog catalog = planner.catalog();

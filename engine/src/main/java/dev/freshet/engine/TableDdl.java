@@ -42,8 +42,9 @@ import org.apache.calcite.sql.ddl.SqlDropTable;
  * <p>A table without options lives in the engine's own database ({@link LocalTables}), survives
  * restarts with its rows, and is changed by INSERT, UPDATE and DELETE ({@link TableDml}). A JDBC
  * table is read-only, through its own pool, closed when the table is dropped or the engine
- * closes. Tables share the namespace of streams, views and sinks; a table that a running query
- * reads cannot be dropped (2BP01).
+ * closes. On a server its URL must be one the engine's {@code ConnectorPolicy} allows (42501).
+ * Tables share the namespace of streams, views and sinks; a table that a running query reads
+ * cannot be dropped (2BP01).
  */
 final class TableDdl {
   /** The options of {@code connector = 'jdbc'}. */
@@ -71,6 +72,8 @@ final class TableDdl {
     boolean external = !options.isEmpty();
     if (external) {
       checkJdbcOptions(name, options);
+      // Before anything is connected; again when a restarted engine declares the table anew.
+      engine.security().connectors().checkJdbcUrl("Table " + name, options.get("url"));
     }
     Catalog catalog = engine.catalog();
     if (taken(engine, name, create.ifNotExists())) {
@@ -79,7 +82,8 @@ final class TableDdl {
     // Connected outside the DDL lock: a database that does not answer holds up no other DDL.
     JdbcReferenceData jdbc = external ? JdbcReferenceData.open(name, options.get("url"),
         options.get("table-name"), Optional.ofNullable(options.get("username")),
-        Optional.ofNullable(options.get("password")), columns) : null;
+        engine.security().connectors().jdbcPassword(Optional.ofNullable(options.get("password"))),
+        columns) : null;
     synchronized (engine.ddlLock()) {
       try {
         if (taken(engine, name, create.ifNotExists())) {

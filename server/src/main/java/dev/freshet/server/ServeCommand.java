@@ -4,6 +4,7 @@ import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.options.SessionOption;
 import dev.freshet.executor.limits.MemoryPool;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import picocli.CommandLine.Option;
  *     --keystore server.p12      # password from $FRESHET_KEYSTORE_PASSWORD
  * freshet serve --auth BASIC --users-file users.properties \
  *     --audit-log /var/log/freshet/audit.jsonl --allowed-origin https://bi.example.com
+ * freshet serve --allow-file-root /srv/incoming      # filesystem streams read below it
  * freshet serve --engine spark --spark-master spark://10.0.0.5:7077 \
  *     --spark-checkpoint-dir hdfs://nn:8020/freshet --spark-conf spark.executor.memory=4g
  * </pre>
@@ -157,6 +159,10 @@ final class ServeCommand implements Callable<Integer> {
       description = "Append to this file, as JSON lines, who ran which DDL, GRANT or STOP and"
           + " every refusal; created readable by the server's user only (default: none)")
   Path auditLog;
+  @Option(names = "--allow-file-root", paramLabel = "<dir>",
+      description = "Let the filesystem connector read below this directory, and nowhere else;"
+          + " repeatable (default: none, so the connector is refused)")
+  List<Path> fileRoots = new ArrayList<>();
 
   private final PrintStream out;
   private final PrintStream err;
@@ -226,6 +232,14 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (uiPort != null) {
       builder.uiPort(uiPort);
+    }
+    for (Path root : fileRoots) {
+      // A root that is not there is a mistake the operator should hear of now, not a user later.
+      if (!Files.isDirectory(root)) {
+        throw new IllegalArgumentException("--allow-file-root " + root + " is not a directory."
+            + " Name an existing directory that holds the files streams may read");
+      }
+      builder.allowFileRoot(root);
     }
     if (dataDir != null) {
       builder.dataDir(dataDir);

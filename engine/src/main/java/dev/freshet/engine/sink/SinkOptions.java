@@ -2,6 +2,7 @@ package dev.freshet.engine.sink;
 
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
+import dev.freshet.engine.security.ConnectorPolicy;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,11 +12,14 @@ import java.util.Optional;
 
 /**
  * Reads a {@code CREATE SINK}'s {@code WITH} options (Flink SQL's names) into a
- * {@link SinkSpec}, refusing unknown or missing ones with 42000 naming the option.
+ * {@link SinkSpec}, refusing unknown or missing ones with 42000 naming the option, and on a
+ * server what the engine's {@link ConnectorPolicy} does not allow with 42501.
  *
  * <pre>{@code
  * SinkOptions.parse("OUT", Map.of("connector", "jdbc", "url", "jdbc:h2:mem:t",
- *     "table-name", "totals"));   // JdbcSinkSpec
+ *     "table-name", "totals"), ConnectorPolicy.unrestricted());   // JdbcSinkSpec
+ * SinkOptions.parse("OUT", Map.of("connector", "jdbc", "url", "jdbc:h2:mem:t",
+ *     "table-name", "totals"), ConnectorPolicy.restricted(List.of()));   // SQLException 42501
  * }</pre>
  */
 public final class SinkOptions {
@@ -28,13 +32,15 @@ public final class SinkOptions {
   }
 
   /**
-   * The target the options describe.
+   * The target the options describe, if {@code policy} allows it: checked before anything is
+   * connected.
    *
    * @param options keys as written; they are compared in lower case
    * @throws SQLException 42000 for an unknown, missing or wrong option; 0A000 for an unknown
-   *     connector
+   *     connector; 42501 for a URL or Kafka property the policy refuses
    */
-  public static SinkSpec parse(String sink, Map<String, String> options) throws SQLException {
+  public static SinkSpec parse(String sink, Map<String, String> options, ConnectorPolicy policy)
+      throws SQLException {
     Map<String, String> lower = new LinkedHashMap<>();
     options.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
     String connector = lower.get("connector");
@@ -49,9 +55,11 @@ public final class SinkOptions {
             throw StreamErrors.unknownSinkOption(sink, "jdbc", key, JDBC_OPTIONS);
           }
         }
-        return new JdbcSinkSpec(required(sink, lower, "url", "the database's JDBC URL"),
-            required(sink, lower, "table-name", "the table to write"),
-            Optional.ofNullable(lower.get("username")), Optional.ofNullable(lower.get("password")));
+        String url = required(sink, lower, "url", "the database's JDBC URL");
+        policy.checkJdbcUrl("Sink " + sink, url);
+        return new JdbcSinkSpec(url, required(sink, lower, "table-name", "the table to write"),
+            Optional.ofNullable(lower.get("username")),
+            policy.jdbcPassword(Optional.ofNullable(lower.get("password"))));
       case "kafka":
         Map<String, String> properties = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : lower.entrySet()) {
@@ -61,6 +69,7 @@ public final class SinkOptions {
             throw StreamErrors.unknownSinkOption(sink, "kafka", e.getKey(), KAFKA_OPTIONS);
           }
         }
+        policy.checkKafkaProperties("Sink " + sink, properties);
         required(sink, lower, "properties.bootstrap.servers", "the brokers, such as"
             + " 'localhost:9092'");
         String format = lower.getOrDefault("format", "json");

@@ -5,7 +5,7 @@ package dev.freshet.engine.sink;
  * {@link KafkaSinkSpec}.
  *
  * <pre>{@code
- * SinkSpec spec = SinkOptions.parse("OUT", options);
+ * SinkSpec spec = SinkOptions.parse("OUT", options, engine.security().connectors());
  * spec.connector();   // "jdbc"
  * spec.target();      // the table or topic
  * }</pre>

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.server.FreshetServer;
+import dev.freshet.server.H2TcpServer;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,12 +28,9 @@ import org.junit.jupiter.api.Test;
 class ApiEndpointsTest {
   private static final String CREATE_VIEW = "CREATE MATERIALIZED VIEW clicks_per_user AS"
       + " SELECT user_id, COUNT(*) AS n FROM clicks GROUP BY user_id EMIT UPDATE";
-  private static final String CREATE_SINK = "CREATE SINK totals AS"
-      + " SELECT user_id, SUM(amount) AS total FROM clicks GROUP BY user_id"
-      + " WITH (connector = 'jdbc', 'url' = 'jdbc:h2:mem:api_endpoints_sink;DB_CLOSE_DELAY=-1',"
-      + " 'table-name' = 'totals')";
-
   private static FreshetServer server;
+  /** The sink's database: a server refuses jdbc:h2:mem:, which would run inside it. */
+  private static H2TcpServer sinkDatabase;
   private static ApiClient api;
 
   /**
@@ -40,6 +38,7 @@ class ApiEndpointsTest {
    * own.
    */
   @BeforeAll static void startServer() throws Exception {
+    sinkDatabase = H2TcpServer.start();
     server = FreshetServer.builder().port(0).uiPort(0).start();
     api = new ApiClient(server.uiUrl().orElseThrow(), null);
     try (Connection connection = DriverManager.getConnection(
@@ -47,7 +46,7 @@ class ApiEndpointsTest {
         Statement statement = connection.createStatement()) {
       statement.executeUpdate("CREATE STREAM clicks (user_id VARCHAR, amount DOUBLE)");
       statement.executeUpdate(CREATE_VIEW);
-      statement.executeUpdate(CREATE_SINK);
+      statement.executeUpdate(createSink());
       statement.executeUpdate("INSERT INTO clicks VALUES ('a', 1.0), ('a', 2.0), ('b', 3.0)");
       awaitView();
       statement.executeUpdate("INSERT INTO clicks VALUES ('c', 4.0), ('a', 5.0)");
@@ -57,6 +56,13 @@ class ApiEndpointsTest {
 
   @AfterAll static void stopServer() {
     server.close();
+    sinkDatabase.close();
+  }
+
+  private static String createSink() {
+    return "CREATE SINK totals AS SELECT user_id, SUM(amount) AS total FROM clicks"
+        + " GROUP BY user_id WITH (connector = 'jdbc', 'url' = '"
+        + sinkDatabase.url("api_endpoints_sink") + "', 'table-name' = 'totals')";
   }
 
   private static ContinuousQuery viewQuery() {
@@ -87,7 +93,7 @@ class ApiEndpointsTest {
     columns.addObject().put("name", "AMOUNT").put("type", "DOUBLE");
     expected.putArray("views").addObject().put("name", "CLICKS_PER_USER")
         .put("outputMode", "UPDATE").put("sql", CREATE_VIEW);
-    expected.putArray("sinks").addObject().put("name", "TOTALS").put("sql", CREATE_SINK);
+    expected.putArray("sinks").addObject().put("name", "TOTALS").put("sql", createSink());
     ContinuousQuery query = viewQuery();
     ArrayNode queries = expected.putArray("queries");
     queries.addObject().put("id", query.id())
@@ -96,7 +102,7 @@ class ApiEndpointsTest {
     ContinuousQuery sink = sinkQuery();
     queries.addObject().put("id", sink.id())
         .put("name", "TOTALS").put("kind", "sink").put("status", "ACTIVE")
-        .putNull("lastError").put("lastBatchId", sink.lastBatchId()).put("sql", CREATE_SINK);
+        .putNull("lastError").put("lastBatchId", sink.lastBatchId()).put("sql", createSink());
     // Read back, so that numbers compare as parsed (an int node is not a long node).
     assertEquals(JSON.readTree(expected.toString()), JSON.readTree(response.body()));
     assertEquals(1, query.lastBatchId(), "two INSERTs, two batches");
@@ -115,7 +121,7 @@ class ApiEndpointsTest {
     assertEquals(detail, api.getJson("/api/queries/" + viewQuery().id()));
     JsonNode sink = api.getJson("/api/queries/TOTALS");
     assertEquals("sink", sink.get("kind").asText());
-    assertEquals(CREATE_SINK, sink.get("sql").asText());
+    assertEquals(createSink(), sink.get("sql").asText());
     String sinkPlan = sink.get("plan").asText();
     assertTrue(sinkPlan.contains("Aggregate") && sinkPlan.contains("SUM($1)"), sinkPlan);
   }

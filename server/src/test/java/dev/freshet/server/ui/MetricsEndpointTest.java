@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.freshet.server.FreshetServer;
+import dev.freshet.server.H2TcpServer;
 import dev.freshet.testkit.FreePorts;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,6 +43,8 @@ class MetricsEndpointTest {
   private FreshetServer server;
   private Connection connection;
   private Statement statement;
+  /** The database of a test's sink, if it has one. */
+  private H2TcpServer sinkDatabase;
 
   @BeforeEach void start() throws SQLException {
     server = FreshetServer.builder().port(0).uiPort(0).start();
@@ -54,6 +57,9 @@ class MetricsEndpointTest {
   @AfterEach void stop() throws SQLException {
     connection.close();
     server.close();
+    if (sinkDatabase != null) {
+      sinkDatabase.close();
+    }
   }
 
   /**
@@ -143,9 +149,11 @@ class MetricsEndpointTest {
   /** A query without a watermark has no lag series, and a sink's query is of kind sink. */
   @Test void shouldLabelASinksQueryAndGiveNoLagWithoutWatermark() throws Exception {
     statement.execute("CREATE STREAM orders (item VARCHAR, qty INTEGER)");
+    // A server refuses jdbc:h2:mem:, which would run inside it: the sink writes to an H2 server.
+    sinkDatabase = H2TcpServer.start();
     statement.execute("CREATE SINK totals_out AS SELECT item, SUM(qty) AS q FROM orders"
-        + " GROUP BY item WITH (connector = 'jdbc', 'url' = 'jdbc:h2:mem:metrics_sink_"
-        + ProcessHandle.current().pid() + ";DB_CLOSE_DELAY=-1', 'table-name' = 'totals')");
+        + " GROUP BY item WITH (connector = 'jdbc', 'url' = '" + sinkDatabase.url("metrics_sink")
+        + "', 'table-name' = 'totals')");
     statement.executeUpdate("INSERT INTO orders VALUES ('tea', 1), ('tea', 2), ('cake', 5)");
     awaitLastBatch("TOTALS_OUT", 0);
 

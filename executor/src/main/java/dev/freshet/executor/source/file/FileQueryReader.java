@@ -19,6 +19,7 @@ import java.io.InputStream;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.WatchKey;
@@ -245,7 +246,8 @@ final class FileQueryReader implements QueryReader, SupportsJsonOffsets, Support
         }
         BasicFileAttributes attributes;
         try {
-          attributes = Files.readAttributes(entry, BasicFileAttributes.class);
+          // Without following a link, a link is no regular file, and so is not taken.
+          attributes = Files.readAttributes(entry, BasicFileAttributes.class, linkOptions());
         } catch (NoSuchFileException gone) {
           continue;   // moved away between the listing and now
         }
@@ -335,9 +337,15 @@ final class FileQueryReader implements QueryReader, SupportsJsonOffsets, Support
     }
   }
 
+  /** How entries are looked at and opened: see {@link FileSourceSpec#followLinks}. */
+  private LinkOption[] linkOptions() {
+    return spec.followLinks() ? new LinkOption[0] : new LinkOption[] {LinkOption.NOFOLLOW_LINKS};
+  }
+
   /** Hands every line of {@code file} to {@code rows} as a row. */
   private void readFile(Path file, Consumer<Object[]> rows) {
-    try (InputStream in = Files.newInputStream(file)) {
+    // Opened without following a link too: a file replaced by a link since it was found.
+    try (InputStream in = Files.newInputStream(file, linkOptions())) {
       byte[] buffer = new byte[READ_BUFFER];
       byte[] line = new byte[256];
       int length = 0;

@@ -27,10 +27,13 @@ import java.util.OptionalInt;
  * @param maxFilesPerBatch the most files one batch reads, if limited (Spark's
  *     {@code maxFilesPerTrigger})
  * @param monitorInterval how often the directory is listed when no change was signalled
+ * @param followLinks whether an entry of the directory that is a symbolic link is read where it
+ *     leads; when not (a server's stream, whose link could lead out of the directories the
+ *     operator allows), such entries are skipped and files are opened without following a link
  */
 public record FileSourceSpec(String stream, Path directory, RecordFormat format,
     List<SourceColumn> columns, boolean ignoreParseErrors, OptionalInt maxFilesPerBatch,
-    Duration monitorInterval) {
+    Duration monitorInterval, boolean followLinks) {
   public FileSourceSpec {
     requireNonNull(stream, "stream");
     directory = directory.toAbsolutePath().normalize();
@@ -38,5 +41,13 @@ public record FileSourceSpec(String stream, Path directory, RecordFormat format,
     columns = List.copyOf(columns);
     requireNonNull(maxFilesPerBatch, "maxFilesPerBatch");
     requireNonNull(monitorInterval, "monitorInterval");
+  }
+
+  /** A spec whose directory's links are followed, as its process would follow them. */
+  public FileSourceSpec(String stream, Path directory, RecordFormat format,
+      List<SourceColumn> columns, boolean ignoreParseErrors, OptionalInt maxFilesPerBatch,
+      Duration monitorInterval) {
+    this(stream, directory, format, columns, ignoreParseErrors, maxFilesPerBatch,
+        monitorInterval, true);
   }
 }

@@ -71,6 +71,29 @@ class FileQueryReaderTest {
     }
   }
 
+  /**
+   * A link in the directory is read where it leads, as the process would read it; a server's
+   * stream ({@code followLinks} false) skips it, since it could lead out of the allowed roots.
+   */
+  @Test void shouldReadALinkOnlyWhenFollowingLinks(@TempDir Path elsewhere) throws Exception {
+    drop("a.csv", "1,a\n", 1_000);
+    Path secret = Files.writeString(elsewhere.resolve("secret.csv"), "9,secret\n");
+    Files.setLastModifiedTime(secret, FileTime.fromMillis(2_000));
+    Files.createSymbolicLink(input.resolve("b.csv"), secret);
+
+    try (FileQueryReader reader = new FileQueryReader(spec(RecordFormat.CSV,
+        OptionalInt.empty(), false))) {
+      assertEquals(1, reader.latestOffset());
+      assertEquals(List.of("[1, a]", "[9, secret]"), read(reader, 0, 1));
+    }
+    FileSourceSpec server = new FileSourceSpec("ORDERS", input, RecordFormat.CSV, COLUMNS,
+        false, OptionalInt.empty(), Duration.ofSeconds(1), false);
+    try (FileQueryReader reader = new FileQueryReader(server)) {
+      assertEquals(1, reader.latestOffset());
+      assertEquals(List.of("[1, a]"), read(reader, 0, 1));
+    }
+  }
+
   @Test void shouldFindNewFilesAndWakeTheQuery() throws Exception {
     try (FileQueryReader reader = new FileQueryReader(spec(RecordFormat.JSON,
         OptionalInt.empty(), false))) {
