@@ -147,7 +147,7 @@ class LocalTableDmlTest {
 
   @Test void shouldRefuseAHintThatWouldCloseItsCommentAndRunSqlOfItsOwn() throws Exception {
     // Calcite writes a hint back as a comment with its text as given: "*/" in it would end the
-    // comment, and "--" comment out the rest, so H2 would run the SELECT in the middle.
+    // comment early, and H2 would read what follows as SQL that Freshet never validated.
     SQLException e = fails("0A000", "INSERT INTO t (id, v) SELECT /*+ h('*/ 3, (SELECT"
         + " MAX(\"SQL\") FROM PUBLIC.FRESHET_CATALOG) --') */ 4, 'd'");
     assertTrue(e.getMessage().startsWith("Cannot INSERT INTO table T: a hint (/*+ ... */) is not"
