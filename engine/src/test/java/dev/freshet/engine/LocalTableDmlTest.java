@@ -145,7 +145,7 @@ class LocalTableDmlTest {
     assertUnchanged();
   }
 
-  @Test void shouldRefuseAHintThatWouldCloseItsCommentAndRunSqlOfItsOwn() throws Exception {
+  @Test void shouldRefuseHintsTableFunctionsAndH2sSessionFunctions() throws Exception {
     // Calcite writes a hint back as a comment with its text as given: "*/" in it would end the
     // comment early, and H2 would read what follows as SQL that Freshet never validated.
     SQLException e = fails("0A000", "INSERT INTO t (id, v) SELECT /*+ h('*/ 3, (SELECT"
@@ -157,6 +157,11 @@ class LocalTableDmlTest {
         "DELETE FROM t WHERE id IN (SELECT x FROM UNNEST(ARRAY[1, 2]) AS u (x))");
     assertTrue(unnest.getMessage().startsWith("Cannot DELETE FROM table T: UNNEST in FROM is not"
         + " supported in an INSERT, UPDATE or DELETE of a table"), unnest.getMessage());
+    SQLException user = fails("0A000", "UPDATE t SET v = CURRENT_USER");
+    assertTrue(user.getMessage().startsWith("Cannot UPDATE table T: CURRENT_USER (H2 would"
+        + " answer with its own account, schema or database) is not supported"),
+        user.getMessage());
+    fails("0A000", "INSERT INTO t VALUES (3, CURRENT_SCHEMA)");
     assertUnchanged();
   }
 
@@ -191,8 +196,12 @@ class LocalTableDmlTest {
         + " p.id + 10 = t.id) || '?' WHERE id = 12"));
     assertEquals(1, update("UPDATE t AS x SET v = 'one' WHERE x.id = 1 AND NOT EXISTS"
         + " (SELECT 1 FROM prices WHERE prices.id = x.id)"));
+    assertEquals(0, update("DELETE FROM prices p WHERE NOT EXISTS (SELECT 1 FROM t WHERE"
+        + " t.id = p.id + 10)"));
+    assertEquals(1, (int) ((StatementResult.UpdateCount) session.execute(StatementParameters.of(
+        session, "UPDATE t SET v = ? || v WHERE id = ?"), List.of("x'", 13))).count());
     assertEquals(List.of(List.of(1, "one"), List.of(12, "IT'S \"PEAR\"!?"),
-            List.of(13, "ÜBERSEE-ÄPFEL!")), rows("SELECT id, v FROM t ORDER BY id"));
+            List.of(13, "x'ÜBERSEE-ÄPFEL!")), rows("SELECT id, v FROM t ORDER BY id"));
 
     // H2's errors keep their SQLSTATEs; Freshet's validation gives the same ones.
     SQLException duplicate = fails("23505", "INSERT INTO t VALUES (1, 'again')");
@@ -202,6 +211,10 @@ class LocalTableDmlTest {
     fails("23502", "INSERT INTO t (v) VALUES ('no id')");
     fails("42S22", "UPDATE t SET w = 1");
     fails("42S22", "DELETE FROM t WHERE w = 1");
+    // A standard function that H2 does not have fails there, as it did.
+    SQLException h2 = fails("90022", "UPDATE t SET id = RAND_INTEGER(5) WHERE id = 1");
+    assertTrue(h2.getMessage().startsWith("Cannot UPDATE table T: Function \"RAND_INTEGER\" not"
+        + " found"), h2.getMessage());
     assertEquals(2, update("DELETE FROM t WHERE id > 10"));
     assertEquals(List.of(List.of(1, "one")), rows("SELECT id, v FROM t"));
   }

@@ -29,7 +29,8 @@ final class H2DmlDialect extends H2SqlDialect {
       int rightPrec) {
     if (call.getKind() == SqlKind.EXISTS) {
       writer.keyword("EXISTS");
-      SqlWriter.Frame frame = writer.startList("(", ")");
+      // A query's frame: the query inside takes it for its own and adds no second parentheses.
+      SqlWriter.Frame frame = writer.startList(SqlWriter.FrameTypeEnum.SELECT, "(", ")");
       SqlNode query = call.operand(0);
       query.unparse(writer, 0, 0);
       writer.endList(frame);

@@ -11,7 +11,6 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Set;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.jdbc.CalciteSchema;
@@ -51,13 +50,13 @@ import org.apache.calcite.sql.validate.SqlValidator;
  *
  * @param target the table the statement changes
  * @param reads the engine's own tables it reads in its FROM clauses (subqueries, INSERT ...
- *     SELECT), sorted
+ *     SELECT), sorted, each once
  * @param h2Sql the statement in H2's SQL, naming tables by their H2 names
  */
-public record LocalTableDml(String target, Set<String> reads, String h2Sql) {
+public record LocalTableDml(String target, List<String> reads, String h2Sql) {
   public LocalTableDml {
     requireNonNull(target, "target");
-    reads = Set.copyOf(reads);
+    reads = List.copyOf(reads);
     requireNonNull(h2Sql, "h2Sql");
   }
 

@@ -10,6 +10,7 @@ import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.calcite.prepare.Prepare;
@@ -26,10 +27,12 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.SqlUpdate;
-import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.validate.SqlValidatorImpl;
 import org.apache.calcite.sql.validate.SqlValidatorNamespace;
 import org.apache.calcite.sql.validate.SqlValidatorTable;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -38,8 +41,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * The tables a validated INSERT, UPDATE or DELETE of a table names, each checked to be one of
  * the engine's own tables and renamed to its H2 name ({@code FRESHET.T} becomes
  * {@code FRESHET_TABLES.T}), so that the statement written for H2 names exactly the tables that
- * Freshet validated it against. A stream, a view, a table of another database, a table function
- * or a hint is refused before anything runs.
+ * Freshet validated it against. A stream, a view, a table of another database, a table function,
+ * a hint, or a function of the session (CURRENT_USER, which H2 would answer with its own
+ * account) is refused before anything runs.
  *
  * <pre>{@code
  * LocalTableReferences references = new LocalTableReferences(validator, catalogReader, verb);
@@ -60,18 +64,27 @@ final class LocalTableReferences {
       SqlKind.UNNEST, SqlKind.LATERAL, SqlKind.TABLE_REF, SqlKind.EXPLICIT_TABLE,
       SqlKind.SNAPSHOT, SqlKind.TABLESAMPLE, SqlKind.MATCH_RECOGNIZE, SqlKind.PIVOT,
       SqlKind.UNPIVOT, SqlKind.EXTEND, SqlKind.HINT, SqlKind.CURSOR, SqlKind.DESCRIPTOR);
+  /**
+   * Functions of the session that H2 would answer about its own: its account, schema and
+   * database, not the Freshet user's.
+   */
+  private static final Set<SqlOperator> SESSION_FUNCTIONS = Set.of(SqlStdOperatorTable.USER,
+      SqlStdOperatorTable.CURRENT_USER, SqlStdOperatorTable.SESSION_USER,
+      SqlStdOperatorTable.SYSTEM_USER, SqlStdOperatorTable.CURRENT_ROLE,
+      SqlStdOperatorTable.CURRENT_PATH, SqlStdOperatorTable.CURRENT_SCHEMA,
+      SqlStdOperatorTable.CURRENT_CATALOG);
   /** Kinds of a FROM clause's item that read no table by themselves (their parts are walked). */
   private static final Set<SqlKind> DERIVED_TABLES = EnumSet.of(SqlKind.SELECT, SqlKind.UNION,
       SqlKind.INTERSECT, SqlKind.EXCEPT, SqlKind.VALUES, SqlKind.WITH, SqlKind.ORDER_BY);
 
-  private final SqlValidator validator;
+  private final SqlValidatorImpl validator;
   private final Prepare.CatalogReader catalogReader;
   /** What the statement does, for messages: {@code "UPDATE table T"}. */
   private final String statement;
   private final Set<String> reads = new TreeSet<>();
   private @Nullable String target;
 
-  LocalTableReferences(SqlValidator validator, Prepare.CatalogReader catalogReader,
+  LocalTableReferences(SqlValidatorImpl validator, Prepare.CatalogReader catalogReader,
       String statement) {
     this.validator = requireNonNull(validator, "validator");
     this.catalogReader = requireNonNull(catalogReader, "catalogReader");
@@ -106,8 +119,8 @@ final class LocalTableReferences {
   }
 
   /** The engine's own tables the statement reads in its FROM clauses, sorted. */
-  Set<String> reads() {
-    return Set.copyOf(reads);
+  List<String> reads() {
+    return List.copyOf(reads);
   }
 
   private void target(SqlNode node) throws SQLException {
@@ -120,13 +133,20 @@ final class LocalTableReferences {
 
   /** Walks an expression, a query or a list of them, where tables are named only in FROM. */
   private void walk(@Nullable SqlNode node) throws SQLException {
-    if (node == null || node instanceof SqlIdentifier || node instanceof SqlLiteral
-        || node instanceof SqlDataTypeSpec || node instanceof SqlIntervalQualifier
-        || node instanceof SqlDynamicParam) {
-      // A column, an alias or a WITH item's name; a value or a type.
+    if (node == null || node instanceof SqlLiteral || node instanceof SqlDataTypeSpec
+        || node instanceof SqlIntervalQualifier || node instanceof SqlDynamicParam) {
+      // A value or a type.
       return;
     }
-    if (node instanceof SqlNodeList list) {
+    if (node instanceof SqlIdentifier id) {
+      // A column or a WITH item's name, or a function without parentheses (CURRENT_USER), which
+      // Calcite and H2 both take an unquoted name of such a function for; the validator left
+      // it a name where it did not rewrite the statement (an INSERT's VALUES).
+      SqlCall function = validator.makeNullaryCall(id);
+      if (function != null) {
+        call(function);
+      }
+    } else if (node instanceof SqlNodeList list) {
       for (SqlNode item : list) {
         walk(item);
       }
@@ -160,11 +180,20 @@ final class LocalTableReferences {
     if (TABLE_PRODUCERS.contains(call.getKind())) {
       throw notSupported(call.getOperator().getName());
     }
+    if (SESSION_FUNCTIONS.contains(call.getOperator())) {
+      throw notSupported(call.getOperator().getName() + " (H2 would answer with its own account,"
+          + " schema or database)");
+    }
     if (call.getOperator() instanceof SqlUnresolvedFunction) {
       // Validation resolves every function or fails; one left unresolved never runs.
       throw Errors.of(SqlState.UNDEFINED_FUNCTION, "Cannot " + statement + ": function "
           + call.getOperator().getName() + " is not one of Freshet's functions, which"
           + " docs/sql.md lists (Functions)");
+    }
+    if (call.getKind() == SqlKind.AS) {
+      // The alias and its column names are names.
+      walk(call.operand(0));
+      return;
     }
     for (SqlNode operand : call.getOperandList()) {
       walk(operand);
