@@ -1,5 +1,6 @@
 package dev.freshet.engine;
 
+import dev.freshet.engine.dml.LocalTableDml;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.store.LocalTables;
 import dev.freshet.planner.catalog.ReferenceTable;
@@ -13,11 +14,11 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUpdate;
-import org.apache.calcite.sql.dialect.H2SqlDialect;
 
 /**
- * INSERT, UPDATE and DELETE of a reference table: run by H2 on the engine's own table, as the
- * statement says (unparsed into H2's SQL), so that every batch that starts afterwards joins the
+ * INSERT, UPDATE and DELETE of a reference table: validated by Freshet, written in H2's SQL from
+ * the validated statement ({@link LocalTableDml}) and run by H2 on the engine's own table as an
+ * account that reaches those tables only, so that every batch that starts afterwards joins the
  * changed rows. An INSERT into a stream is not one of them: it goes on to the stream's path.
  *
  * <pre>{@code
@@ -37,8 +38,10 @@ final class TableDml {
    * Runs {@code node} if it changes a table and returns how many rows it changed; empty if it
    * is no INSERT, UPDATE or DELETE of a table.
    *
-   * @throws SQLException 0A000 for a table read from another database, which is read-only; H2's
-   *     error for a statement it refuses (a duplicate key: 23505, a wrong value: 22018)
+   * @throws SQLException 0A000 for a table read from another database, which is read-only, or
+   *     a statement that reads anything but the engine's own tables; 42883 for a function
+   *     Freshet does not have; H2's error for a statement it refuses (a duplicate key: 23505, a
+   *     wrong value: 22018)
    */
   static Optional<Integer> execute(Engine engine, SqlNode node) throws SQLException {
     SqlNode target = node instanceof SqlInsert insert ? insert.getTargetTable()
@@ -60,7 +63,7 @@ final class TableDml {
           + " Freshet. Change its rows in that database ("
           + table.get().options().get("url") + "); each query's next batch sees them");
     }
-    String sql = node.toSqlString(H2SqlDialect.DEFAULT).getSql();
+    String sql = LocalTableDml.of(engine.catalog(), node).h2Sql();
     try {
       return Optional.of(local.execute(sql));
     } catch (SQLException e) {

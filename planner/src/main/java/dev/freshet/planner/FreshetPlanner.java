@@ -570,7 +570,7 @@ public final class FreshetPlanner {
 
     private PlanningException validationError(CalciteContextException e) {
       SqlState state = validator.state(e);
-      String message = e.getMessage();
+      String message = e.getMessage() + validator.hint(e);
       if (state == SqlState.OBJECT_NOT_FOUND) {
         message += ". See SHOW STREAMS for the streams that exist, or create one with"
             + " CREATE STREAM name (...) WITH (connector = 'memory')";

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.Resources;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
@@ -19,8 +20,8 @@ import org.apache.calcite.sql.validate.SqlValidatorImpl;
 /**
  * Calcite's validator that also knows the SQLSTATE of each error it makes, from the Calcite
  * message resource the error is made of: an unknown stream is {@code 42S02}, an unknown column
- * {@code 42S22}, anything else {@code 42000}. Calcite's exceptions carry no code of their own,
- * and their text is Calcite's to change.
+ * {@code 42S22}, an unknown function {@code 42883}, anything else {@code 42000}. Calcite's
+ * exceptions carry no code of their own, and their text is Calcite's to change.
  *
  * <pre>{@code
  * FreshetValidator validator = new FreshetValidator(catalogReader, typeFactory, config);
@@ -39,6 +40,8 @@ public final class FreshetValidator extends SqlValidatorImpl {
 
   /** The state of each error this validator made; Calcite makes some that it then catches. */
   private final Map<CalciteContextException, SqlState> made = new IdentityHashMap<>();
+  /** The function each unknown-function error names, as the statement wrote it. */
+  private final Map<CalciteContextException, String> unknownFunctions = new IdentityHashMap<>();
 
   /** A validator with the standard operators, as {@code SqlValidatorUtil.newValidator}. */
   public FreshetValidator(SqlValidatorCatalogReader catalogReader, RelDataTypeFactory typeFactory,
@@ -49,7 +52,11 @@ public final class FreshetValidator extends SqlValidatorImpl {
   @Override public CalciteContextException newValidationError(SqlNode node,
       Resources.ExInst<SqlValidatorException> e) {
     CalciteContextException error = super.newValidationError(node, e);
-    made.put(error, STATES.getOrDefault(e.raw(), SqlState.SYNTAX_ERROR));
+    SqlState state = STATES.getOrDefault(e.raw(), SqlState.SYNTAX_ERROR);
+    made.put(error, state);
+    if (state == SqlState.UNDEFINED_FUNCTION && node instanceof SqlCall call) {
+      unknownFunctions.put(error, call.getOperator().getName());
+    }
     return error;
   }
 
@@ -59,6 +66,20 @@ public final class FreshetValidator extends SqlValidatorImpl {
    */
   public SqlState state(CalciteContextException e) {
     return made.getOrDefault(e, SqlState.SYNTAX_ERROR);
+  }
+
+  /**
+   * What to add to the message of a validation error to say how to fix it, or an empty string:
+   * for an unknown function, that Freshet's functions are listed in docs/sql.md.
+   *
+   * <pre>{@code
+   * validator.hint(e);   // ". FILE_READ is not one of Freshet's functions, which docs/sql.md ..."
+   * }</pre>
+   */
+  public String hint(CalciteContextException e) {
+    String function = unknownFunctions.get(e);
+    return function == null ? "" : ". " + function + " is not one of Freshet's functions, which"
+        + " docs/sql.md lists (Functions): use one of them, or compute the value in the client";
   }
 
   private static Map<String, SqlState> states() {
@@ -71,11 +92,12 @@ public final class FreshetValidator extends SqlValidatorImpl {
     }
     for (Resources.Inst notFound : List.of(RESOURCE.columnNotFound(""),
         RESOURCE.columnNotFoundDidYouMean("", ""), RESOURCE.columnNotFoundInTable("", ""),
-        RESOURCE.columnNotFoundInTableDidYouMean("", "", ""))) {
+        RESOURCE.columnNotFoundInTableDidYouMean("", "", ""), RESOURCE.unknownTargetColumn(""))) {
       states.put(notFound.raw(), SqlState.COLUMN_NOT_FOUND);
     }
     states.put(RESOURCE.columnAmbiguous("").raw(), SqlState.AMBIGUOUS_COLUMN);
     states.put(RESOURCE.columnNotNullable("").raw(), SqlState.NOT_NULL_VIOLATION);
+    states.put(RESOURCE.validatorUnknownFunction("").raw(), SqlState.UNDEFINED_FUNCTION);
     return Map.copyOf(states);
   }
 }

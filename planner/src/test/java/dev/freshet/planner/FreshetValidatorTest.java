@@ -67,6 +67,21 @@ class FreshetValidatorTest {
         + " NULLs"), e.getMessage());
   }
 
+  @Test void shouldReportAnUnknownFunctionAsUndefinedFunctionNamingIt() {
+    PlanningException e = planningFails("SELECT STREAM FILE_READ(k, NULL) FROM s");
+    assertEquals(SqlState.UNDEFINED_FUNCTION, e.state());
+    assertTrue(e.getMessage().endsWith("No match found for function signature"
+        + " FILE_READ(<CHARACTER>, <NULL>). FILE_READ is not one of Freshet's functions, which"
+        + " docs/sql.md lists (Functions): use one of them, or compute the value in the client"),
+        e.getMessage());
+  }
+
+  @Test void shouldReportAnInsertIntoAnUnknownColumnAsColumnNotFound() throws Exception {
+    SqlInsert insert = (SqlInsert) FreshetSqlParser.parse("INSERT INTO s (k, w) VALUES ('a', 1)");
+    PlanningException e = assertThrows(PlanningException.class, () -> planner.planInsert(insert));
+    assertEquals(SqlState.COLUMN_NOT_FOUND, e.state());
+  }
+
   @Test void shouldReportOtherValidationErrorsAsSyntaxErrors() {
     PlanningException e = planningFails("SELECT STREAM k + TRUE FROM s");
     assertEquals(SqlState.SYNTAX_ERROR, e.state());

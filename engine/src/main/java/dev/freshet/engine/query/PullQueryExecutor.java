@@ -236,7 +236,7 @@ public final class PullQueryExecutor {
     try {
       validated = validator.validate(query);
     } catch (CalciteContextException e) {
-      throw validationError(e, validator.state(e));
+      throw validationError(e, validator.state(e), validator.hint(e));
     }
     VolcanoPlanner planner = new VolcanoPlanner();
     planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
@@ -479,8 +479,9 @@ public final class PullQueryExecutor {
     return rowType.getFieldList().stream().map(ResultColumn::of).toList();
   }
 
-  private static SQLException validationError(CalciteContextException e, SqlState state) {
-    String message = e.getMessage();
+  private static SQLException validationError(CalciteContextException e, SqlState state,
+      String hint) {
+    String message = e.getMessage() + hint;
     if (state == SqlState.OBJECT_NOT_FOUND
         && message.contains("not found within '" + InformationSchema.NAME + "'")) {
       List<String> names = InformationSchema.tableNames();

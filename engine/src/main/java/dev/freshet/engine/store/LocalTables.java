@@ -22,13 +22,17 @@ import java.util.function.Consumer;
  * <pre>{@code
  * LocalTables tables = new LocalTables(db);
  * LocalTables.Table products = tables.create("PRODUCTS", columns, List.of("ID"));
- * products.execute("UPDATE \"PRODUCTS\" SET \"CATEGORY\" = 'toys' WHERE \"ID\" = 1");
+ * products.execute("DELETE FROM FRESHET_TABLES.\"PRODUCTS\" WHERE \"ID\" = 1");
  * products.version();   // one more than before: joins read the table again
  * }</pre>
+ *
+ * <p>The tables are created and dropped by H2's administrator, and changed by the database's
+ * DML account ({@link ResultDatabase#connectForDml}), which this class grants its rights on
+ * each table it creates.
  */
 public final class LocalTables {
   /** The H2 schema of the tables, apart from the catalog and the views' results. */
-  static final String SCHEMA = "FRESHET_TABLES";
+  public static final String SCHEMA = "FRESHET_TABLES";
 
   private final ResultDatabase db;
 
@@ -55,6 +59,8 @@ public final class LocalTables {
     try (Connection c = db.connect(); Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
       s.execute(ddl.toString());
+      // Also for a table an earlier run left: granting twice is granting once.
+      db.grantDml(s, qualified(name));
       db.persist(c);
     }
     return new Table(name, columns);
@@ -94,6 +100,11 @@ public final class LocalTables {
       return "table " + name;
     }
 
+    /** The table's H2 name, schema first: what a statement run by {@link #execute} names. */
+    public List<String> h2Name() {
+      return List.of(SCHEMA, name);
+    }
+
     @Override public long version() {
       return version.get();
     }
@@ -123,13 +134,16 @@ public final class LocalTables {
     }
 
     /**
-     * Runs {@code dml}, an INSERT, UPDATE or DELETE in H2's SQL whose unqualified names resolve
-     * in the tables' schema, and returns how many rows it changed; durable when it returns.
+     * Runs {@code dml}, an INSERT, UPDATE or DELETE in H2's SQL, and returns how many rows it
+     * changed; durable when it returns. It runs as the database's DML account, which reads and
+     * changes the engine's own tables and nothing else: H2 refuses it every file, function
+     * definition and other table ({@code 90040}, {@code 90096}). Unqualified names resolve in
+     * the tables' schema.
      */
     public int execute(String dml) throws SQLException {
-      try (Connection c = db.connect(); Statement s = c.createStatement()) {
+      int count;
+      try (Connection c = db.connectForDml(); Statement s = c.createStatement()) {
         s.execute("SET SCHEMA " + SCHEMA);
-        int count;
         try {
           count = s.executeUpdate(dml);
         } finally {
@@ -137,9 +151,10 @@ public final class LocalTables {
           // not at all, but a reader must never keep rows older than a change).
           version.incrementAndGet();
         }
-        db.persist(c);
-        return count;
       }
+      // Committed (auto-commit); only the administrator may force it to disk.
+      db.persist();
+      return count;
     }
   }
 }

@@ -18,7 +18,8 @@ import java.util.UUID;
 
 /**
  * The engine's H2 database: the results of its materialized views, one table each
- * ({@link LegacyResults}, only dropped now), and its catalog of declared streams and views ({@link CatalogStore}).
+ * ({@link LegacyResults}, only dropped now), its catalog of declared streams and views
+ * ({@link CatalogStore}) and its own tables ({@link LocalTables}).
  *
  * <pre>{@code
  * try (ResultDatabase db = ResultDatabase.open(Optional.of(dataDir))) {   // <dataDir>/catalog.mv.db
@@ -37,6 +38,11 @@ import java.util.UUID;
  * after committing: H2's {@code CHECKPOINT SYNC}, which writes everything committed and forces
  * the file.
  *
+ * <p><b>Accounts.</b> The engine's own bookkeeping connects as H2's administrator
+ * ({@link #connect}); the INSERT, UPDATE and DELETE statements of its tables, which come from
+ * users, run through {@link #connectForDml}, as an account that reaches those tables and nothing
+ * else ({@link DmlAccount}).
+ *
  * <p>The files are opened on the data directory's own file system: H2 names a file on another
  * file system than the default one by that file system's scheme ({@link DurableFiles#h2FileName}),
  * which a test uses to simulate power loss.
@@ -47,21 +53,39 @@ public final class ResultDatabase implements AutoCloseable {
   /** H2's page cache for the file, in KB: small, because the state stores have their own. */
   private static final int CACHE_SIZE_KB = 8 * 1024;
 
-  /** The user of every connection; the password is empty. */
+  /** The administrator, the user of the engine's own connections; the password is empty. */
   public static final String USER = "sa";
 
   private final String url;
+  /**
+   * The URL of the same database for the DML account: without the settings of {@link #url},
+   * which only an administrator may give, and never creating a database.
+   */
+  private final String dmlUrl;
   private final boolean persistent;
   /**
    * Kept open while the engine runs: it holds an in-memory database alive, and lets a file
    * database skip re-opening for every connection.
    */
   private final Connection keeper;
+  private final DmlAccount dmlAccount;
 
-  private ResultDatabase(String url, boolean persistent) throws SQLException {
-    this.url = url;
+  private ResultDatabase(String database, String settings, boolean persistent)
+      throws SQLException {
+    this.url = database + settings;
+    this.dmlUrl = database + ";IFEXISTS=TRUE";
     this.persistent = persistent;
     this.keeper = DriverManager.getConnection(url, USER, "");
+    try {
+      this.dmlAccount = DmlAccount.create(keeper, LocalTables.SCHEMA);
+    } catch (SQLException | RuntimeException e) {
+      try {
+        keeper.close();
+      } catch (SQLException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
   }
 
   /**
@@ -71,7 +95,7 @@ public final class ResultDatabase implements AutoCloseable {
   public static ResultDatabase open(Optional<Path> dataDir) throws SQLException {
     requireNonNull(dataDir, "dataDir");
     if (dataDir.isEmpty()) {
-      return new ResultDatabase("jdbc:h2:mem:freshet-" + UUID.randomUUID(), false);
+      return new ResultDatabase("jdbc:h2:mem:freshet-" + UUID.randomUUID(), "", false);
     }
     // The engine's own lock on the data directory keeps other processes away; H2's file lock
     // would be a second lock with its own error messages. The engine closes the database, so
@@ -84,7 +108,7 @@ public final class ResultDatabase implements AutoCloseable {
     // H2 writes its trace file with java.io, outside another file system: there it would land
     // in the working directory under the other system's path, so it is off.
     String trace = prefix.isEmpty() ? ";TRACE_LEVEL_FILE=0" : "";
-    ResultDatabase db = new ResultDatabase("jdbc:h2:" + prefix + file + ";CACHE_SIZE="
+    ResultDatabase db = new ResultDatabase("jdbc:h2:" + prefix + file, ";CACHE_SIZE="
         + CACHE_SIZE_KB + ";DB_CLOSE_ON_EXIT=FALSE" + trace, true);
     if (!existed) {
       // H2 forces the file's bytes, never its name: without this a power loss could take the
@@ -100,9 +124,22 @@ public final class ResultDatabase implements AutoCloseable {
     return db;
   }
 
-  /** A new connection to the database; the caller closes it. */
+  /** A new connection to the database as its administrator; the caller closes it. */
   Connection connect() throws SQLException {
     return DriverManager.getConnection(url, USER, "");
+  }
+
+  /**
+   * A new connection as the DML account, which may read and change the engine's own tables and
+   * nothing else ({@link DmlAccount}); the caller closes it. It cannot {@link #persist}.
+   */
+  Connection connectForDml() throws SQLException {
+    return DriverManager.getConnection(dmlUrl, DmlAccount.USER, dmlAccount.password());
+  }
+
+  /** Grants the DML account its rights on a new table of the engine's own, e.g. {@code S."T"}. */
+  void grantDml(Statement admin, String qualifiedTable) throws SQLException {
+    dmlAccount.grant(admin, qualifiedTable);
   }
 
   /**
@@ -115,6 +152,18 @@ public final class ResultDatabase implements AutoCloseable {
       try (Statement statement = connection.createStatement()) {
         // SYNC: H2's plain CHECKPOINT writes the file but leaves it in the OS's page cache.
         statement.execute("CHECKPOINT SYNC");
+      }
+    }
+  }
+
+  /**
+   * {@link #persist(Connection)} through a connection of the administrator's own, for a change
+   * committed through another account (which may not write checkpoints).
+   */
+  void persist() throws SQLException {
+    if (persistent) {
+      try (Connection connection = connect()) {
+        persist(connection);
       }
     }
   }

@@ -56,6 +56,11 @@ public enum SqlState {
   /** {@code 42809} An object of another kind than the statement expects (PostgreSQL). */
   WRONG_OBJECT_TYPE("42809"),
   /**
+   * {@code 42883} A function that Freshet does not have, e.g. H2's {@code FILE_READ} in a
+   * table's UPDATE (PostgreSQL).
+   */
+  UNDEFINED_FUNCTION("42883"),
+  /**
    * {@code 42KDE} A query that is not valid on a stream, or not in its output mode (Spark's
    * state for its streaming checks).
    */
