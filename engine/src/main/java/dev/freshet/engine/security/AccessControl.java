@@ -196,25 +196,28 @@ public final class AccessControl {
   }
 
   /** Grants the right to create objects with external connectors; administrators only. */
-  public synchronized void grantCreateConnector(Principal by, String grantee)
-      throws SQLException {
-    if (!by.admin()) {
-      throw PrivilegeErrors.adminOnly(by, "GRANT CREATE CONNECTOR");
-    }
-    Grant grant = new Grant(null, grantee, Grant.CREATE_CONNECTOR, by.key());
-    store.grant(stored(grant));
-    grants.put(key(grant), grant);
+  public void grantCreateConnector(Principal by, String grantee) throws SQLException {
+    changeCreateConnector(by, grantee, true);
   }
 
   /** Revokes the right to create objects with external connectors; administrators only. */
-  public synchronized void revokeCreateConnector(Principal by, String grantee)
+  public void revokeCreateConnector(Principal by, String grantee) throws SQLException {
+    changeCreateConnector(by, grantee, false);
+  }
+
+  private synchronized void changeCreateConnector(Principal by, String grantee, boolean grant)
       throws SQLException {
     if (!by.admin()) {
-      throw PrivilegeErrors.adminOnly(by, "REVOKE CREATE CONNECTOR");
+      throw PrivilegeErrors.adminOnly(by, (grant ? "GRANT" : "REVOKE") + " CREATE CONNECTOR");
     }
-    Grant grant = new Grant(null, grantee, Grant.CREATE_CONNECTOR, by.key());
-    store.revoke(stored(grant));
-    grants.remove(key(grant));
+    Grant connector = new Grant(null, grantee, Grant.CREATE_CONNECTOR, by.key());
+    if (grant) {
+      store.grant(stored(connector));
+      grants.put(key(connector), connector);
+    } else {
+      store.revoke(stored(connector));
+      grants.remove(key(connector));
+    }
   }
 
   /**
