@@ -49,6 +49,17 @@ public final class FreshetValidator extends SqlValidatorImpl {
     super(SqlStdOperatorTable.instance(), catalogReader, typeFactory, config);
   }
 
+  /**
+   * A validator of Freshet's SQL over {@code catalogReader}: identifiers expanded, Freshet's
+   * conformance, as plain queries and table DML are validated.
+   */
+  public static FreshetValidator of(SqlValidatorCatalogReader catalogReader,
+      RelDataTypeFactory typeFactory) {
+    return new FreshetValidator(catalogReader, typeFactory, Config.DEFAULT
+        .withIdentifierExpansion(true)
+        .withConformance(dev.freshet.sql.parser.FreshetConformance.INSTANCE));
+  }
+
   @Override public CalciteContextException newValidationError(SqlNode node,
       Resources.ExInst<SqlValidatorException> e) {
     CalciteContextException error = super.newValidationError(node, e);

@@ -3,7 +3,6 @@ package dev.freshet.engine.dml;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.planner.FreshetConformance;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.FreshetValidator;
@@ -22,7 +21,6 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlUpdate;
-import org.apache.calcite.sql.validate.SqlValidator;
 
 /**
  * An INSERT, UPDATE or DELETE of one of the engine's own tables, validated by Freshet against
@@ -77,9 +75,7 @@ public record LocalTableDml(String target, List<String> reads, String h2Sql) {
     root.add(FreshetPlanner.SCHEMA, requireNonNull(catalog, "catalog"));
     CalciteCatalogReader catalogReader = new CalciteCatalogReader(root,
         List.of(FreshetPlanner.SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT);
-    FreshetValidator validator = new FreshetValidator(catalogReader, typeFactory,
-        SqlValidator.Config.DEFAULT.withIdentifierExpansion(true)
-            .withConformance(FreshetConformance.INSTANCE));
+    FreshetValidator validator = FreshetValidator.of(catalogReader, typeFactory);
     SqlNode validated;
     try {
       validated = validator.validate(statement);

@@ -3,7 +3,6 @@ package dev.freshet.engine.query;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.planner.FreshetConformance;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.FreshetValidator;
@@ -57,7 +56,6 @@ import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
-import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
@@ -229,9 +227,7 @@ public final class PullQueryExecutor {
     JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE);
     CalciteCatalogReader catalogReader = new CalciteCatalogReader(rootSchema,
         List.of(FreshetPlanner.SCHEMA), typeFactory, CalciteConnectionConfig.DEFAULT);
-    FreshetValidator validator = new FreshetValidator(catalogReader, typeFactory,
-        SqlValidator.Config.DEFAULT.withIdentifierExpansion(true)
-            .withConformance(FreshetConformance.INSTANCE));
+    FreshetValidator validator = FreshetValidator.of(catalogReader, typeFactory);
     SqlNode validated;
     try {
       validated = validator.validate(query);
