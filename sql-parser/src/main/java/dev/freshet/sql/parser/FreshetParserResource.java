@@ -36,4 +36,9 @@ public interface FreshetParserResource {
    * string, as in {@code WITH (k = X'AB')}. */
   @BaseMessage("Character string literal expected, got {0}")
   ExInst<SqlValidatorException> characterStringExpected(String literal);
+
+  /** {@code CREATE OR REPLACE SECRET}: a secret is given once, and changed by dropping it. */
+  @BaseMessage("Secret ''{0}'' cannot be replaced: DROP SECRET {0}, then CREATE SECRET {0}"
+      + " AS ''...''")
+  ExInst<SqlValidatorException> secretCannotBeReplaced(String secret);
 }
