@@ -44,6 +44,10 @@ import dev.freshet.engine.query.SystemSchema;
 import dev.freshet.engine.query.PullQueryExecutor;
 import dev.freshet.engine.security.EngineSecurity;
 import dev.freshet.engine.security.Principal;
+import dev.freshet.engine.security.SecretStore;
+import dev.freshet.engine.security.SecretsKey;
+import dev.freshet.engine.store.OwnerOnlyFiles;
+import dev.freshet.engine.store.SecretTable;
 
 /**
  * A Freshet engine: the streams, the materialized views, the running continuous queries, and the
@@ -136,6 +140,8 @@ public final class Engine implements AutoCloseable {
   private final MemoryPool memoryPool;
   /** What the operator decided: connectors' reach, the secrets' key, the audit log. */
   private final EngineSecurity security;
+  /** The secrets of CREATE SECRET and of WITH clauses, in {@link #results}. */
+  private final SecretStore secrets;
 
   /**
    * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
@@ -203,6 +209,14 @@ public final class Engine implements AutoCloseable {
       stopThreads();
       throw e;
     }
+    Optional<SecretsKey> secretsKey;
+    try {
+      secretsKey = security.secretsKeyFile().map(file -> SecretsKey.read(file, this.dataDir));
+    } catch (RuntimeException e) {
+      releaseLock();
+      stopThreads();
+      throw e;
+    }
     try {
       this.results = ResultDatabase.open(this.dataDir);
     } catch (SQLException | RuntimeException e) {
@@ -228,6 +242,18 @@ public final class Engine implements AutoCloseable {
       String message = "Cannot open the catalog in " + this.dataDir.map(Path::toString)
           .orElse("memory") + ": " + e.getMessage();
       throw new UncheckedIOException(message, new IOException(message, e));
+    }
+    String database = this.dataDir.map(d -> d.resolve("catalog.mv.db").toString())
+        .orElse("the engine's in-memory database");
+    try {
+      this.secrets = SecretStore.open(new SecretTable(results), secretsKey, database);
+    } catch (SQLException e) {
+      close();
+      String message = "Cannot open the secrets in " + database + ": " + e.getMessage();
+      throw new UncheckedIOException(message, new IOException(message, e));
+    } catch (RuntimeException e) {
+      close();
+      throw e;
     }
     restoreCatalog();
   }
@@ -275,6 +301,8 @@ public final class Engine implements AutoCloseable {
     FileChannel channel = null;
     try {
       DurableFiles.createDirectories(dataDir);
+      // It holds the catalog, the secrets and every stream's rows: its owner's alone.
+      OwnerOnlyFiles.directory(dataDir);
       channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       FileLock lock;
       try {
@@ -409,6 +437,11 @@ public final class Engine implements AutoCloseable {
   /** What the operator decided about this engine's security. */
   public EngineSecurity security() {
     return security;
+  }
+
+  /** The secrets of {@code CREATE SECRET} and of {@code WITH} clauses. */
+  SecretStore secrets() {
+    return secrets;
   }
 
   /**

@@ -67,6 +67,9 @@ import dev.freshet.engine.query.PendingInserts;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.security.Principal;
+import dev.freshet.engine.security.Redaction;
+import dev.freshet.engine.security.StatementSecrets;
+import dev.freshet.sql.parser.SqlWithOptions;
 
 /**
  * A conversation with an {@link Engine}: executes SQL statements one at a time, with options of its
@@ -215,12 +218,24 @@ public final class Session {
   public StatementResult execute(String sql) throws SQLException {
     try {
       return run(sql);
+    } catch (SQLException e) {
+      // A message may quote the statement, as a syntax error does: never a secret it holds.
+      throw Redaction.scrub(e, Redaction.hiddenValues(sql));
     } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
         | AssertionError e) {
       // Calcite and Janino report some conditions of the statement (a division by zero folded
       // at planning, a nesting that overflows the stack) as throwables, not SQLExceptions.
-      throw Failures.toSqlException(e);
+      throw Redaction.scrub(Failures.toSqlException(e), Redaction.hiddenValues(sql));
     }
+  }
+
+  /**
+   * The secrets of a statement that creates {@code object}: its options with the values of the
+   * secrets it names, which this session's user must be allowed to use.
+   */
+  private StatementSecrets secrets(String object, SqlWithOptions statement, String sql)
+      throws SQLException {
+    return StatementSecrets.of(engine.secrets(), principal, object, statement, sql);
   }
 
   /**
@@ -294,11 +309,20 @@ public final class Session {
   private StatementResult execute(SqlNode node, String sql) throws SQLException {
     FreshetPlanner planner = engine.planner();
     if (node instanceof SqlCreateStream) {
+      SqlCreateStream create = (SqlCreateStream) node;
+      String name = StreamDdl.simpleName(create.name());
+      StatementSecrets secrets = secrets(name, create, sql);
       synchronized (engine.ddlLock()) {
-        SqlCreateStream create = (SqlCreateStream) node;
-        StreamDdl.create(engine, create);
-        engine.catalogStore().record(CatalogStore.Kind.STREAM,
-            StreamDdl.simpleName(create.name()), sql, Map.of());
+        boolean creates = !engine.catalog().contains(name);
+        try {
+          StreamDdl.create(engine, create, secrets.options());
+          if (creates) {
+            secrets.store();
+          }
+        } catch (SQLException e) {
+          throw secrets.scrub(e);
+        }
+        engine.catalogStore().record(CatalogStore.Kind.STREAM, name, secrets.sql(), Map.of());
       }
       return new StatementResult.UpdateCount(0);
     }
@@ -307,11 +331,21 @@ public final class Session {
         SqlDropStream drop = (SqlDropStream) node;
         StreamDdl.drop(engine, drop);
         engine.catalogStore().remove(StreamDdl.simpleName(drop.name()));
+        engine.secrets().dropped(StreamDdl.simpleName(drop.name()));
       }
       return new StatementResult.UpdateCount(0);
     }
+    Optional<StatementResult> secret = SecretDdl.execute(engine, principal, node);
+    if (secret.isPresent()) {
+      return secret.get();
+    }
     if (node instanceof SqlCreateTable create) {
-      TableDdl.create(engine, create, sql);
+      StatementSecrets secrets = secrets(StreamDdl.simpleName(create.name()), create, sql);
+      try {
+        TableDdl.create(engine, create, secrets);
+      } catch (SQLException e) {
+        throw secrets.scrub(e);
+      }
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDropTable drop) {
@@ -334,7 +368,12 @@ public final class Session {
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlCreateSink create) {
-      SinkDdl.create(engine, options, create, sql);
+      StatementSecrets secrets = secrets(StreamDdl.simpleName(create.name()), create, sql);
+      try {
+        SinkDdl.create(engine, options, create, secrets);
+      } catch (SQLException e) {
+        throw secrets.scrub(e);
+      }
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDropSink drop) {
@@ -401,6 +440,11 @@ public final class Session {
       options.set(option.getKey(), option.getValue());
     }
     execute(entry.sql());
+    // Recorded by an engine that kept passwords as written: they are anonymous secrets now.
+    String recorded = StatementSecrets.recorded(entry.sql(), entry.name());
+    if (!recorded.equals(entry.sql())) {
+      engine.catalogStore().replaceSql(entry.name(), recorded);
+    }
   }
 
   public static SqlNode parse(String sql) throws SQLException {

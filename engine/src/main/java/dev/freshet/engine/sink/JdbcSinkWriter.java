@@ -3,6 +3,7 @@ package dev.freshet.engine.sink;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.errors.SinkException;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.errors.SqlState;
@@ -104,8 +105,8 @@ final class JdbcSinkWriter implements SinkWriter {
       pool.close();
       if (e.getSQLState() == null || e.getSQLState().startsWith("08")) {
         throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Sink " + sink + " cannot connect to "
-            + spec.url() + ": " + e.getMessage() + ". Check 'url', 'username' and 'password',"
-            + " and that the database is up", e);
+            + Redaction.url(spec.url()) + ": " + e.getMessage() + ". Check 'url', 'username'"
+            + " and 'password', and that the database is up", e);
       }
       throw e;
     } catch (RuntimeException e) {
