@@ -6,7 +6,6 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.engine.security.Redaction;
 import dev.freshet.executor.source.ReferenceData;
 import dev.freshet.executor.source.ReferenceDataException;
 import dev.freshet.planner.errors.SqlState;
@@ -36,7 +35,7 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
   private static final Pattern PLAIN = Pattern.compile("[A-Z][A-Z0-9_]*");
 
   private final String name;
-  /** The database's URL as shown: without a password ({@link Redaction#url}). */
+  /** The database's URL as messages show it: without a password. */
   private final String url;
   private final String query;
   private final List<TableColumn> columns;
@@ -55,11 +54,12 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
    * Opens the pool of table {@code name} and checks that the database answers a query of the
    * table's columns.
    *
+   * @param shownUrl {@code url} as messages show it: without a password it may hold
    * @param table the table in the database ({@code 'table-name'}), as SQL names it there
    * @throws SQLException 08001 if the database cannot be reached or refuses the credentials;
    *     42S02 if it has no such table or columns
    */
-  public static JdbcReferenceData open(String name, String url, String table,
+  public static JdbcReferenceData open(String name, String url, String shownUrl, String table,
       Optional<String> username, Optional<String> password, List<TableColumn> columns)
       throws SQLException {
     requireNonNull(table, "table");
@@ -68,8 +68,7 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
       select.add(PLAIN.matcher(column.name()).matches() ? column.name()
           : TableColumn.quoted(column.name()));
     }
-    // Messages and logs show the URL without a password it may hold.
-    String shown = Redaction.url(url);
+    String shown = requireNonNull(shownUrl, "shownUrl");
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     username.ifPresent(config::setUsername);
