@@ -2,7 +2,6 @@ package dev.freshet.engine;
 
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.security.StatementSecrets;
 import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.store.LocalTables;
@@ -87,7 +86,7 @@ final class TableDdl {
     }
     // Connected outside the DDL lock: a database that does not answer holds up no other DDL.
     JdbcReferenceData jdbc = external ? JdbcReferenceData.open(name, options.get("url"),
-        Redaction.url(options.get("url")), options.get("table-name"), Optional.ofNullable(options.get("username")),
+        options.get("table-name"), Optional.ofNullable(options.get("username")),
         Optional.ofNullable(options.get("password")), columns) : null;
     synchronized (engine.ddlLock()) {
       try {

@@ -57,7 +57,8 @@ class SecretRedactionTest {
     assertTrue(all.contains("[OWNER_PASS, ") && all.contains(", CUSTOMERS, WITH_SECRET]"), all);
     assertTrue(all.contains(";USER=writer;PASSWORD=***"), all);
     assertTrue(all.contains("42S01 Secret 'OWNER_PASS' already exists."), all);
-    assertTrue(all.contains("08001 Sink UNREACHABLE cannot connect to"), all);
+    assertTrue(all.contains("08001 Sink UNREACHABLE cannot connect to"
+        + " jdbc:postgresql://127.0.0.1:1/none?user=writer&password=***: "), all);
     // The web UI answered.
     assertTrue(all.contains("/api/overview -> 200 {"), all);
     assertTrue(all.contains("POST SHOW SECRETS -> 200"), all);

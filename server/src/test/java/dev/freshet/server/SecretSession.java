@@ -118,8 +118,8 @@ final class SecretSession implements AutoCloseable {
 
       // Statements that fail with a password in them.
       fail(s, "CREATE SINK unreachable AS SELECT id FROM orders WITH (connector = 'jdbc',"
-          + " 'url' = 'jdbc:h2:tcp://127.0.0.1:1/nothing', 'table-name' = 't',"
-          + " 'username' = 'writer', 'password' = '" + WRITER_PASSWORD + "')");
+          + " 'url' = 'jdbc:postgresql://127.0.0.1:1/none?user=writer&password="
+          + WRITER_PASSWORD + "', 'table-name' = 't', 'password' = '" + WRITER_PASSWORD + "')");
       fail(s, "CREATE SINK refused AS SELECT id FROM orders" + jdbc("refused", "writer",
           "'not-" + WRITER_PASSWORD + "'"));
       fail(s, "CREATE TABLE in_url (id BIGINT) WITH (connector = 'jdbc', 'url' = '" + targetUrl

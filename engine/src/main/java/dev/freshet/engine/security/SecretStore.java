@@ -3,7 +3,6 @@ package dev.freshet.engine.security;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.SecretErrors;
-import dev.freshet.engine.store.SecretTable;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.sql.SQLException;
@@ -35,7 +34,7 @@ import java.util.TreeSet;
  * named {@code object$key}, belongs to the statement's user, and goes when its object is
  * dropped. A secret that a stream, table or sink uses cannot be dropped.
  *
- * <p>The values are kept in the engine's database ({@link SecretTable}), in a file only the
+ * <p>The values are kept in the engine's database ({@link SecretRows}), in a file only the
  * server's user reads; with a {@link SecretsKey} each is encrypted with it. A value's bytes are
  * a format byte ({@code 0} plain UTF-8, {@code 1} sealed by the key), then the value. Opening
  * the store checks that every value opens with the key given, and encrypts values stored before
@@ -47,12 +46,12 @@ public final class SecretStore {
   /** What no name the user gives contains, and every anonymous secret's name does. */
   private static final String ANONYMOUS_SEPARATOR = "$";
 
-  private final SecretTable table;
+  private final SecretRows table;
   private final Optional<SecretsKey> key;
   /** The secrets each stream, table and sink uses, by the object's name; guarded by this. */
   private final Map<String, Set<String>> uses = new HashMap<>();
 
-  private SecretStore(SecretTable table, Optional<SecretsKey> key) {
+  private SecretStore(SecretRows table, Optional<SecretsKey> key) {
     this.table = requireNonNull(table, "table");
     this.key = requireNonNull(key, "key");
   }
@@ -66,13 +65,13 @@ public final class SecretStore {
    *     sealed them; the message says which file to give
    * @throws SQLException if the database fails
    */
-  public static SecretStore open(SecretTable table, Optional<SecretsKey> key, String where)
+  public static SecretStore open(SecretRows table, Optional<SecretsKey> key, String where)
       throws SQLException {
     SecretStore store = new SecretStore(table, key);
-    for (SecretTable.Row row : table.all()) {
+    for (SecretRows.Row row : table.all()) {
       byte[] value = store.plain(row, where);
       if (key.isPresent() && (row.value().length == 0 || row.value()[0] == PLAIN)) {
-        table.put(new SecretTable.Row(row.name(), row.owner(), row.object(),
+        table.put(new SecretRows.Row(row.name(), row.owner(), row.object(),
             store.stored(row.name(), value)));
       }
       Arrays.fill(value, (byte) 0);
@@ -91,7 +90,7 @@ public final class SecretStore {
     if (name.contains(ANONYMOUS_SEPARATOR)) {
       throw SecretErrors.reservedName(name);
     }
-    boolean created = table.insert(new SecretTable.Row(name, owner.key(), Optional.empty(),
+    boolean created = table.insert(new SecretRows.Row(name, owner.key(), Optional.empty(),
         stored(name, value.getBytes(StandardCharsets.UTF_8))));
     if (!created && !ifNotExists) {
       throw SecretErrors.exists(name);
@@ -106,7 +105,7 @@ public final class SecretStore {
    */
   public synchronized void drop(Principal principal, String name, boolean ifExists)
       throws SQLException {
-    Optional<SecretTable.Row> row = table.get(name);
+    Optional<SecretRows.Row> row = table.get(name);
     if (row.isEmpty()) {
       if (ifExists) {
         return;
@@ -128,7 +127,7 @@ public final class SecretStore {
    *     administers
    */
   public synchronized String value(Principal principal, String name) throws SQLException {
-    SecretTable.Row row = table.get(name).orElseThrow(() -> SecretErrors.notFound(name));
+    SecretRows.Row row = table.get(name).orElseThrow(() -> SecretErrors.notFound(name));
     checkOwner(principal, row, "use");
     return new String(plain(row, "the engine's database"), StandardCharsets.UTF_8);
   }
@@ -139,7 +138,7 @@ public final class SecretStore {
    */
   public synchronized void keepAnonymous(Principal owner, String object, String name,
       String value) throws SQLException {
-    table.put(new SecretTable.Row(name, owner.key(), Optional.of(object),
+    table.put(new SecretRows.Row(name, owner.key(), Optional.of(object),
         stored(name, value.getBytes(StandardCharsets.UTF_8))));
   }
 
@@ -181,7 +180,7 @@ public final class SecretStore {
   /** The secrets {@code principal} may see, by name: its own, or all for an administrator. */
   public synchronized List<Listed> list(Principal principal) throws SQLException {
     List<Listed> listed = new ArrayList<>();
-    for (SecretTable.Row row : table.all()) {
+    for (SecretRows.Row row : table.all()) {
       if (principal.admin() || row.owner().equals(principal.key())) {
         listed.add(new Listed(row.name(), row.owner(), usersOf(row.name())));
       }
@@ -204,7 +203,7 @@ public final class SecretStore {
     return new ArrayList<>(users);
   }
 
-  private static void checkOwner(Principal principal, SecretTable.Row row, String action)
+  private static void checkOwner(Principal principal, SecretRows.Row row, String action)
       throws SQLException {
     if (!principal.admin() && !row.owner().equals(principal.key())) {
       throw SecretErrors.notOwner(row.name(), action, principal.name());
@@ -221,7 +220,7 @@ public final class SecretStore {
   }
 
   /** The value of {@code row}, opened with the key if it was sealed. */
-  private byte[] plain(SecretTable.Row row, String where) {
+  private byte[] plain(SecretRows.Row row, String where) {
     byte[] stored = row.value();
     if (stored.length == 0) {
       return stored;

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.Redaction;
+import dev.freshet.engine.security.UrlDataSource;
 import dev.freshet.engine.errors.SinkException;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.errors.SqlState;
@@ -78,9 +79,8 @@ final class JdbcSinkWriter implements SinkWriter {
   static JdbcSinkWriter open(String sink, String queryId, JdbcSinkSpec spec, SinkLayout layout)
       throws SQLException {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(spec.url());
-    spec.username().ifPresent(config::setUsername);
-    spec.password().ifPresent(config::setPassword);
+    // Not setJdbcUrl: HikariCP would log the URL, a password in it too.
+    config.setDataSource(new UrlDataSource(spec.url(), spec.username(), spec.password()));
     config.setAutoCommit(false);
     config.setMaximumPoolSize(2);
     config.setMinimumIdle(0);

@@ -10,11 +10,12 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import dev.freshet.engine.security.SecretRows;
 
 /**
- * The rows of the engine's secrets in its {@link ResultDatabase}, as the secret store
- * ({@code dev.freshet.engine.security.SecretStore}) keeps them: their values are whatever bytes
- * it gives, encrypted or not. With a data directory they last; without one they end with the
+ * The rows of the engine's secrets in its {@link ResultDatabase}, as the
+ * {@link dev.freshet.engine.security.SecretStore} keeps them: their values are whatever bytes it
+ * gives, encrypted or not. With a data directory they last; without one they end with the
  * engine, as everything else does.
  *
  * <pre>{@code
@@ -27,24 +28,7 @@ import java.util.Optional;
  * creator), {@code OBJECT_NAME} (for an anonymous secret, the stream, table or sink whose
  * {@code WITH} clause gave it; else NULL) and {@code SECRET_VALUE}.
  */
-public final class SecretTable {
-  /**
-   * One secret.
-   *
-   * @param name its name
-   * @param owner the user key of its owner
-   * @param object the object it was given for, if it is anonymous
-   * @param value its value as stored
-   */
-  public record Row(String name, String owner, Optional<String> object, byte[] value) {
-    public Row {
-      requireNonNull(name, "name");
-      requireNonNull(owner, "owner");
-      requireNonNull(object, "object");
-      requireNonNull(value, "value");
-    }
-  }
-
+public final class SecretTable implements SecretRows {
   private static final String TABLE = "FRESHET_SECRETS";
   private static final String COLUMNS = "NAME, OWNER, OBJECT_NAME, SECRET_VALUE";
 
@@ -60,8 +44,7 @@ public final class SecretTable {
     }
   }
 
-  /** The secret {@code name}, if there is one. */
-  public Optional<Row> get(String name) throws SQLException {
+  @Override public Optional<Row> get(String name) throws SQLException {
     try (Connection c = db.connect(); PreparedStatement p = c.prepareStatement("SELECT "
         + COLUMNS + " FROM " + TABLE + " WHERE NAME = ?")) {
       p.setString(1, name);
@@ -71,8 +54,7 @@ public final class SecretTable {
     }
   }
 
-  /** Every secret, by name. */
-  public List<Row> all() throws SQLException {
+  @Override public List<Row> all() throws SQLException {
     List<Row> rows = new ArrayList<>();
     try (Connection c = db.connect(); Statement s = c.createStatement();
          ResultSet r = s.executeQuery("SELECT " + COLUMNS + " FROM " + TABLE
@@ -84,8 +66,7 @@ public final class SecretTable {
     return rows;
   }
 
-  /** Adds {@code row} unless its name is taken; durable when it returns. */
-  public boolean insert(Row row) throws SQLException {
+  @Override public boolean insert(Row row) throws SQLException {
     try (Connection c = db.connect(); PreparedStatement p = c.prepareStatement("INSERT INTO "
         + TABLE + " (" + COLUMNS + ") SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM "
         + TABLE + " WHERE NAME = ?)")) {
@@ -97,8 +78,7 @@ public final class SecretTable {
     }
   }
 
-  /** Adds {@code row}, or replaces the row of its name; durable when it returns. */
-  public void put(Row row) throws SQLException {
+  @Override public void put(Row row) throws SQLException {
     try (Connection c = db.connect(); PreparedStatement p = c.prepareStatement("MERGE INTO "
         + TABLE + " (" + COLUMNS + ") KEY (NAME) VALUES (?, ?, ?, ?)")) {
       set(p, row);
@@ -107,8 +87,7 @@ public final class SecretTable {
     }
   }
 
-  /** Removes the secret {@code name}; false if there was none. Durable when it returns. */
-  public boolean delete(String name) throws SQLException {
+  @Override public boolean delete(String name) throws SQLException {
     try (Connection c = db.connect();
          PreparedStatement p = c.prepareStatement("DELETE FROM " + TABLE + " WHERE NAME = ?")) {
       p.setString(1, name);
@@ -118,8 +97,7 @@ public final class SecretTable {
     }
   }
 
-  /** Removes the anonymous secrets of {@code object}; durable when it returns. */
-  public void deleteOf(String object) throws SQLException {
+  @Override public void deleteOf(String object) throws SQLException {
     try (Connection c = db.connect(); PreparedStatement p = c.prepareStatement("DELETE FROM "
         + TABLE + " WHERE OBJECT_NAME = ?")) {
       p.setString(1, object);

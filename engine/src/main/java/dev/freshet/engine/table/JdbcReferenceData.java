@@ -6,6 +6,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.security.Redaction;
+import dev.freshet.engine.security.UrlDataSource;
 import dev.freshet.executor.source.ReferenceData;
 import dev.freshet.executor.source.ReferenceDataException;
 import dev.freshet.planner.errors.SqlState;
@@ -54,12 +56,11 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
    * Opens the pool of table {@code name} and checks that the database answers a query of the
    * table's columns.
    *
-   * @param shownUrl {@code url} as messages show it: without a password it may hold
    * @param table the table in the database ({@code 'table-name'}), as SQL names it there
    * @throws SQLException 08001 if the database cannot be reached or refuses the credentials;
    *     42S02 if it has no such table or columns
    */
-  public static JdbcReferenceData open(String name, String url, String shownUrl, String table,
+  public static JdbcReferenceData open(String name, String url, String table,
       Optional<String> username, Optional<String> password, List<TableColumn> columns)
       throws SQLException {
     requireNonNull(table, "table");
@@ -68,11 +69,11 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
       select.add(PLAIN.matcher(column.name()).matches() ? column.name()
           : TableColumn.quoted(column.name()));
     }
-    String shown = requireNonNull(shownUrl, "shownUrl");
+    // Messages show the URL without a password it may hold.
+    String shown = Redaction.url(url);
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(url);
-    username.ifPresent(config::setUsername);
-    password.ifPresent(config::setPassword);
+    // Not setJdbcUrl: HikariCP would log the URL, a password in it too.
+    config.setDataSource(new UrlDataSource(url, username, password));
     config.setReadOnly(true);
     config.setMaximumPoolSize(2);
     config.setMinimumIdle(0);
