@@ -70,14 +70,15 @@ import dev.freshet.engine.store.SecretTable;
  * its rows are a function of the offset. The directory's layout:
  * <pre>
  * lock                     locked (an OS file lock) while an engine uses the directory
- * catalog.mv.db            H2: the catalog and the views' results
+ * catalog.mv.db            H2: the catalog, the secrets and the views' results (mode 0600)
  * streams/NAME/metadata    the stream's columns
  * streams/NAME/rows.log    its rows, one record per INSERT (see {@link MemoryStream#open})
  * checkpoints/NAME/        a view's or a sink's checkpoint: offsets, commits, state
  * </pre>
  * A stream's directory is its name with every character but {@code A-Z}, {@code 0-9} and
  * {@code _} written as {@code %XX} (its UTF-8 bytes), so that any quoted name is a safe file name,
- * and names that differ only in case stay apart on case-insensitive file systems.
+ * and names that differ only in case stay apart on case-insensitive file systems. The directory
+ * is its owner's alone (mode {@code 0700}, {@link OwnerOnlyFiles}).
  */
 public final class Engine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);

@@ -5,15 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.server.FreshetServer.Authentication;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * A password given to a server, as a secret or written as a string, appears in no answer, no
@@ -69,6 +74,22 @@ class SecretRedactionTest {
         Files.getPosixFilePermissions(dataDir.resolve("catalog.mv.db"))));
     assertEquals("rwx------", PosixFilePermissions.toString(
         Files.getPosixFilePermissions(dataDir)));
+  }
+
+  @Test void shouldRefuseToServeWithAKeyFileInsideTheDataDirectory() throws Exception {
+    Path dataDir = Files.createDirectories(dir.resolve("data"));
+    Path key = Files.writeString(dataDir.resolve("secrets.key"),
+        "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80=\n");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream errors = new PrintStream(err, true, StandardCharsets.UTF_8);
+
+    int exit = new CommandLine(new ServeCommand(System.out, errors, new CountDownLatch(0)))
+        .execute("--port", "0", "--data-dir", dataDir.toString(), "--secrets-key-file",
+            key.toString());
+
+    assertEquals(ServeCommand.CANNOT_START, exit);
+    assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("freshet serve: The secrets key"
+        + " file " + key + " is inside the data directory "), err.toString(StandardCharsets.UTF_8));
   }
 
   /**

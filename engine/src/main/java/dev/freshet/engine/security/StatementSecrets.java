@@ -45,7 +45,10 @@ public final class StatementSecrets {
   private final Map<String, String> anonymous;
   /** Every secret the object uses, named or anonymous. */
   private final Set<String> used;
-  /** The secret values the statement handles, to be hidden in its errors. */
+  /**
+   * The secret values the statement names or writes, to be hidden in its errors; the session
+   * hides what else the text holds ({@link Redaction#hiddenValues}).
+   */
   private final List<String> values;
 
   private StatementSecrets(SecretStore store, Principal principal, String object,
@@ -92,7 +95,6 @@ public final class StatementSecrets {
         }
       }
     }
-    values.addAll(Redaction.hiddenValues(sql));
     return new StatementSecrets(store, principal, object, options,
         recorded(sql, object, statement), anonymous, used, values);
   }
