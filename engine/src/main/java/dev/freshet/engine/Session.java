@@ -238,6 +238,26 @@ public final class Session {
     return StatementSecrets.of(engine.secrets(), principal, object, statement, sql);
   }
 
+  /** A statement's step that handles the values of its secrets. */
+  private interface SecretsStep {
+    void run() throws SQLException;
+  }
+
+  /**
+   * Runs {@code step}, whose errors (a connector's, say) never quote the values of the secrets
+   * the statement names.
+   */
+  private static void hidingSecrets(StatementSecrets secrets, SecretsStep step)
+      throws SQLException {
+    try {
+      step.run();
+    } catch (SQLException e) {
+      throw secrets.scrub(e);
+    } catch (RuntimeException e) {
+      throw secrets.scrub(Failures.toSqlException(e));
+    }
+  }
+
   /**
    * Executes a statement with parameter markers, one value per marker ({@link
    * StatementParameters#bind} says which Java values).
@@ -314,14 +334,12 @@ public final class Session {
       StatementSecrets secrets = secrets(name, create, sql);
       synchronized (engine.ddlLock()) {
         boolean creates = !engine.catalog().contains(name);
-        try {
+        hidingSecrets(secrets, () -> {
           StreamDdl.create(engine, create, secrets.options());
           if (creates) {
             secrets.store();
           }
-        } catch (SQLException e) {
-          throw secrets.scrub(e);
-        }
+        });
         engine.catalogStore().record(CatalogStore.Kind.STREAM, name, secrets.sql(), Map.of());
       }
       return new StatementResult.UpdateCount(0);
@@ -341,11 +359,7 @@ public final class Session {
     }
     if (node instanceof SqlCreateTable create) {
       StatementSecrets secrets = secrets(StreamDdl.simpleName(create.name()), create, sql);
-      try {
-        TableDdl.create(engine, create, secrets);
-      } catch (SQLException e) {
-        throw secrets.scrub(e);
-      }
+      hidingSecrets(secrets, () -> TableDdl.create(engine, create, secrets));
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDropTable drop) {
@@ -369,11 +383,7 @@ public final class Session {
     }
     if (node instanceof SqlCreateSink create) {
       StatementSecrets secrets = secrets(StreamDdl.simpleName(create.name()), create, sql);
-      try {
-        SinkDdl.create(engine, options, create, secrets);
-      } catch (SQLException e) {
-        throw secrets.scrub(e);
-      }
+      hidingSecrets(secrets, () -> SinkDdl.create(engine, options, create, secrets));
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDropSink drop) {
