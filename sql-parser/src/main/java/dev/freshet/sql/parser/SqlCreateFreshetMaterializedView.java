@@ -36,7 +36,8 @@ import static java.util.Objects.requireNonNull;
  * {@link SqlCreateStream}; the parser rejects a key given twice. Which keys mean something is
  * for the engine to say.
  */
-public class SqlCreateFreshetMaterializedView extends SqlCreateMaterializedViewBase implements SqlWithOptions {
+public class SqlCreateFreshetMaterializedView extends SqlCreateMaterializedViewBase
+    implements SqlWithOptions {
   /** Operator of every {@code SqlCreateFreshetMaterializedView}; operands are the name, the
    * column list (may be null), the query and the options as a flat list of key and value
    * literals. Its kind is Calcite's, {@link SqlKind#CREATE_MATERIALIZED_VIEW}. */

@@ -13,8 +13,8 @@ import org.apache.calcite.sql.SqlWriter;
 
 /**
  * The {@code WITH ('key' = 'value', ...)} clause of {@code CREATE STREAM}, {@code CREATE TABLE},
- * {@code CREATE SINK} and {@code CREATE MATERIALIZED VIEW}, as the parser hands it over: key, value,
- * key, ...; a key is a string literal, a value one too or a {@link SqlSecretReference}.
+ * {@code CREATE SINK} and {@code CREATE MATERIALIZED VIEW}, as the parser hands it over: key,
+ * value, key, ...; a key is a string literal, a value one too or a {@link SqlSecretReference}.
  *
  * <pre>{@code
  * WithOptions.check(options);                    // in the statement's constructor

@@ -173,7 +173,7 @@ class SecretSyntaxTest {
 
   @ParameterizedTest
   @ValueSource(strings = {
-      "CREATE STREAM s (a INT) WITH (connector = 'kafka', 'properties.sasl.jaas.config' = SECRET j)",
+      "CREATE STREAM s (a INT) WITH (connector = 'kafka', 'sasl.jaas.config' = SECRET j)",
       "CREATE TABLE t (a INT) WITH (connector = 'jdbc', password = SECRET j)",
       "CREATE SINK k AS SELECT a FROM s WITH (connector = 'jdbc', password = SECRET j)",
       "CREATE MATERIALIZED VIEW v WITH (engine = SECRET j) AS SELECT a FROM t",
