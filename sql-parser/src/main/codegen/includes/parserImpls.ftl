@@ -2,11 +2,12 @@
   Freshet's additions to Calcite's grammar. config.fmpp wires each top-level
   production below into a hook of Calcite's Parser.jj:
     statementParserMethods       SqlShow, SqlStopQuery, SqlDescribeStream,
-                                 FreshetExplain, FreshetQueryOrEmit
+                                 FreshetExplain, SqlShowSecrets,
+                                 FreshetQueryOrEmit
     createStatementParserMethods SqlCreateStream, SqlCreateMaterializedView,
-                                 SqlCreateSink, SqlCreateTable
+                                 SqlCreateSink, SqlCreateTable, SqlCreateSecret
     dropStatementParserMethods   SqlDropStream, SqlDropMaterializedView,
-                                 SqlDropSink, SqlDropTable
+                                 SqlDropSink, SqlDropTable, SqlDropSecret
     setOptionParserMethod        FreshetSetOption
 -->
 
@@ -145,14 +146,17 @@ SqlNodeList PropertyList() :
     }
 }
 
-/** Parses "key = 'value'" and appends key and value to a list. */
+/**
+ * Parses "key = 'value'" or "key = SECRET name" and appends key and value to
+ * a list.
+ */
 void Property(List<SqlNode> list) :
 {
     final SqlCharStringLiteral key;
-    final SqlCharStringLiteral value;
+    final SqlNode value;
 }
 {
-    key = PropertyKey() <EQ> value = CharString() {
+    key = PropertyKey() <EQ> value = PropertyValue() {
         final String k = key.getValueAs(String.class);
         for (int i = 0; i < list.size(); i += 2) {
             if (k.equals(((SqlLiteral) list.get(i)).getValueAs(String.class))) {
@@ -724,4 +728,64 @@ SqlAlter FreshetSetOption(Span s, String scope) :
             return new SqlSetOption(s.end(name), scope, (SqlNode) name, null);
         }
     )
+}
+
+/**
+ * Parses an option's value: a character string, or "SECRET name", the value
+ * of a secret, whose position spans both words.
+ */
+SqlNode PropertyValue() :
+{
+    final Span s;
+    final SqlIdentifier name;
+    final SqlNode value;
+}
+{
+    <SECRET> { s = span(); } name = SimpleIdentifier() {
+        return new SqlSecretReference(s.end(name), name);
+    }
+|
+    value = CharString() { return value; }
+}
+
+/** Parses the rest of "CREATE SECRET [IF NOT EXISTS] name AS 'value'". */
+SqlCreate SqlCreateSecret(Span s, boolean replace) :
+{
+    final boolean ifNotExists;
+    final SqlIdentifier id;
+    final SqlCharStringLiteral value;
+}
+{
+    <SECRET> ifNotExists = IfNotExistsOpt() id = SimpleIdentifier()
+    <AS> value = CharString() {
+        if (replace) {
+            throw SqlUtil.newContextException(s.pos(),
+                FreshetParserResource.RESOURCE.secretCannotBeReplaced(
+                    id.getSimple()));
+        }
+        return new SqlCreateSecret(s.end(this), ifNotExists, id, value);
+    }
+}
+
+/** Parses the rest of "DROP SECRET [IF EXISTS] name". */
+SqlDrop SqlDropSecret(Span s, boolean replace) :
+{
+    final boolean ifExists;
+    final SqlIdentifier id;
+}
+{
+    <SECRET> ifExists = IfExistsOpt() id = SimpleIdentifier() {
+        return new SqlDropSecret(s.end(this), ifExists, id);
+    }
+}
+
+/** Parses "SHOW SECRETS". */
+SqlShowSecrets SqlShowSecrets() :
+{
+    final Span s;
+}
+{
+    <SHOW> { s = span(); } <SECRETS> {
+        return new SqlShowSecrets(s.end(this));
+    }
 }

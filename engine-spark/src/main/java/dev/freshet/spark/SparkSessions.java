@@ -74,6 +74,10 @@ public final class SparkSessions {
         .config("spark.sql.adaptive.enabled", "false")
         // Spark's TimestampType is an instant: in UTC it reads back as the wall-clock TIMESTAMP
         // that Freshet wrote.
-        .config("spark.sql.session.timeZone", "UTC");
+        .config("spark.sql.session.timeZone", "UTC")
+        // Spark's plans and logs hide options whose keys match this; its default misses the
+        // keys Freshet hides (SensitiveOptions), a Kafka stream's sasl.jaas.config among them.
+        .config("spark.redaction.regex",
+            "(?i)secret|password|passwd|token|access[.]?key|credential|jaas|key$");
   }
 }

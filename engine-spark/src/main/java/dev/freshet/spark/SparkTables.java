@@ -1,6 +1,7 @@
 package dev.freshet.spark;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.store.LocalTables;
 import dev.freshet.engine.store.ResultDatabase;
 import dev.freshet.engine.table.JdbcReferenceData;
@@ -83,17 +84,18 @@ final class SparkTables {
     try {
       return reader.load();
     } catch (Exception e) { // Spark's Scala code throws the driver's SQLException undeclared
+      String shown = Redaction.url(url);
       String state = null;
       for (Throwable t = e; t != null && state == null; t = t.getCause()) {
         state = t instanceof SQLException sql ? sql.getSQLState() : null;
       }
       if (state != null && state.startsWith("08")) {
-        throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Spark cannot connect to " + url + " to read"
+        throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Spark cannot connect to " + shown + " to read"
             + " table " + table.name() + ": " + e.getMessage() + ". Check that the database is"
             + " up and reachable, and that its JDBC driver is on the class path", e);
       }
       throw Errors.of(SqlState.OBJECT_NOT_FOUND, "Spark cannot read table " + table.name()
-          + " from " + url + ": " + e.getMessage() + ". Check that the database still has the"
+          + " from " + shown + ": " + e.getMessage() + ". Check that the database still has the"
           + " table and its columns, and declare them as the database names them", e);
     }
   }

@@ -2,12 +2,18 @@ package dev.freshet.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
-/** A server's Spark settings ({@code --spark-conf}) reach the session, over Freshet's own. */
+/**
+ * A server's Spark settings ({@code --spark-conf}) reach the session, over Freshet's own; Spark
+ * hides the options Freshet hides.
+ */
 class SparkSessionsTest {
   @Test void shouldSetEverySparkEntryOverFreshetsSettingsAndLeaveOtherKeysOut() {
     SparkSession spark = SparkSessions.create(SparkSessions.DEFAULT_MASTER, Map.of(
@@ -22,6 +28,24 @@ class SparkSessionsTest {
       // Freshet's settings that the entries do not name stay.
       assertEquals("false", spark.sparkContext().getConf().get("spark.ui.enabled"));
       assertEquals("UTC", spark.conf().get("spark.sql.session.timeZone"));
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /** Spark hides in its plans and logs the options whose keys Freshet hides. */
+  @Test void shouldRedactTheKeysFreshetHides() {
+    SparkSession spark = SparkSessions.create(SparkSessions.DEFAULT_MASTER);
+    try {
+      Pattern redacted = Pattern.compile(spark.sparkContext().getConf()
+          .get("spark.redaction.regex"));
+      for (String key : List.of("kafka.sasl.jaas.config", "kafka.ssl.key.password",
+          "fs.s3a.access.key", "password", "kafka.ssl.keystore.key")) {
+        assertTrue(redacted.matcher(key).find(), key);
+      }
+      for (String key : List.of("kafka.key.deserializer", "subscribe", "startingOffsets")) {
+        assertFalse(redacted.matcher(key).find(), key);
+      }
     } finally {
       spark.stop();
     }

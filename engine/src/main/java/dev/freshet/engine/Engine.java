@@ -48,6 +48,10 @@ import dev.freshet.engine.security.AuditLog;
 import dev.freshet.engine.security.EngineSecurity;
 import dev.freshet.engine.store.PrivilegeStore;
 import dev.freshet.engine.security.Principal;
+import dev.freshet.engine.security.SecretStore;
+import dev.freshet.engine.security.SecretsKey;
+import dev.freshet.engine.store.OwnerOnlyFiles;
+import dev.freshet.engine.store.SecretTable;
 
 /**
  * A Freshet engine: the streams, the materialized views, the running continuous queries, and the
@@ -70,14 +74,15 @@ import dev.freshet.engine.security.Principal;
  * its rows are a function of the offset. The directory's layout:
  * <pre>
  * lock                     locked (an OS file lock) while an engine uses the directory
- * catalog.mv.db            H2: the catalog and the views' results
+ * catalog.mv.db            H2: the catalog, the secrets and the views' results (mode 0600)
  * streams/NAME/metadata    the stream's columns
  * streams/NAME/rows.log    its rows, one record per INSERT (see {@link MemoryStream#open})
  * checkpoints/NAME/        a view's or a sink's checkpoint: offsets, commits, state
  * </pre>
  * A stream's directory is its name with every character but {@code A-Z}, {@code 0-9} and
  * {@code _} written as {@code %XX} (its UTF-8 bytes), so that any quoted name is a safe file name,
- * and names that differ only in case stay apart on case-insensitive file systems.
+ * and names that differ only in case stay apart on case-insensitive file systems. The directory
+ * is its owner's alone (mode {@code 0700}, {@link OwnerOnlyFiles}).
  */
 public final class Engine implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -144,6 +149,8 @@ public final class Engine implements AutoCloseable {
   private final AccessControl access;
   /** The audit log of {@code security}, open from the constructor to {@link #close()}. */
   private final AuditLog audit;
+  /** The secrets of CREATE SECRET and of WITH clauses, in {@link #results}. */
+  private final SecretStore secrets;
 
   /**
    * Creates an engine that keeps everything in memory; {@code name} identifies it in messages
@@ -218,6 +225,14 @@ public final class Engine implements AutoCloseable {
       stopThreads();
       throw e;
     }
+    Optional<SecretsKey> secretsKey;
+    try {
+      secretsKey = security.secretsKeyFile().map(file -> SecretsKey.read(file, this.dataDir));
+    } catch (RuntimeException e) {
+      releaseLock();
+      stopThreads();
+      throw e;
+    }
     try {
       this.results = ResultDatabase.open(this.dataDir);
     } catch (SQLException | RuntimeException e) {
@@ -249,6 +264,18 @@ public final class Engine implements AutoCloseable {
       String message = "Cannot open the catalog in " + this.dataDir.map(Path::toString)
           .orElse("memory") + ": " + e.getMessage();
       throw new UncheckedIOException(message, new IOException(message, e));
+    }
+    String database = this.dataDir.map(d -> d.resolve("catalog.mv.db").toString())
+        .orElse("the engine's in-memory database");
+    try {
+      this.secrets = SecretStore.open(new SecretTable(results), secretsKey, database);
+    } catch (SQLException e) {
+      close();
+      String message = "Cannot open the secrets in " + database + ": " + e.getMessage();
+      throw new UncheckedIOException(message, new IOException(message, e));
+    } catch (RuntimeException e) {
+      close();
+      throw e;
     }
     restoreCatalog();
   }
@@ -296,6 +323,8 @@ public final class Engine implements AutoCloseable {
     FileChannel channel = null;
     try {
       DurableFiles.createDirectories(dataDir);
+      // It holds the catalog, the secrets and every stream's rows: its owner's alone.
+      OwnerOnlyFiles.directory(dataDir);
       channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       FileLock lock;
       try {
@@ -468,6 +497,11 @@ public final class Engine implements AutoCloseable {
    */
   public AuditLog audit() {
     return audit;
+  }
+
+  /** The secrets of {@code CREATE SECRET} and of {@code WITH} clauses. */
+  SecretStore secrets() {
+    return secrets;
   }
 
   /**

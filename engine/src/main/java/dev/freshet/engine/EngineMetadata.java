@@ -26,6 +26,7 @@ import org.apache.calcite.sql.SqlJdbcFunctionCall;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import dev.freshet.engine.query.SystemSchema;
+import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.query.ResultColumn;
 
 /**
@@ -297,7 +298,7 @@ public final class EngineMetadata {
       byName.put(table.name(), new Table(DEFAULT_SCHEMA, table.name(), TableKind.TABLE,
           columns(rowType), table.writable() ? "Reference table"
               : "Reference table read from " + table.options().get("table-name") + " at "
-                  + table.options().get("url"), noRemarks(rowType.getFieldCount())));
+                  + Redaction.url(table.options().get("url")), noRemarks(rowType.getFieldCount())));
     }
     List<Table> tables = new ArrayList<>(byName.values());
     // The tables are computed at each scan; a schema over no queries still has their columns.

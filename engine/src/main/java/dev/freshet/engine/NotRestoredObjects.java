@@ -66,6 +66,7 @@ final class NotRestoredObjects {
         return Optional.empty();
       }
       engine.catalogStore().remove(name);
+      engine.secrets().dropped(name);
       if (kind == CatalogStore.Kind.TABLE) {
         engine.localTables().drop(name);
       } else if (kind == CatalogStore.Kind.STREAM) {

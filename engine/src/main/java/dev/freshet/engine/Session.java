@@ -70,6 +70,9 @@ import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.security.CurrentPrincipal;
 import dev.freshet.engine.security.Principal;
+import dev.freshet.engine.security.Redaction;
+import dev.freshet.engine.security.StatementSecrets;
+import dev.freshet.sql.parser.SqlWithOptions;
 
 /**
  * A conversation with an {@link Engine}: executes SQL statements one at a time, with options of its
@@ -220,11 +223,43 @@ public final class Session {
   public StatementResult execute(String sql) throws SQLException {
     try {
       return asPrincipal(() -> run(sql));
+    } catch (SQLException e) {
+      // A message may quote the statement, as a syntax error does: never a secret it holds.
+      throw Redaction.scrub(e, Redaction.hiddenValues(sql));
     } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
         | AssertionError e) {
       // Calcite and Janino report some conditions of the statement (a division by zero folded
       // at planning, a nesting that overflows the stack) as throwables, not SQLExceptions.
-      throw Failures.toSqlException(e);
+      throw Redaction.scrub(Failures.toSqlException(e), Redaction.hiddenValues(sql));
+    }
+  }
+
+  /**
+   * The secrets of a statement that creates {@code object}: its options with the values of the
+   * secrets it names, which this session's user must be allowed to use.
+   */
+  private StatementSecrets secrets(String object, SqlWithOptions statement, String sql)
+      throws SQLException {
+    return StatementSecrets.of(engine.secrets(), principal, object, statement, sql);
+  }
+
+  /** A statement's step that handles the values of its secrets. */
+  private interface SecretsStep {
+    void run() throws SQLException;
+  }
+
+  /**
+   * Runs {@code step}, whose errors (a connector's, say) never quote the values of the secrets
+   * the statement names.
+   */
+  private static void hidingSecrets(StatementSecrets secrets, SecretsStep step)
+      throws SQLException {
+    try {
+      step.run();
+    } catch (SQLException e) {
+      throw secrets.scrub(e);
+    } catch (RuntimeException e) {
+      throw secrets.scrub(Failures.toSqlException(e));
     }
   }
 
@@ -290,7 +325,7 @@ public final class Session {
       // The engine declaring its catalog again at start: nobody's statement.
       return authorizedRun(node, sql);
     }
-    StatementAudit audit = StatementAudit.of(engine.audit(), principal, node);
+    StatementAudit audit = StatementAudit.of(engine.audit(), principal, node, sql);
     try {
       StatementResult result = authorizedRun(node, sql);
       audit.ok();
@@ -359,11 +394,18 @@ public final class Session {
       return Grants.show(engine, principal, show);
     }
     if (node instanceof SqlCreateStream) {
+      SqlCreateStream create = (SqlCreateStream) node;
+      String name = StreamDdl.simpleName(create.name());
+      StatementSecrets secrets = secrets(name, create, sql);
       synchronized (engine.ddlLock()) {
-        SqlCreateStream create = (SqlCreateStream) node;
-        StreamDdl.create(engine, create);
-        engine.catalogStore().record(CatalogStore.Kind.STREAM,
-            StreamDdl.simpleName(create.name()), sql, Map.of());
+        boolean creates = !engine.catalog().contains(name);
+        hidingSecrets(secrets, () -> {
+          StreamDdl.create(engine, create, secrets.options());
+          if (creates) {
+            secrets.store();
+          }
+        });
+        engine.catalogStore().record(CatalogStore.Kind.STREAM, name, secrets.sql(), Map.of());
       }
       return new StatementResult.UpdateCount(0);
     }
@@ -372,11 +414,17 @@ public final class Session {
         SqlDropStream drop = (SqlDropStream) node;
         StreamDdl.drop(engine, drop);
         engine.catalogStore().remove(StreamDdl.simpleName(drop.name()));
+        engine.secrets().dropped(StreamDdl.simpleName(drop.name()));
       }
       return new StatementResult.UpdateCount(0);
     }
+    Optional<StatementResult> secret = SecretDdl.execute(engine, principal, node);
+    if (secret.isPresent()) {
+      return secret.get();
+    }
     if (node instanceof SqlCreateTable create) {
-      TableDdl.create(engine, create, sql);
+      StatementSecrets secrets = secrets(StreamDdl.simpleName(create.name()), create, sql);
+      hidingSecrets(secrets, () -> TableDdl.create(engine, create, secrets));
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDropTable drop) {
@@ -399,7 +447,8 @@ public final class Session {
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlCreateSink create) {
-      SinkDdl.create(engine, options, create, sql);
+      StatementSecrets secrets = secrets(StreamDdl.simpleName(create.name()), create, sql);
+      hidingSecrets(secrets, () -> SinkDdl.create(engine, options, create, secrets));
       return new StatementResult.UpdateCount(0);
     }
     if (node instanceof SqlDropSink drop) {
@@ -467,6 +516,11 @@ public final class Session {
       options.set(option.getKey(), option.getValue());
     }
     execute(entry.sql());
+    // Recorded by an engine that kept passwords as written: they are anonymous secrets now.
+    String recorded = StatementSecrets.recorded(entry.sql(), entry.name());
+    if (!recorded.equals(entry.sql())) {
+      engine.catalogStore().replaceSql(entry.name(), recorded);
+    }
   }
 
   public static SqlNode parse(String sql) throws SQLException {

@@ -8,6 +8,7 @@ import dev.freshet.engine.query.QueryCheckpoints;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.query.StoredPlans;
+import dev.freshet.engine.security.StatementSecrets;
 import dev.freshet.engine.sink.ExternalSink;
 import dev.freshet.engine.sink.SinkLayout;
 import dev.freshet.engine.sink.SinkOptions;
@@ -95,17 +96,24 @@ final class SinkDdl {
   private SinkDdl() {
   }
 
-  static void create(Engine engine, SessionOptions options, SqlCreateSink create, String sql)
-      throws SQLException {
+  /**
+   * Creates and starts the sink of {@code create}.
+   *
+   * @param secrets its options with the values of the secrets they name, and the statement as
+   *     recorded and as shown
+   */
+  static void create(Engine engine, SessionOptions options, SqlCreateSink create,
+      StatementSecrets secrets) throws SQLException {
     try {
-      createSink(engine, options, create, sql);
+      createSink(engine, options, create, secrets);
     } catch (CheckpointException e) {
       throw CatalogErrors.viewCheckpointError(e);
     }
   }
 
   private static void createSink(Engine engine, SessionOptions options, SqlCreateSink create,
-      String sql) throws SQLException {
+      StatementSecrets secrets) throws SQLException {
+    String sql = secrets.sql();
     String name = StreamDdl.simpleName(create.name());
     if (engine.sinks().containsKey(name)) {
       if (create.ifNotExists()) {
@@ -116,7 +124,7 @@ final class SinkDdl {
     if (engine.catalog().contains(name)) {
       throw CatalogErrors.sinkNameTaken(name);
     }
-    SinkSpec spec = SinkOptions.parse(name, create.options(), engine.security().connectors());
+    SinkSpec spec = SinkOptions.parse(name, secrets.options(), engine.security().connectors());
     SqlNode query;
     List<String> columnNames = null;
     Optional<String> view = Optional.empty();
@@ -179,6 +187,7 @@ final class SinkDdl {
         ? QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance())
         : InMemoryStateStoreProvider::new);
     boolean started = false;
+    boolean stored = false;
     StreamingPipeline built = null;
     try {
       ExecPlan toBuild = execPlan;
@@ -214,8 +223,10 @@ final class SinkDdl {
             new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()));
         // Like a view's, a sink's query stays registered when stopped, so that SHOW QUERIES
         // shows why; DROP SINK unregisters it.
-        ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),
-            name, stopped -> { });
+        ContinuousQuery continuous = new ContinuousQuery(execution, secrets.shownSql(),
+            plan.outputMode(), name, stopped -> { });
+        stored = true;
+        secrets.store();
         engine.catalogStore().record(CatalogStore.Kind.SINK, name, sql, options.values());
         engine.sinks().put(name, new SinkEntry(name, sql, spec, id, plan.sourceNames(), view));
         engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
@@ -225,6 +236,9 @@ final class SinkDdl {
       }
     } finally {
       if (!started) {
+        if (stored) {
+          engine.secrets().dropped(name);
+        }
         writer.close();
         stores.closeAll();
         if (built != null) {
@@ -312,6 +326,7 @@ final class SinkDdl {
     synchronized (engine.ddlLock()) {
       if (!engine.sinks().containsKey(name) && !engine.catalog().contains(name)) {
         engine.catalogStore().remove(name);
+        engine.secrets().dropped(name);
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
       }
     }

@@ -3,6 +3,7 @@ package dev.freshet.engine;
 import dev.freshet.engine.security.AuditEvent;
 import dev.freshet.engine.security.AuditLog;
 import dev.freshet.engine.security.Principal;
+import dev.freshet.engine.security.Redaction;
 import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlGrant;
 import dev.freshet.sql.parser.SqlSetProperty;
@@ -20,7 +21,7 @@ import org.apache.calcite.sql.SqlNode;
  * statement's text, which may hold secrets: the action, the object's name and the outcome.
  *
  * <pre>{@code
- * StatementAudit audit = StatementAudit.of(engine.audit(), alice, node);
+ * StatementAudit audit = StatementAudit.of(engine.audit(), alice, node, sql);
  * try { ...; audit.ok(); } catch (SQLException e) { audit.failed(e); throw e; }
  * }</pre>
  */
@@ -31,9 +32,12 @@ final class StatementAudit {
   private final String object;
   /** Whether the statement is audited when it succeeds (else only when refused). */
   private final boolean audited;
+  /** The statement's text, whose secrets no recorded message may hold. */
+  private final String sql;
 
   private StatementAudit(AuditLog log, Principal user, String action, String object,
-      boolean audited) {
+      boolean audited, String sql) {
+    this.sql = sql;
     this.log = log;
     this.user = user;
     this.action = action;
@@ -41,14 +45,14 @@ final class StatementAudit {
     this.audited = audited;
   }
 
-  /** The audit of {@code node} run by {@code user}. */
-  static StatementAudit of(AuditLog log, Principal user, SqlNode node) {
+  /** The audit of {@code node}, parsed from {@code sql}, run by {@code user}. */
+  static StatementAudit of(AuditLog log, Principal user, SqlNode node, String sql) {
     String action = node instanceof SqlGrant grant ? (grant.isGrant() ? "GRANT" : "REVOKE")
         : node instanceof SqlCall call ? call.getOperator().getName().toUpperCase(Locale.ROOT)
         : node.getKind().sql;
     boolean audited = node instanceof SqlGrant || node instanceof SqlStopQuery
         || (node.isA(SqlKind.DDL) && !(node instanceof SqlSetProperty));
-    return new StatementAudit(log, user, action, object(node).orElse(null), audited);
+    return new StatementAudit(log, user, action, object(node).orElse(null), audited, sql);
   }
 
   private static Optional<String> object(SqlNode node) {
@@ -80,8 +84,9 @@ final class StatementAudit {
   void failed(SQLException error) {
     boolean refused = SqlState.INSUFFICIENT_PRIVILEGE.code().equals(error.getSQLState());
     if (refused || audited) {
+      // A message may quote the statement: never a secret it holds.
       log.record(AuditEvent.refused(user.name(), refused ? AuditEvent.REFUSED + " " + action
-          : action, object, error));
+          : action, object, Redaction.scrub(error, Redaction.hiddenValues(sql))));
     }
   }
 }

@@ -89,11 +89,17 @@ final class StreamDdl {
   private StreamDdl() {
   }
 
-  static void create(Engine engine, SqlCreateStream create) throws SQLException {
+  /**
+   * Declares the stream of {@code create}.
+   *
+   * @param given its options as written, each {@code SECRET name} replaced by the secret's value
+   */
+  static void create(Engine engine, SqlCreateStream create, Map<String, String> given)
+      throws SQLException {
     FreshetPlanner planner = engine.planner();
     String name = simpleName(create.name());
     Map<String, String> options = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : create.options().entrySet()) {
+    for (Map.Entry<String, String> e : given.entrySet()) {
       options.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue());
     }
     StreamConnector connector = StreamConnector.of(name, options);

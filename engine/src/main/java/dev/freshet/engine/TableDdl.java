@@ -2,6 +2,7 @@ package dev.freshet.engine;
 
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.security.StatementSecrets;
 import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.store.LocalTables;
 import dev.freshet.engine.table.JdbcReferenceData;
@@ -54,13 +55,20 @@ final class TableDdl {
   private TableDdl() {
   }
 
-  static void create(Engine engine, SqlCreateTable create, String sql) throws SQLException {
+  /**
+   * Creates the table of {@code create}.
+   *
+   * @param secrets its options with the values of the secrets they name, and the statement as
+   *     recorded
+   */
+  static void create(Engine engine, SqlCreateTable create, StatementSecrets secrets)
+      throws SQLException {
     FreshetPlanner planner = engine.planner();
     String name = StreamDdl.simpleName(create.name());
     RelDataType rowType = rowType(planner, name, create);
     List<String> primaryKey = primaryKey(name, create, rowType);
     Map<String, String> options = new LinkedHashMap<>();
-    create.options().forEach((k, v) -> options.put(k.toLowerCase(Locale.ROOT), v));
+    secrets.options().forEach((k, v) -> options.put(k.toLowerCase(Locale.ROOT), v));
     List<TableColumn> columns = TableColumn.of(rowType);
     for (TableColumn column : columns) {
       Optional<String> unsupported = column.unsupported();
@@ -107,10 +115,12 @@ final class TableDdl {
         throw new IllegalStateException("name " + name + " was taken while the DDL lock was held");
       }
       try {
-        engine.catalogStore().record(CatalogStore.Kind.TABLE, name, sql, Map.of());
+        secrets.store();
+        engine.catalogStore().record(CatalogStore.Kind.TABLE, name, secrets.sql(), Map.of());
       } catch (SQLException | RuntimeException e) {
         catalog.dropTable(name);
         close(table);
+        engine.secrets().dropped(name);
         throw e;
       }
     }
@@ -249,6 +259,7 @@ final class TableDdl {
       }
       table = dropped.get();
       engine.catalogStore().remove(name);
+      engine.secrets().dropped(name);
       close(table);
       if (table.writable()) {
         engine.localTables().drop(name);

@@ -2,6 +2,7 @@ package dev.freshet.engine;
 
 import dev.freshet.engine.dml.LocalTableDml;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.store.LocalTables;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.errors.SqlState;
@@ -61,7 +62,8 @@ final class TableDml {
       throw Errors.of(SqlState.FEATURE_NOT_SUPPORTED, "Cannot " + verb + " table " + name
           + ": it is read from another database (connector 'jdbc') and is read-only in"
           + " Freshet. Change its rows in that database ("
-          + table.get().options().get("url") + "); each query's next batch sees them");
+          + Redaction.url(table.get().options().get("url"))
+          + "); each query's next batch sees them");
     }
     String sql = LocalTableDml.of(engine.catalog(), node).h2Sql();
     try {

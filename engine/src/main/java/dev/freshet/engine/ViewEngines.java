@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
+import dev.freshet.engine.security.SensitiveOptions;
 
 /**
  * Where an engine's materialized views run unless their {@code WITH ('engine' = ...)} says
@@ -33,9 +33,6 @@ public record ViewEngines(String defaultEngine, Map<String, String> settings) {
   public static final String SPARK_MASTER = "spark.master";
   /** The setting of the root of views' Spark checkpoints, which the whole cluster shares. */
   public static final String SPARK_CHECKPOINT_DIR = "spark.checkpoint.dir";
-  /** Settings whose values are never shown: Spark's own redaction pattern, by key. */
-  private static final Pattern SECRET_KEY = Pattern.compile(
-      "(?i)secret|password|token|access[.]?key");
   /** Every view on Freshet's own executor, no other engine's settings. */
   public static final ViewEngines DEFAULT = new ViewEngines(FRESHET, Map.of());
 
@@ -46,12 +43,12 @@ public record ViewEngines(String defaultEngine, Map<String, String> settings) {
 
   /**
    * The settings as {@code {spark.master=local[2]}}, for logs and messages, with the values of
-   * secrets (passwords, tokens, keys) hidden.
+   * secrets (passwords, tokens, keys: {@link SensitiveOptions}) hidden.
    */
   public String shownSettings() {
     Map<String, String> shown = new TreeMap<>();
     settings.forEach((key, value) ->
-        shown.put(key, SECRET_KEY.matcher(key).find() ? "(hidden)" : value));
+        shown.put(key, SensitiveOptions.isSensitive(key) ? "(hidden)" : value));
     return shown.toString();
   }
 }

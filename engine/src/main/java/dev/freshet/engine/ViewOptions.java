@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlCreateFreshetMaterializedView;
+import dev.freshet.sql.parser.WithOption;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +45,15 @@ record ViewOptions(String engine) {
   static ViewOptions of(SqlCreateMaterializedView create, ViewEngines defaults)
       throws SQLException {
     String view = StreamDdl.simpleName(create.name);
+    if (create instanceof SqlCreateFreshetMaterializedView freshet) {
+      for (WithOption option : freshet.optionEntries()) {
+        if (option.secret().isPresent()) {
+          throw Errors.of(SqlState.SYNTAX_ERROR, "Option '" + option.key() + "' of materialized"
+              + " view " + view + " is SECRET " + option.secret().get() + ", but a view's"
+              + " options are plain strings. Write it as a string, e.g. ('engine' = 'spark')");
+        }
+      }
+    }
     Map<String, String> options = create instanceof SqlCreateFreshetMaterializedView freshet
         ? freshet.options() : Map.of();
     String engine = null;

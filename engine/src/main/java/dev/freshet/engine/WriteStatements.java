@@ -1,6 +1,8 @@
 package dev.freshet.engine;
 
+import dev.freshet.sql.parser.SqlCreateSecret;
 import dev.freshet.sql.parser.SqlCreateSink;
+import dev.freshet.sql.parser.SqlDropSecret;
 import dev.freshet.sql.parser.SqlCreateStream;
 import dev.freshet.sql.parser.SqlDropSink;
 import dev.freshet.sql.parser.SqlDropStream;
@@ -17,8 +19,8 @@ import org.apache.calcite.sql.ddl.SqlDropTable;
 
 /**
  * Which statements change what other connections see, and so are refused on a read-only
- * connection: INSERT, UPDATE, DELETE, CREATE and DROP of streams, views, sinks and tables, STOP
- * QUERY. Queries, SHOW, DESCRIBE,
+ * connection: INSERT, UPDATE, DELETE, CREATE and DROP of streams, views, sinks, tables and
+ * secrets, STOP QUERY. Queries, SHOW, DESCRIBE,
  * EXPLAIN and SET (which changes only the session's own options) are not writes.
  *
  * <pre>{@code
@@ -67,6 +69,12 @@ final class WriteStatements {
     }
     if (node instanceof SqlStopQuery) {
       return Optional.of("STOP QUERY");
+    }
+    if (node instanceof SqlCreateSecret) {
+      return Optional.of("CREATE SECRET");
+    }
+    if (node instanceof SqlDropSecret) {
+      return Optional.of("DROP SECRET");
     }
     return Optional.empty();
   }

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.calcite.avatica.remote.LocalService;
+import org.apache.calcite.avatica.remote.ProtobufTranslationImpl;
 import org.apache.calcite.avatica.server.HttpServer;
 import org.apache.calcite.avatica.server.ServerCustomizer;
 import org.eclipse.jetty.server.ConnectionFactory;
@@ -543,6 +544,12 @@ public final class FreshetServer implements AutoCloseable {
         FreshetServer server = new FreshetServer(options, engine, http, meta, sweeper,
             Optional.ofNullable(uiConnector.get()));
         LOG.info("Freshet server listening on {} ({})", server.url(), options);
+        if (LoggerFactory.getLogger(ProtobufTranslationImpl.class).isTraceEnabled()) {
+          // Avatica's TRACE lines are each request as sent: a CREATE SECRET's value too.
+          LOG.warn("TRACE logging of {} writes every request's statement to the log, the"
+              + " values of CREATE SECRET and of passwords in WITH clauses too: use DEBUG",
+              ProtobufTranslationImpl.class.getName());
+        }
         return server;
       } catch (RuntimeException e) {
         sweeper.shutdownNow();

@@ -164,6 +164,13 @@ final class ServeCommand implements Callable<Integer> {
           + " repeatable (default: none, so the connector is refused)")
   List<Path> fileRoots = new ArrayList<>();
 
+  @Option(names = "--secrets-key-file", paramLabel = "<file>",
+      description = "Encrypt the stored secrets (CREATE SECRET, passwords in WITH clauses) with"
+          + " the key in this file: 32 random bytes, raw or base64, outside --data-dir; make one"
+          + " with: (umask 077; openssl rand -base64 32 > secrets.key) (default: stored"
+          + " unencrypted, in a file only the server's user may read)")
+  Path secretsKeyFile;
+
   private final PrintStream out;
   private final PrintStream err;
   /** Released when the server should stop; a test releases it, a user stops the process. */
@@ -259,6 +266,9 @@ final class ServeCommand implements Callable<Integer> {
     allowedOrigins.forEach(builder::allowOrigin);
     if (auditLog != null) {
       builder.auditLog(auditLog);
+    }
+    if (secretsKeyFile != null) {
+      builder.secretsKeyFile(secretsKeyFile);
     }
     if (keystore != null) {
       if (keystorePassword == null || keystorePassword.isEmpty()) {

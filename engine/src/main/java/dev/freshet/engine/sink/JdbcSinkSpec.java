@@ -2,6 +2,7 @@ package dev.freshet.engine.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.security.Redaction;
 import java.util.Optional;
 
 /**
@@ -32,5 +33,11 @@ public record JdbcSinkSpec(String url, String table, Optional<String> username,
 
   @Override public String target() {
     return table;
+  }
+
+  /** Without the password, and with the URL's hidden: a spec may end up in a message. */
+  @Override public String toString() {
+    return "JdbcSinkSpec[url=" + Redaction.url(url) + ", table=" + table + ", username="
+        + username + ", password=" + password.map(p -> Redaction.HIDDEN) + "]";
   }
 }

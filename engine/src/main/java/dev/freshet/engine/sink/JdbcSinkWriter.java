@@ -3,6 +3,8 @@ package dev.freshet.engine.sink;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.security.Redaction;
+import dev.freshet.engine.security.UrlDataSource;
 import dev.freshet.engine.errors.SinkException;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.errors.SqlState;
@@ -77,9 +79,8 @@ final class JdbcSinkWriter implements SinkWriter {
   static JdbcSinkWriter open(String sink, String queryId, JdbcSinkSpec spec, SinkLayout layout)
       throws SQLException {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(spec.url());
-    spec.username().ifPresent(config::setUsername);
-    spec.password().ifPresent(config::setPassword);
+    // Not setJdbcUrl: HikariCP would log the URL, a password in it too.
+    config.setDataSource(new UrlDataSource(spec.url(), spec.username(), spec.password()));
     config.setAutoCommit(false);
     config.setMaximumPoolSize(2);
     config.setMinimumIdle(0);
@@ -104,8 +105,8 @@ final class JdbcSinkWriter implements SinkWriter {
       pool.close();
       if (e.getSQLState() == null || e.getSQLState().startsWith("08")) {
         throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Sink " + sink + " cannot connect to "
-            + spec.url() + ": " + e.getMessage() + ". Check 'url', 'username' and 'password',"
-            + " and that the database is up", e);
+            + Redaction.url(spec.url()) + ": " + e.getMessage() + ". Check 'url', 'username'"
+            + " and 'password', and that the database is up", e);
       }
       throw e;
     } catch (RuntimeException e) {

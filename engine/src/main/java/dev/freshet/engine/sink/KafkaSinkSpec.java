@@ -2,7 +2,10 @@ package dev.freshet.engine.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.security.Redaction;
+import dev.freshet.engine.security.SensitiveOptions;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Where a Kafka sink writes: {@code WITH (connector = 'kafka', 'topic' = ...,
@@ -27,5 +30,13 @@ public record KafkaSinkSpec(String topic, Map<String, String> properties) implem
 
   @Override public String target() {
     return topic;
+  }
+
+  /** With the values of sensitive properties hidden: a spec may end up in a message. */
+  @Override public String toString() {
+    Map<String, String> shown = new TreeMap<>();
+    properties.forEach((key, value) ->
+        shown.put(key, SensitiveOptions.isSensitive(key) ? Redaction.HIDDEN : value));
+    return "KafkaSinkSpec[topic=" + topic + ", properties=" + shown + "]";
   }
 }

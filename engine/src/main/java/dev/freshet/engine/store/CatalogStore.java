@@ -87,6 +87,23 @@ public final class CatalogStore {
     }
   }
 
+  /**
+   * Replaces the statement recorded for {@code name} with {@code sql}, which declares the same
+   * object: an older engine's statement written anew. Durable when it returns.
+   */
+  public void replaceSql(String name, String sql) throws SQLException {
+    if (!db.persistent()) {
+      return;
+    }
+    try (Connection c = db.connect(); PreparedStatement p = c.prepareStatement("UPDATE " + TABLE
+        + " SET SQL = ? WHERE NAME = ?")) {
+      p.setString(1, sql);
+      p.setString(2, name);
+      p.executeUpdate();
+      db.persist(c);
+    }
+  }
+
   /** Forgets {@code name} (it was dropped). Durable when it returns. */
   public void remove(String name) throws SQLException {
     if (!db.persistent()) {

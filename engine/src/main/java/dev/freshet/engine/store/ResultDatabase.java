@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
 import java.util.UUID;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The engine's H2 database: the results of its materialized views, one table each
@@ -50,6 +51,8 @@ import java.util.UUID;
 public final class ResultDatabase implements AutoCloseable {
   /** The database file's name in the data directory. */
   private static final String FILE_NAME = "catalog.mv.db";
+  /** The start of the names of the database's files: catalog.mv.db, catalog.trace.db. */
+  private static final String FILE_PREFIX = "catalog.";
   /** H2's page cache for the file, in KB: small, because the state stores have their own. */
   private static final int CACHE_SIZE_KB = 8 * 1024;
 
@@ -69,12 +72,15 @@ public final class ResultDatabase implements AutoCloseable {
    */
   private final Connection keeper;
   private final DmlAccount dmlAccount;
+  /** The data directory of a file database, whose files only their owner reads; else null. */
+  private final @Nullable Path directory;
 
-  private ResultDatabase(String database, String settings, boolean persistent)
+  private ResultDatabase(String database, String settings, @Nullable Path directory)
       throws SQLException {
     this.url = database + settings;
     this.dmlUrl = database + ";IFEXISTS=TRUE";
-    this.persistent = persistent;
+    this.persistent = directory != null;
+    this.directory = directory;
     this.keeper = DriverManager.getConnection(url, USER, "");
     try {
       this.dmlAccount = DmlAccount.create(keeper, LocalTables.SCHEMA);
@@ -95,7 +101,7 @@ public final class ResultDatabase implements AutoCloseable {
   public static ResultDatabase open(Optional<Path> dataDir) throws SQLException {
     requireNonNull(dataDir, "dataDir");
     if (dataDir.isEmpty()) {
-      return new ResultDatabase("jdbc:h2:mem:freshet-" + UUID.randomUUID(), "", false);
+      return new ResultDatabase("jdbc:h2:mem:freshet-" + UUID.randomUUID(), "", null);
     }
     // The engine's own lock on the data directory keeps other processes away; H2's file lock
     // would be a second lock with its own error messages. The engine closes the database, so
@@ -109,7 +115,13 @@ public final class ResultDatabase implements AutoCloseable {
     // in the working directory under the other system's path, so it is off.
     String trace = prefix.isEmpty() ? ";TRACE_LEVEL_FILE=0" : "";
     ResultDatabase db = new ResultDatabase("jdbc:h2:" + prefix + file, ";CACHE_SIZE="
-        + CACHE_SIZE_KB + ";DB_CLOSE_ON_EXIT=FALSE" + trace, true);
+        + CACHE_SIZE_KB + ";DB_CLOSE_ON_EXIT=FALSE" + trace, directory);
+    try {
+      db.restrictFiles();
+    } catch (RuntimeException e) {
+      db.close();
+      throw e;
+    }
     if (!existed) {
       // H2 forces the file's bytes, never its name: without this a power loss could take the
       // new database, and every batch committed in it, away.
@@ -178,6 +190,16 @@ public final class ResultDatabase implements AutoCloseable {
     return persistent;
   }
 
+  /**
+   * Gives the database's files mode {@code 0600}: they hold the catalog's statements and the
+   * secrets ({@link SecretTable}).
+   */
+  private void restrictFiles() {
+    if (directory != null) {
+      OwnerOnlyFiles.files(directory, FILE_PREFIX);
+    }
+  }
+
   /** Closes the database; connections still open fail afterwards. */
   @Override public void close() throws SQLException {
     try (Statement statement = keeper.createStatement()) {
@@ -185,5 +207,7 @@ public final class ResultDatabase implements AutoCloseable {
     } finally {
       keeper.close();
     }
+    // H2 may have written a file anew on closing: it has its owner's mode too.
+    restrictFiles();
   }
 }

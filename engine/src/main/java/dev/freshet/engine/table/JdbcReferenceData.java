@@ -6,6 +6,8 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.security.Redaction;
+import dev.freshet.engine.security.UrlDataSource;
 import dev.freshet.executor.source.ReferenceData;
 import dev.freshet.executor.source.ReferenceDataException;
 import dev.freshet.planner.errors.SqlState;
@@ -35,6 +37,7 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
   private static final Pattern PLAIN = Pattern.compile("[A-Z][A-Z0-9_]*");
 
   private final String name;
+  /** The database's URL as messages show it: without a password. */
   private final String url;
   private final String query;
   private final List<TableColumn> columns;
@@ -66,10 +69,11 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
       select.add(PLAIN.matcher(column.name()).matches() ? column.name()
           : TableColumn.quoted(column.name()));
     }
+    // Messages show the URL without a password it may hold.
+    String shown = Redaction.url(url);
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(url);
-    username.ifPresent(config::setUsername);
-    password.ifPresent(config::setPassword);
+    // Not setJdbcUrl: HikariCP would log the URL, a password in it too.
+    config.setDataSource(new UrlDataSource(url, username, password));
     config.setReadOnly(true);
     config.setMaximumPoolSize(2);
     config.setMinimumIdle(0);
@@ -82,15 +86,16 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
       pool = new HikariDataSource(config);
     } catch (HikariPool.PoolInitializationException | IllegalArgumentException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to " + url
-          + ": " + cause.getMessage() + ". Check 'url', 'username' and 'password', and that the"
-          + " database is up", e);
+      throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to "
+          + shown + ": " + cause.getMessage() + ". Check 'url', 'username' and 'password',"
+          + " and that the database is up", e);
     } catch (RuntimeException e) {
-      throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to " + url
-          + ": " + e.getMessage() + ". Check 'url', 'username' and 'password', and that the"
-          + " database is up", e);
+      throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to "
+          + shown + ": " + e.getMessage() + ". Check 'url', 'username' and 'password',"
+          + " and that the database is up", e);
     }
-    JdbcReferenceData data = new JdbcReferenceData(name, url, select.toString(), columns, pool);
+    JdbcReferenceData data = new JdbcReferenceData(name, shown, select.toString(), columns,
+        pool);
     try (Connection c = pool.getConnection(); Statement s = c.createStatement();
          ResultSet r = s.executeQuery(select + " WHERE 1 = 0")) {
       return data;
@@ -98,10 +103,10 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
       pool.close();
       if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
         throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to "
-            + url + ": " + e.getMessage() + ". Check 'url', 'username' and 'password'", e);
+            + shown + ": " + e.getMessage() + ". Check 'url', 'username' and 'password'", e);
       }
       throw Errors.of(SqlState.OBJECT_NOT_FOUND, "Table " + name + " cannot read its columns"
-          + " from '" + table + "' at " + url + " (" + select + "): " + e.getMessage()
+          + " from '" + table + "' at " + shown + " (" + select + "): " + e.getMessage()
           + ". Check 'table-name', and declare the table's columns as the database names"
           + " them", e);
     }

@@ -126,7 +126,7 @@ final class RemoteErrors {
         // Remote driver error: <message>" and drops the exception that held it alone.
         AvaticaSqlException a = (AvaticaSqlException) t;
         return new SQLException(serverMessage(a.getErrorMessage()),
-            knownState(a.getSQLState()), a.getErrorCode(), a);
+            knownState(a.getSQLState()), a.getErrorCode(), whereReported(a));
       }
       if (t instanceof SQLException && ((SQLException) t).getSQLState() != null) {
         return (SQLException) t;
@@ -141,6 +141,18 @@ final class RemoteErrors {
       }
     }
     return null;
+  }
+
+  /**
+   * Where Avatica's client reported an error, without its message: that quotes the whole
+   * statement, with any password written in it, which an application logging the error's
+   * causes would log.
+   */
+  private static Throwable whereReported(AvaticaSqlException avatica) {
+    Throwable where = new Throwable("Avatica's client reported the server's error here (its"
+        + " message, which quotes the statement, is left out)");
+    where.setStackTrace(avatica.getStackTrace());
+    return where;
   }
 
   /** The server's own message: what follows Avatica's prefix, if it is there. */

@@ -40,4 +40,8 @@ public interface FreshetParserResource {
   /** A {@code GRANT ... FROM} or {@code REVOKE ... TO}. */
   @BaseMessage("{0} names its users with {1}")
   ExInst<SqlValidatorException> grantDirection(String statement, String preposition);
+  /** {@code CREATE OR REPLACE SECRET}: a secret is given once, and changed by dropping it. */
+  @BaseMessage("Secret ''{0}'' cannot be replaced: DROP SECRET {0}, then CREATE SECRET {0}"
+      + " AS ''...''")
+  ExInst<SqlValidatorException> secretCannotBeReplaced(String secret);
 }

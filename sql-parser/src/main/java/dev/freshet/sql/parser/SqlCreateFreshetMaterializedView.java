@@ -36,7 +36,8 @@ import static java.util.Objects.requireNonNull;
  * {@link SqlCreateStream}; the parser rejects a key given twice. Which keys mean something is
  * for the engine to say.
  */
-public class SqlCreateFreshetMaterializedView extends SqlCreateMaterializedViewBase {
+public class SqlCreateFreshetMaterializedView extends SqlCreateMaterializedViewBase
+    implements SqlWithOptions {
   /** Operator of every {@code SqlCreateFreshetMaterializedView}; operands are the name, the
    * column list (may be null), the query and the options as a flat list of key and value
    * literals. Its kind is Calcite's, {@link SqlKind#CREATE_MATERIALIZED_VIEW}. */
@@ -75,9 +76,16 @@ public class SqlCreateFreshetMaterializedView extends SqlCreateMaterializedViewB
   }
 
   /** Returns the options of the {@code WITH} clause in the order written, keys as written,
-   * values without quotes; empty if there is no {@code WITH}. */
+   * values without quotes; empty if there is no {@code WITH}.
+   *
+   * @throws IllegalStateException if a value is {@code SECRET name}: see {@link #optionEntries()}
+   */
   public Map<String, String> options() {
     return WithOptions.toMap(options);
+  }
+
+  @Override public SqlNodeList optionList() {
+    return options;
   }
 
   @Override public SqlOperator getOperator() {

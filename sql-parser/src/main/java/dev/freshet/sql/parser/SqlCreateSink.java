@@ -34,7 +34,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Exactly one of {@link #view()} and {@link #query()} is set. Options are as in
  * {@link SqlCreateStream}.
  */
-public class SqlCreateSink extends SqlCreate {
+public class SqlCreateSink extends SqlCreate implements SqlWithOptions {
   /** Operator of every {@code SqlCreateSink}; operands are the name, the view (may be null), the
    * query (may be null) and the options as a flat list of key and value literals. */
   public static final SqlSpecialOperator OPERATOR =
@@ -95,9 +95,17 @@ public class SqlCreateSink extends SqlCreate {
     return ifNotExists;
   }
 
-  /** Returns the options of the {@code WITH} clause in the order written. */
+  /**
+   * Returns the options of the {@code WITH} clause in the order written.
+   *
+   * @throws IllegalStateException if a value is {@code SECRET name}: see {@link #optionEntries()}
+   */
   public Map<String, String> options() {
     return WithOptions.toMap(options);
+  }
+
+  @Override public SqlNodeList optionList() {
+    return options;
   }
 
 

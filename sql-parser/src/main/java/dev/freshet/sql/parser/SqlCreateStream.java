@@ -41,7 +41,7 @@ import static java.util.Objects.requireNonNull;
  * identifier is <em>not</em> upper-cased, a quoted identifier or a string
  * loses its quotes. The parser rejects a key given twice.
  */
-public class SqlCreateStream extends SqlCreate {
+public class SqlCreateStream extends SqlCreate implements SqlWithOptions {
   /** Operator of every {@code SqlCreateStream}; operands are the name, the
    * columns, the watermark (may be null) and the options as a flat list of
    * key and value literals. */
@@ -105,9 +105,16 @@ public class SqlCreateStream extends SqlCreate {
   }
 
   /** Returns the options of the {@code WITH} clause in the order written,
-   * keys as written (see the class comment), values without quotes. */
+   * keys as written (see the class comment), values without quotes.
+   *
+   * @throws IllegalStateException if a value is {@code SECRET name}: see {@link #optionEntries()}
+   */
   public Map<String, String> options() {
     return WithOptions.toMap(options);
+  }
+
+  @Override public SqlNodeList optionList() {
+    return options;
   }
 
   /** Returns whether {@code IF NOT EXISTS} was given. */

@@ -36,7 +36,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the table); the engine refuses more than one. A column with {@code PRIMARY KEY} is NOT NULL.
  * Options are as in {@link SqlCreateStream}.
  */
-public class SqlCreateTable extends SqlCreate {
+public class SqlCreateTable extends SqlCreate implements SqlWithOptions {
   /** Operator of every {@code SqlCreateTable}; operands are the name, the columns, the primary
    * keys and the options as a flat list of key and value literals. */
   public static final SqlSpecialOperator OPERATOR =
@@ -100,9 +100,17 @@ public class SqlCreateTable extends SqlCreate {
     return Collections.unmodifiableList(result);
   }
 
-  /** Returns the options of the {@code WITH} clause in the order written. */
+  /**
+   * Returns the options of the {@code WITH} clause in the order written.
+   *
+   * @throws IllegalStateException if a value is {@code SECRET name}: see {@link #optionEntries()}
+   */
   public Map<String, String> options() {
     return WithOptions.toMap(options);
+  }
+
+  @Override public SqlNodeList optionList() {
+    return options;
   }
 
   /** Returns whether {@code IF NOT EXISTS} was given. */

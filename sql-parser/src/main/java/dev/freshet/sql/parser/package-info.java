@@ -9,7 +9,7 @@
  * <pre>
  * CREATE [OR REPLACE] STREAM [IF NOT EXISTS] name
  *   [ ( col type [NOT NULL], ... [, WATERMARK FOR col AS col - INTERVAL '5' SECOND] ) ]
- *   [ WITH ( key = 'value', ... ) ]                   -- {@link SqlCreateStream}
+ *   [ WITH ( key = 'value' | key = SECRET name, ... ) ]   -- {@link SqlCreateStream}
  * DROP STREAM [IF EXISTS] name                        -- {@link SqlDropStream}
  * query [EMIT { UPDATE | APPEND | COMPLETE }]         -- {@link SqlEmit}
  * CREATE [OR REPLACE] MATERIALIZED VIEW [IF NOT EXISTS] name [(col, ...)]
@@ -20,6 +20,9 @@
  * DESCRIBE [TABLE | STREAM] name                      -- core SqlDescribeTable
  * STOP QUERY { identifier | 'string' | integer }      -- {@link SqlStopQuery}
  * SET 'key' = 'value' | SET a.b = 'value'             -- {@link SqlSetProperty}
+ * CREATE SECRET [IF NOT EXISTS] name AS 'value'      -- {@link SqlCreateSecret}
+ * DROP SECRET [IF EXISTS] name                        -- {@link SqlDropSecret}
+ * SHOW SECRETS                                        -- {@link SqlShowSecrets}
  * RESET 'key'                                         -- {@link SqlSetProperty}
  * </pre>
  *

@@ -1,0 +1,30 @@
+package dev.freshet.sql.parser;
+
+import java.util.List;
+import org.apache.calcite.sql.SqlNodeList;
+
+/**
+ * A statement with a {@code WITH (key = value, ...)} clause: {@link SqlCreateStream},
+ * {@link SqlCreateTable}, {@link SqlCreateSink} and {@link SqlCreateFreshetMaterializedView}.
+ * A value is a string or {@code SECRET name}, each with the position of its text.
+ *
+ * <pre>{@code
+ * for (WithOption option : ((SqlWithOptions) node).optionEntries()) {
+ *   option.key();                 // "password"
+ *   option.secret();              // Optional[PG_PASS] for 'password' = SECRET pg_pass
+ *   option.value().getParserPosition();   // where the value is written
+ * }
+ * }</pre>
+ */
+public interface SqlWithOptions {
+  /**
+   * Returns the options as the parser made them: key, value, key, value, ...; a key is a
+   * character string literal, a value one too or a {@link SqlSecretReference}.
+   */
+  SqlNodeList optionList();
+
+  /** Returns the options in the order written. */
+  default List<WithOption> optionEntries() {
+    return WithOptions.entries(optionList());
+  }
+}
