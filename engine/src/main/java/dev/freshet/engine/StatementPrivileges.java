@@ -10,6 +10,8 @@ import dev.freshet.sql.parser.SqlCreateStream;
 import dev.freshet.sql.parser.SqlCreateTable;
 import dev.freshet.sql.parser.SqlDropSink;
 import dev.freshet.sql.parser.SqlDropStream;
+import dev.freshet.sql.parser.SqlWithOptions;
+import dev.freshet.sql.parser.WithOption;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
@@ -52,22 +54,22 @@ final class StatementPrivileges {
     AccessControl access = engine.access();
     if (node instanceof SqlCreateStream create) {
       StreamConnector connector = StreamConnector.of(StreamDdl.simpleName(create.name()),
-          lowerCaseKeys(create.options()));
+          literalOptions(create));
       if (connector.external()) {
         access.checkCreateConnector(user, "a stream", connector.text());
       }
       return;
     }
     if (node instanceof SqlCreateTable create) {
-      Optional<String> connector = option(create.options(), "connector");
+      Optional<String> connector = Optional.ofNullable(literalOptions(create).get("connector"));
       if (connector.isPresent()) {
         access.checkCreateConnector(user, "a table", connector.get());
       }
       return;
     }
     if (node instanceof SqlCreateSink create) {
-      access.checkCreateConnector(user, "a sink", option(create.options(), "connector")
-          .orElse("(none)"));
+      access.checkCreateConnector(user, "a sink", literalOptions(create)
+          .getOrDefault("connector", "(none)"));
       reads(engine, user, ObjectReferences.of(create));
       return;
     }
@@ -164,18 +166,15 @@ final class StatementPrivileges {
     return Optional.empty();
   }
 
-  private static Map<String, String> lowerCaseKeys(Map<String, String> options) {
-    Map<String, String> lower = new java.util.LinkedHashMap<>();
-    options.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
-    return lower;
-  }
-
-  private static Optional<String> option(Map<String, String> options, String key) {
-    for (Map.Entry<String, String> option : options.entrySet()) {
-      if (option.getKey().toLowerCase(Locale.ROOT).equals(key)) {
-        return Optional.of(option.getValue());
-      }
+  /**
+   * The options written as strings, keys in lower case: what says which connector a statement
+   * uses ({@code SECRET name} values are the secrets' business, not read here).
+   */
+  private static Map<String, String> literalOptions(SqlWithOptions statement) {
+    Map<String, String> options = new java.util.LinkedHashMap<>();
+    for (WithOption option : statement.optionEntries()) {
+      option.literal().ifPresent(v -> options.put(option.key().toLowerCase(Locale.ROOT), v));
     }
-    return Optional.empty();
+    return options;
   }
 }

@@ -83,6 +83,14 @@ class SecretsTest {
     Engine engine = new Engine("secrets", Optional.of(dataDir), MemoryPool.UNLIMITED,
         ViewEngines.DEFAULT, security);
     engines.add(engine);
+    try {
+      // The users' sinks and tables reach outside: the administrator lets them.
+      Session admin = engine.openSession();
+      admin.execute("GRANT CREATE CONNECTOR TO alice");
+      admin.execute("GRANT CREATE CONNECTOR TO bob");
+    } catch (SQLException e) {
+      throw new AssertionError(e);
+    }
     return engine;
   }
 
@@ -162,6 +170,8 @@ class SecretsTest {
     Session alice = open().openSession(ALICE);
     alice.execute("CREATE SECRET h2_pass AS '" + password + "'");
     alice.execute("CREATE STREAM orders (id BIGINT, item VARCHAR)");
+    // Bob may read the stream: what he may not is use alice's secret.
+    alice.execute("GRANT SELECT ON orders TO bob");
     alice.execute("CREATE SINK orders_sink AS SELECT id, item FROM orders"
         + sinkOptions("SECRET h2_pass"));
     alice.execute("INSERT INTO orders VALUES (0, 'a'), (1, 'b')");
@@ -217,6 +227,8 @@ class SecretsTest {
     Session admin = engine.openSession(Principal.LOCAL);
     alice.execute("CREATE SECRET h2_pass AS '" + password + "'");
     alice.execute("CREATE STREAM orders (id BIGINT, item VARCHAR)");
+    // Bob may read the stream: what he may not is use alice's secret.
+    alice.execute("GRANT SELECT ON orders TO bob");
 
     SQLException drop = assertThrows(SQLException.class,
         () -> bob.execute("DROP SECRET h2_pass"));
@@ -279,6 +291,8 @@ class SecretsTest {
     Session alice = open(withKey(keyFile)).openSession(ALICE);
     alice.execute("CREATE SECRET h2_pass AS '" + password + "'");
     alice.execute("CREATE STREAM orders (id BIGINT, item VARCHAR)");
+    // Bob may read the stream: what he may not is use alice's secret.
+    alice.execute("GRANT SELECT ON orders TO bob");
     alice.execute("CREATE SINK orders_sink AS SELECT id, item FROM orders"
         + sinkOptions("SECRET h2_pass"));
     alice.engine().close();

@@ -3,7 +3,6 @@ package dev.freshet.engine.security;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.push.PushQuery;
-import dev.freshet.engine.store.PrivilegeStore;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,12 +28,12 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>Checks read concurrent maps and take no lock; changes are serialized and written through to
- * the {@link PrivilegeStore} before they take effect, so that a grant the caller was told of
+ * the {@link PrivilegeRows} before they take effect, so that a grant the caller was told of
  * survives a crash. Revoking {@code SELECT} ends the push results the grantee has open on the
  * object with the refusal ({@link #watch}).
  */
 public final class AccessControl {
-  private final PrivilegeStore store;
+  private final PrivilegeRows store;
   /** The kind of each object, for messages: {@code stream}, {@code materialized view}, ... */
   private final Function<String, String> kinds;
   /** Object name to its owner's {@link Principal#key}. */
@@ -56,14 +55,12 @@ public final class AccessControl {
    * @param kinds the kind of an object by name, for messages ({@code stream}, {@code table},
    *     {@code materialized view}, {@code sink})
    */
-  public AccessControl(PrivilegeStore store, Function<String, String> kinds)
+  public AccessControl(PrivilegeRows store, Function<String, String> kinds)
       throws SQLException {
     this.store = requireNonNull(store, "store");
     this.kinds = requireNonNull(kinds, "kinds");
     owners.putAll(store.owners());
-    for (PrivilegeStore.Grant stored : store.grants()) {
-      Grant grant = new Grant(stored.object(), stored.grantee(), stored.privilege(),
-          stored.grantor());
+    for (Grant grant : store.grants()) {
       grants.put(key(grant), grant);
     }
   }
@@ -173,7 +170,7 @@ public final class AccessControl {
     checkOwner(by, object, "GRANT on");
     for (Privilege privilege : privileges) {
       Grant grant = new Grant(object, grantee, privilege.name(), by.key());
-      store.grant(stored(grant));
+      store.grant(grant);
       grants.put(key(grant), grant);
     }
   }
@@ -187,7 +184,7 @@ public final class AccessControl {
     checkOwner(by, object, "REVOKE on");
     for (Privilege privilege : privileges) {
       Grant grant = new Grant(object, grantee, privilege.name(), by.key());
-      store.revoke(stored(grant));
+      store.revoke(grant);
       grants.remove(key(grant));
     }
     if (privileges.contains(Privilege.SELECT)) {
@@ -212,10 +209,10 @@ public final class AccessControl {
     }
     Grant connector = new Grant(null, grantee, Grant.CREATE_CONNECTOR, by.key());
     if (grant) {
-      store.grant(stored(connector));
+      store.grant(connector);
       grants.put(key(connector), connector);
     } else {
-      store.revoke(stored(connector));
+      store.revoke(connector);
       grants.remove(key(connector));
     }
   }
@@ -277,11 +274,6 @@ public final class AccessControl {
         watches.remove(entry.getKey(), watch);
       }
     }
-  }
-
-  private static PrivilegeStore.Grant stored(Grant grant) {
-    return new PrivilegeStore.Grant(grant.object(), grant.grantee(), grant.privilege(),
-        grant.grantor());
   }
 
   private static GrantKey key(Grant grant) {

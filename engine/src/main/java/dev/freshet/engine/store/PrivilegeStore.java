@@ -2,6 +2,8 @@ package dev.freshet.engine.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.security.Grant;
+import dev.freshet.engine.security.PrivilegeRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -13,12 +15,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Owners and grants as they outlive the process, in the engine's {@link ResultDatabase}: what
- * {@link dev.freshet.engine.security.AccessControl} reads at start and writes through.
+ * Owners and grants as they outlive the process, in the engine's {@link ResultDatabase}: the
+ * {@link PrivilegeRows} that {@link dev.freshet.engine.security.AccessControl} reads at start and
+ * writes through.
  *
  * <pre>{@code
  * store.owner("TOTALS", "ALICE");
- * store.grant(new PrivilegeStore.Grant("TOTALS", "BOB", "SELECT", "ALICE"));
+ * store.grant(new Grant("TOTALS", "BOB", "SELECT", "ALICE"));
  * store.dropped("TOTALS");   // its owner and grants go with it
  * }</pre>
  *
@@ -27,18 +30,7 @@ import java.util.Map;
  * {@code CREATE CONNECTOR}). Names of users are kept as matched, upper case. An engine without a
  * data directory keeps nothing here.
  */
-public final class PrivilegeStore {
-  /**
-   * One stored grant.
-   *
-   * @param object the object's name; null for a grant on no object ({@code CREATE CONNECTOR})
-   * @param grantee the user, or {@code PUBLIC}
-   * @param privilege what is granted
-   * @param grantor who granted it
-   */
-  public record Grant(String object, String grantee, String privilege, String grantor) {
-  }
-
+public final class PrivilegeStore implements PrivilegeRows {
   private static final String OWNERS = "FRESHET_OWNERS";
   private static final String GRANTS = "FRESHET_GRANTS";
   /** The {@code NAME} of a grant on no object ({@code CREATE CONNECTOR}). */
@@ -61,7 +53,7 @@ public final class PrivilegeStore {
   }
 
   /** The recorded owner of every object, by object name. */
-  public Map<String, String> owners() throws SQLException {
+  @Override public Map<String, String> owners() throws SQLException {
     Map<String, String> owners = new LinkedHashMap<>();
     if (db.persistent()) {
       try (Connection c = db.connect(); Statement s = c.createStatement();
@@ -75,7 +67,7 @@ public final class PrivilegeStore {
   }
 
   /** Every recorded grant. */
-  public List<Grant> grants() throws SQLException {
+  @Override public List<Grant> grants() throws SQLException {
     List<Grant> grants = new ArrayList<>();
     if (db.persistent()) {
       try (Connection c = db.connect(); Statement s = c.createStatement();
@@ -92,26 +84,26 @@ public final class PrivilegeStore {
   }
 
   /** Records {@code owner} as the owner of {@code object} unless one is recorded. Durable. */
-  public void owner(String object, String owner) throws SQLException {
+  @Override public void owner(String object, String owner) throws SQLException {
     update("INSERT INTO " + OWNERS + " (NAME, OWNER) SELECT ?, ? WHERE NOT EXISTS"
         + " (SELECT 1 FROM " + OWNERS + " WHERE NAME = ?)", object, owner, object);
   }
 
   /** Records {@code grant}. Durable. */
-  public void grant(Grant grant) throws SQLException {
+  @Override public void grant(Grant grant) throws SQLException {
     update("MERGE INTO " + GRANTS + " (NAME, GRANTEE, PRIVILEGE, GRANTOR) KEY (NAME, GRANTEE,"
         + " PRIVILEGE) VALUES (?, ?, ?, ?)", name(grant), grant.grantee(), grant.privilege(),
         grant.grantor());
   }
 
   /** Forgets {@code grant}. Durable. */
-  public void revoke(Grant grant) throws SQLException {
+  @Override public void revoke(Grant grant) throws SQLException {
     update("DELETE FROM " + GRANTS + " WHERE NAME = ? AND GRANTEE = ? AND PRIVILEGE = ?",
         name(grant), grant.grantee(), grant.privilege());
   }
 
   /** Forgets {@code object}'s owner and grants: it was dropped. Durable. */
-  public void dropped(String object) throws SQLException {
+  @Override public void dropped(String object) throws SQLException {
     if (!db.persistent()) {
       return;
     }
