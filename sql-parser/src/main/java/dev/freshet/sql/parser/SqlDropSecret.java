@@ -2,16 +2,13 @@ package dev.freshet.sql.parser;
 
 import static java.util.Objects.requireNonNull;
 
-import java.util.List;
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlDrop;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlSpecialOperator;
-import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
@@ -22,7 +19,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * DROP SECRET IF EXISTS pg_pass
  * </pre>
  */
-public class SqlDropSecret extends SqlDrop {
+public class SqlDropSecret extends SqlDropNamed {
   /** Operator of every {@code SqlDropSecret}; the only operand is the name. */
   public static final SqlSpecialOperator OPERATOR =
       new SqlSpecialOperator("DROP SECRET", SqlKind.OTHER_DDL) {
@@ -34,30 +31,13 @@ public class SqlDropSecret extends SqlDrop {
         }
       };
 
-  private final SqlIdentifier name;
-
   /** Creates a {@code SqlDropSecret}. */
   public SqlDropSecret(SqlParserPos pos, boolean ifExists, SqlIdentifier name) {
-    super(OPERATOR, pos, ifExists);
-    this.name = requireNonNull(name, "name");
-  }
-
-  /** Returns the name of the secret to drop. */
-  public SqlIdentifier name() {
-    return name;
-  }
-
-  /** Returns whether {@code IF EXISTS} was given. */
-  public boolean ifExists() {
-    return ifExists;
+    super(OPERATOR, pos, ifExists, name, "SECRET");
   }
 
   @Override public SqlOperator getOperator() {
     return OPERATOR;
-  }
-
-  @Override public List<SqlNode> getOperandList() {
-    return List.of(name);
   }
 
   /** {@inheritDoc}
@@ -65,15 +45,6 @@ public class SqlDropSecret extends SqlDrop {
    * <p>Unlike {@link SqlOperator#createCall}, keeps {@code IF EXISTS}, which
    * is not an operand. */
   @Override public SqlNode clone(SqlParserPos pos) {
-    return new SqlDropSecret(pos, ifExists, name);
-  }
-
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("DROP");
-    writer.keyword("SECRET");
-    if (ifExists) {
-      writer.keyword("IF EXISTS");
-    }
-    name.unparse(writer, leftPrec, rightPrec);
+    return new SqlDropSecret(pos, ifExists, name());
   }
 }

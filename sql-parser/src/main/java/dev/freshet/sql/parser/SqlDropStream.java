@@ -1,19 +1,16 @@
 package dev.freshet.sql.parser;
 
 import org.apache.calcite.sql.SqlCall;
-import org.apache.calcite.sql.SqlDrop;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlSpecialOperator;
-import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
 
 import org.checkerframework.checker.nullness.qual.Nullable;
 
-import java.util.List;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,7 +21,7 @@ import static java.util.Objects.requireNonNull;
  * DROP STREAM IF EXISTS clicks
  * </pre>
  */
-public class SqlDropStream extends SqlDrop {
+public class SqlDropStream extends SqlDropNamed {
   /** Operator of every {@code SqlDropStream}; the only operand is the name. */
   public static final SqlSpecialOperator OPERATOR =
       new SqlSpecialOperator("DROP STREAM", SqlKind.OTHER_DDL) {
@@ -36,30 +33,13 @@ public class SqlDropStream extends SqlDrop {
         }
       };
 
-  private final SqlIdentifier name;
-
   /** Creates a {@code SqlDropStream}. */
   public SqlDropStream(SqlParserPos pos, boolean ifExists, SqlIdentifier name) {
-    super(OPERATOR, pos, ifExists);
-    this.name = requireNonNull(name, "name");
-  }
-
-  /** Returns the name of the stream to drop. */
-  public SqlIdentifier name() {
-    return name;
-  }
-
-  /** Returns whether {@code IF EXISTS} was given. */
-  public boolean ifExists() {
-    return ifExists;
+    super(OPERATOR, pos, ifExists, name, "STREAM");
   }
 
   @Override public SqlOperator getOperator() {
     return OPERATOR;
-  }
-
-  @Override public List<SqlNode> getOperandList() {
-    return List.of(name);
   }
 
   /** {@inheritDoc}
@@ -67,15 +47,6 @@ public class SqlDropStream extends SqlDrop {
    * <p>Unlike {@link SqlOperator#createCall}, keeps {@code IF EXISTS}, which
    * is not an operand. */
   @Override public SqlNode clone(SqlParserPos pos) {
-    return new SqlDropStream(pos, ifExists, name);
-  }
-
-  @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("DROP");
-    writer.keyword("STREAM");
-    if (ifExists) {
-      writer.keyword("IF EXISTS");
-    }
-    name.unparse(writer, leftPrec, rightPrec);
+    return new SqlDropStream(pos, ifExists, name());
   }
 }
