@@ -658,9 +658,12 @@ public final class Engine implements AutoCloseable {
     if (user.admin()) {
       return continuousQueries();
     }
+    Map<String, String> sinkOfQuery = new java.util.HashMap<>();
+    sinks.values().forEach(sink -> sinkOfQuery.put(sink.queryId(), sink.name()));
     List<ContinuousQuery> visible = new ArrayList<>();
     for (ContinuousQuery query : continuousQueries()) {
-      Optional<String> object = queryObject(query);
+      Optional<String> object = query.viewName().or(
+          () -> Optional.ofNullable(sinkOfQuery.get(query.id())));
       if (user.admin() || (object.isPresent() ? access.canSee(user, object.get())
           : access.pushOwner(query.id()).map(p -> p.key().equals(user.key())).orElse(false))) {
         visible.add(query);

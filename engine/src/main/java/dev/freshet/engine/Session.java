@@ -289,9 +289,7 @@ public final class Session {
       return execute(bound);
     }
     try {
-      if (!principal.admin()) {
-        StatementPrivileges.check(engine, principal, parse(bound));
-      }
+      StatementPrivileges.checkReads(engine, principal, parameters.references());
       PlainSelect.Parameterized select = parameters.parameterized(engine);
       StatementResult result = select == null ? null
           : asPrincipal(() -> select.execute(options.pullMaxRows(), values));

@@ -23,6 +23,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
+import dev.freshet.engine.security.ObjectReferences;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -68,6 +69,11 @@ public final class StatementParameters {
   private final List<ResultColumn> types;
   /** Whether the statement is a plain query, the one kind that runs with its markers. */
   private final boolean plainQuery;
+  /**
+   * What the statement reads and writes, found once: a plain query run with its markers checks
+   * its user's privileges on these at each execution, without parsing its bound text again.
+   */
+  private final ObjectReferences references;
   /** The plain query planned with its markers, for the catalog version it was planned at. */
   private volatile @Nullable Planned planned;
 
@@ -80,7 +86,8 @@ public final class StatementParameters {
   }
 
   private StatementParameters(String sql, int[] offsets, List<ResultColumn> types,
-      boolean plainQuery) {
+      boolean plainQuery, ObjectReferences references) {
+    this.references = references;
     this.sql = sql;
     this.offsets = offsets;
     this.types = List.copyOf(types);
@@ -98,14 +105,15 @@ public final class StatementParameters {
     boolean plainQuery = node.isA(SqlKind.QUERY) && !FreshetPlanner.isStreamQuery(node);
     List<SqlDynamicParam> markers = markers(node);
     if (markers.isEmpty()) {
-      return new StatementParameters(sql, new int[0], List.of(), plainQuery);
+      return new StatementParameters(sql, new int[0], List.of(), plainQuery,
+          ObjectReferences.of(node));
     }
     int[] offsets = new int[markers.size()];
     for (int i = 0; i < offsets.length; i++) {
       offsets[i] = offset(sql, markers.get(i).getParserPosition());
     }
     return new StatementParameters(sql, offsets, infer(session, sql, markers.size()),
-        plainQuery);
+        plainQuery, ObjectReferences.of(node));
   }
 
   /** The statement's text, with its markers. */
@@ -120,6 +128,11 @@ public final class StatementParameters {
    */
   boolean plainQuery() {
     return plainQuery;
+  }
+
+  /** What the statement reads and writes, as its text names them. */
+  ObjectReferences references() {
+    return references;
   }
 
   /**

@@ -52,6 +52,8 @@ final class StatementPrivileges {
       return;
     }
     AccessControl access = engine.access();
+    // Every name is resolved against one listing of the catalog, taken once per statement.
+    List<String> objects = engine.objectNames();
     if (node instanceof SqlCreateStream create) {
       StreamConnector connector = StreamConnector.of(StreamDdl.simpleName(create.name()),
           literalOptions(create));
@@ -70,17 +72,17 @@ final class StatementPrivileges {
     if (node instanceof SqlCreateSink create) {
       access.checkCreateConnector(user, "a sink", literalOptions(create)
           .getOrDefault("connector", "(none)"));
-      reads(engine, user, ObjectReferences.of(create));
+      reads(access, user, ObjectReferences.of(create), objects);
       return;
     }
     if (node instanceof SqlCreateMaterializedView create) {
-      reads(engine, user, ObjectReferences.of(create.query));
+      reads(access, user, ObjectReferences.of(create.query), objects);
       return;
     }
     Optional<SqlIdentifier> dropped = dropped(node);
     if (dropped.isPresent()) {
       String written = StreamDdl.simpleName(dropped.get());
-      for (String name : resolve(engine, written)) {
+      for (String name : ObjectReferences.matching(written, objects)) {
         access.checkOwner(user, name, "DROP");
       }
       if (access.recorded(written)) {
@@ -90,7 +92,8 @@ final class StatementPrivileges {
       return;
     }
     if (node instanceof SqlDescribeTable describe) {
-      for (String name : resolve(engine, StreamDdl.simpleName(describe.getTable()))) {
+      String described = StreamDdl.simpleName(describe.getTable());
+      for (String name : ObjectReferences.matching(described, objects)) {
         if (!access.canSee(user, name)) {
           throw PrivilegeErrors.denied(user, engine.objectKind(name), name, Privilege.SELECT,
               access.owner(name));
@@ -100,40 +103,49 @@ final class StatementPrivileges {
     }
     if (node instanceof SqlExplain explain) {
       SqlNode explained = explain.getExplicandum();
-      reads(engine, user, ObjectReferences.of(explained instanceof SqlCreateMaterializedView view
-          ? view.query : explained));
+      reads(access, user, ObjectReferences.of(explained instanceof SqlCreateMaterializedView view
+          ? view.query : explained), objects);
       return;
     }
     ObjectReferences refs = ObjectReferences.of(node);
     if (refs.written() != null) {
-      for (String name : resolve(engine, refs.written())) {
+      for (String name : ObjectReferences.matching(refs.written(), objects)) {
         access.check(user, name, Privilege.INSERT);
       }
     }
-    reads(engine, user, refs);
+    reads(access, user, refs, objects);
   }
 
   /** The objects a push or pull query over {@code node} reads, as the catalog names them. */
   static java.util.Set<String> reads(Engine engine, SqlNode node) {
+    List<String> objects = engine.objectNames();
     java.util.Set<String> names = new java.util.TreeSet<>();
     for (String read : ObjectReferences.of(node).reads()) {
-      names.addAll(resolve(engine, read));
+      names.addAll(ObjectReferences.matching(read, objects));
     }
     return names;
   }
 
-  private static void reads(Engine engine, Principal user, ObjectReferences refs)
+  /**
+   * Passes if {@code user} may read everything {@code refs} reads: what a prepared plain query
+   * checks at each execution, from the references found when it was prepared.
+   *
+   * @throws SQLException 42501 naming the first object it may not read
+   */
+  static void checkReads(Engine engine, Principal user, ObjectReferences refs)
       throws SQLException {
-    for (String read : refs.reads()) {
-      for (String name : resolve(engine, read)) {
-        engine.access().check(user, name, Privilege.SELECT);
-      }
+    if (!user.admin()) {
+      reads(engine.access(), user, refs, engine.objectNames());
     }
   }
 
-  /** The catalog's objects {@code name} may resolve to (ignoring case, as the planner does). */
-  private static List<String> resolve(Engine engine, String name) {
-    return ObjectReferences.matching(name, engine.objectNames());
+  private static void reads(AccessControl access, Principal user, ObjectReferences refs,
+      List<String> objects) throws SQLException {
+    for (String read : refs.reads()) {
+      for (String name : ObjectReferences.matching(read, objects)) {
+        access.check(user, name, Privilege.SELECT);
+      }
+    }
   }
 
   /** The name a {@code CREATE} statement creates, as the catalog will hold it. */

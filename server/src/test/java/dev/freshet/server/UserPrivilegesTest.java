@@ -120,6 +120,22 @@ class UserPrivilegesTest {
         () -> bob.executeQuery("SELECT * FROM totals"));
   }
 
+  @Test void shouldCheckAPreparedQueryAtPrepareAndAtEachExecution() throws Exception {
+    Statement alice = alicesView();
+    Connection bob = as("bob").getConnection();
+    String lookup = "SELECT n FROM totals WHERE user_id = ?";
+    SQLException prepare = assertThrows(SQLException.class, () -> bob.prepareStatement(lookup));
+    assertEquals("42501", prepare.getSQLState(), prepare.getMessage());
+    alice.executeUpdate("GRANT SELECT ON totals TO bob");
+    java.sql.PreparedStatement prepared = bob.prepareStatement(lookup);
+    prepared.setString(1, "a");
+    assertEquals(List.of(List.of(2L)), readAll(prepared.executeQuery()));
+    // Prepared while granted, executed after the revoke: refused, not served from its plan.
+    alice.executeUpdate("REVOKE SELECT ON totals FROM bob");
+    prepared.setString(1, "b");
+    assertRefused("SELECT on materialized view TOTALS", prepared::executeQuery);
+  }
+
   @Test void shouldLetNoUserDropStopOrChangeWhatOthersOwn() throws Exception {
     Statement alice = alicesView();
     Statement bob = as("bob");
