@@ -169,9 +169,7 @@ public final class AccessControl {
       String grantee) throws SQLException {
     checkOwner(by, object, "GRANT on");
     for (Privilege privilege : privileges) {
-      Grant grant = new Grant(object, grantee, privilege.name(), by.key());
-      store.grant(grant);
-      grants.put(key(grant), grant);
+      apply(new Grant(object, grantee, privilege.name(), by.key()), true);
     }
   }
 
@@ -183,9 +181,7 @@ public final class AccessControl {
       String grantee) throws SQLException {
     checkOwner(by, object, "REVOKE on");
     for (Privilege privilege : privileges) {
-      Grant grant = new Grant(object, grantee, privilege.name(), by.key());
-      store.revoke(grant);
-      grants.remove(key(grant));
+      apply(new Grant(object, grantee, privilege.name(), by.key()), false);
     }
     if (privileges.contains(Privilege.SELECT)) {
       endReadsLost(object);
@@ -207,14 +203,7 @@ public final class AccessControl {
     if (!by.admin()) {
       throw PrivilegeErrors.adminOnly(by, (grant ? "GRANT" : "REVOKE") + " CREATE CONNECTOR");
     }
-    Grant connector = new Grant(null, grantee, Grant.CREATE_CONNECTOR, by.key());
-    if (grant) {
-      store.grant(connector);
-      grants.put(key(connector), connector);
-    } else {
-      store.revoke(connector);
-      grants.remove(key(connector));
-    }
+    apply(new Grant(null, grantee, Grant.CREATE_CONNECTOR, by.key()), grant);
   }
 
   /**
@@ -273,6 +262,17 @@ public final class AccessControl {
             Privilege.SELECT, owner(object)));
         watches.remove(entry.getKey(), watch);
       }
+    }
+  }
+
+  /** Records {@code grant}, or forgets it, durably and then in memory; under the monitor. */
+  private void apply(Grant grant, boolean granted) throws SQLException {
+    if (granted) {
+      store.grant(grant);
+      grants.put(key(grant), grant);
+    } else {
+      store.revoke(grant);
+      grants.remove(key(grant));
     }
   }
 
