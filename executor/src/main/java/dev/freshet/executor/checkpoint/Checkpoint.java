@@ -130,12 +130,17 @@ public final class Checkpoint {
    * @throws CheckpointException if the file system fails
    */
   public boolean createPlan(byte[] plan) {
-    return DurableFiles.createAtomically(planFile(), plan);
+    return DurableFiles.createAtomically(planFile(), FileChecksum.seal(plan));
   }
 
-  /** The contents of the file {@code plan}, or empty if none was written. */
+  /**
+   * The contents of the file {@code plan} without its checksum line, or empty if none was written.
+   *
+   * @throws CheckpointException if its checksum does not match ({@link FileChecksum})
+   */
   public Optional<byte[]> readPlan() {
-    return DurableFiles.readIfExists(planFile());
+    Path file = planFile();
+    return DurableFiles.readIfExists(file).map(bytes -> FileChecksum.open(bytes, file));
   }
 
   /**
@@ -154,10 +159,12 @@ public final class Checkpoint {
     } catch (IOException e) {
       throw StorageException.io("create", file.getParent(), e);
     }
-    if (DurableFiles.createAtomically(file, offset.json().getBytes(StandardCharsets.UTF_8))) {
+    if (DurableFiles.createAtomically(file,
+        FileChecksum.seal(offset.json().getBytes(StandardCharsets.UTF_8)))) {
       return offset;
     }
-    String recorded = new String(DurableFiles.readIfExists(file).orElseThrow(),
+    String recorded = new String(
+        FileChecksum.open(DurableFiles.readIfExists(file).orElseThrow(), file),
         StandardCharsets.UTF_8).trim();
     try {
       return new SourceOffset(recorded);

@@ -15,8 +15,9 @@ import java.util.UUID;
  * across restarts, so that state stores and sinks can tell the query's runs apart from other
  * queries.
  *
- * <p>File format, as Spark's: one JSON object and no version line, no final newline:
- * {@code {"id":"7b0d9c2e-5d9e-4c55-9a3c-3f3f2f1f6b6a"}}. Fields other than {@code id} are
+ * <p>File format, as Spark's: one JSON object and no version line,
+ * {@code {"id":"7b0d9c2e-5d9e-4c55-9a3c-3f3f2f1f6b6a"}}, then a line with its CRC32C
+ * ({@link FileChecksum}), which Spark does not write. Fields other than {@code id} are
  * ignored, so that a later Freshet can add some.
  *
  * <pre>{@code
@@ -51,7 +52,8 @@ public final class CheckpointMetadata {
         json.writeEndObject();
       });
       // If another run created the file since we looked, its id is the query's id.
-      id = DurableFiles.createAtomically(file, text.getBytes(StandardCharsets.UTF_8))
+      id = DurableFiles.createAtomically(file,
+          FileChecksum.seal(text.getBytes(StandardCharsets.UTF_8)))
           ? Optional.of(created) : read(file);
     }
     DurableFiles.deleteTempFiles(checkpointRoot, FILE_NAME);
@@ -61,7 +63,7 @@ public final class CheckpointMetadata {
 
   private static Optional<String> read(Path file) {
     return DurableFiles.readIfExists(file).map(bytes -> {
-      String text = new String(bytes, StandardCharsets.UTF_8);
+      String text = new String(FileChecksum.open(bytes, file), StandardCharsets.UTF_8);
       if (text.isBlank()) {
         throw CheckpointException.corrupt(file, CONTENT + " is empty");
       }

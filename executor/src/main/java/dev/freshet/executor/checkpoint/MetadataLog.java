@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
  * listing and deleted when the log is opened.
  *
  * <p>File format: the first line is the log version, {@code v1}; the lines after it are the
- * entry, as each kind documents. A file whose version is newer than this Freshet reads, or whose
+ * entry, as each kind documents; the last line is the CRC32C of the lines before it
+ * ({@link FileChecksum}), checked at every read. A file whose checksum does not match, whose version is newer than this Freshet reads, or whose
  * lines cannot be parsed, makes reads throw a {@link CheckpointException} that names the file; a
  * failing file system, a {@link StorageException}.
  *
@@ -111,7 +112,8 @@ public abstract sealed class MetadataLog<T> permits OffsetLog, CommitLog {
       return false;
     }
     String text = "v" + version + "\n" + format(entry);
-    return DurableFiles.createAtomically(file, text.getBytes(StandardCharsets.UTF_8));
+    return DurableFiles.createAtomically(file,
+        FileChecksum.seal(text.getBytes(StandardCharsets.UTF_8)));
   }
 
   /**
@@ -122,7 +124,8 @@ public abstract sealed class MetadataLog<T> permits OffsetLog, CommitLog {
    */
   public Optional<T> get(long batchId) {
     Path file = batchFile(batchId);
-    return DurableFiles.readIfExists(file).map(bytes -> parseFile(bytes, file));
+    return DurableFiles.readIfExists(file)
+        .map(bytes -> parseFile(FileChecksum.open(bytes, file), file));
   }
 
   /** The highest batch id with an entry, or empty if the log is empty. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -22,7 +23,7 @@ class CheckpointMetadataTest {
     String id = CheckpointMetadata.loadOrCreateQueryId(root);
 
     assertEquals(id, UUID.fromString(id).toString());
-    assertEquals("{\"id\":\"" + id + "\"}", Files.readString(root.resolve("metadata")));
+    assertEquals(sealed("{\"id\":\"" + id + "\"}"), Files.readString(root.resolve("metadata")));
     assertEquals(id, CheckpointMetadata.loadOrCreateQueryId(root));
     assertEquals(id, CheckpointMetadata.loadOrCreateQueryId(root));
     assertNotEquals(id, CheckpointMetadata.loadOrCreateQueryId(dir.resolve("q2")));
@@ -65,5 +66,12 @@ class CheckpointMetadataTest {
     assertEquals(message, e.getMessage(), content);
     // A corrupt id is never replaced by a new one: state and sinks are keyed by it.
     assertEquals(content, Files.readString(dir.resolve("metadata")));
+  }
+
+  /** {@code content} as a checkpoint file holds it: with its CRC32C line after it. */
+  private static String sealed(String content) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(content.getBytes(StandardCharsets.UTF_8));
+    return content + "\ncrc32c " + String.format("%08x", crc.getValue()) + "\n";
   }
 }

@@ -53,7 +53,7 @@ class CheckpointTest {
 
     assertTrue(checkpoint.createPlan(bytes("{\"version\":1}")));
     assertFalse(checkpoint.createPlan(bytes("{\"version\":2}")));
-    assertEquals("{\"version\":1}", Files.readString(dir.resolve("plan")));
+    assertEquals(sealed("{\"version\":1}"), Files.readString(dir.resolve("plan")));
     assertEquals("{\"version\":1}", new String(checkpoint.readPlan().orElseThrow(),
         StandardCharsets.UTF_8));
 
@@ -62,7 +62,7 @@ class CheckpointTest {
     assertTrue(checkpoint.createPlan(bytes("{\"version\":1}")));
     checkpoint.offsetLog().add(0, new OffsetSeq(0, 1, Map.of(), List.of(SourceOffset.of(1))));
     assertThrows(IllegalStateException.class, checkpoint::deletePlanBeforeFirstBatch);
-    assertEquals("{\"version\":1}", Files.readString(dir.resolve("plan")));
+    assertEquals(sealed("{\"version\":1}"), Files.readString(dir.resolve("plan")));
   }
 
   @Test void shouldDeleteAPlanTempFileACrashLeftWhenOpened() throws Exception {
@@ -129,5 +129,12 @@ class CheckpointTest {
     assertTrue(checkpoint.offsetLog().add(n,
         new OffsetSeq(0, 0, Map.of(), List.of(SourceOffset.of(n)))));
     assertTrue(checkpoint.commitLog().add(n, new CommitMetadata(0)));
+  }
+
+  /** {@code content} as a checkpoint file holds it: with its CRC32C line after it. */
+  private static String sealed(String content) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(content.getBytes(StandardCharsets.UTF_8));
+    return content + "\ncrc32c " + String.format("%08x", crc.getValue()) + "\n";
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -23,7 +24,8 @@ class CommitLogTest {
 
     log.add(0, new CommitMetadata(15_000));
 
-    assertEquals("v1\n{\"nextBatchWatermarkMs\":15000}", Files.readString(log.batchFile(0)));
+    assertEquals(sealed("v1\n{\"nextBatchWatermarkMs\":15000}"),
+        Files.readString(log.batchFile(0)));
     assertEquals(Optional.of(new CommitMetadata(15_000)), log.get(0));
   }
 
@@ -50,5 +52,12 @@ class CommitLogTest {
 
     assertEquals(CheckpointException.Reason.CORRUPT, e.reason(), content);
     assertEquals(message, e.getMessage(), content);
+  }
+
+  /** {@code content} as a checkpoint file holds it: with its CRC32C line after it. */
+  private static String sealed(String content) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(content.getBytes(StandardCharsets.UTF_8));
+    return content + "\ncrc32c " + String.format("%08x", crc.getValue()) + "\n";
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -40,12 +41,12 @@ class OffsetLogTest {
     log.add(0, new OffsetSeq(0, 1_700_000_000_123L, CONF,
         Arrays.asList(SourceOffset.of(42), null)));
 
-    assertEquals("v1\n"
+    assertEquals(sealed("v1\n"
         + "{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000123,\"conf\":{"
         + "\"state.format.version\":\"1\",\"state.partitions\":\"4\","
         + "\"state.store.provider\":\"memory\"}}\n"
         + "42\n"
-        + "-", Files.readString(log.batchFile(0)));
+        + "-"), Files.readString(log.batchFile(0)));
   }
 
   @Test void shouldReadBackWhatWasWrittenWhenOffsetsAreMissingOrLarge() {
@@ -66,7 +67,7 @@ class OffsetLogTest {
     log.add(0, new OffsetSeq(0, 1, Map.of(), Arrays.asList(kafka, SourceOffset.of(3))));
 
     assertTrue(Files.readString(log.batchFile(0))
-        .endsWith("\n{\"orders\":{\"0\":42,\"1\":17}}\n3"));
+        .contains("\n{\"orders\":{\"0\":42,\"1\":17}}\n3\ncrc32c "));
     assertEquals(List.of(kafka, SourceOffset.of(3)), log.get(0).orElseThrow().offsets());
     assertEquals(java.util.OptionalLong.empty(), kafka.asLong());
   }
@@ -164,5 +165,12 @@ class OffsetLogTest {
 
   private static List<SourceOffset> at(long... offsets) {
     return java.util.Arrays.stream(offsets).mapToObj(SourceOffset::of).toList();
+  }
+
+  /** {@code content} as a checkpoint file holds it: with its CRC32C line after it. */
+  private static String sealed(String content) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(content.getBytes(StandardCharsets.UTF_8));
+    return content + "\ncrc32c " + String.format("%08x", crc.getValue()) + "\n";
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.freshet.executor.checkpoint.CheckpointException;
+import dev.freshet.executor.checkpoint.FileChecksum;
 import dev.freshet.executor.storage.DurableFiles;
 import dev.freshet.executor.storage.StorageException;
 import java.io.ByteArrayOutputStream;
@@ -88,7 +89,7 @@ public final class FileSourceLog {
         if (!name.matches("[1-9][0-9]{0,18}")) {
           continue;   // 0, the initial offset; or not ours
         }
-        List<LoggedFile> listed = parse(file, Files.readAllBytes(file));
+        List<LoggedFile> listed = parse(file, FileChecksum.open(Files.readAllBytes(file), file));
         log.entries.put(Long.parseLong(name), listed);
         for (LoggedFile f : listed) {
           log.paths.add(f.path());
@@ -164,7 +165,7 @@ public final class FileSourceLog {
     // Written outside the lock (a forced write takes milliseconds): only one thread adds.
     if (directory != null) {
       Path file = directory.resolve(Long.toString(logOffset));
-      if (!DurableFiles.createAtomically(file, serialize(listed))) {
+      if (!DurableFiles.createAtomically(file, FileChecksum.seal(serialize(listed)))) {
         throw CheckpointException.concurrentUpdate(file);
       }
     }

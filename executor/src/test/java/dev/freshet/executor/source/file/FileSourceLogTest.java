@@ -27,10 +27,10 @@ class FileSourceLogTest {
     log.add(1, List.of(A, B));
     log.add(2, List.of(C));
 
-    assertEquals("v1\n{\"path\":\"/data/in/a.csv\",\"timestamp\":1000}\n"
-        + "{\"path\":\"/data/in/b \\\"quoted\\\".csv\",\"timestamp\":2000}\n",
+    assertEquals(sealed("v1\n{\"path\":\"/data/in/a.csv\",\"timestamp\":1000}\n"
+        + "{\"path\":\"/data/in/b \\\"quoted\\\".csv\",\"timestamp\":2000}\n"),
         Files.readString(dir.resolve("1")));
-    assertEquals("v1\n{\"path\":\"/data/in/c.csv\",\"timestamp\":3000}\n",
+    assertEquals(sealed("v1\n{\"path\":\"/data/in/c.csv\",\"timestamp\":3000}\n"),
         Files.readString(dir.resolve("2")));
     assertEquals(2, log.latest());
     assertEquals(List.of(A, B), log.get(1));
@@ -105,5 +105,12 @@ class FileSourceLogTest {
     assertEquals(1, log.latest());
     assertTrue(log.contains(A.path()));
     assertTrue(log.directory().isEmpty());
+  }
+
+  /** {@code content} as a checkpoint file holds it: with its CRC32C line after it. */
+  private static String sealed(String content) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(content.getBytes(StandardCharsets.UTF_8));
+    return content + "\ncrc32c " + String.format("%08x", crc.getValue()) + "\n";
   }
 }
