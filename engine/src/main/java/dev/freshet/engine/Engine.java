@@ -2,6 +2,7 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.limits.HeapBudgets;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.engine.errors.Errors;
@@ -162,13 +163,14 @@ public final class Engine implements AutoCloseable {
 
   /**
    * Creates an engine that keeps its streams' rows in {@code dataDir}, creating the directory if
-   * needed, or in memory if {@code dataDir} is empty.
+   * needed, or in memory if {@code dataDir} is empty; its queries together may take half the
+   * heap by their estimates ({@link HeapBudgets#engineDefault()}).
    *
    * @throws UncheckedIOException if the directory cannot be created, or another engine (in this
    *     process or another) uses it; its message says which and what to do
    */
   public Engine(String name, Optional<Path> dataDir) {
-    this(name, dataDir, MemoryPool.UNLIMITED);
+    this(name, dataDir, HeapBudgets.engineDefault());
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.freshet.engine.Engine;
 import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.options.SessionOption;
+import dev.freshet.executor.limits.HeapBudgets;
 import dev.freshet.planner.errors.SqlState;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -73,8 +74,10 @@ final class EngineRegistry {
     }
     long budget;
     try {
-      budget = SessionOption.bytes(ENGINE_MEMORY_BUDGET,
-          info.getOrDefault(ENGINE_MEMORY_BUDGET, "unlimited"));
+      // Half the heap unless the connection says otherwise ('unlimited' for none).
+      String given = info.get(ENGINE_MEMORY_BUDGET);
+      budget = given == null ? HeapBudgets.engineDefault()
+          : SessionOption.bytes(ENGINE_MEMORY_BUDGET, given);
     } catch (SQLException e) {
       throw Errors.of(SqlState.UNABLE_TO_CONNECT, e.getMessage(), e);
     }

@@ -7,6 +7,7 @@ import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.security.AuditLog;
 import dev.freshet.engine.security.ConnectorPolicy;
 import dev.freshet.engine.security.EngineSecurity;
+import dev.freshet.executor.limits.HeapBudgets;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.jdbc.FreshetMeta;
 import dev.freshet.server.http.OriginCheck;
@@ -234,7 +235,7 @@ public final class FreshetServer implements AutoCloseable {
     private Duration httpIdleTimeout = Duration.ofSeconds(60);
     private long maxRequestBytes = 8L << 20;
     private int minRequestDataRate = 16;
-    private long engineMemoryBudget = MemoryPool.UNLIMITED;
+    private long engineMemoryBudget = HeapBudgets.engineDefault();
     private int uiPort = -1;
     private ViewEngines viewEngines = ViewEngines.DEFAULT;
     private String adminRole = DEFAULT_ADMIN_ROLE;
@@ -392,7 +393,8 @@ public final class FreshetServer implements AutoCloseable {
     /**
      * The memory all continuous queries of the server's engine may take together, in bytes, by
      * their estimate of state and batch rows; the query that would go past it fails (53200) and
-     * the others go on. Default unlimited.
+     * the others go on; {@link MemoryPool#UNLIMITED} for none. Default half the JVM's maximum
+     * heap ({@link HeapBudgets#engineDefault()}).
      */
     public Builder engineMemoryBudget(long bytes) {
       if (bytes <= 0) {

@@ -2,7 +2,6 @@ package dev.freshet.server;
 
 import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.options.SessionOption;
-import dev.freshet.executor.limits.MemoryPool;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,10 +114,10 @@ final class ServeCommand implements Callable<Integer> {
           + " (default: ${DEFAULT-VALUE})")
   int minRequestDataRate;
 
-  @Option(names = "--engine-memory-budget", defaultValue = "unlimited",
-      description = "The memory all continuous queries may take together, by their estimate of"
-          + " state and batch rows, e.g. '2 GB'; the query that would go past it fails with"
-          + " SQLSTATE 53200 (default: ${DEFAULT-VALUE})")
+  @Option(names = "--engine-memory-budget",
+      description = "The memory all queries may take together, by their estimate of state and"
+          + " rows held, e.g. '2 GB', or 'unlimited'; the query that would go past it fails with"
+          + " SQLSTATE 53200 (default: half the JVM's maximum heap, -Xmx)")
   String engineMemoryBudget;
 
   @Option(names = "--engine", defaultValue = ViewEngines.FRESHET, paramLabel = "<freshet|spark>",
@@ -228,14 +227,13 @@ final class ServeCommand implements Callable<Integer> {
         .adminRole(adminRole)
         .viewEngines(ViewEngineOptions.viewEngines(engine, sparkMaster, sparkCheckpointDir,
             sparkConf));
-    long budget;
-    try {
-      budget = SessionOption.bytes("--engine-memory-budget", engineMemoryBudget);
-    } catch (SQLException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
-    }
-    if (budget != MemoryPool.UNLIMITED) {
-      builder.engineMemoryBudget(budget);
+    if (engineMemoryBudget != null) {
+      try {
+        builder.engineMemoryBudget(
+            SessionOption.bytes("--engine-memory-budget", engineMemoryBudget));
+      } catch (SQLException e) {
+        throw new IllegalArgumentException(e.getMessage(), e);
+      }
     }
     if (uiPort != null) {
       builder.uiPort(uiPort);

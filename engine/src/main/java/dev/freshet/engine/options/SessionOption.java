@@ -3,6 +3,7 @@ package dev.freshet.engine.options;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.executor.limits.HeapBudgets;
 import dev.freshet.planner.FreshetPlanner;
 import java.math.BigDecimal;
 import java.sql.SQLException;
@@ -60,11 +61,14 @@ public final class SessionOption<T> {
   /**
    * The most memory one continuous query's state and batch may take, by an estimate from their
    * counts of groups and rows; a query that needs more fails (53200) and the others go on.
-   * Bytes, or with a unit ({@code '64 MB'}, {@code '512 KB'}, {@code '2 GB'}); default
-   * {@code unlimited}, where only the engine's budget applies.
+   * Bytes, or with a unit ({@code '64 MB'}, {@code '512 KB'}, {@code '2 GB'}), or
+   * {@code unlimited}, where only the engine's budget applies; default a quarter of the JVM's
+   * maximum heap ({@link HeapBudgets#queryDefault()}). Plain queries count too: the rows they
+   * read from streams and the rows of their result.
    */
   public static final SessionOption<Long> QUERY_MEMORY_BUDGET = new SessionOption<>(
-      "query.memory.budget", Long.MAX_VALUE, SessionOption::bytes, SessionOption::bytesText);
+      "query.memory.budget", HeapBudgets.queryDefault(), SessionOption::bytes,
+      SessionOption::bytesText);
   /**
    * The most rows a plain query's result may hold; one more fails the statement (54000) instead
    * of filling the server's memory, e.g. with a join of two large streams. Default 10000000.

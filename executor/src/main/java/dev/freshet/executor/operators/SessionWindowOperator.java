@@ -211,7 +211,7 @@ public final class SessionWindowOperator implements StatefulOperator {
     }
     // The state now holds the batch's keys: checked against the budget before it commits them.
     batchAccount.set(0);
-    stateAccount.set(stateKeys * bytesPerKey);
+    stateAccount.set(partitions.get(0).keepsStateOnHeap() ? stateKeys * bytesPerKey : 0);
     for (StateStore<Object, Object[]> store : openStores) {
       store.commit();
     }

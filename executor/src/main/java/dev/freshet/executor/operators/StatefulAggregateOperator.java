@@ -459,7 +459,7 @@ public final class StatefulAggregateOperator implements StatefulOperator {
     for (MemoryAccount account : groupAccounts) {
       account.set(0);
     }
-    stateAccount.set(stateKeys * bytesPerGroup);
+    stateAccount.set(partitions.get(0).keepsStateOnHeap() ? stateKeys * bytesPerGroup : 0);
     // Rows go downstream from this thread only, in partition order.
     for (PartitionTask task : tasks) {
       for (Object[] row : task.output) {

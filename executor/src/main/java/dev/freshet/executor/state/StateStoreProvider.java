@@ -78,6 +78,15 @@ public interface StateStoreProvider<K, V> extends AutoCloseable {
         + " cannot " + what + "; use the memory (DeltaFile) state store provider");
   }
 
+  /**
+   * Whether the committed state lives on the heap, so that its operator counts it against its
+   * query's memory budget ({@link dev.freshet.executor.limits.QueryResources}); false for a
+   * provider that keeps it on disk and only caches it, whose state may be larger than the heap.
+   */
+  default boolean keepsStateOnHeap() {
+    return true;
+  }
+
   /** Runs housekeeping (snapshots, deleting files no longer needed); never throws. */
   default void doMaintenance() {
   }

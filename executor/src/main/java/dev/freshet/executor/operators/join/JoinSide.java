@@ -61,6 +61,8 @@ final class JoinSide {
    * The estimated heap of one kept row: its columns boxed, its array, its {@link StateRow}, its
    * index and store entries. An estimate from its width, not a measure.
    */
+  /** The estimated heap of one row the side keeps; 0 if its provider keeps it on disk. */
+  final long bytesPerStateRow;
   final long bytesPerRow;
   /** The estimate of this batch's buffered input, set by the input's thread. */
   private MemoryAccount inputAccount;
@@ -73,6 +75,7 @@ final class JoinSide {
     this.provider = provider;
     this.keepsUnmatched = keepsUnmatched;
     this.bytesPerRow = 160 + 40L * (width + 1);
+    this.bytesPerStateRow = provider.keepsStateOnHeap() ? bytesPerRow : 0;
   }
 
   /** Begins reading a batch's input, whose buffered rows count in {@code account}. */

@@ -314,8 +314,8 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
     // The state now holds the batch's rows: checked against the budget before it commits them.
     leftSide.releaseInput();
     rightSide.releaseInput();
-    stateAccount.set(leftSide.numRows() * leftSide.bytesPerRow
-        + rightSide.numRows() * rightSide.bytesPerRow);
+    stateAccount.set(leftSide.numRows() * leftSide.bytesPerStateRow
+        + rightSide.numRows() * rightSide.bytesPerStateRow);
     leftSide.commit();
     rightSide.commit();
     metrics = new StateMetrics(numOutputRows, leftSide.numRows() + rightSide.numRows(),

@@ -209,7 +209,7 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     long removed = evict(batch.evictionWatermarkMs());
     long total = store.numKeys();
     // The state now holds the batch's keys: checked against the budget before it commits them.
-    stateAccount.set(total * bytesPerKey);
+    stateAccount.set(provider.keepsStateOnHeap() ? total * bytesPerKey : 0);
     store.commit();
     store = null;
     metrics = new StateMetrics(emitted, total, updated, removed, dropped);

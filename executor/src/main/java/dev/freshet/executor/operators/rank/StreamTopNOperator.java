@@ -219,7 +219,8 @@ public final class StreamTopNOperator implements StatefulOperator {
     }
     long total = store.numKeys();
     // The state now holds the batch's rows: checked against the budget before it commits them.
-    stateAccount.set(total * (bytesPerEntry + 40L * Math.max(width, 0)));
+    stateAccount.set(provider.keepsStateOnHeap()
+        ? total * (bytesPerEntry + 40L * Math.max(width, 0)) : 0);
     store.commit();
     store = null;
     metrics = new StateMetrics(emitted, total, updated, 0, 0);

@@ -406,6 +406,11 @@ public final class MVStoreStateStoreProvider<K, V> implements StateStoreProvider
     }
   }
 
+  /** The state is in the file, read through a bounded cache: not the heap's to budget. */
+  @Override public boolean keepsStateOnHeap() {
+    return false;
+  }
+
   @Override public StateStoreId id() {
     return id;
   }
