@@ -41,6 +41,7 @@ import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.store.DirectoryNames;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.InformationSchema;
+import dev.freshet.engine.query.PlainQueries;
 import dev.freshet.engine.query.SystemSchema;
 import dev.freshet.engine.query.PullQueryExecutor;
 import dev.freshet.engine.security.AccessControl;
@@ -97,6 +98,8 @@ public final class Engine implements AutoCloseable {
   private final PullQueryExecutor pullQueries;
   /** Continuous queries by id: push queries until stopped, views' queries while the view exists. */
   private final Map<String, ContinuousQuery> queries = new ConcurrentHashMap<>();
+  /** The plain queries running now, which SHOW QUERIES lists and STOP QUERY stops. */
+  private final PlainQueries plainQueries;
   /**
    * Held by statements that change the catalog, so that checks spanning several objects hold when
    * the change is made: no view is created over a stream being dropped, and no stream is dropped
@@ -217,6 +220,7 @@ public final class Engine implements AutoCloseable {
     }
     this.viewEngines = requireNonNull(viewEngines, "viewEngines");
     this.memoryPool = new MemoryPool(memoryBudgetBytes);
+    this.plainQueries = new PlainQueries(memoryPool);
     this.name = requireNonNull(name, "name");
     this.dataDir = requireNonNull(dataDir, "dataDir").map(d -> d.toAbsolutePath().normalize());
     // The engine's threads started with its fields: a failure from here on stops them.
@@ -427,9 +431,15 @@ public final class Engine implements AutoCloseable {
     return name;
   }
 
+  /** The plain queries running now: SHOW QUERIES lists them, STOP QUERY stops them. */
+  public PlainQueries plainQueries() {
+    return plainQueries;
+  }
+
   /**
-   * The memory of the engine's continuous queries: each query's {@link QueryResources} takes its
-   * estimate from it, and the query whose estimate would pass its limit fails.
+   * The memory of the engine's queries, continuous and plain: each query's
+   * {@link QueryResources} takes its estimate from it, and the query whose estimate would pass
+   * its limit fails.
    */
   public MemoryPool memoryPool() {
     return memoryPool;

@@ -7,6 +7,9 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.DynamicParameters;
+import dev.freshet.engine.query.PlainQueryRun;
+import dev.freshet.executor.limits.MemoryBudgetExceededException;
+import dev.freshet.executor.limits.QueryCancelledException;
 import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StreamingPipeline;
@@ -48,7 +51,7 @@ import dev.freshet.engine.query.ResultColumn;
  * <pre>{@code
  * PlainSelect select = PlainSelect.plan(engine, FreshetSqlParser.parse(sql), sql, 10_000);
  * List<ResultColumn> columns = select.columns();   // nothing has run yet
- * StatementResult.Rows rows = select.execute(10_000_000);   // at most that many rows
+ * StatementResult.Rows rows = select.execute(10_000_000, run);   // at most that many rows
  * }</pre>
  *
  * <p>Two engines answer: a query over streams alone that the streaming planner accepts (one
@@ -79,9 +82,12 @@ abstract class PlainSelect {
    * Runs the query and returns all its rows.
    *
    * @param maxRows the most rows the result may hold ({@code 'pull.max.rows'})
-   * @throws SQLException 54000 if the result would hold more
+   * @param run the execution's budget and cancellation: the rows read and the result count
+   *     against it
+   * @throws SQLException 54000 if the result would hold more, 53200 if the rows it holds would
+   *     pass the budget, 57014 if the run is cancelled
    */
-  abstract StatementResult.Rows execute(int maxRows) throws SQLException;
+  abstract StatementResult.Rows execute(int maxRows, PlainQueryRun run) throws SQLException;
 
   /**
    * Validates and plans a plain query.
@@ -172,10 +178,11 @@ abstract class PlainSelect {
      * Runs the query with {@code values} for its markers, or returns null without running it if
      * a value does not fit its marker's type exactly ({@link DynamicParameters#values}).
      */
-    StatementResult.@Nullable Rows execute(int maxRows, List<?> values) throws SQLException {
+    StatementResult.@Nullable Rows execute(int maxRows, List<?> values, PlainQueryRun run)
+        throws SQLException {
       Map<String, Object> internal =
           DynamicParameters.values(select.prepared.parameterTypes(), values);
-      return internal == null ? null : select.execute(maxRows, internal);
+      return internal == null ? null : select.execute(maxRows, internal, run);
     }
   }
 
@@ -319,14 +326,25 @@ abstract class PlainSelect {
       return plan.rowType().getFieldList().stream().map(ResultColumn::of).toList();
     }
 
-    @Override StatementResult.Rows execute(int maxRows) throws SQLException {
+    @Override StatementResult.Rows execute(int maxRows, PlainQueryRun run) throws SQLException {
       for (StreamTable stream : plan.sources()) {
         rejectEndless(stream);
       }
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           engine.planner().typeFactory(), "bounded-" + UUID.randomUUID())
           .withTables(engine.catalog()).build(plan));
-      List<Object[]> rows = BoundedExecution.run(pipeline, System.currentTimeMillis());
+      List<Object[]> rows;
+      try {
+        rows = BoundedExecution.run(pipeline, System.currentTimeMillis(), run.resources());
+        // The result is held until the statement hands it over: it counts as the operators'
+        // output did.
+        run.resources().newAccount().set(rows.size() * PlainQueryRun.bytesPerRow(
+            plan.rowType().getFieldCount()));
+      } catch (MemoryBudgetExceededException e) {
+        throw run.overBudget(e);
+      } catch (QueryCancelledException e) {
+        throw run.cancelled(e);
+      }
       if (order != null) {
         rows = new ArrayList<>(rows);
         rows.sort(order);
@@ -356,12 +374,12 @@ abstract class PlainSelect {
       return prepared.resultColumns();
     }
 
-    @Override StatementResult.Rows execute(int maxRows) throws SQLException {
-      return execute(maxRows, Map.of());
+    @Override StatementResult.Rows execute(int maxRows, PlainQueryRun run) throws SQLException {
+      return execute(maxRows, Map.of(), run);
     }
 
-    StatementResult.Rows execute(int maxRows, Map<String, Object> markerValues)
-        throws SQLException {
+    StatementResult.Rows execute(int maxRows, Map<String, Object> markerValues,
+        PlainQueryRun run) throws SQLException {
       for (StreamTable stream : prepared.streams()) {
         rejectEndless(stream);
       }
@@ -375,7 +393,7 @@ abstract class PlainSelect {
           }
         }
       }
-      return prepared.execute(maxRows, markerValues);
+      return prepared.execute(maxRows, markerValues, run);
     }
   }
 }

@@ -63,9 +63,11 @@ import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.options.StateStoreProviderKind;
+import dev.freshet.engine.query.CancelSignal;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.InsertExecutor;
 import dev.freshet.engine.query.PendingInserts;
+import dev.freshet.engine.query.PlainQueryRun;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.security.CurrentPrincipal;
@@ -221,8 +223,23 @@ public final class Session {
    * @throws SQLException with a SQLSTATE and a message that says how to fix the statement
    */
   public StatementResult execute(String sql) throws SQLException {
+    return execute(sql, new CancelSignal());
+  }
+
+  /**
+   * Parses and executes one statement; a plain query stops with 57014 once {@code cancel} is
+   * cancelled (from another thread, before or while it runs).
+   *
+   * <pre>{@code
+   * CancelSignal cancel = new CancelSignal();   // Statement.cancel() calls cancel.cancel()
+   * session.execute("SELECT COUNT(*) FROM clicks a JOIN clicks b ON a.url = b.url", cancel);
+   * }</pre>
+   *
+   * @throws SQLException with a SQLSTATE and a message that says how to fix the statement
+   */
+  public StatementResult execute(String sql, CancelSignal cancel) throws SQLException {
     try {
-      return asPrincipal(() -> run(sql));
+      return asPrincipal(() -> run(sql, cancel));
     } catch (SQLException e) {
       // A message may quote the statement, as a syntax error does: never a secret it holds.
       throw Redaction.scrub(e, Redaction.hiddenValues(sql));
@@ -283,17 +300,27 @@ public final class Session {
    */
   public StatementResult execute(StatementParameters parameters, List<?> values)
       throws SQLException {
+    return execute(parameters, values, new CancelSignal());
+  }
+
+  /**
+   * {@link #execute(StatementParameters, List)}, cancelled as
+   * {@link #execute(String, CancelSignal)} is.
+   */
+  public StatementResult execute(StatementParameters parameters, List<?> values,
+      CancelSignal cancel) throws SQLException {
     String bound = parameters.bind(values);
     if (parameters.count() == 0 || !parameters.plainQuery()
         || !engine.notRestored().isEmpty()) {
-      return execute(bound);
+      return execute(bound, cancel);
     }
     try {
       StatementPrivileges.checkReads(engine, principal, parameters.references());
       PlainSelect.Parameterized select = parameters.parameterized(engine);
       StatementResult result = select == null ? null
-          : asPrincipal(() -> select.execute(options.pullMaxRows(), values));
-      return result != null ? result : execute(bound);
+          : asPrincipal(() -> runPlain(bound, cancel,
+              run -> select.execute(options.pullMaxRows(), values, run)));
+      return result != null ? result : execute(bound, cancel);
     } catch (RuntimeException | StackOverflowError | ExceptionInInitializerError
         | AssertionError e) {
       throw Failures.toSqlException(e);
@@ -311,7 +338,28 @@ public final class Session {
     }
   }
 
-  private StatementResult run(String sql) throws SQLException {
+  /** A plain query's execution within its run. */
+  private interface PlainStep {
+    StatementResult.@Nullable Rows run(PlainQueryRun run) throws SQLException;
+  }
+
+  /**
+   * Runs a plain query as a listed {@link PlainQueryRun} with the session's budget, which
+   * {@code cancel} and STOP QUERY cancel.
+   */
+  private StatementResult.@Nullable Rows runPlain(String sql, CancelSignal cancel,
+      PlainStep step) throws SQLException {
+    PlainQueryRun run = engine.plainQueries().start(sql, principal, options.queryMemoryBudget());
+    try {
+      cancel.attach(run::cancel);
+      return step.run(run);
+    } finally {
+      cancel.detach();
+      engine.plainQueries().end(run);
+    }
+  }
+
+  private StatementResult run(String sql, CancelSignal cancel) throws SQLException {
     SqlNode node = parse(sql);
     if (readOnly) {
       Optional<String> write = WriteStatements.kind(node);
@@ -321,11 +369,11 @@ public final class Session {
     }
     if (restoring) {
       // The engine declaring its catalog again at start: nobody's statement.
-      return authorizedRun(node, sql);
+      return authorizedRun(node, sql, cancel);
     }
     StatementAudit audit = StatementAudit.of(engine.audit(), principal, node, sql);
     try {
-      StatementResult result = authorizedRun(node, sql);
+      StatementResult result = authorizedRun(node, sql, cancel);
       audit.ok();
       return result;
     } catch (SQLException e) {
@@ -334,7 +382,8 @@ public final class Session {
     }
   }
 
-  private StatementResult authorizedRun(SqlNode node, String sql) throws SQLException {
+  private StatementResult authorizedRun(SqlNode node, String sql, CancelSignal cancel)
+      throws SQLException {
     StatementPrivileges.check(engine, principal, node);
     int markers = ParameterMarkers.count(node);
     if (markers > 0) {
@@ -345,14 +394,14 @@ public final class Session {
           + " values set, or write the values into the statement");
     }
     if (engine.notRestored().isEmpty()) {
-      return owned(node, sql);
+      return owned(node, sql, cancel);
     }
     Optional<String> dropped = NotRestoredObjects.drop(engine, node);
     if (dropped.isPresent()) {
       return new StatementResult.UpdateCount(0);
     }
     try {
-      StatementResult result = owned(node, sql);
+      StatementResult result = owned(node, sql, cancel);
       NotRestoredObjects.declared(engine, node);
       return result;
     } catch (SQLException e) {
@@ -365,14 +414,15 @@ public final class Session {
    * forgetting the owner and grants of what it drops. (Two sessions racing to create one name
    * with IF NOT EXISTS both succeed; the first to record owns it.)
    */
-  private StatementResult owned(SqlNode node, String sql) throws SQLException {
+  private StatementResult owned(SqlNode node, String sql, CancelSignal cancel)
+      throws SQLException {
     Optional<String> created = StatementPrivileges.createdName(node);
     Optional<String> dropped = StatementPrivileges.droppedName(node);
     if (created.isEmpty() && dropped.isEmpty()) {
-      return execute(node, sql);
+      return execute(node, sql, cancel);
     }
     boolean existed = created.isPresent() && engine.objectNames().contains(created.get());
-    StatementResult result = execute(node, sql);
+    StatementResult result = execute(node, sql, cancel);
     if (created.isPresent() && !existed && engine.objectNames().contains(created.get())) {
       engine.access().created(created.get(), principal);
     }
@@ -382,7 +432,8 @@ public final class Session {
     return result;
   }
 
-  private StatementResult execute(SqlNode node, String sql) throws SQLException {
+  private StatementResult execute(SqlNode node, String sql, CancelSignal cancel)
+      throws SQLException {
     FreshetPlanner planner = engine.planner();
     if (node instanceof SqlGrant grant) {
       Grants.execute(engine, principal, grant);
@@ -497,9 +548,11 @@ public final class Session {
       return push(emit.query(), emit.mode(), sql);
     }
     if (node.isA(SqlKind.QUERY)) {
-      return FreshetPlanner.isStreamQuery(node) ? push(node, null, sql)
-          : PlainSelect.plan(engine, node, sql, options.maxWindowsPerRow())
-              .execute(options.pullMaxRows());
+      if (FreshetPlanner.isStreamQuery(node)) {
+        return push(node, null, sql);
+      }
+      PlainSelect select = PlainSelect.plan(engine, node, sql, options.maxWindowsPerRow());
+      return runPlain(sql, cancel, run -> select.execute(options.pullMaxRows(), run));
     }
     throw Errors.notSupported("Statement " + node.getKind() + " is not supported yet");
   }
@@ -678,6 +731,12 @@ public final class Session {
   }
 
   private void stopQuery(String idOrName) throws SQLException {
+    Optional<PlainQueryRun> plain = engine.plainQueries().get(idOrName);
+    if (plain.isPresent() && engine.plainQueries().visibleTo(principal).contains(plain.get())) {
+      // Its statement fails with 57014 at its next check; this statement does not wait.
+      plain.get().cancel();
+      return;
+    }
     Optional<ContinuousQuery> query = engine.query(idOrName);
     if (query.isEmpty() || !engine.visibleQueries(principal).contains(query.get())) {
       // Another user's push query is not theirs to know of.
@@ -723,6 +782,11 @@ public final class Session {
       rows.add(new Object[] {query.id(), query.name(), status.name(),
           query.outputMode().name(), query.lastBatchId(), query.sql(),
           query.exception().map(Failures::describe).orElse(null)});
+    }
+    // Plain queries while they run, so that STOP QUERY can name one from another connection.
+    for (PlainQueryRun run : engine.plainQueries().visibleTo(principal)) {
+      rows.add(new Object[] {run.id(), run.id(), QueryStatus.ACTIVE.name(), "PLAIN", -1L,
+          run.sql(), null});
     }
     return new StatementResult.Rows(List.of(ResultColumn.varchar("QUERY_ID", 36),
         ResultColumn.varchar("NAME", 128), ResultColumn.varchar("STATUS", 12),

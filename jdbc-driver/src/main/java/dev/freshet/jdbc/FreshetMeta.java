@@ -2,6 +2,7 @@ package dev.freshet.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.engine.query.CancelSignal;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.PushQuery;
@@ -198,6 +199,8 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
      * which then stops it.
      */
     volatile boolean cancelled;
+    /** The running plain query's cancellation, new at each execution. */
+    volatile CancelSignal cancelSignal = new CancelSignal();
 
     void closeResult() {
       PushQuery p;
@@ -217,6 +220,7 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
       closeResult();
       synchronized (this) {
         cancelled = false;
+        cancelSignal = new CancelSignal();
       }
     }
 
@@ -242,10 +246,14 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
      */
     void cancel() {
       PushQuery p;
+      CancelSignal signal;
       synchronized (this) {
         cancelled = true;
         p = push;
+        signal = cancelSignal;
       }
+      // A plain query running on the executing thread ends with 57014 at its next check.
+      signal.cancel();
       if (p != null) {
         p.close();
       }
@@ -474,8 +482,9 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     executeSteps.accept(ExecuteStep.STARTED);
     ConnectionState state = connection(h.connectionId);
     // A plain query keeps its markers, and its plan, from one execution to the next.
-    StatementResult result = bound == null ? state.session.execute(sql)
-        : state.session.execute(bound.parameters(), bound.values());
+    CancelSignal cancel = statement.cancelSignal;
+    StatementResult result = bound == null ? state.session.execute(sql, cancel)
+        : state.session.execute(bound.parameters(), bound.values(), cancel);
     executeSteps.accept(ExecuteStep.RAN);
     if (result instanceof StatementResult.UpdateCount) {
       return MetaResultSet.count(h.connectionId, h.id,

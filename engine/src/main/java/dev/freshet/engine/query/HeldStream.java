@@ -2,12 +2,16 @@ package dev.freshet.engine.query;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.limits.MemoryAccount;
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.planner.catalog.StreamTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -37,6 +41,11 @@ final class HeldStream extends AbstractTable implements ScannableTable {
    * the offset it reads each of its streams up to.
    */
   static final String OFFSETS_VARIABLE = "freshetStreamOffsets";
+  /**
+   * The {@link DataContext} variable that holds the statement's {@link PlainQueryRun}: the budget
+   * the rows a scan holds count against, and the cancellation its rows check.
+   */
+  static final String RUN_VARIABLE = "freshetPlainQueryRun";
 
   private final StreamTable stream;
 
@@ -65,10 +74,71 @@ final class HeldStream extends AbstractTable implements ScannableTable {
     @SuppressWarnings("unchecked")
     Map<StreamTable, Long> offsets = (Map<StreamTable, Long>) root.get(OFFSETS_VARIABLE);
     Long end = offsets == null ? null : offsets.get(stream);
+    long to = end == null ? stream.source().latestOffset() : end;
     // The rows are immutable once appended (Source#readRange): they are handed out as they are.
     List<@Nullable Object[]> rows = new ArrayList<>();
-    stream.source().readRange(0, end == null ? stream.source().latestOffset() : end, rows::add);
-    return Linq4j.asEnumerable(rows);
+    PlainQueryRun run = (PlainQueryRun) root.get(RUN_VARIABLE);
+    if (run == null) {
+      stream.source().readRange(0, to, rows::add);
+      return Linq4j.asEnumerable(rows);
+    }
+    // The list keeps the rows alive however the stream trims its own: they count against the
+    // statement's budget, every so many rows, as does the time it takes to read them.
+    QueryResources resources = run.resources();
+    MemoryAccount held = resources.newAccount();
+    long bytesPerRow = PlainQueryRun.bytesPerRow(stream.getRowType(root.getTypeFactory()).getFieldCount());
+    stream.source().readRange(0, to, row -> {
+      rows.add(row);
+      if (rows.size() % PlainQueryRun.CHECK_INTERVAL == 0) {
+        resources.throwIfCancelled();
+        held.set(rows.size() * bytesPerRow);
+      }
+    });
+    held.set(rows.size() * bytesPerRow);
+    return new CancellableRows(rows, resources);
+  }
+
+  /**
+   * The rows a scan read, handed out with a check of the statement's cancellation at each: an
+   * operator over them (a nested-loop join that goes over them once per row of the other side)
+   * sees the cancel within one row.
+   */
+  private static final class CancellableRows extends AbstractEnumerable<@Nullable Object[]> {
+    private final List<@Nullable Object[]> rows;
+    private final QueryResources resources;
+
+    CancellableRows(List<@Nullable Object[]> rows, QueryResources resources) {
+      this.rows = rows;
+      this.resources = resources;
+    }
+
+    @Override public Enumerator<@Nullable Object[]> enumerator() {
+      return new Enumerator<>() {
+        private int next;
+        private @Nullable Object @Nullable [] current;
+
+        @Override public @Nullable Object[] current() {
+          return current;
+        }
+
+        @Override public boolean moveNext() {
+          resources.throwIfCancelled();
+          if (next == rows.size()) {
+            return false;
+          }
+          current = rows.get(next++);
+          return true;
+        }
+
+        @Override public void reset() {
+          next = 0;
+          current = null;
+        }
+
+        @Override public void close() {
+        }
+      };
+    }
   }
 
   @Override public <C> @Nullable C unwrap(Class<C> aClass) {

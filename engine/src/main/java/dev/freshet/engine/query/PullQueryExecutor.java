@@ -3,6 +3,9 @@ package dev.freshet.engine.query;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.executor.limits.MemoryAccount;
+import dev.freshet.executor.limits.MemoryBudgetExceededException;
+import dev.freshet.executor.limits.QueryCancelledException;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.FreshetValidator;
@@ -366,6 +369,21 @@ public final class PullQueryExecutor {
      */
     public StatementResult.Rows execute(int maxRows, Map<String, Object> markerValues)
         throws SQLException {
+      try (PlainQueryRun run = PlainQueryRun.unlimited("(prepared query)")) {
+        return execute(maxRows, markerValues, run);
+      }
+    }
+
+    /**
+     * {@link #execute(int, Map)} as {@code run}: the rows it reads from streams and the rows of
+     * its result count against the run's budget, and cancelling the run ends it.
+     *
+     * @throws SQLException 53200 if the rows would pass the run's budget or the engine's,
+     *     57014 if the run was cancelled, 54000 if the result would hold more than
+     *     {@code maxRows}
+     */
+    public StatementResult.Rows execute(int maxRows, Map<String, Object> markerValues,
+        PlainQueryRun run) throws SQLException {
       Compiled code = compiled();
       // Calcite hands a one-column result out as bare values, not arrays.
       boolean scalar = rowType.getFieldCount() == 1;
@@ -374,6 +392,10 @@ public final class PullQueryExecutor {
       parameters.putAll(markerValues);
       // The streams' offsets first, all at once: the statement's snapshot of them.
       parameters.put(HeldStream.OFFSETS_VARIABLE, HeldStream.snapshot(streams));
+      parameters.put(HeldStream.RUN_VARIABLE, run);
+      parameters.put(DataContext.Variable.CANCEL_FLAG.camelName, run.calciteCancelFlag());
+      MemoryAccount resultAccount = run.resources().newAccount();
+      long bytesPerRow = PlainQueryRun.bytesPerRow(rowType.getFieldCount());
       List<ViewResult> viewResults = new ArrayList<>();
       views.forEach(v -> viewResults.add(v.result()));
       try (ViewPins pins = ViewPins.pin(viewResults)) {
@@ -384,8 +406,22 @@ public final class PullQueryExecutor {
             throw Errors.resultTooLarge(maxRows);
           }
           rows.add(scalar ? new Object[] {row} : (Object[]) row);
+          if (rows.size() % PlainQueryRun.CHECK_INTERVAL == 0) {
+            run.resources().throwIfCancelled();
+            resultAccount.set(rows.size() * bytesPerRow);
+          }
         }
+        run.resources().throwIfCancelled();
       } catch (RuntimeException e) {
+        MemoryBudgetExceededException overBudget =
+            cause(e, MemoryBudgetExceededException.class);
+        if (overBudget != null) {
+          throw run.overBudget(overBudget);
+        }
+        QueryCancelledException cancelled = cause(e, QueryCancelledException.class);
+        if (cancelled != null) {
+          throw run.cancelled(cancelled);
+        }
         // The plan ran and a value broke it, e.g. a division by zero.
         throw Errors.of(SqlState.DATA_EXCEPTION, "Cannot compute the result of the query over "
             + tableNames() + ": " + e, e);
@@ -465,6 +501,16 @@ public final class PullQueryExecutor {
         return variables.get(name);
       }
     }
+  }
+
+  /** {@code e} or the first of its causes that is a {@code type}; null if none is. */
+  private static <T extends Throwable> @Nullable T cause(Throwable e, Class<T> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return type.cast(t);
+      }
+    }
+    return null;
   }
 
   /** A query's code and the values it reads at run time besides a statement's own. */

@@ -1,5 +1,6 @@
 package dev.freshet.executor.runtime;
 
+import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
 import java.util.List;
@@ -19,9 +20,25 @@ public final class BoundedExecution {
    * Nothing is late and nothing final: the watermark has no say over a bounded query.
    */
   public static List<Object[]> run(StreamingPipeline streamingPipeline, long batchTimestampMs) {
+    return run(streamingPipeline, batchTimestampMs, QueryResources.unlimited("bounded"));
+  }
+
+  /** Rows between two checks of the cancellation while a source's rows are read. */
+  private static final int CHECK_EVERY = 256;
+
+  /**
+   * {@link #run(StreamingPipeline, long)} within {@code resources}: the operators' state and the
+   * rows collected count against its budget, and {@link QueryResources#cancel()} ends the run
+   * within {@value #CHECK_EVERY} rows read.
+   *
+   * @throws dev.freshet.executor.limits.MemoryBudgetExceededException over the budget
+   * @throws dev.freshet.executor.limits.QueryCancelledException once cancelled
+   */
+  public static List<Object[]> run(StreamingPipeline streamingPipeline, long batchTimestampMs,
+      QueryResources resources) {
     List<SourceInput> inputs = streamingPipeline.inputs();
     BatchContext batch = new BatchContext(0, batchTimestampMs, BatchContext.NO_WATERMARK,
-        BatchContext.NO_WATERMARK);
+        BatchContext.NO_WATERMARK, resources);
     long[] ends = new long[inputs.size()];
     for (int i = 0; i < ends.length; i++) {
       ends[i] = inputs.get(i).source().latestOffset();
@@ -32,7 +49,13 @@ public final class BoundedExecution {
       }
       for (int i = 0; i < ends.length; i++) {
         Operator head = inputs.get(i).head();
-        inputs.get(i).source().readRange(0, ends[i], head::push);
+        long[] read = {0};
+        inputs.get(i).source().readRange(0, ends[i], row -> {
+          if (++read[0] % CHECK_EVERY == 0) {
+            resources.throwIfCancelled();
+          }
+          head.push(row);
+        });
       }
       for (SourceInput input : inputs) {
         input.head().finishBatch(batch);
@@ -43,6 +66,7 @@ public final class BoundedExecution {
       }
       throw e;
     }
+    resources.throwIfCancelled();
     return streamingPipeline.output().takeRows();
   }
 }

@@ -78,6 +78,11 @@ public enum SqlState {
    * (PostgreSQL's out_of_memory).
    */
   OUT_OF_MEMORY("53200"),
+  /**
+   * {@code 57014} A plain query cancelled while it ran, by {@code Statement.cancel()} or
+   * {@code STOP QUERY} (PostgreSQL's query_canceled).
+   */
+  QUERY_CANCELED("57014"),
   /** {@code 53400} A configured limit reached, e.g. of push queries (PostgreSQL). */
   CONFIGURATION_LIMIT_EXCEEDED("53400"),
   /**
