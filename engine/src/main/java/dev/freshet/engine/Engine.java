@@ -166,7 +166,7 @@ public final class Engine implements AutoCloseable {
 
   /**
    * Creates an engine that keeps its streams' rows in {@code dataDir}, creating the directory if
-   * needed, or in memory if {@code dataDir} is empty; its queries together may take half the
+   * needed, or in memory if {@code dataDir} is empty; its queries together may take 60% of the
    * heap by their estimates ({@link HeapBudgets#engineDefault()}).
    *
    * @throws UncheckedIOException if the directory cannot be created, or another engine (in this

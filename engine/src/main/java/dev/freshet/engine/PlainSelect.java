@@ -8,8 +8,6 @@ import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.DynamicParameters;
 import dev.freshet.engine.query.PlainQueryRun;
-import dev.freshet.executor.limits.MemoryBudgetExceededException;
-import dev.freshet.executor.limits.QueryCancelledException;
 import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StreamingPipeline;
@@ -340,10 +338,13 @@ abstract class PlainSelect {
         // output did.
         run.resources().newAccount().set(rows.size() * PlainQueryRun.bytesPerRow(
             plan.rowType().getFieldCount()));
-      } catch (MemoryBudgetExceededException e) {
-        throw run.overBudget(e);
-      } catch (QueryCancelledException e) {
-        throw run.cancelled(e);
+      } catch (RuntimeException e) {
+        // The budget or a cancel, maybe from an operator's task on another thread.
+        Optional<SQLException> limit = run.failure(e);
+        if (limit.isPresent()) {
+          throw limit.get();
+        }
+        throw e;
       }
       if (order != null) {
         rows = new ArrayList<>(rows);

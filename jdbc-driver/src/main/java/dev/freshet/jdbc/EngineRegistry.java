@@ -74,7 +74,7 @@ final class EngineRegistry {
     }
     long budget;
     try {
-      // Half the heap unless the connection says otherwise ('unlimited' for none).
+      // 60% of the heap unless the connection says otherwise ('unlimited' for none).
       String given = info.get(ENGINE_MEMORY_BUDGET);
       budget = given == null ? HeapBudgets.engineDefault()
           : SessionOption.bytes(ENGINE_MEMORY_BUDGET, given);

@@ -59,7 +59,7 @@ class PlainQueryLimitsTest {
           + " big b ON a\\.k = b\\.k\\) holds an estimated \\d+ bytes of rows read and rows of its"
           + " result, more than its memory budget of 65536 bytes\\. Raise it with SET"
           + " 'query\\.memory\\.budget' = '\\.\\.\\.' \\(e\\.g\\. '1 GB' or 'unlimited'; the default"
-          + " is a quarter of the JVM's maximum heap\\), or read fewer rows: filter the streams,"
+          + " is 40% of the JVM's maximum heap\\), or read fewer rows: filter the streams,"
           + " or keep the aggregate in a materialized view and query that",
           join.getMessage()), join.getMessage());
 
@@ -74,13 +74,12 @@ class PlainQueryLimitsTest {
       assertEquals(0, engine().memoryPool().usedBytes());
 
     }
-    // A new session's default budget, a quarter of the heap, takes such queries; the engine's
-    // is half the heap.
+    // A new session's default budget, 40% of the heap, takes such queries; the engine's is 60%.
     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
       assertEquals(List.of(List.of(50L * 100 * 100)),
           rows(s, "SELECT COUNT(*) FROM big a JOIN big b ON a.k = b.k"));
       assertEquals(5_000, rows(s, "SELECT k, v FROM big").size());
-      assertEquals(Runtime.getRuntime().maxMemory() / 2, engine().memoryPool().limitBytes());
+      assertEquals(Runtime.getRuntime().maxMemory() / 100 * 60, engine().memoryPool().limitBytes());
       assertEquals(0, engine().memoryPool().usedBytes());
     }
   }

@@ -11,10 +11,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.freshet.engine.Engine;
+import dev.freshet.executor.checkpoint.FileChecksum;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.planner.exec.ExecColumn;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.StateSchema;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -74,7 +76,9 @@ class StoredPlanTest {
       oracle.execute("INSERT INTO clicks VALUES " + first);
       byte[] plan = runFirstEngine(first);
       assertEquals(rows(oracle, ORACLE), viewRows());
-      ExecPlan stored = ExecPlan.fromJson(Files.readString(checkpoint().resolve("plan")));
+      Path planFile = checkpoint().resolve("plan");
+      ExecPlan stored = ExecPlan.fromJson(new String(
+          FileChecksum.open(Files.readAllBytes(planFile), planFile), StandardCharsets.UTF_8));
       assertEquals(ExecPlan.VERSION, stored.version());
       assertEquals(List.of(new StateSchema(0, "aggregate",
           List.of(new ExecColumn("USER_ID", "VARCHAR", null)),
@@ -212,11 +216,13 @@ class StoredPlanTest {
     runFirstEngine(values(0, 100));
     engine().close();
     Path offsets = checkpoint().resolve("offsets").resolve("0");
-    String entry = Files.readString(offsets);
+    String entry = new String(FileChecksum.open(Files.readAllBytes(offsets), offsets),
+        StandardCharsets.UTF_8);
     String edited = entry.replace("\"state.format.version\":\"1\"",
         "\"state.format.version\":\"2\"");
     assertEquals(false, edited.equals(entry), entry);
-    Files.writeString(offsets, edited);
+    // Written as a later Freshet would write it, checksum and all.
+    Files.write(offsets, FileChecksum.seal(edited.getBytes(StandardCharsets.UTF_8)));
 
     assertCannotResume(offsets + " records state.format.version '2', but this Freshet reads"
         + " state of format version 1 only");

@@ -393,7 +393,7 @@ public final class FreshetServer implements AutoCloseable {
     /**
      * The memory all continuous queries of the server's engine may take together, in bytes, by
      * their estimate of state and batch rows; the query that would go past it fails (53200) and
-     * the others go on; {@link MemoryPool#UNLIMITED} for none. Default half the JVM's maximum
+     * the others go on; {@link MemoryPool#UNLIMITED} for none. Default 60% of the JVM's maximum
      * heap ({@link HeapBudgets#engineDefault()}).
      */
     public Builder engineMemoryBudget(long bytes) {

@@ -117,7 +117,7 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--engine-memory-budget",
       description = "The memory all queries may take together, by their estimate of state and"
           + " rows held, e.g. '2 GB', or 'unlimited'; the query that would go past it fails with"
-          + " SQLSTATE 53200 (default: half the JVM's maximum heap, -Xmx)")
+          + " SQLSTATE 53200 (default: 60% of the JVM's maximum heap, -Xmx)")
   String engineMemoryBudget;
 
   @Option(names = "--engine", defaultValue = ViewEngines.FRESHET, paramLabel = "<freshet|spark>",

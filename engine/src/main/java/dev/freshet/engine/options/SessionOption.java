@@ -62,7 +62,7 @@ public final class SessionOption<T> {
    * The most memory one continuous query's state and batch may take, by an estimate from their
    * counts of groups and rows; a query that needs more fails (53200) and the others go on.
    * Bytes, or with a unit ({@code '64 MB'}, {@code '512 KB'}, {@code '2 GB'}), or
-   * {@code unlimited}, where only the engine's budget applies; default a quarter of the JVM's
+   * {@code unlimited}, where only the engine's budget applies; default 40% of the JVM's
    * maximum heap ({@link HeapBudgets#queryDefault()}). Plain queries count too: the rows they
    * read from streams and the rows of their result.
    */

@@ -6,9 +6,11 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.Principal;
 import dev.freshet.executor.limits.MemoryBudgetExceededException;
 import dev.freshet.executor.limits.MemoryPool;
+import dev.freshet.executor.limits.QueryCancelledException;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -123,7 +125,7 @@ public final class PlainQueryRun implements AutoCloseable {
   public SQLException overBudget(MemoryBudgetExceededException e) {
     String which = e.scope() == MemoryBudgetExceededException.Scope.QUERY
         ? "its memory budget of " + e.budgetBytes() + " bytes. Raise it with SET"
-          + " 'query.memory.budget' = '...' (e.g. '1 GB' or 'unlimited'; the default is a quarter"
+          + " 'query.memory.budget' = '...' (e.g. '1 GB' or 'unlimited'; the default is 40%"
           + " of the JVM's maximum heap)"
         : "the engine's memory budget of " + e.budgetBytes() + " bytes for all its queries"
           + " together. Stop other queries, or raise the engine's budget when it starts (the"
@@ -132,6 +134,22 @@ public final class PlainQueryRun implements AutoCloseable {
         + ") holds an estimated " + e.neededBytes() + " bytes of rows read and rows of its"
         + " result, more than " + which + ", or read fewer rows: filter the streams, or keep the"
         + " aggregate in a materialized view and query that", e);
+  }
+
+  /**
+   * The statement's error for {@code e} if it, or a cause of it (an operator's task on another
+   * thread), is the run's budget or cancellation: 53200 or 57014; empty for any other failure.
+   */
+  public Optional<SQLException> failure(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof MemoryBudgetExceededException overBudget) {
+        return Optional.of(overBudget(overBudget));
+      }
+      if (t instanceof QueryCancelledException cancelled) {
+        return Optional.of(cancelled(cancelled));
+      }
+    }
+    return Optional.empty();
   }
 
   private static String quote(String sql) {

@@ -4,8 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.limits.MemoryAccount;
-import dev.freshet.executor.limits.MemoryBudgetExceededException;
-import dev.freshet.executor.limits.QueryCancelledException;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.FreshetValidator;
@@ -413,14 +411,9 @@ public final class PullQueryExecutor {
         }
         run.resources().throwIfCancelled();
       } catch (RuntimeException e) {
-        MemoryBudgetExceededException overBudget =
-            cause(e, MemoryBudgetExceededException.class);
-        if (overBudget != null) {
-          throw run.overBudget(overBudget);
-        }
-        QueryCancelledException cancelled = cause(e, QueryCancelledException.class);
-        if (cancelled != null) {
-          throw run.cancelled(cancelled);
+        Optional<SQLException> limit = run.failure(e);
+        if (limit.isPresent()) {
+          throw limit.get();
         }
         // The plan ran and a value broke it, e.g. a division by zero.
         throw Errors.of(SqlState.DATA_EXCEPTION, "Cannot compute the result of the query over "
@@ -501,16 +494,6 @@ public final class PullQueryExecutor {
         return variables.get(name);
       }
     }
-  }
-
-  /** {@code e} or the first of its causes that is a {@code type}; null if none is. */
-  private static <T extends Throwable> @Nullable T cause(Throwable e, Class<T> type) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (type.isInstance(t)) {
-        return type.cast(t);
-      }
-    }
-    return null;
   }
 
   /** A query's code and the values it reads at run time besides a statement's own. */
