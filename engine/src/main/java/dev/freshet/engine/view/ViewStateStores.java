@@ -94,6 +94,10 @@ public final class ViewStateStores implements StateStoreProviderFactory {
       provider.readChanges(from, to, visitor);
     }
 
+    @Override public boolean keepsStateOnHeap() {
+      return provider.keepsStateOnHeap();
+    }
+
     @Override public long oldestChangesVersion() {
       return provider.oldestChangesVersion();
     }

@@ -54,6 +54,10 @@ public final class MaintainedStateStoreProvider<K, V> implements StateStoreProvi
     delegate.readChanges(from, to, visitor);
   }
 
+  @Override public boolean keepsStateOnHeap() {
+    return delegate.keepsStateOnHeap();
+  }
+
   @Override public long oldestChangesVersion() {
     return delegate.oldestChangesVersion();
   }
