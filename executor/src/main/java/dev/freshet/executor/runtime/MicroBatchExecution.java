@@ -465,8 +465,9 @@ public final class MicroBatchExecution implements StreamExecution {
         } catch (QueryCancelledException stopped) {
           throw stopped;
         } catch (Throwable t) {
-          if (!restartAfter(t)) {
-            throw t;
+          Throwable fatal = restartAfter(t);
+          if (fatal != null) {
+            throw fatal;
           }
           if (isStopRequested()) {
             break;
@@ -501,53 +502,60 @@ public final class MicroBatchExecution implements StreamExecution {
   }
 
   /**
-   * Decides whether the query restarts after {@code failure}, and if so waits the backoff as
-   * {@link QueryStatus#RESTARTING} and restarts the sink; true if the batches are to resume,
-   * also when a stop came during the wait (the caller checks). The batch that failed was aborted.
+   * Restarts the query after {@code failure} if the strategy allows: waits the backoff as
+   * {@link QueryStatus#RESTARTING}, then restarts the sink; a sink that fails to restart (its
+   * target still away) is the next attempt's failure. The batch that failed was aborted.
    *
-   * @return false if the failure is final: not recoverable, or the attempts are spent
+   * @return null if the batches are to resume, or the query was stopped meanwhile (the caller
+   *     checks); else the final failure, the last of the attempts
    */
-  private boolean restartAfter(Throwable failure) throws InterruptedException {
-    int attempt;
-    synchronized (lock) {
-      if (stopRequested || restartAttempt >= restartStrategy.maxAttempts()
-          || !RecoverableFailures.isRecoverable(failure)) {
-        return false;
+  private Throwable restartAfter(Throwable failure) throws InterruptedException {
+    Throwable current = failure;
+    while (true) {
+      int attempt;
+      synchronized (lock) {
+        if (stopRequested) {
+          return null;
+        }
+        if (restartAttempt >= restartStrategy.maxAttempts()
+            || !RecoverableFailures.isRecoverable(current)) {
+          return current;
+        }
+        attempt = ++restartAttempt;
+        restarts++;
+        lastFailure = current;
+        status = QueryStatus.RESTARTING;
+        lock.notifyAll();
       }
-      attempt = ++restartAttempt;
-      restarts++;
-      lastFailure = failure;
-      status = QueryStatus.RESTARTING;
-      lock.notifyAll();
-    }
-    Duration backoff = restartStrategy.backoff(attempt);
-    LOG.warn("Query {} failed with a recoverable error; restart {} of {} in {} ms", name,
-        attempt, restartStrategy.maxAttempts(), backoff.toMillis(), failure);
-    // Waits on the monitor, so that stop() ends the wait at once.
-    long deadline = System.nanoTime() + backoff.toNanos();
-    synchronized (lock) {
-      for (long left = backoff.toNanos(); left > 0 && !stopRequested;
-          left = deadline - System.nanoTime()) {
-        lock.wait(Math.max(1, left / 1_000_000));
+      Duration backoff = restartStrategy.backoff(attempt);
+      LOG.warn("Query {} failed with a recoverable error; restart {} of {} in {} ms: {}", name,
+          attempt, restartStrategy.maxAttempts(), backoff.toMillis(), current.toString());
+      // Waits on the monitor, so that stop() ends the wait at once.
+      long deadline = System.nanoTime() + backoff.toNanos();
+      synchronized (lock) {
+        for (long left = backoff.toNanos(); left > 0 && !stopRequested;
+            left = deadline - System.nanoTime()) {
+          lock.wait(Math.max(1, left / 1_000_000));
+        }
+        if (stopRequested) {
+          return null;
+        }
       }
-      if (stopRequested) {
-        return true;
+      try {
+        sink.restart();
+      } catch (QueryCancelledException stopped) {
+        return null;
+      } catch (RuntimeException e) {
+        current = e;
+        continue;
       }
-    }
-    // A new attempt: its own failure (the sink's target still away) counts as the next one.
-    try {
-      sink.restart();
-    } catch (QueryCancelledException stopped) {
-      throw stopped;
-    } catch (RuntimeException e) {
-      return restartAfter(e);
-    }
-    synchronized (lock) {
-      if (status == QueryStatus.RESTARTING) {
-        status = QueryStatus.ACTIVE;
+      synchronized (lock) {
+        if (status == QueryStatus.RESTARTING) {
+          status = QueryStatus.ACTIVE;
+        }
       }
+      return null;
     }
-    return true;
   }
 
   /**
