@@ -73,7 +73,9 @@ public final class ExternalSink implements Sink {
     try {
       writer = reopen.open();
     } catch (SQLException e) {
-      throw new SinkException(description + " cannot reconnect: " + e.getMessage(), e);
+      throw new SinkException(description + " cannot connect again: " + e.getMessage()
+          + ". Check that the target is up and the sink's options ('url', 'username',"
+          + " 'password'); the query retries by itself up to 'restart.max-attempts' times", e);
     }
   }
 

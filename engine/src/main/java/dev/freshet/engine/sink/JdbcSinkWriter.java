@@ -240,12 +240,25 @@ final class JdbcSinkWriter implements SinkWriter {
         c.commit();
         return true;
       } catch (SQLException | RuntimeException e) {
-        c.rollback();
+        rollback(c, e);
         throw e;
       }
     } catch (SQLException e) {
       throw new SinkException("Sink " + sink + " cannot write batch " + batchId + " to table "
           + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Rolls back after {@code failure}; a rollback that fails too (the connection is gone, which
+   * the pool then reports as closed) is added to it, so that the database's own error, the one
+   * that says whether a restart may help, is what the batch fails with.
+   */
+  private static void rollback(Connection c, Exception failure) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
     }
   }
 
