@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * client) restart from their checkpoints with backoff, show {@code RESTARTING} and the attempt
  * in {@code sys.queries} meanwhile, and catch up with no row lost and none written twice, with
  * no one doing anything; a password that stays wrong fails the sink after the attempts its
- * options allow, with PostgreSQL's authentication error.
+ * options allow, with PostgreSQL's authentication error. A view whose JDBC table's database is
+ * away restarts the same way.
  */
 class SinkRestartTest {
   /** How long PostgreSQL stays down: the 20 s. */
@@ -183,6 +184,65 @@ class SinkRestartTest {
       String error = (String) row.get(3);
       assertTrue(error.startsWith("28P01: JdbcSink[out] cannot connect again: FATAL: password"
           + " authentication failed for user \"writer\""), error);
+    }
+  }
+
+  @Test void shouldRestartAViewWhenTheDatabaseOfItsJdbcTableIsAway() throws Exception {
+    port = freePort();
+    startPostgres();
+    String admin = "jdbc:postgresql://localhost:" + port + "/postgres?user=postgres";
+    try (Connection pg = DriverManager.getConnection(admin); Statement p = pg.createStatement()) {
+      p.execute("CREATE TABLE customers (id BIGINT PRIMARY KEY, tier VARCHAR(10))");
+      p.execute("INSERT INTO customers VALUES (1, 'silver'), (2, 'gold'), (3, 'gold')");
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
+         Statement s = c.createStatement();
+         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+         Statement oracle = h2.createStatement()) {
+      s.execute("CREATE TABLE customers (id BIGINT, tier VARCHAR(10)) WITH (connector = 'jdbc',"
+          + " 'url' = 'jdbc:postgresql://localhost:" + port + "/postgres', 'table-name' ="
+          + " 'customers', 'username' = 'postgres')");
+      oracle.execute("CREATE TABLE customers (id BIGINT, tier VARCHAR(10))");
+      oracle.execute("INSERT INTO customers VALUES (1, 'silver'), (2, 'gold'), (3, 'gold')");
+      s.execute("CREATE STREAM events (id BIGINT NOT NULL, k VARCHAR, v INTEGER)");
+      oracle.execute("CREATE TABLE events (id BIGINT, k VARCHAR, v INT)");
+      s.execute("CREATE MATERIALIZED VIEW per_tier WITH ('restart.backoff' = '200 ms') AS"
+          + " SELECT c.tier, COUNT(*) AS n, SUM(e.v) AS total FROM events e JOIN customers c"
+          + " ON MOD(e.id, 4) = c.id GROUP BY c.tier");
+      String oracleSql = "SELECT c.tier, COUNT(*), SUM(e.v) FROM events e JOIN customers c"
+          + " ON MOD(e.id, 4) = c.id GROUP BY c.tier";
+      int next = insert(s, oracle, 0, 30);
+      ViewResults.awaitNormalized(s, "SELECT * FROM per_tier",
+          ViewResults.normalized(ViewResults.query(oracle, oracleSql)));
+
+      postgres.close();
+      postgres = null;
+      next = insert(s, oracle, next, 30);
+      // The batch cannot read the table: the view's query waits for its database, restarting.
+      long deadline = System.nanoTime() + DEADLINE.toNanos();
+      List<List<Object>> status = List.of();
+      while (System.nanoTime() < deadline) {
+        status = ViewResults.query(s, "SELECT status, restart_attempt, last_error"
+            + " FROM sys.queries WHERE name = 'PER_TIER'");
+        if (status.get(0).get(0).equals("RESTARTING")) {
+          break;
+        }
+      }
+      assertEquals("RESTARTING", status.get(0).get(0), "status: " + status);
+      assertTrue(((Number) status.get(0).get(1)).intValue() >= 1, "attempt: " + status);
+      assertTrue(((String) status.get(0).get(2)).contains("Cannot read table CUSTOMERS"),
+          "last error: " + status);
+
+      startPostgres();
+      next = insert(s, oracle, next, 30);
+      ViewResults.awaitNormalized(s, "SELECT * FROM per_tier",
+          ViewResults.normalized(ViewResults.query(oracle, oracleSql)));
+      List<Object> after = ViewResults.query(s, "SELECT status, restart_attempt, restarts"
+          + " FROM sys.queries WHERE name = 'PER_TIER'").get(0);
+      assertEquals("ACTIVE", after.get(0));
+      assertEquals(0, ((Number) after.get(1)).intValue());
+      assertTrue(((Number) after.get(2)).longValue() >= 1, "restarts: " + after);
+      assertEquals(90, next);
     }
   }
 
