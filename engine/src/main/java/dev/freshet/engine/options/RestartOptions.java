@@ -1,5 +1,6 @@
 package dev.freshet.engine.options;
 
+import dev.freshet.engine.errors.RecoverableSqlStates;
 import dev.freshet.executor.runtime.RestartStrategy;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
@@ -10,8 +11,9 @@ import java.util.Map;
  * The restart policy of a view's or sink's query: its own {@code 'restart.max-attempts'} and
  * {@code 'restart.backoff'} from {@code WITH (...)}, else the session's options of the same
  * names. A query that fails with a recoverable error (a database or broker that is away, see
- * {@link dev.freshet.executor.runtime.RecoverableFailures}) restarts from its checkpoint after
- * the backoff, doubling up to a minute, at most that many times in a row.
+ * {@link dev.freshet.executor.runtime.RecoverableFailures} and {@link RecoverableSqlStates})
+ * restarts from its checkpoint after the backoff, doubling up to a minute, at most that many
+ * times in a row.
  *
  * <pre>{@code
  * // CREATE SINK s WITH ('connector' = 'jdbc', ..., 'restart.max-attempts' = '3',
@@ -53,7 +55,8 @@ public final class RestartOptions {
         backoff = SessionOption.RESTART_BACKOFF.parse(option.getValue());
       }
     }
-    return RestartStrategy.exponentialDelay(attempts, backoff);
+    return RestartStrategy.exponentialDelay(attempts, backoff)
+        .alsoRestartingAfter(RecoverableSqlStates::isRecoverable);
   }
 
   /** {@code options} without the restart options, in their order. */

@@ -110,7 +110,8 @@ public final class SessionOptions {
    */
   public dev.freshet.executor.runtime.RestartStrategy restartStrategy() {
     return dev.freshet.executor.runtime.RestartStrategy.exponentialDelay(
-        get(SessionOption.RESTART_MAX_ATTEMPTS), get(SessionOption.RESTART_BACKOFF));
+        get(SessionOption.RESTART_MAX_ATTEMPTS), get(SessionOption.RESTART_BACKOFF))
+        .alsoRestartingAfter(dev.freshet.engine.errors.RecoverableSqlStates::isRecoverable);
   }
 
   public StateStoreProviderKind stateStoreProvider() {

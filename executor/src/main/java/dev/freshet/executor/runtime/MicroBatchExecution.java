@@ -518,7 +518,7 @@ public final class MicroBatchExecution implements StreamExecution {
           return null;
         }
         if (restartAttempt >= restartStrategy.maxAttempts()
-            || !RecoverableFailures.isRecoverable(current)) {
+            || !restartStrategy.isRecoverable(current)) {
           return current;
         }
         attempt = ++restartAttempt;

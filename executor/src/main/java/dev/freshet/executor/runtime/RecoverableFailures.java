@@ -7,12 +7,9 @@ import dev.freshet.executor.source.SourceUnavailableException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
-import java.sql.SQLException;
-import java.sql.SQLRecoverableException;
-import java.sql.SQLTransientException;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Tells a failure a restart may cure (a database restarting or failing over, a broker away, a
@@ -20,42 +17,41 @@ import java.util.Set;
  * {@code ThrowableClassifier} does. The whole chain of causes is looked at, since a sink wraps
  * the driver's error.
  *
- * <p>Recoverable: SQLSTATE class {@code 08} (connection), {@code 40001} and {@code 40P01}
- * (serialization failure, deadlock), {@code 57P01}-{@code 57P03} (PostgreSQL's admin shutdown,
- * crash shutdown, cannot connect now), class {@code 28} (authentication: a server that has just
- * failed over may not know the role yet, a rotated password may not have reached every replica;
- * a password that stays wrong fails once the attempts are spent), JDBC's
- * {@link SQLTransientException} and {@link SQLRecoverableException}, socket errors and timeouts
- * ({@link SocketException}, {@link SocketTimeoutException}, {@link UnknownHostException}),
- * Kafka's {@code RetriableException}s, and {@link SourceUnavailableException}. Never
- * recoverable, wherever in the chain: a stop ({@link QueryCancelledException}), an exceeded
- * memory budget, a checkpoint that cannot be read or written, and {@link Error}s.
+ * <p>Recoverable: socket errors and timeouts ({@link SocketException}, among them a refused
+ * connection, {@link SocketTimeoutException}, {@link UnknownHostException},
+ * {@link java.util.concurrent.TimeoutException}), Kafka's {@code RetriableException}s,
+ * {@link SourceUnavailableException}, and whatever the caller's predicate accepts (the engine's
+ * knows JDBC's SQLSTATEs, which this module does not depend on). Never recoverable, wherever in
+ * the chain: a stop ({@link QueryCancelledException}), an exceeded memory budget, a checkpoint
+ * that cannot be read or written, and {@link Error}s.
  *
  * <pre>{@code
- * RecoverableFailures.isRecoverable(new SQLException("refused", "08001"));   // true
- * RecoverableFailures.isRecoverable(new ArithmeticException("/ by zero"));   // false
+ * RecoverableFailures.isRecoverable(new ConnectException("refused"), t -> false);   // true
+ * RecoverableFailures.isRecoverable(new ArithmeticException("/ by zero"), t -> false);   // false
  * }</pre>
  */
 public final class RecoverableFailures {
   /** Kafka's marker of errors a retry may cure; by name, as the runtime needs no Kafka. */
   private static final String KAFKA_RETRIABLE =
       "org.apache.kafka.common.errors.RetriableException";
-  /** SQLSTATEs outside class 08 and 28 that a retry may cure. */
-  private static final Set<String> RECOVERABLE_STATES =
-      Set.of("40001", "40P01", "57P01", "57P02", "57P03");
 
   private RecoverableFailures() {
   }
 
-  /** Whether a restart of the query may get past {@code failure}. */
-  public static boolean isRecoverable(Throwable failure) {
+  /**
+   * Whether a restart of the query may get past {@code failure}.
+   *
+   * @param alsoRecoverable tells of one throwable of the chain (not its causes) whether it is
+   *     recoverable, beyond what this class knows
+   */
+  public static boolean isRecoverable(Throwable failure, Predicate<Throwable> alsoRecoverable) {
     boolean recoverable = false;
     Map<Throwable, Boolean> seen = new IdentityHashMap<>();
     for (Throwable t = failure; t != null && seen.put(t, true) == null; t = t.getCause()) {
       if (isFinal(t)) {
         return false;
       }
-      recoverable |= isRecoverableItself(t);
+      recoverable |= isRecoverableItself(t) || alsoRecoverable.test(t);
     }
     return recoverable;
   }
@@ -66,14 +62,6 @@ public final class RecoverableFailures {
   }
 
   private static boolean isRecoverableItself(Throwable t) {
-    if (t instanceof SQLException sql) {
-      String state = sql.getSQLState();
-      if (state != null && (state.startsWith("08") || state.startsWith("28")
-          || RECOVERABLE_STATES.contains(state))) {
-        return true;
-      }
-      return t instanceof SQLTransientException || t instanceof SQLRecoverableException;
-    }
     if (t instanceof SocketException || t instanceof SocketTimeoutException
         || t instanceof UnknownHostException || t instanceof SourceUnavailableException
         || t instanceof java.util.concurrent.TimeoutException) {

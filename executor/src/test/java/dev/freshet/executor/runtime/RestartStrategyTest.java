@@ -10,8 +10,6 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
-import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,36 +27,29 @@ class RestartStrategyTest {
     assertEquals(Duration.ZERO, RestartStrategy.exponentialDelay(3, Duration.ZERO).backoff(3));
   }
 
-  @Test void shouldRestartAfterConnectionSerializationAndAuthenticationErrors() {
-    for (String state : List.of("08001", "08006", "08S01", "40001", "40P01", "57P01", "57P02",
-        "57P03", "28000", "28P01")) {
-      assertTrue(RecoverableFailures.isRecoverable(
-          new RuntimeException("sink", new SQLException("x", state))), state);
-    }
-    assertTrue(RecoverableFailures.isRecoverable(new RuntimeException(
-        new ConnectException("Connection refused"))));
-    assertTrue(RecoverableFailures.isRecoverable(new SocketTimeoutException("Read timed out")));
-    assertTrue(RecoverableFailures.isRecoverable(new SQLTransientConnectionException(
-        "pool - Connection is not available, request timed out after 10000ms")));
-    assertTrue(RecoverableFailures.isRecoverable(
+  @Test void shouldRestartAfterSocketErrorsTimeoutsAndRetriableKafkaErrors() {
+    RestartStrategy s = RestartStrategy.DEFAULT;
+    assertTrue(s.isRecoverable(new RuntimeException(new ConnectException("Connection refused"))));
+    assertTrue(s.isRecoverable(new SocketTimeoutException("Read timed out")));
+    assertTrue(s.isRecoverable(new java.util.concurrent.TimeoutException("no answer")));
+    assertTrue(s.isRecoverable(
         new org.apache.kafka.common.errors.NotLeaderOrFollowerException("moved")));
-    assertTrue(RecoverableFailures.isRecoverable(new SourceUnavailableException("broker away",
-        null)));
+    assertTrue(s.isRecoverable(new SourceUnavailableException("broker away", null)));
+    // What the caller's predicate knows too, anywhere in the chain.
+    RestartStrategy more = s.alsoRestartingAfter(t -> t instanceof IllegalStateException);
+    assertTrue(more.isRecoverable(new RuntimeException(new IllegalStateException("failover"))));
+    assertFalse(s.isRecoverable(new RuntimeException(new IllegalStateException("failover"))));
   }
 
   @Test void shouldNotRestartAfterOtherErrors() {
-    for (String state : List.of("23505", "42P01", "22012", "53200")) {
-      assertFalse(RecoverableFailures.isRecoverable(
-          new RuntimeException("sink", new SQLException("x", state))), state);
-    }
-    assertFalse(RecoverableFailures.isRecoverable(new SQLException("no state")));
-    assertFalse(RecoverableFailures.isRecoverable(new ArithmeticException("/ by zero")));
-    assertFalse(RecoverableFailures.isRecoverable(new IOException("disk full")));
-    assertFalse(RecoverableFailures.isRecoverable(new OutOfMemoryError()));
-    assertFalse(RecoverableFailures.isRecoverable(
+    RestartStrategy s = RestartStrategy.DEFAULT.alsoRestartingAfter(t -> true);
+    assertFalse(RestartStrategy.DEFAULT.isRecoverable(new ArithmeticException("/ by zero")));
+    assertFalse(RestartStrategy.DEFAULT.isRecoverable(new IOException("disk full")));
+    assertFalse(RestartStrategy.DEFAULT.isRecoverable(
         new org.apache.kafka.common.errors.SerializationException("bad record")));
-    // Never a checkpoint that cannot be written, whatever caused it.
-    assertFalse(RecoverableFailures.isRecoverable(
-        CheckpointException.concurrentUpdate(Path.of("offsets", "3"))));
+    // Never an Error or a checkpoint that cannot be written, whatever else the chain holds.
+    assertFalse(s.isRecoverable(new OutOfMemoryError()));
+    assertFalse(s.isRecoverable(new RuntimeException(
+        CheckpointException.concurrentUpdate(Path.of("offsets", "3")))));
   }
 }
