@@ -246,6 +246,21 @@ class SinkRestartTest {
     }
   }
 
+  @Test void shouldRefuseARestartOptionOfASinkThatIsNotValid() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM events (id BIGINT NOT NULL, k VARCHAR, v INTEGER)");
+      SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+          () -> s.execute("CREATE SINK events_out AS SELECT id FROM events WITH (connector = 'jdbc',"
+              + " 'url' = 'jdbc:h2:mem:" + UUID.randomUUID() + "', 'table-name' = 'out',"
+              + " 'restart.backoff' = '-1 s')"));
+      assertEquals("42000", e.getSQLState());
+      assertEquals("Option 'restart.backoff' must be a duration such as '1 second', '500 ms' or"
+          + " '2 minutes', or '0' to restart at once; not '-1 s'", e.getMessage());
+      assertEquals(List.of(), ViewResults.query(s, "SHOW SINKS"));
+    }
+  }
+
   /** Inserts rows {@code from} to {@code from + n - 1} into both; returns the next id. */
   private static int insert(Statement freshet, Statement oracle, int from, int n)
       throws SQLException {
