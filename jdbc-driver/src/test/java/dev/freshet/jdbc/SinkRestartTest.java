@@ -246,6 +246,55 @@ class SinkRestartTest {
     }
   }
 
+  @Test void shouldEndTheBackoffAtOnceOnStopQueryAndDropSink() throws Exception {
+    port = freePort();
+    startPostgres();
+    String url = "jdbc:postgresql://localhost:" + port + "/postgres?user=postgres";
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
+         Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM events (id BIGINT NOT NULL, k VARCHAR, v INTEGER)");
+      String options = " WITH (connector = 'jdbc', 'url' = '" + url + "', 'restart.backoff' ="
+          + " '10 minutes', 'table-name' = ";
+      s.execute("CREATE SINK stopped_pg AS SELECT id FROM events" + options + "'a')");
+      s.execute("CREATE SINK dropped_pg AS SELECT id FROM events" + options + "'b')");
+      s.executeUpdate("INSERT INTO events VALUES (1, 'a', 1)");
+      awaitStatus(s, "RESTARTING", 0);
+      postgres.close();
+      postgres = null;
+      s.executeUpdate("INSERT INTO events VALUES (2, 'b', 2)");
+      awaitStatus(s, "RESTARTING", 2);
+
+      long started = System.nanoTime();
+      s.execute("STOP QUERY stopped_pg");
+      s.execute("DROP SINK dropped_pg");
+      Duration took = Duration.ofNanos(System.nanoTime() - started);
+      assertTrue(took.compareTo(Duration.ofSeconds(5)) < 0, "stopping took " + took);
+      assertEquals(List.of(List.of("STOPPED_PG", "STOPPED")), ViewResults.query(s,
+          "SELECT name, status FROM sys.queries"));
+      List<List<Object>> sinks = ViewResults.query(s, "SHOW SINKS");
+      assertEquals(List.of(List.of("STOPPED_PG", "STOPPED")),
+          List.of(List.of(sinks.get(0).get(0), sinks.get(0).get(5))), "sinks: " + sinks);
+      assertEquals(1, sinks.size(), "sinks: " + sinks);
+    }
+  }
+
+  /**
+   * Re-reads {@code sys.queries} until {@code count} queries have status {@code status}, or
+   * none other than ACTIVE if {@code count} is 0 and every query committed a batch.
+   */
+  private static void awaitStatus(Statement s, String status, int count) throws SQLException {
+    String sql = count == 0
+        ? "SELECT COUNT(*) FROM sys.queries WHERE status <> 'ACTIVE' OR last_batch_id < 0"
+        : "SELECT COUNT(*) FROM sys.queries WHERE status = '" + status + "'";
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (((Number) ViewResults.query(s, sql).get(0).get(0)).intValue() != count) {
+      if (System.nanoTime() > deadline) {
+        fail("after " + DEADLINE + ": " + ViewResults.query(s, "SELECT name, status,"
+            + " last_batch_id FROM sys.queries"));
+      }
+    }
+  }
+
   @Test void shouldRefuseARestartOptionOfASinkThatIsNotValid() throws Exception {
     try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
          Statement s = c.createStatement()) {
