@@ -47,6 +47,7 @@ import dev.freshet.engine.store.LegacyResults;
 import dev.freshet.planner.catalog.ViewResult;
 import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.executor.runtime.RestartStrategy;
 import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.QueryCheckpoints;
@@ -82,7 +83,9 @@ final class MaterializedViewDdl {
           + " yet. DROP MATERIALIZED VIEW " + name + ", then CREATE MATERIALIZED VIEW " + name);
     }
     // Where the view runs: WITH ('engine' = ...), else the engine's default.
-    String runOn = ViewOptions.of(create, engine.viewEngines()).engine();
+    ViewOptions viewOptions = ViewOptions.of(create, engine.viewEngines());
+    String runOn = viewOptions.engine();
+    RestartStrategy restartStrategy = viewOptions.restartStrategy(options);
     // Checked again when the view is added; here so that a taken name is not planned for.
     if (catalog.contains(name) && !(create.ifNotExists && catalog.view(name).isPresent())) {
       throw nameTaken(catalog, name);
@@ -208,7 +211,8 @@ final class MaterializedViewDdl {
                 OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
                 OffsetSeq.STATE_FORMAT_VERSION,
                 Integer.toString(StoredPlans.STATE_FORMAT_VERSION)),
-            new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()));
+            new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()),
+            restartStrategy);
         // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
         // MATERIALIZED VIEW unregisters it.
         ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),

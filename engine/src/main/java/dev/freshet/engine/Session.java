@@ -642,7 +642,8 @@ public final class Session {
     String name = "push-" + id.substring(0, 8);
     MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, push.sink(),
         System::currentTimeMillis, options.trigger(), null, Map.of(),
-        new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()));
+        new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()),
+        options.restartStrategy());
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
         engine::unregister, push);
     push.attach(continuous);

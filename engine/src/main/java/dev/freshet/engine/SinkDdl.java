@@ -36,7 +36,9 @@ import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
 import dev.freshet.engine.options.StateStoreProviderKind;
+import dev.freshet.engine.options.RestartOptions;
 import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.executor.runtime.RestartStrategy;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.SqlCreateSink;
 import dev.freshet.sql.parser.SqlDropSink;
@@ -124,7 +126,9 @@ final class SinkDdl {
     if (engine.catalog().contains(name)) {
       throw CatalogErrors.sinkNameTaken(name);
     }
-    SinkSpec spec = SinkOptions.parse(name, secrets.options(), engine.security().connectors());
+    SinkSpec spec = SinkOptions.parse(name, RestartOptions.without(secrets.options()),
+        engine.security().connectors());
+    RestartStrategy restartStrategy = RestartOptions.of(secrets.options(), options);
     SqlNode query;
     List<String> columnNames = null;
     Optional<String> view = Optional.empty();
@@ -212,15 +216,18 @@ final class SinkDdl {
         if (checkpoint != null) {
           StoredPlans.write(checkpoint, execPlan);
         }
+        // A restart after a recoverable error connects afresh: the old connections may be dead.
         ExternalSink sink = new ExternalSink(spec.connector().equals("jdbc")
-            ? "JdbcSink[" + spec.target() + "]" : "KafkaSink[" + spec.target() + "]", writer);
+            ? "JdbcSink[" + spec.target() + "]" : "KafkaSink[" + spec.target() + "]", writer,
+            () -> SinkWriters.open(name, id, spec, layout));
         MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, sink,
             System::currentTimeMillis, options.trigger(), checkpoint,
             Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
                 OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
                 OffsetSeq.STATE_FORMAT_VERSION,
                 Integer.toString(StoredPlans.STATE_FORMAT_VERSION)),
-            new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()));
+            new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()),
+            restartStrategy);
         // Like a view's, a sink's query stays registered when stopped, so that SHOW QUERIES
         // shows why; DROP SINK unregisters it.
         ContinuousQuery continuous = new ContinuousQuery(execution, secrets.shownSql(),

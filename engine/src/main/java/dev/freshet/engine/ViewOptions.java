@@ -6,7 +6,11 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlCreateFreshetMaterializedView;
 import dev.freshet.sql.parser.WithOption;
+import dev.freshet.engine.options.RestartOptions;
+import dev.freshet.engine.options.SessionOptions;
+import dev.freshet.executor.runtime.RestartStrategy;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +19,8 @@ import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
 
 /**
  * The options of a {@code CREATE MATERIALIZED VIEW ... WITH (...)}, checked before the view is
- * planned: for now only {@code engine}, the engine its query runs on.
+ * planned: {@code engine}, the engine its query runs on, and the restart policy
+ * ({@code 'restart.max-attempts'}, {@code 'restart.backoff'}, see {@link RestartOptions}).
  *
  * <pre>{@code
  * // CREATE MATERIALIZED VIEW v WITH ('engine' = 'Spark') AS SELECT ...
@@ -23,17 +28,29 @@ import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
  * }</pre>
  *
  * @param engine the engine's name, lower case: the view's own, or else the engines' default
+ * @param restart the restart options the view gives, keys in lower case; the session's apply
+ *     to the others
  */
-record ViewOptions(String engine) {
+record ViewOptions(String engine, Map<String, String> restart) {
   /** The option naming the engine; keys are matched ignoring case, as SQL's words are. */
   static final String ENGINE = "engine";
   /** Every option a view knows, as listed in errors. */
-  static final List<String> KNOWN = List.of(ENGINE);
+  static final List<String> KNOWN = List.of(ENGINE, RestartOptions.MAX_ATTEMPTS,
+      RestartOptions.BACKOFF);
   /** An engine's name: the runner is looked up by it, so it is a plain word. */
   private static final Pattern ENGINE_NAME = Pattern.compile("[A-Za-z0-9-]+");
 
   ViewOptions {
     requireNonNull(engine, "engine");
+    restart = Map.copyOf(restart);
+  }
+
+  /**
+   * How the view's query restarts after a recoverable error: the view's own options, else
+   * {@code session}'s.
+   */
+  RestartStrategy restartStrategy(SessionOptions session) throws SQLException {
+    return RestartOptions.of(restart, session);
   }
 
   /**
@@ -57,16 +74,23 @@ record ViewOptions(String engine) {
     Map<String, String> options = create instanceof SqlCreateFreshetMaterializedView freshet
         ? freshet.options() : Map.of();
     String engine = null;
+    Map<String, String> restart = new HashMap<>();
     for (Map.Entry<String, String> option : options.entrySet()) {
       String key = option.getKey().toLowerCase(Locale.ROOT);
       if (!KNOWN.contains(key)) {
         throw Errors.of(SqlState.SYNTAX_ERROR, "Unknown option '" + option.getKey()
             + "' of materialized view " + view + ". Valid options: " + String.join(", ", KNOWN));
       }
-      if (engine != null) {
+      if (key.equals(ENGINE) ? engine != null : restart.containsKey(key)) {
         // The parser's check of repeated keys is exact; 'engine' and ENGINE are one option here.
-        throw Errors.of(SqlState.SYNTAX_ERROR, "Option '" + ENGINE + "' of materialized view "
+        throw Errors.of(SqlState.SYNTAX_ERROR, "Option '" + key + "' of materialized view "
             + view + " is given more than once. Give it once");
+      }
+      if (!key.equals(ENGINE)) {
+        // Checked now, so that a bad value fails the CREATE, not the view's start.
+        RestartOptions.of(Map.of(key, option.getValue()), new SessionOptions());
+        restart.put(key, option.getValue());
+        continue;
       }
       engine = option.getValue();
       if (!ENGINE_NAME.matcher(engine).matches()) {
@@ -77,6 +101,6 @@ record ViewOptions(String engine) {
       }
     }
     return new ViewOptions(engine == null ? defaults.defaultEngine()
-        : engine.toLowerCase(Locale.ROOT));
+        : engine.toLowerCase(Locale.ROOT), restart);
   }
 }

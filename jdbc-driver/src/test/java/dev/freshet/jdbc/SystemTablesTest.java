@@ -201,12 +201,13 @@ class SystemTablesTest {
     statement.execute("CREATE MATERIALIZED VIEW idle_view AS SELECT k, COUNT(*) AS n FROM idle"
         + " GROUP BY k");
     List<Object> q = query(statement, "SELECT * FROM sys.queries").get(0);
-    assertEquals(12, q.size());
+    assertEquals(14, q.size());
     assertEquals(row("IDLE_VIEW", "ACTIVE", "UPDATE", -1L, null, null, null, null, null),
         q.subList(1, 10));
     assertEquals("CREATE MATERIALIZED VIEW idle_view AS SELECT k, COUNT(*) AS n FROM idle"
         + " GROUP BY k", q.get(10));
     assertEquals("freshet", q.get(11));
+    assertEquals(List.of(0, 0L), q.subList(12, 14), "no restart yet");
     assertEquals(List.of(), query(statement, "SELECT * FROM sys.query_progress"));
   }
 

@@ -156,8 +156,8 @@ class ViewErrorReportingTest {
     assertEquals("42000", e.getSQLState());
     assertEquals("Unknown option 'trigger.intervall'. Options: max.windows.per.row,"
         + " min.batches.to.retain, on.error, pull.max.rows, push.batch.markers, push.buffer.rows,"
-        + " query.memory.budget, state.partitions, state.store.provider, trigger,"
-        + " trigger.interval", e.getMessage());
+        + " query.memory.budget, restart.backoff, restart.max-attempts, state.partitions,"
+        + " state.store.provider, trigger, trigger.interval", e.getMessage());
 
     e = fails("SET 'state.store.provider' = 'rocksdb'");
     assertEquals("42000", e.getSQLState());

@@ -69,9 +69,30 @@ class ViewWithOptionsTest {
           () -> s.execute("CREATE MATERIALIZED VIEW v WITH ('engin' = 'spark')" + COUNTS));
 
       assertEquals("42000", e.getSQLState());
-      assertEquals("Unknown option 'engin' of materialized view V. Valid options: engine",
-          e.getMessage());
+      assertEquals("Unknown option 'engin' of materialized view V. Valid options: engine,"
+          + " restart.max-attempts, restart.backoff", e.getMessage());
       assertEquals(List.of(), query(s, "SHOW VIEWS"));
+    }
+  }
+
+  @Test void shouldRefuseARestartOptionThatIsNotValid() throws Exception {
+    try (Connection c = inMemory(); Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM clicks (k VARCHAR) WITH (connector = 'memory')");
+      SQLException attempts = assertThrows(SQLException.class, () -> s.execute(
+          "CREATE MATERIALIZED VIEW v WITH ('restart.max-attempts' = '-1')" + COUNTS));
+      assertEquals("42000", attempts.getSQLState());
+      assertEquals("Option 'restart.max-attempts' must be an integer from 0 to 1000000, not"
+          + " '-1'", attempts.getMessage());
+      SQLException backoff = assertThrows(SQLException.class, () -> s.execute(
+          "CREATE MATERIALIZED VIEW v WITH ('Restart.Backoff' = 'soon')" + COUNTS));
+      assertEquals("42000", backoff.getSQLState());
+      assertEquals("Option 'restart.backoff' must be a duration such as '1 second', '500 ms' or"
+          + " '2 minutes', or '0' to restart at once; not 'soon'", backoff.getMessage());
+      assertEquals(List.of(), query(s, "SHOW VIEWS"));
+      // Valid ones are taken, in any case.
+      s.execute("CREATE MATERIALIZED VIEW v WITH ('RESTART.MAX-ATTEMPTS' = '3',"
+          + " 'restart.backoff' = '250 ms')" + COUNTS);
+      assertEquals(List.of(List.of("V")), query(s, "SELECT name FROM sys.queries"));
     }
   }
 

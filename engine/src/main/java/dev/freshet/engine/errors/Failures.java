@@ -1,5 +1,6 @@
 package dev.freshet.engine.errors;
 
+import dev.freshet.executor.source.ReferenceDataException;
 import dev.freshet.executor.source.SourceRecordException;
 import dev.freshet.executor.source.SourceUnavailableException;
 import dev.freshet.planner.errors.SqlState;
@@ -50,8 +51,9 @@ public final class Failures {
         // The message names the record and says what to do.
         return Errors.of(SqlState.DATA_EXCEPTION, t.getMessage(), failure);
       }
-      if (t instanceof SinkException) {
-        // The target's own condition where it gave one (a constraint, a lost connection).
+      if (t instanceof SinkException || t instanceof ReferenceDataException) {
+        // The target's own condition where it gave one (a constraint, a lost connection); the
+        // message names the sink or table.
         SqlState state = t.getCause() instanceof SQLException target
             && target.getSQLState() != null
             ? SqlState.of(target.getSQLState()).orElse(SqlState.IO_ERROR) : SqlState.IO_ERROR;

@@ -89,6 +89,22 @@ public final class SessionOption<T> {
    */
   public static final SessionOption<Integer> PUSH_BUFFER_ROWS =
       integer("push.buffer.rows", 100_000, 1, 100_000_000);
+  /**
+   * How many times in a row a continuous query that failed with a recoverable error (its sink's
+   * or source's database or broker away) is restarted from its checkpoint before it fails for
+   * good; {@code 0} fails at the first error. Default 10. A view or sink may set its own in
+   * {@code WITH ('restart.max-attempts' = '...')}. See {@link RestartOptions}.
+   */
+  public static final SessionOption<Integer> RESTART_MAX_ATTEMPTS =
+      integer(RestartOptions.MAX_ATTEMPTS, 10, 0, 1_000_000);
+  /**
+   * The wait before the first restart of a continuous query that failed with a recoverable
+   * error; each further one waits twice as long, up to a minute (or this, if longer). Default
+   * {@code 1 s}.
+   */
+  public static final SessionOption<Duration> RESTART_BACKOFF = new SessionOption<>(
+      RestartOptions.BACKOFF, Duration.ofSeconds(1),
+      (key, text) -> duration(key, text, "'0' to restart at once"), d -> d.toMillis() + " ms");
   /** Number of state partitions of the aggregations of new continuous queries; default 1. */
   public static final SessionOption<Integer> STATE_PARTITIONS =
       integer("state.partitions", 1, 1, 1024);
@@ -101,12 +117,14 @@ public final class SessionOption<T> {
       TriggerKind.PROCESSING_TIME, TriggerKind.values(), TriggerKind::text);
   /** Time between the starts of micro-batches; {@code 0}, the default, starts each on new data. */
   public static final SessionOption<Duration> TRIGGER_INTERVAL = new SessionOption<>(
-      "trigger.interval", Duration.ZERO, (key, text) -> duration(key, text),
+      "trigger.interval", Duration.ZERO,
+      (key, text) -> duration(key, text, "'0' to start each batch as soon as data arrives"),
       d -> d.toMillis() + " ms");
 
   /** Every option, sorted by key, as error messages list them. */
   static final List<SessionOption<?>> ALL = List.of(MAX_WINDOWS_PER_ROW, MIN_BATCHES_TO_RETAIN,
-      ON_ERROR, PULL_MAX_ROWS, PUSH_BATCH_MARKERS, PUSH_BUFFER_ROWS, QUERY_MEMORY_BUDGET, STATE_PARTITIONS,
+      ON_ERROR, PULL_MAX_ROWS, PUSH_BATCH_MARKERS, PUSH_BUFFER_ROWS, QUERY_MEMORY_BUDGET,
+      RESTART_BACKOFF, RESTART_MAX_ATTEMPTS, STATE_PARTITIONS,
       STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
 
   /** An amount and an optional unit: {@code 1 second}, {@code 500ms}, {@code 0}. */
@@ -256,8 +274,11 @@ public final class SessionOption<T> {
     return bytes % 1024 == 0 ? (bytes >> 10) + " KB" : Long.toString(bytes);
   }
 
-  /** Parses {@code '1 second'}, {@code '500 ms'}, {@code '1.5 s'} or {@code '0'}. */
-  private static Duration duration(String key, String value) throws SQLException {
+  /**
+   * Parses {@code '1 second'}, {@code '500 ms'}, {@code '1.5 s'} or {@code '0'}; {@code zero}
+   * says what 0 means, for the error.
+   */
+  private static Duration duration(String key, String value, String zero) throws SQLException {
     Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
     BigDecimal amount = m.matches() ? new BigDecimal(m.group(1)) : null;
     Long unit = m.matches() ? UNIT_MILLIS.get(m.group(2)) : null;
@@ -266,8 +287,8 @@ public final class SessionOption<T> {
     }
     if (amount == null || unit == null) {
       throw Errors.invalidDefinition("Option '" + key + "' must be a"
-          + " duration such as '1 second', '500 ms' or '2 minutes', or '0' to start each batch"
-          + " as soon as data arrives; not '" + value + "'");
+          + " duration such as '1 second', '500 ms' or '2 minutes', or " + zero + "; not '"
+          + value + "'");
     }
     BigDecimal millis = amount.multiply(BigDecimal.valueOf(unit));
     if (millis.stripTrailingZeros().scale() > 0 || millis.compareTo(MAX_TRIGGER_MILLIS) > 0) {

@@ -33,7 +33,8 @@ public final class SessionOptions {
   private static final List<SessionOption<?>> VIEW_OPTIONS = List.of(
       SessionOption.MAX_WINDOWS_PER_ROW, SessionOption.MIN_BATCHES_TO_RETAIN,
       SessionOption.ON_ERROR, SessionOption.QUERY_MEMORY_BUDGET, SessionOption.STATE_PARTITIONS,
-      SessionOption.STATE_STORE_PROVIDER, SessionOption.TRIGGER, SessionOption.TRIGGER_INTERVAL);
+      SessionOption.STATE_STORE_PROVIDER, SessionOption.TRIGGER, SessionOption.TRIGGER_INTERVAL,
+      SessionOption.RESTART_MAX_ATTEMPTS, SessionOption.RESTART_BACKOFF);
 
   /**
    * The values {@code SET} gave, each of its option's type; an option not here has its default.
@@ -101,6 +102,16 @@ public final class SessionOptions {
   /** How many batches before the latest the checkpoints of new queries keep. */
   public int minBatchesToRetain() {
     return get(SessionOption.MIN_BATCHES_TO_RETAIN);
+  }
+
+  /**
+   * How the continuous queries this session starts are restarted after a recoverable error,
+   * unless a view or sink sets its own ({@link RestartOptions}).
+   */
+  public dev.freshet.executor.runtime.RestartStrategy restartStrategy() {
+    return dev.freshet.executor.runtime.RestartStrategy.exponentialDelay(
+        get(SessionOption.RESTART_MAX_ATTEMPTS), get(SessionOption.RESTART_BACKOFF))
+        .alsoRestartingAfter(dev.freshet.engine.errors.RecoverableSqlStates::isRecoverable);
   }
 
   public StateStoreProviderKind stateStoreProvider() {

@@ -136,6 +136,27 @@ public final class ContinuousQuery implements StreamingQuery {
   }
 
   /**
+   * The restart the query is in or waits for while {@link QueryStatus#RESTARTING}: restarts since
+   * its last committed batch, 0 while its batches commit.
+   */
+  public int restartAttempt() {
+    return execution.restartAttempt();
+  }
+
+  /** Restarts after recoverable errors since the query started. */
+  public long restarts() {
+    return execution.restarts();
+  }
+
+  /**
+   * The most recent failure: what a FAILED query failed with ({@link #exception()}), what a
+   * RESTARTING one restarts after, or the last one an ACTIVE one recovered from.
+   */
+  public Optional<Throwable> lastFailure() {
+    return status() == QueryStatus.FAILED ? exception() : execution.lastFailure();
+  }
+
+  /**
    * Waits until the query has stopped (by itself, with a bounded trigger, on request, or by
    * failing) or {@code timeout} passed; returns whether it stopped.
    */

@@ -146,11 +146,15 @@ public final class SystemSchema extends AbstractSchema {
         .add("LAST_ERROR", SqlTypeName.VARCHAR).nullable(true)
         .add("QUERY_TEXT", SqlTypeName.VARCHAR)
         .add("ENGINE", SqlTypeName.VARCHAR)
+        .add("RESTART_ATTEMPT", SqlTypeName.INTEGER)
+        .add("RESTARTS", SqlTypeName.BIGINT)
         .build();
   }
 
   /**
-   * One row per query. The metrics are those of its last batch, NULL before its first; the
+   * One row per query. LAST_ERROR is the error a FAILED query failed with, the one a RESTARTING
+   * query restarts after (RESTART_ATTEMPT says which attempt it waits for), or the last one an
+   * ACTIVE query recovered from; RESTARTS counts every restart since the query started. The metrics are those of its last batch, NULL before its first; the
    * state rows are the groups its stateful operators keep (0 for a query without one).
    */
   private static List<Object[]> queryRows(List<ContinuousQuery> queries) {
@@ -165,7 +169,8 @@ public final class SystemSchema extends AbstractSchema {
           last.map(p -> sum(p, StateOperatorProgress::numRowsTotal)).orElse(null),
           last.map(StreamingQueryProgress::inputRowsPerSecond).orElse(null),
           last.map(StreamingQueryProgress::processedRowsPerSecond).orElse(null),
-          query.exception().map(Failures::describe).orElse(null), query.sql(), query.engine()});
+          query.lastFailure().map(Failures::describe).orElse(null), query.sql(), query.engine(),
+          query.restartAttempt(), query.restarts()});
     }
     return rows;
   }

@@ -1,25 +1,50 @@
 package dev.freshet.engine.sink;
 
+import dev.freshet.engine.errors.SinkException;
 import dev.freshet.executor.runtime.Sink;
+import java.sql.SQLException;
 import java.util.List;
 
 /**
  * The sink a {@code CREATE SINK}'s query writes into: each batch's rows go to the target through
  * its {@link SinkWriter}, exactly once; a failure of the target fails the batch, which is not
- * committed, so that the next run writes it again.
+ * committed, so that the next run writes it again. When the query restarts after a recoverable
+ * error the writer is opened anew, since its connections (or a Kafka producer after an error)
+ * may be unusable.
  *
  * <pre>{@code
- * new MicroBatchExecution(id, name, pipeline, new ExternalSink("JdbcSink[totals]", writer), ...);
+ * new MicroBatchExecution(id, name, pipeline, new ExternalSink("JdbcSink[totals]", writer,
+ *     () -> SinkWriters.open("OUT", queryId, spec, layout)), ...);
  * }</pre>
  */
 public final class ExternalSink implements Sink {
-  private final String description;
-  private final SinkWriter writer;
+  /** Opens a sink's writer again, as when it was created. */
+  @FunctionalInterface
+  public interface Reopen {
+    /** A new writer of the same target; fails as {@link SinkWriters#open} does. */
+    SinkWriter open() throws SQLException;
+  }
 
-  /** A sink of {@code writer}, described as {@code description} in progress. */
+  private final String description;
+  /** Null for a sink whose writer is kept across restarts. */
+  private final Reopen reopen;
+  /** The current writer; null between a restart's close and a successful open. */
+  private SinkWriter writer;
+
+  /** A sink of {@code writer}, described as {@code description} in progress; never reopened. */
   public ExternalSink(String description, SinkWriter writer) {
+    this(description, writer, null);
+  }
+
+  /**
+   * A sink of {@code writer}, described as {@code description} in progress, that
+   * {@link #restart()} replaces with one {@code reopen} opens.
+   */
+  public ExternalSink(String description, SinkWriter writer,
+      @org.checkerframework.checker.nullness.qual.Nullable Reopen reopen) {
     this.description = description;
     this.writer = writer;
+    this.reopen = reopen;
   }
 
   @Override public void addBatch(long batchId, List<Object[]> rows) {
@@ -30,7 +55,33 @@ public final class ExternalSink implements Sink {
     return description;
   }
 
+  /**
+   * Closes the writer and opens a new one.
+   *
+   * @throws SinkException if the target cannot be reached or refuses the connection: the
+   *     restart attempt failed
+   */
+  @Override public void restart() {
+    if (reopen == null) {
+      return;
+    }
+    SinkWriter old = writer;
+    writer = null;
+    if (old != null) {
+      old.close();
+    }
+    try {
+      writer = reopen.open();
+    } catch (SQLException e) {
+      throw new SinkException(description + " cannot connect again: " + e.getMessage()
+          + ". Check that the target is up and the sink's options ('url', 'username',"
+          + " 'password'); the query retries by itself up to 'restart.max-attempts' times", e);
+    }
+  }
+
   @Override public void queryTerminated(Throwable error) {
-    writer.close();
+    if (writer != null) {
+      writer.close();
+    }
   }
 }

@@ -79,8 +79,9 @@ final class JdbcSinkWriter implements SinkWriter {
   static JdbcSinkWriter open(String sink, String queryId, JdbcSinkSpec spec, SinkLayout layout)
       throws SQLException {
     HikariConfig config = new HikariConfig();
+    UrlDataSource database = new UrlDataSource(spec.url(), spec.username(), spec.password());
     // Not setJdbcUrl: HikariCP would log the URL, a password in it too.
-    config.setDataSource(new UrlDataSource(spec.url(), spec.username(), spec.password()));
+    config.setDataSource(database);
     config.setAutoCommit(false);
     config.setMaximumPoolSize(2);
     config.setMinimumIdle(0);
@@ -88,6 +89,14 @@ final class JdbcSinkWriter implements SinkWriter {
     config.setInitializationFailTimeout(-1);
     config.setConnectionTimeout(10_000);
     HikariDataSource pool = new HikariDataSource(config);
+    try {
+      // One connection outside the pool first: it fails at once with the database's own error
+      // (a wrong password: 28P01), where the pool would try again for its connection timeout.
+      database.getConnection().close();
+    } catch (SQLException e) {
+      pool.close();
+      throw cannotConnect(sink, spec, e);
+    }
     try (Connection c = pool.getConnection()) {
       String product = c.getMetaData().getDatabaseProductName().toUpperCase(Locale.ROOT);
       Dialect dialect = product.contains("H2") ? Dialect.H2
@@ -103,16 +112,21 @@ final class JdbcSinkWriter implements SinkWriter {
       return writer;
     } catch (SQLException e) {
       pool.close();
-      if (e.getSQLState() == null || e.getSQLState().startsWith("08")) {
-        throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Sink " + sink + " cannot connect to "
-            + Redaction.url(spec.url()) + ": " + e.getMessage() + ". Check 'url', 'username'"
-            + " and 'password', and that the database is up", e);
-      }
-      throw e;
+      throw cannotConnect(sink, spec, e);
     } catch (RuntimeException e) {
       pool.close();
       throw e;
     }
+  }
+
+  /** {@code e} as it fails a sink's start: 08001 saying what to check, or as it is. */
+  private static SQLException cannotConnect(String sink, JdbcSinkSpec spec, SQLException e) {
+    if (e.getSQLState() == null || e.getSQLState().startsWith("08")) {
+      return Errors.of(SqlState.UNABLE_TO_CONNECT, "Sink " + sink + " cannot connect to "
+          + Redaction.url(spec.url()) + ": " + e.getMessage() + ". Check 'url', 'username'"
+          + " and 'password', and that the database is up", e);
+    }
+    return e;
   }
 
   private void createTables(Connection c) throws SQLException {
@@ -226,12 +240,25 @@ final class JdbcSinkWriter implements SinkWriter {
         c.commit();
         return true;
       } catch (SQLException | RuntimeException e) {
-        c.rollback();
+        rollback(c, e);
         throw e;
       }
     } catch (SQLException e) {
       throw new SinkException("Sink " + sink + " cannot write batch " + batchId + " to table "
           + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Rolls back after {@code failure}; a rollback that fails too (the connection is gone, which
+   * the pool then reports as closed) is added to it, so that the database's own error, the one
+   * that says whether a restart may help, is what the batch fails with.
+   */
+  private static void rollback(Connection c, Exception failure) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
     }
   }
 

@@ -94,6 +94,8 @@ public final class MicroBatchExecution implements StreamExecution {
   private final Thread thread;
   /** The query's cancellation flag and memory budget, in every batch's context. */
   private final QueryResources resources;
+  /** When a recoverable failure restarts the query, and how often in a row. */
+  private final RestartStrategy restartStrategy;
 
   /** Guards the fields below; also the monitor the batch thread waits on. */
   private final Object lock = new Object();
@@ -110,6 +112,14 @@ public final class MicroBatchExecution implements StreamExecution {
   private final java.util.ArrayDeque<StreamingQueryProgress> progress = new java.util.ArrayDeque<>();
   /** Every batch of this run added up; replaced under {@link #lock} as each batch commits. */
   private ProgressTotals totals = ProgressTotals.NONE;
+  /** Restarts since the last committed batch; 0 while batches commit. */
+  private int restartAttempt;
+  /** Restarts since the query started, also those it recovered from. */
+  private long restarts;
+  /** The most recent failure: the one being restarted from, the final one, or a past one. */
+  private Throwable lastFailure;
+  /** The watermark of the last committed batch: the late-data watermark of the next. */
+  private long committedWatermark;
 
   /**
    * The shortest wait for a source whose data appears with time, as Spark's
@@ -223,6 +233,26 @@ public final class MicroBatchExecution implements StreamExecution {
   public MicroBatchExecution(String id, String name, StreamingPipeline pipeline, Sink sink,
       LongSupplier clock, Trigger trigger, Checkpoint checkpoint, Map<String, String> pinnedConf,
       QueryResources resources) {
+    this(id, name, pipeline, sink, clock, trigger, checkpoint, pinnedConf, resources,
+        RestartStrategy.NONE);
+  }
+
+  /**
+   * Creates a checkpointed query with a memory budget and a restart policy; call
+   * {@link #start()} to run it. A batch that fails with a {@linkplain RecoverableFailures
+   * recoverable} error is aborted, the query shows {@link QueryStatus#RESTARTING} for the
+   * strategy's backoff, its sink is {@linkplain Sink#restart() restarted}, and it resumes from
+   * its checkpoint as after an engine restart (without one: from its last committed batch).
+   *
+   * @param restartStrategy how often and after how long; {@link RestartStrategy#NONE} fails at
+   *     the first error
+   * @see #MicroBatchExecution(String, String, StreamingPipeline, Sink, LongSupplier, Trigger,
+   *     Checkpoint, Map, QueryResources)
+   */
+  public MicroBatchExecution(String id, String name, StreamingPipeline pipeline, Sink sink,
+      LongSupplier clock, Trigger trigger, Checkpoint checkpoint, Map<String, String> pinnedConf,
+      QueryResources resources, RestartStrategy restartStrategy) {
+    this.restartStrategy = requireNonNull(restartStrategy, "restartStrategy");
     this.resources = requireNonNull(resources, "resources");
     this.checkpoint = checkpoint;
     this.pinnedConf = Map.copyOf(pinnedConf);
@@ -293,6 +323,24 @@ public final class MicroBatchExecution implements StreamExecution {
     }
   }
 
+  @Override public int restartAttempt() {
+    synchronized (lock) {
+      return restartAttempt;
+    }
+  }
+
+  @Override public long restarts() {
+    synchronized (lock) {
+      return restarts;
+    }
+  }
+
+  @Override public Optional<Throwable> lastFailure() {
+    synchronized (lock) {
+      return Optional.ofNullable(lastFailure);
+    }
+  }
+
   /**
    * {@inheritDoc}
    *
@@ -303,7 +351,7 @@ public final class MicroBatchExecution implements StreamExecution {
     long[] target = latestOffsets();
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
-      while ((!reaches(committedOffsets, target) || !idle) && status == QueryStatus.ACTIVE) {
+      while ((!reaches(committedOffsets, target) || !idle) && status.isRunning()) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
@@ -342,7 +390,7 @@ public final class MicroBatchExecution implements StreamExecution {
   @Override public boolean awaitTermination(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
-      while (status == QueryStatus.ACTIVE || status == QueryStatus.INITIALIZING) {
+      while (status.isRunning() || status == QueryStatus.INITIALIZING) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
@@ -410,87 +458,21 @@ public final class MicroBatchExecution implements StreamExecution {
   private void runBatches() {
     Throwable failure = null;
     try (AutoCloseable registration = onNewData()) {
-      RestartDecision restart = checkpoint == null ? null
-          : RestartDecision.decide(checkpoint, inputs.size(), pinnedConf);
-      long batchId = 0;
-      long previousWatermark = 0;
-      long lastBatchStartMs = 0;
-      int batchesRun = 0;
-      boolean resumed = false;
-      restoreInitialOffsets();
-      if (restart != null && !restart.isFreshStart()) {
-        resumed = true;
-        batchId = restart.batchId();
-        previousWatermark = restart.previousBatchWatermarkMs();
-        for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
-          w.advanceTo(restart.watermarkMs());
-        }
-        long[] restoredStart = restoreOffsets(restart.startOffsets());
-        long[] restoredEnd = restart.rerun()
-            ? restoreOffsets(restart.endOffsets().orElseThrow()) : restoredStart;
-        synchronized (lock) {
-          committedOffsets = restoredStart.clone();
-          lastBatchId = batchId - 1;
-        }
-        checkSourcesReach(restoredEnd, restart.rerun() ? batchId : batchId - 1);
-        if (restart.rerun()) {
-          // The batch was planned and maybe half done: run it again exactly as recorded.
-          lastBatchStartMs = restart.batchTimestampMs().orElse(clock.getAsLong());
-          long started = System.nanoTime();
-          BatchContext batch = new BatchContext(batchId, lastBatchStartMs, previousWatermark,
-              restart.watermarkMs(), resources);
-          RowCounts counts = runBatch(batch, restoredStart, restoredEnd);
-          commit(batch, restoredStart, restoredEnd, counts, started);
-          previousWatermark = restart.watermarkMs();
-          batchId++;
-          batchesRun++;
-        }
-      }
-      // Once and AvailableNow process what is there at start, and no more.
-      long[] target = trigger.isBounded() ? latestOffsets() : null;
       while (true) {
-        long[] start = committedOffsetsSnapshot();
-        checkSourcesReach(start, batchId - 1);
-        long[] end = nextBatchEnds(start, target);
-        long watermark = streamingPipeline.watermarkMs();
-        boolean hasData = !Arrays.equals(start, end);
-        // A batch without data runs only to let the advanced watermark evict or finalize state.
-        boolean noDataBatch = !hasData && (batchesRun > 0 || resumed)
-            && needsNoDataBatch(watermark);
-        if (trigger instanceof Trigger.Once && batchesRun > 0) {
+        try {
+          runFromCheckpoint();
           break;
-        }
-        if (!hasData && !noDataBatch) {
-          if (trigger.isBounded() || !awaitWork()) {
+        } catch (QueryCancelledException stopped) {
+          throw stopped;
+        } catch (Throwable t) {
+          Throwable fatal = restartAfter(t);
+          if (fatal != null) {
+            throw fatal;
+          }
+          if (isStopRequested()) {
             break;
           }
-          continue;
         }
-        if (batchesRun > 0 && !awaitTrigger(lastBatchStartMs)) {
-          break;
-        }
-        if (isStopRequested()) {
-          break;
-        }
-        // A batch takes everything that arrived by now, including during the trigger wait.
-        end = nextBatchEnds(start, target);
-        lastBatchStartMs = clock.getAsLong();
-        long started = System.nanoTime();
-        if (checkpoint != null) {
-          // Write-ahead: the batch's offsets, watermark and time are durable before it runs.
-          if (!checkpoint.offsetLog().add(batchId,
-              new OffsetSeq(watermark, lastBatchStartMs, pinnedConf, sourceOffsets(end)))) {
-            throw CheckpointException.concurrentUpdate(checkpoint.offsetLog().batchFile(batchId));
-          }
-          checkpoint.retain();
-        }
-        BatchContext batch = new BatchContext(batchId, lastBatchStartMs, previousWatermark,
-            watermark, resources);
-        RowCounts counts = runBatch(batch, start, end);
-        commit(batch, start, end, counts, started);
-        previousWatermark = watermark;
-        batchId++;
-        batchesRun++;
       }
     } catch (QueryCancelledException stopped) {
       // stop() ended a running batch, which was aborted: a stop like any other.
@@ -512,7 +494,161 @@ public final class MicroBatchExecution implements StreamExecution {
     synchronized (lock) {
       status = failure == null ? QueryStatus.STOPPED : QueryStatus.FAILED;
       error = failure;
+      if (failure != null) {
+        lastFailure = failure;
+      }
       lock.notifyAll();
+    }
+  }
+
+  /**
+   * Restarts the query after {@code failure} if the strategy allows: waits the backoff as
+   * {@link QueryStatus#RESTARTING}, then restarts the sink; a sink that fails to restart (its
+   * target still away) is the next attempt's failure. The batch that failed was aborted.
+   *
+   * @return null if the batches are to resume, or the query was stopped meanwhile (the caller
+   *     checks); else the final failure, the last of the attempts
+   */
+  private Throwable restartAfter(Throwable failure) throws InterruptedException {
+    Throwable current = failure;
+    while (true) {
+      int attempt;
+      synchronized (lock) {
+        if (stopRequested) {
+          return null;
+        }
+        if (restartAttempt >= restartStrategy.maxAttempts()
+            || !restartStrategy.isRecoverable(current)) {
+          return current;
+        }
+        attempt = ++restartAttempt;
+        restarts++;
+        lastFailure = current;
+        status = QueryStatus.RESTARTING;
+        lock.notifyAll();
+      }
+      Duration backoff = restartStrategy.backoff(attempt);
+      LOG.warn("Query {} failed with a recoverable error; restart {} of {} in {} ms: {}", name,
+          attempt, restartStrategy.maxAttempts(), backoff.toMillis(), current.toString());
+      // Waits on the monitor, so that stop() ends the wait at once.
+      long deadline = System.nanoTime() + backoff.toNanos();
+      synchronized (lock) {
+        for (long left = backoff.toNanos(); left > 0 && !stopRequested;
+            left = deadline - System.nanoTime()) {
+          lock.wait(Math.max(1, left / 1_000_000));
+        }
+        if (stopRequested) {
+          return null;
+        }
+      }
+      try {
+        sink.restart();
+      } catch (QueryCancelledException stopped) {
+        return null;
+      } catch (RuntimeException e) {
+        current = e;
+        continue;
+      }
+      synchronized (lock) {
+        if (status == QueryStatus.RESTARTING) {
+          status = QueryStatus.ACTIVE;
+        }
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Runs batches until the query stops or a bounded trigger's data is done: first the recovery
+   * an engine restart makes (SEMANTICS.md §7.2), then batch after batch. Run again after a
+   * restart; a query without a checkpoint resumes after its last committed batch.
+   */
+  private void runFromCheckpoint() throws InterruptedException {
+    RestartDecision restart = checkpoint == null ? null
+        : RestartDecision.decide(checkpoint, inputs.size(), pinnedConf);
+    long batchId;
+    long previousWatermark;
+    synchronized (lock) {
+      batchId = lastBatchId + 1;
+      previousWatermark = committedWatermark;
+    }
+    long lastBatchStartMs = 0;
+    int batchesRun = 0;
+    boolean resumed = batchId > 0;
+    restoreInitialOffsets();
+    if (restart != null && !restart.isFreshStart()) {
+      resumed = true;
+      batchId = restart.batchId();
+      previousWatermark = restart.previousBatchWatermarkMs();
+      for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
+        w.advanceTo(restart.watermarkMs());
+      }
+      long[] restoredStart = restoreOffsets(restart.startOffsets());
+      long[] restoredEnd = restart.rerun()
+          ? restoreOffsets(restart.endOffsets().orElseThrow()) : restoredStart;
+      synchronized (lock) {
+        committedOffsets = restoredStart.clone();
+        lastBatchId = batchId - 1;
+      }
+      checkSourcesReach(restoredEnd, restart.rerun() ? batchId : batchId - 1);
+      if (restart.rerun()) {
+        // The batch was planned and maybe half done: run it again exactly as recorded.
+        lastBatchStartMs = restart.batchTimestampMs().orElse(clock.getAsLong());
+        long started = System.nanoTime();
+        BatchContext batch = new BatchContext(batchId, lastBatchStartMs, previousWatermark,
+            restart.watermarkMs(), resources);
+        RowCounts counts = runBatch(batch, restoredStart, restoredEnd);
+        commit(batch, restoredStart, restoredEnd, counts, started);
+        previousWatermark = restart.watermarkMs();
+        batchId++;
+        batchesRun++;
+      }
+    }
+    // Once and AvailableNow process what is there at start, and no more.
+    long[] target = trigger.isBounded() ? latestOffsets() : null;
+    while (true) {
+      long[] start = committedOffsetsSnapshot();
+      checkSourcesReach(start, batchId - 1);
+      long[] end = nextBatchEnds(start, target);
+      long watermark = streamingPipeline.watermarkMs();
+      boolean hasData = !Arrays.equals(start, end);
+      // A batch without data runs only to let the advanced watermark evict or finalize state.
+      boolean noDataBatch = !hasData && (batchesRun > 0 || resumed)
+          && needsNoDataBatch(watermark);
+      if (trigger instanceof Trigger.Once && batchesRun > 0) {
+        break;
+      }
+      if (!hasData && !noDataBatch) {
+        if (trigger.isBounded() || !awaitWork()) {
+          break;
+        }
+        continue;
+      }
+      if (batchesRun > 0 && !awaitTrigger(lastBatchStartMs)) {
+        break;
+      }
+      if (isStopRequested()) {
+        break;
+      }
+      // A batch takes everything that arrived by now, including during the trigger wait.
+      end = nextBatchEnds(start, target);
+      lastBatchStartMs = clock.getAsLong();
+      long started = System.nanoTime();
+      if (checkpoint != null) {
+        // Write-ahead: the batch's offsets, watermark and time are durable before it runs.
+        if (!checkpoint.offsetLog().add(batchId,
+            new OffsetSeq(watermark, lastBatchStartMs, pinnedConf, sourceOffsets(end)))) {
+          throw CheckpointException.concurrentUpdate(checkpoint.offsetLog().batchFile(batchId));
+        }
+        checkpoint.retain();
+      }
+      BatchContext batch = new BatchContext(batchId, lastBatchStartMs, previousWatermark,
+          watermark, resources);
+      RowCounts counts = runBatch(batch, start, end);
+      commit(batch, start, end, counts, started);
+      previousWatermark = watermark;
+      batchId++;
+      batchesRun++;
     }
   }
 
@@ -895,6 +1031,9 @@ public final class MicroBatchExecution implements StreamExecution {
     synchronized (lock) {
       committedOffsets = end.clone();
       lastBatchId = batchId;
+      committedWatermark = batch.evictionWatermarkMs();
+      // A batch went through: the next failure starts the count and the backoff afresh.
+      restartAttempt = 0;
       lock.notifyAll();
     }
   }

@@ -29,6 +29,17 @@ public interface Sink {
   }
 
   /**
+   * Called on the batch thread before a query that failed with a recoverable error resumes from
+   * its checkpoint ({@link RestartStrategy}): a sink whose connections may be broken opens them
+   * again here. The batch that failed was not committed, so it is handed over again.
+   *
+   * @throws RuntimeException if the target is still unreachable: the attempt failed, and the
+   *     query waits for the next one
+   */
+  default void restart() {
+  }
+
+  /**
    * Called once when the query stops, with the error that stopped it, or null if it was stopped
    * on request.
    */

@@ -35,4 +35,26 @@ public interface StreamExecution extends StreamingQuery {
   default boolean readsVectors() {
     return false;
   }
+
+  /**
+   * The number of the restart the query is in or waits for ({@link QueryStatus#RESTARTING}):
+   * restarts since its last committed batch, 0 while batches commit. See
+   * {@link RestartStrategy}.
+   */
+  default int restartAttempt() {
+    return 0;
+  }
+
+  /** Restarts since the query started, also those it recovered from. */
+  default long restarts() {
+    return 0;
+  }
+
+  /**
+   * The most recent failure: the one the query is restarting from, the one it failed with, or
+   * the last one it recovered from; empty if none.
+   */
+  default Optional<Throwable> lastFailure() {
+    return exception();
+  }
 }

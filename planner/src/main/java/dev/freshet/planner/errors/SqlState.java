@@ -23,6 +23,8 @@ public enum SqlState {
   CONNECTION_NAME_IN_USE("08002"),
   /** {@code 08003} A call on a connection that is closed (SQL standard). */
   CONNECTION_DOES_NOT_EXIST("08003"),
+  /** {@code 08006} An external database's connection broke during a statement (SQL standard). */
+  CONNECTION_FAILURE("08006"),
   /** {@code 08P01} A request that breaks the wire protocol, e.g. a malformed body (PostgreSQL). */
   PROTOCOL_VIOLATION("08P01"),
   /** {@code 22000} A value that breaks a computation or cannot be stored (SQL standard). */
@@ -43,8 +45,16 @@ public enum SqlState {
   READ_ONLY_SQL_TRANSACTION("25006"),
   /** {@code 2BP01} An object that others still use, e.g. a stream views read (PostgreSQL). */
   DEPENDENT_OBJECTS_STILL_EXIST("2BP01"),
+  /** {@code 28000} An external system refused the login (SQL standard). */
+  INVALID_AUTHORIZATION_SPECIFICATION("28000"),
+  /** {@code 28P01} An external database refused the password (PostgreSQL). */
+  INVALID_PASSWORD("28P01"),
   /** {@code 3F000} A schema that does not exist (SQL standard). */
   INVALID_SCHEMA_NAME("3F000"),
+  /** {@code 40001} An external database rolled back a transaction to serialize it (SQL standard). */
+  SERIALIZATION_FAILURE("40001"),
+  /** {@code 40P01} An external database rolled back a transaction in a deadlock (PostgreSQL). */
+  DEADLOCK_DETECTED("40P01"),
   /** {@code 42000} A syntax error or a malformed definition (SQL standard). */
   SYNTAX_ERROR("42000"),
   /** {@code 42501} A call on a session that another user opened (SQL standard). */
@@ -98,6 +108,10 @@ public enum SqlState {
    * object_not_in_prerequisite_state).
    */
   OBJECT_NOT_IN_PREREQUISITE_STATE("55000"),
+  /** {@code 57P01} An external database is shutting down (PostgreSQL's admin shutdown). */
+  ADMIN_SHUTDOWN("57P01"),
+  /** {@code 57P03} An external database does not take connections yet (PostgreSQL). */
+  CANNOT_CONNECT_NOW("57P03"),
   /** {@code 58000} A failure of the engine outside the statement, e.g. of a query (PostgreSQL). */
   SYSTEM_ERROR("58000"),
   /** {@code 58030} A failure to read or write a file of the data directory (PostgreSQL). */
