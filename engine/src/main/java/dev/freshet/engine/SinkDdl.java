@@ -36,6 +36,7 @@ import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
 import dev.freshet.engine.options.StateStoreProviderKind;
+import dev.freshet.engine.options.SessionOption;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.sql.parser.SqlCreateSink;
@@ -101,30 +102,42 @@ final class SinkDdl {
    *
    * @param secrets its options with the values of the secrets they name, and the statement as
    *     recorded and as shown
+   * @return the statement's warnings: one per stateful operator whose state nothing bounds
    */
-  static void create(Engine engine, SessionOptions options, SqlCreateSink create,
+  static List<String> create(Engine engine, SessionOptions options, SqlCreateSink create,
       StatementSecrets secrets) throws SQLException {
     try {
-      createSink(engine, options, create, secrets);
+      return createSink(engine, options, create, secrets);
     } catch (CheckpointException e) {
       throw CatalogErrors.viewCheckpointError(e);
     }
   }
 
-  private static void createSink(Engine engine, SessionOptions options, SqlCreateSink create,
-      StatementSecrets secrets) throws SQLException {
+  private static List<String> createSink(Engine engine, SessionOptions options,
+      SqlCreateSink create, StatementSecrets secrets) throws SQLException {
     String sql = secrets.sql();
     String name = StreamDdl.simpleName(create.name());
     if (engine.sinks().containsKey(name)) {
       if (create.ifNotExists()) {
-        return;
+        return List.of();
       }
       throw CatalogErrors.sinkExists(name);
     }
     if (engine.catalog().contains(name)) {
       throw CatalogErrors.sinkNameTaken(name);
     }
-    SinkSpec spec = SinkOptions.parse(name, secrets.options(), engine.security().connectors());
+    // 'state.ttl' is the query's option, not the connector's: the session's if not given.
+    Map<String, String> connectorOptions = new java.util.LinkedHashMap<>();
+    long ownTtlMs = -1;
+    for (Map.Entry<String, String> option : secrets.options().entrySet()) {
+      if (option.getKey().equalsIgnoreCase(SessionOption.STATE_TTL.key())) {
+        ownTtlMs = SessionOption.stateTtl(option.getKey(), option.getValue()).toMillis();
+      } else {
+        connectorOptions.put(option.getKey(), option.getValue());
+      }
+    }
+    long stateTtlMs = ownTtlMs >= 0 ? ownTtlMs : options.stateTtlMs();
+    SinkSpec spec = SinkOptions.parse(name, connectorOptions, engine.security().connectors());
     SqlNode query;
     List<String> columnNames = null;
     Optional<String> view = Optional.empty();
@@ -194,7 +207,7 @@ final class SinkDdl {
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           planner.typeFactory(), id, stores, engine.partitionExecutor(),
           engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
-          .withTables(engine.catalog()).build(toBuild, sources));
+          .withTables(engine.catalog()).withStateTtl(stateTtlMs).build(toBuild, sources));
       built = pipeline;
       synchronized (engine.ddlLock()) {
         for (StreamTable source : sources) {
@@ -204,7 +217,7 @@ final class SinkDdl {
         }
         if (engine.sinks().containsKey(name) || engine.catalog().contains(name)) {
           if (create.ifNotExists() && engine.sinks().containsKey(name)) {
-            return;
+            return List.of();
           }
           throw engine.sinks().containsKey(name) ? CatalogErrors.sinkExists(name)
               : CatalogErrors.sinkNameTaken(name);
@@ -246,6 +259,7 @@ final class SinkDdl {
         }
       }
     }
+    return StateWarnings.unbounded("Sink " + name, plan, stateTtlMs);
   }
 
   /** The sink's columns and key, or why the query cannot be written exactly once. */

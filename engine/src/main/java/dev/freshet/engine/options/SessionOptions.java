@@ -33,7 +33,8 @@ public final class SessionOptions {
   private static final List<SessionOption<?>> VIEW_OPTIONS = List.of(
       SessionOption.MAX_WINDOWS_PER_ROW, SessionOption.MIN_BATCHES_TO_RETAIN,
       SessionOption.ON_ERROR, SessionOption.QUERY_MEMORY_BUDGET, SessionOption.STATE_PARTITIONS,
-      SessionOption.STATE_STORE_PROVIDER, SessionOption.TRIGGER, SessionOption.TRIGGER_INTERVAL);
+      SessionOption.STATE_STORE_PROVIDER, SessionOption.STATE_TTL, SessionOption.TRIGGER,
+      SessionOption.TRIGGER_INTERVAL);
 
   /**
    * The values {@code SET} gave, each of its option's type; an option not here has its default.
@@ -101,6 +102,11 @@ public final class SessionOptions {
   /** How many batches before the latest the checkpoints of new queries keep. */
   public int minBatchesToRetain() {
     return get(SessionOption.MIN_BATCHES_TO_RETAIN);
+  }
+
+  /** The state TTL of new queries that give none, in ms; 0 for none. */
+  public long stateTtlMs() {
+    return get(SessionOption.STATE_TTL).toMillis();
   }
 
   public StateStoreProviderKind stateStoreProvider() {

@@ -42,14 +42,11 @@ public interface StatefulOperator extends Operator {
 
   /**
    * Makes keys not written for {@code ttlMs} of processing time expire (see {@link StateExpiry});
-   * called before the first batch, 0 for none.
-   *
-   * @throws UnsupportedOperationException if the operator cannot expire its keys
+   * called before the first batch, 0 for none. An operator that cannot expire its keys (a
+   * session window, which the watermark closes) keeps them, and its {@link #stateBound()} says
+   * what bounds them.
    */
   default void expireStateAfter(long ttlMs) {
-    if (ttlMs > 0) {
-      throw new UnsupportedOperationException(operatorName() + " has no state TTL");
-    }
   }
 
   /**
