@@ -156,7 +156,7 @@ class ViewErrorReportingTest {
     assertEquals("42000", e.getSQLState());
     assertEquals("Unknown option 'trigger.intervall'. Options: max.windows.per.row,"
         + " min.batches.to.retain, on.error, pull.max.rows, push.batch.markers, push.buffer.rows,"
-        + " query.memory.budget, state.partitions, state.store.provider, trigger,"
+        + " query.memory.budget, state.partitions, state.store.provider, state.ttl, trigger,"
         + " trigger.interval", e.getMessage());
 
     e = fails("SET 'state.store.provider' = 'rocksdb'");

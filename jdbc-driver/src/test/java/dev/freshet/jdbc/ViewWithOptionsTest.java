@@ -69,7 +69,7 @@ class ViewWithOptionsTest {
           () -> s.execute("CREATE MATERIALIZED VIEW v WITH ('engin' = 'spark')" + COUNTS));
 
       assertEquals("42000", e.getSQLState());
-      assertEquals("Unknown option 'engin' of materialized view V. Valid options: engine",
+      assertEquals("Unknown option 'engin' of materialized view V. Valid options: engine, state.ttl",
           e.getMessage());
       assertEquals(List.of(), query(s, "SHOW VIEWS"));
     }

@@ -99,7 +99,7 @@ class SessionOptionsTest {
     assertEquals("Unknown option 'nope'. Options: max.windows.per.row, min.batches.to.retain,"
         + " on.error, pull.max.rows, push.batch.markers, push.buffer.rows, query.memory.budget,"
         + " state.partitions,"
-        + " state.store.provider, trigger, trigger.interval",
+        + " state.store.provider, state.ttl, trigger, trigger.interval",
         assertThrows(SQLException.class, () -> session.execute("SET 'nope' = '1'"))
             .getMessage());
   }
