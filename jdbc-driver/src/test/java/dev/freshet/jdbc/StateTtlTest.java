@@ -66,6 +66,14 @@ class StateTtlTest {
       s.executeUpdate("INSERT INTO events VALUES (7), (7), (8)");
       ViewResults.awaitRows(s, "SELECT k, n FROM counts ORDER BY k",
           List.of(row(7L, 2L), row(8L, 1L)));
+
+      // A key that surely has not expired when the engine closes: a longer TTL, on a stream
+      // of its own (a new view reads its stream from the start).
+      s.execute("CREATE STREAM probe (k BIGINT) WITH (connector = 'memory')");
+      s.execute("CREATE MATERIALIZED VIEW recent WITH ('state.ttl' = '5 s') AS"
+          + " SELECT k, COUNT(*) AS n FROM probe GROUP BY k");
+      s.executeUpdate("INSERT INTO probe VALUES (1)");
+      ViewResults.awaitRows(s, "SELECT k, n FROM recent", List.of(row(1L, 1L)));
     }
     // Restart: the engine closes, the data directory is opened again.
     closeEngine();
@@ -75,6 +83,11 @@ class StateTtlTest {
       // restarted query has run a batch, without any new row.
       awaitStateRows(s, "COUNTS", 0, EMPTY_WITHIN);
       ViewResults.awaitRows(s, "SELECT k, n FROM counts", List.of());
+      // The probe's key expires after the restart, by a batch of the restarted query.
+      awaitStateRows(s, "RECENT", 0, EMPTY_WITHIN);
+      assertEquals(List.of(row(1L)), ViewResults.query(s, "SELECT SUM(state_rows_removed)"
+          + " FROM sys.query_progress WHERE name = 'RECENT'"));
+      ViewResults.awaitRows(s, "SELECT k, n FROM recent", List.of());
       // The million keys expired before the restart stay expired: a row of one counts from 1.
       s.executeUpdate("INSERT INTO events VALUES (12345), (7)");
       ViewResults.awaitRows(s, "SELECT k, n FROM counts ORDER BY k",

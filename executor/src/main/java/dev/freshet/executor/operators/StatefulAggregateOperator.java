@@ -70,6 +70,7 @@ import java.util.function.Consumer;
  * groups, so that a row of an expired group starts it afresh. A materialized view's aggregation
  * ({@link #emitGroupChanges()}) emits an expired group marked {@link GroupChange#DELETED}: its
  * row leaves the view. Other consumers hear nothing, as Flink's expired state retracts nothing.
+ * Over a retracting input, taking back rows of an expired group leaves no group behind.
  *
  * <p><b>Limits.</b> The batch's groups and the state's keys count in the query's memory estimate
  * ({@link BatchContext#resources()}), at {@link #bytesPerGroup() an estimated size} each: an input
@@ -699,7 +700,8 @@ public final class StatefulAggregateOperator implements StatefulOperator {
         return;
       }
       Object[] merged = restoreAndMerge(key, task, part, vector, g);
-      if (retracting && keyCount > 0 && (Long) merged[keyCount + merge.length - 1] == 0) {
+      // None left: or fewer, when the TTL dropped the group before its rows were taken back.
+      if (retracting && keyCount > 0 && (Long) merged[keyCount + merge.length - 1] <= 0) {
         deleteGroup(key);
         return;
       }
