@@ -66,7 +66,7 @@ import java.util.function.Consumer;
  *
  * <p><b>State TTL.</b> With {@link #expireStateAfter(long)} each saved value ends with one more
  * slot, the batch time at which the group was last written; a batch whose time is at least that
- * plus the TTL removes the group from the state ({@link StateExpiry}), after merging its own
+ * plus the TTL removes the group from the state ({@link StateExpiry}) before merging its own
  * groups, so that a row of an expired group starts it afresh. A materialized view's aggregation
  * ({@link #emitGroupChanges()}) emits an expired group marked {@link GroupChange#DELETED}: its
  * row leaves the view. Other consumers hear nothing, as Flink's expired state retracts nothing.
@@ -606,6 +606,11 @@ public final class StatefulAggregateOperator implements StatefulOperator {
 
     void process(BatchContext batch) {
       store = partitions.get(partition).getStore(batch.stateVersion());
+      if (expiries[partition].due(batch.batchTimestampMs())) {
+        // First, so that a row of an expired group starts it afresh, as if it had been removed
+        // in an earlier batch: expired state is never read.
+        expire(batch.batchTimestampMs());
+      }
       if (batchGroups.length > 1) {
         claimed = new boolean[batchGroups.length][];
         for (int t = 1; t < batchGroups.length; t++) {
@@ -637,9 +642,6 @@ public final class StatefulAggregateOperator implements StatefulOperator {
         }
       }
       claimed = null;
-      if (expiries[partition].due(batch.batchTimestampMs())) {
-        expire(batch.batchTimestampMs());
-      }
       if (spec.outputMode() == OutputMode.COMPLETE) {
         for (Map.Entry<Object, Object[]> e : store.entries()) {
           emit(e.getKey(), e.getValue());
@@ -650,9 +652,9 @@ public final class StatefulAggregateOperator implements StatefulOperator {
     }
 
     /**
-     * Removes the groups no batch wrote for the TTL, which the batch's own groups are not; a
-     * view's aggregation emits each marked {@link GroupChange#DELETED}, so its row leaves the
-     * view.
+     * Removes the groups no batch wrote for the TTL; a view's aggregation emits each marked
+     * {@link GroupChange#DELETED}, so its row leaves the view (and comes back as a new group if
+     * the batch has rows of it).
      */
     private void expire(long nowMs) {
       StateExpiry expiry = expiries[partition];

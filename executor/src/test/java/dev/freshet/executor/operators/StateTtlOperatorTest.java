@@ -54,6 +54,22 @@ class StateTtlOperatorTest {
     assertEquals(List.of(List.of("a", 1L, GroupChange.DELETED)), run(op, out, 1, TTL));
   }
 
+  @Test void shouldCountARowOfAGroupThatExpiresInItsOwnBatchFromOne() {
+    CollectOperator out = new CollectOperator();
+    StatefulAggregateOperator op = operator(out).emitGroupChanges();
+    run(op, out, 0, 0, "a", "a");
+    // No batch ran between the group's expiry and its next row: the row still starts afresh,
+    // and a view hears the old row leave before the new one comes.
+    List<Object[]> rows = new ArrayList<>();
+    BatchContext batch = new BatchContext(1, TTL + 5);
+    op.startBatch(batch);
+    op.push(new Object[] {"a"});
+    op.finishBatch(batch);
+    rows.addAll(out.takeRows());
+    assertEquals(List.of(List.of("a", 2L, GroupChange.DELETED), List.of("a", 1L, GroupChange.NEW)),
+        rows.stream().map(Arrays::asList).toList());
+  }
+
   @Test void shouldExpireTheSameGroupsAfterARestart() {
     CollectOperator out = new CollectOperator();
     StatefulAggregateOperator op = operator(out);

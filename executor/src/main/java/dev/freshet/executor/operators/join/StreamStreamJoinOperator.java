@@ -316,6 +316,9 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
   private void runBatch(BatchContext batch) {
     leftSide.open(batch.stateVersion(), batch.batchTimestampMs());
     rightSide.open(batch.stateVersion(), batch.batchTimestampMs());
+    // Before joining: a row whose TTL ran out matches nothing.
+    leftSide.expireByTtl();
+    rightSide.expireByTtl();
     for (StateRow row : leftSide.input) {
       Object key = leftSide.keyOf(row);
       if (JoinSide.hasNull(key)) {
@@ -340,8 +343,6 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
     unmatched.clear();
     rightSide.evict(range.rightStateWatermark(batch.evictionWatermarkMs()), unmatched);
     emitUnmatched(rightSide, unmatched);
-    leftSide.expireByTtl();
-    rightSide.expireByTtl();
     long dropped = leftSide.dropped + rightSide.dropped;
     // The state now holds the batch's rows: checked against the budget before it commits them.
     leftSide.releaseInput();

@@ -219,6 +219,9 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     if (minExpiryMs == UNKNOWN) {
       minExpiryMs = spec.expires() ? minExpiry(store) : Long.MAX_VALUE;
     }
+    // Before the candidates: a row of a key whose TTL ran out is a first row again.
+    long expiredByTtl = ttl.due(batch.batchTimestampMs())
+        ? expireByTtl(batch.batchTimestampMs()) : 0;
     for (Map.Entry<GroupKey, Object[]> e : candidates.entrySet()) {
       if (store.get(e.getKey()) != null) {
         continue;
@@ -238,10 +241,7 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     }
     candidates.clear();
     candidatesAccount.set(0);
-    long removed = evict(batch.evictionWatermarkMs());
-    if (ttl.due(batch.batchTimestampMs())) {
-      removed += expireByTtl(batch.batchTimestampMs());
-    }
+    long removed = evict(batch.evictionWatermarkMs()) + expiredByTtl;
     long total = store.numKeys();
     // The state now holds the batch's keys: checked against the budget before it commits them.
     stateAccount.set(total * bytesPerKey);

@@ -207,6 +207,8 @@ public final class StreamTopNOperator implements StatefulOperator {
 
   @Override public void finishBatch(BatchContext batch) {
     store = provider.getStore(batch.stateVersion());
+    // Before the merge: a row of a group whose TTL ran out ranks in an empty group.
+    long removed = ttl.due(batch.batchTimestampMs()) ? expire(batch.batchTimestampMs()) : 0;
     long updated = 0;
     long emitted = 0;
     List<Object[]> old = new ArrayList<>();
@@ -244,7 +246,6 @@ public final class StreamTopNOperator implements StatefulOperator {
     candidates.clear();
     candidateRows = 0;
     candidatesAccount.set(0);
-    long removed = ttl.due(batch.batchTimestampMs()) ? expire(batch.batchTimestampMs()) : 0;
     if (spec.mode() == OutputMode.COMPLETE) {
       for (Map.Entry<Object, Object[]> e : store.entries()) {
         GroupKey key = (GroupKey) e.getKey();
