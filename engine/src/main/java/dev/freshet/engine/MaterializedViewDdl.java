@@ -65,16 +65,22 @@ final class MaterializedViewDdl {
   private MaterializedViewDdl() {
   }
 
-  static void create(Engine engine, SessionOptions options, SqlCreateMaterializedView create,
-      String sql) throws SQLException {
+  /**
+   * Creates the view and starts its query.
+   *
+   * @return the warnings of the statement: one per stateful operator whose state nothing bounds
+   *     ({@link StateWarnings})
+   */
+  static List<String> create(Engine engine, SessionOptions options,
+      SqlCreateMaterializedView create, String sql) throws SQLException {
     try {
-      createView(engine, options, create, sql);
+      return createView(engine, options, create, sql);
     } catch (CheckpointException e) {
       throw CatalogErrors.viewCheckpointError(e);
     }
   }
 
-  private static void createView(Engine engine, SessionOptions options,
+  private static List<String> createView(Engine engine, SessionOptions options,
       SqlCreateMaterializedView create, String sql) throws SQLException {
     Catalog catalog = engine.catalog();
     String name = StreamDdl.simpleName(create.name);
@@ -86,13 +92,14 @@ final class MaterializedViewDdl {
     ViewOptions viewOptions = ViewOptions.of(create, engine.viewEngines());
     String runOn = viewOptions.engine();
     RestartStrategy restartStrategy = viewOptions.restartStrategy(options);
+    long stateTtlMs = viewOptions.stateTtlMs(options);
     // Checked again when the view is added; here so that a taken name is not planned for.
     if (catalog.contains(name) && !(create.ifNotExists && catalog.view(name).isPresent())) {
       throw nameTaken(catalog, name);
     }
     if (catalog.view(name).isPresent()) {
       failIfFailed(engine, catalog.view(name).get());
-      return;
+      return List.of();
     }
     SqlNode query = create.query;
     EmitMode emit = null;
@@ -101,8 +108,13 @@ final class MaterializedViewDdl {
       query = ((SqlEmit) query).query();
     }
     if (!runOn.equals(ViewEngines.FRESHET)) {
+      if (viewOptions.stateTtlMs() > 0) {
+        throw Errors.notSupported("Materialized view " + name + " runs on '" + runOn + "', which"
+            + " has no 'state.ttl'. Leave the option out, or run the view on '"
+            + ViewEngines.FRESHET + "'");
+      }
       ExternalViewDdl.create(engine, options, create, sql, runOn, query, emit);
-      return;
+      return List.of();
     }
     FreshetPlanner planner = engine.planner();
     // Every check that can fail comes before the checkpoint and the state stores are opened;
@@ -167,7 +179,7 @@ final class MaterializedViewDdl {
     ViewOutputs outputs;
     try {
       outputs = ViewOutputs.build(engine, options, name, layout, execPlan, sources, rowType,
-          keyColumn, checkpoint, provider, id);
+          keyColumn, checkpoint, provider, id, stateTtlMs);
     } catch (UnreadablePlanException e) {
       if (checkpoint == null || execPlan == generated) {
         // The plan was made just now: not the view's fault, a bug.
@@ -192,7 +204,7 @@ final class MaterializedViewDdl {
         if (catalog.contains(name)) {
           if (create.ifNotExists && catalog.view(name).isPresent()) {
             // The stores are closed (finally): the view that exists runs its own query.
-            return;
+            return List.of();
           }
           throw nameTaken(catalog, name);
         }
@@ -229,6 +241,7 @@ final class MaterializedViewDdl {
         outputs.closeUnstarted();
       }
     }
+    return StateWarnings.unbounded("Materialized view " + name, plan, stateTtlMs);
   }
 
   /**

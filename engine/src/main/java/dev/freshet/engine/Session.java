@@ -15,6 +15,7 @@ import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.StateBounds;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
@@ -488,8 +489,8 @@ public final class Session {
       }
     }
     if (node instanceof SqlCreateMaterializedView) {
-      MaterializedViewDdl.create(engine, options, (SqlCreateMaterializedView) node, sql);
-      return new StatementResult.UpdateCount(0);
+      return new StatementResult.UpdateCount(0,
+          MaterializedViewDdl.create(engine, options, (SqlCreateMaterializedView) node, sql));
     }
     if (node instanceof SqlDropMaterializedView) {
       MaterializedViewDdl.drop(engine, (SqlDropMaterializedView) node);
@@ -497,8 +498,10 @@ public final class Session {
     }
     if (node instanceof SqlCreateSink create) {
       StatementSecrets secrets = secrets(StreamDdl.simpleName(create.name()), create, sql);
-      hidingSecrets(secrets, () -> SinkDdl.create(engine, options, create, secrets));
-      return new StatementResult.UpdateCount(0);
+      List<String> warnings = new ArrayList<>();
+      hidingSecrets(secrets,
+          () -> warnings.addAll(SinkDdl.create(engine, options, create, secrets)));
+      return new StatementResult.UpdateCount(0, warnings);
     }
     if (node instanceof SqlDropSink drop) {
       SinkDdl.drop(engine, drop);
@@ -635,7 +638,7 @@ public final class Session {
         new ExecPlanBuilder(engine.planner().typeFactory(), id,
             InMemoryStateStoreProvider::new, engine.partitionExecutor(),
             engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
-            .withTables(engine.catalog()).build(toRun));
+            .withTables(engine.catalog()).withStateTtl(options.stateTtlMs()).build(toRun));
     boolean markers = options.pushBatchMarkers();
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
         engine.scheduler());
@@ -711,8 +714,12 @@ public final class Session {
       mode = ((SqlEmit) explicandum).mode();
       explicandum = ((SqlEmit) explicandum).query();
     }
+    // The state TTL the query would run with: the view's own, else the session's.
+    long stateTtlMs = options.stateTtlMs();
     if (view != null) {
-      String runOn = ViewOptions.of(view, engine.viewEngines()).engine();
+      ViewOptions viewOptions = ViewOptions.of(view, engine.viewEngines());
+      String runOn = viewOptions.engine();
+      stateTtlMs = viewOptions.stateTtlMs(options);
       if (!runOn.equals(ViewEngines.FRESHET)) {
         // Another engine plans the state itself: its plan, not Freshet's.
         return planRow(ExternalViewDdl.explain(engine, options, view, runOn, explicandum, mode));
@@ -723,7 +730,8 @@ public final class Session {
     PlannedQuery plan = Errors.fromPlanner(
         () -> engine.planner().planQuery(query, emit, options.statePartitions(),
             options.maxWindowsPerRow()));
-    return planRow(RelOptUtil.toString(plan.logical()));
+    // Each stateful operator is labelled with what bounds its state (docs/sql.md, EXPLAIN).
+    return planRow(StateBounds.explain(plan.logical(), stateTtlMs));
   }
 
   private static StatementResult planRow(String plan) {

@@ -37,6 +37,7 @@ import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
 import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.options.RestartOptions;
+import dev.freshet.engine.options.SessionOption;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.executor.runtime.RestartStrategy;
 import dev.freshet.sql.parser.EmitMode;
@@ -103,30 +104,42 @@ final class SinkDdl {
    *
    * @param secrets its options with the values of the secrets they name, and the statement as
    *     recorded and as shown
+   * @return the statement's warnings: one per stateful operator whose state nothing bounds
    */
-  static void create(Engine engine, SessionOptions options, SqlCreateSink create,
+  static List<String> create(Engine engine, SessionOptions options, SqlCreateSink create,
       StatementSecrets secrets) throws SQLException {
     try {
-      createSink(engine, options, create, secrets);
+      return createSink(engine, options, create, secrets);
     } catch (CheckpointException e) {
       throw CatalogErrors.viewCheckpointError(e);
     }
   }
 
-  private static void createSink(Engine engine, SessionOptions options, SqlCreateSink create,
-      StatementSecrets secrets) throws SQLException {
+  private static List<String> createSink(Engine engine, SessionOptions options,
+      SqlCreateSink create, StatementSecrets secrets) throws SQLException {
     String sql = secrets.sql();
     String name = StreamDdl.simpleName(create.name());
     if (engine.sinks().containsKey(name)) {
       if (create.ifNotExists()) {
-        return;
+        return List.of();
       }
       throw CatalogErrors.sinkExists(name);
     }
     if (engine.catalog().contains(name)) {
       throw CatalogErrors.sinkNameTaken(name);
     }
-    SinkSpec spec = SinkOptions.parse(name, RestartOptions.without(secrets.options()),
+    // 'state.ttl' is the query's option, not the connector's: the session's if not given.
+    Map<String, String> connectorOptions = new java.util.LinkedHashMap<>();
+    long ownTtlMs = -1;
+    for (Map.Entry<String, String> option : secrets.options().entrySet()) {
+      if (option.getKey().equalsIgnoreCase(SessionOption.STATE_TTL.key())) {
+        ownTtlMs = SessionOption.stateTtl(option.getKey(), option.getValue()).toMillis();
+      } else {
+        connectorOptions.put(option.getKey(), option.getValue());
+      }
+    }
+    long stateTtlMs = ownTtlMs >= 0 ? ownTtlMs : options.stateTtlMs();
+    SinkSpec spec = SinkOptions.parse(name, RestartOptions.without(connectorOptions),
         engine.security().connectors());
     RestartStrategy restartStrategy = RestartOptions.of(secrets.options(), options);
     SqlNode query;
@@ -198,7 +211,7 @@ final class SinkDdl {
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
           planner.typeFactory(), id, stores, engine.partitionExecutor(),
           engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
-          .withTables(engine.catalog()).build(toBuild, sources));
+          .withTables(engine.catalog()).withStateTtl(stateTtlMs).build(toBuild, sources));
       built = pipeline;
       synchronized (engine.ddlLock()) {
         for (StreamTable source : sources) {
@@ -208,7 +221,7 @@ final class SinkDdl {
         }
         if (engine.sinks().containsKey(name) || engine.catalog().contains(name)) {
           if (create.ifNotExists() && engine.sinks().containsKey(name)) {
-            return;
+            return List.of();
           }
           throw engine.sinks().containsKey(name) ? CatalogErrors.sinkExists(name)
               : CatalogErrors.sinkNameTaken(name);
@@ -253,6 +266,7 @@ final class SinkDdl {
         }
       }
     }
+    return StateWarnings.unbounded("Sink " + name, plan, stateTtlMs);
   }
 
   /** The sink's columns and key, or why the query cannot be written exactly once. */

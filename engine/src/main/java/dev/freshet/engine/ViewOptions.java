@@ -3,6 +3,8 @@ package dev.freshet.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.options.SessionOption;
+import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlCreateFreshetMaterializedView;
 import dev.freshet.sql.parser.WithOption;
@@ -19,8 +21,10 @@ import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
 
 /**
  * The options of a {@code CREATE MATERIALIZED VIEW ... WITH (...)}, checked before the view is
- * planned: {@code engine}, the engine its query runs on, and the restart policy
- * ({@code 'restart.max-attempts'}, {@code 'restart.backoff'}, see {@link RestartOptions}).
+ * planned: {@code engine}, the engine its query runs on, the restart policy
+ * ({@code 'restart.max-attempts'}, {@code 'restart.backoff'}, see {@link RestartOptions}) and
+ * {@code state.ttl}, its state's time-to-live ({@link SessionOption#STATE_TTL}; the session's
+ * when not given).
  *
  * <pre>{@code
  * // CREATE MATERIALIZED VIEW v WITH ('engine' = 'Spark') AS SELECT ...
@@ -30,13 +34,14 @@ import org.apache.calcite.sql.ddl.SqlCreateMaterializedView;
  * @param engine the engine's name, lower case: the view's own, or else the engines' default
  * @param restart the restart options the view gives, keys in lower case; the session's apply
  *     to the others
+ * @param stateTtlMs the view's {@code 'state.ttl'} in ms (0 for none), or -1 if not given
  */
-record ViewOptions(String engine, Map<String, String> restart) {
+record ViewOptions(String engine, Map<String, String> restart, long stateTtlMs) {
   /** The option naming the engine; keys are matched ignoring case, as SQL's words are. */
   static final String ENGINE = "engine";
   /** Every option a view knows, as listed in errors. */
   static final List<String> KNOWN = List.of(ENGINE, RestartOptions.MAX_ATTEMPTS,
-      RestartOptions.BACKOFF);
+      RestartOptions.BACKOFF, SessionOption.STATE_TTL.key());
   /** An engine's name: the runner is looked up by it, so it is a plain word. */
   private static final Pattern ENGINE_NAME = Pattern.compile("[A-Za-z0-9-]+");
 
@@ -51,6 +56,11 @@ record ViewOptions(String engine, Map<String, String> restart) {
    */
   RestartStrategy restartStrategy(SessionOptions session) throws SQLException {
     return RestartOptions.of(restart, session);
+  }
+
+  /** The view's state TTL in ms: its own, else the session's {@code 'state.ttl'}; 0 for none. */
+  long stateTtlMs(SessionOptions session) {
+    return stateTtlMs >= 0 ? stateTtlMs : session.stateTtlMs();
   }
 
   /**
@@ -75,11 +85,20 @@ record ViewOptions(String engine, Map<String, String> restart) {
         ? freshet.options() : Map.of();
     String engine = null;
     Map<String, String> restart = new HashMap<>();
+    long ttlMs = -1;
     for (Map.Entry<String, String> option : options.entrySet()) {
       String key = option.getKey().toLowerCase(Locale.ROOT);
       if (!KNOWN.contains(key)) {
         throw Errors.of(SqlState.SYNTAX_ERROR, "Unknown option '" + option.getKey()
             + "' of materialized view " + view + ". Valid options: " + String.join(", ", KNOWN));
+      }
+      if (key.equals(SessionOption.STATE_TTL.key())) {
+        if (ttlMs >= 0) {
+          throw Errors.of(SqlState.SYNTAX_ERROR, "Option '" + key + "' of materialized view "
+              + view + " is given more than once. Give it once");
+        }
+        ttlMs = SessionOption.stateTtl(key, option.getValue()).toMillis();
+        continue;
       }
       if (key.equals(ENGINE) ? engine != null : restart.containsKey(key)) {
         // The parser's check of repeated keys is exact; 'engine' and ENGINE are one option here.
@@ -101,6 +120,6 @@ record ViewOptions(String engine, Map<String, String> restart) {
       }
     }
     return new ViewOptions(engine == null ? defaults.defaultEngine()
-        : engine.toLowerCase(Locale.ROOT), restart);
+        : engine.toLowerCase(Locale.ROOT), restart, ttlMs);
   }
 }

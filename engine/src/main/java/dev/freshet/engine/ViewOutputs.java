@@ -114,7 +114,8 @@ final class ViewOutputs {
    */
   static ViewOutputs build(Engine engine, SessionOptions options, String view, Layout layout,
       ExecPlan plan, List<StreamTable> sources, RelDataType rowType, int keyColumn,
-      @Nullable Checkpoint checkpoint, StateStoreProviderKind provider, String queryId) {
+      @Nullable Checkpoint checkpoint, StateStoreProviderKind provider, String queryId,
+      long stateTtlMs) {
     OpenedStateStores stores = new OpenedStateStores(stateStores(options, layout, checkpoint,
         provider, engine));
     // An UPDATE view's stores belong to its result, which reads them after its query stops.
@@ -123,7 +124,7 @@ final class ViewOutputs {
       RowErrors rowErrors = options.onError().newRowErrors();
       ExecPlanBuilder builder = new ExecPlanBuilder(engine.planner().typeFactory(), queryId, layout == Layout.UPDATE ? viewStores : stores,
           engine.partitionExecutor(), engine.inputTasks()).withRowErrors(rowErrors)
-          .withTables(engine.catalog());
+          .withTables(engine.catalog()).withStateTtl(stateTtlMs);
       if (layout == Layout.UPDATE) {
         ExecPlanBuilder.SplitPlan split = builder.buildUpToAggregate(plan, sources);
         return new ViewOutputs(view, queryId, engine.results(), layout, rowType, keyColumn,

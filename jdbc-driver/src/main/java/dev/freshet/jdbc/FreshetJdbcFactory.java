@@ -182,6 +182,16 @@ public class FreshetJdbcFactory implements AvaticaFactory {
       super.cancel();
       FreshetMeta.cancel(connection, handle);
     }
+
+    /** The last execution's warnings, e.g. of a view whose state nothing bounds. */
+    @Override public java.sql.SQLWarning getWarnings() throws SQLException {
+      checkOpen();
+      return FreshetMeta.warnings(connection, handle);
+    }
+
+    @Override public void clearWarnings() throws SQLException {
+      FreshetMeta.clearWarnings(connection, handle);
+    }
   }
 
   /** Prepared statement; LOB and stream parameters are not supported. */
@@ -219,6 +229,15 @@ public class FreshetJdbcFactory implements AvaticaFactory {
     @Override public void cancel() throws SQLException {
       super.cancel();
       FreshetMeta.cancel(connection, handle);
+    }
+
+    @Override public java.sql.SQLWarning getWarnings() throws SQLException {
+      checkOpen();
+      return FreshetMeta.warnings(connection, handle);
+    }
+
+    @Override public void clearWarnings() throws SQLException {
+      FreshetMeta.clearWarnings(connection, handle);
     }
 
     private static SQLException unsupported(String what) {

@@ -201,6 +201,11 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     volatile boolean cancelled;
     /** The running plain query's cancellation, new at each execution. */
     volatile CancelSignal cancelSignal = new CancelSignal();
+    /**
+     * The warnings of the last execution (e.g. a view whose state nothing bounds), which the
+     * statement's {@code getWarnings()} returns; empty when none.
+     */
+    volatile List<String> warnings = List.of();
 
     void closeResult() {
       PushQuery p;
@@ -218,6 +223,7 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     /** Closes the previous result and forgets earlier cancels: a new execution starts. */
     void startExecution() {
       closeResult();
+      warnings = List.of();
       synchronized (this) {
         cancelled = false;
         cancelSignal = new CancelSignal();
@@ -372,6 +378,42 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     }
   }
 
+  /**
+   * The warnings of the last execution of the statement {@code h} of {@code connection} as a
+   * chain, or null if it had none: what an embedded {@code Statement.getWarnings()} returns.
+   */
+  static java.sql.@Nullable SQLWarning warnings(AvaticaConnection connection,
+      StatementHandle h) {
+    if (!(connection instanceof FreshetJdbcFactory.FreshetConnection freshet)
+        || !(freshet.meta() instanceof FreshetMeta meta)) {
+      return null;
+    }
+    ConnectionState state = meta.connections.get(h.connectionId);
+    StatementState statement = state == null ? null : state.statements.get(h.id);
+    java.sql.SQLWarning first = null;
+    for (String message : statement == null ? List.<String>of() : statement.warnings) {
+      java.sql.SQLWarning warning = new java.sql.SQLWarning(message, "01000");
+      if (first == null) {
+        first = warning;
+      } else {
+        first.setNextWarning(warning);
+      }
+    }
+    return first;
+  }
+
+  /** Forgets the warnings of the statement {@code h}: {@code Statement.clearWarnings()}. */
+  static void clearWarnings(AvaticaConnection connection, StatementHandle h) {
+    if (connection instanceof FreshetJdbcFactory.FreshetConnection freshet
+        && freshet.meta() instanceof FreshetMeta meta) {
+      ConnectionState state = meta.connections.get(h.connectionId);
+      StatementState statement = state == null ? null : state.statements.get(h.id);
+      if (statement != null) {
+        statement.warnings = List.of();
+      }
+    }
+  }
+
   void cancelStatement(StatementHandle h) {
     ConnectionState state = connections.get(h.connectionId);
     StatementState statement = state == null ? null : state.statements.get(h.id);
@@ -486,9 +528,9 @@ public class FreshetMeta extends MetaImpl implements ProtobufMeta {
     StatementResult result = bound == null ? state.session.execute(sql, cancel)
         : state.session.execute(bound.parameters(), bound.values(), cancel);
     executeSteps.accept(ExecuteStep.RAN);
-    if (result instanceof StatementResult.UpdateCount) {
-      return MetaResultSet.count(h.connectionId, h.id,
-          ((StatementResult.UpdateCount) result).count());
+    if (result instanceof StatementResult.UpdateCount count) {
+      statement.warnings = count.warnings();
+      return MetaResultSet.count(h.connectionId, h.id, count.count());
     }
     if (result instanceof StatementResult.Rows) {
       StatementResult.Rows rows = (StatementResult.Rows) result;

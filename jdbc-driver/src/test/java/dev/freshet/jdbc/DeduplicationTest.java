@@ -59,7 +59,8 @@ class DeduplicationTest {
       assertTrue(rs.next());
       String plan = rs.getString(1);
       assertTrue(plan.contains("LogicalStreamDeduplicate(keys=[[ID]], order=[TS],"
-          + " eventTime=[TS], expiresAfter=[TS + 5000 ms], operatorId=[0])"), plan);
+          + " eventTime=[TS], expiresAfter=[TS + 5000 ms], operatorId=[0],"
+          + " state=[BOUNDED BY WATERMARK])"), plan);
     }
   }
 

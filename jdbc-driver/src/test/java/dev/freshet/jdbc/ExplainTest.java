@@ -30,7 +30,7 @@ class ExplainTest {
         assertFalse(rs.next());
         String expected = ""
             + "LogicalStateStoreSave(operatorId=[0], keys=[{0}], outputMode=[Update],"
-            + " statePartitions=[1])\n"
+            + " statePartitions=[1], state=[UNBOUNDED])\n"
             + "  LogicalStreamAggregate(group=[{0}], N=[$SUM0($1)], TOTAL=[SUM($2)],"
             + " phase=[MERGE])\n"
             + "    LogicalStateStoreRestore(operatorId=[0], keys=[{0}])\n"

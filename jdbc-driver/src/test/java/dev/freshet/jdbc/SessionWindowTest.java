@@ -159,7 +159,8 @@ class SessionWindowTest {
       assertTrue(plan.contains("LogicalSessionAggregate(operatorId=[0], group=[{0, 1}],"
           + " sessionKeys=[{0}], sessionStart=[$f1], gapMs=[5000], partial=[[MAX($2), COUNT()]],"
           + " merge=[[MAX($2), $SUM0($3)]], outputMode=[Append], statePartitions="), plan);
-      assertTrue(plan.contains("watermark=[TS - 10000 ms])"), plan);
+      assertTrue(plan.contains("watermark=[TS - 10000 ms], state=[BOUNDED BY WATERMARK])"),
+          plan);
     }
   }
 

@@ -158,7 +158,7 @@ class TopNTest {
       assertTrue(rs.next());
       String plan = rs.getString(1);
       assertTrue(plan.contains("LogicalStreamTopN(keys=[[K]], order=[V DESC], limit=[3],"
-          + " mode=[Complete], operatorId=[0])"), plan);
+          + " mode=[Complete], operatorId=[0], state=[UNBOUNDED])"), plan);
     }
   }
 

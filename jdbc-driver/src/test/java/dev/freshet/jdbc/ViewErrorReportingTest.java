@@ -157,7 +157,7 @@ class ViewErrorReportingTest {
     assertEquals("Unknown option 'trigger.intervall'. Options: max.windows.per.row,"
         + " min.batches.to.retain, on.error, pull.max.rows, push.batch.markers, push.buffer.rows,"
         + " query.memory.budget, restart.backoff, restart.max-attempts, state.partitions,"
-        + " state.store.provider, trigger, trigger.interval", e.getMessage());
+        + " state.store.provider, state.ttl, trigger, trigger.interval", e.getMessage());
 
     e = fails("SET 'state.store.provider' = 'rocksdb'");
     assertEquals("42000", e.getSQLState());

@@ -136,7 +136,7 @@ class ViewOverViewTest {
         String plan = rs.getString(1);
         assertEquals(""
             + "LogicalStateStoreSave(operatorId=[0], keys=[{0}], outputMode=[Update],"
-            + " statePartitions=[1])\n"
+            + " statePartitions=[1], state=[UNBOUNDED])\n"
             + "  LogicalStreamAggregate(group=[{0}], N=[$SUM0($1)], phase=[MERGE])\n"
             + "    LogicalStateStoreRestore(operatorId=[0], keys=[{0}])\n"
             + "      LogicalStreamAggregate(group=[{1}], N=[COUNT()], phase=[PARTIAL])\n"

@@ -70,7 +70,7 @@ class ViewWithOptionsTest {
 
       assertEquals("42000", e.getSQLState());
       assertEquals("Unknown option 'engin' of materialized view V. Valid options: engine,"
-          + " restart.max-attempts, restart.backoff", e.getMessage());
+          + " restart.max-attempts, restart.backoff, state.ttl", e.getMessage());
       assertEquals(List.of(), query(s, "SHOW VIEWS"));
     }
   }

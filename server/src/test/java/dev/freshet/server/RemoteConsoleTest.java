@@ -157,7 +157,7 @@ class RemoteConsoleTest {
     assertEquals("!run " + script + "\n"
         + "!run " + script + "\n"
         + "LogicalStateStoreSave(operatorId=[0], keys=[{0}], outputMode=[Update],"
-            + " statePartitions=[1])\n"
+            + " statePartitions=[1], state=[UNBOUNDED])\n"
         + "  LogicalStreamAggregate(group=[{0}], C=[$SUM0($1)], phase=[MERGE])\n"
         + "    LogicalStateStoreRestore(operatorId=[0], keys=[{0}])\n"
         + "      LogicalStreamAggregate(group=[{0}], C=[COUNT()], phase=[PARTIAL])\n"

@@ -108,6 +108,15 @@ public final class SessionOption<T> {
   /** Number of state partitions of the aggregations of new continuous queries; default 1. */
   public static final SessionOption<Integer> STATE_PARTITIONS =
       integer("state.partitions", 1, 1, 1024);
+  /**
+   * The state TTL of the push queries, views and sinks created from now on that do not give
+   * their own ({@code WITH ('state.ttl' = ...)}): a key of a stateful operator that no batch
+   * wrote for that long (processing time) is dropped, and a later row of it starts afresh
+   * (Flink's {@code table.exec.state.ttl}). {@code '1 h'}, {@code '30 min'}, {@code '7 days'};
+   * {@code '0'}, the default, keeps keys until the watermark evicts them, or forever.
+   */
+  public static final SessionOption<Duration> STATE_TTL = new SessionOption<>("state.ttl",
+      Duration.ZERO, SessionOption::stateTtl, SessionOption::stateTtlText);
   /** Where state is kept; {@link StateStoreProviderKind#MEMORY} by default. */
   public static final SessionOption<StateStoreProviderKind> STATE_STORE_PROVIDER = choice(
       "state.store.provider", StateStoreProviderKind.MEMORY, StateStoreProviderKind.values(),
@@ -125,7 +134,7 @@ public final class SessionOption<T> {
   static final List<SessionOption<?>> ALL = List.of(MAX_WINDOWS_PER_ROW, MIN_BATCHES_TO_RETAIN,
       ON_ERROR, PULL_MAX_ROWS, PUSH_BATCH_MARKERS, PUSH_BUFFER_ROWS, QUERY_MEMORY_BUDGET,
       RESTART_BACKOFF, RESTART_MAX_ATTEMPTS, STATE_PARTITIONS,
-      STATE_STORE_PROVIDER, TRIGGER, TRIGGER_INTERVAL);
+      STATE_STORE_PROVIDER, STATE_TTL, TRIGGER, TRIGGER_INTERVAL);
 
   /** An amount and an optional unit: {@code 1 second}, {@code 500ms}, {@code 0}. */
   private static final Pattern DURATION =
@@ -272,6 +281,49 @@ public final class SessionOption<T> {
       return (bytes >> 20) + " MB";
     }
     return bytes % 1024 == 0 ? (bytes >> 10) + " KB" : Long.toString(bytes);
+  }
+
+  /** Milliseconds per unit of a state TTL: those of durations, and days. */
+  private static final Map<String, Long> TTL_UNIT_MILLIS = ttlUnits();
+
+  private static Map<String, Long> ttlUnits() {
+    Map<String, Long> units = new java.util.HashMap<>(UNIT_MILLIS);
+    units.put("d", 86_400_000L);
+    units.put("day", 86_400_000L);
+    units.put("days", 86_400_000L);
+    units.put("hrs", 3_600_000L);
+    return Map.copyOf(units);
+  }
+
+  /**
+   * Parses a state TTL, the value of option {@code key} ({@code 'state.ttl'} of a session, a
+   * view or a sink): {@code '1 h'}, {@code '2 s'}, {@code '7 days'}, {@code '500 ms'}, or
+   * {@code '0'} for none.
+   *
+   * @return the TTL, {@link Duration#ZERO} for none
+   * @throws SQLException (42000) naming {@code key} if {@code value} is not such a duration
+   */
+  public static Duration stateTtl(String key, String value) throws SQLException {
+    Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
+    BigDecimal amount = m.matches() ? new BigDecimal(m.group(1)) : null;
+    Long unit = m.matches() ? TTL_UNIT_MILLIS.get(m.group(2)) : null;
+    if (amount != null && unit == null && m.group(2).isEmpty() && amount.signum() == 0) {
+      unit = 1L;
+    }
+    BigDecimal millis = amount == null || unit == null ? null
+        : amount.multiply(BigDecimal.valueOf(unit));
+    if (millis == null || millis.stripTrailingZeros().scale() > 0
+        || millis.compareTo(BigDecimal.valueOf(Long.MAX_VALUE / 4)) > 0) {
+      throw Errors.invalidDefinition("Option '" + key + "' must be a state time-to-live such as"
+          + " '1 h', '30 min', '7 days' or '500 ms' (a whole number of milliseconds), or '0' to"
+          + " keep state until the watermark evicts it; not '" + value + "'");
+    }
+    return Duration.ofMillis(millis.longValueExact());
+  }
+
+  /** A state TTL as {@link #stateTtl} reads it back. */
+  private static String stateTtlText(Duration ttl) {
+    return ttl.isZero() ? "0" : ttl.toMillis() + " ms";
   }
 
   /**

@@ -33,8 +33,9 @@ public final class SessionOptions {
   private static final List<SessionOption<?>> VIEW_OPTIONS = List.of(
       SessionOption.MAX_WINDOWS_PER_ROW, SessionOption.MIN_BATCHES_TO_RETAIN,
       SessionOption.ON_ERROR, SessionOption.QUERY_MEMORY_BUDGET, SessionOption.STATE_PARTITIONS,
-      SessionOption.STATE_STORE_PROVIDER, SessionOption.TRIGGER, SessionOption.TRIGGER_INTERVAL,
-      SessionOption.RESTART_MAX_ATTEMPTS, SessionOption.RESTART_BACKOFF);
+      SessionOption.STATE_STORE_PROVIDER, SessionOption.STATE_TTL, SessionOption.TRIGGER,
+      SessionOption.TRIGGER_INTERVAL, SessionOption.RESTART_MAX_ATTEMPTS,
+      SessionOption.RESTART_BACKOFF);
 
   /**
    * The values {@code SET} gave, each of its option's type; an option not here has its default.
@@ -112,6 +113,11 @@ public final class SessionOptions {
     return dev.freshet.executor.runtime.RestartStrategy.exponentialDelay(
         get(SessionOption.RESTART_MAX_ATTEMPTS), get(SessionOption.RESTART_BACKOFF))
         .alsoRestartingAfter(dev.freshet.engine.errors.RecoverableSqlStates::isRecoverable);
+  }
+
+  /** The state TTL of new queries that give none, in ms; 0 for none. */
+  public long stateTtlMs() {
+    return get(SessionOption.STATE_TTL).toMillis();
   }
 
   public StateStoreProviderKind stateStoreProvider() {

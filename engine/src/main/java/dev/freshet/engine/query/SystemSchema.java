@@ -39,7 +39,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * QUERIES} lists), with the metrics of its last batch; {@code SYS.QUERY_PROGRESS} one row per
  * progress record the queries keep (the last 100 batches of each,
  * {@link dev.freshet.executor.runtime.MicroBatchExecution#PROGRESS_RETAINED}), with the whole
- * record in Spark's {@code StreamingQueryProgress} JSON layout ({@link ProgressJson}).
+ * record in Spark's {@code StreamingQueryProgress} JSON layout ({@link ProgressJson});
+ * {@code SYS.STATE_OPERATORS} one row per stateful operator of each query
+ * ({@link StateOperatorsTable}).
  * Event times (the watermark, the batch timestamp) are {@code TIMESTAMP(3)} in UTC; a watermark
  * is NULL for a query that has none. Each scan reads the queries as they are at that moment.
  */
@@ -76,6 +78,8 @@ public final class SystemSchema extends AbstractSchema {
     requireNonNull(privileges, "privileges");
     this.tables = Map.of("QUERIES", new SystemTable(SystemSchema::queriesType,
             () -> queryRows(queries.get())),
+        "STATE_OPERATORS", new SystemTable(StateOperatorsTable::rowType,
+            () -> StateOperatorsTable.rows(queries.get())),
         "QUERY_PROGRESS", new SystemTable(SystemSchema::progressType,
             () -> progressRows(queries.get())),
         // What DatabaseMetaData.getPrimaryKeys answers: Avatica's protocol has no request for

@@ -25,6 +25,28 @@ class SessionOptionsTest {
     return session.triggerInterval();
   }
 
+  @Test void shouldParseStateTtlsUpToDaysAndReadTheirTextBack() throws Exception {
+    SessionOption<Duration> ttl = SessionOption.STATE_TTL;
+    assertEquals(Duration.ZERO, ttl.defaultValue());
+    assertEquals(Duration.ofHours(1), ttl.parse("1 h"));
+    assertEquals(Duration.ofSeconds(2), ttl.parse("2 s"));
+    assertEquals(Duration.ofMinutes(30), ttl.parse("30 min"));
+    assertEquals(Duration.ofDays(7), ttl.parse(" 7 Days "));
+    assertEquals(Duration.ofMillis(1500), ttl.parse("1.5 seconds"));
+    assertEquals(Duration.ZERO, ttl.parse("0"));
+    for (String text : new String[] {"1 h", "0", "7 days", "250 ms"}) {
+      assertEquals(ttl.parse(text), ttl.parse(ttl.text(ttl.parse(text))), text);
+    }
+    for (String bad : new String[] {"forever", "-1 h", "1 week", "0.5 ms", ""}) {
+      SQLException e = assertThrows(SQLException.class, () -> ttl.parse(bad), bad);
+      assertEquals("42000", e.getSQLState());
+      assertEquals(true, e.getMessage().startsWith("Option 'state.ttl' must be a state"
+          + " time-to-live such as '1 h'"), e.getMessage());
+    }
+    session.execute("SET 'state.ttl' = '1 h'");
+    session.execute("RESET 'state.ttl'");
+  }
+
   @Test void shouldParseTriggerIntervalsAsSparkSpellsThem() throws Exception {
     assertEquals(Duration.ZERO, session.triggerInterval());
     assertEquals(Duration.ofSeconds(1), triggerIntervalAfter("1 second"));
@@ -99,7 +121,7 @@ class SessionOptionsTest {
     assertEquals("Unknown option 'nope'. Options: max.windows.per.row, min.batches.to.retain,"
         + " on.error, pull.max.rows, push.batch.markers, push.buffer.rows, query.memory.budget,"
         + " state.partitions,"
-        + " state.store.provider, trigger, trigger.interval",
+        + " state.store.provider, state.ttl, trigger, trigger.interval",
         assertThrows(SQLException.class, () -> session.execute("SET 'nope' = '1'"))
             .getMessage());
   }

@@ -114,6 +114,15 @@ public final class SessionWindowOperator implements StatefulOperator {
     return "sessionWindowStateStoreSaveExec";
   }
 
+  @Override public String stateKind() {
+    return "session window";
+  }
+
+  /** In APPEND mode the watermark closes sessions; COMPLETE mode keeps every one. */
+  @Override public StateBound stateBound() {
+    return append ? StateBound.BOUNDED_BY_WATERMARK : StateBound.UNBOUNDED;
+  }
+
   @Override public StateMetrics stateMetrics() {
     return new StateMetrics(metrics.numOutputRows, metrics.numTotalStateRows,
         metrics.numUpdatedStateRows, metrics.numRemovedStateRows,

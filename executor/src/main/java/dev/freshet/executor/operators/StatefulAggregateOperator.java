@@ -64,6 +64,14 @@ import java.util.function.Consumer;
  * when the batch ends: the same values, keys and order as had the rows been pushed one by one,
  * without boxing each group into a buffer first.
  *
+ * <p><b>State TTL.</b> With {@link #expireStateAfter(long)} each saved value ends with one more
+ * slot, the batch time at which the group was last written; a batch whose time is at least that
+ * plus the TTL removes the group from the state ({@link StateExpiry}) before merging its own
+ * groups, so that a row of an expired group starts it afresh. A materialized view's aggregation
+ * ({@link #emitGroupChanges()}) emits an expired group marked {@link GroupChange#DELETED}: its
+ * row leaves the view. Other consumers hear nothing, as Flink's expired state retracts nothing.
+ * Over a retracting input, taking back rows of an expired group leaves no group behind.
+ *
  * <p><b>Limits.</b> The batch's groups and the state's keys count in the query's memory estimate
  * ({@link BatchContext#resources()}), at {@link #bytesPerGroup() an estimated size} each: an input
  * task checks its groups every {@value #CHECK_EVERY} new groups, the batch its state's keys
@@ -113,6 +121,10 @@ public final class StatefulAggregateOperator implements StatefulOperator {
   private final boolean retracting;
   /** Per input task, its columnar input, or null (see {@link #vectorInput}). */
   private final VectorAggregateInput[] vectorInputs;
+  /** Per state partition, when its groups expire (see {@link #expireStateAfter}). */
+  private final StateExpiry[] expiries;
+  /** The slot of a saved value holding its last write time, or -1 without a state TTL. */
+  private int writeTimeSlot = -1;
 
   /**
    * Creates the operator.
@@ -196,6 +208,8 @@ public final class StatefulAggregateOperator implements StatefulOperator {
     this.batchGroups = new PartialGroups[inputTasks][spec.numPartitions()];
     this.groupAccounts = new MemoryAccount[inputTasks];
     this.vectorInputs = new VectorAggregateInput[inputTasks];
+    this.expiries = new StateExpiry[spec.numPartitions()];
+    Arrays.fill(expiries, StateExpiry.after(0));
     // Key columns and buffer slots: a reference, a boxed value each, the key's object and the
     // buffer's array headers, and the store's entry.
     this.bytesPerGroup = 96 + 40L * (keyCount + partial.length);
@@ -265,6 +279,38 @@ public final class StatefulAggregateOperator implements StatefulOperator {
     }
     groupChanges = true;
     return this;
+  }
+
+  /**
+   * Drops a group from the state once no batch wrote it for {@code ttlMs} of processing time
+   * (Flink's state TTL); called before the first batch. The saved values then keep their write
+   * time, so a query's TTL is fixed when its state is first written.
+   */
+  @Override public void expireStateAfter(long ttlMs) {
+    for (int p = 0; p < expiries.length; p++) {
+      expiries[p] = StateExpiry.after(ttlMs);
+    }
+    writeTimeSlot = ttlMs > 0 ? keyCount + merge.length : -1;
+  }
+
+  @Override public String stateKind() {
+    return spec.eventTimeKey() != null ? "window aggregation" : "aggregation";
+  }
+
+  @Override public StateBound stateBound() {
+    return StateBound.of(eventTimeKey != null, expiries[0].ttlMs());
+  }
+
+  @Override public long nextExpiryMs() {
+    long next = Long.MAX_VALUE;
+    for (StateExpiry expiry : expiries) {
+      next = Math.min(next, expiry.nextExpiryMs());
+    }
+    return next;
+  }
+
+  @Override public long stateBytes() {
+    return metrics.numTotalStateRows * bytesPerGroup;
   }
 
   /**
@@ -560,6 +606,11 @@ public final class StatefulAggregateOperator implements StatefulOperator {
 
     void process(BatchContext batch) {
       store = partitions.get(partition).getStore(batch.stateVersion());
+      if (expiries[partition].due(batch.batchTimestampMs())) {
+        // First, so that a row of an expired group starts it afresh, as if it had been removed
+        // in an earlier batch: expired state is never read.
+        expire(batch.batchTimestampMs());
+      }
       if (batchGroups.length > 1) {
         claimed = new boolean[batchGroups.length][];
         for (int t = 1; t < batchGroups.length; t++) {
@@ -601,6 +652,40 @@ public final class StatefulAggregateOperator implements StatefulOperator {
     }
 
     /**
+     * Removes the groups no batch wrote for the TTL; a view's aggregation emits each marked
+     * {@link GroupChange#DELETED}, so its row leaves the view (and comes back as a new group if
+     * the batch has rows of it).
+     */
+    private void expire(long nowMs) {
+      StateExpiry expiry = expiries[partition];
+      List<Map.Entry<Object, Object[]>> expired = new ArrayList<>();
+      long oldestKept = Long.MAX_VALUE;
+      for (Map.Entry<Object, Object[]> e : store.entries()) {
+        Object[] value = e.getValue();
+        // A value saved without a write time (none can be, but a wrong one must not stay).
+        long written = value.length > writeTimeSlot && value[writeTimeSlot] != null
+            ? (Long) value[writeTimeSlot] : Long.MIN_VALUE / 2;
+        if (expiry.expired(written, nowMs)) {
+          expired.add(e);
+        } else {
+          oldestKept = Math.min(oldestKept, written);
+        }
+      }
+      for (Map.Entry<Object, Object[]> e : expired) {
+        store.remove(e.getKey());
+        removed++;
+        if (groupChanges) {
+          Object[] row = emit(e.getKey(), e.getValue());
+          if (spec.emitNewKeyFlag()) {
+            row[spec.outputFieldCount() - 1] = null;
+          }
+          row[row.length - 1] = GroupChange.DELETED;
+        }
+      }
+      expiry.scanned(oldestKept);
+    }
+
+    /**
      * Merges the partial aggregate of {@code key} in input task {@code task} (its buffer
      * {@code part}, or group {@code g} of its vector input {@code vector}) and those of the later
      * tasks that saw the key into the key's saved value; saves and emits the result.
@@ -617,9 +702,14 @@ public final class StatefulAggregateOperator implements StatefulOperator {
         return;
       }
       Object[] merged = restoreAndMerge(key, task, part, vector, g);
-      if (retracting && keyCount > 0 && (Long) merged[merged.length - 1] == 0) {
+      // None left: or fewer, when the TTL dropped the group before its rows were taken back.
+      if (retracting && keyCount > 0 && (Long) merged[keyCount + merge.length - 1] <= 0) {
         deleteGroup(key);
         return;
+      }
+      if (writeTimeSlot >= 0) {
+        merged[writeTimeSlot] = batch.batchTimestampMs();
+        expiries[partition].wrote(batch.batchTimestampMs());
       }
       store.put(key, merged);
       updated++;
@@ -703,7 +793,9 @@ public final class StatefulAggregateOperator implements StatefulOperator {
       Object[] restored = store.get(key);
       restoredNothing = restored == null;
       lastRestored = restored;
-      Object[] merged = restored == null ? newBuffer(merge) : restored.clone();
+      Object[] merged = restored == null ? newBuffer(merge)
+          : restored.length < keyCount + merge.length + (writeTimeSlot >= 0 ? 1 : 0)
+          ? Arrays.copyOf(restored, keyCount + merge.length + 1) : restored.clone();
       if (keyCount > 0) {
         partialRowKeys.writeKey(key, partialRow);
       }
@@ -787,6 +879,10 @@ public final class StatefulAggregateOperator implements StatefulOperator {
       task.abort();
     }
     openTasks = List.of();
+    for (StateExpiry expiry : expiries) {
+      // The write times seen may be of groups the aborted batch wrote: scan again.
+      expiry.forget();
+    }
     clearGroups();
     clearVectorInputs();
     for (MemoryAccount account : groupAccounts) {
@@ -798,7 +894,9 @@ public final class StatefulAggregateOperator implements StatefulOperator {
   }
 
   private Object[] newBuffer(Accumulator[] accumulators) {
-    Object[] buffer = new Object[keyCount + accumulators.length];
+    // A saved value ends with its write time when groups expire.
+    Object[] buffer = new Object[keyCount + accumulators.length
+        + (accumulators == merge && writeTimeSlot >= 0 ? 1 : 0)];
     for (Accumulator a : accumulators) {
       buffer[a.slot] = a.initial();
     }

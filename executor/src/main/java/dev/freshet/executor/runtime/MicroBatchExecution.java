@@ -613,8 +613,9 @@ public final class MicroBatchExecution implements StreamExecution {
       long watermark = streamingPipeline.watermarkMs();
       boolean hasData = !Arrays.equals(start, end);
       // A batch without data runs only to let the advanced watermark evict or finalize state.
+      // Or to expire state whose TTL ran out: an idle query forgets its keys on time too.
       boolean noDataBatch = !hasData && (batchesRun > 0 || resumed)
-          && needsNoDataBatch(watermark);
+          && (needsNoDataBatch(watermark) || nextStateExpiryMs() <= clock.getAsLong());
       if (trigger instanceof Trigger.Once && batchesRun > 0) {
         break;
       }
@@ -691,6 +692,18 @@ public final class MicroBatchExecution implements StreamExecution {
     if (first != null) {
       throw first;
     }
+  }
+
+  /**
+   * The processing time at which a stateful operator's TTL may expire keys, {@link Long#MAX_VALUE}
+   * for never: a batch without data runs then (see {@code StateExpiry}).
+   */
+  private long nextStateExpiryMs() {
+    long next = Long.MAX_VALUE;
+    for (StatefulOperator op : streamingPipeline.statefulOperators()) {
+      next = Math.min(next, op.nextExpiryMs());
+    }
+    return next;
   }
 
   /** Whether the watermark {@code watermark} makes a batch without data due in any chain. */
@@ -958,7 +971,7 @@ public final class MicroBatchExecution implements StreamExecution {
       StateMetrics m = op.stateMetrics();
       operators.add(new StateOperatorProgress(op.operatorName(), m.numTotalStateRows(),
           m.numUpdatedStateRows(), m.numRemovedStateRows(), m.numRowsDroppedByWatermark(),
-          op.numPartitions()));
+          op.numPartitions(), op.stateKind(), op.stateBound().label(), op.stateBytes()));
     }
     StreamingQueryProgress previous;
     synchronized (lock) {
@@ -1116,6 +1129,17 @@ public final class MicroBatchExecution implements StreamExecution {
         idle = true;
         lock.notifyAll();
         long due = Long.MAX_VALUE;
+        // Before its first batch a query's operators have not read their state: nothing due.
+        long expiry = lastBatchId >= 0 ? nextStateExpiryMs() : Long.MAX_VALUE;
+        if (expiry != Long.MAX_VALUE) {
+          long untilExpiry = expiry - clock.getAsLong();
+          if (untilExpiry <= 0) {
+            // The caller runs a batch without data to expire state.
+            idle = false;
+            return true;
+          }
+          due = untilExpiry;
+        }
         for (int i = 0; i < inputs.size(); i++) {
           if (inputs.get(i).source() instanceof SupportsTimedAvailability timed) {
             OptionalLong next = timed.millisUntilAvailable(committedOffsets[i] + 1);

@@ -101,6 +101,8 @@ public final class ExecPlanBuilder {
   private final int inputTasks;
   /** What the calcs do with a row whose expressions fail. */
   private RowErrors rowErrors = RowErrors.failing();
+  /** The state TTL of the stateful operators, 0 for none (see {@link #withStateTtl}). */
+  private long stateTtlMs;
   /** Whether plans that can read vector batches get a columnar input (see {@link #build}). */
   private boolean columnar = true;
   /** Finds the reference tables that stream-table joins read; none by default. */
@@ -162,6 +164,31 @@ public final class ExecPlanBuilder {
   public ExecPlanBuilder withRowErrors(RowErrors rowErrors) {
     this.rowErrors = requireNonNull(rowErrors, "rowErrors");
     return this;
+  }
+
+  /**
+   * Makes the stateful operators of the pipelines built from now on drop a key that no batch
+   * wrote for {@code ttlMs} of processing time ({@code 'state.ttl'}, Flink's state TTL); 0, the
+   * default, keeps keys until the watermark evicts them, or forever.
+   *
+   * <pre>{@code
+   * builder.withStateTtl(3_600_000).build(plan, streams);   // 'state.ttl' = '1 h'
+   * }</pre>
+   */
+  public ExecPlanBuilder withStateTtl(long ttlMs) {
+    if (ttlMs < 0) {
+      throw new IllegalArgumentException("a state TTL must not be negative: " + ttlMs);
+    }
+    this.stateTtlMs = ttlMs;
+    return this;
+  }
+
+  /** Gives each of {@code operators} the builder's state TTL; returns them. */
+  private <T extends StatefulOperator> List<T> expiring(List<T> operators) {
+    for (StatefulOperator op : operators) {
+      op.expireStateAfter(stateTtlMs);
+    }
+    return operators;
   }
 
   /**
@@ -334,6 +361,10 @@ public final class ExecPlanBuilder {
       int rank = topN.keys().size();
       return new AfterAggregate(clocked(downstream), output, topN.operatorId(),
           (key, row) -> {
+            if ((Long) ((GroupKey) key).get(rank) == 0) {
+              // Rank 0 holds the group's write time for a state TTL, not a row.
+              return List.<Object[]>of();
+            }
             Object[] ranked = java.util.Arrays.copyOf(row, row.length + 1);
             ranked[row.length] = ((GroupKey) key).get(rank);
             return List.<Object[]>of(ranked);
@@ -455,7 +486,8 @@ public final class ExecPlanBuilder {
           ? shared.newQueryReader() : stream.source(), clocked(head.getValue())));
     }
     return StreamingPipeline.ofInputs(inputs, output,
-        List.copyOf(wiring.watermarks.values()), List.copyOf(wiring.stateful.values()),
+        List.copyOf(wiring.watermarks.values()),
+        expiring(List.copyOf(wiring.stateful.values())),
         rowErrors);
   }
 
@@ -756,7 +788,7 @@ public final class ExecPlanBuilder {
     Source source = stream.source() instanceof SupportsQueryReaders shared
         ? shared.newQueryReader() : stream.source();
     return new StreamingPipeline(source, clocked(downstream), output,
-        List.copyOf(watermarks.values()), allStateful,
+        List.copyOf(watermarks.values()), expiring(allStateful),
         List.copyOf(extraInputTasks), extraInputTasks.isEmpty() ? null : partitionExecutor,
         rowErrors, columnarInput);
   }

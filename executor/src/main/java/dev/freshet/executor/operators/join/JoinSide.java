@@ -2,6 +2,7 @@ package dev.freshet.executor.operators.join;
 
 import dev.freshet.executor.limits.MemoryAccount;
 import dev.freshet.executor.operators.KeyExtractor;
+import dev.freshet.executor.operators.StateExpiry;
 import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreProvider;
@@ -23,6 +24,11 @@ import java.util.Map;
  * written and the evicted ones removed. A restarted operator, or one whose batch was aborted,
  * rebuilds the index from the version it opens, ordering each key's rows by id, which is the
  * order they arrived in: a re-run batch sees and emits the same rows in the same order.
+ *
+ * <p><b>State TTL.</b> With {@link #expireStateAfter} a kept row's value ends with one more
+ * slot, the batch time at which it was kept, and a batch at least the TTL later removes it
+ * ({@link StateExpiry}), silently: an outer side's unmatched row is not emitted, as Flink's
+ * expired join state emits nothing.
  *
  * <p>Used by the batch thread only, except {@link #add}, which the side's input thread calls.
  */
@@ -55,6 +61,10 @@ final class JoinSide {
   long dropped;
   long updated;
   long removed;
+  /** When kept rows expire by processing time; none unless {@link #expireStateAfter}. */
+  private StateExpiry ttl = StateExpiry.after(0);
+  /** The time of the batch under way, which the rows it keeps record with a TTL. */
+  private long batchTimeMs;
   /** Buffered input rows between two updates of {@link #inputAccount}. */
   static final int CHECK_EVERY = 1024;
   /**
@@ -105,7 +115,7 @@ final class JoinSide {
         return;
       }
     }
-    Object[] value = new Object[width + 1];
+    Object[] value = new Object[width + (ttl.enabled() ? 2 : 1)];
     System.arraycopy(row, 0, value, 0, width);
     value[width] = Boolean.FALSE;
     input.add(new StateRow(value, ts, hasTime, false));
@@ -125,7 +135,8 @@ final class JoinSide {
    * Opens the store at {@code version} for the batch being finished; rebuilds the index if it does
    * not show that version (first batch of this operator, or after an abort).
    */
-  void open(long version) {
+  void open(long version, long batchTimestampMs) {
+    batchTimeMs = batchTimestampMs;
     store = provider.getStore(version);
     updated = 0;
     removed = 0;
@@ -186,6 +197,10 @@ final class JoinSide {
 
   /** Adds a row of this batch's input to the state, under {@code key}; written at the end. */
   void keep(Object key, StateRow row) {
+    if (ttl.enabled()) {
+      row.value[width + 1] = batchTimeMs;
+      ttl.wrote(batchTimeMs);
+    }
     row.id = nextId++;
     row.dirty = true;
     dirty.add(row);
@@ -275,6 +290,51 @@ final class JoinSide {
     minEventTimeMs = min;
   }
 
+  /** Makes kept rows expire {@code ttlMs} after the batch that kept them; before the first. */
+  void expireStateAfter(long ttlMs) {
+    ttl = StateExpiry.after(ttlMs);
+  }
+
+  /** When a kept row may expire: see {@link StateExpiry#nextExpiryMs()}. */
+  long nextExpiryMs() {
+    return ttl.nextExpiryMs();
+  }
+
+  /** Removes the rows kept at least the TTL before the batch under way, if any may be. */
+  void expireByTtl() {
+    if (!ttl.due(batchTimeMs)) {
+      return;
+    }
+    long oldestKept = Long.MAX_VALUE;
+    Iterator<List<StateRow>> lists = rowsByKey.values().iterator();
+    while (lists.hasNext()) {
+      List<StateRow> rows = lists.next();
+      int kept = 0;
+      for (int i = 0; i < rows.size(); i++) {
+        StateRow row = rows.get(i);
+        Object written = row.value.length > width + 1 ? row.value[width + 1] : null;
+        long writtenMs = written == null ? Long.MIN_VALUE / 2 : (Long) written;
+        if (ttl.expired(writtenMs, batchTimeMs)) {
+          row.evicted = true;
+          numRows--;
+          if (row.id < firstNewId) {
+            store.remove(row.id);
+            removed++;
+          }
+        } else {
+          rows.set(kept++, row);
+          oldestKept = Math.min(oldestKept, writtenMs);
+        }
+      }
+      if (kept == 0) {
+        lists.remove();
+      } else {
+        rows.subList(kept, rows.size()).clear();
+      }
+    }
+    ttl.scanned(oldestKept);
+  }
+
   /** Writes the rows the batch added or newly matched and still keeps, then commits. */
   void commit() {
     for (StateRow row : dirty) {
@@ -304,6 +364,7 @@ final class JoinSide {
     rowsByKey.clear();
     numRows = 0;
     loadedVersion = -1;
+    ttl.forget();
   }
 
   /** Rows in state. */

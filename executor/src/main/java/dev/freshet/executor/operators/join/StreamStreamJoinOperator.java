@@ -6,6 +6,7 @@ import dev.freshet.executor.limits.MemoryAccount;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
+import dev.freshet.executor.operators.StateBound;
 import dev.freshet.executor.operators.StateMetrics;
 import dev.freshet.executor.operators.StatefulOperator;
 import dev.freshet.executor.state.StateStoreProvider;
@@ -100,6 +101,8 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
   private final long outputDelayMs;
   /** The batch as the operators below see it: its watermarks {@link #outputDelayMs} back. */
   private BatchContext downstreamBatch;
+  /** The state TTL, 0 for none. */
+  private long ttlMs;
 
   /**
    * Creates the operator.
@@ -186,6 +189,33 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
   @Override public void closeStores() {
     leftSide.close();
     rightSide.close();
+  }
+
+  @Override public String stateKind() {
+    return "join";
+  }
+
+  /** Bounded by the watermark when the time range evicts the rows of both sides. */
+  @Override public StateBound stateBound() {
+    return StateBound.of(range.hasLower() && range.hasUpper(), ttlMs);
+  }
+
+  /**
+   * Drops a kept row of either side {@code ttlMs} after the batch that kept it (Flink's state
+   * TTL of a regular join); called before the first batch.
+   */
+  @Override public void expireStateAfter(long ttlMs) {
+    this.ttlMs = ttlMs;
+    leftSide.expireStateAfter(ttlMs);
+    rightSide.expireStateAfter(ttlMs);
+  }
+
+  @Override public synchronized long nextExpiryMs() {
+    return Math.min(leftSide.nextExpiryMs(), rightSide.nextExpiryMs());
+  }
+
+  @Override public long stateBytes() {
+    return metrics.numTotalStateRows() * Math.max(leftSide.bytesPerRow, rightSide.bytesPerRow);
   }
 
   /** Starts the batch on both inputs, for a runtime that drives the join as one operator. */
@@ -284,8 +314,11 @@ public final class StreamStreamJoinOperator implements StatefulOperator {
 
   /** Joins the batch's rows, evicts, emits the outer rows and commits both sides. */
   private void runBatch(BatchContext batch) {
-    leftSide.open(batch.stateVersion());
-    rightSide.open(batch.stateVersion());
+    leftSide.open(batch.stateVersion(), batch.batchTimestampMs());
+    rightSide.open(batch.stateVersion(), batch.batchTimestampMs());
+    // Before joining: a row whose TTL ran out matches nothing.
+    leftSide.expireByTtl();
+    rightSide.expireByTtl();
     for (StateRow row : leftSide.input) {
       Object key = leftSide.keyOf(row);
       if (JoinSide.hasNull(key)) {

@@ -6,6 +6,8 @@ import dev.freshet.executor.limits.MemoryAccount;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
+import dev.freshet.executor.operators.StateBound;
+import dev.freshet.executor.operators.StateExpiry;
 import dev.freshet.executor.operators.StateMetrics;
 import dev.freshet.executor.operators.StatefulOperator;
 import dev.freshet.executor.state.GroupKey;
@@ -38,6 +40,11 @@ import java.util.Map;
  * batch {@code N} opens version {@code N} and commits {@code N + 1}. An abort gives the store
  * up; the next run of the batch, or an operator rebuilt on the same provider, starts from the
  * committed version.
+ *
+ * <p><b>State TTL.</b> With {@link #expireStateAfter(long)} the value also holds the batch time
+ * at which the key was kept, and a batch at least the TTL later forgets the key
+ * ({@link StateExpiry}): a later row of it is emitted again. A duplicate does not renew the key,
+ * as in Flink's keep-first-row deduplication, which writes state only for the first row.
  *
  * <pre>{@code
  * StreamDeduplicateOperator dedup = new StreamDeduplicateOperator(spec, provider, sink);
@@ -83,6 +90,8 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
   private QueryResources resources;
   private MemoryAccount candidatesAccount;
   private MemoryAccount stateAccount;
+  /** When kept keys expire by processing time; none unless {@link #expireStateAfter}. */
+  private StateExpiry ttl = StateExpiry.after(0);
 
   /**
    * Creates the operator.
@@ -125,6 +134,27 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
 
   @Override public void closeStores() {
     provider.close();
+  }
+
+  @Override public String stateKind() {
+    return "deduplication";
+  }
+
+  @Override public StateBound stateBound() {
+    return StateBound.of(spec.expires(), ttl.ttlMs());
+  }
+
+  /** Forgets a key once {@code ttlMs} passed since it was kept; before the first batch. */
+  @Override public void expireStateAfter(long ttlMs) {
+    ttl = StateExpiry.after(ttlMs);
+  }
+
+  @Override public long nextExpiryMs() {
+    return ttl.nextExpiryMs();
+  }
+
+  @Override public long stateBytes() {
+    return metrics.numTotalStateRows() * bytesPerKey;
   }
 
   @Override public void startBatch(BatchContext batch) {
@@ -189,6 +219,9 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     if (minExpiryMs == UNKNOWN) {
       minExpiryMs = spec.expires() ? minExpiry(store) : Long.MAX_VALUE;
     }
+    // Before the candidates: a row of a key whose TTL ran out is a first row again.
+    long expiredByTtl = ttl.due(batch.batchTimestampMs())
+        ? expireByTtl(batch.batchTimestampMs()) : 0;
     for (Map.Entry<GroupKey, Object[]> e : candidates.entrySet()) {
       if (store.get(e.getKey()) != null) {
         continue;
@@ -199,14 +232,16 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
         expiry = (Long) row[spec.expiryIndex()] + spec.expiryDelayMs();
         minExpiryMs = Math.min(minExpiryMs, expiry);
       }
-      store.put(e.getKey(), new Object[] {expiry});
+      store.put(e.getKey(), ttl.enabled() ? new Object[] {expiry, batch.batchTimestampMs()}
+          : new Object[] {expiry});
+      ttl.wrote(batch.batchTimestampMs());
       updated++;
       emitted++;
       downstream.push(row);
     }
     candidates.clear();
     candidatesAccount.set(0);
-    long removed = evict(batch.evictionWatermarkMs());
+    long removed = evict(batch.evictionWatermarkMs()) + expiredByTtl;
     long total = store.numKeys();
     // The state now holds the batch's keys: checked against the budget before it commits them.
     stateAccount.set(provider.keepsStateOnHeap() ? total * bytesPerKey : 0);
@@ -242,6 +277,26 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     return expired.size();
   }
 
+  /** Removes the keys kept at least the TTL before {@code nowMs}; returns how many. */
+  private long expireByTtl(long nowMs) {
+    List<Object> expired = new ArrayList<>();
+    long oldestKept = Long.MAX_VALUE;
+    for (Map.Entry<Object, Object[]> e : store.entries()) {
+      Object[] value = e.getValue();
+      long kept = value.length > 1 && value[1] != null ? (Long) value[1] : Long.MIN_VALUE / 2;
+      if (ttl.expired(kept, nowMs)) {
+        expired.add(e.getKey());
+      } else {
+        oldestKept = Math.min(oldestKept, kept);
+      }
+    }
+    for (Object key : expired) {
+      store.remove(key);
+    }
+    ttl.scanned(oldestKept);
+    return expired.size();
+  }
+
   private static long minExpiry(StateStore<Object, Object[]> store) {
     long min = Long.MAX_VALUE;
     for (Map.Entry<Object, Object[]> e : store.entries()) {
@@ -264,6 +319,7 @@ public final class StreamDeduplicateOperator implements StatefulOperator {
     }
     // The expiries seen may have been of keys the aborted batch added: read them again.
     minExpiryMs = UNKNOWN;
+    ttl.forget();
     downstream.abortBatch(batch);
   }
 

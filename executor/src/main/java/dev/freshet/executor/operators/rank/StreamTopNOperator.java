@@ -8,6 +8,8 @@ import dev.freshet.executor.operators.BatchContext;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.SortKey;
+import dev.freshet.executor.operators.StateBound;
+import dev.freshet.executor.operators.StateExpiry;
 import dev.freshet.executor.operators.StateMetrics;
 import dev.freshet.executor.operators.StatefulOperator;
 import dev.freshet.executor.state.GroupKey;
@@ -38,8 +40,13 @@ import java.util.Map;
  * <p><b>State.</b> One partition: key a {@link GroupKey} of the group's key values and the rank
  * (a {@code Long}), value the input row at that rank. Batch {@code N} opens version {@code N}
  * and commits {@code N + 1}; an abort gives the store up, and the next run of the batch, or an
- * operator rebuilt on the same provider, starts from the committed version. Nothing expires: a
- * group's ranks are kept for as long as the query runs.
+ * operator rebuilt on the same provider, starts from the committed version. Without a state TTL
+ * nothing expires: a group's ranks are kept for as long as the query runs.
+ *
+ * <p><b>State TTL.</b> With {@link #expireStateAfter(long)} each group also keeps, under rank 0,
+ * the batch time of its last input row; a batch at least the TTL later drops the group's ranks
+ * ({@link StateExpiry}), silently as Flink's top-N does, and a later row of the group ranks
+ * first again.
  *
  * <pre>{@code
  * StreamTopNOperator topN = new StreamTopNOperator(spec, provider, sink);
@@ -78,6 +85,8 @@ public final class StreamTopNOperator implements StatefulOperator {
   private QueryResources resources;
   private MemoryAccount candidatesAccount;
   private MemoryAccount stateAccount;
+  /** When groups expire by processing time; none unless {@link #expireStateAfter}. */
+  private StateExpiry ttl = StateExpiry.after(0);
 
   /**
    * Creates the operator.
@@ -118,6 +127,27 @@ public final class StreamTopNOperator implements StatefulOperator {
 
   @Override public void closeStores() {
     provider.close();
+  }
+
+  @Override public String stateKind() {
+    return "top-n";
+  }
+
+  @Override public StateBound stateBound() {
+    return StateBound.of(false, ttl.ttlMs());
+  }
+
+  /** Drops a group once no row of it came for {@code ttlMs}; called before the first batch. */
+  @Override public void expireStateAfter(long ttlMs) {
+    ttl = StateExpiry.after(ttlMs);
+  }
+
+  @Override public long nextExpiryMs() {
+    return ttl.nextExpiryMs();
+  }
+
+  @Override public long stateBytes() {
+    return metrics.numTotalStateRows() * (bytesPerEntry + 40L * Math.max(width, 0));
   }
 
   @Override public void startBatch(BatchContext batch) {
@@ -177,6 +207,8 @@ public final class StreamTopNOperator implements StatefulOperator {
 
   @Override public void finishBatch(BatchContext batch) {
     store = provider.getStore(batch.stateVersion());
+    // Before the merge: a row of a group whose TTL ran out ranks in an empty group.
+    long removed = ttl.due(batch.batchTimestampMs()) ? expire(batch.batchTimestampMs()) : 0;
     long updated = 0;
     long emitted = 0;
     List<Object[]> old = new ArrayList<>();
@@ -192,6 +224,11 @@ public final class StreamTopNOperator implements StatefulOperator {
         old.add(row);
       }
       merge(old, e.getValue(), ranked);
+      if (ttl.enabled()) {
+        // Rank 0 holds the group's last write time, which every row of it renews.
+        store.put(rankKey(group, 0), new Object[] {batch.batchTimestampMs()});
+        ttl.wrote(batch.batchTimestampMs());
+      }
       for (int r = 0; r < ranked.size(); r++) {
         Object[] row = ranked.get(r);
         boolean isNew = r >= old.size();
@@ -212,6 +249,9 @@ public final class StreamTopNOperator implements StatefulOperator {
     if (spec.mode() == OutputMode.COMPLETE) {
       for (Map.Entry<Object, Object[]> e : store.entries()) {
         GroupKey key = (GroupKey) e.getKey();
+        if ((Long) key.get(keys.length) == 0) {
+          continue;
+        }
         // Every rank of the result is emitted again; none is new to a reader of the whole.
         emit(e.getValue(), (Long) key.get(keys.length), false);
         emitted++;
@@ -223,8 +263,38 @@ public final class StreamTopNOperator implements StatefulOperator {
         ? total * (bytesPerEntry + 40L * Math.max(width, 0)) : 0);
     store.commit();
     store = null;
-    metrics = new StateMetrics(emitted, total, updated, 0, 0);
+    metrics = new StateMetrics(emitted, total, updated, removed, 0);
     downstream.finishBatch(batch);
+  }
+
+  /** Removes the ranks of the groups no row came for the TTL before {@code nowMs}. */
+  private long expire(long nowMs) {
+    List<GroupKey> expired = new ArrayList<>();
+    long oldestKept = Long.MAX_VALUE;
+    for (Map.Entry<Object, Object[]> e : store.entries()) {
+      GroupKey key = (GroupKey) e.getKey();
+      if ((Long) key.get(keys.length) != 0) {
+        continue;
+      }
+      long written = (Long) e.getValue()[0];
+      if (ttl.expired(written, nowMs)) {
+        expired.add(key);
+      } else {
+        oldestKept = Math.min(oldestKept, written);
+      }
+    }
+    long removed = 0;
+    for (GroupKey meta : expired) {
+      for (long rank = 0; rank <= limit; rank++) {
+        GroupKey key = rankKey(meta, rank);
+        if (rank == 0 || store.get(key) != null) {
+          store.remove(key);
+          removed++;
+        }
+      }
+    }
+    ttl.scanned(oldestKept);
+    return removed;
   }
 
   /**
@@ -267,6 +337,7 @@ public final class StreamTopNOperator implements StatefulOperator {
       store.abort();
       store = null;
     }
+    ttl.forget();
     downstream.abortBatch(batch);
   }
 
