@@ -71,7 +71,7 @@ class ExplainTest {
       assertEquals("EnumerableInterpreter\n"
           + "  BindableTableScan(table=[[FRESHET, TOTALS]], filters=[[>($1, 1)]])\n",
           plan(s, "EXPLAIN PLAN FOR SELECT * FROM totals WHERE n > 1"));
-      assertEquals("EnumerableCalc(expr#0..11=[{inputs}], NAME=[$t1])\n"
+      assertEquals("EnumerableCalc(expr#0..13=[{inputs}], NAME=[$t1])\n"
           + "  EnumerableTableScan(table=[[SYS, QUERIES]])\n",
           plan(s, "EXPLAIN PLAN FOR SELECT name FROM sys.queries"));
       // A plain query over a stream: the plan Freshet's executor runs over the rows held.

@@ -120,7 +120,7 @@ class SessionOptionsTest {
         e.getMessage());
     assertEquals("Unknown option 'nope'. Options: max.windows.per.row, min.batches.to.retain,"
         + " on.error, pull.max.rows, push.batch.markers, push.buffer.rows, query.memory.budget,"
-        + " state.partitions,"
+        + " restart.backoff, restart.max-attempts, state.partitions,"
         + " state.store.provider, state.ttl, trigger, trigger.interval",
         assertThrows(SQLException.class, () -> session.execute("SET 'nope' = '1'"))
             .getMessage());
