@@ -418,6 +418,7 @@ public final class MicroBatchExecution implements StreamExecution {
       int batchesRun = 0;
       boolean resumed = false;
       restoreInitialOffsets();
+      startIdleClocks();
       if (restart != null && !restart.isFreshStart()) {
         resumed = true;
         batchId = restart.batchId();
@@ -454,14 +455,17 @@ public final class MicroBatchExecution implements StreamExecution {
         long[] end = nextBatchEnds(start, target);
         long watermark = streamingPipeline.watermarkMs();
         boolean hasData = !Arrays.equals(start, end);
+        boolean mayRunNoDataBatch = batchesRun > 0 || resumed;
+        // A stream idle past its 'watermark.idle-timeout' lets the watermark follow the clock.
+        long idleWatermark = hasData || !mayRunNoDataBatch ? watermark
+            : idleWatermarkMs(clock.getAsLong());
         // A batch without data runs only to let the advanced watermark evict or finalize state.
-        boolean noDataBatch = !hasData && (batchesRun > 0 || resumed)
-            && needsNoDataBatch(watermark);
+        boolean noDataBatch = !hasData && mayRunNoDataBatch && needsNoDataBatch(idleWatermark);
         if (trigger instanceof Trigger.Once && batchesRun > 0) {
           break;
         }
         if (!hasData && !noDataBatch) {
-          if (trigger.isBounded() || !awaitWork()) {
+          if (trigger.isBounded() || !awaitWork(mayRunNoDataBatch)) {
             break;
           }
           continue;
@@ -475,6 +479,11 @@ public final class MicroBatchExecution implements StreamExecution {
         // A batch takes everything that arrived by now, including during the trigger wait.
         end = nextBatchEnds(start, target);
         lastBatchStartMs = clock.getAsLong();
+        boolean idleAdvance = idleWatermark > watermark && Arrays.equals(start, end);
+        if (idleAdvance) {
+          // Recorded in the offset log below, so that a restart replays this batch as it was.
+          watermark = advanceIdleWatermarks(lastBatchStartMs);
+        }
         long started = System.nanoTime();
         if (checkpoint != null) {
           // Write-ahead: the batch's offsets, watermark and time are durable before it runs.
@@ -491,6 +500,11 @@ public final class MicroBatchExecution implements StreamExecution {
         previousWatermark = watermark;
         batchId++;
         batchesRun++;
+        if (!Arrays.equals(start, end)) {
+          idleDrained = false;
+        } else if (idleAdvance) {
+          idleDrained = stateRows() == 0;
+        }
       }
     } catch (QueryCancelledException stopped) {
       // stop() ended a running batch, which was aborted: a stop like any other.
@@ -555,6 +569,77 @@ public final class MicroBatchExecution implements StreamExecution {
     if (first != null) {
       throw first;
     }
+  }
+
+  /**
+   * Whether the query's state was empty after a batch that advanced an idle stream's watermark:
+   * then a further advance has nothing to close or evict until rows come again, and the query
+   * waits for them without waking. Batch thread only.
+   */
+  private boolean idleDrained;
+
+  /** Starts each stream's idle clock ({@code 'watermark.idle-timeout'}) at this run's start. */
+  private void startIdleClocks() {
+    long now = clock.getAsLong();
+    for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
+      w.startIdleClock(now);
+    }
+  }
+
+  /**
+   * The watermark of a batch without data at {@code nowMs}, with the watermark of each stream
+   * idle past its {@code 'watermark.idle-timeout'} following the clock; the current watermark
+   * when no stream has a timeout, under a bounded trigger, or once the state is drained.
+   */
+  private long idleWatermarkMs(long nowMs) {
+    if (idleDrained || trigger.isBounded() || !streamingPipeline.hasIdleTimeout()) {
+      return streamingPipeline.watermarkMs();
+    }
+    return streamingPipeline.idleWatermarkMs(nowMs);
+  }
+
+  /** Advances every idle stream's watermark to where the clock at {@code nowMs} puts it. */
+  private long advanceIdleWatermarks(long nowMs) {
+    for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
+      w.advanceIdle(nowMs);
+    }
+    return streamingPipeline.watermarkMs();
+  }
+
+  /** Whether an idle stream's watermark, advanced to {@code nowMs}, makes a batch due. */
+  private boolean idleBatchDue(long nowMs) {
+    long idleWatermark = idleWatermarkMs(nowMs);
+    return idleWatermark > streamingPipeline.watermarkMs() && needsNoDataBatch(idleWatermark);
+  }
+
+  /**
+   * How long to wait before looking again whether an idle stream's watermark makes a batch
+   * due: until the first stream turns idle, then every trigger interval (at most a second
+   * without one), or {@link Long#MAX_VALUE} if no stream can.
+   */
+  private long millisUntilIdleCheck(long nowMs) {
+    if (idleDrained || trigger.isBounded() || !streamingPipeline.hasIdleTimeout()) {
+      return Long.MAX_VALUE;
+    }
+    long wait = Long.MAX_VALUE;
+    for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
+      long untilIdle = w.millisUntilIdle(nowMs);
+      if (untilIdle == 0) {
+        long interval = trigger instanceof Trigger.ProcessingTime p ? p.intervalMs() : 0;
+        untilIdle = interval > 0 ? interval : Math.min(w.idleTimeoutMs(), 1_000);
+      }
+      wait = Math.min(wait, untilIdle);
+    }
+    return Math.max(MIN_POLL_DELAY_MS, wait);
+  }
+
+  /** The rows in the state of every stateful operator after the last batch. */
+  private long stateRows() {
+    long rows = 0;
+    for (StatefulOperator op : streamingPipeline.statefulOperators()) {
+      rows += op.stateMetrics().numTotalStateRows();
+    }
+    return rows;
   }
 
   /** Whether the watermark {@code watermark} makes a batch without data due in any chain. */
@@ -962,15 +1047,21 @@ public final class MicroBatchExecution implements StreamExecution {
   }
 
   /**
-   * Waits until a stream has data beyond its committed offset; false if stop was requested.
-   * A stream wakes it by its new-data signal or, if its data appears with time, the wait ends
-   * when its next offset is due.
+   * Waits until a stream has data beyond its committed offset, or an idle stream's watermark
+   * makes a batch without data due; false if stop was requested. A stream wakes it by its
+   * new-data signal or, if its data appears with time, the wait ends when its next offset is
+   * due.
    */
-  private boolean awaitWork() throws InterruptedException {
+  private boolean awaitWork(boolean mayRunNoDataBatch) throws InterruptedException {
     synchronized (lock) {
       while (!stopRequested) {
         if (newData || anyStreamAhead()) {
           newData = false;
+          idle = false;
+          return true;
+        }
+        long now = clock.getAsLong();
+        if (mayRunNoDataBatch && idleBatchDue(now)) {
           idle = false;
           return true;
         }
@@ -984,6 +1075,9 @@ public final class MicroBatchExecution implements StreamExecution {
               due = Math.min(due, next.getAsLong());
             }
           }
+        }
+        if (mayRunNoDataBatch) {
+          due = Math.min(due, millisUntilIdleCheck(now));
         }
         if (due != Long.MAX_VALUE) {
           lock.wait(Math.max(MIN_POLL_DELAY_MS, due));

@@ -61,9 +61,20 @@ public sealed interface ExecOperator {
     }
   }
 
-  /** Tracks the watermark on an event-time column, {@code delayMs} behind its largest value. */
-  record Watermark(int eventTimeIndex, long delayMs) implements ExecOperator {
+  /**
+   * Tracks the watermark on an event-time column, {@code delayMs} behind its largest value; once
+   * the stream has had no row for {@code idleTimeoutMs} (when above 0), the processing time minus
+   * {@code delayMs}. A plan without the field (0) is one of a stream without an idle timeout.
+   */
+  record Watermark(int eventTimeIndex, long delayMs,
+      @JsonInclude(JsonInclude.Include.NON_DEFAULT) long idleTimeoutMs)
+      implements ExecOperator {
     static final String KIND = "watermark";
+
+    /** A watermark without an idle timeout. */
+    public Watermark(int eventTimeIndex, long delayMs) {
+      this(eventTimeIndex, delayMs, 0);
+    }
 
     @Override public String kind() {
       return KIND;
