@@ -2,8 +2,10 @@ package dev.freshet.planner.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -74,6 +76,13 @@ public sealed interface ExecOperator {
     /** A watermark without an idle timeout. */
     public Watermark(int eventTimeIndex, long delayMs) {
       this(eventTimeIndex, delayMs, 0);
+    }
+
+    /** Reads the JSON of a plan, whose watermarks written before the idle timeout have none. */
+    @JsonCreator static Watermark of(@JsonProperty("eventTimeIndex") int eventTimeIndex,
+        @JsonProperty("delayMs") long delayMs,
+        @JsonProperty("idleTimeoutMs") @Nullable Long idleTimeoutMs) {
+      return new Watermark(eventTimeIndex, delayMs, idleTimeoutMs == null ? 0 : idleTimeoutMs);
     }
 
     @Override public String kind() {
