@@ -117,6 +117,27 @@ class WatermarkIdleTimeoutTest {
     // Its window ends at most 10 s after now; the clock passes that plus the delay within 15 s.
     awaitWindows("SELECT ws, n FROM idle_w", List.of(window(0, 1), window(10, 1),
         window(20, 1), List.of(now - now % 10_000, 1L)));
+    // Meanwhile the watermark followed the clock in steps of the timeout, not batch after batch:
+    // each batch whose watermark the clock gave came at least the timeout after the row's batch
+    // and after the previous such batch.
+    List<List<Object>> batches = ViewResults.query(statement, "SELECT num_input_rows,"
+        + " batch_timestamp, watermark FROM sys.query_progress WHERE name = 'IDLE_W'"
+        + " ORDER BY batch_id");
+    long previous = Long.MIN_VALUE;
+    int advances = 0;
+    for (List<Object> batch : batches) {
+      long at = ((java.sql.Timestamp) batch.get(1)).getTime();
+      long watermark = ((java.sql.Timestamp) batch.get(2)).getTime();
+      if (((Number) batch.get(0)).longValue() > 0) {
+        previous = at;
+      } else if (watermark == at - DELAY_MS) {
+        assertTrue(at - previous >= TIMEOUT_MS, "an idle advance came " + (at - previous)
+            + " ms after the previous one or the rows: " + batches);
+        previous = at;
+        advances++;
+      }
+    }
+    assertTrue(advances >= 2, batches.toString());
   }
 
   @Test void shouldRefuseAnIdleTimeoutWithoutAWatermarkOrWithABadValue() {

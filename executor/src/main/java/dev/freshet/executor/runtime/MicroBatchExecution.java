@@ -483,6 +483,7 @@ public final class MicroBatchExecution implements StreamExecution {
         if (idleAdvance) {
           // Recorded in the offset log below, so that a restart replays this batch as it was.
           watermark = advanceIdleWatermarks(lastBatchStartMs);
+          lastIdleAdvanceMs = lastBatchStartMs;
         }
         long started = System.nanoTime();
         if (checkpoint != null) {
@@ -502,6 +503,7 @@ public final class MicroBatchExecution implements StreamExecution {
         batchesRun++;
         if (!Arrays.equals(start, end)) {
           idleDrained = false;
+          lastIdleAdvanceMs = Long.MIN_VALUE;
         } else if (idleAdvance) {
           idleDrained = stateRows() == 0;
         }
@@ -577,6 +579,13 @@ public final class MicroBatchExecution implements StreamExecution {
    * waits for them without waking. Batch thread only.
    */
   private boolean idleDrained;
+  /**
+   * The time of the last batch that advanced an idle stream's watermark since rows last came, or
+   * {@link Long#MIN_VALUE}: while state remains (a window whose end is ahead of the clock), the
+   * next advance waits {@link #idleStepMs}, so that an idle query does not run batch after batch
+   * only because the clock moved. Batch thread only.
+   */
+  private long lastIdleAdvanceMs = Long.MIN_VALUE;
 
   /** Starts each stream's idle clock ({@code 'watermark.idle-timeout'}) at this run's start. */
   private void startIdleClocks() {
@@ -586,16 +595,38 @@ public final class MicroBatchExecution implements StreamExecution {
     }
   }
 
+  /** Whether no idle stream's watermark can move now: none has a timeout, or it has no use. */
+  private boolean idleAdvanceOff() {
+    return idleDrained || trigger.isBounded() || !streamingPipeline.hasIdleTimeout();
+  }
+
   /**
    * The watermark of a batch without data at {@code nowMs}, with the watermark of each stream
    * idle past its {@code 'watermark.idle-timeout'} following the clock; the current watermark
-   * when no stream has a timeout, under a bounded trigger, or once the state is drained.
+   * when no stream has a timeout, under a bounded trigger, once the state is drained, or within
+   * {@link #idleStepMs} of the previous advance.
    */
   private long idleWatermarkMs(long nowMs) {
-    if (idleDrained || trigger.isBounded() || !streamingPipeline.hasIdleTimeout()) {
+    if (idleAdvanceOff() || lastIdleAdvanceMs != Long.MIN_VALUE
+        && nowMs - lastIdleAdvanceMs < idleStepMs()) {
       return streamingPipeline.watermarkMs();
     }
     return streamingPipeline.idleWatermarkMs(nowMs);
+  }
+
+  /**
+   * The least time between two advances of an idle watermark, and between two looks whether
+   * one is due: the shortest idle timeout of the query's streams, at least a trigger interval.
+   */
+  private long idleStepMs() {
+    long step = Long.MAX_VALUE;
+    for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
+      if (w.idleTimeoutMs() > 0) {
+        step = Math.min(step, w.idleTimeoutMs());
+      }
+    }
+    long interval = trigger instanceof Trigger.ProcessingTime p ? p.intervalMs() : 0;
+    return Math.max(Math.max(step, interval), MIN_POLL_DELAY_MS);
   }
 
   /** Advances every idle stream's watermark to where the clock at {@code nowMs} puts it. */
@@ -614,21 +645,21 @@ public final class MicroBatchExecution implements StreamExecution {
 
   /**
    * How long to wait before looking again whether an idle stream's watermark makes a batch
-   * due: until the first stream turns idle, then every trigger interval (at most a second
-   * without one), or {@link Long#MAX_VALUE} if no stream can.
+   * due: until the first stream turns idle or the next advance may come, else an idle step;
+   * {@link Long#MAX_VALUE} if no stream's watermark can move.
    */
   private long millisUntilIdleCheck(long nowMs) {
-    if (idleDrained || trigger.isBounded() || !streamingPipeline.hasIdleTimeout()) {
+    if (idleAdvanceOff()) {
       return Long.MAX_VALUE;
+    }
+    long step = idleStepMs();
+    if (lastIdleAdvanceMs != Long.MIN_VALUE) {
+      return Math.max(MIN_POLL_DELAY_MS, lastIdleAdvanceMs + step - nowMs);
     }
     long wait = Long.MAX_VALUE;
     for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
       long untilIdle = w.millisUntilIdle(nowMs);
-      if (untilIdle == 0) {
-        long interval = trigger instanceof Trigger.ProcessingTime p ? p.intervalMs() : 0;
-        untilIdle = interval > 0 ? interval : Math.min(w.idleTimeoutMs(), 1_000);
-      }
-      wait = Math.min(wait, untilIdle);
+      wait = Math.min(wait, untilIdle == 0 ? step : untilIdle);
     }
     return Math.max(MIN_POLL_DELAY_MS, wait);
   }
