@@ -64,7 +64,9 @@ import org.slf4j.LoggerFactory;
  * <p>Event time follows Spark: the watermark computed after batch {@code N - 1} is batch
  * {@code N}'s eviction watermark, and the previous batch's watermark its late-data watermark. When
  * the watermark advances far enough that a stateful operator would evict or finalize groups, a
- * batch runs even without new data.
+ * batch runs even without new data. So does the clock, for a stream idle past its
+ * {@code 'watermark.idle-timeout'} ({@link IdleWatermarks}): the watermark that batch records in
+ * the offset log is the processing time minus the delay.
  *
  * <p>{@link #stop()} ends a batch that is running, not only the wait between batches: it cancels
  * the query's {@link QueryResources}, whose flag the read loop and the busy operators check every
@@ -94,6 +96,8 @@ public final class MicroBatchExecution implements StreamExecution {
   private final Thread thread;
   /** The query's cancellation flag and memory budget, in every batch's context. */
   private final QueryResources resources;
+  /** When idle streams' watermarks follow the clock ({@code 'watermark.idle-timeout'}). */
+  private final IdleWatermarks idleWatermarks;
 
   /** Guards the fields below; also the monitor the batch thread waits on. */
   private final Object lock = new Object();
@@ -237,6 +241,7 @@ public final class MicroBatchExecution implements StreamExecution {
     this.output = pipeline.output();
     this.sink = requireNonNull(sink, "sink");
     this.clock = requireNonNull(clock, "clock");
+    this.idleWatermarks = new IdleWatermarks(pipeline.watermarks(), trigger);
     this.thread = new Thread(this::runBatches, "freshet-query-" + name);
     this.thread.setDaemon(true);
   }
@@ -418,7 +423,7 @@ public final class MicroBatchExecution implements StreamExecution {
       int batchesRun = 0;
       boolean resumed = false;
       restoreInitialOffsets();
-      startIdleClocks();
+      idleWatermarks.startClocks(clock.getAsLong());
       if (restart != null && !restart.isFreshStart()) {
         resumed = true;
         batchId = restart.batchId();
@@ -458,7 +463,7 @@ public final class MicroBatchExecution implements StreamExecution {
         boolean mayRunNoDataBatch = batchesRun > 0 || resumed;
         // A stream idle past its 'watermark.idle-timeout' lets the watermark follow the clock.
         long idleWatermark = hasData || !mayRunNoDataBatch ? watermark
-            : idleWatermarkMs(clock.getAsLong());
+            : idleWatermarks.watermarkAt(clock.getAsLong(), watermark);
         // A batch without data runs only to let the advanced watermark evict or finalize state.
         boolean noDataBatch = !hasData && mayRunNoDataBatch && needsNoDataBatch(idleWatermark);
         if (trigger instanceof Trigger.Once && batchesRun > 0) {
@@ -482,8 +487,8 @@ public final class MicroBatchExecution implements StreamExecution {
         boolean idleAdvance = idleWatermark > watermark && Arrays.equals(start, end);
         if (idleAdvance) {
           // Recorded in the offset log below, so that a restart replays this batch as it was.
-          watermark = advanceIdleWatermarks(lastBatchStartMs);
-          lastIdleAdvanceMs = lastBatchStartMs;
+          idleWatermarks.advance(lastBatchStartMs);
+          watermark = streamingPipeline.watermarkMs();
         }
         long started = System.nanoTime();
         if (checkpoint != null) {
@@ -501,12 +506,7 @@ public final class MicroBatchExecution implements StreamExecution {
         previousWatermark = watermark;
         batchId++;
         batchesRun++;
-        if (!Arrays.equals(start, end)) {
-          idleDrained = false;
-          lastIdleAdvanceMs = Long.MIN_VALUE;
-        } else if (idleAdvance) {
-          idleDrained = stateRows() == 0;
-        }
+        idleWatermarks.batchCommitted(!Arrays.equals(start, end), idleAdvance, stateRows());
       }
     } catch (QueryCancelledException stopped) {
       // stop() ended a running batch, which was aborted: a stop like any other.
@@ -571,97 +571,6 @@ public final class MicroBatchExecution implements StreamExecution {
     if (first != null) {
       throw first;
     }
-  }
-
-  /**
-   * Whether the query's state was empty after a batch that advanced an idle stream's watermark:
-   * then a further advance has nothing to close or evict until rows come again, and the query
-   * waits for them without waking. Batch thread only.
-   */
-  private boolean idleDrained;
-  /**
-   * The time of the last batch that advanced an idle stream's watermark since rows last came, or
-   * {@link Long#MIN_VALUE}: while state remains (a window whose end is ahead of the clock), the
-   * next advance waits {@link #idleStepMs}, so that an idle query does not run batch after batch
-   * only because the clock moved. Batch thread only.
-   */
-  private long lastIdleAdvanceMs = Long.MIN_VALUE;
-
-  /** Starts each stream's idle clock ({@code 'watermark.idle-timeout'}) at this run's start. */
-  private void startIdleClocks() {
-    long now = clock.getAsLong();
-    for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
-      w.startIdleClock(now);
-    }
-  }
-
-  /** Whether no idle stream's watermark can move now: none has a timeout, or it has no use. */
-  private boolean idleAdvanceOff() {
-    return idleDrained || trigger.isBounded() || !streamingPipeline.hasIdleTimeout();
-  }
-
-  /**
-   * The watermark of a batch without data at {@code nowMs}, with the watermark of each stream
-   * idle past its {@code 'watermark.idle-timeout'} following the clock; the current watermark
-   * when no stream has a timeout, under a bounded trigger, once the state is drained, or within
-   * {@link #idleStepMs} of the previous advance.
-   */
-  private long idleWatermarkMs(long nowMs) {
-    if (idleAdvanceOff() || lastIdleAdvanceMs != Long.MIN_VALUE
-        && nowMs - lastIdleAdvanceMs < idleStepMs()) {
-      return streamingPipeline.watermarkMs();
-    }
-    return streamingPipeline.idleWatermarkMs(nowMs);
-  }
-
-  /**
-   * The least time between two advances of an idle watermark, and between two looks whether
-   * one is due: the shortest idle timeout of the query's streams, at least a trigger interval.
-   */
-  private long idleStepMs() {
-    long step = Long.MAX_VALUE;
-    for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
-      if (w.idleTimeoutMs() > 0) {
-        step = Math.min(step, w.idleTimeoutMs());
-      }
-    }
-    long interval = trigger instanceof Trigger.ProcessingTime p ? p.intervalMs() : 0;
-    return Math.max(Math.max(step, interval), MIN_POLL_DELAY_MS);
-  }
-
-  /** Advances every idle stream's watermark to where the clock at {@code nowMs} puts it. */
-  private long advanceIdleWatermarks(long nowMs) {
-    for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
-      w.advanceIdle(nowMs);
-    }
-    return streamingPipeline.watermarkMs();
-  }
-
-  /** Whether an idle stream's watermark, advanced to {@code nowMs}, makes a batch due. */
-  private boolean idleBatchDue(long nowMs) {
-    long idleWatermark = idleWatermarkMs(nowMs);
-    return idleWatermark > streamingPipeline.watermarkMs() && needsNoDataBatch(idleWatermark);
-  }
-
-  /**
-   * How long to wait before looking again whether an idle stream's watermark makes a batch
-   * due: until the first stream turns idle or the next advance may come, else an idle step;
-   * {@link Long#MAX_VALUE} if no stream's watermark can move.
-   */
-  private long millisUntilIdleCheck(long nowMs) {
-    if (idleAdvanceOff()) {
-      return Long.MAX_VALUE;
-    }
-    long step = idleStepMs();
-    if (lastIdleAdvanceMs != Long.MIN_VALUE) {
-      return Math.max(MIN_POLL_DELAY_MS, lastIdleAdvanceMs + step - nowMs);
-    }
-    long wait = Long.MAX_VALUE;
-    for (EventTimeWatermarkOperator w : streamingPipeline.watermarks()) {
-      long untilIdle = w.millisUntilIdle(nowMs);
-      wait = Math.min(wait, untilIdle == 0 ? step : untilIdle);
-    }
-    return Math.max(MIN_POLL_DELAY_MS, wait);
   }
 
   /** The rows in the state of every stateful operator after the last batch. */
@@ -1092,7 +1001,8 @@ public final class MicroBatchExecution implements StreamExecution {
           return true;
         }
         long now = clock.getAsLong();
-        if (mayRunNoDataBatch && idleBatchDue(now)) {
+        if (mayRunNoDataBatch && idleWatermarks.batchDue(now, streamingPipeline.watermarkMs(),
+            this::needsNoDataBatch)) {
           idle = false;
           return true;
         }
@@ -1108,7 +1018,7 @@ public final class MicroBatchExecution implements StreamExecution {
           }
         }
         if (mayRunNoDataBatch) {
-          due = Math.min(due, millisUntilIdleCheck(now));
+          due = Math.min(due, idleWatermarks.millisUntilCheck(now));
         }
         if (due != Long.MAX_VALUE) {
           lock.wait(Math.max(MIN_POLL_DELAY_MS, due));

@@ -139,27 +139,4 @@ public record StreamingPipeline(Source source, Operator head, CollectOperator ou
     }
     return watermarks.isEmpty() ? 0 : min;
   }
-
-  /**
-   * The query's watermark for a batch without data starting at {@code nowMs}: the minimum over
-   * its event-time operators of each one's {@link EventTimeWatermarkOperator#watermarkAt}, which
-   * follows the clock for a stream idle past its {@code 'watermark.idle-timeout'}.
-   */
-  public long idleWatermarkMs(long nowMs) {
-    long min = Long.MAX_VALUE;
-    for (EventTimeWatermarkOperator w : watermarks) {
-      min = Math.min(min, w.watermarkAt(nowMs));
-    }
-    return watermarks.isEmpty() ? 0 : min;
-  }
-
-  /** Whether a stream of the query has a {@code 'watermark.idle-timeout'}. */
-  public boolean hasIdleTimeout() {
-    for (EventTimeWatermarkOperator w : watermarks) {
-      if (w.idleTimeoutMs() > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
 }
