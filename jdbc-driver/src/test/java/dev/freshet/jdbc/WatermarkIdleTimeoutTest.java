@@ -140,6 +140,16 @@ class WatermarkIdleTimeoutTest {
     assertTrue(advances >= 2, batches.toString());
   }
 
+  /** Every connector takes the option: a finite sequence's last window closes by the clock. */
+  @Test void shouldCloseTheLastWindowOfAFiniteSequence() throws Exception {
+    statement.execute("CREATE STREAM seq (n BIGINT, ts TIMESTAMP(3),"
+        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)"
+        + " WITH (connector = 'sequence', 'end' = '25', 'watermark.idle-timeout' = '1 s')");
+    statement.execute("CREATE MATERIALIZED VIEW seq_w AS " + windows("seq"));
+    // Rows 0..24 at event times 0..24 ms: their watermark stays below 0, the clock closes it.
+    awaitWindows("SELECT ws, n FROM seq_w", List.of(List.of(0L, 25L)));
+  }
+
   @Test void shouldRefuseAnIdleTimeoutWithoutAWatermarkOrWithABadValue() {
     SQLException noWatermark = assertThrows(SQLException.class, () -> statement.execute(
         "CREATE STREAM s (id INT) WITH ('watermark.idle-timeout' = '30 s')"));
