@@ -139,10 +139,11 @@ final class StreamDdl {
       fields.add(columnName, planner.columnType(column.dataType, nullable == null || nullable));
     }
     RelDataType rowType = fields.build();
+    long idleTimeoutMs = idleTimeout == null ? 0 : IdleTimeout.parseMillis(name, idleTimeout);
     Optional<WatermarkSpec> watermark = create.watermark() == null
-        ? Optional.empty() : Optional.of(watermark(name, create.watermark(), rowType,
-            idleTimeout == null ? 0 : IdleTimeout.parseMillis(name, idleTimeout)));
-    if (idleTimeout != null && watermark.isEmpty()) {
+        ? Optional.empty()
+        : Optional.of(watermark(name, create.watermark(), rowType, idleTimeoutMs));
+    if (idleTimeoutMs > 0 && watermark.isEmpty()) {
       throw Errors.invalidDefinition("Option '" + IDLE_TIMEOUT_OPTION + "' of stream " + name
           + " advances its watermark, but the stream has none. Declare one: CREATE STREAM "
           + name + " (..., ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");

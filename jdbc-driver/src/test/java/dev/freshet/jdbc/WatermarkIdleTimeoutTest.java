@@ -162,6 +162,18 @@ class WatermarkIdleTimeoutTest {
     assertTrue(badValue.getMessage().contains("'30 s'"), badValue.getMessage());
   }
 
+  /** {@code '0'} is no timeout, as no option: a stream without a watermark may say so. */
+  @Test void shouldTakeZeroForNoTimeout() throws Exception {
+    statement.execute("CREATE STREAM s (id INT) WITH ('watermark.idle-timeout' = '0')");
+    statement.execute("CREATE STREAM t (id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts"
+        + " - INTERVAL '5' SECOND) WITH ('watermark.idle-timeout' = '0')");
+    try (ResultSet rs = statement.executeQuery("EXPLAIN PLAN FOR " + windows("t"))) {
+      assertTrue(rs.next());
+      String plan = rs.getString(1);
+      assertTrue(plan.contains("delayMs=[5000])"), plan);
+    }
+  }
+
   @Test void shouldShowTheIdleTimeoutInThePlan() throws Exception {
     statement.execute("CREATE STREAM idle (id INT, ts TIMESTAMP(3),"
         + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)"
