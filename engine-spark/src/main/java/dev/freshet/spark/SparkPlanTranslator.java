@@ -160,6 +160,10 @@ public final class SparkPlanTranslator {
       return scan(scan);
     }
     if (rel instanceof EventTimeWatermark watermark) {
+      if (watermark.idleTimeoutMs() > 0) {
+        // Spark's watermark moves only with rows: the option would be silently ignored.
+        throw SparkErrors.notYetOnSpark("A stream's 'watermark.idle-timeout'");
+      }
       return watermark(watermark, translate(watermark.getInput()));
     }
     if (rel instanceof Filter filter) {
@@ -244,6 +248,7 @@ public final class SparkPlanTranslator {
       // Freshet puts it right above the scan; Spark needs a column by name, as the scan has.
       throw SparkErrors.notYetOnSpark("A watermark on a computed column");
     }
+
     String column = input.dataset().columns()[watermark.eventTimeIndex()];
     return new Frame(input.dataset().withWatermark(column, watermark.delayMs() + " milliseconds"),
         input.columns(), input.windowParts(), input.window());

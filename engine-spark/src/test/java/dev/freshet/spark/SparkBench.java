@@ -63,6 +63,13 @@ final class SparkBench implements AutoCloseable {
         .add("V", SqlTypeName.INTEGER).nullable(true)
         .build()), Optional.of(new WatermarkSpec("TS", 5000)), Map.of("connector", "memory"),
         new dev.freshet.executor.source.MemoryStream("EVENTS", 3)));
+    // EVENTS with 'watermark.idle-timeout' = '1 s', which Spark has no counterpart of.
+    catalog.addStream(new StreamTable("IDLE_EVENTS", RelDataTypeImpl.proto(f.builder()
+        .add("K", SqlTypeName.VARCHAR).nullable(true)
+        .add("TS", SqlTypeName.TIMESTAMP, 3).nullable(true)
+        .build()), Optional.of(new WatermarkSpec("TS", 5000, 1000)),
+        Map.of("connector", "memory", "watermark.idle-timeout", "1 s"),
+        new dev.freshet.executor.source.MemoryStream("IDLE_EVENTS", 2)));
     catalog.addStream(new StreamTable("CLICKS", RelDataTypeImpl.proto(f.builder()
         .add("USER_ID", SqlTypeName.VARCHAR).nullable(true)
         .add("URL", SqlTypeName.VARCHAR).nullable(true)

@@ -56,6 +56,10 @@ class SparkRefusalTest {
       "SELECT STREAM k FROM events UNION ALL SELECT STREAM user_id FROM clicks"
           + "| APPEND | UNION, INTERSECT or EXCEPT is not yet on Spark: run it on Freshet's own"
           + " executor",
+      "SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w, COUNT(*) AS n"
+          + " FROM idle_events GROUP BY TUMBLE(ts, INTERVAL '10' SECOND)"
+          + "| APPEND | A stream's 'watermark.idle-timeout' is not yet on Spark: run it on"
+          + " Freshet's own executor",
       "SELECT STREAM user_id, POWER(amount, 2) AS p FROM clicks"
           + "| APPEND | 'POWER' in a continuous query is not yet on Spark: write the expression"
           + " with comparisons",

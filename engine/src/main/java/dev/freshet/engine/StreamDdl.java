@@ -86,6 +86,12 @@ final class StreamDdl {
     STORABLE = Set.copyOf(storable);
   }
 
+  /**
+   * The stream option that lets an idle stream's watermark follow the clock,
+   * {@code 'watermark.idle-timeout' = '30 s'} ({@link IdleTimeout}); every connector accepts it.
+   */
+  static final String IDLE_TIMEOUT_OPTION = "watermark.idle-timeout";
+
   private StreamDdl() {
   }
 
@@ -102,14 +108,18 @@ final class StreamDdl {
     for (Map.Entry<String, String> e : given.entrySet()) {
       options.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue());
     }
-    StreamConnector connector = StreamConnector.of(name, options);
+    // Every connector's stream may have it: the connectors check the rest.
+    String idleTimeout = options.get(IDLE_TIMEOUT_OPTION);
+    Map<String, String> connectorOptions = new LinkedHashMap<>(options);
+    connectorOptions.remove(IDLE_TIMEOUT_OPTION);
+    StreamConnector connector = StreamConnector.of(name, connectorOptions);
     boolean sequence = connector == StreamConnector.SEQUENCE;
     boolean kafka = connector == StreamConnector.KAFKA;
     boolean files = connector == StreamConnector.FILESYSTEM;
     boolean nexmark = connector == StreamConnector.NEXMARK;
     if (!sequence && !kafka && !files && !nexmark) {
       // A sequence's, a topic's and a directory's options are checked with their columns.
-      connector.checkOptions(name, options);
+      connector.checkOptions(name, connectorOptions);
     }
     if (!sequence && create.columns().isEmpty()) {
       throw Errors.invalidDefinition("Stream " + name + " has no columns. A " + connector.text()
@@ -129,18 +139,29 @@ final class StreamDdl {
       fields.add(columnName, planner.columnType(column.dataType, nullable == null || nullable));
     }
     RelDataType rowType = fields.build();
+    long idleTimeoutMs = idleTimeout == null ? 0 : IdleTimeout.parseMillis(name, idleTimeout);
     Optional<WatermarkSpec> watermark = create.watermark() == null
-        ? Optional.empty() : Optional.of(watermark(name, create.watermark(), rowType));
+        ? Optional.empty()
+        : Optional.of(watermark(name, create.watermark(), rowType, idleTimeoutMs));
+    if (idleTimeoutMs > 0 && watermark.isEmpty()) {
+      throw Errors.invalidDefinition("Option '" + IDLE_TIMEOUT_OPTION + "' of stream " + name
+          + " advances its watermark, but the stream has none. Declare one: CREATE STREAM "
+          + name + " (..., ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)");
+    }
     // Checked with the rest of the statement, before anything exists.
-    SequenceSpec sequenceSpec = sequence ? SequenceConnector.spec(name, rowType, options) : null;
+    SequenceSpec sequenceSpec = sequence
+        ? SequenceConnector.spec(name, rowType, connectorOptions) : null;
     // The operator's policy is checked here too, before anything is connected or read, and so
     // again when a restarted engine declares the stream anew.
     KafkaSourceSpec kafkaSpec = kafka
-        ? KafkaConnector.spec(name, rowType, options, engine.security().connectors()) : null;
-    FileSourceSpec fileSpec = files
-        ? FileSystemConnector.spec(name, rowType, options, engine.security().connectors())
+        ? KafkaConnector.spec(name, rowType, connectorOptions, engine.security().connectors())
         : null;
-    NexmarkSpec nexmarkSpec = nexmark ? NexmarkConnector.spec(name, rowType, options) : null;
+    FileSourceSpec fileSpec = files
+        ? FileSystemConnector.spec(name, rowType, connectorOptions,
+            engine.security().connectors())
+        : null;
+    NexmarkSpec nexmarkSpec = nexmark
+        ? NexmarkConnector.spec(name, rowType, connectorOptions) : null;
 
     Catalog catalog = planner.catalog();
     // Checked before the source is opened: a stream of this name has its files open already.
@@ -259,7 +280,7 @@ final class StreamDdl {
 
   /** Checks {@code WATERMARK FOR col AS col - INTERVAL ...} and returns its column and delay. */
   private static WatermarkSpec watermark(String stream, SqlWatermark declaration,
-      RelDataType rowType) throws SQLException {
+      RelDataType rowType, long idleTimeoutMs) throws SQLException {
     String column = simpleName(declaration.column());
     var field = rowType.getField(column, true, false);
     if (field == null) {
@@ -290,7 +311,7 @@ final class StreamDdl {
           + " must not be negative, but is " + interval + ". Use a delay such as INTERVAL '5'"
           + " SECOND");
     }
-    return new WatermarkSpec(column, delayMs);
+    return new WatermarkSpec(column, delayMs, idleTimeoutMs);
   }
 
   static String simpleName(SqlIdentifier id) {

@@ -328,7 +328,8 @@ public final class FreshetPlanner {
         }
         WatermarkSpec watermark = stream.get().watermark().get();
         int column = scan.getRowType().getFieldNames().indexOf(watermark.column());
-        return LogicalEventTimeWatermark.create(scan, column, watermark.delayMs());
+        return LogicalEventTimeWatermark.create(scan, column, watermark.delayMs(),
+            watermark.idleTimeoutMs());
       }
     });
   }

@@ -30,7 +30,9 @@ import java.util.TreeMap;
  * }</pre>
  *
  * @param batchWatermarkMs the event-time watermark batch {@code N} evicts with, from the
- *     batches before it (SEMANTICS.md §6.4)
+ *     batches before it (SEMANTICS.md §6.4); in a batch without data that a stream's
+ *     {@code 'watermark.idle-timeout'} ran, the one the clock gave ({@code batchTimestampMs}
+ *     minus the delay), which a re-run reuses rather than asking the clock again
  * @param batchTimestampMs the processing time of the batch, which a re-run reuses
  * @param conf the pinned settings
  * @param offsets the end offset of each source, or null if the source has none yet

@@ -64,7 +64,9 @@ import org.slf4j.LoggerFactory;
  * <p>Event time follows Spark: the watermark computed after batch {@code N - 1} is batch
  * {@code N}'s eviction watermark, and the previous batch's watermark its late-data watermark. When
  * the watermark advances far enough that a stateful operator would evict or finalize groups, a
- * batch runs even without new data.
+ * batch runs even without new data. So does the clock, for a stream idle past its
+ * {@code 'watermark.idle-timeout'} ({@link IdleWatermarks}): the watermark that batch records in
+ * the offset log is the processing time minus the delay.
  *
  * <p>{@link #stop()} ends a batch that is running, not only the wait between batches: it cancels
  * the query's {@link QueryResources}, whose flag the read loop and the busy operators check every
@@ -96,6 +98,8 @@ public final class MicroBatchExecution implements StreamExecution {
   private final QueryResources resources;
   /** When a recoverable failure restarts the query, and how often in a row. */
   private final RestartStrategy restartStrategy;
+  /** When idle streams' watermarks follow the clock ({@code 'watermark.idle-timeout'}). */
+  private final IdleWatermarks idleWatermarks;
 
   /** Guards the fields below; also the monitor the batch thread waits on. */
   private final Object lock = new Object();
@@ -267,6 +271,7 @@ public final class MicroBatchExecution implements StreamExecution {
     this.output = pipeline.output();
     this.sink = requireNonNull(sink, "sink");
     this.clock = requireNonNull(clock, "clock");
+    this.idleWatermarks = new IdleWatermarks(pipeline.watermarks(), trigger);
     this.thread = new Thread(this::runBatches, "freshet-query-" + name);
     this.thread.setDaemon(true);
   }
@@ -576,6 +581,7 @@ public final class MicroBatchExecution implements StreamExecution {
     int batchesRun = 0;
     boolean resumed = batchId > 0;
     restoreInitialOffsets();
+    idleWatermarks.startClocks(clock.getAsLong());
     if (restart != null && !restart.isFreshStart()) {
       resumed = true;
       batchId = restart.batchId();
@@ -612,15 +618,19 @@ public final class MicroBatchExecution implements StreamExecution {
       long[] end = nextBatchEnds(start, target);
       long watermark = streamingPipeline.watermarkMs();
       boolean hasData = !Arrays.equals(start, end);
+      boolean mayRunNoDataBatch = batchesRun > 0 || resumed;
+      // A stream idle past its 'watermark.idle-timeout' lets the watermark follow the clock.
+      long idleWatermark = hasData || !mayRunNoDataBatch ? watermark
+          : idleWatermarks.watermarkAt(clock.getAsLong(), watermark);
       // A batch without data runs only to let the advanced watermark evict or finalize state.
       // Or to expire state whose TTL ran out: an idle query forgets its keys on time too.
-      boolean noDataBatch = !hasData && (batchesRun > 0 || resumed)
-          && (needsNoDataBatch(watermark) || nextStateExpiryMs() <= clock.getAsLong());
+      boolean noDataBatch = !hasData && mayRunNoDataBatch
+          && (needsNoDataBatch(idleWatermark) || nextStateExpiryMs() <= clock.getAsLong());
       if (trigger instanceof Trigger.Once && batchesRun > 0) {
         break;
       }
       if (!hasData && !noDataBatch) {
-        if (trigger.isBounded() || !awaitWork()) {
+        if (trigger.isBounded() || !awaitWork(mayRunNoDataBatch)) {
           break;
         }
         continue;
@@ -634,6 +644,13 @@ public final class MicroBatchExecution implements StreamExecution {
       // A batch takes everything that arrived by now, including during the trigger wait.
       end = nextBatchEnds(start, target);
       lastBatchStartMs = clock.getAsLong();
+      boolean idleAdvance = idleWatermark > watermark && Arrays.equals(start, end)
+          && needsNoDataBatch(idleWatermark);
+      if (idleAdvance) {
+        // Recorded in the offset log below, so that a restart replays this batch as it was.
+        idleWatermarks.advance(lastBatchStartMs);
+        watermark = streamingPipeline.watermarkMs();
+      }
       long started = System.nanoTime();
       if (checkpoint != null) {
         // Write-ahead: the batch's offsets, watermark and time are durable before it runs.
@@ -650,6 +667,7 @@ public final class MicroBatchExecution implements StreamExecution {
       previousWatermark = watermark;
       batchId++;
       batchesRun++;
+      idleWatermarks.batchCommitted(!Arrays.equals(start, end), idleAdvance, stateRows());
     }
   }
 
@@ -704,6 +722,15 @@ public final class MicroBatchExecution implements StreamExecution {
       next = Math.min(next, op.nextExpiryMs());
     }
     return next;
+  }
+
+  /** The rows in the state of every stateful operator after the last batch. */
+  private long stateRows() {
+    long rows = 0;
+    for (StatefulOperator op : streamingPipeline.statefulOperators()) {
+      rows += op.stateMetrics().numTotalStateRows();
+    }
+    return rows;
   }
 
   /** Whether the watermark {@code watermark} makes a batch without data due in any chain. */
@@ -1114,15 +1141,22 @@ public final class MicroBatchExecution implements StreamExecution {
   }
 
   /**
-   * Waits until a stream has data beyond its committed offset; false if stop was requested.
-   * A stream wakes it by its new-data signal or, if its data appears with time, the wait ends
-   * when its next offset is due.
+   * Waits until a stream has data beyond its committed offset, or an idle stream's watermark
+   * makes a batch without data due; false if stop was requested. A stream wakes it by its
+   * new-data signal or, if its data appears with time, the wait ends when its next offset is
+   * due.
    */
-  private boolean awaitWork() throws InterruptedException {
+  private boolean awaitWork(boolean mayRunNoDataBatch) throws InterruptedException {
     synchronized (lock) {
       while (!stopRequested) {
         if (newData || anyStreamAhead()) {
           newData = false;
+          idle = false;
+          return true;
+        }
+        long now = clock.getAsLong();
+        if (mayRunNoDataBatch && idleWatermarks.batchDue(now, streamingPipeline.watermarkMs(),
+            this::needsNoDataBatch)) {
           idle = false;
           return true;
         }
@@ -1147,6 +1181,9 @@ public final class MicroBatchExecution implements StreamExecution {
               due = Math.min(due, next.getAsLong());
             }
           }
+        }
+        if (mayRunNoDataBatch) {
+          due = Math.min(due, idleWatermarks.millisUntilCheck(now));
         }
         if (due != Long.MAX_VALUE) {
           lock.wait(Math.max(MIN_POLL_DELAY_MS, due));

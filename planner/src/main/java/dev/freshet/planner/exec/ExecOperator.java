@@ -2,8 +2,10 @@ package dev.freshet.planner.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -61,9 +63,27 @@ public sealed interface ExecOperator {
     }
   }
 
-  /** Tracks the watermark on an event-time column, {@code delayMs} behind its largest value. */
-  record Watermark(int eventTimeIndex, long delayMs) implements ExecOperator {
+  /**
+   * Tracks the watermark on an event-time column, {@code delayMs} behind its largest value; once
+   * the stream has had no row for {@code idleTimeoutMs} (when above 0), the processing time minus
+   * {@code delayMs}. A plan without the field (0) is one of a stream without an idle timeout.
+   */
+  record Watermark(int eventTimeIndex, long delayMs,
+      @JsonInclude(JsonInclude.Include.NON_DEFAULT) long idleTimeoutMs)
+      implements ExecOperator {
     static final String KIND = "watermark";
+
+    /** A watermark without an idle timeout. */
+    public Watermark(int eventTimeIndex, long delayMs) {
+      this(eventTimeIndex, delayMs, 0);
+    }
+
+    /** Reads the JSON of a plan, whose watermarks written before the idle timeout have none. */
+    @JsonCreator static Watermark of(@JsonProperty("eventTimeIndex") int eventTimeIndex,
+        @JsonProperty("delayMs") long delayMs,
+        @JsonProperty("idleTimeoutMs") @Nullable Long idleTimeoutMs) {
+      return new Watermark(eventTimeIndex, delayMs, idleTimeoutMs == null ? 0 : idleTimeoutMs);
+    }
 
     @Override public String kind() {
       return KIND;

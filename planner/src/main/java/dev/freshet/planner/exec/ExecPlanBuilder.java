@@ -974,7 +974,8 @@ public final class ExecPlanBuilder {
         return watermarks.get(node.id()).copy(downstream);
       }
       EventTimeWatermarkOperator op =
-          new EventTimeWatermarkOperator(w.eventTimeIndex(), w.delayMs(), downstream);
+          new EventTimeWatermarkOperator(w.eventTimeIndex(), w.delayMs(), w.idleTimeoutMs(),
+              downstream);
       watermarks.put(node.id(), op);
       return op;
     }

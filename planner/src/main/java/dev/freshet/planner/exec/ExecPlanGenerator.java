@@ -116,7 +116,7 @@ public final class ExecPlanGenerator {
         return new ExecOperator.Scan(stream.get().name());
       }
     } else if (rel instanceof EventTimeWatermark w) {
-      return new ExecOperator.Watermark(w.eventTimeIndex(), w.delayMs());
+      return new ExecOperator.Watermark(w.eventTimeIndex(), w.delayMs(), w.idleTimeoutMs());
     } else if (rel instanceof TimeWindow w) {
       return new ExecOperator.Window(w.eventTimeIndex(), w.sizeMs(), w.slideMs());
     } else if (rel instanceof Sort sort) {

@@ -15,10 +15,15 @@ import org.apache.calcite.rel.SingleRel;
 public abstract class EventTimeWatermark extends SingleRel {
   protected final int eventTimeIndex;
   protected final long delayMs;
+  protected final long idleTimeoutMs;
 
   protected EventTimeWatermark(RelOptCluster cluster, RelTraitSet traits, RelNode input,
-      int eventTimeIndex, long delayMs) {
+      int eventTimeIndex, long delayMs, long idleTimeoutMs) {
     super(cluster, traits, input);
+    if (idleTimeoutMs < 0) {
+      throw new IllegalArgumentException("idle timeout must not be negative: " + idleTimeoutMs);
+    }
+    this.idleTimeoutMs = idleTimeoutMs;
     if (eventTimeIndex < 0 || eventTimeIndex >= input.getRowType().getFieldCount()) {
       throw new IllegalArgumentException("no event-time column " + eventTimeIndex);
     }
@@ -39,6 +44,14 @@ public abstract class EventTimeWatermark extends SingleRel {
     return delayMs;
   }
 
+  /**
+   * How long, in milliseconds, without rows before the watermark follows the clock (the
+   * stream's {@code 'watermark.idle-timeout'}); 0: never.
+   */
+  public long idleTimeoutMs() {
+    return idleTimeoutMs;
+  }
+
   /** Name of the event-time column. */
   public String eventTimeColumn() {
     return getRowType().getFieldNames().get(eventTimeIndex);
@@ -54,6 +67,7 @@ public abstract class EventTimeWatermark extends SingleRel {
   @Override public RelWriter explainTerms(RelWriter pw) {
     return super.explainTerms(pw)
         .item("eventTime", eventTimeColumn())
-        .item("delayMs", delayMs);
+        .item("delayMs", delayMs)
+        .itemIf("idleTimeoutMs", idleTimeoutMs, idleTimeoutMs > 0);
   }
 }
