@@ -18,6 +18,7 @@ import dev.freshet.executor.operators.ParallelTasks;
 import dev.freshet.executor.operators.StateMetrics;
 import dev.freshet.executor.operators.StatefulOperator;
 import dev.freshet.executor.source.QueryReader;
+import dev.freshet.executor.source.SupportsCommits;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsAdmissionControl;
 import dev.freshet.executor.source.SupportsColumnarReads;
@@ -255,6 +256,11 @@ public final class MicroBatchExecution implements StreamExecution {
         durable.useMetadataDirectory(checkpoint.sourceDirectory(i));
       }
     }
+    for (SourceInput input : inputs) {
+      if (input.source() instanceof SupportsCommits committing) {
+        committing.queryStarted(name);
+      }
+    }
     thread.start();
     return this;
   }
@@ -432,6 +438,8 @@ public final class MicroBatchExecution implements StreamExecution {
           committedOffsets = restoredStart.clone();
           lastBatchId = batchId - 1;
         }
+        // The sources learn where the query resumes: what lies before is committed.
+        tellSourcesCommitted(restoredStart);
         checkSourcesReach(restoredEnd, restart.rerun() ? batchId : batchId - 1);
         if (restart.rerun()) {
           // The batch was planned and maybe half done: run it again exactly as recorded.
@@ -896,6 +904,25 @@ public final class MicroBatchExecution implements StreamExecution {
       committedOffsets = end.clone();
       lastBatchId = batchId;
       lock.notifyAll();
+    }
+    tellSourcesCommitted(end);
+  }
+
+  /**
+   * Tells each source that hears commits that the query committed through {@code end}, as
+   * Spark's {@code MicroBatchExecution} calls {@code commit} after the commit log is written:
+   * a stream lets rows and log segments go that no reader needs any more.
+   */
+  private void tellSourcesCommitted(long[] end) {
+    for (int i = 0; i < inputs.size(); i++) {
+      if (inputs.get(i).source() instanceof SupportsCommits committing) {
+        try {
+          committing.commit(end[i]);
+        } catch (RuntimeException e) {
+          LOG.warn("Source {} of query {} failed to hear a commit", committing.description(),
+              name, e);
+        }
+      }
     }
   }
 
