@@ -450,14 +450,16 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
       return;
     }
     long olderThan = System.currentTimeMillis() - retention.retention().toMillis();
-    if (!log.mayDelete(minReaderPosition(), olderThan)) {
+    // Cheap first: if the running readers alone keep the oldest segment, nothing goes.
+    if (!log.mayDelete(minRunningReaderPosition(), olderThan)) {
       return;
     }
     synchronized (retentionLock) {
       if (durableReaders.forgetDropped()) {
         LOG.info("Stream {} forgot readers whose queries were dropped", name);
+        durableReaders.persist();
       }
-      long min = minReaderPosition();
+      long min = Math.min(durableReaders.min(), minRunningReaderPosition());
       if (!log.mayDelete(min, olderThan)) {
         return;
       }
@@ -466,9 +468,9 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
     }
   }
 
-  /** The lowest offset any reader (running or durable) has committed through. */
-  private long minReaderPosition() {
-    long min = durableReaders.min();
+  /** The lowest offset a running reader has committed through; MAX_VALUE if none runs. */
+  private long minRunningReaderPosition() {
+    long min = Long.MAX_VALUE;
     synchronized (lock) {
       for (StreamReader r : readers) {
         min = Math.min(min, r.committed);
