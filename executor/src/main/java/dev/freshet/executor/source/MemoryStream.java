@@ -265,6 +265,14 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
     }
   }
 
+  /**
+   * How many records (statements) opening the durable stream read from its log: those of the
+   * last segment only, whatever its history; 0 for a stream kept in memory.
+   */
+  public long recordsReadAtOpen() {
+    return log == null ? 0 : log.recordsReadAtOpen();
+  }
+
   /** The segment files of a durable stream's log, oldest first; empty for a memory stream. */
   public List<Path> segmentFiles() {
     return log == null ? List.of() : log.segmentFiles();

@@ -161,6 +161,8 @@ final class StreamLog implements AutoCloseable {
    */
   private IOException broken;
   private boolean closed;
+  /** Set by {@link #open}: the records of the last segment it checked. */
+  private long recordsReadAtOpen;
 
   private StreamLog(Path directory, int fieldCount, long segmentBytes,
       ConcurrentSkipListMap<Long, Path> segments, FileChannel channel, Path ackFile,
@@ -182,6 +184,11 @@ final class StreamLog implements AutoCloseable {
   static Path segmentFile(Path directory, long first) {
     return directory.resolve(String.format(java.util.Locale.ROOT, "%s%020d%s", SEGMENT_PREFIX,
         first, SEGMENT_SUFFIX));
+  }
+
+  /** How many records opening the log read: those of its last segment only. */
+  long recordsReadAtOpen() {
+    return recordsReadAtOpen;
   }
 
   /** The last acknowledged offset, 0 if none. */
@@ -279,6 +286,7 @@ final class StreamLog implements AutoCloseable {
       long size = replay(tail, channel, declared.size(), tailFirst, last, tailAcked);
       StreamLog log = new StreamLog(directory, declared.size(), segmentBytes, segments, channel,
           ackFile, ackChannel, size, last[0]);
+      log.recordsReadAtOpen = last[0] - tailFirst + 1;
       if (last[0] > acked.offset()) {
         // Complete records a crash left between the log's force and the ack's: kept, so now
         // acknowledged.
