@@ -669,7 +669,22 @@ public final class Session {
     PlannedQuery plan = Errors.fromPlanner(
         () -> engine.planner().planQuery(query, emit, options.statePartitions(),
             options.maxWindowsPerRow()));
-    return planRow(RelOptUtil.toString(plan.logical()));
+    return planRow(RelOptUtil.toString(plan.logical()) + retentionStarts(plan));
+  }
+
+  /**
+   * A line per memory stream whose retention let offsets go, e.g. {@code -- CLICKS: a new query
+   * starts at offset 4711, the oldest its 'retention' holds}: a query created now does not see
+   * the rows before it. Nothing for streams that still hold offset 1.
+   */
+  private static String retentionStarts(PlannedQuery plan) {
+    StringBuilder notes = new StringBuilder();
+    for (StreamTable stream : plan.sources()) {
+      stream.memoryStream().filter(m -> m.oldestOffset() > 1).ifPresent(m -> notes
+          .append("-- ").append(stream.name()).append(": a new query starts at offset ")
+          .append(m.oldestOffset()).append(", the oldest its 'retention' holds\n"));
+    }
+    return notes.toString();
   }
 
   private static StatementResult planRow(String plan) {
