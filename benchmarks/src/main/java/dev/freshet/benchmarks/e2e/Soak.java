@@ -1,6 +1,9 @@
 package dev.freshet.benchmarks.e2e;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +29,12 @@ import java.util.stream.Stream;
  * same data directory.
  *
  * <pre>
- * java -Xmx512m -cp CP dev.freshet.benchmarks.e2e.FreshetWorkloads SOAK 0 100000000 1000 0
+ * java -cp CP dev.freshet.benchmarks.e2e.Soak run 100000000 1000   # both phases, -Xmx512m each
+ * Harness --workloads SOAK --engines freshet                     # the same, from the harness
  * </pre>
+ *
+ * <p>It needs only the JDBC driver and {@link JsonLine} on the class path (no JMH or plotting),
+ * so it also runs from the jdbc-driver module's class path.
  */
 final class Soak {
   /** Keys of the view: {@code k = n % KEYS}. */
@@ -45,27 +52,68 @@ final class Soak {
 
   /** Runs both phases, each in a JVM of {@link #HEAP}, and returns their figures together. */
   static JsonLine run(Workload.Size size) throws Exception {
+    return run(size.totalRows(), (int) size.rowsPerBatch());
+  }
+
+  private static JsonLine run(long rows, int perStatement) throws Exception {
     Path dataDir = Files.createTempDirectory("freshet-soak-");
     try {
-      JsonLine insert = Harness.run(phase("insert", dataDir, size));
-      JsonLine restart = Harness.run(phase("restart", dataDir, size));
+      JsonLine insert = runPhase("insert", dataDir, rows, perStatement);
+      JsonLine restart = runPhase("restart", dataDir, rows, perStatement);
       for (String key : restart.keys()) {
         insert.put(key, restart.get(key));
       }
       return insert;
     } finally {
-      FreshetWorkloads.deleteQuietly(dataDir);
+      deleteQuietly(dataDir);
     }
   }
 
-  private static List<String> phase(String phase, Path dataDir, Workload.Size size) {
-    return new ArrayList<>(List.of(Harness.java(), HEAP, "-cp",
+  /** Runs a phase in a child JVM, its output passed through; its result line parsed. */
+  private static JsonLine runPhase(String phase, Path dataDir, long rows, int perStatement)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP, "-cp",
         System.getProperty("java.class.path"), Soak.class.getName(), phase, dataDir.toString(),
-        Long.toString(size.totalRows()), Long.toString(size.rowsPerBatch())));
+        Long.toString(rows), Integer.toString(perStatement)));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String result = null;
+    try (BufferedReader r = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = r.readLine()) != null; ) {
+        if (line.startsWith(JsonLine.RESULT_PREFIX)) {
+          result = line.substring(JsonLine.RESULT_PREFIX.length());
+        } else {
+          System.err.println(line);
+        }
+      }
+    }
+    int exit = process.waitFor();
+    if (result == null) {
+      return new JsonLine().put("error", phase + ": exit " + exit + ", no result");
+    }
+    return JsonLine.parse(result);
   }
 
-  /** A phase: {@code insert|restart dataDir rows rowsPerStatement}. */
+  private static void deleteQuietly(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // A temp directory left behind is harmless.
+    }
+  }
+
+  /**
+   * {@code run rows rowsPerStatement}: both phases, printing the result line; or one phase,
+   * {@code insert|restart dataDir rows rowsPerStatement}.
+   */
   public static void main(String[] args) throws Exception {
+    if (args[0].equals("run")) {
+      JsonLine result = run(Long.parseLong(args[1]), Integer.parseInt(args[2]));
+      System.out.println(JsonLine.RESULT_PREFIX + result.put("engine", "freshet")
+          .put("workload", "SOAK"));
+      return;
+    }
     Path dataDir = Path.of(args[1]);
     long rows = Long.parseLong(args[2]);
     int perStatement = Integer.parseInt(args[3]);
@@ -133,6 +181,19 @@ final class Soak {
   }
 
   private static JsonLine restart(Path dataDir, long rows) throws Exception {
+    // The JVM's own cold start (class loading, Calcite's first plans) on an empty directory
+    // first, reported apart: what grows with the stream's history is the restart after it.
+    Path scratch = Files.createTempDirectory("freshet-soak-cold-");
+    long coldStarted = System.nanoTime();
+    try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + scratch);
+         Statement s = c.createStatement()) {
+      s.execute(STREAM);
+      s.execute(VIEW);
+      s.executeUpdate("INSERT INTO events VALUES (0, 0)");
+      awaitCount(s, 1, 60);
+      exact(s, 1);
+    }
+    double coldSeconds = (System.nanoTime() - coldStarted) / 1e9;
     long started = System.nanoTime();
     try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
          Statement s = c.createStatement()) {
@@ -143,7 +204,8 @@ final class Soak {
       // And it takes rows again: the stream's offsets continue.
       s.executeUpdate("INSERT INTO events VALUES (" + rows + ", " + (rows % KEYS) + ")");
       awaitCount(s, rows + 1, 60);
-      return new JsonLine().put("restart_ready_s", readySeconds)
+      return new JsonLine().put("cold_jvm_engine_start_s", coldSeconds)
+          .put("restart_ready_s", readySeconds)
           .put("restart_view_exact", exact ? "yes" : "no");
     }
   }
