@@ -19,6 +19,14 @@ import org.junit.jupiter.api.io.TempDir;
  * deleted once every reader committed past them, and a read of a deleted offset failing.
  */
 class StreamRetentionTest {
+  /** The first offset of a segment, from its file name. */
+  private static final class StreamLogTestFiles {
+    static long firstOffsetOfLast(List<Path> segments) {
+      String name = segments.get(segments.size() - 1).getFileName().toString();
+      return Long.parseLong(name.substring("segment-".length(), name.length() - ".log".length()));
+    }
+  }
+
   private static final List<StreamColumn> COLUMNS =
       List.of(new StreamColumn("K", "VARCHAR"), new StreamColumn("N", "BIGINT NOT NULL"));
   /** Small segments: a few statements each. */
@@ -65,6 +73,9 @@ class StreamRetentionTest {
     try (MemoryStream reopened = MemoryStream.open("CLICKS", COLUMNS, directory(), SMALL)) {
       assertEquals(60, reopened.latestOffset());
       assertEquals(0, reopened.heldInMemory()[0], "nothing replayed into memory");
+      long tail = 60 - StreamLogTestFiles.firstOffsetOfLast(reopened.segmentFiles()) + 1;
+      assertEquals(tail, reopened.recordsReadAtOpen(), "only the last segment read");
+      assertTrue(tail < 20, "of 60 records, in " + reopened.segmentFiles().size() + " segments");
       assertEquals(expected(17, 23), read(reopened, 16, 23));
       assertEquals(expected(24, 60), read(reopened, 23, 60));
       assertEquals(61, reopened.addData(statement(61)));
