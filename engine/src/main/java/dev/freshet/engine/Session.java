@@ -730,8 +730,24 @@ public final class Session {
     PlannedQuery plan = Errors.fromPlanner(
         () -> engine.planner().planQuery(query, emit, options.statePartitions(),
             options.maxWindowsPerRow()));
-    // Each stateful operator is labelled with what bounds its state (docs/sql.md, EXPLAIN).
-    return planRow(StateBounds.explain(plan.logical(), stateTtlMs));
+    // Each stateful operator is labelled with what bounds its state (docs/sql.md, EXPLAIN); a
+    // stream whose retention let offsets go says where a new query starts.
+    return planRow(StateBounds.explain(plan.logical(), stateTtlMs) + retentionStarts(plan));
+  }
+
+  /**
+   * A line per memory stream whose retention let offsets go, e.g. {@code -- CLICKS: a new query
+   * starts at offset 4711, the oldest its 'retention' holds}: a query created now does not see
+   * the rows before it. Nothing for streams that still hold offset 1.
+   */
+  private static String retentionStarts(PlannedQuery plan) {
+    StringBuilder notes = new StringBuilder();
+    for (StreamTable stream : plan.sources()) {
+      stream.memoryStream().filter(m -> m.oldestOffset() > 1).ifPresent(m -> notes
+          .append("-- ").append(stream.name()).append(": a new query starts at offset ")
+          .append(m.oldestOffset()).append(", the oldest its 'retention' holds\n"));
+    }
+    return notes.toString();
   }
 
   private static StatementResult planRow(String plan) {

@@ -18,7 +18,8 @@ import java.util.Map;
  */
 enum StreamConnector {
   /** Rows come by INSERT; the default. */
-  MEMORY(List.of(StreamTable.CONNECTOR_OPTION)),
+  MEMORY(List.of(StreamTable.CONNECTOR_OPTION, StreamRetentionOptions.RETENTION,
+      StreamRetentionOptions.MEMORY_MAX, StreamRetentionOptions.SEGMENT_SIZE)),
   /** Rows are generated from their offset ({@link SequenceConnector}). */
   SEQUENCE(SequenceConnector.OPTIONS),
   /** Rows are a Kafka topic's records ({@link KafkaConnector}). */

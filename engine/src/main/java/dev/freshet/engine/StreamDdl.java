@@ -15,6 +15,7 @@ import dev.freshet.executor.source.nexmark.NexmarkSpec;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.executor.source.StreamLogException;
+import dev.freshet.executor.source.StreamRetention;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
@@ -162,6 +163,8 @@ final class StreamDdl {
         : null;
     NexmarkSpec nexmarkSpec = nexmark
         ? NexmarkConnector.spec(name, rowType, connectorOptions) : null;
+    StreamRetention retention = !sequence && !kafka && !files && !nexmark
+        ? StreamRetentionOptions.of(name, connectorOptions) : null;
 
     Catalog catalog = planner.catalog();
     // Checked before the source is opened: a stream of this name has its files open already.
@@ -187,7 +190,7 @@ final class StreamDdl {
         : kafka ? new KafkaTopicSource(kafkaSpec)
         : files ? new FileSystemSource(fileSpec)
         : nexmark ? new NexmarkSource(nexmarkSpec)
-        : openSource(engine, name, rowType);
+        : openSource(engine, name, rowType, retention);
     StreamTable table = new StreamTable(name, RelDataTypeImpl.proto(rowType), watermark, options,
         source);
     if (!catalog.addStream(table)) {
@@ -197,11 +200,11 @@ final class StreamDdl {
   }
 
   /** The stream's rows: on disk if the engine has a data directory, otherwise in memory. */
-  private static MemoryStream openSource(Engine engine, String name, RelDataType rowType)
-      throws SQLException {
+  private static MemoryStream openSource(Engine engine, String name, RelDataType rowType,
+      StreamRetention retention) throws SQLException {
     Optional<Path> directory = engine.streamDirectory(name);
     if (directory.isEmpty()) {
-      return new MemoryStream(name, rowType.getFieldCount());
+      return new MemoryStream(name, rowType.getFieldCount(), retention);
     }
     List<StreamColumn> columns = new ArrayList<>();
     for (RelDataTypeField field : rowType.getFieldList()) {
@@ -214,7 +217,7 @@ final class StreamDdl {
       columns.add(new StreamColumn(field.getName(), typeName(field.getType())));
     }
     try {
-      return MemoryStream.open(name, columns, directory.get());
+      return MemoryStream.open(name, columns, directory.get(), retention);
     } catch (StreamLogException e) {
       throw StreamErrors.streamLogError(e);
     }

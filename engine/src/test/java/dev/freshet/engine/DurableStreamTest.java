@@ -121,7 +121,7 @@ class DurableStreamTest {
       first.execute("INSERT INTO clicks VALUES ('a', " + i + ", TIMESTAMP '2026-01-01 00:00:01')");
     }
     first.engine().close();
-    Path log = dataDir.resolve("streams").resolve("CLICKS").resolve("rows.log");
+    Path log = dataDir.resolve("streams").resolve("CLICKS").resolve("segment-00000000000000000001.log");
     byte[] bytes = Files.readAllBytes(log);
     // After "v1\n": the first record's payload length, then 8 more header bytes and the payload.
     int recordLength = 12 + java.nio.ByteBuffer.wrap(bytes, 3, 4).getInt();
@@ -142,7 +142,7 @@ class DurableStreamTest {
     session.execute(CREATE);
     session.execute("INSERT INTO clicks VALUES ('a', 1, TIMESTAMP '2026-01-01 00:00:01')");
     Path directory = dataDir.resolve("streams").resolve("CLICKS");
-    assertTrue(Files.exists(directory.resolve("rows.log")));
+    assertTrue(Files.exists(directory.resolve("segment-00000000000000000001.log")));
     assertTrue(Files.exists(directory.resolve("metadata")));
 
     session.execute("DROP STREAM clicks");

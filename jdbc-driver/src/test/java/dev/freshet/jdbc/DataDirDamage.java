@@ -43,7 +43,7 @@ abstract class DataDirDamage {
   }
 
   Path log() {
-    return dataDir.resolve("streams").resolve("CLICKS").resolve("rows.log");
+    return dataDir.resolve("streams").resolve("CLICKS").resolve("segment-00000000000000000001.log");
   }
 
   Path checkpoint() {

@@ -49,7 +49,7 @@ class EngineSharingTest {
       Path stream = dataDir.resolve("streams").resolve("KEPT");
       assertEquals("v1\nstream\tKEPT\ncolumn\tK\tVARCHAR\n",
           Files.readString(stream.resolve("metadata")));
-      assertTrue(Files.size(stream.resolve("rows.log")) > 3, "one record after the header");
+      assertTrue(Files.size(stream.resolve("segment-00000000000000000001.log")) > 3, "one record after the header");
       // The engine of the directory holds it: no second engine may append to its logs.
       UncheckedIOException e = assertThrows(UncheckedIOException.class,
           () -> new Engine("second", Optional.of(dataDir)));

@@ -37,7 +37,13 @@ public enum Workload {
    * {@code GROUP BY k} view of COUNT and SUM over 100,000 keys, from the earliest offset: rows
    * per second from the view's creation to its last row.
    */
-  W8(100_000);
+  W8(100_000),
+  /**
+   * Issue 32's soak: rows inserted by JDBC in 1,000-row statements into a durable stream with
+   * {@code 'retention' = '0'}, through a GROUP BY view of 1,000 keys, in a JVM of
+   * {@code -Xmx512m}; then a restart ({@link Soak}). Freshet only.
+   */
+  SOAK(1_000);
 
   private final long keys;
 

@@ -93,6 +93,18 @@ final class SourceErrors {
         + " directory on storage that the driver and the executors share", cause));
   }
 
+  /**
+   * Offsets from {@code offset} whose log segment the stream's {@code 'retention'} deleted
+   * (58030): the query fell behind the retention; never skipped.
+   */
+  static FreshetSourceException logDeleted(String stream, Path directory, long offset,
+      long oldest) {
+    return new FreshetSourceException(Errors.of(SqlState.IO_ERROR, "Offsets from " + offset
+        + " of stream '" + stream + "' were deleted from " + directory + " by the stream's"
+        + " 'retention'; the oldest it holds is " + oldest + ". Start the query with a new"
+        + " checkpoint location, and give the stream a longer 'retention'", null));
+  }
+
   /** A stream's log that cannot be read. */
   static FreshetSourceException logUnreadable(String stream, Path file, Throwable cause) {
     return new FreshetSourceException(Errors.of(SqlState.IO_ERROR, "Cannot read the log "

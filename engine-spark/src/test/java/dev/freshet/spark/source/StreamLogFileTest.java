@@ -48,7 +48,7 @@ class StreamLogFileTest {
       FreshetSourceException e = assertThrows(FreshetSourceException.class,
           () -> new StreamLogFile("SHORT", dir, 3).readRange(0, 2, row -> { }));
       assertEquals("58030", e.sqlException().getSQLState());
-      assertEquals("The log " + dir.resolve("rows.log") + " of stream 'SHORT' ends before"
+      assertEquals("The log " + StreamLogFile.segmentFile(dir, 1) + " of stream 'SHORT' ends before"
           + " offset 2, which the driver has acknowledged: the executor does not see the"
           + " driver's data directory. Put the data directory on storage that the driver and"
           + " the executors share", e.getMessage());
@@ -60,7 +60,7 @@ class StreamLogFileTest {
       stream.addData(rows(row("a", null, 1L)));
       stream.addData(rows(row("b", null, 2L)));
       // The last byte of the file: inside offset 2's payload.
-      try (FileChannel log = FileChannel.open(dir.resolve("rows.log"), StandardOpenOption.READ,
+      try (FileChannel log = FileChannel.open(StreamLogFile.segmentFile(dir, 1), StandardOpenOption.READ,
           StandardOpenOption.WRITE)) {
         ByteBuffer last = ByteBuffer.allocate(1);
         log.read(last, log.size() - 1);
@@ -72,7 +72,7 @@ class StreamLogFileTest {
       FreshetSourceException e = assertThrows(FreshetSourceException.class,
           () -> log.readRange(0, 2, row -> { }));
       assertEquals("XX001", e.sqlException().getSQLState());
-      assertEquals("The log " + dir.resolve("rows.log") + " of stream 'DAMAGED' is damaged at"
+      assertEquals("The log " + StreamLogFile.segmentFile(dir, 1) + " of stream 'DAMAGED' is damaged at"
           + " offset 2 (byte " + recordStart() + "): the checksum of the record does not"
           + " match its " + (recordEnd() - recordStart() - 12) + " bytes. Restore the"
           + " stream's directory from a backup", e.getMessage());
@@ -81,7 +81,7 @@ class StreamLogFileTest {
 
   /** Byte where offset 2's record starts: after the header and offset 1's record. */
   private long recordStart() throws Exception {
-    try (FileChannel log = FileChannel.open(dir.resolve("rows.log"))) {
+    try (FileChannel log = FileChannel.open(StreamLogFile.segmentFile(dir, 1))) {
       ByteBuffer length = ByteBuffer.allocate(4);
       log.read(length, 3);
       return 3 + 12 + length.getInt(0);
@@ -89,7 +89,7 @@ class StreamLogFileTest {
   }
 
   private long recordEnd() throws Exception {
-    try (FileChannel log = FileChannel.open(dir.resolve("rows.log"))) {
+    try (FileChannel log = FileChannel.open(StreamLogFile.segmentFile(dir, 1))) {
       return log.size();
     }
   }

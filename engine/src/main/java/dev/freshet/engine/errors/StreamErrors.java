@@ -2,6 +2,7 @@ package dev.freshet.engine.errors;
 
 import dev.freshet.executor.limits.MemoryBudgetExceededException;
 import dev.freshet.executor.source.StreamLogException;
+import dev.freshet.executor.source.StreamMemoryFullException;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.List;
@@ -94,6 +95,15 @@ public final class StreamErrors {
         + " is '" + value + "', but must be " + expected + ".", cause);
   }
 
+  /**
+   * An INSERT into a stream kept in memory only that holds as many rows as its
+   * {@code 'memory.max'} allows, which a query has not read yet (53200): the message names the
+   * option and the lagging query.
+   */
+  public static SQLException streamMemoryFull(StreamMemoryFullException e) {
+    return Errors.of(SqlState.OUT_OF_MEMORY, e.getMessage(), e);
+  }
+
   /** A sequence stream declared with other columns than its row number and event time. */
   public static SQLException sequenceColumns(String stream, List<String> columns) {
     return Errors.of(SqlState.SYNTAX_ERROR, "Stream " + stream + " (connector 'sequence') has"
@@ -162,6 +172,10 @@ public final class StreamErrors {
       break;
     case UNSUPPORTED_VERSION:
       state = SqlState.FEATURE_NOT_SUPPORTED;
+      break;
+    case DELETED:
+      // The offsets are gone for good, as a Kafka offset out of range is.
+      state = SqlState.DATA_CORRUPTED;
       break;
     default:
       state = SqlState.IO_ERROR;

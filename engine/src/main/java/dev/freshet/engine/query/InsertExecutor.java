@@ -4,6 +4,7 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamLogException;
+import dev.freshet.executor.source.StreamMemoryFullException;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.SqlState;
@@ -50,6 +51,8 @@ public final class InsertExecutor {
     } catch (StreamLogException e) {
       // Not written: the INSERT fails, and the stream is as it was.
       throw StreamErrors.streamLogError(e);
+    } catch (StreamMemoryFullException e) {
+      throw StreamErrors.streamMemoryFull(e);
     }
     return rows.rows().size();
   }

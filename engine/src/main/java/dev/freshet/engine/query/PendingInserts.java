@@ -4,6 +4,7 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamLogException;
+import dev.freshet.executor.source.StreamMemoryFullException;
 import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -103,8 +104,10 @@ public final class PendingInserts {
       Map.Entry<String, Pending> e = it.next();
       try {
         e.getValue().target.addData(e.getValue().rows);
-      } catch (StreamLogException failure) {
-        SQLException cause = StreamErrors.streamLogError(failure);
+      } catch (StreamLogException | StreamMemoryFullException failure) {
+        SQLException cause = failure instanceof StreamLogException log
+            ? StreamErrors.streamLogError(log)
+            : StreamErrors.streamMemoryFull((StreamMemoryFullException) failure);
         throw Errors.of(SqlState.of(cause.getSQLState()).orElse(SqlState.IO_ERROR), "Commit "
             + (committed.isEmpty() ? "appended nothing" : "appended the rows of "
                 + String.join(", ", committed)) + ", but the rows of stream " + e.getKey()

@@ -18,6 +18,7 @@ import dev.freshet.executor.operators.ParallelTasks;
 import dev.freshet.executor.operators.StateMetrics;
 import dev.freshet.executor.operators.StatefulOperator;
 import dev.freshet.executor.source.QueryReader;
+import dev.freshet.executor.source.SupportsCommits;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.SupportsAdmissionControl;
 import dev.freshet.executor.source.SupportsColumnarReads;
@@ -288,6 +289,11 @@ public final class MicroBatchExecution implements StreamExecution {
       if (inputs.get(i).source() instanceof SupportsMetadataDirectory durable) {
         // Before anyone asks the source for an offset: its metadata is the checkpoint's.
         durable.useMetadataDirectory(checkpoint.sourceDirectory(i));
+      }
+    }
+    for (SourceInput input : inputs) {
+      if (input.source() instanceof SupportsCommits committing) {
+        committing.queryStarted(name);
       }
     }
     thread.start();
@@ -596,6 +602,8 @@ public final class MicroBatchExecution implements StreamExecution {
         committedOffsets = restoredStart.clone();
         lastBatchId = batchId - 1;
       }
+      // The sources learn where the query resumes: what lies before is committed.
+      tellSourcesCommitted(restoredStart);
       checkSourcesReach(restoredEnd, restart.rerun() ? batchId : batchId - 1);
       if (restart.rerun()) {
         // The batch was planned and maybe half done: run it again exactly as recorded.
@@ -1075,6 +1083,25 @@ public final class MicroBatchExecution implements StreamExecution {
       // A batch went through: the next failure starts the count and the backoff afresh.
       restartAttempt = 0;
       lock.notifyAll();
+    }
+    tellSourcesCommitted(end);
+  }
+
+  /**
+   * Tells each source that hears commits that the query committed through {@code end}, as
+   * Spark's {@code MicroBatchExecution} calls {@code commit} after the commit log is written:
+   * a stream lets rows and log segments go that no reader needs any more.
+   */
+  private void tellSourcesCommitted(long[] end) {
+    for (int i = 0; i < inputs.size(); i++) {
+      if (inputs.get(i).source() instanceof SupportsCommits committing) {
+        try {
+          committing.commit(end[i]);
+        } catch (RuntimeException e) {
+          LOG.warn("Source {} of query {} failed to hear a commit", committing.description(),
+              name, e);
+        }
+      }
     }
   }
 

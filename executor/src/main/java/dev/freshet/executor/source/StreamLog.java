@@ -19,8 +19,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import org.slf4j.Logger;
@@ -28,12 +32,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The files of a durable {@link MemoryStream}: a metadata file naming its columns, and an
- * append-only log with one record per offset, forced to disk before the offset is acknowledged.
+ * append-only log with one record per offset, written in segments and forced to disk before the
+ * offset is acknowledged. Opening validates only the last segment; older offsets are read from
+ * their segment when a reader asks for them, and whole old segments are deleted by retention.
  *
  * <pre>{@code
- * StreamLog.Opened opened = StreamLog.open(directory, "CLICKS", columns);
- * List<List<Object[]>> rows = opened.records();   // offsets 1..N, replayed
- * opened.log().append(rows.size() + 1, statementRows);
+ * StreamLog log = StreamLog.open(directory, "CLICKS", columns, StreamLog.DEFAULT_SEGMENT_BYTES);
+ * log.append(log.latestOffset() + 1, statementRows);
+ * log.read(0, log.latestOffset(), row -> ..., new StreamLog.Cursor());
  * }</pre>
  *
  * <p>Directory layout ({@code <dataDir>/streams/<stream>/}), format version 1:
@@ -45,149 +51,249 @@ import org.slf4j.LoggerFactory;
  *              column    AMOUNT    DOUBLE NOT NULL
  *            (a backslash, tab, line feed or carriage return in a name is written \\, \t,
  *            \n, \r)
- * rows.log   the bytes "v1\n", then one record per offset, in offset order:
+ * segment-&lt;first offset, 20 digits&gt;.log
+ *            a segment: the bytes "v1\n", then one record per offset from its first offset
+ *            on, consecutive, in offset order:
  *              int32  length of the payload
  *              int32  ~length (its complement: a damaged or zeroed length is caught before
  *                     it is trusted to find the payload)
  *              int32  CRC32 of the payload
  *              payload: int64 offset, int32 row count, then each row as one
  *                       {@link StateCodec} value (format 1: tag 14, count, values)
- * rows.ack   the acknowledged end of rows.log, in two slots, at bytes 0 and 4096:
- *              int32  format version, 1
+ *            The segment with the highest first offset is the active one, which appends go
+ *            to; once it holds the segment size or more, the next append starts a new one.
+ * rows.ack   the acknowledged end, in two slots, at bytes 0 and 4096:
+ *              int32  format version, 2
  *              int32  0 (reserved)
  *              int64  the last acknowledged offset (0: none)
- *              int64  the byte of rows.log where that offset's record ends
- *              int32  CRC32 of the 24 bytes before it
+ *              int64  the first offset of the segment holding that offset's record
+ *              int64  the byte of that segment where the record ends
+ *              int32  CRC32 of the 32 bytes before it
+ *            (a version 1 slot, 28 bytes, has no segment field: its segment is the first,
+ *            offset 1, as written before logs had segments)
+ * readers    the positions of the stream's durable readers ({@link StreamReaders})
  * </pre>
  * Integers are big-endian. The metadata file is written atomically
  * ({@link DurableFiles#replaceAtomically}); its presence is what makes the directory a stream: it
  * is written last when a stream is created and deleted first when it is dropped, so a crash in
- * between leaves no half stream.
+ * between leaves no half stream. A directory written before segments existed has one log,
+ * {@code rows.log}, in the same format: opening renames it (one atomic step, the directory then
+ * forced) to the segment of offset 1, which its version 1 acknowledged end already names.
  *
- * <p>An append writes the record and forces {@code rows.log}, then writes the new acknowledged
- * end into slot {@code offset % 2} of {@code rows.ack} and forces that; only then is the offset
- * acknowledged to its {@code INSERT}. The slots lie in different 4 KiB pages, so a crash while
- * one is written leaves the other, one offset behind, intact.
+ * <p>An append writes the record and forces the active segment, then writes the new
+ * acknowledged end into slot {@code offset % 2} of {@code rows.ack} and forces that; only then
+ * is the offset acknowledged to its {@code INSERT}. The slots lie in different 4 KiB pages, so a
+ * crash while one is written leaves the other, one offset behind, intact. A new segment is
+ * published whole, header included, by an atomic rename and a forced directory before its first
+ * record is written, so the acknowledged end only ever names a segment that exists.
  *
- * <p>Recovery on open: the valid slot with the higher offset is the acknowledged end. Records are
- * replayed until the first one that fails a check. A record at or beyond the acknowledged end
- * was never acknowledged: a crash can only tear the last one, so a record that runs past the end
- * of the file, or whose checksum fails and that ends exactly at the end of the file, is that
- * torn record and is truncated away; a record whose length fails its check is torn if no valid
- * record follows it. A complete record beyond the acknowledged end (a crash between the two
- * forces) is kept, and becomes acknowledged. Any other failure, any damage below the
- * acknowledged end, and a log that ends before it (a file cut at a record boundary) are
+ * <p>Recovery on open: the valid slot with the higher offset is the acknowledged end, which
+ * names the last segment, or the one before it when a crash came after a new segment was
+ * published and before its first record was acknowledged. Only the last segment is read: its
+ * records are checked until the first one that fails a check. A record at or beyond the
+ * acknowledged end was never acknowledged: a crash can only tear the last one, so a record that
+ * runs past the end of the file, or whose checksum fails and that ends exactly at the end of the
+ * file, is that torn record and is truncated away; a record whose length fails its check is torn
+ * if no valid record follows it. A complete record beyond the acknowledged end (a crash between
+ * the two forces) is kept, and becomes acknowledged. Any other failure, any damage below the
+ * acknowledged end, and a segment that ends before it (a file cut at a record boundary) are
  * reported with the file, the offset and the byte position, and nothing is discarded: an
- * offset, once acknowledged, is never dropped nor handed out again.
+ * offset, once acknowledged, is never dropped nor handed out again. Older segments are not read
+ * at start-up; a reader that reaches a damaged record in one fails with the same report.
  *
- * <p>Not thread-safe: {@link MemoryStream} serializes appends and closing under its write lock.
+ * <p>Retention ({@link #deleteSegmentsThrough}) deletes whole segments, never the active one,
+ * oldest first, so the segments left always hold consecutive offsets; a read of a deleted
+ * offset fails ({@link StreamLogException.Code#DELETED}), never skips.
+ *
+ * <p>Appends and closing are serialized by {@link MemoryStream}'s write lock; reads and
+ * deletions may run alongside them: the segment list is concurrent and a read only reaches
+ * acknowledged records, which never change.
  */
 final class StreamLog implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StreamLog.class);
 
-  /** Name of the log file in the stream's directory. */
-  static final String LOG_FILE = "rows.log";
+  /** Name of the single log file of a directory written before logs had segments. */
+  static final String LEGACY_LOG_FILE = "rows.log";
   /** Name of the file of the log's acknowledged end in the stream's directory. */
   static final String ACK_FILE = "rows.ack";
   /** Name of the metadata file in the stream's directory. */
   static final String METADATA_FILE = "metadata";
+  /** Segment files are {@code segment-<first offset, 20 digits>.log}. */
+  static final String SEGMENT_PREFIX = "segment-";
+  static final String SEGMENT_SUFFIX = ".log";
+  /** The size at which a segment is full and the next append starts a new one: 64 MiB. */
+  public static final long DEFAULT_SEGMENT_BYTES = 64L << 20;
   private static final String VERSION = "v1";
   private static final byte[] LOG_HEADER = (VERSION + "\n").getBytes(UTF_8);
+  /** Length of a segment's header: where its first record starts. */
+  static final int HEADER_BYTES = LOG_HEADER.length;
   /** Length, its complement, and the payload's CRC32. */
   static final int RECORD_HEADER_BYTES = 12;
   /** The smallest payload: an offset (8 bytes) and a row count (4 bytes). */
   private static final int MIN_PAYLOAD_BYTES = 12;
   /** Format version of {@code rows.ack}'s slots. */
-  private static final int ACK_VERSION = 1;
-  /** A slot: version, reserved, offset, end, CRC32. */
-  private static final int ACK_SLOT_BYTES = 28;
+  private static final int ACK_VERSION = 2;
+  /** A slot: version, reserved, offset, segment, end, CRC32. */
+  private static final int ACK_SLOT_BYTES = 36;
+  /** A version 1 slot: version, reserved, offset, end, CRC32. */
+  private static final int ACK_V1_SLOT_BYTES = 28;
   /** Where slot 1 starts: in another page than slot 0, so one torn page cannot hit both. */
   private static final int ACK_SLOT_DISTANCE = 4096;
 
-  private final Path file;
+  private final Path directory;
+  private final int fieldCount;
+  private final long segmentBytes;
+  /** Segment files by first offset; the last is the active one. */
+  private final ConcurrentSkipListMap<Long, Path> segments;
   private final Path ackFile;
+  /** The active segment, where appends go. */
+  private Path file;
+  private long activeFirst;
   private FileChannel channel;
   private FileChannel ackChannel;
-  /** Length of the valid, forced part of the file: where the next record goes. */
+  /** Length of the valid, forced part of the active segment: where the next record goes. */
   private long size;
+  /** The last acknowledged offset: readers may read up to it. */
+  private volatile long latest;
   /**
    * Set when an append failed and its partial record could not be cut off again; the log then
    * refuses appends, because a record after that garbage would turn it into corruption.
    */
   private IOException broken;
   private boolean closed;
+  /** Set by {@link #open}: the records of the last segment it checked. */
+  private long recordsReadAtOpen;
 
-  /** An opened log and the records it replayed: offset {@code i + 1} at index {@code i}. */
-  record Opened(StreamLog log, List<List<Object[]>> records) {
-  }
-
-  private StreamLog(Path file, FileChannel channel, Path ackFile, FileChannel ackChannel,
-      long size) {
-    this.file = file;
+  private StreamLog(Path directory, int fieldCount, long segmentBytes,
+      ConcurrentSkipListMap<Long, Path> segments, FileChannel channel, Path ackFile,
+      FileChannel ackChannel, long size, long latest) {
+    this.directory = directory;
+    this.fieldCount = fieldCount;
+    this.segmentBytes = segmentBytes;
+    this.segments = segments;
+    this.activeFirst = segments.lastKey();
+    this.file = segments.lastEntry().getValue();
     this.channel = channel;
     this.ackFile = ackFile;
     this.ackChannel = ackChannel;
     this.size = size;
+    this.latest = latest;
+  }
+
+  /** The file of the segment whose first offset is {@code first}. */
+  static Path segmentFile(Path directory, long first) {
+    return directory.resolve(String.format(java.util.Locale.ROOT, "%s%020d%s", SEGMENT_PREFIX,
+        first, SEGMENT_SUFFIX));
+  }
+
+  /** How many records opening the log read: those of its last segment only. */
+  long recordsReadAtOpen() {
+    return recordsReadAtOpen;
+  }
+
+  /** The last acknowledged offset, 0 if none. */
+  long latestOffset() {
+    return latest;
+  }
+
+  /** The oldest offset the log holds (the first of its oldest segment); latest + 1 if none. */
+  long oldestOffset() {
+    return Math.min(segments.firstKey(), latest + 1);
+  }
+
+  /** The segment files, oldest first. */
+  List<Path> segmentFiles() {
+    return List.copyOf(segments.values());
   }
 
   /**
    * Opens the stream kept in {@code directory}, creating it (empty) if the directory holds no
-   * stream, and replays its records.
+   * stream, and checks its last segment.
    *
+   * @param segmentBytes the size at which a segment is full
    * @throws StreamLogException if the directory holds a stream of other columns, a damaged file,
    *     or the file system fails
    */
-  static Opened open(Path directory, String stream, List<StreamColumn> columns) {
+  static StreamLog open(Path directory, String stream, List<StreamColumn> columns,
+      long segmentBytes) {
     requireNonNull(stream, "stream");
+    if (segmentBytes < 1) {
+      throw new IllegalArgumentException("segment size " + segmentBytes + " < 1");
+    }
     List<StreamColumn> declared = List.copyOf(columns);
     Path metadata = directory.resolve(METADATA_FILE);
-    Path file = directory.resolve(LOG_FILE);
+    Path ackFile = directory.resolve(ACK_FILE);
+    ConcurrentSkipListMap<Long, Path> segments;
     try {
       if (Files.exists(metadata)) {
         List<StreamColumn> stored = readMetadata(metadata);
         if (!stored.equals(declared)) {
           throw StreamLogException.columnsDiffer(directory, stream, stored, declared);
         }
-        for (Path needed : List.of(file, directory.resolve(ACK_FILE))) {
-          if (!Files.exists(needed)) {
-            throw StreamLogException.corruptFile(needed, "the file is missing, but " + metadata
-                + " says the directory holds a stream");
-          }
+        migrateLegacyLog(directory);
+        segments = listSegments(directory);
+        if (segments.isEmpty()) {
+          throw StreamLogException.corruptFile(segmentFile(directory, 1), "the file is missing,"
+              + " but " + metadata + " says the directory holds a stream, and it has no"
+              + " segment");
+        }
+        if (!Files.exists(ackFile)) {
+          throw StreamLogException.corruptFile(ackFile, "the file is missing, but " + metadata
+              + " says the directory holds a stream");
         }
       } else {
         create(directory, stream, declared);
+        segments = listSegments(directory);
       }
     } catch (IOException | StorageException e) {
       throw StreamLogException.ioError("open the stream in", directory, e);
     }
-    Path ackFile = directory.resolve(ACK_FILE);
-    FileChannel channel;
     FileChannel ackChannel;
-    try {
-      channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    } catch (IOException e) {
-      throw StreamLogException.ioError("open", file, e);
-    }
     try {
       ackChannel = FileChannel.open(ackFile, StandardOpenOption.READ, StandardOpenOption.WRITE);
     } catch (IOException e) {
-      closeQuietly(channel);
       throw StreamLogException.ioError("open", ackFile, e);
     }
+    FileChannel channel = null;
     Path reading = ackFile;
     try {
       Acked acked = readAck(ackFile, ackChannel);
-      reading = file;
-      List<List<Object[]>> records = new ArrayList<>();
-      long size = replay(file, channel, declared.size(), records, acked);
-      StreamLog log = new StreamLog(file, channel, ackFile, ackChannel, size);
-      if (records.size() > acked.offset()) {
+      long tailFirst = segments.lastKey();
+      if (acked.segment() != tailFirst) {
+        Long before = segments.lowerKey(tailFirst);
+        if (before == null || acked.segment() != before || acked.offset() + 1 != tailFirst) {
+          throw StreamLogException.corruptFile(ackFile, "it says offset " + acked.offset()
+              + " ends in the segment of offset " + acked.segment() + ", but the last segment"
+              + " starts at offset " + tailFirst);
+        }
+        // A crash after a new segment was published and before its first record was
+        // acknowledged: the segment before must end where the acknowledged end says.
+        Path previous = segments.get(before);
+        long previousSize = Files.size(previous);
+        if (previousSize != acked.end()) {
+          throw StreamLogException.corrupt(previous, acked.offset(), previousSize, "the"
+              + " segment ends at byte " + previousSize + ", but " + ACK_FILE + " says offset "
+              + acked.offset() + " ends at byte " + acked.end());
+        }
+      }
+      Path tail = segments.get(tailFirst);
+      reading = tail;
+      channel = FileChannel.open(tail, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      // The acknowledged end as seen from the tail: none of its records if it lies before.
+      Acked tailAcked = acked.segment() == tailFirst ? acked
+          : new Acked(tailFirst - 1, tailFirst, LOG_HEADER.length);
+      long[] last = new long[] {tailFirst - 1};
+      long size = replay(tail, channel, declared.size(), tailFirst, last, tailAcked);
+      StreamLog log = new StreamLog(directory, declared.size(), segmentBytes, segments, channel,
+          ackFile, ackChannel, size, last[0]);
+      log.recordsReadAtOpen = last[0] - tailFirst + 1;
+      if (last[0] > acked.offset()) {
         // Complete records a crash left between the log's force and the ack's: kept, so now
         // acknowledged.
         reading = ackFile;
-        writeAck(ackChannel, records.size(), size);
+        writeAck(ackChannel, last[0], tailFirst, size);
       }
-      return new Opened(log, records);
+      return log;
     } catch (IOException e) {
       closeQuietly(channel);
       closeQuietly(ackChannel);
@@ -199,8 +305,56 @@ final class StreamLog implements AutoCloseable {
     }
   }
 
-  /** The last acknowledged offset and the byte of the log where its record ends. */
-  record Acked(long offset, long end) {
+  /**
+   * Renames the single {@code rows.log} of a directory written before segments to the segment
+   * of offset 1: one atomic step, so a crash leaves one name or the other.
+   */
+  private static void migrateLegacyLog(Path directory) throws IOException {
+    Path legacy = directory.resolve(LEGACY_LOG_FILE);
+    if (!Files.exists(legacy)) {
+      return;
+    }
+    Path first = segmentFile(directory, 1);
+    if (Files.exists(first)) {
+      throw StreamLogException.corruptFile(legacy, "both it and " + first + " exist; one of"
+          + " them was copied in by hand");
+    }
+    Files.move(legacy, first, StandardCopyOption.ATOMIC_MOVE);
+    DurableFiles.forceDirectory(directory);
+    LOG.info("Stream log {} is now the first segment of the log, {}", legacy, first);
+  }
+
+  /** The segment files of {@code directory} by first offset; their temp files deleted. */
+  private static ConcurrentSkipListMap<Long, Path> listSegments(Path directory)
+      throws IOException {
+    ConcurrentSkipListMap<Long, Path> segments = new ConcurrentSkipListMap<>();
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        String name = f.getFileName().toString();
+        if (DurableFiles.isTempFile(name) && name.startsWith("." + SEGMENT_PREFIX)) {
+          // A segment that was never published: no record of it was ever acknowledged.
+          Files.deleteIfExists(f);
+          continue;
+        }
+        if (!name.startsWith(SEGMENT_PREFIX)) {
+          continue;
+        }
+        String digits = name.substring(SEGMENT_PREFIX.length(),
+            name.length() - SEGMENT_SUFFIX.length());
+        if (!name.endsWith(SEGMENT_SUFFIX) || !digits.matches("[0-9]{20}")) {
+          throw StreamLogException.corruptFile(f, "its name is not segment-<20 digits>.log");
+        }
+        segments.put(Long.parseLong(digits), f);
+      }
+    }
+    return segments;
+  }
+
+  /**
+   * The last acknowledged offset, the first offset of the segment holding its record, and the
+   * byte of that segment where the record ends.
+   */
+  record Acked(long offset, long segment, long end) {
   }
 
   /** The acknowledged end in the valid slot of {@code rows.ack} with the higher offset. */
@@ -212,26 +366,33 @@ final class StreamLog implements AutoCloseable {
       while (bytes.hasRemaining() && ackChannel.read(bytes, at + bytes.position()) > 0) {
         // Reads until the slot is full or the file ends.
       }
-      if (bytes.hasRemaining()) {
+      if (bytes.position() < 4) {
         continue;
       }
-      bytes.flip();
-      byte[] content = new byte[ACK_SLOT_BYTES - 4];
-      bytes.get(content);
-      if (crc(content) != bytes.getInt()) {
+      int version = bytes.getInt(0);
+      int slotBytes = version == 1 ? ACK_V1_SLOT_BYTES : ACK_SLOT_BYTES;
+      if (bytes.position() < slotBytes) {
+        continue;
+      }
+      byte[] content = new byte[slotBytes - 4];
+      bytes.get(0, content);
+      if (crc(content) != bytes.getInt(slotBytes - 4)) {
         // A slot torn by a crash while it was written; the other one is one offset behind.
         continue;
       }
-      ByteBuffer fields = ByteBuffer.wrap(content);
-      int version = fields.getInt();
-      if (version != ACK_VERSION) {
+      if (version != 1 && version != ACK_VERSION) {
         throw StreamLogException.unsupportedVersion(ackFile, "v" + version);
       }
-      fields.getInt();
-      Acked acked = new Acked(fields.getLong(), fields.getLong());
-      if (acked.offset() < 0 || acked.end() < LOG_HEADER.length) {
+      ByteBuffer fields = ByteBuffer.wrap(content, 8, content.length - 8);
+      long offset = fields.getLong();
+      // Version 1 was written before segments: its log is the segment of offset 1.
+      long segment = version == 1 ? 1 : fields.getLong();
+      Acked acked = new Acked(offset, segment, fields.getLong());
+      if (acked.offset() < 0 || acked.end() < LOG_HEADER.length || acked.segment() < 1
+          || acked.segment() > acked.offset() + 1) {
         throw StreamLogException.corruptFile(ackFile, "slot " + slot + " holds offset "
-            + acked.offset() + " ending at byte " + acked.end());
+            + acked.offset() + " ending at byte " + acked.end() + " of the segment of offset "
+            + acked.segment());
       }
       if (best == null || acked.offset() > best.offset()) {
         best = acked;
@@ -244,16 +405,16 @@ final class StreamLog implements AutoCloseable {
     return best;
   }
 
-  /** Writes the acknowledged end {@code (offset, end)} into slot {@code offset % 2}, forced. */
-  private static void writeAck(FileChannel ackChannel, long offset, long end)
+  /** Writes the acknowledged end into slot {@code offset % 2}, forced. */
+  private static void writeAck(FileChannel ackChannel, long offset, long segment, long end)
       throws IOException {
-    writeAck(ackChannel, (int) (offset % 2), offset, end);
+    writeAck(ackChannel, (int) (offset % 2), offset, segment, end);
   }
 
-  private static void writeAck(FileChannel ackChannel, int slotNumber, long offset, long end)
-      throws IOException {
+  private static void writeAck(FileChannel ackChannel, int slotNumber, long offset,
+      long segment, long end) throws IOException {
     ByteBuffer content = ByteBuffer.allocate(ACK_SLOT_BYTES - 4);
-    content.putInt(ACK_VERSION).putInt(0).putLong(offset).putLong(end);
+    content.putInt(ACK_VERSION).putInt(0).putLong(offset).putLong(segment).putLong(end);
     ByteBuffer slot = ByteBuffer.allocate(ACK_SLOT_BYTES);
     slot.put(content.array()).putInt(crc(content.array()));
     slot.flip();
@@ -261,24 +422,30 @@ final class StreamLog implements AutoCloseable {
     ackChannel.force(false);
   }
 
-  /** Writes an empty log, then the metadata that makes the directory a stream. */
+  /** Writes an empty first segment, then the metadata that makes the directory a stream. */
   private static void create(Path directory, String stream, List<StreamColumn> columns)
       throws IOException {
     DurableFiles.createDirectories(directory);
     // Left by a crash while the stream was created or dropped: never acknowledged rows.
-    Files.deleteIfExists(directory.resolve(LOG_FILE));
-    Files.deleteIfExists(directory.resolve(ACK_FILE));
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (!f.getFileName().toString().startsWith(METADATA_FILE)) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
     DurableFiles.deleteTempFiles(directory, METADATA_FILE);
-    try (FileChannel log = FileChannel.open(directory.resolve(LOG_FILE),
-        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    Path first = segmentFile(directory, 1);
+    try (FileChannel log = FileChannel.open(first, StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE)) {
       writeFully(log, ByteBuffer.wrap(LOG_HEADER), 0);
-      DurableFiles.force(log, directory.resolve(LOG_FILE));
+      DurableFiles.force(log, first);
     }
     try (FileChannel ack = FileChannel.open(directory.resolve(ACK_FILE),
         StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      // Both slots: "nothing acknowledged", ending after the log's header.
-      writeAck(ack, 0, 0, LOG_HEADER.length);
-      writeAck(ack, 1, 0, LOG_HEADER.length);
+      // Both slots: "nothing acknowledged", ending after the first segment's header.
+      writeAck(ack, 0, 0, 1, LOG_HEADER.length);
+      writeAck(ack, 1, 0, 1, LOG_HEADER.length);
     }
     StringBuilder text = new StringBuilder(VERSION).append('\n');
     text.append("stream\t").append(escape(stream)).append('\n');
@@ -286,7 +453,7 @@ final class StreamLog implements AutoCloseable {
       text.append("column\t").append(escape(column.name())).append('\t').append(column.type())
           .append('\n');
     }
-    // Published last, with the directory forced: the log's name is durable with it.
+    // Published last, with the directory forced: the segment's name is durable with it.
     DurableFiles.replaceAtomically(directory.resolve(METADATA_FILE),
         text.toString().getBytes(UTF_8));
   }
@@ -319,11 +486,13 @@ final class StreamLog implements AutoCloseable {
   }
 
   /**
-   * Reads the records into {@code records}, truncates a torn last record beyond the
-   * acknowledged end, and returns the length of the valid part of the file.
+   * Checks the records of the segment {@code file}, whose first offset is {@code first},
+   * truncates a torn last record beyond the acknowledged end, sets {@code last[0]} to the last
+   * offset it holds, and returns the length of the valid part of the file.
    */
-  private static long replay(Path file, FileChannel channel, int fieldCount,
-      List<List<Object[]>> records, Acked acked) throws IOException {
+  private static long replay(Path file, FileChannel channel, int fieldCount, long first,
+      long[] last, Acked acked) throws IOException {
+    long count = 0;
     long fileSize = channel.size();
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       byte[] header = in.readNBytes(LOG_HEADER.length);
@@ -340,12 +509,12 @@ final class StreamLog implements AutoCloseable {
       }
       long position = LOG_HEADER.length;
       while (position < fileSize) {
-        if (records.size() == acked.offset() && position != acked.end()) {
+        if (first + count - 1 == acked.offset() && position != acked.end()) {
           throw StreamLogException.corrupt(file, acked.offset(), position, "the record ends at"
               + " byte " + position + ", but " + ACK_FILE + " says it ends at byte "
               + acked.end());
         }
-        long offset = records.size() + 1;
+        long offset = first + count;
         // Below the acknowledged end every record was forced before its INSERT returned: no
         // crash can have damaged it.
         boolean acknowledged = offset <= acked.offset();
@@ -392,15 +561,17 @@ final class StreamLog implements AutoCloseable {
           throw StreamLogException.corrupt(file, offset, position, why + ", and records follow"
               + " it");
         }
-        records.add(decode(file, offset, position, payload, fieldCount));
+        decode(file, offset, position, payload, fieldCount);
+        count++;
+        last[0] = offset;
         position = end;
       }
-      if (records.size() < acked.offset()) {
+      if (first + count - 1 < acked.offset()) {
         // Cut at a record boundary: no torn write looks like this, and offsets would be reused.
-        throw StreamLogException.acknowledgedMissing(file, records.size(), position,
+        throw StreamLogException.acknowledgedMissing(file, first + count - 1, position,
             acked.offset(), acked.end(), file.resolveSibling(ACK_FILE));
       }
-      if (records.size() == acked.offset() && position != acked.end()) {
+      if (first + count - 1 == acked.offset() && position != acked.end()) {
         throw StreamLogException.corrupt(file, acked.offset(), position, "the record ends at"
             + " byte " + position + ", but " + ACK_FILE + " says it ends at byte "
             + acked.end());
@@ -500,11 +671,12 @@ final class StreamLog implements AutoCloseable {
    * Appends the rows of {@code offset} and forces them to disk; when this returns, they survive
    * a crash. On failure the log is as it was.
    *
+   * @return the record's length in bytes
    * @throws IllegalArgumentException if a value has no {@link StateCodec} encoding; nothing is
    *     written then
    * @throws StreamLogException if the file system fails
    */
-  void append(long offset, List<Object[]> rows) {
+  int append(long offset, List<Object[]> rows) {
     if (closed) {
       throw StreamLogException.closed(file);
     }
@@ -516,6 +688,9 @@ final class StreamLog implements AutoCloseable {
     ByteBuffer record = ByteBuffer.allocate(RECORD_HEADER_BYTES + payload.length);
     record.putInt(payload.length).putInt(~payload.length).putInt(crc(payload)).put(payload);
     record.flip();
+    if (size >= segmentBytes && size > LOG_HEADER.length) {
+      roll(offset);
+    }
     try {
       writeFully(channel, record, size);
       // force(false) is fdatasync: it also writes the file length, which is what reaches
@@ -528,6 +703,176 @@ final class StreamLog implements AutoCloseable {
     long end = size + record.capacity();
     acknowledge(offset, end);
     size = end;
+    latest = offset;
+    return record.capacity();
+  }
+
+  /**
+   * Starts the segment of {@code first}: published whole (header forced, then renamed into
+   * place and the directory forced) before any record of it is written, so that the
+   * acknowledged end never names a segment a crash could lose.
+   */
+  private void roll(long first) {
+    Path next = segmentFile(directory, first);
+    Path temp = DurableFiles.tempFileOf(next);
+    FileChannel opened = null;
+    try {
+      try (FileChannel header = FileChannel.open(temp, StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+        writeFully(header, ByteBuffer.wrap(LOG_HEADER), 0);
+        header.force(true);
+      }
+      DurableFiles.publishReplacing(temp, next);
+      opened = FileChannel.open(next, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } catch (IOException | StorageException e) {
+      closeQuietly(opened);
+      try {
+        Files.deleteIfExists(temp);
+      } catch (IOException ignored) {
+        // Deleted at the next open: a temp segment was never published.
+      }
+      throw StreamLogException.ioError("start a new segment", next, e);
+    }
+    closeQuietly(channel);
+    channel = opened;
+    file = next;
+    activeFirst = first;
+    size = LOG_HEADER.length;
+    segments.put(first, next);
+  }
+
+  /** Where a reader's last read of the log ended, so that its next read continues there. */
+  static final class Cursor {
+    private long segment = -1;
+    private long position;
+    private long nextOffset;
+  }
+
+  /**
+   * Hands the rows of offsets {@code (start, end]} to {@code rows}, read from their segments;
+   * {@code cursor} remembers where the read ended, so that a reader that reads on from there
+   * (as a query's batches do) finds its record without scanning the segment again.
+   *
+   * @throws StreamLogException ({@link StreamLogException.Code#DELETED}) if retention deleted
+   *     the segment of an offset in the range, or if a record is damaged
+   */
+  void read(long start, long end, Consumer<Object[]> rows, Cursor cursor) {
+    long offset = start + 1;
+    ByteBuffer header = ByteBuffer.allocate(RECORD_HEADER_BYTES);
+    while (offset <= end) {
+      Map.Entry<Long, Path> segment = segments.floorEntry(offset);
+      if (segment == null || offset < segments.firstKey()) {
+        throw StreamLogException.deleted(directory, offset, oldestOffset());
+      }
+      Long nextFirst = segments.higherKey(segment.getKey());
+      long upTo = nextFirst == null ? end : Math.min(end, nextFirst - 1);
+      Path path = segment.getValue();
+      long position;
+      long at;
+      if (cursor.segment == segment.getKey() && cursor.nextOffset <= offset) {
+        position = cursor.position;
+        at = cursor.nextOffset;
+      } else {
+        position = LOG_HEADER.length;
+        at = segment.getKey();
+      }
+      try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ)) {
+        while (at <= upTo) {
+          header.clear();
+          readFully(in, header, position);
+          header.flip();
+          int length = header.getInt();
+          int complement = header.getInt();
+          int crc = header.getInt();
+          if (complement != ~length || length < MIN_PAYLOAD_BYTES) {
+            throw StreamLogException.corrupt(path, at, position, "the record length " + length
+                + " fails its check");
+          }
+          if (at >= offset) {
+            byte[] payload = new byte[length];
+            readFully(in, ByteBuffer.wrap(payload), position + RECORD_HEADER_BYTES);
+            if (crc(payload) != crc) {
+              throw StreamLogException.corrupt(path, at, position, "the checksum of the record"
+                  + " does not match its " + length + " bytes");
+            }
+            for (Object[] row : decode(path, at, position, payload, fieldCount)) {
+              rows.accept(row);
+            }
+          }
+          position += RECORD_HEADER_BYTES + length;
+          at++;
+        }
+      } catch (NoSuchFileException e) {
+        throw StreamLogException.deleted(directory, offset, oldestOffset());
+      } catch (IOException e) {
+        throw StreamLogException.ioError("read", path, e);
+      }
+      cursor.segment = segment.getKey();
+      cursor.position = position;
+      cursor.nextOffset = at;
+      offset = upTo + 1;
+    }
+  }
+
+  /**
+   * Whether the oldest segment may be deleted: it is not the active one, its offsets all lie at
+   * or below {@code committed}, and its last write is at or before {@code olderThanMillis}.
+   */
+  boolean mayDelete(long committed, long olderThanMillis) {
+    Map.Entry<Long, Path> oldest = segments.firstEntry();
+    Long nextFirst = segments.higherKey(oldest.getKey());
+    if (nextFirst == null || nextFirst - 1 > committed) {
+      return false;
+    }
+    try {
+      return Files.getLastModifiedTime(oldest.getValue()).toMillis() <= olderThanMillis;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Deletes the segments, oldest first and never the active one, whose offsets all lie at or
+   * below {@code committed} and whose last write is at or before {@code olderThanMillis}
+   * (epoch milliseconds); stops at the first segment that must stay, so the segments left hold
+   * consecutive offsets.
+   *
+   * @return how many segments were deleted
+   */
+  int deleteSegmentsThrough(long committed, long olderThanMillis) {
+    int deleted = 0;
+    while (true) {
+      Map.Entry<Long, Path> oldest = segments.firstEntry();
+      Long nextFirst = segments.higherKey(oldest.getKey());
+      if (nextFirst == null || nextFirst - 1 > committed) {
+        break;
+      }
+      Path path = oldest.getValue();
+      try {
+        if (Files.getLastModifiedTime(path).toMillis() > olderThanMillis) {
+          break;
+        }
+        // Out of the list first: a reader that looks for it now fails as "deleted".
+        segments.remove(oldest.getKey());
+        Files.deleteIfExists(path);
+        deleted++;
+      } catch (IOException e) {
+        LOG.warn("Cannot delete the segment {} that retention let go; it is tried again at the"
+            + " next check", path, e);
+        segments.putIfAbsent(oldest.getKey(), path);
+        break;
+      }
+    }
+    if (deleted > 0) {
+      try {
+        DurableFiles.forceDirectory(directory);
+      } catch (StorageException e) {
+        LOG.warn("Cannot force the directory {} after deleting segments", directory, e);
+      }
+      LOG.info("Retention deleted {} segment(s) of the stream log in {}; it now starts at"
+          + " offset {}", deleted, directory, oldestOffset());
+    }
+    return deleted;
   }
 
   /**
@@ -543,7 +888,7 @@ final class StreamLog implements AutoCloseable {
         ackChannel = FileChannel.open(ackFile, StandardOpenOption.READ,
             StandardOpenOption.WRITE);
       }
-      writeAck(ackChannel, offset, end);
+      writeAck(ackChannel, offset, activeFirst, end);
     } catch (IOException e) {
       broken = e;
       throw StreamLogException.ioError("acknowledge offset " + offset + " in", ackFile, e);
@@ -651,6 +996,9 @@ final class StreamLog implements AutoCloseable {
   }
 
   private static void closeQuietly(FileChannel channel) {
+    if (channel == null) {
+      return;
+    }
     try {
       channel.close();
     } catch (IOException e) {
@@ -658,12 +1006,12 @@ final class StreamLog implements AutoCloseable {
     }
   }
 
-  private static String escape(String name) {
+  static String escape(String name) {
     return name.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
         .replace("\r", "\\r");
   }
 
-  private static String unescape(String text) {
+  static String unescape(String text) {
     StringBuilder sb = new StringBuilder(text.length());
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);

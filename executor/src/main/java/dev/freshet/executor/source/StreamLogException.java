@@ -28,7 +28,9 @@ public final class StreamLogException extends RuntimeException {
     /** The log holds rows of other columns than the stream is opened with. */
     COLUMNS_DIFFER,
     /** The file system refused a read or a write. */
-    IO_ERROR
+    IO_ERROR,
+    /** Offsets a reader asked for were deleted by the stream's {@code 'retention'}. */
+    DELETED
   }
 
   private final Code code;
@@ -106,6 +108,17 @@ public final class StreamLogException extends RuntimeException {
   static StreamLogException closed(Path file) {
     return new StreamLogException(Code.IO_ERROR, file, "Stream log " + file + " is closed: the"
         + " stream was dropped or its engine closed", null);
+  }
+
+  /**
+   * A read of offsets from {@code first} on, whose segment the stream's retention deleted: the
+   * reader fell behind the stream's {@code 'retention'}; never skipped silently.
+   */
+  static StreamLogException deleted(Path directory, long first, long oldest) {
+    return new StreamLogException(Code.DELETED, directory, "Offsets from " + first + " of the"
+        + " stream in " + directory + " were deleted by its 'retention'; the oldest it holds is "
+        + oldest + ". The reader fell behind the retention: re-create the query to start at"
+        + " the oldest offset, and give the stream a longer 'retention'", null);
   }
 
   private static String list(List<StreamColumn> columns) {

@@ -33,7 +33,7 @@ class DurableMemoryStreamTest {
   }
 
   private Path logFile() {
-    return directory().resolve(StreamLog.LOG_FILE);
+    return StreamLog.segmentFile(directory(), 1);
   }
 
   private MemoryStream open() {
