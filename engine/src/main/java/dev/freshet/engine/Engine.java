@@ -8,6 +8,7 @@ import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.source.MemoryStream;
+import dev.freshet.executor.source.StreamMemoryPool;
 import dev.freshet.executor.storage.DurableFiles;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
@@ -147,6 +148,9 @@ public final class Engine implements AutoCloseable {
       new ConcurrentHashMap<>();
   /** The memory every continuous query's estimate takes from; see {@link #memoryPool()}. */
   private final MemoryPool memoryPool;
+  /** The bound of all its streams' rows in memory together; see {@link #streamMemoryPool()}. */
+  private final StreamMemoryPool streamMemoryPool =
+      new StreamMemoryPool(StreamMemoryPool.defaultMax());
   /** What the operator decided: connectors' reach, the secrets' key, the audit log. */
   private final EngineSecurity security;
   /** Owners and grants of the streams, tables, views and sinks. */
@@ -443,6 +447,14 @@ public final class Engine implements AutoCloseable {
    */
   public MemoryPool memoryPool() {
     return memoryPool;
+  }
+
+  /**
+   * The rows all the engine's streams keep in memory for their readers, bounded together (a
+   * fifth of the heap) as each stream is by its {@code 'memory.max'}.
+   */
+  public StreamMemoryPool streamMemoryPool() {
+    return streamMemoryPool;
   }
 
   /** Where the engine keeps its streams' rows; empty if it keeps them in memory. */

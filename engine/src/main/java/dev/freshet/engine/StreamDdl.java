@@ -204,7 +204,8 @@ final class StreamDdl {
       StreamRetention retention) throws SQLException {
     Optional<Path> directory = engine.streamDirectory(name);
     if (directory.isEmpty()) {
-      return new MemoryStream(name, rowType.getFieldCount(), retention);
+      return new MemoryStream(name, rowType.getFieldCount(), retention,
+          engine.streamMemoryPool());
     }
     List<StreamColumn> columns = new ArrayList<>();
     for (RelDataTypeField field : rowType.getFieldList()) {
@@ -217,7 +218,8 @@ final class StreamDdl {
       columns.add(new StreamColumn(field.getName(), typeName(field.getType())));
     }
     try {
-      return MemoryStream.open(name, columns, directory.get(), retention);
+      return MemoryStream.open(name, columns, directory.get(), retention,
+          engine.streamMemoryPool());
     } catch (StreamLogException e) {
       throw StreamErrors.streamLogError(e);
     }

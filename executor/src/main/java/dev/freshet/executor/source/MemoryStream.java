@@ -71,6 +71,8 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
   private final DurableReaders durableReaders;
   private final Path directory;
   private final StreamRetention retention;
+  /** The bound of all streams' rows in memory together, which {@link #heldBytes} counts in. */
+  private final StreamMemoryPool pool;
   /** Held by writers (and {@link #close}) for the whole append, fsync included. */
   private final Object writeLock = new Object();
   /** Serializes retention's deletions of segments. */
@@ -88,6 +90,8 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
   private int head;
   private long firstHeld = 1;
   private long heldBytes;
+  /** Whether {@link #close} gave {@link #heldBytes} back to the pool, which then counts no more. */
+  private boolean poolReleased;
   private long latest;
   /** The running queries' readers. */
   private final List<StreamReader> readers = new ArrayList<>();
@@ -104,17 +108,27 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
 
   /** Creates a stream kept in memory only, empty, with {@code retention}'s memory bound. */
   public MemoryStream(String name, int fieldCount, StreamRetention retention) {
-    this(name, fieldCount, null, null, null, retention);
+    this(name, fieldCount, retention, StreamMemoryPool.unbounded());
+  }
+
+  /**
+   * Creates a stream kept in memory only, empty, with {@code retention}'s memory bound and
+   * {@code pool}'s, which it shares with the engine's other streams.
+   */
+  public MemoryStream(String name, int fieldCount, StreamRetention retention,
+      StreamMemoryPool pool) {
+    this(name, fieldCount, null, null, null, retention, pool);
   }
 
   private MemoryStream(String name, int fieldCount, StreamLog log, DurableReaders durable,
-      Path directory, StreamRetention retention) {
+      Path directory, StreamRetention retention, StreamMemoryPool pool) {
     this.name = requireNonNull(name, "name");
     this.fieldCount = fieldCount;
     this.log = log;
     this.durableReaders = durable;
     this.directory = directory;
     this.retention = requireNonNull(retention, "retention");
+    this.pool = requireNonNull(pool, "pool");
     if (log != null) {
       this.latest = log.latestOffset();
       this.firstHeld = latest + 1;
@@ -146,6 +160,16 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
    */
   public static MemoryStream open(String name, List<StreamColumn> columns, Path directory,
       StreamRetention retention) {
+    return open(name, columns, directory, retention, StreamMemoryPool.unbounded());
+  }
+
+  /**
+   * Opens the durable stream kept in {@code directory}, as
+   * {@link #open(String, List, Path, StreamRetention)}, its rows in memory counted in
+   * {@code pool}, which it shares with the engine's other streams.
+   */
+  public static MemoryStream open(String name, List<StreamColumn> columns, Path directory,
+      StreamRetention retention, StreamMemoryPool pool) {
     requireNonNull(directory, "directory");
     StreamLog log = StreamLog.open(directory, name, columns, retention.segmentBytes());
     DurableReaders durable;
@@ -155,7 +179,7 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
       log.close();
       throw e;
     }
-    return new MemoryStream(name, columns.size(), log, durable, directory, retention);
+    return new MemoryStream(name, columns.size(), log, durable, directory, retention, pool);
   }
 
   /**
@@ -217,6 +241,10 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
             throw new StreamMemoryFullException(name, laggingReader(), heldBytes,
                 retention.memoryMaxBytes());
           }
+          if (heldBytes > 0 && pool.wouldExceed(bytes)) {
+            throw StreamMemoryFullException.ofAllStreams(name, laggingReader(), heldBytes,
+                pool.usedBytes(), pool.maxBytes());
+          }
         }
       } else {
         int segments = log.segmentFiles().size();
@@ -226,6 +254,9 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
       synchronized (lock) {
         held.add(new Held(statement, bytes));
         heldBytes += bytes;
+        if (!poolReleased) {
+          pool.add(bytes);
+        }
         latest = offset;
         evict(0);
       }
@@ -432,12 +463,15 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
     long max = retention.memoryMaxBytes();
     while (head < held.size()) {
       boolean consumed = firstHeld <= minCommitted;
-      boolean over = heldBytes + incoming > max;
+      boolean over = heldBytes + incoming > max || pool.wouldExceed(incoming);
       boolean go = log != null ? (anyReader && consumed) || over : over && consumed;
       if (!go) {
         break;
       }
       heldBytes -= held.get(head).bytes();
+      if (!poolReleased) {
+        pool.release(held.get(head).bytes());
+      }
       held.set(head, null);
       head++;
       firstHeld++;
@@ -511,10 +545,18 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
   }
 
   /**
-   * Releases the log file of a durable stream; idempotent. The rows stay readable; adding rows
-   * fails afterwards. Nothing happens for a stream kept in memory.
+   * Releases the log file of a durable stream, and the stream's share of the engine's
+   * {@link StreamMemoryPool}; idempotent. The rows stay readable; adding rows to a durable
+   * stream fails afterwards.
    */
   @Override public void close() {
+    // Its rows no longer count against the engine's streams: it is dropped or the engine closes.
+    synchronized (lock) {
+      if (!poolReleased) {
+        poolReleased = true;
+        pool.release(heldBytes);
+      }
+    }
     if (log != null) {
       synchronized (writeLock) {
         log.close();

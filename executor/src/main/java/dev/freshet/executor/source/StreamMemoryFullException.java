@@ -18,13 +18,32 @@ public final class StreamMemoryFullException extends RuntimeException {
   private final String laggingQuery;
 
   StreamMemoryFullException(String stream, String laggingQuery, long heldBytes, long maxBytes) {
-    super("Stream " + stream + " keeps " + heldBytes + " bytes of rows in memory, its bound"
+    this("Stream " + stream + " keeps " + heldBytes + " bytes of rows in memory, its bound"
         + " 'memory.max' = " + maxBytes + ", and query " + laggingQuery + " has not read past"
         + " them yet; the stream has no data directory to keep them on disk. Insert more"
         + " slowly, speed up or stop query " + laggingQuery + ", give the stream a larger"
-        + " 'memory.max', or run the engine with a data directory");
+        + " 'memory.max', or run the engine with a data directory", stream, laggingQuery);
+  }
+
+  private StreamMemoryFullException(String message, String stream, String laggingQuery) {
+    super(message);
     this.stream = stream;
     this.laggingQuery = laggingQuery;
+  }
+
+  /**
+   * The refusal when the engine's streams together keep their bound ({@link StreamMemoryPool})
+   * and this stream's rows are still needed by {@code laggingQuery}.
+   */
+  static StreamMemoryFullException ofAllStreams(String stream, String laggingQuery,
+      long heldBytes, long poolUsedBytes, long poolMaxBytes) {
+    return new StreamMemoryFullException("The engine's streams keep " + poolUsedBytes
+        + " bytes of rows in memory together, their bound of " + poolMaxBytes + " bytes (a fifth"
+        + " of the heap); stream " + stream + " keeps " + heldBytes + " of them, which query "
+        + laggingQuery + " has not read past yet, and has no data directory to keep them on"
+        + " disk. Insert more slowly, speed up or stop query " + laggingQuery + ", give the"
+        + " streams whose readers lag a smaller 'memory.max', run the engine with a larger heap,"
+        + " or with a data directory", stream, laggingQuery);
   }
 
   /** The stream's name. */

@@ -212,4 +212,44 @@ class StreamRetentionTest {
     assertTrue(oldest > 1);
     assertEquals(expected(oldest, 200), read(stream, 0, 200));
   }
+
+  @Test void shouldBoundTheRowsInMemoryOfAllStreamsTogether() {
+    // Each stream alone may keep 1 MB; the pool lets them keep 3,000 bytes together.
+    StreamMemoryPool pool = new StreamMemoryPool(3_000);
+    StreamRetention roomy = SMALL.withMemoryMax(1 << 20).withRetention(Duration.ofDays(1));
+    try (MemoryStream durable = MemoryStream.open("CLICKS", COLUMNS, directory(), roomy, pool)) {
+      MemoryStream inMemory = new MemoryStream("VIEWS", 2, roomy, pool);
+      QueryReader lagging = inMemory.newQueryReader();
+      ((SupportsCommits) lagging).queryStarted("TOTALS");
+      QueryReader durableReader = durable.newQueryReader();
+      long kept = 0;
+      StreamMemoryFullException full = null;
+      for (long i = 1; i <= 100 && full == null; i++) {
+        try {
+          inMemory.addData(statement(i));
+          kept = i;
+        } catch (StreamMemoryFullException e) {
+          full = e;
+        }
+      }
+      assertTrue(full != null && kept > 3, "refused after " + kept);
+      assertTrue(full.getMessage().contains("streams keep") && full.getMessage().contains(
+          "TOTALS"), full.getMessage());
+      assertTrue(pool.usedBytes() <= 3_000, "bounded: " + pool.usedBytes());
+      // The durable stream's rows leave memory for its log: the pool is full.
+      for (long i = 1; i <= 30; i++) {
+        durable.addData(statement(i));
+      }
+      assertEquals(0, durable.heldInMemory()[0], "over the pool: read from the log");
+      assertEquals(expected(1, 30), read(durableReader, 0, 30), "nothing lost");
+      assertEquals(expected(1, kept), read(lagging, 0, kept), "nothing lost");
+      // A dropped stream gives its share back.
+      inMemory.close();
+      assertEquals(0, pool.usedBytes());
+      durable.addData(statement(31));
+      assertEquals(1, durable.heldInMemory()[0], "room again");
+      lagging.close();
+      durableReader.close();
+    }
+  }
 }
