@@ -58,7 +58,9 @@ public final class EngineMetadata {
       "QUERY_PROGRESS", "One row per recent batch of each continuous query (the last 100)",
       "PRIMARY_KEYS", "The key columns of each view, as DatabaseMetaData.getPrimaryKeys lists them",
       "PRIVILEGES", "The owner of each object and the privileges granted on it, as SHOW GRANTS"
-          + " lists them");
+          + " lists them",
+      "STATE_OPERATORS", "One row per stateful operator of each continuous query: its kind, what"
+          + " bounds its state, its rows and bytes");
 
   /**
    * Every view's visible key, one row per column ({@code TABLE_SCHEM, TABLE_NAME, COLUMN_NAME,

@@ -182,7 +182,8 @@ class BatchQueryTest {
         query(fs, "select * from information_schema.tables where table_schema = 'FRESHET'"
             + " order by table_name"));
     assertEquals(List.of(row("PRIMARY_KEYS", "SYSTEM TABLE"), row("PRIVILEGES", "SYSTEM TABLE"),
-        row("QUERIES", "SYSTEM TABLE"), row("QUERY_PROGRESS", "SYSTEM TABLE")), query(fs, "SELECT table_name, table_type"
+        row("QUERIES", "SYSTEM TABLE"), row("QUERY_PROGRESS", "SYSTEM TABLE"),
+        row("STATE_OPERATORS", "SYSTEM TABLE")), query(fs, "SELECT table_name, table_type"
             + " FROM INFORMATION_SCHEMA.TABLES WHERE table_schema = 'SYS' ORDER BY 1"));
   }
 

@@ -83,6 +83,8 @@ class MetadataTest {
             + " batch"),
         systemTable("QUERY_PROGRESS", "One row per recent batch of each continuous query (the"
             + " last 100)"),
+        systemTable("STATE_OPERATORS", "One row per stateful operator of each continuous"
+            + " query: its kind, what bounds its state, its rows and bytes"),
         stream("ORDERS"),
         stream("SALESXTOTAL"),
         view("BIG_ORDERS", MetadataCatalog.BIG_ORDERS),
@@ -117,6 +119,8 @@ class MetadataTest {
             + " batch"),
         systemTable("QUERY_PROGRESS", "One row per recent batch of each continuous query (the"
             + " last 100)"),
+        systemTable("STATE_OPERATORS", "One row per stateful operator of each continuous"
+            + " query: its kind, what bounds its state, its rows and bytes"),
         stream("ORDERS"), stream("SALESXTOTAL")),
         tables(null, null, "%", "SYSTEM TABLE", "table"));
     // Streams are TABLEs, so that tools asking for TABLE and VIEW, as SchemaCrawler's default
@@ -133,7 +137,8 @@ class MetadataTest {
   }
 
   @Test void shouldMatchSchemaAndTableNamePatterns() throws Exception {
-    assertEquals(List.of("PRIMARY_KEYS", "PRIVILEGES", "QUERIES", "QUERY_PROGRESS"),
+    assertEquals(List.of("PRIMARY_KEYS", "PRIVILEGES", "QUERIES", "QUERY_PROGRESS",
+        "STATE_OPERATORS"),
         names(tables(null, "SYS", null)));
     assertEquals(List.of("SALESXTOTAL", "SALES_BY_CUSTOMER", "SALES_TOTAL"),
         names(tables(null, "FRE%", "SALES%")));
@@ -148,7 +153,7 @@ class MetadataTest {
     assertEquals(List.of(), tables(null, "FRESHET", "QUERIES"));
     // Freshet has no catalogs: "" asks for tables without one (all), a name for none; "" as
     // schema asks for tables without schema (none).
-    assertEquals(12, tables("", null, null).size());
+    assertEquals(13, tables("", null, null).size());
     assertEquals(List.of(), tables("FRESHET", null, null));
     assertEquals(List.of(), tables(null, "", null));
   }
@@ -202,7 +207,7 @@ class MetadataTest {
   @Test void shouldDescribeEveryTableAsSelectStarDoes() throws Exception {
     List<List<Object>> tables = rows(metaData.getTables(null, null, null, null),
         "TABLE_SCHEM", "TABLE_NAME");
-    assertEquals(12, tables.size());
+    assertEquals(13, tables.size());
     try (Statement statement = connection.createStatement()) {
       for (List<Object> table : tables) {
         String name = "\"" + table.get(0) + "\".\"" + table.get(1) + "\"";

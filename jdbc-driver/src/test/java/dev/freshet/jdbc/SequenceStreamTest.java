@@ -289,7 +289,8 @@ class SequenceStreamTest {
             + " 'filesystem' for the files that appear in a directory or 'nexmark' for Nexmark's"
             + " auction events");
     assertFails("CREATE STREAM clicks (k VARCHAR) WITH ('end' = '10')", "42000",
-        "Unknown option 'end' for connector 'memory' of stream CLICKS. Valid options: connector");
+        "Unknown option 'end' for connector 'memory' of stream CLICKS. Valid options: connector,"
+            + " retention, memory.max, segment.size");
   }
 
   @Test void shouldRefuseInsertsAndEndlessPlainSelectsButDropTheStream() throws Exception {

@@ -169,7 +169,8 @@ class UnionAllTest {
           && p.getParent().getFileName().toString().equals("offsets")).findFirst()
           .orElseThrow();
       List<String> lines = Files.readAllLines(firstBatch);
-      assertEquals(4, lines.size(), "version, metadata and two offsets: " + lines);
+      assertEquals(5, lines.size(), "version, metadata, two offsets and the checksum: " + lines);
+      assertTrue(lines.get(4).startsWith("crc32c "), lines.toString());
     }
   }
 
