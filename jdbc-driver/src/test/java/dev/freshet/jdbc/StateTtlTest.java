@@ -57,8 +57,15 @@ class StateTtlTest {
       // The million keys came, then none: idle, the view's query still expires them all.
       awaitStateRows(s, "COUNTS", 0, EMPTY_WITHIN);
       long emptyMs = (System.nanoTime() - lastInsert) / 1_000_000;
+      // The bound, by the batches' own times, which the machine's load does not stretch
+      // as it does the wall clock of this thread: the batch that left the state empty started
+      // within 4 s of the last batch that wrote keys.
+      long[] times = lastWriteAndEmptyingBatchTimes(s, "COUNTS");
       System.out.println("StateTtlTest: state of " + KEYS + " keys empty " + emptyMs
-          + " ms after the last INSERT returned");
+          + " ms after the last INSERT returned; the emptying batch started "
+          + (times[1] - times[0]) + " ms after the last batch that wrote keys");
+      assertTrue(times[1] - times[0] <= 4_000, "state empty "
+          + (times[1] - times[0]) + " ms after the last write, not within 4 s");
       // Every expired group left the view, too.
       assertEquals(List.of(row(0L)), ViewResults.query(s, "SELECT COUNT(*) FROM counts"));
 
@@ -129,6 +136,32 @@ class StateTtlTest {
         assertEquals(ROWS_PER_INSERT, insert.executeUpdate());
       }
     }
+  }
+
+  /**
+   * The start times of {@code query}'s last batch that read rows and of the first batch after it
+   * whose state was empty, from {@code sys.query_progress}.
+   */
+  private static long[] lastWriteAndEmptyingBatchTimes(Statement s, String query)
+      throws SQLException {
+    long lastWrite = -1;
+    long emptied = -1;
+    try (ResultSet rs = s.executeQuery("SELECT batch_timestamp, num_input_rows,"
+        + " state_rows_total FROM sys.query_progress WHERE name = '" + query + "'"
+        + " ORDER BY batch_id")) {
+      while (rs.next()) {
+        long at = rs.getTimestamp(1).getTime();
+        if (rs.getLong(2) > 0) {
+          lastWrite = at;
+          emptied = -1;
+        } else if (emptied < 0 && rs.getLong(3) == 0) {
+          emptied = at;
+        }
+      }
+    }
+    assertTrue(lastWrite >= 0 && emptied >= 0, "batches of " + query + ": last write at "
+        + lastWrite + ", emptied at " + emptied);
+    return new long[] {lastWrite, emptied};
   }
 
   /** The rows in state of {@code query}'s stateful operators, or -1 before its first batch. */
