@@ -114,7 +114,7 @@ final class DemoCommand implements Callable<Integer> {
       }
     }
     out.println();
-    out.println("Done. Run the tests with: mvn -B verify");
+    out.println("Done. Run the tests with: ./run-tests");
     return 0;
   }
 }
