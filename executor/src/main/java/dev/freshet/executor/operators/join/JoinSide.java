@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
  * One side of a stream-stream join: the rows of its earlier batches, found by join key, and the
@@ -259,6 +261,17 @@ final class JoinSide {
         || minEventTimeMs > stateWatermarkMs) {
       return;
     }
+    minEventTimeMs = sweep(row -> !row.hasTime || row.eventTimeMs <= stateWatermarkMs,
+        row -> row.eventTimeMs, keepsUnmatched ? unmatched : null);
+  }
+
+  /**
+   * Removes the rows {@code drops} accepts from the state, adding the unmatched ones among them
+   * to {@code unmatched} unless it is null; returns the least {@code timeOf} of the rows kept
+   * ({@link Long#MAX_VALUE} if none), which says when the next sweep can find anything.
+   */
+  private long sweep(Predicate<StateRow> drops, ToLongFunction<StateRow> timeOf,
+      List<StateRow> unmatched) {
     long min = Long.MAX_VALUE;
     Iterator<List<StateRow>> lists = rowsByKey.values().iterator();
     while (lists.hasNext()) {
@@ -266,19 +279,19 @@ final class JoinSide {
       int kept = 0;
       for (int i = 0; i < rows.size(); i++) {
         StateRow row = rows.get(i);
-        if (!row.hasTime || row.eventTimeMs <= stateWatermarkMs) {
+        if (drops.test(row)) {
           row.evicted = true;
           numRows--;
           if (row.id < firstNewId) {
             store.remove(row.id);
             removed++;
           }
-          if (keepsUnmatched && !row.matched) {
+          if (unmatched != null && !row.matched) {
             unmatched.add(row);
           }
         } else {
           rows.set(kept++, row);
-          min = Math.min(min, row.eventTimeMs);
+          min = Math.min(min, timeOf.applyAsLong(row));
         }
       }
       if (kept == 0) {
@@ -287,7 +300,7 @@ final class JoinSide {
         rows.subList(kept, rows.size()).clear();
       }
     }
-    minEventTimeMs = min;
+    return min;
   }
 
   /** Makes kept rows expire {@code ttlMs} after the batch that kept them; before the first. */
@@ -305,34 +318,15 @@ final class JoinSide {
     if (!ttl.due(batchTimeMs)) {
       return;
     }
-    long oldestKept = Long.MAX_VALUE;
-    Iterator<List<StateRow>> lists = rowsByKey.values().iterator();
-    while (lists.hasNext()) {
-      List<StateRow> rows = lists.next();
-      int kept = 0;
-      for (int i = 0; i < rows.size(); i++) {
-        StateRow row = rows.get(i);
-        Object written = row.value.length > width + 1 ? row.value[width + 1] : null;
-        long writtenMs = written == null ? Long.MIN_VALUE / 2 : (Long) written;
-        if (ttl.expired(writtenMs, batchTimeMs)) {
-          row.evicted = true;
-          numRows--;
-          if (row.id < firstNewId) {
-            store.remove(row.id);
-            removed++;
-          }
-        } else {
-          rows.set(kept++, row);
-          oldestKept = Math.min(oldestKept, writtenMs);
-        }
-      }
-      if (kept == 0) {
-        lists.remove();
-      } else {
-        rows.subList(kept, rows.size()).clear();
-      }
-    }
-    ttl.scanned(oldestKept);
+    // Flink's expired state retracts nothing: an expired unmatched row is not emitted.
+    ttl.scanned(sweep(row -> ttl.expired(writtenMs(row), batchTimeMs), JoinSide.this::writtenMs,
+        null));
+  }
+
+  /** The batch time at which {@code row} was kept, the slot after its columns under a TTL. */
+  private long writtenMs(StateRow row) {
+    Object written = row.value.length > width + 1 ? row.value[width + 1] : null;
+    return written == null ? Long.MIN_VALUE / 2 : (Long) written;
   }
 
   /** Writes the rows the batch added or newly matched and still keeps, then commits. */
