@@ -293,7 +293,8 @@ public final class Engine implements AutoCloseable {
   /**
    * Declares again the streams and views the catalog recorded, in creation order; each view's
    * query resumes from its checkpoint. An object that cannot be declared again (its statement
-   * is no longer valid, say) is left out with a warning and stays recorded.
+   * is no longer valid, say) is left out with a warning and stays recorded; one that failed
+   * because something outside the engine was away is tried again ({@link RestoreRetries}).
    */
   private void restoreCatalog() {
     List<CatalogStore.Entry> entries;
@@ -315,6 +316,8 @@ public final class Engine implements AutoCloseable {
             : Errors.of(SqlState.OBJECT_NOT_IN_PREREQUISITE_STATE, String.valueOf(e.getMessage()),
                 e);
         notRestored.put(entry.name(), new NotRestored(entry.kind(), error));
+        // A database or broker that is away now may be back soon: tried again with backoff.
+        RestoreRetries.scheduleIfRecoverable(this, entry, error);
       }
     }
   }

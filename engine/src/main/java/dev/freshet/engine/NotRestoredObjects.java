@@ -8,7 +8,9 @@ import dev.freshet.engine.store.LegacyResults;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.errors.SqlState;
+import dev.freshet.sql.parser.SqlCreateSink;
 import dev.freshet.sql.parser.SqlCreateStream;
+import dev.freshet.sql.parser.SqlDropSink;
 import dev.freshet.sql.parser.SqlDropStream;
 import java.sql.SQLException;
 import java.util.Map;
@@ -53,6 +55,10 @@ final class NotRestoredObjects {
     } else if (node instanceof SqlDropMaterializedView drop) {
       name = StreamDdl.simpleName(drop.name);
       kind = CatalogStore.Kind.MATERIALIZED_VIEW;
+    } else if (node instanceof SqlDropSink drop) {
+      // A sink whose target database was away at the restart, say.
+      name = StreamDdl.simpleName(drop.name());
+      kind = CatalogStore.Kind.SINK;
     } else if (node instanceof SqlDropTable drop) {
       // A JDBC table whose database was down at the restart, say.
       name = StreamDdl.simpleName(drop.name);
@@ -62,7 +68,8 @@ final class NotRestoredObjects {
     }
     synchronized (engine.ddlLock()) {
       Engine.NotRestored entry = engine.notRestored().get(name);
-      if (entry == null || entry.kind() != kind || engine.catalog().contains(name)) {
+      if (entry == null || entry.kind() != kind || engine.catalog().contains(name)
+          || engine.sinks().containsKey(name)) {
         return Optional.empty();
       }
       engine.catalogStore().remove(name);
@@ -75,6 +82,8 @@ final class NotRestoredObjects {
         } catch (StreamLogException e) {
           throw StreamErrors.streamLogError(e);
         }
+      } else if (kind == CatalogStore.Kind.SINK) {
+        engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
       } else {
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
         LegacyResults.drop(engine.results(), name);
@@ -88,8 +97,9 @@ final class NotRestoredObjects {
   static void declared(Engine engine, SqlNode node) {
     String name = node instanceof SqlCreateStream create ? StreamDdl.simpleName(create.name())
         : node instanceof SqlCreateMaterializedView create ? StreamDdl.simpleName(create.name)
+        : node instanceof SqlCreateSink create ? StreamDdl.simpleName(create.name())
         : null;
-    if (name != null && engine.catalog().contains(name)) {
+    if (name != null && (engine.catalog().contains(name) || engine.sinks().containsKey(name))) {
       engine.notRestored().remove(name);
     }
   }
@@ -107,7 +117,8 @@ final class NotRestoredObjects {
       if (identifiers.contains(entry.getKey()) && !engine.catalog().contains(entry.getKey())) {
         CatalogStore.Kind kind = entry.getValue().kind();
         return CatalogErrors.notRestored(kind == CatalogStore.Kind.STREAM ? "Stream"
-            : kind == CatalogStore.Kind.TABLE ? "Table" : "Materialized view", entry.getKey(),
+            : kind == CatalogStore.Kind.TABLE ? "Table"
+            : kind == CatalogStore.Kind.SINK ? "Sink" : "Materialized view", entry.getKey(),
             entry.getValue().error());
       }
     }
