@@ -21,9 +21,10 @@ import picocli.CommandLine.ParameterException;
  * stdout and in {@code results.jsonl}; the plot in {@code results.png}.
  *
  * <p>Usage ({@link HarnessOptions}, {@code --help}): {@code Harness --spark-classpath CP
- * [--out DIR] [--quick] [--workloads W1,W3] [--engines freshet,spark] [--warmup-rows N]}; the default runs W1-W8 (W8 starts a Kafka
- * broker in this JVM for both engines, see {@link KafkaTopic}). {@code --warmup-rows}
- * sets the warm-up of the throughput workloads (W1, W2, W4, and W6's calibration) on both engines, e.g. to measure them past the JIT's warm-up;
+ * [--out DIR] [--quick] [--workloads W1,W3] [--engines freshet,spark] [--warmup-rows N]}; the
+ * default runs W1-W8 (W8 starts a Kafka broker in this JVM for both engines, see
+ * {@link KafkaTopic}). {@code --warmup-rows} sets the warm-up of the throughput workloads (W1,
+ * W2, W4, and W6's calibration) on both engines, e.g. to measure them past the JIT's warm-up;
  * Freshet's figures come from its last 100 batches, so warm-up and measured rows together must
  * fit in 100 batches.
  */

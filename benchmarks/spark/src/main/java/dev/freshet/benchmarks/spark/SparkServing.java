@@ -38,8 +38,8 @@ import org.apache.spark.sql.streaming.StreamingQueryProgress;
 final class SparkServing {
   private SparkServing() {}
 
-  static JsonLine underLoad(SparkSession spark, long keys, long warmup, long measured, long perBatch,
-      int seconds) throws Exception {
+  static JsonLine underLoad(SparkSession spark, long keys, long warmup, long measured,
+      long perBatch, int seconds) throws Exception {
     JsonLine calibration =
         SparkWorkloads.throughput(spark, keys, warmup, measured, perBatch, false);
     // The rate as the line writes it (four significant digits), as the regex over it read it.
