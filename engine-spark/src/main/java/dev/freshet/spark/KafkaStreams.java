@@ -1,5 +1,7 @@
 package dev.freshet.spark;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.freshet.executor.source.kafka.KafkaSourceSpec;
 import dev.freshet.executor.source.kafka.KafkaTopicSource;
 import dev.freshet.planner.FreshetTypeSystem;
@@ -7,7 +9,6 @@ import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -96,13 +97,15 @@ final class KafkaStreams {
     return switch (spec.startup()) {
       case EARLIEST -> "earliest";
       case LATEST -> "latest";
-      case SPECIFIC -> new TreeMap<>(spec.specificOffsets()).entrySet().stream()
-          .map(e -> "\"" + e.getKey() + "\":" + e.getValue())
-          .collect(Collectors.joining(",", "{" + jsonString(spec.topic()) + ":{", "}}"));
+      case SPECIFIC -> specificOffsets(spec);
     };
   }
 
-  private static String jsonString(String text) {
-    return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  private static String specificOffsets(KafkaSourceSpec spec) {
+    ObjectNode root = JsonNodeFactory.instance.objectNode();
+    ObjectNode partitions = root.putObject(spec.topic());
+    new TreeMap<>(spec.specificOffsets()).forEach(
+        (partition, offset) -> partitions.put(Integer.toString(partition), offset));
+    return root.toString();
   }
 }

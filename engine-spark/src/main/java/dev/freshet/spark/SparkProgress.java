@@ -1,5 +1,9 @@
 package dev.freshet.spark;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.freshet.executor.checkpoint.SourceOffset;
 import dev.freshet.executor.runtime.SinkProgress;
 import dev.freshet.executor.runtime.SourceProgress;
@@ -20,6 +24,8 @@ import java.util.Map;
  * }</pre>
  */
 final class SparkProgress {
+  // Spark's Jackson, as the rest of this module.
+  private static final JsonMapper MAPPER = new JsonMapper();
   /** The phase of {@code durationMs} that only a batch that ran has (its sink's write). */
   private static final String ADD_BATCH = "addBatch";
   private static final String TRIGGER_EXECUTION = "triggerExecution";
@@ -90,19 +96,30 @@ final class SparkProgress {
   }
 
   /**
-   * A source's offset as Spark's JSON text: a whole number or an object as they are; none (the
-   * first batch's start) is {@link SourceOffset#ZERO}, "from the beginning", as Freshet's; any
-   * other JSON (a string, a negative number) kept as {@code {"spark":...}}.
+   * A source's offset as Spark's JSON text, on one line (Jackson's): a whole number or an object
+   * as they are; none (the first batch's start) is {@link SourceOffset#ZERO}, "from the
+   * beginning", as Freshet's; any other JSON (a string, a negative number) kept as
+   * {@code {"spark":...}}, and text that is not JSON as a string there.
    */
   static SourceOffset offset(String json) {
-    if (json == null || json.isBlank() || json.equals("null")) {
+    if (json == null || json.isBlank()) {
       return SourceOffset.ZERO;
     }
-    String line = json.replaceAll("[\\r\\n]+\\s*", "");
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(json);
+    } catch (JsonProcessingException notJson) {
+      node = TextNode.valueOf(json);
+    }
+    if (node == null || node.isNull()) {
+      return SourceOffset.ZERO;
+    }
+    // Jackson writes it on one line, as the offset log wants it.
+    String line = node.toString();
     try {
       return new SourceOffset(line);
     } catch (IllegalArgumentException notFreshets) {
-      return new SourceOffset("{\"spark\":" + line + "}");
+      return new SourceOffset(MAPPER.createObjectNode().set("spark", node).toString());
     }
   }
 

@@ -46,6 +46,17 @@ class SparkProgressTest {
     bench.close();
   }
 
+  @Test void shouldKeepSparksOffsetsAsOneLineOfJson() {
+    assertEquals("0", SparkProgress.offset(null).json());
+    assertEquals("0", SparkProgress.offset("null").json());
+    assertEquals("2", SparkProgress.offset("2").json());
+    assertEquals("{\"t\":{\"0\":42}}",
+        SparkProgress.offset("{\n  \"t\" : {\"0\": 42}\n}").json());
+    assertEquals("{\"spark\":-1}", SparkProgress.offset("-1").json());
+    assertEquals("{\"spark\":\"a\\\"b\"}", SparkProgress.offset("\"a\\\"b\"").json());
+    assertEquals("{\"spark\":\"not json\"}", SparkProgress.offset("not json").json());
+  }
+
   @Test void shouldReportEveryBatchAndCountItOnceAlsoBeyondSparksRecentProgress()
       throws Exception {
     SparkBench.Running spark = bench.start("SELECT STREAM user_id, COUNT(*) AS n FROM clicks"

@@ -7,10 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The end-to-end benchmark: every workload on Freshet and on Spark, each run in a fresh JVM with
@@ -21,10 +20,11 @@ import java.util.Map;
  * Calcite's. Output: one JSON line per workload per engine, then one ratio line per workload, on
  * stdout and in {@code results.jsonl}; the plot in {@code results.png}.
  *
- * <p>Usage: {@code Harness --spark-classpath CP [--out DIR] [--quick] [--workloads W1,W3]
- * [--engines freshet,spark] [--warmup-rows N]}; the default runs W1-W8 (W8 starts a Kafka
- * broker in this JVM for both engines, see {@link KafkaTopic}). {@code --warmup-rows}
- * sets the warm-up of the throughput workloads (W1, W2, W4, and W6's calibration) on both engines, e.g. to measure them past the JIT's warm-up;
+ * <p>Usage ({@link HarnessOptions}, {@code --help}): {@code Harness --spark-classpath CP
+ * [--out DIR] [--quick] [--workloads W1,W3] [--engines freshet,spark] [--warmup-rows N]}; the
+ * default runs W1-W8 (W8 starts a Kafka broker in this JVM for both engines, see
+ * {@link KafkaTopic}). {@code --warmup-rows} sets the warm-up of the throughput workloads (W1,
+ * W2, W4, and W6's calibration) on both engines, e.g. to measure them past the JIT's warm-up;
  * Freshet's figures come from its last 100 batches, so warm-up and measured rows together must
  * fit in 100 batches.
  */
@@ -37,15 +37,32 @@ public final class Harness {
   private Harness() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = options(args);
-    Path out = Path.of(options.getOrDefault("out", "benchmarks/target/results"));
+    HarnessOptions options = new HarnessOptions();
+    CommandLine cli = new CommandLine(options);
+    try {
+      cli.parseArgs(args);
+    } catch (ParameterException e) {
+      cli.getErr().println(e.getMessage());
+      cli.usage(cli.getErr());
+      System.exit(2);
+    }
+    if (cli.isUsageHelpRequested()) {
+      cli.usage(cli.getOut());
+      return;
+    }
+    run(options);
+  }
+
+  private static void run(HarnessOptions options) throws Exception {
+    Path out = options.out;
     Files.createDirectories(out);
-    boolean quick = options.containsKey("quick");
-    List<String> engines = Arrays.asList(options.getOrDefault("engines", "freshet,spark").split(","));
+    boolean quick = options.quick;
+    List<String> engines = options.engines;
+    String sparkClasspath = options.sparkClasspath;
+    String warmupRows = options.warmupRows == null ? null : options.warmupRows.toString();
     List<Workload> workloads = new ArrayList<>();
     boolean nexmark = false;
-    // SOAK (issue 32) runs only when named: 100 million INSERTed rows take long.
-    for (String w : options.getOrDefault("workloads", "W1,W2,W4,W5,W3,W6,W7,W8").split(",")) {
+    for (String w : options.workloads) {
       if (w.equalsIgnoreCase("NEXMARK")) {
         nexmark = true;
       } else {
@@ -54,21 +71,21 @@ public final class Harness {
     }
     if (nexmark) {
       // Its own results file: a table per query, not a line per workload (NexmarkBenchmark).
-      NexmarkBenchmark.run(engines, options.get("spark-classpath"), quick, out);
+      NexmarkBenchmark.run(engines, sparkClasspath, quick, out);
       if (workloads.isEmpty()) {
         return;
       }
     }
     List<JsonLine> lines = new ArrayList<>();
     for (Workload workload : workloads) {
-      Workload.Size size = size(workload, quick, options.get("warmup-rows"));
+      Workload.Size size = size(workload, quick, warmupRows);
       if (workload == Workload.W8) {
-        runOnTopic(lines, engines, options.get("spark-classpath"), size);
+        runOnTopic(lines, engines, sparkClasspath, size);
       } else if (workload == Workload.SOAK) {
         // Freshet only: Spark has no INSERT-fed stream to soak.
         runBoth(lines, List.of("freshet"), null, workload, size, List.of(), null);
       } else {
-        runBoth(lines, engines, options.get("spark-classpath"), workload, size, List.of(), null);
+        runBoth(lines, engines, sparkClasspath, workload, size, List.of(), null);
       }
     }
     Files.write(out.resolve("results.jsonl"),
@@ -253,15 +270,5 @@ public final class Harness {
 
   private static String workloadOf(List<String> command) {
     return command.stream().filter(c -> c.matches("W[0-9]+")).findFirst().orElse("?");
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      String key = args[i].replaceFirst("^--", "");
-      boolean flag = i + 1 >= args.length || args[i + 1].startsWith("--");
-      options.put(key, flag ? "true" : args[++i]);
-    }
-    return options;
   }
 }

@@ -1,18 +1,37 @@
 package dev.freshet.benchmarks.e2e;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * One flat JSON object (strings and numbers), written on one line.
+ * One flat JSON object (strings and numbers), written on one line by Jackson.
+ *
+ * <pre>{@code
+ * new JsonLine().put("engine", "freshet").put("rows_per_s", 2.0e7).toString();
+ * // {"engine":"freshet","rows_per_s":2.000e+07}
+ * JsonLine.parse("{\"rows\":42}").number("rows");   // 42.0
+ * }</pre>
  *
  * <p>Child JVMs print their result as {@code RESULT {...}} so that the harness can find it among
- * Spark's log lines; a flat object keeps the parser in {@link #parse} small and dependency-free.
+ * Spark's log lines. Doubles keep four significant digits ({@code %.4g}) so that the lines in
+ * {@code benchmarks/results/*.jsonl} stay short and comparable between runs.
  */
 public final class JsonLine {
   /** The prefix a child JVM writes before its result line. */
   public static final String RESULT_PREFIX = "RESULT ";
+
+  private static final JsonMapper MAPPER = new JsonMapper();
+  private static final JsonFactory FACTORY = MAPPER.getFactory();
 
   private final Map<String, Object> fields = new LinkedHashMap<>();
 
@@ -41,59 +60,58 @@ public final class JsonLine {
   }
 
   @Override public String toString() {
-    StringBuilder b = new StringBuilder("{");
-    for (Map.Entry<String, Object> e : fields.entrySet()) {
-      if (b.length() > 1) {
-        b.append(',');
+    StringWriter text = new StringWriter();
+    try (JsonGenerator g = FACTORY.createGenerator(text)) {
+      g.writeStartObject();
+      for (Map.Entry<String, Object> e : fields.entrySet()) {
+        g.writeFieldName(e.getKey());
+        Object v = e.getValue();
+        if (v instanceof Double d) {
+          if (d.isNaN() || d.isInfinite()) {
+            g.writeNull();
+          } else {
+            // Jackson writes the text as a number, unquoted: the files' four significant digits.
+            g.writeNumber(String.format(Locale.ROOT, "%.4g", d));
+          }
+        } else if (v instanceof Number n) {
+          g.writeNumber(n.toString());
+        } else if (v == null) {
+          g.writeNull();
+        } else {
+          g.writeString(v.toString());
+        }
       }
-      b.append('"').append(e.getKey()).append("\":");
-      Object v = e.getValue();
-      if (v instanceof Double d) {
-        b.append(d.isNaN() || d.isInfinite() ? "null" : String.format(Locale.ROOT, "%.4g", d));
-      } else if (v instanceof Number) {
-        b.append(v);
-      } else if (v == null) {
-        b.append("null");
-      } else {
-        b.append('"').append(v.toString().replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
-      }
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to a string", e);
     }
-    return b.append('}').toString();
+    return text.toString();
   }
 
-  /** Parses what {@link #toString} wrote (no nesting, no escapes beyond quote and backslash). */
+  /**
+   * Parses one flat JSON object, as {@link #toString} writes it: whole numbers become longs,
+   * other numbers doubles.
+   *
+   * @throws IllegalArgumentException if {@code json} is not a JSON object
+   */
   public static JsonLine parse(String json) {
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not JSON: " + json, e);
+    }
+    if (root == null || !root.isObject()) {
+      throw new IllegalArgumentException("not a JSON object: " + json);
+    }
     JsonLine line = new JsonLine();
-    String body = json.trim();
-    body = body.substring(1, body.length() - 1);
-    int i = 0;
-    while (i < body.length()) {
-      int keyStart = body.indexOf('"', i) + 1;
-      int keyEnd = body.indexOf('"', keyStart);
-      String key = body.substring(keyStart, keyEnd);
-      int valueStart = body.indexOf(':', keyEnd) + 1;
-      if (body.charAt(valueStart) == '"') {
-        StringBuilder s = new StringBuilder();
-        int j = valueStart + 1;
-        while (body.charAt(j) != '"') {
-          char c = body.charAt(j);
-          if (c == '\\') {
-            j++;
-            c = body.charAt(j);
-          }
-          s.append(c);
-          j++;
-        }
-        line.put(key, s.toString());
-        i = j + 2;
-      } else {
-        int end = body.indexOf(',', valueStart);
-        end = end < 0 ? body.length() : end;
-        String raw = body.substring(valueStart, end).trim();
-        line.put(key, raw.equals("null") ? null
-            : raw.matches("-?[0-9]+") ? (Object) Long.valueOf(raw) : (Object) Double.valueOf(raw));
-        i = end + 1;
-      }
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode v = e.getValue();
+      line.put(e.getKey(), v.isNull() ? null
+          : v.isIntegralNumber() ? (Object) v.longValue()
+          : v.isNumber() ? (Object) v.doubleValue()
+          : v.isValueNode() ? v.asText() : v.toString());
     }
     return line;
   }

@@ -107,6 +107,9 @@ final class KafkaTopic implements AutoCloseable {
 
   /** Row {@code n} as JSON bytes. */
   static byte[] row(long n) {
+    // Three whole numbers, 20 million times: concatenated, about 4x faster here than Jackson's
+    // writer (0.1 against 0.4 us a row), which would show in topic_fill_s. HarnessTest checks
+    // the text.
     return ("{\"id\":" + n + ",\"k\":" + n % KEYS + ",\"v\":" + n % VALUES + "}")
         .getBytes(StandardCharsets.US_ASCII);
   }

@@ -1,5 +1,9 @@
 package dev.freshet.spark.source;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import org.apache.spark.sql.connector.read.streaming.Offset;
 
 /**
@@ -13,7 +17,10 @@ import org.apache.spark.sql.connector.read.streaming.Offset;
  * }</pre>
  */
 final class FreshetOffset extends Offset {
-  private static final String PREFIX = "{\"offset\":";
+  private static final String FIELD = "offset";
+  // Spark's Jackson, as the rest of this module: it shares the JVM with Spark.
+  private static final JsonMapper MAPPER = JsonMapper.builder()
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
   private final long offset;
 
   FreshetOffset(long offset) {
@@ -29,11 +36,17 @@ final class FreshetOffset extends Offset {
    * @throws FreshetSourceException if {@code json} is not one
    */
   static FreshetOffset parse(String stream, String json) {
-    String text = json.replaceAll("\\s", "");
-    if (text.startsWith(PREFIX) && text.endsWith("}")) {
-      String digits = text.substring(PREFIX.length(), text.length() - 1);
-      if (!digits.isEmpty() && digits.length() <= 18 && digits.chars().allMatch(Character::isDigit)) {
-        return new FreshetOffset(Long.parseLong(digits));
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw SourceErrors.badOffset(stream, json);
+    }
+    if (root != null && root.isObject() && root.size() == 1) {
+      JsonNode offset = root.get(FIELD);
+      if (offset != null && offset.isIntegralNumber() && offset.canConvertToLong()
+          && offset.longValue() >= 0) {
+        return new FreshetOffset(offset.longValue());
       }
     }
     throw SourceErrors.badOffset(stream, json);
@@ -45,6 +58,6 @@ final class FreshetOffset extends Offset {
 
   // Spark compares offsets by their JSON (Offset.equals), so this is all it needs.
   @Override public String json() {
-    return PREFIX + offset + "}";
+    return MAPPER.createObjectNode().put(FIELD, offset).toString();
   }
 }

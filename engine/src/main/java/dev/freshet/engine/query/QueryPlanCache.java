@@ -1,7 +1,7 @@
 package dev.freshet.engine.query;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -16,45 +16,45 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * }</pre>
  *
  * <p>A plan resolves names against the catalog as it was when it was made, so it is found only
- * while the catalog's version is the same; any CREATE or DROP makes the cached plans stale. The
- * least recently used plan is dropped when the cache is full. Thread-safe.
+ * while the catalog's version is the same; any CREATE or DROP makes the cached plans stale. When
+ * the cache is full, Caffeine drops a plan that was used rarely and not recently. Thread-safe.
  *
  * @param <P> the plan
  */
 final class QueryPlanCache<P> {
   private record Entry<P>(long catalogVersion, P plan) {}
 
-  private final Map<String, Entry<P>> plans;
+  private final Cache<String, Entry<P>> plans;
 
   /** A cache of at most {@code capacity} plans. */
   QueryPlanCache(int capacity) {
-    this.plans = new LinkedHashMap<>(16, 0.75f, true) {
-      @Override protected boolean removeEldestEntry(Map.Entry<String, Entry<P>> eldest) {
-        return size() > capacity;
-      }
-    };
+    // Evictions run on the calling thread: the bound holds when put returns, and no pool's thread
+    // outlives the engine.
+    this.plans = Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run).build();
   }
 
   /** The plan of {@code sql} made at catalog version {@code catalogVersion}, or null. */
-  synchronized @Nullable P get(String sql, long catalogVersion) {
-    Entry<P> entry = plans.get(sql);
+  @Nullable P get(String sql, long catalogVersion) {
+    Entry<P> entry = plans.getIfPresent(sql);
     if (entry == null) {
       return null;
     }
     if (entry.catalogVersion() != catalogVersion) {
-      plans.remove(sql);
+      // Only this entry: a plan put meanwhile for the current version stays.
+      plans.asMap().remove(sql, entry);
       return null;
     }
     return entry.plan();
   }
 
   /** Keeps {@code plan}, made for {@code sql} at catalog version {@code catalogVersion}. */
-  synchronized void put(String sql, long catalogVersion, P plan) {
+  void put(String sql, long catalogVersion, P plan) {
     plans.put(sql, new Entry<>(catalogVersion, plan));
   }
 
   /** How many plans the cache holds. */
-  synchronized int size() {
-    return plans.size();
+  int size() {
+    plans.cleanUp();
+    return (int) plans.estimatedSize();
   }
 }

@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.from_json;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sum;
 
+import dev.freshet.benchmarks.e2e.JsonLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +60,7 @@ final class SparkKafka {
     @Override public void onQueryTerminated(QueryTerminatedEvent event) {}
   }
 
-  static String groupBy(SparkSession spark, long rows, long perBatch, String bootstrapServers,
+  static JsonLine groupBy(SparkSession spark, long rows, long perBatch, String bootstrapServers,
       String topic) throws Exception {
     Path checkpoint = Files.createTempDirectory("spark-bench-");
     LastRow listener = new LastRow(rows);
@@ -105,15 +106,15 @@ final class SparkKafka {
       }
     }
     spark.streams().removeListener(listener);
-    return SparkWorkloads.field("rows_per_s", complete ? rows / seconds : Double.NaN)
-        + "," + SparkWorkloads.field("to_last_row_s", seconds)
-        + "," + SparkWorkloads.field("batch_rows_per_s",
+    return new JsonLine().put("rows_per_s", complete ? rows / seconds : Double.NaN)
+        .put("to_last_row_s", seconds)
+        .put("batch_rows_per_s",
             millis == 0 ? Double.NaN : read * 1000.0 / millis)
-        + "," + SparkWorkloads.field("batches", batches)
-        + ",\"batch_ms\":\"" + batchMillis + "\""
-        + "," + SparkWorkloads.field("rows", read)
-        + "," + SparkWorkloads.field("state_rows", stateRows)
-        + "," + SparkWorkloads.field("rows_per_batch", perBatch)
-        + ",\"complete\":\"" + (complete ? "yes" : "no") + "\"";
+        .put("batches", batches)
+        .put("batch_ms", batchMillis.toString())
+        .put("rows", read)
+        .put("state_rows", stateRows)
+        .put("rows_per_batch", perBatch)
+        .put("complete", complete ? "yes" : "no");
   }
 }

@@ -1,5 +1,6 @@
 package dev.freshet.benchmarks.spark;
 
+import dev.freshet.benchmarks.e2e.JsonLine;
 import dev.freshet.executor.source.nexmark.NexmarkColumn;
 import dev.freshet.executor.source.nexmark.NexmarkEventType;
 import dev.freshet.executor.source.nexmark.NexmarkGenerator;
@@ -55,16 +56,16 @@ public final class SparkNexmark {
     spark.conf().set("spark.sql.session.timeZone", "UTC");
     for (String line : Files.readAllLines(Path.of(args[2]), StandardCharsets.UTF_8)) {
       String[] f = line.split("\t");
-      String result;
+      JsonLine result;
       try {
         result = run(spark, maxEvents, bidsPerBatch, f[0], f[1], Integer.parseInt(f[2]), f[3],
             f[4], f[5]);
       } catch (Exception e) {
         String message = String.valueOf(e.getMessage()).split("\n")[0];
-        result = "\"error\":\"" + message.replace("\\", "\\\\").replace("\"", "'") + "\"";
+        result = new JsonLine().put("error", message);
       }
-      System.out.println("RESULT {" + result + ",\"engine\":\"spark\",\"workload\":\"NEXMARK\","
-          + "\"query\":\"" + f[0] + "\",\"events\":" + maxEvents + "}");
+      System.out.println(JsonLine.RESULT_PREFIX + result.put("engine", "spark")
+          .put("workload", "NEXMARK").put("query", f[0]).put("events", maxEvents));
       System.out.flush();
       for (StreamingQuery q : spark.streams().active()) {
         q.stop();
@@ -74,7 +75,7 @@ public final class SparkNexmark {
     System.exit(0);
   }
 
-  static String run(SparkSession spark, long maxEvents, long bidsPerBatch, String name,
+  static JsonLine run(SparkSession spark, long maxEvents, long bidsPerBatch, String name,
       String mode, int keyColumns, String streams, String sql, String digest) throws Exception {
     long rows = 0;
     for (String stream : streams.split(";")) {
@@ -168,10 +169,10 @@ public final class SparkNexmark {
       }
       digestText = String.join(" ", values);
     }
-    return SparkWorkloads.field("rows", read) + "," + SparkWorkloads.field("batches", batches)
-        + "," + SparkWorkloads.field("rows_per_s", millis == 0 ? Double.NaN : read * 1000.0 / millis)
-        + "," + SparkWorkloads.field("wall_s", wall) + ",\"complete\":\""
-        + (lastDataBatch >= 0 ? "yes" : "no") + "\",\"digest\":\"" + digestText + "\"";
+    return new JsonLine().put("rows", read).put("batches", batches)
+        .put("rows_per_s", millis == 0 ? Double.NaN : read * 1000.0 / millis)
+        .put("wall_s", wall)
+        .put("complete", lastDataBatch >= 0 ? "yes" : "no").put("digest", digestText);
   }
 
   static String normalized(BigDecimal v) {

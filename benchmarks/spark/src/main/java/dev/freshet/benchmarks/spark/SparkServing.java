@@ -1,6 +1,5 @@
 package dev.freshet.benchmarks.spark;
 
-import static dev.freshet.benchmarks.spark.SparkWorkloads.field;
 import static dev.freshet.benchmarks.spark.SparkWorkloads.percentile;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
@@ -8,6 +7,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.sum;
 
+import dev.freshet.benchmarks.e2e.JsonLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -38,18 +36,17 @@ import org.apache.spark.sql.streaming.StreamingQueryProgress;
  * parameter and a full scan ({@code SUM(c)}), on Freshet's schedule.
  */
 final class SparkServing {
-  private static final Pattern ROWS_PER_S = Pattern.compile("\"rows_per_s\":([0-9.eE+-]+)");
-
   private SparkServing() {}
 
-  static String underLoad(SparkSession spark, long keys, long warmup, long measured, long perBatch,
-      int seconds) throws Exception {
-    String calibration = SparkWorkloads.throughput(spark, keys, warmup, measured, perBatch, false);
-    Matcher m = ROWS_PER_S.matcher(calibration);
-    if (!m.find()) {
+  static JsonLine underLoad(SparkSession spark, long keys, long warmup, long measured,
+      long perBatch, int seconds) throws Exception {
+    JsonLine calibration =
+        SparkWorkloads.throughput(spark, keys, warmup, measured, perBatch, false);
+    // The rate as the line writes it (four significant digits), as the regex over it read it.
+    double max = JsonLine.parse(calibration.toString()).number("rows_per_s");
+    if (Double.isNaN(max)) {
       throw new IllegalStateException("W6's calibration measured no rate: " + calibration);
     }
-    double max = Double.parseDouble(m.group(1));
     long rate = Math.max(1, (long) (max / 2));
     Path checkpoint = Files.createTempDirectory("spark-bench-");
     SparkWorkloads.Progress progress = new SparkWorkloads.Progress();
@@ -89,18 +86,18 @@ final class SparkServing {
     }
     Arrays.sort(batchMs);
     long[] sorted = latencies.sorted();
-    return field("max_rows_per_s", max) + "," + field("load_rows_per_s_target", rate)
-        + "," + field("load_rows_per_s", rows / elapsed) + "," + field("load_batches", batchMs.length)
-        + "," + field("load_batch_p50_ms", percentile(batchMs, 50))
-        + "," + field("load_batch_p99_ms", percentile(batchMs, 99))
-        + "," + field("load_batch_max_ms", percentile(batchMs, 100))
-        + "," + field("samples", sorted.length) + "," + field("p50_ms", percentile(sorted, 50))
-        + "," + field("p99_ms", percentile(sorted, 99))
-        + "," + field("p999_ms", percentile(sorted, 99.9))
-        + "," + field("max_ms", percentile(sorted, 100));
+    return new JsonLine().put("max_rows_per_s", max).put("load_rows_per_s_target", rate)
+        .put("load_rows_per_s", rows / elapsed).put("load_batches", batchMs.length)
+        .put("load_batch_p50_ms", percentile(batchMs, 50))
+        .put("load_batch_p99_ms", percentile(batchMs, 99))
+        .put("load_batch_max_ms", percentile(batchMs, 100))
+        .put("samples", sorted.length).put("p50_ms", percentile(sorted, 50))
+        .put("p99_ms", percentile(sorted, 99))
+        .put("p999_ms", percentile(sorted, 99.9))
+        .put("max_ms", percentile(sorted, 100));
   }
 
-  static String pullQueries(SparkSession spark, long keys, long perBatch, int seconds)
+  static JsonLine pullQueries(SparkSession spark, long keys, long perBatch, int seconds)
       throws Exception {
     Path checkpoint = Files.createTempDirectory("spark-bench-");
     SparkWorkloads.Progress progress = new SparkWorkloads.Progress();
@@ -175,15 +172,15 @@ final class SparkServing {
     spark.streams().removeListener(progress);
     long[] l = lookups.sorted();
     long[] s = scans.sorted();
-    return field("lookup_samples", l.length)
-        + "," + field("lookup_p50_ms", percentile(l, 50) / 1e6)
-        + "," + field("lookup_p99_ms", percentile(l, 99) / 1e6)
-        + "," + field("lookup_p999_ms", percentile(l, 99.9) / 1e6)
-        + "," + field("lookup_max_ms", percentile(l, 100) / 1e6)
-        + "," + field("lookup_missing", missing) + "," + field("scan_samples", s.length)
-        + "," + field("scan_p50_ms", percentile(s, 50) / 1e6)
-        + "," + field("scan_max_ms", percentile(s, 100) / 1e6)
-        + "," + field("scan_last_sum", lastSum) + "," + field("batches_during", batchesDuring);
+    return new JsonLine().put("lookup_samples", l.length)
+        .put("lookup_p50_ms", percentile(l, 50) / 1e6)
+        .put("lookup_p99_ms", percentile(l, 99) / 1e6)
+        .put("lookup_p999_ms", percentile(l, 99.9) / 1e6)
+        .put("lookup_max_ms", percentile(l, 100) / 1e6)
+        .put("lookup_missing", missing).put("scan_samples", s.length)
+        .put("scan_p50_ms", percentile(s, 50) / 1e6)
+        .put("scan_max_ms", percentile(s, 100) / 1e6)
+        .put("scan_last_sum", lastSum).put("batches_during", batchesDuring);
   }
 
   /** Samples added by one thread at a time, read after it is done. */

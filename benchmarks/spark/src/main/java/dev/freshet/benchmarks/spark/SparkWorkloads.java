@@ -8,6 +8,7 @@ import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.window;
 
+import dev.freshet.benchmarks.e2e.JsonLine;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ public final class SparkWorkloads {
     long perBatch = Long.parseLong(args[4]);
     int latencySeconds = Integer.parseInt(args[5]);
     SparkSession spark = session();
-    String result = switch (workload) {
+    JsonLine result = switch (workload) {
       case "W1", "W2" -> throughput(spark, keys, warmup, measured, perBatch, false);
       case "W4" -> throughput(spark, keys, warmup, measured, perBatch, true);
       case "W5" -> heapPerStateRow(spark, keys);
@@ -58,8 +59,8 @@ public final class SparkWorkloads {
       case "W8" -> SparkKafka.groupBy(spark, warmup + measured, perBatch, args[6], args[7]);
       default -> throw new IllegalArgumentException("No workload " + workload);
     };
-    System.out.println("RESULT {" + result + ",\"engine\":\"spark\",\"workload\":\"" + workload
-        + "\"}");
+    System.out.println(JsonLine.RESULT_PREFIX + result.put("engine", "spark")
+        .put("workload", workload));
     System.out.flush();
     spark.stop();
     System.exit(0);
@@ -104,7 +105,7 @@ public final class SparkWorkloads {
     }
   }
 
-  static String throughput(SparkSession spark, long keys, long warmup, long measured,
+  static JsonLine throughput(SparkSession spark, long keys, long warmup, long measured,
       long perBatch, boolean eventTime) throws Exception {
     Path checkpoint = Files.createTempDirectory("spark-bench-");
     Progress progress = new Progress();
@@ -153,16 +154,16 @@ public final class SparkWorkloads {
       }
     }
     spark.streams().removeListener(progress);
-    return field("rows_per_s", millis == 0 ? Double.NaN : rows * 1000.0 / millis)
-        + "," + field("measured_rows", rows) + "," + field("batches", batches)
-        + "," + field("ms_per_batch", batches == 0 ? Double.NaN : (double) millis / batches)
-        + "," + field("state_rows", stateRows) + "," + field("wall_s", wall)
-        + "," + field("rows_per_batch", perBatch) + ",\"complete\":\"" + (complete ? "yes" : "no")
-        + "\"";
+    return new JsonLine().put("rows_per_s", millis == 0 ? Double.NaN : rows * 1000.0 / millis)
+        .put("measured_rows", rows).put("batches", batches)
+        .put("ms_per_batch", batches == 0 ? Double.NaN : (double) millis / batches)
+        .put("state_rows", stateRows).put("wall_s", wall)
+        .put("rows_per_batch", perBatch)
+        .put("complete", complete ? "yes" : "no");
   }
 
   /** Heap after a full GC with one batch's state of {@code keys} keys loaded, less before it. */
-  static String heapPerStateRow(SparkSession spark, long keys) throws Exception {
+  static JsonLine heapPerStateRow(SparkSession spark, long keys) throws Exception {
     Path checkpoint = Files.createTempDirectory("spark-bench-");
     Progress progress = new Progress();
     spark.streams().addListener(progress);
@@ -181,8 +182,8 @@ public final class SparkWorkloads {
     long after = liveHeap();
     long stateRows = progress.batches.get(0).stateOperators()[0].numRowsTotal();
     query.stop();
-    return field("bytes_per_state_row", (double) (after - before) / stateRows) + ","
-        + field("state_rows", stateRows) + "," + field("heap_delta_mb", (after - before) / 1048576.0);
+    return new JsonLine().put("bytes_per_state_row", (double) (after - before) / stateRows)
+        .put("state_rows", stateRows).put("heap_delta_mb", (after - before) / 1048576.0);
   }
 
   static long liveHeap() {
@@ -197,7 +198,7 @@ public final class SparkWorkloads {
    * and each group's latest generation time, against the clock when the collect returns, gives a
    * row's latency from its generation to the client holding it.
    */
-  static String latency(SparkSession spark, long keys, int seconds) throws Exception {
+  static JsonLine latency(SparkSession spark, long keys, int seconds) throws Exception {
     Path checkpoint = Files.createTempDirectory("spark-bench-");
     List<Long> latencies = new CopyOnWriteArrayList<>();
     long warmupEnds = System.currentTimeMillis() + 5_000;
@@ -220,8 +221,8 @@ public final class SparkWorkloads {
     query.stop();
     long[] sorted = latencies.stream().mapToLong(Long::longValue).toArray();
     Arrays.sort(sorted);
-    return field("samples", sorted.length) + "," + field("p50_ms", percentile(sorted, 50)) + ","
-        + field("p99_ms", percentile(sorted, 99)) + "," + field("p999_ms", percentile(sorted, 99.9));
+    return new JsonLine().put("samples", sorted.length).put("p50_ms", percentile(sorted, 50))
+        .put("p99_ms", percentile(sorted, 99)).put("p999_ms", percentile(sorted, 99.9));
   }
 
   static double percentile(long[] sorted, double p) {
@@ -232,12 +233,4 @@ public final class SparkWorkloads {
     return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
-  static String field(String key, double value) {
-    return "\"" + key + "\":" + (Double.isNaN(value) ? "null"
-        : String.format(Locale.ROOT, "%.4g", value));
-  }
-
-  static String field(String key, long value) {
-    return "\"" + key + "\":" + value;
-  }
 }
