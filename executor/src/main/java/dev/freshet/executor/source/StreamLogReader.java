@@ -45,17 +45,18 @@ import java.util.zip.CRC32;
  *
  * <p>The offset index. A read of {@code (a, b]} finds the segment of {@code a + 1} by its name
  * (segments are named by their first offset), then seeks inside it with a sparse, in-memory
- * index per segment: the record start of one offset every {@value #INDEX_INTERVAL_BYTES} bytes
- * or more, plus the furthest record start any read has reached. A reader that reads on from its
- * last range (a query's batches, a Spark source's) thus starts exactly at its next record; one
- * that starts elsewhere skips at most {@value #INDEX_INTERVAL_BYTES} bytes of record headers,
- * never a payload. It is built as reads go, not by a scan: the log is append-only and an
+ * index per segment: the record start of one offset every 64 KiB of records or more, plus the
+ * furthest record start any read has reached. A reader that reads on from its last range (a
+ * query's batches, a Spark source's) thus starts exactly at its next record; one that starts
+ * elsewhere skips the headers of at most 64 KiB of records, never a payload. Chosen over
+ * per-reader positions alone because a Spark task is a new reader each batch, and over an entry
+ * per offset to stay small (16 KiB for a full 64 MiB segment) in a stream that runs for months.
+ * It is built as reads go, never by a scan of its own: the log is append-only and an
  * acknowledged record never moves, so an entry stays true while its segment exists; entries of
- * deleted segments are dropped. Sparse rather than one entry per offset, so that it stays small
- * (16 KiB for a full 64 MiB segment) for a stream that runs for months. Against a directory
- * whose stream was dropped and created again, each segment's index is kept with the file's
- * identity and dropped when the file changes, and a read whose indexed start fails its checks
- * before handing out a row starts over from the segment's first record.
+ * deleted segments are dropped. Against a directory whose stream was dropped and created again,
+ * a segment's entries are kept with the file's identity and dropped when it changes, and a read
+ * whose indexed start fails its checks before handing out a row starts over from the segment's
+ * first record.
  *
  * <p>Thread-safe: reads may run in parallel; the index is updated once per segment read.
  */
@@ -143,8 +144,10 @@ public final class StreamLogReader {
       try {
         readSegment(segment.getKey(), segment.getValue(), offset, upTo, rows, cursor);
       } catch (NoSuchFileException e) {
-        // Retention deleted it after it was listed.
-        segments.remove(segment.getKey(), segment.getValue());
+        if (acknowledged == null) {
+          // Retention deleted it after this reader listed it.
+          segments.remove(segment.getKey(), segment.getValue());
+        }
         throw StreamLogException.deleted(directory, offset, oldestOffset());
       } catch (IOException e) {
         throw StreamLogException.ioError("read", segment.getValue(), e);
