@@ -45,18 +45,18 @@ import java.util.zip.CRC32;
  *
  * <p>The offset index. A read of {@code (a, b]} finds the segment of {@code a + 1} by its name
  * (segments are named by their first offset), then seeks inside it with a sparse, in-memory
- * index per segment: the record start of one offset every 64 KiB of records or more, plus the
+ * index per segment: the record start of one offset every 64 KiB of records or so, plus the
  * furthest record start any read has reached. A reader that reads on from its last range (a
  * query's batches, a Spark source's) thus starts exactly at its next record; one that starts
- * elsewhere skips the headers of at most 64 KiB of records, never a payload. Chosen over
- * per-reader positions alone because a Spark task is a new reader each batch, and over an entry
- * per offset to stay small (16 KiB for a full 64 MiB segment) in a stream that runs for months.
- * It is built as reads go, never by a scan of its own: the log is append-only and an
- * acknowledged record never moves, so an entry stays true while its segment exists; entries of
- * deleted segments are dropped. Against a directory whose stream was dropped and created again,
- * a segment's entries are kept with the file's identity and dropped when it changes, and a read
- * whose indexed start fails its checks before handing out a row starts over from the segment's
- * first record.
+ * elsewhere skips the headers of about 64 KiB of records (under 96 KiB), never a payload.
+ * Chosen over per-reader positions alone because a Spark task is a new reader at each batch,
+ * and over an entry per offset to stay small (at most 32 KiB for a full 64 MiB segment) in a
+ * stream that runs for months. It is built as reads go, never by a scan of its own: the log is
+ * append-only and an acknowledged record never moves, so an entry stays true while its segment
+ * exists; entries of deleted segments are dropped. Against a directory whose stream was dropped
+ * and created again, a segment's entries are kept with the file's identity and dropped when it
+ * changes, and a read whose indexed start fails its checks before handing out a row starts over
+ * from the segment's first record.
  *
  * <p>Thread-safe: reads may run in parallel; the index is updated once per segment read.
  */
@@ -382,7 +382,7 @@ public final class StreamLogReader {
   }
 
   /**
-   * The sparse index of one segment: record starts in offset order, at least
+   * The sparse index of one segment: record starts in offset order, about
    * {@link #INDEX_INTERVAL_BYTES} apart, and the furthest record start reached.
    */
   private static final class SegmentIndex {
@@ -415,21 +415,32 @@ public final class StreamLogReader {
       return i < 0 ? new long[] {first, HEADER.length} : new long[] {offsets[i], positions[i]};
     }
 
-    /** Adds {@code count / 2} pairs of (offset, position) and the furthest start reached. */
+    /**
+     * Adds {@code count / 2} pairs of (offset, position), each where it is at least half an
+     * interval from its neighbours (so that a read through a part read before fills its gaps,
+     * and the entries stay sparse), and the furthest start reached.
+     */
     synchronized void add(long[] entries, int count, long reached, long reachedPosition) {
-      for (int i = 0; i < count; i += 2) {
-        long offset = entries[i];
-        long position = entries[i + 1];
-        if (size > 0 && (offset <= offsets[size - 1]
-            || position - positions[size - 1] < INDEX_INTERVAL_BYTES)) {
+      for (int e = 0; e < count; e += 2) {
+        long offset = entries[e];
+        long position = entries[e + 1];
+        int i = Arrays.binarySearch(offsets, 0, size, offset);
+        if (i >= 0) {
+          continue;
+        }
+        i = -i - 1;
+        if (i > 0 && position - positions[i - 1] < INDEX_INTERVAL_BYTES / 2
+            || i < size && positions[i] - position < INDEX_INTERVAL_BYTES / 2) {
           continue;
         }
         if (size == offsets.length) {
           offsets = Arrays.copyOf(offsets, size * 2);
           positions = Arrays.copyOf(positions, size * 2);
         }
-        offsets[size] = offset;
-        positions[size] = position;
+        System.arraycopy(offsets, i, offsets, i + 1, size - i);
+        System.arraycopy(positions, i, positions, i + 1, size - i);
+        offsets[i] = offset;
+        positions[i] = position;
         size++;
       }
       if (reached > furthestOffset) {
