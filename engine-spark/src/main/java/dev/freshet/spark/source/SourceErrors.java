@@ -1,6 +1,7 @@
 package dev.freshet.spark.source;
 
 import dev.freshet.engine.errors.Errors;
+import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.errors.SqlState;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -84,39 +85,36 @@ final class SourceErrors {
         + option + "' of the Freshet source is '" + value + "'; it must be one of " + valid));
   }
 
+  /**
+   * A read of a stream's log up to {@code end} that failed: a log that is not acknowledged up
+   * to it (storage not shared, 58030), offsets retention deleted (58030), a damaged record
+   * (XX001) or a file system failure (58030).
+   */
+  static FreshetSourceException logFailed(String stream, long end, StreamLogException e) {
+    switch (e.code()) {
+    case NOT_ACKNOWLEDGED:
+      return logTooShort(stream, e.file(), end, e);
+    case DELETED:
+      return new FreshetSourceException(Errors.of(SqlState.IO_ERROR, "Stream '" + stream
+          + "' on Spark: " + e.getMessage() + ". On Spark, start the query with a new"
+          + " checkpoint location", e));
+    case CORRUPT:
+    case UNSUPPORTED_VERSION:
+      return new FreshetSourceException(Errors.of(SqlState.DATA_CORRUPTED, "The log of stream '"
+          + stream + "' cannot be read: " + e.getMessage(), e));
+    default:
+      return new FreshetSourceException(Errors.of(SqlState.IO_ERROR, "Cannot read the log "
+          + e.file() + " of stream '" + stream + "': " + e.getMessage() + ". Check that the"
+          + " executors can read the driver's data directory", e));
+    }
+  }
+
   /** A stream's log that ends before an offset the driver planned (storage not shared?). */
-  static FreshetSourceException logTooShort(String stream, Path file, long offset,
+  private static FreshetSourceException logTooShort(String stream, Path file, long offset,
       Throwable cause) {
     return new FreshetSourceException(Errors.of(SqlState.IO_ERROR, "The log " + file + " of"
         + " stream '" + stream + "' ends before offset " + offset + ", which the driver has"
         + " acknowledged: the executor does not see the driver's data directory. Put the data"
         + " directory on storage that the driver and the executors share", cause));
-  }
-
-  /**
-   * Offsets from {@code offset} whose log segment the stream's {@code 'retention'} deleted
-   * (58030): the query fell behind the retention; never skipped.
-   */
-  static FreshetSourceException logDeleted(String stream, Path directory, long offset,
-      long oldest) {
-    return new FreshetSourceException(Errors.of(SqlState.IO_ERROR, "Offsets from " + offset
-        + " of stream '" + stream + "' were deleted from " + directory + " by the stream's"
-        + " 'retention'; the oldest it holds is " + oldest + ". Start the query with a new"
-        + " checkpoint location, and give the stream a longer 'retention'", null));
-  }
-
-  /** A stream's log that cannot be read. */
-  static FreshetSourceException logUnreadable(String stream, Path file, Throwable cause) {
-    return new FreshetSourceException(Errors.of(SqlState.IO_ERROR, "Cannot read the log "
-        + file + " of stream '" + stream + "': " + cause.getClass().getSimpleName() + ". Check"
-        + " that the executors can read the driver's data directory", cause));
-  }
-
-  /** A record of a stream's log that fails its checks. */
-  static FreshetSourceException logDamaged(String stream, Path file, long offset, long position,
-      String why) {
-    return new FreshetSourceException(Errors.of(SqlState.DATA_CORRUPTED, "The log " + file
-        + " of stream '" + stream + "' is damaged at offset " + offset + " (byte " + position
-        + "): " + why + ". Restore the stream's directory from a backup"));
   }
 }

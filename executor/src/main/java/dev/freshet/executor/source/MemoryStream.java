@@ -320,14 +320,14 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
   }
 
   @Override public void readRange(long start, long end, Consumer<Object[]> rows) {
-    read(start, end, rows, new StreamLog.Cursor());
+    read(start, end, rows, new StreamLogReader.Cursor());
   }
 
   /**
    * Hands the rows of {@code (start, end]} to {@code rows}: those still in memory from there,
    * older ones from the log. A range from 0 starts at the oldest offset the stream holds.
    */
-  void read(long start, long end, Consumer<Object[]> rows, StreamLog.Cursor cursor) {
+  void read(long start, long end, Consumer<Object[]> rows, StreamLogReader.Cursor cursor) {
     if (start < 0 || end < start) {
       throw new IllegalArgumentException("bad offset range (" + start + ", " + end + "]");
     }
@@ -368,11 +368,11 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
    */
   @Override public void readVectors(long start, long end, VectorBatch into,
       Consumer<VectorBatch> batches) {
-    readVectors(start, end, into, batches, new StreamLog.Cursor());
+    readVectors(start, end, into, batches, new StreamLogReader.Cursor());
   }
 
   void readVectors(long start, long end, VectorBatch into, Consumer<VectorBatch> batches,
-      StreamLog.Cursor cursor) {
+      StreamLogReader.Cursor cursor) {
     into.reset();
     read(start, end, row -> {
       into.appendRow(row);

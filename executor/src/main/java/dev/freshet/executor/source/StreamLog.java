@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import java.util.zip.CRC32;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,6 +100,10 @@ import org.slf4j.LoggerFactory;
  * offset, once acknowledged, is never dropped nor handed out again. Older segments are not read
  * at start-up; a reader that reaches a damaged record in one fails with the same report.
  *
+ * <p>Reads go through the log's {@link StreamLogReader}, the one reader of this format (also
+ * used by readers that do not own the stream, such as Spark's executors), whose offset index
+ * finds a range's first record without scanning its segment.
+ *
  * <p>Retention ({@link #deleteSegmentsThrough}) deletes whole segments, never the active one,
  * oldest first, so the segments left always hold consecutive offsets; a read of a deleted
  * offset fails ({@link StreamLogException.Code#DELETED}), never skips.
@@ -161,6 +164,8 @@ final class StreamLog implements AutoCloseable {
    */
   private IOException broken;
   private boolean closed;
+  /** Reads the log's records, with the offset index its reads share. */
+  private final StreamLogReader reader;
   /** Set by {@link #open}: the records of the last segment it checked. */
   private long recordsReadAtOpen;
 
@@ -178,6 +183,7 @@ final class StreamLog implements AutoCloseable {
     this.ackChannel = ackChannel;
     this.size = size;
     this.latest = latest;
+    this.reader = StreamLogReader.of(directory, fieldCount, segments, () -> this.latest);
   }
 
   /** The file of the segment whose first offset is {@code first}. */
@@ -358,7 +364,7 @@ final class StreamLog implements AutoCloseable {
   }
 
   /** The acknowledged end in the valid slot of {@code rows.ack} with the higher offset. */
-  private static Acked readAck(Path ackFile, FileChannel ackChannel) throws IOException {
+  static Acked readAck(Path ackFile, FileChannel ackChannel) throws IOException {
     Acked best = null;
     for (int slot = 0; slot < 2; slot++) {
       ByteBuffer bytes = ByteBuffer.allocate(ACK_SLOT_BYTES);
@@ -376,7 +382,7 @@ final class StreamLog implements AutoCloseable {
       }
       byte[] content = new byte[slotBytes - 4];
       bytes.get(0, content);
-      if (crc(content) != bytes.getInt(slotBytes - 4)) {
+      if (StreamLogReader.crc(content) != bytes.getInt(slotBytes - 4)) {
         // A slot torn by a crash while it was written; the other one is one offset behind.
         continue;
       }
@@ -416,7 +422,7 @@ final class StreamLog implements AutoCloseable {
     ByteBuffer content = ByteBuffer.allocate(ACK_SLOT_BYTES - 4);
     content.putInt(ACK_VERSION).putInt(0).putLong(offset).putLong(segment).putLong(end);
     ByteBuffer slot = ByteBuffer.allocate(ACK_SLOT_BYTES);
-    slot.put(content.array()).putInt(crc(content.array()));
+    slot.put(content.array()).putInt(StreamLogReader.crc(content.array()));
     slot.flip();
     writeFully(ackChannel, slot, (long) slotNumber * ACK_SLOT_DISTANCE);
     ackChannel.force(false);
@@ -550,7 +556,7 @@ final class StreamLog implements AutoCloseable {
           return truncate(file, channel, offset, position, "a record cut short");
         }
         byte[] payload = in.readNBytes(length);
-        if (crc(payload) != crc) {
+        if (StreamLogReader.crc(payload) != crc) {
           String why = "the checksum of the record does not match its " + length + " bytes";
           if (acknowledged) {
             throw acknowledgedDamaged(file, offset, position, why, acked);
@@ -561,7 +567,7 @@ final class StreamLog implements AutoCloseable {
           throw StreamLogException.corrupt(file, offset, position, why + ", and records follow"
               + " it");
         }
-        decode(file, offset, position, payload, fieldCount);
+        StreamLogReader.decode(file, offset, position, payload, fieldCount);
         count++;
         last[0] = offset;
         position = end;
@@ -619,51 +625,16 @@ final class StreamLog implements AutoCloseable {
           continue;
         }
         ByteBuffer record = ByteBuffer.allocate(4 + length);
-        readFully(channel, record, start + 8);
+        StreamLogReader.readFully(channel, record, start + 8);
         record.flip();
         int crc = record.getInt();
         byte[] payload = new byte[length];
         record.get(payload);
-        if (crc(payload) == crc) {
+        if (StreamLogReader.crc(payload) == crc) {
           return true;
         }
       }
       return false;
-    }
-  }
-
-  private static List<Object[]> decode(Path file, long offset, long position, byte[] payload,
-      int fieldCount) {
-    DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
-    try {
-      long stored = in.readLong();
-      if (stored != offset) {
-        throw StreamLogException.corrupt(file, offset, position, "the record says it is offset "
-            + stored);
-      }
-      int count = in.readInt();
-      if (count < 1) {
-        throw StreamLogException.corrupt(file, offset, position, "the record holds " + count
-            + " rows");
-      }
-      List<Object[]> rows = new ArrayList<>(Math.min(count, payload.length));
-      for (int i = 0; i < count; i++) {
-        Object row = StateCodec.read(in);
-        if (!(row instanceof Object[]) || ((Object[]) row).length != fieldCount) {
-          throw StreamLogException.corrupt(file, offset, position, "row " + i + " is not a row"
-              + " of " + fieldCount + " values");
-        }
-        rows.add((Object[]) row);
-      }
-      if (in.available() > 0) {
-        throw StreamLogException.corrupt(file, offset, position, in.available()
-            + " bytes follow the last row");
-      }
-      return List.copyOf(rows);
-    } catch (IOException e) {
-      // The checksum matched, so the bytes are as written: a codec this Freshet cannot read.
-      throw StreamLogException.corrupt(file, offset, position, "its rows cannot be decoded ("
-          + e + ")");
     }
   }
 
@@ -686,7 +657,8 @@ final class StreamLog implements AutoCloseable {
     // Encoded before anything is written, so a value without encoding leaves the file untouched.
     byte[] payload = encode(offset, rows);
     ByteBuffer record = ByteBuffer.allocate(RECORD_HEADER_BYTES + payload.length);
-    record.putInt(payload.length).putInt(~payload.length).putInt(crc(payload)).put(payload);
+    record.putInt(payload.length).putInt(~payload.length).putInt(StreamLogReader.crc(payload))
+        .put(payload);
     record.flip();
     if (size >= segmentBytes && size > LOG_HEADER.length) {
       roll(offset);
@@ -741,77 +713,22 @@ final class StreamLog implements AutoCloseable {
     segments.put(first, next);
   }
 
-  /** Where a reader's last read of the log ended, so that its next read continues there. */
-  static final class Cursor {
-    private long segment = -1;
-    private long position;
-    private long nextOffset;
-  }
-
   /**
-   * Hands the rows of offsets {@code (start, end]} to {@code rows}, read from their segments;
+   * Hands the rows of offsets {@code (start, end]} to {@code rows}, read from their segments
+   * by the log's {@link StreamLogReader}, whose offset index finds their records;
    * {@code cursor} remembers where the read ended, so that a reader that reads on from there
-   * (as a query's batches do) finds its record without scanning the segment again.
+   * (as a query's batches do) starts exactly at its next record.
    *
    * @throws StreamLogException ({@link StreamLogException.Code#DELETED}) if retention deleted
    *     the segment of an offset in the range, or if a record is damaged
    */
-  void read(long start, long end, Consumer<Object[]> rows, Cursor cursor) {
-    long offset = start + 1;
-    ByteBuffer header = ByteBuffer.allocate(RECORD_HEADER_BYTES);
-    while (offset <= end) {
-      Map.Entry<Long, Path> segment = segments.floorEntry(offset);
-      if (segment == null || offset < segments.firstKey()) {
-        throw StreamLogException.deleted(directory, offset, oldestOffset());
-      }
-      Long nextFirst = segments.higherKey(segment.getKey());
-      long upTo = nextFirst == null ? end : Math.min(end, nextFirst - 1);
-      Path path = segment.getValue();
-      long position;
-      long at;
-      if (cursor.segment == segment.getKey() && cursor.nextOffset <= offset) {
-        position = cursor.position;
-        at = cursor.nextOffset;
-      } else {
-        position = LOG_HEADER.length;
-        at = segment.getKey();
-      }
-      try (FileChannel in = FileChannel.open(path, StandardOpenOption.READ)) {
-        while (at <= upTo) {
-          header.clear();
-          readFully(in, header, position);
-          header.flip();
-          int length = header.getInt();
-          int complement = header.getInt();
-          int crc = header.getInt();
-          if (complement != ~length || length < MIN_PAYLOAD_BYTES) {
-            throw StreamLogException.corrupt(path, at, position, "the record length " + length
-                + " fails its check");
-          }
-          if (at >= offset) {
-            byte[] payload = new byte[length];
-            readFully(in, ByteBuffer.wrap(payload), position + RECORD_HEADER_BYTES);
-            if (crc(payload) != crc) {
-              throw StreamLogException.corrupt(path, at, position, "the checksum of the record"
-                  + " does not match its " + length + " bytes");
-            }
-            for (Object[] row : decode(path, at, position, payload, fieldCount)) {
-              rows.accept(row);
-            }
-          }
-          position += RECORD_HEADER_BYTES + length;
-          at++;
-        }
-      } catch (NoSuchFileException e) {
-        throw StreamLogException.deleted(directory, offset, oldestOffset());
-      } catch (IOException e) {
-        throw StreamLogException.ioError("read", path, e);
-      }
-      cursor.segment = segment.getKey();
-      cursor.position = position;
-      cursor.nextOffset = at;
-      offset = upTo + 1;
-    }
+  void read(long start, long end, Consumer<Object[]> rows, StreamLogReader.Cursor cursor) {
+    reader.read(start, end, rows, cursor);
+  }
+
+  /** The log's reader, whose offset index its reads share. */
+  StreamLogReader reader() {
+    return reader;
   }
 
   /**
@@ -969,29 +886,11 @@ final class StreamLog implements AutoCloseable {
     }
   }
 
-  private static int crc(byte[] payload) {
-    CRC32 crc = new CRC32();
-    crc.update(payload);
-    return (int) crc.getValue();
-  }
-
   private static void writeFully(FileChannel channel, ByteBuffer buffer, long position)
       throws IOException {
     long at = position;
     while (buffer.hasRemaining()) {
       at += channel.write(buffer, at);
-    }
-  }
-
-  private static void readFully(FileChannel channel, ByteBuffer buffer, long position)
-      throws IOException {
-    long at = position;
-    while (buffer.hasRemaining()) {
-      int n = channel.read(buffer, at);
-      if (n < 0) {
-        throw new IOException("unexpected end of file at byte " + at);
-      }
-      at += n;
     }
   }
 

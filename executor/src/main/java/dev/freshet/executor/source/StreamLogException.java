@@ -30,7 +30,9 @@ public final class StreamLogException extends RuntimeException {
     /** The file system refused a read or a write. */
     IO_ERROR,
     /** Offsets a reader asked for were deleted by the stream's {@code 'retention'}. */
-    DELETED
+    DELETED,
+    /** A reader asked for offsets past the log's acknowledged end. */
+    NOT_ACKNOWLEDGED
   }
 
   private final Code code;
@@ -119,6 +121,17 @@ public final class StreamLogException extends RuntimeException {
         + " stream in " + directory + " were deleted by its 'retention'; the oldest it holds is "
         + oldest + ". The reader fell behind the retention: re-create the query to start at"
         + " the oldest offset, and give the stream a longer 'retention'", null);
+  }
+
+  /**
+   * A read up to {@code offset} of a log acknowledged up to {@code acknowledged} only: the
+   * reader does not see the writer's files (storage not shared), or asked for too much.
+   */
+  static StreamLogException notAcknowledged(Path file, long offset, long acknowledged) {
+    return new StreamLogException(Code.NOT_ACKNOWLEDGED, file, "Stream log " + file + " is"
+        + " acknowledged up to offset " + acknowledged + ", not up to offset " + offset + ":"
+        + " the reader does not see the files the stream writes. Read the stream's directory"
+        + " on storage its writer shares", null);
   }
 
   private static String list(List<StreamColumn> columns) {

@@ -24,7 +24,7 @@ final class StreamReader implements QueryReader, SupportsColumnarReads,
     SupportsMetadataDirectory, SupportsCommits {
   private final MemoryStream stream;
   /** Where this reader's last read of the log ended; shared by its query's tasks. */
-  final StreamLog.Cursor cursor = new StreamLog.Cursor();
+  final StreamLogReader.Cursor cursor = new StreamLogReader.Cursor();
   /** The offset its query has committed through; guarded by the stream's lock. */
   long committed;
   /** The checkpoint directory that names a durable reader, or null. */
