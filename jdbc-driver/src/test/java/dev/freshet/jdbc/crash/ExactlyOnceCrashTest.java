@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * again on the same data directory, and at the end compares the view with H2's GROUP BY over the
  * stream: nothing acknowledged is lost, nothing is counted twice.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ExactlyOnceCrashTest {
   /**
    * Kills per state store provider. Random kills sample the moments of a batch; the power-loss

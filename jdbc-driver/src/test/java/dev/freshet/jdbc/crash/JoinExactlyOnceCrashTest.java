@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * end compares the view's rows, duplicates counted, with H2's join over everything the streams
  * hold: no joined row lost, none twice.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class JoinExactlyOnceCrashTest {
   private static final int KILLS = 4;
 

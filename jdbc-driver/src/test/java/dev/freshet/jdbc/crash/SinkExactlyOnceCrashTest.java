@@ -41,6 +41,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,6 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly H2's result over the committed rows, and nothing was applied twice: no appended row is
  * there twice, and no key appears twice in one batch of the topic.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class SinkExactlyOnceCrashTest {
   private static final int KILLS = 10;
   private static final String TOPIC = "orders";
