@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.freshet.testkit.ExternalTest;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * PostgreSQL shows in the next batch; wrong credentials fail the CREATE with 08001; DROP TABLE
  * closes the pool.
  */
+@ExternalTest
 class JdbcTableTest {
   private static EmbeddedPostgres postgres;
 

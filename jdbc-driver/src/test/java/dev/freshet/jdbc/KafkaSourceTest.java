@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.freshet.engine.Engine;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.jdbc.KafkaBroker.Record;
+import dev.freshet.testkit.ExternalTest;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * equals H2's GROUP BY over the committed rows. Malformed records fail the view naming the
  * record, or are skipped and counted; a view resumes after a restart without counting twice.
  */
+@ExternalTest
 class KafkaSourceTest {
   private static KafkaBroker kafka;
 

@@ -3,6 +3,7 @@ package dev.freshet.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.freshet.testkit.ExternalTest;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * result upserted with {@code INSERT ... ON CONFLICT}, a query's rows appended, each batch with
  * its id in {@code freshet_sink_batches}; the tables equal H2's GROUP BY over the same rows.
  */
+@ExternalTest
 class PostgresSinkTest {
   private static EmbeddedPostgres postgres;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.freshet.testkit.ExternalTest;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * away restarts the same way.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@ExternalTest
 class SinkRestartTest {
   /** How long PostgreSQL stays down: the 20 s. */
   private static final Duration OUTAGE = Duration.ofSeconds(20);

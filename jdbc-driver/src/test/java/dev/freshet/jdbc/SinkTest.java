@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.freshet.testkit.ExternalTest;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * targets equal H2's GROUP BY over the inserted rows. Dropping what a sink reads is refused, and
  * options and queries a sink cannot write exactly once are refused at CREATE SINK.
  */
+@ExternalTest
 class SinkTest {
   private static KafkaBroker kafka;
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.jdbc.EmbeddedEngines;
+import dev.freshet.testkit.ExternalTest;
+import dev.freshet.testkit.SparkTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -47,6 +49,8 @@ import org.junit.jupiter.api.Timeout;
  * records, and the windows view holds each window the last watermark closed, once.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@ExternalTest
+@SparkTest
 class ClusterSqlTest {
   private static final String TOPIC = "clicks";
   private static final int CHUNK = 20;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamColumn;
+import dev.freshet.testkit.SparkTest;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A durable stream's log read as an executor outside the driver reads it: the same rows as the
  * stream, by offset, and clear errors for a short or damaged log.
  */
+@SparkTest
 class StreamLogFileTest {
   private static final List<StreamColumn> COLUMNS = List.of(new StreamColumn("K", "VARCHAR"),
       new StreamColumn("PRICE", "DECIMAL(10, 2)"), new StreamColumn("TS", "TIMESTAMP(3) NOT NULL"));

@@ -3,6 +3,8 @@ package dev.freshet.spark.view;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.CrashTest;
+import dev.freshet.testkit.SparkTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with H2's GROUP BY over the stream: nothing acknowledged is lost, nothing counted twice.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@CrashTest
+@SparkTest
 class SparkViewCrashTest {
   /** Kills; each costs a child JVM's start with Spark (seconds). */
   private static final int KILLS = 2;

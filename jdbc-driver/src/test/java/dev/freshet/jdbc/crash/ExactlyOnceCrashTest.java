@@ -3,6 +3,7 @@ package dev.freshet.jdbc.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * stream: nothing acknowledged is lost, nothing is counted twice.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@CrashTest
 class ExactlyOnceCrashTest {
   /**
    * Kills per state store provider. Random kills sample the moments of a batch; the power-loss

@@ -3,6 +3,7 @@ package dev.freshet.jdbc.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hold: no joined row lost, none twice.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@CrashTest
 class JoinExactlyOnceCrashTest {
   private static final int KILLS = 4;
 

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.freshet.jdbc.KafkaBroker;
 import dev.freshet.jdbc.KafkaBroker.Record;
+import dev.freshet.testkit.CrashTest;
+import dev.freshet.testkit.ExternalTest;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -53,6 +55,8 @@ import org.junit.jupiter.api.io.TempDir;
  * there twice, and no key appears twice in one batch of the topic.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@CrashTest
+@ExternalTest
 class SinkExactlyOnceCrashTest {
   private static final int KILLS = 10;
   private static final String TOPIC = "orders";
