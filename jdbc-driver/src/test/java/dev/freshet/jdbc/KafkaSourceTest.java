@@ -20,11 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExternalTest
 class KafkaSourceTest {
-  private static KafkaBroker kafka;
+  @RegisterExtension static final KafkaBroker kafka = new KafkaBroker();
 
   private final String engineName = UUID.randomUUID().toString();
   private Connection connection;
@@ -44,14 +43,6 @@ class KafkaSourceTest {
   private Connection h2;
 
   @TempDir Path dataDir;
-
-  @BeforeAll static void startBroker() throws Exception {
-    kafka = KafkaBroker.start();
-  }
-
-  @AfterAll static void stopBroker() throws Exception {
-    kafka.close();
-  }
 
   @BeforeEach void connect() throws Exception {
     connection = DriverManager.getConnection("jdbc:freshet:engine=" + engineName
