@@ -57,7 +57,7 @@ class SparkSourcesTest {
   private static int queries;
 
   @BeforeAll static void start() throws Exception {
-    kafka = InProcessKafka.start();
+    kafka = InProcessKafka.shared();
     spark = SparkSessions.local();
     sql = new FreshetSql();
     checkpoints = Files.createTempDirectory("kafka-source");
@@ -69,9 +69,6 @@ class SparkSourcesTest {
     }
     if (sql != null) {
       sql.close();
-    }
-    if (kafka != null) {
-      kafka.close();
     }
     if (checkpoints != null) {
       try (Stream<Path> files = Files.walk(checkpoints)) {
