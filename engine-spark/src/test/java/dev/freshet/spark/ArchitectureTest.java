@@ -5,6 +5,7 @@ import dev.freshet.spark.archfixture.Breaches;
 import dev.freshet.spark.archfixture.lower.Lower;
 import dev.freshet.spark.archfixture.upper.Upper;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.SparkTest;
 import java.util.List;
 
 /**
@@ -15,6 +16,7 @@ import java.util.List;
  * <p>Each rule also runs against fixture classes that break it ({@code archfixture}), which
  * proves that it can fail.
  */
+@SparkTest
 class ArchitectureTest extends ArchitectureCheck {
   static final ArchRule SPARK_KNOWS_NO_DRIVER_OR_SERVER =
       knowsNo("dev.freshet.jdbc..", "dev.freshet.server..");

@@ -3,6 +3,7 @@ package dev.freshet.spark;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.SparkTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 4.2 refuses a new query's directory that is not empty); a checkpoint with an offset file is
  * left for Spark to resume from.
  */
+@SparkTest
 class SparkCheckpointTest {
   @TempDir Path dir;
 

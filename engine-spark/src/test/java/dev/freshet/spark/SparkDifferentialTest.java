@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.testkit.SparkTest;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.sql.Connection;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * an older batch id and fail there, so each test's last step emits rows. The final view (each
  * key's last row in UPDATE, every row in APPEND, the last result in COMPLETE) must equal H2's.
  */
+@SparkTest
 class SparkDifferentialTest {
   private static final DateTimeFormatter SQL_TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");

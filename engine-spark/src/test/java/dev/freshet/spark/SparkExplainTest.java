@@ -3,6 +3,7 @@ package dev.freshet.spark;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.testkit.SparkTest;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -12,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Spark's physical plan of a translated aggregation: Spark's own state, in the query's mode. */
+@SparkTest
 class SparkExplainTest {
   private static SparkBench bench;
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.testkit.SparkTest;
 import java.sql.SQLException;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * query's columns, the top aggregate's group key and whether HAVING admits the group, in
  * Freshet's values ({@link SparkRows}), so that a view can upsert and delete by group.
  */
+@SparkTest
 class SparkKeyedTest {
   private static SparkBench bench;
 

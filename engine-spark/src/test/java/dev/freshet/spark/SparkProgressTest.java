@@ -9,6 +9,7 @@ import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StateOperatorProgress;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
 import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.testkit.SparkTest;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -31,6 +32,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * a wait with a timeout, and Spark's progress as Freshet's records and totals, with every batch
  * although the session keeps only {@value #SPARK_RETAINED} of Spark's own records.
  */
+@SparkTest
 class SparkProgressTest {
   /** Fewer than the batches of a test: what Freshet reports must not depend on Spark's buffer. */
   private static final int SPARK_RETAINED = 2;

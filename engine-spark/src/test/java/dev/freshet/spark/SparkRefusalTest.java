@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.testkit.SparkTest;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.scheduler.SparkListener;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * What the translation refuses: SQLSTATE 0A000 and a message that names the construct and what
  * to do instead, while planning, with no Spark job or streaming query started.
  */
+@SparkTest
 class SparkRefusalTest {
   private static final AtomicInteger JOBS_STARTED = new AtomicInteger();
   private static SparkBench bench;

@@ -13,6 +13,7 @@ import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.WindowedQuery;
 import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.testkit.SparkTest;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,6 +49,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * layer converts them), for every type a view's column can have on Spark, NULL included, in
  * plain and keyed results.
  */
+@SparkTest
 class SparkRowsTest {
   private static final String DDL = "CREATE STREAM typed (b BOOLEAN, t TINYINT, s SMALLINT,"
       + " i INTEGER, l BIGINT, r REAL, f FLOAT, d DOUBLE, m DECIMAL(10, 2), c VARCHAR,"

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.SparkTest;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * A server's Spark settings ({@code --spark-conf}) reach the session, over Freshet's own; Spark
  * hides the options Freshet hides.
  */
+@SparkTest
 class SparkSessionsTest {
   @Test void shouldSetEverySparkEntryOverFreshetsSettingsAndLeaveOtherKeysOut() {
     SparkSession spark = SparkSessions.create(SparkSessions.DEFAULT_MASTER, Map.of(

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.spark.cluster.InProcessKafka;
 import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.testkit.ExternalTest;
+import dev.freshet.testkit.SparkTest;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +41,8 @@ import org.junit.jupiter.api.Test;
  * NULLs, metadata columns, and records that are not rows failing the query with 22000 and the
  * record's offset; also a stream fed by INSERT, and the connectors and options refused.
  */
+@ExternalTest
+@SparkTest
 class SparkSourcesTest {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** Every type but the metadata columns'; K, PART and POS come from the record. */
@@ -53,7 +57,7 @@ class SparkSourcesTest {
   private static int queries;
 
   @BeforeAll static void start() throws Exception {
-    kafka = InProcessKafka.start();
+    kafka = InProcessKafka.shared();
     spark = SparkSessions.local();
     sql = new FreshetSql();
     checkpoints = Files.createTempDirectory("kafka-source");
@@ -65,9 +69,6 @@ class SparkSourcesTest {
     }
     if (sql != null) {
       sql.close();
-    }
-    if (kafka != null) {
-      kafka.close();
     }
     if (checkpoints != null) {
       try (Stream<Path> files = Files.walk(checkpoints)) {

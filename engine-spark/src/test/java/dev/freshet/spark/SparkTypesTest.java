@@ -2,6 +2,7 @@ package dev.freshet.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.freshet.testkit.SparkTest;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -9,6 +10,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
 /** Freshet's types on Spark: the approximate numerics keep their precision. */
+@SparkTest
 class SparkTypesTest {
   private final RelDataTypeFactory types = new JavaTypeFactoryImpl();
 

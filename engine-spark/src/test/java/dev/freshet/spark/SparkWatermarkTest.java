@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.freshet.executor.runtime.StateOperatorProgress;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
 import dev.freshet.sql.parser.EmitMode;
+import dev.freshet.testkit.SparkTest;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * the watermark, the largest event time seen minus the delay, reaches its end; a row for a
  * closed window is late and dropped.
  */
+@SparkTest
 class SparkWatermarkTest {
   private static SparkBench bench;
 

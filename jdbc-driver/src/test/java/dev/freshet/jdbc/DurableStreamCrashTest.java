@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with its rows, and nothing else but possibly the one in flight, whole. Several kills in a row,
  * each run continuing the stream the last one left; the seed of the kill points is printed.
  */
+@CrashTest
 class DurableStreamCrashTest {
   private static final String CREATE = "CREATE STREAM IF NOT EXISTS events (seq BIGINT NOT NULL,"
       + " i INTEGER NOT NULL, payload VARCHAR, amount DECIMAL(12, 2), ts TIMESTAMP(3))"

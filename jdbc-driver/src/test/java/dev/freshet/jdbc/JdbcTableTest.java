@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import dev.freshet.testkit.ExternalTest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -14,35 +14,28 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * An external table in a real PostgreSQL (its own binaries, started by the test), read through
+ * An external table in a real PostgreSQL (a database of its own in the test JVM's one
+ * PostgreSQL, {@link PostgresDatabase}), read through
  * the table's HikariCP pool: a view and a push query join a stream with it, and a change made in
  * PostgreSQL shows in the next batch; wrong credentials fail the CREATE with 08001; DROP TABLE
  * closes the pool.
  */
+@ExternalTest
 class JdbcTableTest {
-  private static EmbeddedPostgres postgres;
-
-  @BeforeAll static void startPostgres() throws Exception {
-    postgres = EmbeddedPostgres.start();
-  }
-
-  @AfterAll static void stopPostgres() throws Exception {
-    postgres.close();
-  }
+  @RegisterExtension static final PostgresDatabase postgres = new PostgresDatabase();
 
   @Test void aViewJoinsAStreamWithAPostgresqlTableAndSeesItsChangesInTheNextBatch()
       throws Exception {
-    String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+    String url = postgres.url();
     String engine = UUID.randomUUID().toString();
     try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + engine);
          Statement s = c.createStatement();
          Statement push = c.createStatement();
-         Connection pg = DriverManager.getConnection(postgres.getJdbcUrl("postgres", "postgres"));
+         Connection pg = DriverManager.getConnection(postgres.jdbcUrl());
          Statement p = pg.createStatement()) {
       p.execute("CREATE TABLE customers (id BIGINT PRIMARY KEY, name VARCHAR(40), tier"
           + " VARCHAR(10), since TIMESTAMP)");
@@ -101,7 +94,7 @@ class JdbcTableTest {
   }
 
   @Test void wrongCredentialsFailTheCreateWithTheReason() throws Exception {
-    String url = "jdbc:postgresql://localhost:" + postgres.getPort() + "/postgres";
+    String url = postgres.url();
     try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
          Statement s = c.createStatement()) {
       SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE TABLE t (id"
@@ -119,7 +112,7 @@ class JdbcTableTest {
   /** Connections to PostgreSQL other than the test's own. */
   private static long backends(Statement pg) throws SQLException {
     try (ResultSet r = pg.executeQuery("SELECT COUNT(*) FROM pg_stat_activity WHERE datname ="
-        + " 'postgres' AND backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
+        + " current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
       r.next();
       return r.getLong(1);
     }

@@ -14,60 +14,64 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A real Kafka broker in this JVM (Kafka's own KRaft test kit, one combined node), for a test
- * class: topics, transactional producers, partitions added.
+ * A real Kafka broker (Kafka's own KRaft test kit, one combined node) for a test class: topics,
+ * transactional producers, partitions added. The broker is the test JVM's one, started by the
+ * first class that asks for it and stopped when the JVM exits, since a start costs seconds; a
+ * class stays apart from the others by its topic names (make them unique, e.g. with a UUID) and
+ * its transactional ids. The producers a class makes are closed after the class.
  *
  * <pre>{@code
- * static KafkaBroker kafka;
- * @BeforeAll static void start() throws Exception { kafka = KafkaBroker.start(); }
- * @AfterAll static void stop() throws Exception { kafka.close(); }
+ * @RegisterExtension static final KafkaBroker kafka = new KafkaBroker();
+ *
+ * @Test void readsATopic() throws Exception {
+ *   String topic = "orders-" + UUID.randomUUID();
+ *   kafka.createTopic(topic, 3);
+ *   ... 'properties.bootstrap.servers' = '" + kafka.bootstrapServers() + "' ...
+ * }
  * }</pre>
  */
-public final class KafkaBroker implements AutoCloseable {
-  private final KafkaClusterTestKit cluster;
-  private final Admin admin;
+public final class KafkaBroker implements BeforeAllCallback, AfterAllCallback {
   private final List<KafkaProducer<String, String>> producers = new ArrayList<>();
+  private Broker broker;
 
-  private KafkaBroker(KafkaClusterTestKit cluster) {
-    this.cluster = cluster;
-    this.admin = cluster.admin();
+  @Override public void beforeAll(ExtensionContext context) throws Exception {
+    broker = Broker.get();
   }
 
-  /** Starts a one-node cluster whose internal topics need one replica. */
-  public static KafkaBroker start() throws Exception {
-    KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-        .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
-        .setConfigProp("offsets.topic.replication.factor", "1")
-        .setConfigProp("transaction.state.log.replication.factor", "1")
-        .setConfigProp("transaction.state.log.min.isr", "1")
-        .setConfigProp("group.initial.rebalance.delay.ms", "0")
-        .build();
-    cluster.format();
-    cluster.startup();
-    cluster.waitForReadyBrokers();
-    return new KafkaBroker(cluster);
+  @Override public void afterAll(ExtensionContext context) {
+    for (KafkaProducer<String, String> producer : producers) {
+      producer.close();
+    }
+    producers.clear();
   }
 
   /** Where clients connect, e.g. {@code localhost:40123}. */
   public String bootstrapServers() {
-    return cluster.bootstrapServers();
+    return broker().cluster.bootstrapServers();
   }
 
   /** Creates a topic of {@code partitions} partitions and waits until it exists. */
   public void createTopic(String topic, int partitions) throws ExecutionException,
       InterruptedException {
-    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    broker().admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
   }
 
   /** Grows the topic to {@code partitions} partitions. */
   public void addPartitions(String topic, int partitions) throws ExecutionException,
       InterruptedException {
-    admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(partitions))).all().get();
+    broker().admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(partitions))).all()
+        .get();
   }
 
-  /** A transactional producer with id {@code transactionalId}, initialized; closed with this. */
+  /**
+   * A transactional producer with id {@code transactionalId}, initialized; closed after the
+   * class. The id is the broker's, shared by every class: make it unique (e.g. name the topic).
+   */
   public KafkaProducer<String, String> transactionalProducer(String transactionalId) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
@@ -99,11 +103,61 @@ public final class KafkaBroker implements AutoCloseable {
   public record Record(int partition, String key, String value) {
   }
 
-  @Override public void close() throws Exception {
-    for (KafkaProducer<String, String> producer : producers) {
-      producer.close();
+  private Broker broker() {
+    if (broker == null) {
+      throw new IllegalStateException("KafkaBroker is used before the class started it:"
+          + " register it as a static @RegisterExtension field");
     }
-    admin.close();
-    cluster.close();
+    return broker;
+  }
+
+  /**
+   * The test JVM's broker. Not JUnit's root store: surefire runs each class of a reused fork
+   * as a launch of its own, which would close the broker after every class.
+   */
+  private static final class Broker {
+    private static Broker instance;
+
+    private final KafkaClusterTestKit cluster;
+    private final Admin admin;
+
+    private Broker(KafkaClusterTestKit cluster) {
+      this.cluster = cluster;
+      this.admin = cluster.admin();
+    }
+
+    static synchronized Broker get() throws Exception {
+      if (instance == null) {
+        instance = start();
+        Broker started = instance;
+        Runtime.getRuntime().addShutdownHook(new Thread(started::close, "kafka-broker-stop"));
+      }
+      return instance;
+    }
+
+    /** Starts a one-node cluster whose internal topics need one replica. */
+    private static Broker start() throws Exception {
+      KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+          .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+          .setConfigProp("offsets.topic.replication.factor", "1")
+          .setConfigProp("transaction.state.log.replication.factor", "1")
+          .setConfigProp("transaction.state.log.min.isr", "1")
+          .setConfigProp("group.initial.rebalance.delay.ms", "0")
+          .build();
+      cluster.format();
+      cluster.startup();
+      cluster.waitForReadyBrokers();
+      return new Broker(cluster);
+    }
+
+    private void close() {
+      admin.close();
+      try {
+        cluster.close();
+      } catch (Exception e) {
+        // The JVM is exiting: nothing to tell but the reason.
+        e.printStackTrace();
+      }
+    }
   }
 }

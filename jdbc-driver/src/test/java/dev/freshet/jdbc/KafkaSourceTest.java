@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.freshet.engine.Engine;
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.jdbc.KafkaBroker.Record;
+import dev.freshet.testkit.ExternalTest;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -19,11 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * equals H2's GROUP BY over the committed rows. Malformed records fail the view naming the
  * record, or are skipped and counted; a view resumes after a restart without counting twice.
  */
+@ExternalTest
 class KafkaSourceTest {
-  private static KafkaBroker kafka;
+  @RegisterExtension static final KafkaBroker kafka = new KafkaBroker();
 
   private final String engineName = UUID.randomUUID().toString();
   private Connection connection;
@@ -42,14 +43,6 @@ class KafkaSourceTest {
   private Connection h2;
 
   @TempDir Path dataDir;
-
-  @BeforeAll static void startBroker() throws Exception {
-    kafka = KafkaBroker.start();
-  }
-
-  @AfterAll static void stopBroker() throws Exception {
-    kafka.close();
-  }
 
   @BeforeEach void connect() throws Exception {
     connection = DriverManager.getConnection("jdbc:freshet:engine=" + engineName

@@ -14,6 +14,7 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * back), reads the view through JDBC, and compares it row by row with H2's GROUP BY over
  * {@code SYSTEM_RANGE}.
  */
+// Beyond the 20 minutes the test gives its child, whose failure shows the child's output.
+@Timeout(value = 21, unit = TimeUnit.MINUTES)
 class LargeStateViewTest {
   private static final long ROWS = 1_100_000;
   private static final long KEYS = 1_000_000;

@@ -21,9 +21,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * generator, into H2 tables), and the DDL refuses columns and options a Nexmark stream cannot
  * have.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class NexmarkStreamTest {
   private static final long EVENTS = 60_000;
   private static final String BIDS = "CREATE STREAM bid (auction BIGINT, bidder BIGINT,"

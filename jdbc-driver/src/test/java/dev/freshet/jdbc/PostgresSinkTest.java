@@ -3,7 +3,7 @@ package dev.freshet.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import dev.freshet.testkit.ExternalTest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -11,28 +11,21 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The JDBC sink against a real PostgreSQL (its own binaries, started by the test): a view's
+ * The JDBC sink against a real PostgreSQL (a database of its own in the test JVM's one
+ * PostgreSQL, {@link PostgresDatabase}): a view's
  * result upserted with {@code INSERT ... ON CONFLICT}, a query's rows appended, each batch with
  * its id in {@code freshet_sink_batches}; the tables equal H2's GROUP BY over the same rows.
  */
+@ExternalTest
 class PostgresSinkTest {
-  private static EmbeddedPostgres postgres;
-
-  @BeforeAll static void startPostgres() throws Exception {
-    postgres = EmbeddedPostgres.start();
-  }
-
-  @AfterAll static void stopPostgres() throws Exception {
-    postgres.close();
-  }
+  @RegisterExtension static final PostgresDatabase postgres = new PostgresDatabase();
 
   @Test void shouldUpsertAndAppendIntoPostgresql() throws Exception {
-    String url = postgres.getJdbcUrl("postgres", "postgres");
+    String url = postgres.jdbcUrl();
     try (Connection c = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
          Statement s = c.createStatement();
          Connection pg = DriverManager.getConnection(url);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.freshet.testkit.ExternalTest;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -17,8 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * options allow, with PostgreSQL's authentication error. A view whose JDBC table's database is
  * away restarts the same way.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@ExternalTest
 class SinkRestartTest {
   /** How long PostgreSQL stays down: the 20 s. */
   private static final Duration OUTAGE = Duration.ofSeconds(20);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.freshet.testkit.ExternalTest;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * catches up with the rows inserted meanwhile, exactly once, with no one doing anything; and
  * {@code DROP SINK} removes a sink that is left out, for good.
  */
+@ExternalTest
 class SinkRestoreRetryTest {
   private static final Duration DEADLINE = Duration.ofSeconds(90);
 

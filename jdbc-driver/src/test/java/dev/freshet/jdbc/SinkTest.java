@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.freshet.testkit.ExternalTest;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,11 +25,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Sinks end to end through JDBC: a view's result upserted into a table of another database, a
@@ -36,8 +36,9 @@ import org.junit.jupiter.api.Test;
  * targets equal H2's GROUP BY over the inserted rows. Dropping what a sink reads is refused, and
  * options and queries a sink cannot write exactly once are refused at CREATE SINK.
  */
+@ExternalTest
 class SinkTest {
-  private static KafkaBroker kafka;
+  @RegisterExtension static final KafkaBroker kafka = new KafkaBroker();
 
   private final String engineName = UUID.randomUUID().toString();
   private final String targetUrl = "jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
@@ -46,14 +47,6 @@ class SinkTest {
   private Connection target;
   /** The oracle: every inserted row. */
   private Connection h2;
-
-  @BeforeAll static void startBroker() throws Exception {
-    kafka = KafkaBroker.start();
-  }
-
-  @AfterAll static void stopBroker() throws Exception {
-    kafka.close();
-  }
 
   @BeforeEach void connect() throws Exception {
     connection = DriverManager.getConnection("jdbc:freshet:engine=" + engineName);

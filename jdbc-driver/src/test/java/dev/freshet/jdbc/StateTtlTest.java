@@ -15,8 +15,10 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * last row, without any further row arriving; a later row of an expired key counts from 1; and
  * the expiry survives a restart of the engine on its data directory.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class StateTtlTest {
   private static final int KEYS = 1_000_000;
   /** Rows per INSERT: one prepared statement of this many markers, run KEYS / ROWS_PER times. */

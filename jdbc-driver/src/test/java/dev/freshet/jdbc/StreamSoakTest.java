@@ -20,10 +20,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its rows in memory by {@code 'memory.max'}, the heap after GC does not grow, and a restart
  * reads only the log's last segment. Size: {@code -Dfreshet.soak.rows} (default 300,000).
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
 class StreamSoakTest {
   private static final int KEYS = 1_000;
   private static final int PER_STATEMENT = 1_000;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code pending} and waits; the test kills it ({@link ProcessHandle#destroyForcibly()}) and
  * reopens the data directory on a new engine, which holds exactly the committed rows.
  */
+@CrashTest
 class TransactionCrashTest {
   private static final String CREATE = "CREATE STREAM IF NOT EXISTS events (seq BIGINT NOT NULL,"
       + " label VARCHAR) WITH (connector = 'memory')";

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Each INSERT adds one row for each of the keys {@code a}, {@code b} and {@code c}, so a
  * committed result has the same count for every key; a result with a part of a batch would not.
  */
+@CrashTest
 class ServerCrashRestartTest {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final String[] KEYS = {"a", "b", "c"};

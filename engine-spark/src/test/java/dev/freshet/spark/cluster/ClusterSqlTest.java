@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.jdbc.EmbeddedEngines;
+import dev.freshet.testkit.ExternalTest;
+import dev.freshet.testkit.SparkTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -47,6 +49,8 @@ import org.junit.jupiter.api.Timeout;
  * records, and the windows view holds each window the last watermark closed, once.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@ExternalTest
+@SparkTest
 class ClusterSqlTest {
   private static final String TOPIC = "clicks";
   private static final int CHUNK = 20;
@@ -64,10 +68,11 @@ class ClusterSqlTest {
 
   @BeforeAll static void start() throws Exception {
     dir = Files.createTempDirectory("spark-standalone");
-    // The broker starts in this JVM while the cluster's JVMs start (each takes seconds).
+    // The JVM's broker starts, if no class started it yet, while the cluster's JVMs start (each
+    // takes seconds).
     CompletableFuture<InProcessKafka> broker = CompletableFuture.supplyAsync(() -> {
       try {
-        InProcessKafka started = InProcessKafka.start();
+        InProcessKafka started = InProcessKafka.shared();
         started.createTopic(TOPIC, 2);
         return started;
       } catch (Exception e) {
@@ -77,7 +82,7 @@ class ClusterSqlTest {
     try {
       cluster = SparkStandaloneCluster.start(dir.resolve("cluster"), 2);
     } finally {
-      kafka = broker.exceptionally(e -> null).join(); // stop() closes it, even if start failed
+      kafka = broker.exceptionally(e -> null).join();
     }
     broker.join(); // the broker's own failure, if any
     assertTrue(SparkSession.getDefaultSession().isEmpty(),
@@ -121,9 +126,6 @@ class ClusterSqlTest {
     List<ProcessHandle> processes = cluster == null ? List.of() : cluster.liveProcesses();
     if (cluster != null) {
       cluster.close();
-    }
-    if (kafka != null) {
-      kafka.close();
     }
     // close() fails if one survives; this checks what the fixture saw alive, by pid.
     assertTrue(processes.stream().noneMatch(ProcessHandle::isAlive), processes.toString());

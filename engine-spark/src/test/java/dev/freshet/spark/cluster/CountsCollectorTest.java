@@ -2,12 +2,14 @@ package dev.freshet.spark.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.freshet.testkit.SparkTest;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.RowFactory;
 import org.junit.jupiter.api.Test;
 
 /** The collector applies each batch id once: Spark's replay of a batch does not count twice. */
+@SparkTest
 class CountsCollectorTest {
   @Test void aReplayedBatchIdIsSkipped() {
     CountsCollector collector = new CountsCollector();

@@ -14,16 +14,19 @@ import org.apache.kafka.common.test.TestKitNodes;
 
 /**
  * A real one-node KRaft Kafka broker in the test JVM (Kafka's own test kit), reachable from the
- * Spark executors in other JVMs through {@link #bootstrapServers()}.
+ * Spark executors in other JVMs through {@link #bootstrapServers()}. It is the JVM's one, started
+ * by the first class that asks and stopped when the JVM exits, since a start costs seconds: a
+ * class stays apart from the others by its topic names.
  *
  * <pre>{@code
- * try (InProcessKafka kafka = InProcessKafka.start()) {
- *   kafka.createTopic("clicks", 2);
- *   kafka.producer().send(new ProducerRecord<>("clicks", "u1", "1"));
- * }
+ * InProcessKafka kafka = InProcessKafka.shared();
+ * kafka.createTopic("clicks", 2);
+ * kafka.producer().send(new ProducerRecord<>("clicks", "u1", "1"));
  * }</pre>
  */
-public final class InProcessKafka implements AutoCloseable {
+public final class InProcessKafka {
+  private static InProcessKafka shared;
+
   private final KafkaClusterTestKit cluster;
   private final Admin admin;
   private KafkaProducer<String, String> producer;
@@ -33,8 +36,21 @@ public final class InProcessKafka implements AutoCloseable {
     this.admin = cluster.admin();
   }
 
+  /**
+   * The test JVM's broker, started on the first call. Not JUnit's root store: surefire runs each
+   * class of a reused fork as a launch of its own, which would stop it after every class.
+   */
+  public static synchronized InProcessKafka shared() throws Exception {
+    if (shared == null) {
+      shared = start();
+      InProcessKafka started = shared;
+      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "kafka-broker-stop"));
+    }
+    return shared;
+  }
+
   /** Starts a combined broker and controller whose internal topics need one replica. */
-  public static InProcessKafka start() throws Exception {
+  private static InProcessKafka start() throws Exception {
     KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
         .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
         .setConfigProp("offsets.topic.replication.factor", "1")
@@ -56,7 +72,7 @@ public final class InProcessKafka implements AutoCloseable {
     admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
   }
 
-  /** One idempotent producer (acks=all) for the whole test, closed with this. */
+  /** One idempotent producer (acks=all) for the whole test JVM, closed with the broker. */
   public synchronized KafkaProducer<String, String> producer() {
     if (producer == null) {
       Properties p = new Properties();
@@ -80,11 +96,16 @@ public final class InProcessKafka implements AutoCloseable {
     }
   }
 
-  @Override public void close() throws Exception {
+  private synchronized void close() {
     if (producer != null) {
       producer.close();
     }
     admin.close();
-    cluster.close();
+    try {
+      cluster.close();
+    } catch (Exception e) {
+      // The JVM is exiting: nothing to tell but the reason.
+      e.printStackTrace();
+    }
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.jdbc.EmbeddedEngines;
+import dev.freshet.testkit.SparkTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
  * any job needs an executor.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@SparkTest
 class SparkTableJoinOnClusterTest {
   private static Path dir;
   private static SparkStandaloneCluster cluster;

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamColumn;
+import dev.freshet.testkit.SparkTest;
 import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.junit.jupiter.api.Test;
 
 /** The micro-batch stream's offsets, and its errors about offsets, without a SparkSession. */
+@SparkTest
 class FreshetMicroBatchStreamTest {
   private static final List<StreamColumn> COLUMNS = List.of(new StreamColumn("K", "VARCHAR"),
       new StreamColumn("V", "INTEGER"));

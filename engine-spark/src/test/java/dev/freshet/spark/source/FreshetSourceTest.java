@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamColumn;
+import dev.freshet.testkit.SparkTest;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rows in one batch with Spark's types, an aggregate equal to H2's, and the offsets Spark's
  * checkpoint fixes across a restart and a replayed batch.
  */
+@SparkTest
 class FreshetSourceTest {
   private static final List<StreamColumn> KEYED = List.of(new StreamColumn("K", "VARCHAR"),
       new StreamColumn("V", "INTEGER NOT NULL"));

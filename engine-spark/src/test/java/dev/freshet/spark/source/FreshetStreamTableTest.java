@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamColumn;
+import dev.freshet.testkit.SparkTest;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The read options of the Freshet source that it refuses, without a SparkSession. */
+@SparkTest
 class FreshetStreamTableTest {
   private final StreamRegistration registration;
   private final FreshetStreamTable table;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamColumn;
+import dev.freshet.testkit.SparkTest;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * How a batch's offsets become input partitions, and what each partition's reader reads: three
  * INSERTs of 3, 10 and 5 rows whose V values count 0..17.
  */
+@SparkTest
 class RowSlicerTest {
   private final MemoryStream stream = new MemoryStream("SLICED", 2);
   private StreamRegistration registration;

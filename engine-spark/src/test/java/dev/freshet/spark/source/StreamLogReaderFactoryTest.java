@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.executor.source.StreamLogReader;
+import dev.freshet.testkit.SparkTest;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * stream, by offset; clear errors for a short or damaged log; and a batch's tasks reading only
  * the records of their batch, not the log from its start again.
  */
+@SparkTest
 class StreamLogReaderFactoryTest {
   private static final List<StreamColumn> COLUMNS = List.of(new StreamColumn("K", "VARCHAR"),
       new StreamColumn("PRICE", "DECIMAL(10, 2)"), new StreamColumn("TS", "TIMESTAMP(3) NOT NULL"));

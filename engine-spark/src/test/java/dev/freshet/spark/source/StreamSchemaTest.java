@@ -9,6 +9,7 @@ import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.testkit.SparkTest;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLSyntaxErrorException;
@@ -24,6 +25,7 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
 /** Spark schemas of Freshet streams, and the streams and types the source refuses. */
+@SparkTest
 class StreamSchemaTest {
   @Test void shouldMapEachSqlTypeToSparks() throws SQLException {
     StructType schema = StreamSchema.of("ALL", List.of(

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.ViewEngines;
 import dev.freshet.server.FreshetServer;
+import dev.freshet.testkit.SparkTest;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * batches with their ids, and a plain SELECT reads H2's answer; a view {@code WITH ('engine' =
  * 'freshet')} stays on Freshet's own executor.
  */
+@SparkTest
 class ServerOnSparkTest {
   @TempDir Path dataDir;
 

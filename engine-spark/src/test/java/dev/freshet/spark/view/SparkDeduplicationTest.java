@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.freshet.testkit.SparkTest;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * the watermark evicts). Then the one difference, pinned: within one batch Spark keeps a key's
  * first row to arrive, Freshet the least ORDER BY value; and the refusal of a window's rows.
  */
+@SparkTest
 class SparkDeduplicationTest extends EmbeddedEngineTest {
   private static final String CLICKS_COLUMNS = "(user_id, url, amount)";
   private static final String EVENTS_COLUMNS = "(k, ts, v)";

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.SparkTest;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * window over it, a self-join; LEFT, RIGHT and FULL outer, whose rows with NULLs come once the
  * watermark passes; and the refusals.
  */
+@SparkTest
 class SparkStreamJoinTest extends EmbeddedEngineTest {
   /**
    * Each step's stream and rows, event times in seconds. Both watermarks are 5 s behind; the

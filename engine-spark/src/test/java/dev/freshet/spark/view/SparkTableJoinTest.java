@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.jdbc.EmbeddedEngines;
+import dev.freshet.testkit.SparkTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * table while a batch runs, Freshet when it starts, so a change made during a batch may reach
  * Spark's view one batch earlier. Refusals: a TIME column, a table the database no longer has.
  */
+@SparkTest
 class SparkTableJoinTest extends EmbeddedEngineTest {
   private static final List<String> ORDERS = List.of(
       "(10, 1, 5), (11, 2, 3), (12, 9, 4)",

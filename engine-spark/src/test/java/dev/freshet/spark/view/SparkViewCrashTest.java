@@ -3,6 +3,8 @@ package dev.freshet.spark.view;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.CrashTest;
+import dev.freshet.testkit.SparkTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +19,7 @@ import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,6 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * resumes from its checkpoint and the view from its own result, and at the end compares the view
  * with H2's GROUP BY over the stream: nothing acknowledged is lost, nothing counted twice.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@CrashTest
+@SparkTest
 class SparkViewCrashTest {
   /** Kills; each costs a child JVM's start with Spark (seconds). */
   private static final int KILLS = 2;

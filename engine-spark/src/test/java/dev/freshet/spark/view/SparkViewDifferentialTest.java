@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.SparkTest;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.sql.SQLException;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * end H2's batch query over every row. UPDATE with every aggregate, TUMBLE and HOP with a
  * watermark in APPEND, COMPLETE.
  */
+@SparkTest
 class SparkViewDifferentialTest extends EmbeddedEngineTest {
   /** Event-time batches; the last moves the watermark to 95 s and closes every window before. */
   private static final List<String> EVENTS = List.of(

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.SparkTest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * takes a group out; EXPLAIN shows Spark's plan; what Spark cannot run is refused before
  * anything exists. H2 over the same rows is the oracle.
  */
+@SparkTest
 class SparkViewJdbcTest extends EmbeddedEngineTest {
   private static final String STREAM = "CREATE STREAM clicks (user_id VARCHAR, amount BIGINT)"
       + " WITH (connector = 'memory')";

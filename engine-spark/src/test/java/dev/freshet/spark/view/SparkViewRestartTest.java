@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.jdbc.EmbeddedEngines;
+import dev.freshet.testkit.SparkTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it once, a subscriber resuming from the version before sees it once, and the counts equal
  * H2's. A clean restart resumes at the next batch id.
  */
+@SparkTest
 class SparkViewRestartTest {
   @TempDir Path dataDir;
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.store.StoredColumnType;
 import dev.freshet.executor.state.GroupKey;
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.math.BigDecimal;
@@ -480,6 +481,7 @@ class AppendedRowsTest {
    * A process killed (SIGKILL) while it appends leaves every batch whose {@code addBatch}
    * returned, whole, and no part of the one it was adding.
    */
+  @CrashTest
   @Test void shouldKeepEveryAddedBatchWhenTheProcessIsKilledWhileAppending() throws Exception {
     Path file = file();
     Process child = new ProcessBuilder(

@@ -3,6 +3,7 @@ package dev.freshet.jdbc.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,6 +29,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * again on the same data directory, and at the end compares the view with H2's GROUP BY over the
  * stream: nothing acknowledged is lost, nothing is counted twice.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@CrashTest
 class ExactlyOnceCrashTest {
   /**
    * Kills per state store provider. Random kills sample the moments of a batch; the power-loss

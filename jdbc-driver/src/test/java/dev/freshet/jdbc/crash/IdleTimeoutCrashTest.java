@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * write and the commit log's leaves it), restarts, and compares: the same batch ids with the
  * same watermarks, times and output, the offset log unchanged, each window once.
  */
+@CrashTest
 class IdleTimeoutCrashTest {
   @TempDir Path dataDir;
 

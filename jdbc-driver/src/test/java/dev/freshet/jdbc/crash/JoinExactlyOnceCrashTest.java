@@ -3,6 +3,7 @@ package dev.freshet.jdbc.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * end compares the view's rows, duplicates counted, with H2's join over everything the streams
  * hold: no joined row lost, none twice.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@CrashTest
 class JoinExactlyOnceCrashTest {
   private static final int KILLS = 4;
 

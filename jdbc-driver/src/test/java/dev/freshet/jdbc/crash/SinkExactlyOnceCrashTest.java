@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.freshet.jdbc.KafkaBroker;
 import dev.freshet.jdbc.KafkaBroker.Record;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import dev.freshet.jdbc.PostgresDatabase;
+import dev.freshet.testkit.CrashTest;
+import dev.freshet.testkit.ExternalTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +31,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -38,9 +41,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,28 +54,22 @@ import org.junit.jupiter.api.io.TempDir;
  * exactly H2's result over the committed rows, and nothing was applied twice: no appended row is
  * there twice, and no key appears twice in one batch of the topic.
  */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@CrashTest
+@ExternalTest
 class SinkExactlyOnceCrashTest {
   private static final int KILLS = 10;
-  private static final String TOPIC = "orders";
-  private static final String SINK_TOPIC = "totals-out";
+  // The broker is the test JVM's (KafkaBroker): names of this class's own.
+  private static final String TOPIC = "orders-" + UUID.randomUUID();
+  private static final String SINK_TOPIC = "totals-out-" + UUID.randomUUID();
   private static final Duration DEADLINE = Duration.ofSeconds(120);
   /** The longest a child runs before it is killed. */
   private static final Duration KILL_AFTER = Duration.ofSeconds(20);
 
-  private static KafkaBroker kafka;
-  private static EmbeddedPostgres postgres;
+  @RegisterExtension static final KafkaBroker kafka = new KafkaBroker();
+  @RegisterExtension static final PostgresDatabase postgres = new PostgresDatabase();
 
   @TempDir Path dataDir;
-
-  @BeforeAll static void startServers() throws Exception {
-    kafka = KafkaBroker.start();
-    postgres = EmbeddedPostgres.start();
-  }
-
-  @AfterAll static void stopServers() throws Exception {
-    kafka.close();
-    postgres.close();
-  }
 
   @Test void shouldWriteEachChangeOnceWhenKilledAtRandomMoments() throws Exception {
     long seed = System.nanoTime();
@@ -80,7 +77,7 @@ class SinkExactlyOnceCrashTest {
     String context = "seed " + seed;
     kafka.createTopic(TOPIC, 3);
     kafka.createTopic(SINK_TOPIC, 2);
-    KafkaProducer<String, String> producer = kafka.transactionalProducer("crash-producer");
+    KafkaProducer<String, String> producer = kafka.transactionalProducer("crash-producer-" + TOPIC);
     List<long[]> committed = new ArrayList<>();
     long id = 0;
     for (int kill = 0; kill < KILLS; kill++) {
@@ -112,8 +109,7 @@ class SinkExactlyOnceCrashTest {
     try {
       try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:");
            Statement oracle = h2.createStatement();
-           Connection pg = DriverManager.getConnection(postgres.getJdbcUrl("postgres",
-               "postgres"));
+           Connection pg = DriverManager.getConnection(postgres.jdbcUrl());
            Statement p = pg.createStatement()) {
         oracle.execute("CREATE TABLE orders (id BIGINT, item VARCHAR, qty INT)");
         try (PreparedStatement insert = h2.prepareStatement(
@@ -251,7 +247,7 @@ class SinkExactlyOnceCrashTest {
         "-cp", System.getProperty("java.class.path"),
         SinkCrashTestChild.class.getName(), dataDir.resolve("data").toString(),
         kafka.bootstrapServers(), TOPIC, SINK_TOPIC,
-        postgres.getJdbcUrl("postgres", "postgres"))
+        postgres.jdbcUrl())
         .redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolve("child.err").toFile()))
         .start();
   }

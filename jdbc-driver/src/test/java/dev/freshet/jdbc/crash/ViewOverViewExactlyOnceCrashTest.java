@@ -3,6 +3,7 @@ package dev.freshet.jdbc.crash;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * second view with H2 running the nested query over the stream: a batch of the second view that
  * runs again reads the same versions of the first, none is skipped and none read twice.
  */
+@CrashTest
 class ViewOverViewExactlyOnceCrashTest {
   /** Two kills and a verify: four JVM starts, about 20 s on the shared machine. */
   private static final int KILLS = 2;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.freshet.server.FreshetServer;
 import dev.freshet.server.FreshetServer.Authentication;
+import dev.freshet.testkit.ExternalTest;
 import dev.freshet.testkit.FreePorts;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * parser: the values its query API then answers are the ones known inserts make. A second job
  * with a wrong password is refused ({@code up == 0}).
  */
+@ExternalTest
 class PrometheusScrapeTest {
   private static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
   private static final Duration DEADLINE = Duration.ofSeconds(90);

@@ -15,6 +15,7 @@ import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.server.FreshetServer;
 import dev.freshet.server.FreshetServer.Authentication;
+import dev.freshet.testkit.BrowserTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * logs no error (a CSP violation would be one). Leaves a screenshot in
  * {@code target/screenshots/web-ui.png}.
  */
+@BrowserTest
 class WebUiBrowserTest {
   /** Debian's Chromium; Playwright drives it instead of a browser of its own. */
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");

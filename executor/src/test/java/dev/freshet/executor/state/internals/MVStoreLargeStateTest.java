@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * batch changed (30,000 per partition) is read and applied in the same heap. This test checks the
  * totals against those computed from the input's definition.
  */
+// Beyond the 10 minutes the test gives its child, whose failure shows the child's output.
+@Timeout(value = 11, unit = TimeUnit.MINUTES)
 class MVStoreLargeStateTest {
   private static final long KEYS = 600_000;
   private static final long REVISITS = 60_000;

@@ -12,6 +12,7 @@ import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreSpec;
+import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -164,6 +165,7 @@ class MVStoreStateStoreProviderTest {
         toMap(atCommit.getReadStore(2).entries()));
   }
 
+  @CrashTest
   @Test void shouldOpenLastCommittedVersionWhenProcessIsKilledMidBatch()
       throws IOException, InterruptedException {
     Path storeDir = dir.resolve("killed");
@@ -401,6 +403,7 @@ class MVStoreStateStoreProviderTest {
    * was still going on then cannot be seen from outside, only that it had written, so the test
    * prints whether the child reported its end first.
    */
+  @CrashTest
   @ParameterizedTest(name = "killed at {0}")
   @ValueSource(strings = {"APPLYING", "WRITING"})
   void shouldOpenLatestVersionWhenProcessIsKilledDuringRerun(String killAt)
