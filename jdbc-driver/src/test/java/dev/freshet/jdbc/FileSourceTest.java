@@ -246,7 +246,7 @@ class FileSourceTest {
     cases.put(", 'path' = '" + dir + "', 'format' = 'csv', 'topic' = 'x')", "Unknown option"
         + " 'topic' for connector 'filesystem' of stream FILES. Valid options: connector, path,"
         + " format, source.max-files-per-batch, source.monitor-interval,"
-        + " format.ignore-parse-errors");
+        + " format.ignore-parse-errors, watermark.idle-timeout");
     for (Map.Entry<String, String> c : cases.entrySet()) {
       SQLException e = assertThrows(SQLException.class,
           () -> statement.execute(prefix + c.getKey()), c.getKey());

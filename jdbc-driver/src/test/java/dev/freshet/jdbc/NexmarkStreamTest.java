@@ -313,7 +313,8 @@ class NexmarkStreamTest {
         + " Add e.g. 'max-events' = '1000000' or 'events.per-second' = '10000'");
     assertFails(create + "'event.type' = 'bid', 'end' = '10')", "42000", "Unknown option 'end'"
         + " for connector 'nexmark' of stream BID. Valid options: connector, event.type,"
-        + " events.per-second, max-events, seed, rows.per.batch, start.time");
+        + " events.per-second, max-events, seed, rows.per.batch, start.time,"
+        + " watermark.idle-timeout");
     assertFails(create + "'event.type' = 'bid', 'events.per-second' = '0')", "42000", "Option"
         + " 'events.per-second' of stream BID is '0', but must be a whole number of events a"
         + " second from 1 to 1000000000, such as '10000'.");

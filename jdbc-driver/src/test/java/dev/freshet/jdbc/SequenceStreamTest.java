@@ -266,7 +266,8 @@ class SequenceStreamTest {
     String create = "CREATE STREAM nums (n BIGINT) WITH (connector = 'sequence', ";
     assertFails(create + "'end' = '10', 'rows.per.minute' = '5')", "42000",
         "Unknown option 'rows.per.minute' for connector 'sequence' of stream NUMS. Valid options:"
-            + " connector, end, rows.per.second, rows.per.batch, start.time");
+            + " connector, end, rows.per.second, rows.per.batch, start.time,"
+            + " watermark.idle-timeout");
     assertFails(create + "'end' = '-1')", "42000", "Option 'end' of stream NUMS is '-1', but"
         + " must be a whole number of rows, 0 or more, such as '1000000'.");
     assertFails(create + "'rows.per.second' = '0')", "42000", "Option 'rows.per.second' of"
@@ -290,7 +291,7 @@ class SequenceStreamTest {
             + " auction events");
     assertFails("CREATE STREAM clicks (k VARCHAR) WITH ('end' = '10')", "42000",
         "Unknown option 'end' for connector 'memory' of stream CLICKS. Valid options: connector,"
-            + " retention, memory.max, segment.size");
+            + " retention, memory.max, segment.size, watermark.idle-timeout");
   }
 
   @Test void shouldRefuseInsertsAndEndlessPlainSelectsButDropTheStream() throws Exception {

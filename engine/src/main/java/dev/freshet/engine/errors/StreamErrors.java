@@ -61,8 +61,10 @@ public final class StreamErrors {
    */
   public static SQLException unknownStreamOption(String stream, String connector, String option,
       List<String> valid) {
+    // 'watermark.idle-timeout' is every stream's, whatever its connector (StreamDdl).
     return Errors.of(SqlState.SYNTAX_ERROR, "Unknown option '" + option + "' for connector '"
-        + connector + "' of stream " + stream + ". Valid options: " + String.join(", ", valid));
+        + connector + "' of stream " + stream + ". Valid options: " + String.join(", ", valid)
+        + ", watermark.idle-timeout");
   }
 
   /**
