@@ -315,8 +315,11 @@ class SinkRestartTest {
     }
   }
 
-  /** Inserts rows {@code from} to {@code from + n - 1} into both; returns the next id. */
-  private static int insert(Statement freshet, Statement oracle, int from, int n)
+  /**
+   * Inserts rows {@code from} to {@code from + n - 1} ({@code id, k, v}) into both; returns the
+   * next id. Also SinkRestoreRetryTest's.
+   */
+  static int insert(Statement freshet, Statement oracle, int from, int n)
       throws SQLException {
     StringBuilder values = new StringBuilder();
     for (int i = from; i < from + n; i++) {

@@ -75,7 +75,7 @@ class SinkRestoreRetryTest {
     s.execute("CREATE SINK totals_pg AS SELECT k, COUNT(*) AS n, SUM(v) AS total FROM events"
         + " GROUP BY k WITH (connector = 'jdbc', 'url' = '" + pgUrl() + "', 'table-name' ="
         + " 'totals')");
-    insert(s, oracle, 0, 40);
+    SinkRestartTest.insert(s, oracle, 0, 40);
     awaitTotals(oracle);
   }
 
@@ -94,7 +94,7 @@ class SinkRestoreRetryTest {
       try (Connection c = freshet(); Statement s = c.createStatement()) {
         assertEquals(List.of(), ViewResults.query(s, "SHOW SINKS"), "left out at the start");
         // Rows keep coming while the sink is away: its checkpoint holds where it was.
-        insert(s, oracle, 40, 30);
+        SinkRestartTest.insert(s, oracle, 40, 30);
 
         startPostgres();
         long deadline = System.nanoTime() + DEADLINE.toNanos();
@@ -103,7 +103,7 @@ class SinkRestoreRetryTest {
             fail("the sink was not declared again within " + DEADLINE);
           }
         }
-        insert(s, oracle, 70, 20);
+        SinkRestartTest.insert(s, oracle, 70, 20);
         awaitTotals(oracle);
       }
     }
@@ -132,18 +132,6 @@ class SinkRestoreRetryTest {
             "no query of the dropped sink");
       }
     }
-  }
-
-  /** Inserts rows {@code from} to {@code from + n - 1} into both. */
-  private static void insert(Statement freshet, Statement oracle, int from, int n)
-      throws SQLException {
-    StringBuilder values = new StringBuilder();
-    for (int i = from; i < from + n; i++) {
-      values.append(values.length() == 0 ? "" : ", ").append("(").append(i).append(", 'k")
-          .append(i % 7).append("', ").append(i % 11).append(")");
-    }
-    freshet.executeUpdate("INSERT INTO events VALUES " + values);
-    oracle.executeUpdate("INSERT INTO events VALUES " + values);
   }
 
   /** Re-reads PostgreSQL's totals until they equal H2's GROUP BY over every row inserted. */

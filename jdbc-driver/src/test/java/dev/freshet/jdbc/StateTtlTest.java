@@ -185,8 +185,7 @@ class StateTtlTest {
         fail("the state of " + query + " holds " + rows + " rows after " + within
             + ", not " + expected);
       }
-      // Polls the condition 50 times a second, leaving the two cores to the query.
-      Thread.sleep(20);
+      // Each poll is a query of sys.state_operators, as ViewResults' waits re-run theirs.
     }
     assertTrue(rows == expected);
   }
