@@ -193,6 +193,8 @@ class UserPrivilegesTest {
     assertEquals(List.of(), column(bob.executeQuery("SELECT name FROM sys.queries"), 1));
     assertEquals(List.of(), column(bob.executeQuery(
         "SELECT DISTINCT name FROM sys.query_progress"), 1));
+    assertEquals(List.of(), column(bob.executeQuery(
+        "SELECT DISTINCT query FROM sys.state_operators"), 1));
     assertEquals(List.of("BOBS_STREAM"), column(bob.executeQuery("SELECT table_name FROM"
         + " INFORMATION_SCHEMA.TABLES WHERE table_schema = 'FRESHET'"), 1));
     assertEquals(List.of("BOBS_STREAM"), freshetTables(bob.getConnection().getMetaData()));
@@ -208,6 +210,8 @@ class UserPrivilegesTest {
     assertEquals(List.of("BOBS_STREAM", "TOTALS"),
         freshetTables(bob.getConnection().getMetaData()));
     assertEquals(List.of("TOTALS"), column(bob.executeQuery("SELECT name FROM sys.queries"), 1));
+    assertEquals(List.of("TOTALS"), column(bob.executeQuery(
+        "SELECT DISTINCT query FROM sys.state_operators"), 1));
     assertEquals(List.of(List.of("TOTALS", "MATERIALIZED VIEW", "ALICE", "OWNER", "ALICE"),
         List.of("TOTALS", "MATERIALIZED VIEW", "BOB", "SELECT", "ALICE")),
         readAll(bob.executeQuery("SHOW GRANTS ON totals")));
