@@ -2,12 +2,12 @@ package dev.freshet.spark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.spi.RunningView;
 import dev.freshet.engine.spi.ViewJob;
 import dev.freshet.engine.spi.ViewRunner;
 import dev.freshet.planner.catalog.StreamTable;
-import dev.freshet.planner.errors.SqlState;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;

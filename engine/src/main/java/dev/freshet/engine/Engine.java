@@ -2,6 +2,7 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.executor.limits.HeapBudgets;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.executor.limits.QueryResources;
@@ -14,7 +15,6 @@ import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
-import dev.freshet.planner.errors.SqlState;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

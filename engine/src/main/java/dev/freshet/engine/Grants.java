@@ -1,5 +1,6 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.query.ResultColumn;
@@ -9,7 +10,6 @@ import dev.freshet.engine.security.Grant;
 import dev.freshet.engine.security.ObjectReferences;
 import dev.freshet.engine.security.Principal;
 import dev.freshet.engine.security.Privilege;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlGrant;
 import dev.freshet.sql.parser.SqlShowGrants;
 import java.sql.SQLException;

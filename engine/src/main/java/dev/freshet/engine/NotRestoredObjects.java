@@ -1,5 +1,6 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.query.QueryCheckpoints;
@@ -7,7 +8,6 @@ import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.store.LegacyResults;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamLogException;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlCreateSink;
 import dev.freshet.sql.parser.SqlCreateStream;
 import dev.freshet.sql.parser.SqlDropSink;

@@ -1,11 +1,11 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.security.Principal;
 import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.executor.runtime.RestartStrategy;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;

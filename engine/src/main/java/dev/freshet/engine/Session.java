@@ -2,11 +2,11 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.Failures;
 import dev.freshet.engine.errors.TransactionErrors;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.operators.OutputMode;

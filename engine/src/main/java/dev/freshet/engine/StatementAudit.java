@@ -1,10 +1,10 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.security.AuditEvent;
 import dev.freshet.engine.security.AuditLog;
 import dev.freshet.engine.security.Principal;
 import dev.freshet.engine.security.Redaction;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlGrant;
 import dev.freshet.sql.parser.SqlSetProperty;
 import dev.freshet.sql.parser.SqlStopQuery;

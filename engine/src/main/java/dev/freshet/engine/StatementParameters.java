@@ -2,11 +2,11 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.errors.PlanningException;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlEmit;
 import java.math.BigDecimal;
 import java.math.BigInteger;

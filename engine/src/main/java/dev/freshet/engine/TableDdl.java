@@ -1,5 +1,6 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.StatementSecrets;
@@ -11,7 +12,6 @@ import dev.freshet.executor.source.ReferenceData;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.ReferenceTable;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlCreateTable;
 import java.sql.SQLException;
 import java.util.HashSet;

@@ -1,11 +1,11 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.dml.LocalTableDml;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.store.LocalTables;
 import dev.freshet.planner.catalog.ReferenceTable;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;

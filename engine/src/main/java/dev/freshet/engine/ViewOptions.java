@@ -2,10 +2,10 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.options.SessionOption;
 import dev.freshet.engine.options.SessionOptions;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.parser.SqlCreateFreshetMaterializedView;
 import dev.freshet.sql.parser.WithOption;
 import dev.freshet.engine.options.RestartOptions;

@@ -1,10 +1,10 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.store.StoredColumnType;
 import dev.freshet.engine.view.AppendedRows;
 import dev.freshet.executor.checkpoint.Checkpoint;
-import dev.freshet.planner.errors.SqlState;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;

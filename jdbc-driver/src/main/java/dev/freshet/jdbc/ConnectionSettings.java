@@ -1,9 +1,9 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.EngineMetadata;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.Connection;
 import java.sql.SQLException;
 import org.apache.calcite.avatica.ConnectionPropertiesImpl;

@@ -1,11 +1,11 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.ViewEngines;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.options.SessionOption;
 import dev.freshet.executor.limits.HeapBudgets;
-import dev.freshet.planner.errors.SqlState;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.SQLException;

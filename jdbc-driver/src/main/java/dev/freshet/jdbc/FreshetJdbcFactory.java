@@ -1,7 +1,7 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.planner.errors.SqlState;
 import java.io.InputStream;
 import java.io.Reader;
 import java.sql.NClob;

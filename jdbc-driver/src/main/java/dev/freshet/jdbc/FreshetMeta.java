@@ -2,6 +2,7 @@ package dev.freshet.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.query.CancelSignal;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.errors.Errors;
@@ -13,7 +14,6 @@ import dev.freshet.engine.StatementDescriber;
 import dev.freshet.engine.StatementDescription;
 import dev.freshet.engine.StatementParameters;
 import dev.freshet.engine.query.StatementResult;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.sql.Types;

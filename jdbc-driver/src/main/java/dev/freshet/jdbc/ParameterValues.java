@@ -1,9 +1,9 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.StatementParameters;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.query.ResultColumn;
-import dev.freshet.planner.errors.SqlState;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.SQLException;

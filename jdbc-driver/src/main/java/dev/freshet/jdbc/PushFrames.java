@@ -2,10 +2,10 @@ package dev.freshet.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.push.RowKind;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.PushQuery;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Iterator;

@@ -3,13 +3,13 @@ package dev.freshet.planner;
 import static java.util.Objects.requireNonNull;
 import static org.apache.calcite.util.Static.RESOURCE;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
 import dev.freshet.planner.errors.PlannerErrors;
 import dev.freshet.planner.errors.PlanningException;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.planner.rel.StatefulOperatorIds;
 import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.planner.rel.StreamingRels;

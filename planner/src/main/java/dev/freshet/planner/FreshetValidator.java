@@ -2,7 +2,7 @@ package dev.freshet.planner;
 
 import static org.apache.calcite.util.Static.RESOURCE;
 
-import dev.freshet.planner.errors.SqlState;
+import dev.freshet.common.errors.SqlState;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.PlanningException;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.sql.FreshetSqlParser;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.freshet.server;
 
-import dev.freshet.planner.errors.SqlState;
+import dev.freshet.common.errors.SqlState;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

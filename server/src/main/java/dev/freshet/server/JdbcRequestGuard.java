@@ -2,9 +2,9 @@ package dev.freshet.server;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.security.AuditEvent;
 import dev.freshet.engine.security.AuditLog;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.server.http.LoopbackHostCheck;
 import dev.freshet.server.http.OriginCheck;
 import java.io.IOException;

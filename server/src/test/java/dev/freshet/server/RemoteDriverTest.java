@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.planner.errors.SqlState;
+import dev.freshet.common.errors.SqlState;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

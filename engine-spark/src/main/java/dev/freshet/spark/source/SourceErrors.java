@@ -1,8 +1,8 @@
 package dev.freshet.spark.source;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.source.StreamLogException;
-import dev.freshet.planner.errors.SqlState;
 import java.nio.file.Path;
 import java.sql.SQLException;
 

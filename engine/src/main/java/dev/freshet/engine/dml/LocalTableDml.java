@@ -2,12 +2,12 @@ package dev.freshet.engine.dml;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.FreshetValidator;
 import dev.freshet.planner.catalog.Catalog;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.List;
 import org.apache.calcite.adapter.java.JavaTypeFactory;

@@ -2,12 +2,12 @@ package dev.freshet.engine.dml;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.store.LocalTables;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.EnumSet;
 import java.util.List;

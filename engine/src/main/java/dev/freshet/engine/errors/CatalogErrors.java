@@ -1,9 +1,9 @@
 package dev.freshet.engine.errors;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.executor.checkpoint.CheckpointException;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.planner.errors.PlannerErrors;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import java.util.List;

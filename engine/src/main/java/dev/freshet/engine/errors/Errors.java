@@ -1,14 +1,9 @@
 package dev.freshet.engine.errors;
 
+import dev.freshet.common.errors.SqlErrors;
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.planner.errors.PlanningException;
-import dev.freshet.planner.errors.SqlState;
-import java.sql.SQLDataException;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLIntegrityConstraintViolationException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLSyntaxErrorException;
-import java.sql.SQLTimeoutException;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -23,26 +18,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * }</pre>
  */
 public final class Errors {
-  /**
-   * The longest message an error carries: a statement or value quoted in it is cut, so that a
-   * 10 MB statement is not echoed back whole.
-   */
-  public static final int MAX_MESSAGE_LENGTH = 2_000;
+  /** The longest message an error carries; see {@link SqlErrors#MAX_MESSAGE_LENGTH}. */
+  public static final int MAX_MESSAGE_LENGTH = SqlErrors.MAX_MESSAGE_LENGTH;
 
   private Errors() {
   }
 
   /** {@code message}, cut to {@link #MAX_MESSAGE_LENGTH} characters, saying how much was cut. */
   static String capped(String message) {
-    if (message == null || message.length() <= MAX_MESSAGE_LENGTH) {
-      return message;
-    }
-    String tail = " ... (" + (message.length() - MAX_MESSAGE_LENGTH) + " more characters)";
-    int end = MAX_MESSAGE_LENGTH - tail.length();
-    if (Character.isHighSurrogate(message.charAt(end - 1))) {
-      end--;
-    }
-    return message.substring(0, end) + tail;
+    return SqlErrors.capped(message);
   }
 
   /** A call into the planner, which reports what it cannot plan as a PlanningException. */
@@ -70,32 +54,9 @@ public final class Errors {
     return of(state, message, null);
   }
 
-  /**
-   * An error with {@code state} and the failure that showed it. The subclass follows the JDBC
-   * specification's table of SQLSTATE classes (0A, 08, 22, 23, 42), so that a tool can tell a
-   * syntax error from a missing feature without reading codes; timeouts are
-   * {@link SQLTimeoutException}, the rest plain {@link SQLException}s.
-   */
+  /** An error with {@code state} and the failure that showed it: see {@link SqlErrors#of}. */
   public static SQLException of(SqlState state, String message, @Nullable Throwable cause) {
-    String code = state.code();
-    message = capped(message);
-    if (state == SqlState.TIMEOUT_EXPIRED) {
-      return new SQLTimeoutException(message, code, cause);
-    }
-    switch (state.sqlClass()) {
-    case "0A":
-      return new SQLFeatureNotSupportedException(message, code, cause);
-    case "08":
-      return new SQLNonTransientConnectionException(message, code, cause);
-    case "22":
-      return new SQLDataException(message, code, cause);
-    case "23":
-      return new SQLIntegrityConstraintViolationException(message, code, cause);
-    case "42":
-      return new SQLSyntaxErrorException(message, code, cause);
-    default:
-      return new SQLException(message, code, cause);
-    }
+    return SqlErrors.of(state, message, cause);
   }
 
   /** A parse error at a position. */

@@ -1,9 +1,9 @@
 package dev.freshet.engine.errors;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.executor.source.ReferenceDataException;
 import dev.freshet.executor.source.SourceRecordException;
 import dev.freshet.executor.source.SourceUnavailableException;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.Optional;
 

@@ -1,9 +1,9 @@
 package dev.freshet.engine.errors;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.executor.limits.MemoryBudgetExceededException;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.executor.source.StreamMemoryFullException;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.List;
 import org.checkerframework.checker.nullness.qual.Nullable;

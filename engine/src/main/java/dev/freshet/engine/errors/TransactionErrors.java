@@ -1,6 +1,6 @@
 package dev.freshet.engine.errors;
 
-import dev.freshet.planner.errors.SqlState;
+import dev.freshet.common.errors.SqlState;
 import java.sql.SQLException;
 
 /**

@@ -2,11 +2,11 @@ package dev.freshet.engine.push;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.Failures;
 import dev.freshet.executor.runtime.Sink;
 import dev.freshet.executor.runtime.StreamingQuery;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.limits.MemoryBudgetExceededException;
 import java.sql.SQLException;

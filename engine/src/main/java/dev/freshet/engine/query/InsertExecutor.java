@@ -1,5 +1,6 @@
 package dev.freshet.engine.query;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
@@ -7,7 +8,6 @@ import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.executor.source.StreamMemoryFullException;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.catalog.StreamTable;
-import dev.freshet.planner.errors.SqlState;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.freshet.engine.query;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.executor.source.StreamMemoryFullException;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -2,13 +2,13 @@ package dev.freshet.engine.query;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.Principal;
 import dev.freshet.executor.limits.MemoryBudgetExceededException;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.executor.limits.QueryCancelledException;
 import dev.freshet.executor.limits.QueryResources;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -2,6 +2,7 @@ package dev.freshet.engine.query;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.limits.MemoryAccount;
 import dev.freshet.planner.FreshetPlanner;
@@ -10,7 +11,6 @@ import dev.freshet.planner.FreshetValidator;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.freshet.engine.query;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.planner.errors.SqlState;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.PlanCompatibility;
 import dev.freshet.planner.exec.UnreadablePlanException;

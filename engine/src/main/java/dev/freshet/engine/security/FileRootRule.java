@@ -2,8 +2,8 @@ package dev.freshet.engine.security;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.planner.errors.SqlState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

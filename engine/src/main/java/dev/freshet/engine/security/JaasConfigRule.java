@@ -1,7 +1,7 @@
 package dev.freshet.engine.security;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.regex.Matcher;

@@ -2,12 +2,12 @@ package dev.freshet.engine.sink;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.security.UrlDataSource;
 import dev.freshet.engine.errors.SinkException;
 import dev.freshet.executor.operators.OutputMode;
-import dev.freshet.planner.errors.SqlState;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

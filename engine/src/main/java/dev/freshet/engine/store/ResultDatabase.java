@@ -2,10 +2,10 @@ package dev.freshet.engine.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.storage.DurableFiles;
 import dev.freshet.executor.storage.StorageException;
-import dev.freshet.planner.errors.SqlState;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;

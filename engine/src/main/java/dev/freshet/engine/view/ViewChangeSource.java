@@ -2,11 +2,11 @@ package dev.freshet.engine.view;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.executor.operators.ChangelogInput;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.state.PinnedStateStore;
-import dev.freshet.planner.errors.SqlState;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;

@@ -5,7 +5,7 @@ package dev.freshet.jdbc.remote;
  * connection, a lost result, a canceled or timed-out statement. The server's errors arrive with
  * their own state, which the driver passes on.
  *
- * <p>Separate from the engine's {@code dev.freshet.planner.errors.SqlState} on purpose: this
+ * <p>Separate from the engine's {@code dev.freshet.common.errors.SqlState} on purpose: this
  * driver depends on Avatica's client alone, so that its jar stays small for BI tools, and cannot
  * see the planner. Codes that both use ({@code 08001}, {@code 24000}, {@code HY000},
  * {@code HY008}, {@code HYT00}) mean the same on both sides.

@@ -1,5 +1,7 @@
 package dev.freshet.planner.errors;
 
+import dev.freshet.common.errors.SqlState;
+
 /**
  * Factory of the errors the planner reports, each with a {@link SqlState}, what is wrong and how
  * to fix it.

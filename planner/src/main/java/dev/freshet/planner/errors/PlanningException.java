@@ -2,6 +2,7 @@ package dev.freshet.planner.errors;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.errors.SqlState;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**

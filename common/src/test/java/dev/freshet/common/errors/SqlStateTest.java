@@ -1,4 +1,4 @@
-package dev.freshet.planner.errors;
+package dev.freshet.common.errors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.freshet.planner.errors;
+package dev.freshet.common.errors;
 
 /**
  * The SQLSTATEs that Freshet reports, one constant per code, named by what they mean.
