@@ -1,7 +1,5 @@
 package dev.freshet.planner.rules;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.freshet.planner.rel.logical.LogicalSessionWindow;
 import dev.freshet.planner.rel.logical.LogicalTimeWindow;
 import java.util.ArrayList;
@@ -18,8 +16,8 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlGroupedWindowFunction;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.tools.RelBuilderFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.immutables.value.Value;
 
 /**
  * Planner rule that implements the group window functions {@code GROUP BY TUMBLE(ts, size)} and
@@ -35,6 +33,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @see FreshetRules#GROUP_WINDOW
  */
+@Value.Enclosing
 public class GroupWindowRule extends RelRule<GroupWindowRule.Config>
     implements TransformationRule {
 
@@ -134,35 +133,21 @@ public class GroupWindowRule extends RelRule<GroupWindowRule.Config>
     return null;
   }
 
-  /** Rule configuration. */
-  public record Config(RelBuilderFactory relBuilderFactory, @Nullable String description,
-      OperandTransform operandSupplier) implements RelRule.Config {
+  /** Rule configuration; Immutables generates its implementation, as Calcite's rules do. */
+  @Value.Immutable(singleton = true)
+  public interface Config extends RelRule.Config {
     /** Matches a project that computes a group window function. */
-    public static final Config DEFAULT = new Config(
-        org.apache.calcite.rel.core.RelFactories.LOGICAL_BUILDER, "GroupWindowRule",
-        b0 -> b0.operand(LogicalProject.class)
+    Config DEFAULT = ImmutableGroupWindowRule.Config.of()
+        .withDescription("GroupWindowRule")
+        .withOperandSupplier(b0 -> b0.operand(LogicalProject.class)
             .predicate(p -> p.getProjects().stream().anyMatch(e -> findWindow(e) != null))
-            .anyInputs());
+            .anyInputs())
+        .as(Config.class);
 
-    public Config {
-      requireNonNull(relBuilderFactory, "relBuilderFactory");
-      requireNonNull(operandSupplier, "operandSupplier");
-    }
+    @Override @Nullable String description();
 
-    @Override public GroupWindowRule toRule() {
+    @Override default GroupWindowRule toRule() {
       return new GroupWindowRule(this);
-    }
-
-    @Override public Config withRelBuilderFactory(RelBuilderFactory factory) {
-      return new Config(factory, description, operandSupplier);
-    }
-
-    @Override public Config withDescription(@Nullable String description) {
-      return new Config(relBuilderFactory, description, operandSupplier);
-    }
-
-    @Override public Config withOperandSupplier(OperandTransform transform) {
-      return new Config(relBuilderFactory, description, transform);
     }
   }
 }

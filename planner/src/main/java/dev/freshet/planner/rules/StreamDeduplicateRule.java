@@ -28,8 +28,8 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.tools.RelBuilderFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.immutables.value.Value;
 
 /**
  * Planner rule that turns a filter keeping row number 1 of {@code ROW_NUMBER()} over a stream
@@ -54,6 +54,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @see FreshetRules#STREAM_DEDUPLICATE
  */
+@Value.Enclosing
 public class StreamDeduplicateRule extends RelRule<StreamDeduplicateRule.Config>
     implements TransformationRule {
 
@@ -148,34 +149,20 @@ public class StreamDeduplicateRule extends RelRule<StreamDeduplicateRule.Config>
     return stream.watermark().filter(w -> w.column().equals(name));
   }
 
-  /** Rule configuration. */
-  public record Config(RelBuilderFactory relBuilderFactory, @Nullable String description,
-      OperandTransform operandSupplier) implements RelRule.Config {
+  /** Rule configuration; Immutables generates its implementation, as Calcite's rules do. */
+  @Value.Immutable(singleton = true)
+  public interface Config extends RelRule.Config {
     /** Matches a filter over a projection that computes a window function. */
-    public static final Config DEFAULT = new Config(
-        org.apache.calcite.rel.core.RelFactories.LOGICAL_BUILDER, "StreamDeduplicateRule",
-        b0 -> b0.operand(Filter.class).oneInput(b1 -> b1.operand(Project.class)
-            .predicate(p -> RexOver.containsOver(p.getProjects(), null)).anyInputs()));
+    Config DEFAULT = ImmutableStreamDeduplicateRule.Config.of()
+        .withDescription("StreamDeduplicateRule")
+        .withOperandSupplier(b0 -> b0.operand(Filter.class).oneInput(b1 -> b1.operand(Project.class)
+            .predicate(p -> RexOver.containsOver(p.getProjects(), null)).anyInputs()))
+        .as(Config.class);
 
-    public Config {
-      requireNonNull(relBuilderFactory, "relBuilderFactory");
-      requireNonNull(operandSupplier, "operandSupplier");
-    }
+    @Override @Nullable String description();
 
-    @Override public StreamDeduplicateRule toRule() {
+    @Override default StreamDeduplicateRule toRule() {
       return new StreamDeduplicateRule(this);
-    }
-
-    @Override public Config withRelBuilderFactory(RelBuilderFactory factory) {
-      return new Config(factory, description, operandSupplier);
-    }
-
-    @Override public Config withDescription(@Nullable String description) {
-      return new Config(relBuilderFactory, description, operandSupplier);
-    }
-
-    @Override public Config withOperandSupplier(OperandTransform transform) {
-      return new Config(relBuilderFactory, description, transform);
     }
   }
 }

@@ -21,8 +21,8 @@ import org.apache.calcite.rex.RexFieldCollation;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
-import org.apache.calcite.tools.RelBuilderFactory;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.immutables.value.Value;
 
 /**
  * Planner rule that turns a filter keeping the first N row numbers of {@code ROW_NUMBER()} over
@@ -41,6 +41,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @see FreshetRules#STREAM_TOP_N
  */
+@Value.Enclosing
 public class StreamTopNRule extends RelRule<StreamTopNRule.Config>
     implements TransformationRule {
 
@@ -79,34 +80,20 @@ public class StreamTopNRule extends RelRule<StreamTopNRule.Config>
     return LogicalProject.create(topN, List.of(), projects, project.getRowType(), Set.of());
   }
 
-  /** Rule configuration. */
-  public record Config(RelBuilderFactory relBuilderFactory, @Nullable String description,
-      OperandTransform operandSupplier) implements RelRule.Config {
+  /** Rule configuration; Immutables generates its implementation, as Calcite's rules do. */
+  @Value.Immutable(singleton = true)
+  public interface Config extends RelRule.Config {
     /** Matches a filter over a projection that computes a window function. */
-    public static final Config DEFAULT = new Config(
-        org.apache.calcite.rel.core.RelFactories.LOGICAL_BUILDER, "StreamTopNRule",
-        b0 -> b0.operand(Filter.class).oneInput(b1 -> b1.operand(Project.class)
-            .predicate(p -> RexOver.containsOver(p.getProjects(), null)).anyInputs()));
+    Config DEFAULT = ImmutableStreamTopNRule.Config.of()
+        .withDescription("StreamTopNRule")
+        .withOperandSupplier(b0 -> b0.operand(Filter.class).oneInput(b1 -> b1.operand(Project.class)
+            .predicate(p -> RexOver.containsOver(p.getProjects(), null)).anyInputs()))
+        .as(Config.class);
 
-    public Config {
-      requireNonNull(relBuilderFactory, "relBuilderFactory");
-      requireNonNull(operandSupplier, "operandSupplier");
-    }
+    @Override @Nullable String description();
 
-    @Override public StreamTopNRule toRule() {
+    @Override default StreamTopNRule toRule() {
       return new StreamTopNRule(this);
-    }
-
-    @Override public Config withRelBuilderFactory(RelBuilderFactory factory) {
-      return new Config(factory, description, operandSupplier);
-    }
-
-    @Override public Config withDescription(@Nullable String description) {
-      return new Config(relBuilderFactory, description, operandSupplier);
-    }
-
-    @Override public Config withOperandSupplier(OperandTransform transform) {
-      return new Config(relBuilderFactory, description, transform);
     }
   }
 }

@@ -1,7 +1,5 @@
 package dev.freshet.planner.rules;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.rel.AggregatePhase;
 import dev.freshet.planner.rel.EventTimeColumn;
@@ -35,6 +33,7 @@ import org.apache.calcite.tools.RelBuilder;
 import org.apache.calcite.tools.RelBuilderFactory;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.immutables.value.Value;
 
 /**
  * Planner rule that turns an aggregate over a stream into a stateful streaming aggregation.
@@ -64,6 +63,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @see FreshetRules#STREAMING_AGGREGATE
  */
+@Value.Enclosing
 public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Config>
     implements TransformationRule {
 
@@ -233,51 +233,45 @@ public class StreamingAggregateRule extends RelRule<StreamingAggregateRule.Confi
     }
   }
 
-  /** Rule configuration. */
-  public record Config(RelBuilderFactory relBuilderFactory, @Nullable String description,
-      OperandTransform operandSupplier, OutputMode outputMode, int numPartitions)
-      implements RelRule.Config {
+  /** Rule configuration; Immutables generates its implementation, as Calcite's rules do. */
+  @Value.Immutable(singleton = true)
+  public interface Config extends RelRule.Config {
     /** Matches a {@code LogicalAggregate} over a stream; output mode UPDATE, one partition. */
-    public static final Config DEFAULT = new Config(RelBuilder.proto(), "StreamingAggregateRule",
-        b0 -> b0.operand(LogicalAggregate.class)
+    Config DEFAULT = ImmutableStreamingAggregateRule.Config.of()
+        .withDescription("StreamingAggregateRule")
+        .withOperandSupplier(b0 -> b0.operand(LogicalAggregate.class)
             .predicate(aggregate -> StreamingRels.isStreaming(aggregate.getInput()))
-            .anyInputs(),
-        OutputMode.UPDATE, 1);
+            .anyInputs())
+        .withRelBuilderFactory(RelBuilder.proto())
+        .as(Config.class);
 
-    public Config {
-      requireNonNull(relBuilderFactory, "relBuilderFactory");
-      requireNonNull(operandSupplier, "operandSupplier");
-      requireNonNull(outputMode, "outputMode");
-      if (numPartitions < 1) {
-        throw new IllegalArgumentException("numPartitions must be positive: " + numPartitions);
-      }
-    }
+    @Override @Nullable String description();
 
-    @Override public StreamingAggregateRule toRule() {
-      return new StreamingAggregateRule(this);
-    }
-
-    @Override public Config withRelBuilderFactory(RelBuilderFactory factory) {
-      return new Config(factory, description, operandSupplier, outputMode, numPartitions);
-    }
-
-    @Override public Config withDescription(@Nullable String description) {
-      return new Config(relBuilderFactory, description, operandSupplier, outputMode,
-          numPartitions);
-    }
-
-    @Override public Config withOperandSupplier(OperandTransform transform) {
-      return new Config(relBuilderFactory, description, transform, outputMode, numPartitions);
+    /** The output mode the rule's aggregate emits in. */
+    @Value.Default default OutputMode outputMode() {
+      return OutputMode.UPDATE;
     }
 
     /** Returns a config whose rule emits in {@code mode}. */
-    public Config withOutputMode(OutputMode mode) {
-      return new Config(relBuilderFactory, description, operandSupplier, mode, numPartitions);
+    Config withOutputMode(OutputMode mode);
+
+    /** How many state partitions the rule's aggregate uses. */
+    @Value.Default default int numPartitions() {
+      return 1;
     }
 
     /** Returns a config whose rule uses {@code n} state partitions. */
-    public Config withNumPartitions(int n) {
-      return new Config(relBuilderFactory, description, operandSupplier, outputMode, n);
+    Config withNumPartitions(int n);
+
+    /** Refuses a configuration no rule can run with. */
+    @Value.Check default void check() {
+      if (numPartitions() < 1) {
+        throw new IllegalArgumentException("numPartitions must be positive: " + numPartitions());
+      }
+    }
+
+    @Override default StreamingAggregateRule toRule() {
+      return new StreamingAggregateRule(this);
     }
   }
 }

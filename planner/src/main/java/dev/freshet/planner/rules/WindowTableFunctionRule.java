@@ -1,7 +1,5 @@
 package dev.freshet.planner.rules;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.freshet.planner.rel.logical.LogicalSessionWindow;
 import dev.freshet.planner.rel.logical.LogicalTimeWindow;
 import java.util.List;
@@ -19,9 +17,9 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlSessionTableFunction;
 import org.apache.calcite.sql.SqlTumbleTableFunction;
 import org.apache.calcite.sql.SqlWindowTableFunction;
-import org.apache.calcite.tools.RelBuilderFactory;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import org.immutables.value.Value;
 
 /**
  * Planner rule that turns the window table functions
@@ -35,6 +33,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  *
  * @see FreshetRules#WINDOW_TABLE_FUNCTION
  */
+@Value.Enclosing
 public class WindowTableFunctionRule extends RelRule<WindowTableFunctionRule.Config>
     implements TransformationRule {
 
@@ -130,33 +129,19 @@ public class WindowTableFunctionRule extends RelRule<WindowTableFunctionRule.Con
         ? ((RexInputRef) columns.get(0)).getIndex() : null;
   }
 
-  /** Rule configuration. */
-  public record Config(RelBuilderFactory relBuilderFactory, @Nullable String description,
-      OperandTransform operandSupplier) implements RelRule.Config {
+  /** Rule configuration; Immutables generates its implementation, as Calcite's rules do. */
+  @Value.Immutable(singleton = true)
+  public interface Config extends RelRule.Config {
     /** Matches a window table function over one input. */
-    public static final Config DEFAULT = new Config(
-        org.apache.calcite.rel.core.RelFactories.LOGICAL_BUILDER, "WindowTableFunctionRule",
-        b0 -> b0.operand(LogicalTableFunctionScan.class).anyInputs());
+    Config DEFAULT = ImmutableWindowTableFunctionRule.Config.of()
+        .withDescription("WindowTableFunctionRule")
+        .withOperandSupplier(b0 -> b0.operand(LogicalTableFunctionScan.class).anyInputs())
+        .as(Config.class);
 
-    public Config {
-      requireNonNull(relBuilderFactory, "relBuilderFactory");
-      requireNonNull(operandSupplier, "operandSupplier");
-    }
+    @Override @Nullable String description();
 
-    @Override public WindowTableFunctionRule toRule() {
+    @Override default WindowTableFunctionRule toRule() {
       return new WindowTableFunctionRule(this);
-    }
-
-    @Override public Config withRelBuilderFactory(RelBuilderFactory factory) {
-      return new Config(factory, description, operandSupplier);
-    }
-
-    @Override public Config withDescription(@Nullable String description) {
-      return new Config(relBuilderFactory, description, operandSupplier);
-    }
-
-    @Override public Config withOperandSupplier(OperandTransform transform) {
-      return new Config(relBuilderFactory, description, transform);
     }
   }
 }
