@@ -1,11 +1,11 @@
 package dev.freshet.engine;
 
-import dev.freshet.engine.errors.Errors;
-import dev.freshet.engine.errors.StreamErrors;
-import dev.freshet.engine.security.ConnectorPolicy;
 import dev.freshet.connectors.filesystem.FileSourceSpec;
 import dev.freshet.connectors.format.RecordFormat;
 import dev.freshet.connectors.format.SourceColumn;
+import dev.freshet.engine.errors.Errors;
+import dev.freshet.engine.errors.StreamErrors;
+import dev.freshet.engine.security.ConnectorPolicy;
 import dev.freshet.planner.catalog.StreamTable;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

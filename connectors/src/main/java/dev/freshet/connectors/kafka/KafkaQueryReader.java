@@ -1,5 +1,8 @@
 package dev.freshet.connectors.kafka;
 
+import dev.freshet.connectors.format.MetadataField;
+import dev.freshet.connectors.format.RecordDecoder;
+import dev.freshet.connectors.format.SourceColumn;
 import dev.freshet.executor.source.QueryReader;
 import dev.freshet.executor.source.SourceRecordException;
 import dev.freshet.executor.source.SourceUnavailableException;
@@ -7,9 +10,6 @@ import dev.freshet.executor.source.SupportsAdmissionControl;
 import dev.freshet.executor.source.SupportsDroppedRecords;
 import dev.freshet.executor.source.SupportsJsonOffsets;
 import dev.freshet.executor.source.SupportsPartitionedReads;
-import dev.freshet.connectors.format.MetadataField;
-import dev.freshet.connectors.format.RecordDecoder;
-import dev.freshet.connectors.format.SourceColumn;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.executor.source.SourceRecordException;
 import dev.freshet.connectors.format.FieldType;
 import dev.freshet.connectors.format.RecordFormat;
 import dev.freshet.connectors.format.SourceColumn;
+import dev.freshet.executor.source.SourceRecordException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
