@@ -13,10 +13,10 @@ import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.try_element_at;
 import static org.apache.spark.sql.functions.when;
 
-import dev.freshet.executor.source.format.MetadataField;
-import dev.freshet.executor.source.format.RecordFormat;
-import dev.freshet.executor.source.format.SourceColumn;
-import dev.freshet.executor.source.kafka.KafkaSourceSpec;
+import dev.freshet.connectors.format.MetadataField;
+import dev.freshet.connectors.format.RecordFormat;
+import dev.freshet.connectors.format.SourceColumn;
+import dev.freshet.connectors.kafka.KafkaSourceSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

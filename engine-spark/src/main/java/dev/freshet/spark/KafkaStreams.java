@@ -2,8 +2,8 @@ package dev.freshet.spark;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.freshet.executor.source.kafka.KafkaSourceSpec;
-import dev.freshet.executor.source.kafka.KafkaTopicSource;
+import dev.freshet.connectors.kafka.KafkaSourceSpec;
+import dev.freshet.connectors.kafka.KafkaTopicSource;
 import dev.freshet.planner.FreshetTypeSystem;
 import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.connectors.format.RecordFormat;
+import dev.freshet.connectors.kafka.KafkaSourceSpec;
 import dev.freshet.spark.cluster.InProcessKafka;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.testkit.ExternalTest;
@@ -26,8 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
-import dev.freshet.executor.source.kafka.KafkaSourceSpec;
-import dev.freshet.executor.source.format.RecordFormat;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;

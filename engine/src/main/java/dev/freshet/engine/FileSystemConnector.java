@@ -1,11 +1,11 @@
 package dev.freshet.engine;
 
+import dev.freshet.connectors.filesystem.FileSourceSpec;
+import dev.freshet.connectors.format.RecordFormat;
+import dev.freshet.connectors.format.SourceColumn;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.security.ConnectorPolicy;
-import dev.freshet.executor.source.file.FileSourceSpec;
-import dev.freshet.executor.source.format.RecordFormat;
-import dev.freshet.executor.source.format.SourceColumn;
 import dev.freshet.planner.catalog.StreamTable;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -35,7 +35,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  * directory the operator allows ({@link ConnectorPolicy#fileDirectory}), checked before it is
  * looked at, and is read at its real path, without following a link in it. How files are found,
  * taken and read is {@code FileQueryReader}'s to say (executor,
- * {@code dev.freshet.executor.source.file}).
+ * {@code dev.freshet.connectors.filesystem}).
  */
 final class FileSystemConnector {
   static final String PATH = "path";

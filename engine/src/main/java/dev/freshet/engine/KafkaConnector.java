@@ -1,14 +1,14 @@
 package dev.freshet.engine;
 
+import dev.freshet.connectors.format.FieldType;
+import dev.freshet.connectors.format.MetadataField;
+import dev.freshet.connectors.format.RecordFormat;
+import dev.freshet.connectors.format.SourceColumn;
+import dev.freshet.connectors.kafka.KafkaSourceSpec;
+import dev.freshet.connectors.kafka.KafkaSourceSpec.StartupMode;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.security.ConnectorPolicy;
-import dev.freshet.executor.source.format.FieldType;
-import dev.freshet.executor.source.format.MetadataField;
-import dev.freshet.executor.source.format.RecordFormat;
-import dev.freshet.executor.source.format.SourceColumn;
-import dev.freshet.executor.source.kafka.KafkaSourceSpec;
-import dev.freshet.executor.source.kafka.KafkaSourceSpec.StartupMode;
 import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.freshet.engine;
 
+import dev.freshet.connectors.nexmark.NexmarkColumn;
+import dev.freshet.connectors.nexmark.NexmarkEventType;
+import dev.freshet.connectors.nexmark.NexmarkSource;
+import dev.freshet.connectors.nexmark.NexmarkSpec;
 import dev.freshet.engine.errors.StreamErrors;
-import dev.freshet.executor.source.nexmark.NexmarkColumn;
-import dev.freshet.executor.source.nexmark.NexmarkEventType;
-import dev.freshet.executor.source.nexmark.NexmarkSource;
-import dev.freshet.executor.source.nexmark.NexmarkSpec;
 import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
 import java.util.ArrayList;

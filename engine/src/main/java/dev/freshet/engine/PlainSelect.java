@@ -2,6 +2,9 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.connectors.filesystem.FileSystemSource;
+import dev.freshet.connectors.kafka.KafkaTopicSource;
+import dev.freshet.connectors.nexmark.NexmarkSource;
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
@@ -12,9 +15,6 @@ import dev.freshet.executor.runtime.BoundedExecution;
 import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.SequenceSource;
-import dev.freshet.executor.source.file.FileSystemSource;
-import dev.freshet.executor.source.kafka.KafkaTopicSource;
-import dev.freshet.executor.source.nexmark.NexmarkSource;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;

@@ -1,17 +1,17 @@
 package dev.freshet.engine;
 
+import dev.freshet.connectors.filesystem.FileSourceSpec;
+import dev.freshet.connectors.filesystem.FileSystemSource;
+import dev.freshet.connectors.kafka.KafkaSourceSpec;
+import dev.freshet.connectors.kafka.KafkaTopicSource;
+import dev.freshet.connectors.nexmark.NexmarkSource;
+import dev.freshet.connectors.nexmark.NexmarkSpec;
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
-import dev.freshet.executor.source.file.FileSourceSpec;
-import dev.freshet.executor.source.file.FileSystemSource;
-import dev.freshet.executor.source.kafka.KafkaSourceSpec;
-import dev.freshet.executor.source.kafka.KafkaTopicSource;
-import dev.freshet.executor.source.nexmark.NexmarkSource;
-import dev.freshet.executor.source.nexmark.NexmarkSpec;
 import dev.freshet.executor.source.Source;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.executor.source.StreamLogException;

@@ -10,8 +10,9 @@ import java.util.List;
 
 /**
  * The executor's architecture (STYLE.md §1), checked on its production classes: it runs plans
- * that the planner built, so it knows no Calcite, no SQL text and no JDBC; only the state store
- * providers know H2; and its packages form no cycle.
+ * that the planner built, so it knows no Calcite, no SQL text and no JDBC; it knows no connector
+ * (Kafka, CSV: module connectors implements its source SPI); only the state store providers know
+ * H2; and its packages form no cycle.
  *
  * <p>Each rule also runs against fixture classes that break it ({@code archfixture}), which
  * proves that it can fail. To add a rule, declare it and list it in {@link #BREACHES} with a
@@ -23,6 +24,9 @@ class ArchitectureTest extends ArchitectureCheck {
   static final ArchRule EXECUTOR_KNOWS_NO_MODULE_ABOVE = knowsNo("dev.freshet.planner..",
       "dev.freshet.engine..", "dev.freshet.jdbc..", "dev.freshet.server..");
   static final ArchRule EXECUTOR_PARSES_NO_SQL = knowsNo("dev.freshet.sql..");
+  /** The connectors (module connectors) build on the executor's source SPI, not it on them. */
+  static final ArchRule EXECUTOR_KNOWS_NO_CONNECTOR = knowsNo("org.apache.kafka..",
+      "com.fasterxml.jackson.dataformat.csv..", "dev.freshet.connectors..");
   static final ArchRule ONLY_STATE_INTERNALS_KNOW_H2 =
       onlyKnow("dev.freshet.executor.state.internals..", "org.h2..");
   static final ArchRule EXECUTOR_PACKAGES_FORM_NO_CYCLE = packagesFormNoCycle();
@@ -37,6 +41,9 @@ class ArchitectureTest extends ArchitectureCheck {
       new Breach(EXECUTOR_KNOWS_NO_MODULE_ABOVE, Breaches.KnowsJdbcDriver.class),
       new Breach(EXECUTOR_KNOWS_NO_MODULE_ABOVE, Breaches.KnowsServer.class),
       new Breach(EXECUTOR_PARSES_NO_SQL, Breaches.ParsesSql.class),
+      new Breach(EXECUTOR_KNOWS_NO_CONNECTOR, Breaches.KnowsKafka.class),
+      new Breach(EXECUTOR_KNOWS_NO_CONNECTOR, Breaches.KnowsCsv.class),
+      new Breach(EXECUTOR_KNOWS_NO_CONNECTOR, Breaches.KnowsConnectors.class),
       new Breach(ONLY_STATE_INTERNALS_KNOW_H2, Breaches.KnowsH2.class),
       new Breach(EXECUTOR_PACKAGES_FORM_NO_CYCLE, Upper.class, Lower.class));
 

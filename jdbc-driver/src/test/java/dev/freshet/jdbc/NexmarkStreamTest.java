@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.executor.source.nexmark.NexmarkEventType;
-import dev.freshet.executor.source.nexmark.NexmarkSource;
-import dev.freshet.executor.source.nexmark.NexmarkSpec;
+import dev.freshet.connectors.nexmark.NexmarkEventType;
+import dev.freshet.connectors.nexmark.NexmarkSource;
+import dev.freshet.connectors.nexmark.NexmarkSpec;
 import dev.freshet.engine.Engine;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -86,7 +86,7 @@ class NexmarkStreamTest {
     StringBuilder marks = new StringBuilder();
     for (var column : type.columns()) {
       columns.append(columns.length() == 0 ? "" : ", ").append(column.sqlName()).append(
-          column.type() == dev.freshet.executor.source.nexmark.NexmarkColumn.Type.VARCHAR
+          column.type() == dev.freshet.connectors.nexmark.NexmarkColumn.Type.VARCHAR
               ? " VARCHAR" : " BIGINT");
       marks.append(marks.length() == 0 ? "?" : ", ?");
     }

@@ -1,6 +1,6 @@
 package dev.freshet.benchmarks.e2e;
 
-import dev.freshet.executor.source.nexmark.NexmarkEventType;
+import dev.freshet.connectors.nexmark.NexmarkEventType;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;

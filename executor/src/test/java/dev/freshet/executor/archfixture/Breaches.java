@@ -55,4 +55,19 @@ public final class Breaches {
   public static final class KnowsH2 {
     org.h2.mvstore.MVStore store;
   }
+
+  /** Uses Kafka's client. */
+  public static final class KnowsKafka {
+    org.apache.kafka.archfixture.StandIn kafka;
+  }
+
+  /** Uses Jackson's CSV format. */
+  public static final class KnowsCsv {
+    com.fasterxml.jackson.dataformat.csv.archfixture.StandIn csv;
+  }
+
+  /** Uses a connector. */
+  public static final class KnowsConnectors {
+    dev.freshet.connectors.archfixture.StandIn connector;
+  }
 }

@@ -1,10 +1,10 @@
 package dev.freshet.benchmarks.spark;
 
 import dev.freshet.benchmarks.e2e.JsonLine;
-import dev.freshet.executor.source.nexmark.NexmarkColumn;
-import dev.freshet.executor.source.nexmark.NexmarkEventType;
-import dev.freshet.executor.source.nexmark.NexmarkGenerator;
-import dev.freshet.executor.source.nexmark.NexmarkSpec;
+import dev.freshet.connectors.nexmark.NexmarkColumn;
+import dev.freshet.connectors.nexmark.NexmarkEventType;
+import dev.freshet.connectors.nexmark.NexmarkGenerator;
+import dev.freshet.connectors.nexmark.NexmarkSpec;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

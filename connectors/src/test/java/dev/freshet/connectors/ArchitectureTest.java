@@ -1,0 +1,54 @@
+package dev.freshet.connectors;
+
+import static com.tngtech.archunit.base.DescribedPredicate.alwaysTrue;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.lang.ArchRule;
+import dev.freshet.connectors.archfixture.Breaches;
+import dev.freshet.connectors.archfixture.lower.Lower;
+import dev.freshet.connectors.archfixture.upper.Upper;
+import dev.freshet.connectors.kafka.KafkaTopicSource;
+import dev.freshet.connectors.kafka.archfixture.KnowsNexmark;
+import dev.freshet.testkit.ArchitectureCheck;
+import java.util.List;
+
+/**
+ * The connectors' architecture: they implement the executor's source SPI and know nothing above
+ * it (no planner, engine, driver, server or Spark engine, no Calcite); each connector is one
+ * package ({@code connectors.kafka}, {@code connectors.filesystem}, ...) that knows no other
+ * connector's, only the record formats they share ({@code connectors.format}); and the packages
+ * form no cycle.
+ *
+ * <p>Each rule also runs against fixture classes that break it ({@code archfixture}), which
+ * proves that it can fail. To add a rule, declare it and list it in {@link #BREACHES} with a
+ * class that breaks it: one line each.
+ */
+class ArchitectureTest extends ArchitectureCheck {
+  static final ArchRule CONNECTORS_KNOW_NO_MODULE_ABOVE = knowsNo("dev.freshet.planner..",
+      "dev.freshet.engine..", "dev.freshet.jdbc..", "dev.freshet.server..", "dev.freshet.spark..");
+  static final ArchRule CONNECTORS_KNOW_NO_CALCITE = knowsNo("org.apache.calcite..");
+  /** A connector's package and those below it; the shared formats excepted. */
+  static final ArchRule CONNECTORS_KNOW_EACH_OTHER_NOT = slices()
+      .matching("dev.freshet.connectors.(*)..").namingSlices("connector '$1'")
+      .should().notDependOnEachOther()
+      .ignoreDependency(alwaysTrue(), resideInAPackage("dev.freshet.connectors.format.."))
+      .as("no connector depends on another (connectors.format excepted)");
+  static final ArchRule CONNECTORS_PACKAGES_FORM_NO_CYCLE = packagesFormNoCycle();
+
+  /** Every rule checked, with classes that break it: one breach per forbidden package. */
+  private static final List<Breach> BREACHES = List.of(
+      new Breach(CONNECTORS_KNOW_NO_MODULE_ABOVE, Breaches.KnowsPlanner.class),
+      new Breach(CONNECTORS_KNOW_NO_MODULE_ABOVE, Breaches.KnowsEngine.class),
+      new Breach(CONNECTORS_KNOW_NO_MODULE_ABOVE, Breaches.KnowsJdbcDriver.class),
+      new Breach(CONNECTORS_KNOW_NO_MODULE_ABOVE, Breaches.KnowsServer.class),
+      new Breach(CONNECTORS_KNOW_NO_MODULE_ABOVE, Breaches.KnowsSpark.class),
+      new Breach(CONNECTORS_KNOW_NO_CALCITE, Breaches.KnowsCalcite.class),
+      new Breach(CONNECTORS_KNOW_EACH_OTHER_NOT, KnowsNexmark.class,
+          dev.freshet.connectors.nexmark.archfixture.StandIn.class),
+      new Breach(CONNECTORS_PACKAGES_FORM_NO_CYCLE, Upper.class, Lower.class));
+
+  ArchitectureTest() {
+    super(KafkaTopicSource.class, "dev.freshet.connectors", BREACHES);
+  }
+}
