@@ -17,17 +17,16 @@ import java.util.function.LongConsumer;
  * <p>The planner puts one at the head of each chain, and only into plans whose expressions read
  * the time, so other plans pay nothing for it.
  */
-public final class BatchTimeOperator implements Operator {
+public final class BatchTimeOperator extends ForwardingOperator {
   private final LongConsumer batchTime;
-  private final Operator downstream;
 
   /**
    * @param batchTime receives each batch's time as it starts
    * @param downstream the operator rows go to
    */
   public BatchTimeOperator(LongConsumer batchTime, Operator downstream) {
+    super(downstream);
     this.batchTime = requireNonNull(batchTime, "batchTime");
-    this.downstream = requireNonNull(downstream, "downstream");
   }
 
   @Override public void startBatch(BatchContext batch) {
@@ -37,17 +36,5 @@ public final class BatchTimeOperator implements Operator {
 
   @Override public void push(Object[] row) {
     downstream.push(row);
-  }
-
-  @Override public void finishBatch(BatchContext batch) {
-    downstream.finishBatch(batch);
-  }
-
-  @Override public void abortBatch(BatchContext batch) {
-    downstream.abortBatch(batch);
-  }
-
-  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
-    return downstream.needsNoDataBatch(newWatermarkMs);
   }
 }

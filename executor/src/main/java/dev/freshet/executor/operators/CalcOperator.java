@@ -9,12 +9,11 @@ import static java.util.Objects.requireNonNull;
  * keep. The array is allocated by the batch's first row, on the thread pushing it (see
  * {@link Operator}).
  */
-public final class CalcOperator implements Operator {
+public final class CalcOperator extends ForwardingOperator {
   private final RowCalc calc;
   private final int outputFieldCount;
   /** The output array of the current batch; null until its first row. */
   private Object[] out;
-  private final Operator downstream;
   /** Where a row whose expressions fail is counted; null to fail the batch. */
   private final RowErrors skipped;
 
@@ -29,9 +28,9 @@ public final class CalcOperator implements Operator {
    */
   public CalcOperator(RowCalc calc, int outputFieldCount, Operator downstream,
       RowErrors rowErrors) {
+    super(downstream);
     this.calc = requireNonNull(calc, "calc");
     this.outputFieldCount = outputFieldCount;
-    this.downstream = requireNonNull(downstream, "downstream");
     this.skipped = rowErrors.skips() ? rowErrors : null;
   }
 
@@ -77,17 +76,5 @@ public final class CalcOperator implements Operator {
       skipped.dropped(e);
       return null;
     }
-  }
-
-  @Override public void finishBatch(BatchContext batch) {
-    downstream.finishBatch(batch);
-  }
-
-  @Override public void abortBatch(BatchContext batch) {
-    downstream.abortBatch(batch);
-  }
-
-  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
-    return downstream.needsNoDataBatch(newWatermarkMs);
   }
 }

@@ -1,7 +1,5 @@
 package dev.freshet.executor.operators;
 
-import static java.util.Objects.requireNonNull;
-
 /**
  * The first operator above a source of changes (a view's change log): each row ends with one
  * more element, {@link #RETRACT} or {@link #ADD}, and goes downstream as a {@link Operator#push}
@@ -14,14 +12,13 @@ import static java.util.Objects.requireNonNull;
  * head.push(new Object[] {"a", 4L, ChangelogInput.ADD});       // calc.push(...)
  * }</pre>
  */
-public final class ChangelogInput implements Operator {
+public final class ChangelogInput extends ForwardingOperator {
   /** The marker of a row that takes back an earlier row. */
   public static final Boolean RETRACT = Boolean.TRUE;
   /** The marker of a row that is added. */
   public static final Boolean ADD = Boolean.FALSE;
 
   private final int markerIndex;
-  private final Operator downstream;
 
   /**
    * Creates the input.
@@ -30,12 +27,8 @@ public final class ChangelogInput implements Operator {
    * @param downstream receives the rows and retractions
    */
   public ChangelogInput(int markerIndex, Operator downstream) {
+    super(downstream);
     this.markerIndex = markerIndex;
-    this.downstream = requireNonNull(downstream, "downstream");
-  }
-
-  @Override public void startBatch(BatchContext batch) {
-    downstream.startBatch(batch);
   }
 
   @Override public void push(Object[] row) {
@@ -44,17 +37,5 @@ public final class ChangelogInput implements Operator {
     } else {
       downstream.push(row);
     }
-  }
-
-  @Override public void finishBatch(BatchContext batch) {
-    downstream.finishBatch(batch);
-  }
-
-  @Override public void abortBatch(BatchContext batch) {
-    downstream.abortBatch(batch);
-  }
-
-  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
-    return downstream.needsNoDataBatch(newWatermarkMs);
   }
 }

@@ -1,7 +1,5 @@
 package dev.freshet.executor.operators;
 
-import static java.util.Objects.requireNonNull;
-
 /**
  * Pass-through operator that observes the event time of every row, for the watermark: Spark's
  * {@code EventTimeWatermarkExec}.
@@ -26,12 +24,11 @@ import static java.util.Objects.requireNonNull;
  * w.watermarkAt(now);   // max(watermark, now - 5 s) once no row came for 30 s
  * }</pre>
  */
-public final class EventTimeWatermarkOperator implements Operator {
+public final class EventTimeWatermarkOperator extends ForwardingOperator {
   private final int eventTimeIndex;
   private final long delayMs;
   /** How long without rows before the watermark follows the clock; 0: never. */
   private final long idleTimeoutMs;
-  private final Operator downstream;
   /**
    * Largest event time seen in the current batch; null until the batch's first row, which
    * allocates it on the thread pushing it (see {@link Operator}).
@@ -80,13 +77,13 @@ public final class EventTimeWatermarkOperator implements Operator {
 
   private EventTimeWatermarkOperator(int eventTimeIndex, long delayMs, long idleTimeoutMs,
       Operator downstream, Watermark watermark) {
+    super(downstream);
     if (idleTimeoutMs < 0) {
       throw new IllegalArgumentException("idle timeout must not be negative: " + idleTimeoutMs);
     }
     this.eventTimeIndex = eventTimeIndex;
     this.delayMs = delayMs;
     this.idleTimeoutMs = idleTimeoutMs;
-    this.downstream = requireNonNull(downstream, "downstream");
     this.watermark = watermark;
   }
 
@@ -199,9 +196,5 @@ public final class EventTimeWatermarkOperator implements Operator {
   /** Advances the watermark to {@link #watermarkAt}{@code (nowMs)}, for a batch at that time. */
   public void advanceIdle(long nowMs) {
     watermark.ms = watermarkAt(nowMs);
-  }
-
-  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
-    return downstream.needsNoDataBatch(newWatermarkMs);
   }
 }

@@ -1,7 +1,5 @@
 package dev.freshet.executor.operators;
 
-import static java.util.Objects.requireNonNull;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -10,11 +8,10 @@ import java.util.List;
  * Sorts the rows of each batch and keeps {@code fetch} of them after skipping {@code offset}:
  * ORDER BY and LIMIT over a complete-mode aggregation, whose every batch is the whole result.
  */
-public final class SortOperator implements Operator {
+public final class SortOperator extends ForwardingOperator {
   private final Comparator<Object[]> comparator;
   private final long offset;
   private final long fetch;
-  private final Operator downstream;
   private final List<Object[]> rows = new ArrayList<>();
 
   /**
@@ -26,10 +23,10 @@ public final class SortOperator implements Operator {
    * @param downstream receives the sorted rows at the end of each batch
    */
   public SortOperator(List<SortKey> keys, long offset, long fetch, Operator downstream) {
+    super(downstream);
     this.comparator = SortKey.order(keys);
     this.offset = offset;
     this.fetch = fetch;
-    this.downstream = requireNonNull(downstream, "downstream");
   }
 
   @Override public void startBatch(BatchContext batch) {
@@ -54,9 +51,5 @@ public final class SortOperator implements Operator {
   @Override public void abortBatch(BatchContext batch) {
     rows.clear();
     downstream.abortBatch(batch);
-  }
-
-  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
-    return downstream.needsNoDataBatch(newWatermarkMs);
   }
 }

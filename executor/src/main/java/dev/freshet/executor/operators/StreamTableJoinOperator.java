@@ -28,7 +28,7 @@ import java.util.Map;
  * allocating: one key column probes with the row's own value, several with a reused probe key.
  * SQL equality holds: a NULL key matches nothing.
  */
-public final class StreamTableJoinOperator implements Operator {
+public final class StreamTableJoinOperator extends ForwardingOperator {
   /**
    * What the join does.
    *
@@ -70,7 +70,6 @@ public final class StreamTableJoinOperator implements Operator {
   private static final Object[] NO_OUTPUT = new Object[0];
 
   private final Spec spec;
-  private final Operator downstream;
   /** Table-side rows by key: the key value itself, or a {@link CompositeKey}. */
   private Map<Object, List<Object[]>> rows = Map.of();
   /** The version of the table that {@link #rows} holds; UNKNOWN_VERSION to read again. */
@@ -84,8 +83,8 @@ public final class StreamTableJoinOperator implements Operator {
   private final int tableAt;
 
   public StreamTableJoinOperator(Spec spec, Operator downstream) {
+    super(downstream);
     this.spec = requireNonNull(spec, "spec");
-    this.downstream = requireNonNull(downstream, "downstream");
     this.probe = spec.streamKeys().length > 1 ? new CompositeKey(spec.streamKeys().length) : null;
     this.streamAt = spec.tableFirst() ? spec.tableWidth() : 0;
     this.tableAt = spec.tableFirst() ? 0 : spec.streamWidth();
@@ -178,18 +177,6 @@ public final class StreamTableJoinOperator implements Operator {
     }
     probe.rehash();
     return probe;
-  }
-
-  @Override public void finishBatch(BatchContext batch) {
-    downstream.finishBatch(batch);
-  }
-
-  @Override public void abortBatch(BatchContext batch) {
-    downstream.abortBatch(batch);
-  }
-
-  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
-    return downstream.needsNoDataBatch(newWatermarkMs);
   }
 
   /** Several key values; the probe's values change between lookups, a stored key's never. */

@@ -1,7 +1,5 @@
 package dev.freshet.executor.operators;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.freshet.executor.limits.QueryResources;
 
 /**
@@ -21,7 +19,7 @@ import dev.freshet.executor.limits.QueryResources;
  * new TimeWindowOperator(2, 10_000, 5_000, inputWidth, downstream);   // HOP(ts, 5 s, 10 s)
  * }</pre>
  */
-public final class TimeWindowOperator implements Operator {
+public final class TimeWindowOperator extends ForwardingOperator {
   /** The most windows per row whose bounds are cached; a larger HOP boxes them per row. */
   static final int MAX_CACHED_WINDOWS = 4096;
   /** Emitted rows between two checks of the query's cancellation flag (a power of two). */
@@ -37,7 +35,6 @@ public final class TimeWindowOperator implements Operator {
   private final int inputWidth;
   /** The output array of the current batch, allocated by its first row (see {@link Operator}). */
   private Object[] out;
-  private final Operator downstream;
   /** Start and end of each window of the last row's windows, boxed; see {@link #cacheBounds}. */
   private Object[] cachedBounds;
   private int windowCount;
@@ -58,6 +55,7 @@ public final class TimeWindowOperator implements Operator {
    */
   public TimeWindowOperator(int eventTimeIndex, long sizeMs, long slideMs, int inputWidth,
       Operator downstream) {
+    super(downstream);
     if (sizeMs <= 0 || slideMs <= 0 || slideMs > sizeMs) {
       throw new IllegalArgumentException("window size " + sizeMs + " ms and slide " + slideMs
           + " ms: both must be positive and the slide at most the size");
@@ -70,7 +68,6 @@ public final class TimeWindowOperator implements Operator {
     this.windowsPerRow = (sizeMs + slideMs - 1) / slideMs;
     // A row is in at most ceil(size / slide) windows; the cache grows to that many if needed.
     this.cachedBounds = new Object[2 * (int) Math.min(16, (sizeMs + slideMs - 1) / slideMs)];
-    this.downstream = requireNonNull(downstream, "downstream");
   }
 
   @Override public void startBatch(BatchContext batch) {
@@ -143,17 +140,5 @@ public final class TimeWindowOperator implements Operator {
     windowCount = w;
     cachedFirstStart = first;
     cachedTime = t;
-  }
-
-  @Override public void finishBatch(BatchContext batch) {
-    downstream.finishBatch(batch);
-  }
-
-  @Override public void abortBatch(BatchContext batch) {
-    downstream.abortBatch(batch);
-  }
-
-  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
-    return downstream.needsNoDataBatch(newWatermarkMs);
   }
 }

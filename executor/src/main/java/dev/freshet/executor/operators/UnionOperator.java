@@ -50,7 +50,11 @@ public final class UnionOperator {
   }
 
   /** One input: its calls reach the downstream operator once per batch, its rows each. */
-  private final class Input implements Operator {
+  private final class Input extends ForwardingOperator {
+    Input() {
+      super(UnionOperator.this.downstream);
+    }
+
     @Override public void startBatch(BatchContext batch) {
       if (started++ == 0) {
         finished = 0;
@@ -76,10 +80,6 @@ public final class UnionOperator {
         finished = 0;
         downstream.abortBatch(batch);
       }
-    }
-
-    @Override public boolean needsNoDataBatch(long newWatermarkMs) {
-      return downstream.needsNoDataBatch(newWatermarkMs);
     }
   }
 }

@@ -16,7 +16,6 @@ import org.apache.calcite.util.ImmutableNullableList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.List;
-import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
@@ -72,16 +71,7 @@ public class SqlCreateFreshetMaterializedView extends SqlCreateMaterializedViewB
       boolean ifNotExists, SqlIdentifier name, @Nullable SqlNodeList columnList, SqlNode query,
       SqlNodeList options) {
     super(pos, replace, ifNotExists, name, columnList, query);
-    this.options = WithOptions.check(options);
-  }
-
-  /** Returns the options of the {@code WITH} clause in the order written, keys as written,
-   * values without quotes; empty if there is no {@code WITH}.
-   *
-   * @throws IllegalStateException if a value is {@code SECRET name}: see {@link #optionEntries()}
-   */
-  public Map<String, String> options() {
-    return WithOptions.toMap(options);
+    this.options = SqlOptions.check(options);
   }
 
   @Override public SqlNodeList optionList() {
@@ -108,15 +98,8 @@ public class SqlCreateFreshetMaterializedView extends SqlCreateMaterializedViewB
   /** Writes the statement with its {@code WITH} clause, which Calcite's own unparse would
    * leave out, and with {@code OR REPLACE}, so that the text means what was parsed. */
   @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("CREATE");
-    if (getReplace()) {
-      writer.keyword("OR REPLACE");
-    }
-    writer.keyword("MATERIALIZED VIEW");
-    if (ifNotExists) {
-      writer.keyword("IF NOT EXISTS");
-    }
-    name.unparse(writer, leftPrec, rightPrec);
+    SqlOptions.unparseCreate(writer, getReplace(), "MATERIALIZED VIEW", ifNotExists, name,
+        leftPrec, rightPrec);
     if (columnList != null) {
       final SqlWriter.Frame frame = writer.startList("(", ")");
       for (SqlNode column : columnList) {
@@ -125,9 +108,7 @@ public class SqlCreateFreshetMaterializedView extends SqlCreateMaterializedViewB
       }
       writer.endList(frame);
     }
-    if (!options.isEmpty()) {
-      WithOptions.unparse(writer, options);
-    }
+    SqlOptions.unparseIfAny(writer, options);
     writer.keyword("AS");
     writer.newlineAndIndent();
     query.unparse(writer, 0, 0);

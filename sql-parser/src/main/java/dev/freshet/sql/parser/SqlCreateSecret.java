@@ -94,12 +94,7 @@ public class SqlCreateSecret extends SqlCreate {
   }
 
   @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("CREATE");
-    writer.keyword("SECRET");
-    if (ifNotExists) {
-      writer.keyword("IF NOT EXISTS");
-    }
-    name.unparse(writer, leftPrec, rightPrec);
+    SqlOptions.unparseCreate(writer, false, "SECRET", ifNotExists, name, leftPrec, rightPrec);
     writer.keyword("AS");
     writer.literal("'" + HIDDEN_VALUE + "'");
   }

@@ -3,7 +3,6 @@ package dev.freshet.sql.parser;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
-import java.util.Map;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCreate;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -72,7 +71,7 @@ public class SqlCreateSink extends SqlCreate implements SqlWithOptions {
     }
     this.view = view;
     this.query = query;
-    this.options = WithOptions.check(options);
+    this.options = SqlOptions.check(options);
   }
 
   /** Returns the sink's name. */
@@ -95,19 +94,9 @@ public class SqlCreateSink extends SqlCreate implements SqlWithOptions {
     return ifNotExists;
   }
 
-  /**
-   * Returns the options of the {@code WITH} clause in the order written.
-   *
-   * @throws IllegalStateException if a value is {@code SECRET name}: see {@link #optionEntries()}
-   */
-  public Map<String, String> options() {
-    return WithOptions.toMap(options);
-  }
-
   @Override public SqlNodeList optionList() {
     return options;
   }
-
 
   @Override public SqlOperator getOperator() {
     return OPERATOR;
@@ -122,12 +111,7 @@ public class SqlCreateSink extends SqlCreate implements SqlWithOptions {
   }
 
   @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("CREATE");
-    writer.keyword("SINK");
-    if (ifNotExists) {
-      writer.keyword("IF NOT EXISTS");
-    }
-    name.unparse(writer, leftPrec, rightPrec);
+    SqlOptions.unparseCreate(writer, false, "SINK", ifNotExists, name, leftPrec, rightPrec);
     if (view != null) {
       writer.keyword("FROM");
       view.unparse(writer, leftPrec, rightPrec);
@@ -135,6 +119,6 @@ public class SqlCreateSink extends SqlCreate implements SqlWithOptions {
       writer.keyword("AS");
       requireNonNull(query, "query").unparse(writer, 0, 0);
     }
-    WithOptions.unparse(writer, options);
+    SqlOptions.unparse(writer, options);
   }
 }

@@ -16,7 +16,6 @@ import org.apache.calcite.util.ImmutableNullableList;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 import java.util.List;
-import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
@@ -84,7 +83,7 @@ public class SqlCreateStream extends SqlCreate implements SqlWithOptions {
     this.name = requireNonNull(name, "name");
     this.columns = requireNonNull(columns, "columns");
     this.watermark = watermark;
-    this.options = WithOptions.check(options);
+    this.options = SqlOptions.check(options);
   }
 
   /** Returns the stream name. */
@@ -102,15 +101,6 @@ public class SqlCreateStream extends SqlCreate implements SqlWithOptions {
   /** Returns the {@code WATERMARK FOR} definition, or null if there is none. */
   public @Nullable SqlWatermark watermark() {
     return watermark;
-  }
-
-  /** Returns the options of the {@code WITH} clause in the order written,
-   * keys as written (see the class comment), values without quotes.
-   *
-   * @throws IllegalStateException if a value is {@code SECRET name}: see {@link #optionEntries()}
-   */
-  public Map<String, String> options() {
-    return WithOptions.toMap(options);
   }
 
   @Override public SqlNodeList optionList() {
@@ -140,15 +130,8 @@ public class SqlCreateStream extends SqlCreate implements SqlWithOptions {
   }
 
   @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("CREATE");
-    if (getReplace()) {
-      writer.keyword("OR REPLACE");
-    }
-    writer.keyword("STREAM");
-    if (ifNotExists) {
-      writer.keyword("IF NOT EXISTS");
-    }
-    name.unparse(writer, leftPrec, rightPrec);
+    SqlOptions.unparseCreate(writer, getReplace(), "STREAM", ifNotExists, name, leftPrec,
+        rightPrec);
     if (!columns.isEmpty() || watermark != null) {
       final SqlWriter.Frame frame = writer.startList("(", ")");
       for (SqlNode column : columns) {
@@ -161,8 +144,6 @@ public class SqlCreateStream extends SqlCreate implements SqlWithOptions {
       }
       writer.endList(frame);
     }
-    if (!options.isEmpty()) {
-      WithOptions.unparse(writer, options);
-    }
+    SqlOptions.unparseIfAny(writer, options);
   }
 }

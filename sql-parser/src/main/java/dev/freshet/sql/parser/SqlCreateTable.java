@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCreate;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -74,7 +73,7 @@ public class SqlCreateTable extends SqlCreate implements SqlWithOptions {
     this.name = requireNonNull(name, "name");
     this.columns = requireNonNull(columns, "columns");
     this.keys = requireNonNull(keys, "keys");
-    this.options = WithOptions.check(options);
+    this.options = SqlOptions.check(options);
   }
 
   /** Returns the table name. */
@@ -100,15 +99,6 @@ public class SqlCreateTable extends SqlCreate implements SqlWithOptions {
     return Collections.unmodifiableList(result);
   }
 
-  /**
-   * Returns the options of the {@code WITH} clause in the order written.
-   *
-   * @throws IllegalStateException if a value is {@code SECRET name}: see {@link #optionEntries()}
-   */
-  public Map<String, String> options() {
-    return WithOptions.toMap(options);
-  }
-
   @Override public SqlNodeList optionList() {
     return options;
   }
@@ -132,11 +122,7 @@ public class SqlCreateTable extends SqlCreate implements SqlWithOptions {
   }
 
   @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("CREATE TABLE");
-    if (ifNotExists) {
-      writer.keyword("IF NOT EXISTS");
-    }
-    name.unparse(writer, leftPrec, rightPrec);
+    SqlOptions.unparseCreate(writer, false, "TABLE", ifNotExists, name, leftPrec, rightPrec);
     final SqlWriter.Frame frame = writer.startList("(", ")");
     for (SqlNode column : columns) {
       writer.sep(",");
@@ -153,8 +139,6 @@ public class SqlCreateTable extends SqlCreate implements SqlWithOptions {
       writer.endList(k);
     }
     writer.endList(frame);
-    if (!options.isEmpty()) {
-      WithOptions.unparse(writer, options);
-    }
+    SqlOptions.unparseIfAny(writer, options);
   }
 }

@@ -3,12 +3,17 @@ package dev.freshet.sql.parser;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDrop;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.SqlWriter;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A {@code DROP kind [IF EXISTS] name} of one of Freshet's objects: the name, {@code IF EXISTS}
@@ -35,6 +40,32 @@ public abstract class SqlDropNamed extends SqlDrop {
     this.kind = requireNonNull(kind, "kind");
   }
 
+  /**
+   * The operator of one kind of DROP, named e.g. {@code DROP SINK}, whose only operand is the
+   * name; {@code create} makes its nodes (without {@code IF EXISTS}, which is not an operand).
+   *
+   * <pre>{@code
+   * OPERATOR = operator("DROP SINK", (pos, name) -> new SqlDropSink(pos, false, name));
+   * }</pre>
+   */
+  protected static SqlSpecialOperator operator(String name, Factory create) {
+    requireNonNull(create, "create");
+    return new SqlSpecialOperator(name, SqlKind.OTHER_DDL) {
+      @Override public SqlCall createCall(@Nullable SqlLiteral functionQualifier,
+          SqlParserPos pos, @Nullable SqlNode... operands) {
+        requireNonNull(operands, "operands");
+        return create.create(pos, (SqlIdentifier) requireNonNull(operands[0], "name"));
+      }
+    };
+  }
+
+  /** Makes a DROP node of one kind from its position and name. */
+  @FunctionalInterface
+  protected interface Factory {
+    /** The node dropping {@code name}, written at {@code pos}. */
+    SqlDropNamed create(SqlParserPos pos, SqlIdentifier name);
+  }
+
   /** Returns the name of the object to drop. */
   public SqlIdentifier name() {
     return name;
@@ -50,11 +81,6 @@ public abstract class SqlDropNamed extends SqlDrop {
   }
 
   @Override public void unparse(SqlWriter writer, int leftPrec, int rightPrec) {
-    writer.keyword("DROP");
-    writer.keyword(kind);
-    if (ifExists) {
-      writer.keyword("IF EXISTS");
-    }
-    name.unparse(writer, leftPrec, rightPrec);
+    SqlOptions.unparseDrop(writer, kind, ifExists, name, leftPrec, rightPrec);
   }
 }

@@ -1,18 +1,10 @@
 package dev.freshet.sql.parser;
 
-import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlSpecialOperator;
 import org.apache.calcite.sql.parser.SqlParserPos;
-
-import org.checkerframework.checker.nullness.qual.Nullable;
-
-
-import static java.util.Objects.requireNonNull;
 
 /**
  * Parse tree node of a {@code DROP STREAM} statement.
@@ -24,14 +16,7 @@ import static java.util.Objects.requireNonNull;
 public class SqlDropStream extends SqlDropNamed {
   /** Operator of every {@code SqlDropStream}; the only operand is the name. */
   public static final SqlSpecialOperator OPERATOR =
-      new SqlSpecialOperator("DROP STREAM", SqlKind.OTHER_DDL) {
-        @Override public SqlCall createCall(@Nullable SqlLiteral functionQualifier,
-            SqlParserPos pos, @Nullable SqlNode... operands) {
-          requireNonNull(operands, "operands");
-          return new SqlDropStream(pos, false,
-              (SqlIdentifier) requireNonNull(operands[0], "name"));
-        }
-      };
+      operator("DROP STREAM", (pos, name) -> new SqlDropStream(pos, false, name));
 
   /** Creates a {@code SqlDropStream}. */
   public SqlDropStream(SqlParserPos pos, boolean ifExists, SqlIdentifier name) {

@@ -1,6 +1,7 @@
 package dev.freshet.sql.parser;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.calcite.sql.SqlNodeList;
 
 /**
@@ -23,8 +24,18 @@ public interface SqlWithOptions {
    */
   SqlNodeList optionList();
 
+  /**
+   * Returns the options of the {@code WITH} clause in the order written, keys as written (a
+   * dotted name keeps its spelling, a string loses its quotes), values without quotes.
+   *
+   * @throws IllegalStateException if a value is {@code SECRET name}: see {@link #optionEntries()}
+   */
+  default Map<String, String> options() {
+    return SqlOptions.toMap(optionList());
+  }
+
   /** Returns the options in the order written. */
   default List<WithOption> optionEntries() {
-    return WithOptions.entries(optionList());
+    return SqlOptions.entries(optionList());
   }
 }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.freshet.executor.limits.MemoryAccount;
 import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.BatchContext;
+import dev.freshet.executor.operators.ForwardingOperator;
 import dev.freshet.executor.operators.Operator;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.operators.SortKey;
@@ -60,14 +61,14 @@ import java.util.Map;
  * query's memory estimate ({@link BatchContext#resources()}), so that a top-N whose groups
  * outgrow the budget fails its batch instead of committing it.
  */
-public final class StreamTopNOperator implements StatefulOperator {
+public final class StreamTopNOperator extends ForwardingOperator
+    implements StatefulOperator {
   private final TopNSpec spec;
   private final int[] keys;
   /** Negative if a row ranks before another on the ORDER BY columns, 0 if equal. */
   private final Comparator<Object[]> order;
   private final int limit;
   private final StateStoreProvider<Object, Object[]> provider;
-  private final Operator downstream;
   /** This batch's best rows of each group, best first, in the order the groups arrived. */
   private final Map<GroupKey, List<Object[]>> candidates = new LinkedHashMap<>();
   private long candidateRows;
@@ -97,12 +98,12 @@ public final class StreamTopNOperator implements StatefulOperator {
    */
   public StreamTopNOperator(TopNSpec spec, StateStoreProvider<Object, Object[]> provider,
       Operator downstream) {
+    super(downstream);
     this.spec = requireNonNull(spec, "spec");
     this.keys = spec.keys();
     this.order = SortKey.order(spec.order());
     this.limit = (int) spec.limit();
     this.provider = requireNonNull(provider, "provider");
-    this.downstream = requireNonNull(downstream, "downstream");
     this.bytesPerEntry = 120 + 40L * (keys.length + 1);
   }
 
@@ -339,9 +340,5 @@ public final class StreamTopNOperator implements StatefulOperator {
     }
     ttl.forget();
     downstream.abortBatch(batch);
-  }
-
-  @Override public boolean needsNoDataBatch(long newWatermarkMs) {
-    return downstream.needsNoDataBatch(newWatermarkMs);
   }
 }

@@ -8,22 +8,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlWriter;
 
 /**
- * The {@code WITH ('key' = 'value', ...)} clause of {@code CREATE STREAM}, {@code CREATE TABLE},
- * {@code CREATE SINK} and {@code CREATE MATERIALIZED VIEW}, as the parser hands it over: key,
- * value, key, ...; a key is a string literal, a value one too or a {@link SqlSecretReference}.
+ * The clauses that Freshet's CREATE and DROP nodes share: the {@code WITH ('key' = 'value', ...)}
+ * clause of {@code CREATE STREAM}, {@code CREATE TABLE}, {@code CREATE SINK} and
+ * {@code CREATE MATERIALIZED VIEW}, as the parser hands it over (key, value, key, ...; a key is a
+ * string literal, a value one too or a {@link SqlSecretReference}), and the statements' heads
+ * with {@code OR REPLACE} and {@code IF [NOT] EXISTS}.
  *
  * <pre>{@code
- * WithOptions.check(options);                    // in the statement's constructor
- * Map<String, String> map = WithOptions.toMap(options);
- * WithOptions.unparse(writer, options);          // WITH (connector = 'kafka', ...)
+ * SqlOptions.check(options);                    // in the statement's constructor
+ * Map<String, String> map = SqlOptions.toMap(options);
+ * SqlOptions.unparseCreate(writer, false, "SINK", ifNotExists, name, leftPrec, rightPrec);
+ * SqlOptions.unparse(writer, options);          // WITH (connector = 'kafka', ...)
  * }</pre>
  */
-final class WithOptions {
-  private WithOptions() {
+final class SqlOptions {
+  private SqlOptions() {
   }
 
   /** Fails unless {@code options} alternates keys and values. */
@@ -58,6 +62,38 @@ final class WithOptions {
       entries.add(new WithOption((SqlCharStringLiteral) options.get(i), options.get(i + 1)));
     }
     return Collections.unmodifiableList(entries);
+  }
+
+  /** Writes {@code WITH (key = value, ...)}, unless there are no options. */
+  static void unparseIfAny(SqlWriter writer, SqlNodeList options) {
+    if (!options.isEmpty()) {
+      unparse(writer, options);
+    }
+  }
+
+  /** Writes {@code CREATE [OR REPLACE] kind [IF NOT EXISTS] name}. */
+  static void unparseCreate(SqlWriter writer, boolean replace, String kind,
+      boolean ifNotExists, SqlIdentifier name, int leftPrec, int rightPrec) {
+    writer.keyword("CREATE");
+    if (replace) {
+      writer.keyword("OR REPLACE");
+    }
+    writer.keyword(kind);
+    if (ifNotExists) {
+      writer.keyword("IF NOT EXISTS");
+    }
+    name.unparse(writer, leftPrec, rightPrec);
+  }
+
+  /** Writes {@code DROP kind [IF EXISTS] name}. */
+  static void unparseDrop(SqlWriter writer, String kind, boolean ifExists, SqlIdentifier name,
+      int leftPrec, int rightPrec) {
+    writer.keyword("DROP");
+    writer.keyword(kind);
+    if (ifExists) {
+      writer.keyword("IF EXISTS");
+    }
+    name.unparse(writer, leftPrec, rightPrec);
   }
 
   /** Writes {@code WITH (key = value, ...)}. */
