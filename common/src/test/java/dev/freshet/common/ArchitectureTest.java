@@ -4,9 +4,9 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsid
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.common.archfixture.Breaches;
 import dev.freshet.common.errors.SqlState;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.archfixture.Breaches;
 import java.util.List;
 
 /**

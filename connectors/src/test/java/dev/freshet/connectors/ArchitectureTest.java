@@ -5,12 +5,12 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.connectors.archfixture.Breaches;
-import dev.freshet.connectors.archfixture.lower.Lower;
-import dev.freshet.connectors.archfixture.upper.Upper;
 import dev.freshet.connectors.kafka.KafkaTopicSource;
 import dev.freshet.connectors.kafka.archfixture.KnowsNexmark;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.archfixture.Breaches;
+import dev.freshet.testkit.archfixture.lower.Lower;
+import dev.freshet.testkit.archfixture.upper.Upper;
 import java.util.List;
 
 /**

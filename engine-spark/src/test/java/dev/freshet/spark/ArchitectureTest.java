@@ -1,11 +1,11 @@
 package dev.freshet.spark;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.spark.archfixture.Breaches;
-import dev.freshet.spark.archfixture.lower.Lower;
-import dev.freshet.spark.archfixture.upper.Upper;
 import dev.freshet.testkit.ArchitectureCheck;
 import dev.freshet.testkit.SparkTest;
+import dev.freshet.testkit.archfixture.Breaches;
+import dev.freshet.testkit.archfixture.lower.Lower;
+import dev.freshet.testkit.archfixture.upper.Upper;
 import java.util.List;
 
 /**

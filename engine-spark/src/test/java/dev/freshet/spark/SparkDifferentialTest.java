@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.testkit.SparkTest;
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -61,7 +60,7 @@ class SparkDifferentialTest {
 
   private static SparkBench bench;
   private Connection freshet;
-  private Connection h2;
+  private H2Oracle h2;
 
   @BeforeAll static void startSpark() throws Exception {
     bench = new SparkBench();
@@ -74,12 +73,11 @@ class SparkDifferentialTest {
   @BeforeEach void connect() throws Exception {
     freshet = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID()
         + ";timeZone=UTC");
-    h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
-    try (Statement f = freshet.createStatement(); Statement h = h2.createStatement()) {
+    h2 = new H2Oracle().createTable("events", "k VARCHAR, ts TIMESTAMP(3), v INTEGER")
+        .createTable("clicks", "user_id VARCHAR, url VARCHAR, amount INTEGER");
+    try (Statement f = freshet.createStatement()) {
       f.execute(SparkBench.EVENTS_DDL);
       f.execute(SparkBench.CLICKS_DDL);
-      h.execute("CREATE TABLE events (k VARCHAR, ts TIMESTAMP(3), v INTEGER)");
-      h.execute("CREATE TABLE clicks (user_id VARCHAR, url VARCHAR, amount INTEGER)");
     }
   }
 
@@ -190,15 +188,14 @@ class SparkDifferentialTest {
     try (SparkBench.Running spark = bench.start(sql, mode, stream.toUpperCase());
          Statement query = freshet.createStatement();
          ResultSet pushed = query.executeQuery(sql + " EMIT " + mode);
-         Statement insert = freshet.createStatement();
-         Statement h2Insert = h2.createStatement()) {
+         Statement insert = freshet.createStatement()) {
       FreshetPush push = new FreshetPush(pushed);
       Map<Object, List<Object>> view = new LinkedHashMap<>();
       List<List<Object>> lastBatch = List.of();
       for (int step = 0; step < batches.size(); step++) {
         String values = toValues(batches.get(step));
         insert.executeUpdate("INSERT INTO " + stream + " VALUES " + values);
-        h2Insert.executeUpdate("INSERT INTO " + stream + " VALUES " + values);
+        h2.execute("INSERT INTO " + stream + " VALUES " + values);
         List<List<Object>> onSpark = new ArrayList<>();
         for (SparkBench.Batch batch : spark.add(batches.get(step))) {
           onSpark.addAll(batch.rows());
@@ -215,24 +212,9 @@ class SparkDifferentialTest {
       }
       List<List<Object>> finalView = mode == EmitMode.COMPLETE ? lastBatch
           : new ArrayList<>(view.values());
-      assertEquals(sorted(h2(h2Sql)), sorted(normalized(finalView)), "final view of " + sql);
+      assertEquals(sorted(normalized(h2.queryLocal(h2Sql))), sorted(normalized(finalView)),
+          "final view of " + sql);
     }
-  }
-
-  private List<List<Object>> h2(String sql) throws Exception {
-    List<List<Object>> rows = new ArrayList<>();
-    try (Statement s = h2.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-      ResultSetMetaData meta = rs.getMetaData();
-      while (rs.next()) {
-        List<Object> row = new ArrayList<>();
-        for (int c = 1; c <= meta.getColumnCount(); c++) {
-          row.add(meta.getColumnType(c) == Types.TIMESTAMP
-              ? rs.getObject(c, LocalDateTime.class) : rs.getObject(c));
-        }
-        rows.add(row);
-      }
-    }
-    return normalized(rows);
   }
 
   /** Numbers by value with 12 significant digits: H2 types SUM and AVG apart from Freshet. */

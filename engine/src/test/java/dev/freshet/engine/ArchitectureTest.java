@@ -1,10 +1,11 @@
 package dev.freshet.engine;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.engine.archfixture.Breaches;
-import dev.freshet.engine.archfixture.lower.Lower;
-import dev.freshet.engine.archfixture.upper.Upper;
+import dev.freshet.engine.archfixture.KnowsTheRoot;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.archfixture.Breaches;
+import dev.freshet.testkit.archfixture.lower.Lower;
+import dev.freshet.testkit.archfixture.upper.Upper;
 import java.util.List;
 
 /**
@@ -32,7 +33,7 @@ class ArchitectureTest extends ArchitectureCheck {
       new Breach(ENGINE_KNOWS_NO_DRIVER_OR_SERVER, Breaches.KnowsServer.class),
       new Breach(ENGINE_KNOWS_NO_WIRE, Breaches.KnowsAvaticaRemote.class),
       new Breach(ENGINE_KNOWS_NO_WIRE, Breaches.KnowsJetty.class),
-      new Breach(ENGINE_SUBPACKAGES_KNOW_NO_ROOT, Breaches.KnowsTheRoot.class),
+      new Breach(ENGINE_SUBPACKAGES_KNOW_NO_ROOT, KnowsTheRoot.class),
       new Breach(ENGINE_PACKAGES_FORM_NO_CYCLE, Upper.class, Lower.class));
 
   ArchitectureTest() {

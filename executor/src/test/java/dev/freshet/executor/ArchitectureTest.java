@@ -1,11 +1,11 @@
 package dev.freshet.executor;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.executor.archfixture.Breaches;
-import dev.freshet.executor.archfixture.lower.Lower;
-import dev.freshet.executor.archfixture.upper.Upper;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.archfixture.Breaches;
+import dev.freshet.testkit.archfixture.lower.Lower;
+import dev.freshet.testkit.archfixture.upper.Upper;
 import java.util.List;
 
 /**

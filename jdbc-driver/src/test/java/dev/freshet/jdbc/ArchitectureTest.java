@@ -1,10 +1,10 @@
 package dev.freshet.jdbc;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.jdbc.archfixture.Breaches;
-import dev.freshet.jdbc.archfixture.lower.Lower;
-import dev.freshet.jdbc.archfixture.upper.Upper;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.archfixture.Breaches;
+import dev.freshet.testkit.archfixture.lower.Lower;
+import dev.freshet.testkit.archfixture.upper.Upper;
 import java.util.List;
 
 /**

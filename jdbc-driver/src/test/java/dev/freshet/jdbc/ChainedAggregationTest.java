@@ -2,6 +2,7 @@ package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -28,19 +29,17 @@ class ChainedAggregationTest {
       java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
 
   private Connection freshet;
-  private Connection h2;
+  private H2Oracle h2;
   private Statement fs;
-  private Statement hs;
 
   @BeforeEach void connect() throws Exception {
     freshet = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID()
         + ";timeZone=UTC");
-    h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+    h2 = new H2Oracle();
     fs = freshet.createStatement();
-    hs = h2.createStatement();
     fs.execute("CREATE STREAM s (k VARCHAR, ts TIMESTAMP(3),"
         + " WATERMARK FOR ts AS ts - INTERVAL '2' SECOND) WITH (connector = 'memory')");
-    hs.execute("CREATE TABLE s (k VARCHAR, ms BIGINT)");
+    h2.createTable("s", "k VARCHAR, ms BIGINT");
   }
 
   @AfterEach void close() throws Exception {
@@ -83,14 +82,16 @@ class ChainedAggregationTest {
             .append(")");
       }
       fs.executeUpdate("INSERT INTO s VALUES " + freshetRows);
-      hs.executeUpdate("INSERT INTO s VALUES " + h2Rows);
+      h2.execute("INSERT INTO s VALUES " + h2Rows);
       List<List<Object>> expected = new ArrayList<>();
-      try (ResultSet rs = hs.executeQuery("SELECT w + 10000, MAX(n), COUNT(*) FROM (SELECT k,"
+      for (List<Object> row : h2.query("SELECT w + 10000, MAX(n), COUNT(*) FROM (SELECT k,"
           + " ms - MOD(ms, 10000) AS w, COUNT(*) AS n FROM s GROUP BY k, ms - MOD(ms, 10000))"
           + " GROUP BY w HAVING w + 10000 <= " + (maxMs - 2_000))) {
-        while (rs.next()) {
-          expected.add(List.of(rs.getLong(1), rs.getLong(2), rs.getLong(3)));
+        List<Object> longs = new ArrayList<>();
+        for (Object v : row) {
+          longs.add(((Number) v).longValue());
         }
+        expected.add(longs);
       }
       awaitView(expected, "seed " + seed + ", batch " + batch);
     }

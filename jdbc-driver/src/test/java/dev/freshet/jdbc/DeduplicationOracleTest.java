@@ -1,5 +1,6 @@
 package dev.freshet.jdbc;
 
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -23,19 +24,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class DeduplicationOracleTest {
   private Connection freshet;
-  private Connection h2;
+  private H2Oracle h2;
   private Statement fs;
-  private Statement hs;
 
   @BeforeEach void connect() throws Exception {
     freshet = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID()
         + ";timeZone=UTC");
-    h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID() + ";TIME ZONE=UTC");
+    h2 = new H2Oracle("TIME ZONE=UTC");
     fs = freshet.createStatement();
-    hs = h2.createStatement();
     fs.execute("CREATE STREAM s (k VARCHAR, g INTEGER, v INTEGER, seq BIGINT)"
         + " WITH (connector = 'memory')");
-    hs.execute("CREATE TABLE s (k VARCHAR, g INTEGER, v INTEGER, seq BIGINT)");
+    h2.createTable("s", "k VARCHAR, g INTEGER, v INTEGER, seq BIGINT");
   }
 
   @AfterEach void close() throws Exception {
@@ -73,8 +72,8 @@ class DeduplicationOracleTest {
             .append(", ").append(seq++).append(")");
       }
       fs.executeUpdate("INSERT INTO s VALUES " + rows);
-      hs.executeUpdate("INSERT INTO s VALUES " + rows);
-      List<List<Object>> expected = ViewResults.normalized(ViewResults.query(hs, select));
+      h2.execute("INSERT INTO s VALUES " + rows);
+      List<List<Object>> expected = ViewResults.normalized(h2.query(select));
       try {
         ViewResults.awaitNormalized(fs, "SELECT * FROM d", expected);
       } catch (AssertionError e) {

@@ -4,15 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.sql.Timestamp;
-import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -159,12 +158,11 @@ class DifferentialTest {
     String engineName = UUID.randomUUID().toString();
     try (Connection freshet = DriverManager.getConnection("jdbc:freshet:engine=" + engineName
              + ";timeZone=UTC");
-         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:" + engineName);
+         H2Oracle h2 = new H2Oracle();
          Statement fs = freshet.createStatement();
-         Statement hs = h2.createStatement();
          Statement query = freshet.createStatement()) {
       fs.execute("CREATE STREAM s (" + COLUMNS + ") WITH (connector = 'memory')");
-      hs.execute("CREATE TABLE s (" + COLUMNS + ", bn INTEGER)");
+      h2.createTable("s", COLUMNS + ", bn INTEGER");
       String freshetSql = shape.sql().replaceFirst("^SELECT ", "SELECT STREAM ") + " EMIT " + mode;
       // The same query with the last batch that touched each group as an extra, last column.
       String h2LastBatchSql = shape.h2Sql().replace(" FROM s", ", MAX(bn) FROM s");
@@ -176,15 +174,15 @@ class DifferentialTest {
           List<String> tuples = randomTuples(random);
           String bn = ", " + batch + ")";
           fs.executeUpdate("INSERT INTO s VALUES " + String.join(", ", tuples));
-          hs.executeUpdate("INSERT INTO s VALUES " + String.join(", ",
+          h2.execute("INSERT INTO s VALUES " + String.join(", ",
               tuples.stream().map(t -> t.substring(0, t.length() - 1) + bn).toList()));
           StreamingQuery streamingQuery = PushResults.awaitOnlyQuery(engineName, context);
 
-          List<List<Object>> expected = h2Rows(hs, shape.h2Sql());
+          List<List<Object>> expected = h2Rows(h2, shape.h2Sql());
           List<List<Object>> expectedOfBatch = expected;
           if (mode == Mode.UPDATE) {
             expectedOfBatch = new ArrayList<>();
-            for (List<Object> row : h2Rows(hs, h2LastBatchSql)) {
+            for (List<Object> row : h2Rows(h2, h2LastBatchSql)) {
               if (row.get(row.size() - 1).equals(normalize(batch))) {
                 expectedOfBatch.add(row.subList(0, row.size() - 1));
               }
@@ -281,18 +279,10 @@ class DifferentialTest {
   }
 
   /** H2's rows, timestamps read as the local date-time they store, then normalized. */
-  private static List<List<Object>> h2Rows(Statement h2, String sql) throws Exception {
+  private static List<List<Object>> h2Rows(H2Oracle h2, String sql) throws Exception {
     List<List<Object>> rows = new ArrayList<>();
-    try (ResultSet rs = h2.executeQuery(sql)) {
-      ResultSetMetaData meta = rs.getMetaData();
-      while (rs.next()) {
-        List<Object> row = new ArrayList<>();
-        for (int c = 1; c <= meta.getColumnCount(); c++) {
-          row.add(meta.getColumnType(c) == Types.TIMESTAMP
-              ? rs.getObject(c, LocalDateTime.class) : rs.getObject(c));
-        }
-        rows.add(normalize(row));
-      }
+    for (List<Object> row : h2.queryLocal(sql)) {
+      rows.add(normalize(row));
     }
     return rows;
   }

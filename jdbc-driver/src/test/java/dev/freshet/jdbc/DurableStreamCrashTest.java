@@ -2,18 +2,14 @@ package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.testkit.CrashTest;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
+import dev.freshet.testkit.crash.ChildJvm;
+import dev.freshet.testkit.crash.KillLoop;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,9 +20,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +40,8 @@ class DurableStreamCrashTest {
   private static final int KILLS = 3;
 
   @TempDir Path dataDir;
+  /** The statements the stream holds, as the last check found. */
+  private long stored;
 
   /** The rows of the INSERT numbered {@code seq}: it is the stream's offset {@code seq} too. */
   static List<List<Object>> rowsOf(long seq) {
@@ -105,80 +100,31 @@ class DurableStreamCrashTest {
   }
 
   @Test void shouldKeepEveryAcknowledgedInsertWhenTheProcessIsKilled() throws Exception {
-    long seed = System.nanoTime();
-    System.out.println("DurableStreamCrashTest seed " + seed);
-    Random random = new Random(seed);
-    long stored = 0;
-    for (int kill = 0; kill < KILLS; kill++) {
-      int acksBeforeKill = 1 + random.nextInt(40);
-      List<Long> acked = runAndKill(acksBeforeKill, stored, "seed " + seed + ", kill " + kill);
-      long lastAcked = acked.isEmpty() ? stored : acked.get(acked.size() - 1);
-      long latest = verify("seed " + seed + ", kill " + kill + ", acknowledged " + acked);
-      assertTrue(latest == lastAcked || latest == lastAcked + 1, "seed " + seed + ", kill "
-          + kill + ": " + latest + " statements stored, but " + lastAcked + " acknowledged;"
-          + " only the one in flight may be there too");
-      stored = latest;
-    }
-  }
-
-  /**
-   * Starts the child, kills it after it acknowledged {@code acks} statements, and returns every
-   * acknowledgement it printed, including those printed while it was being killed.
-   */
-  private List<Long> runAndKill(int acks, long stored, String context) throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Path stderr = dataDir.resolveSibling(dataDir.getFileName() + "-child-stderr.txt");
-    Process child = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Child.class.getName(),
-        dataDir.toString())
-        .redirectError(stderr.toFile())
-        .start();
-    LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        for (String line = in.readLine(); line != null; line = in.readLine()) {
-          lines.add(line);
-        }
-      } catch (IOException e) {
-        lines.add("reader failed: " + e);
-      }
-      lines.add("EOF");
-    }, "crash-test-child-stdout");
-    reader.start();
+    KillLoop loop = new KillLoop();
     List<Long> acked = new ArrayList<>();
-    try {
-      long deadline = System.nanoTime() + DEADLINE.toNanos();
-      String ready = next(lines, deadline, child, stderr, context);
-      assertEquals("ready " + stored, ready, context + ": the child found the stored statements");
-      while (acked.size() < acks) {
-        acked.add(ack(next(lines, deadline, child, stderr, context), stored + acked.size() + 1,
-            context));
-      }
-    } finally {
-      // SIGKILL, through the process handle: Process.destroyForcibly() would also close the
-      // pipe, and the acknowledgements still in it would be lost to the test.
-      child.toHandle().destroyForcibly();
-      assertTrue(child.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the child did not die");
-      reader.join(DEADLINE.toMillis());
-    }
-    // What the child printed before it died was acknowledged too.
-    for (String line = lines.poll(); !"EOF".equals(line); line = lines.poll()) {
-      acked.add(ack(line, stored + acked.size() + 1, context));
-    }
-    return acked;
-  }
-
-  private static String next(LinkedBlockingQueue<String> lines, long deadline, Process child,
-      Path stderr, String context) throws Exception {
-    String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-    if (line == null || line.equals("EOF")) {
-      child.destroyForcibly();
-      child.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-      fail(context + ": the child " + (line == null ? "printed nothing within " + DEADLINE
-          : "ended") + "; its stderr:\n" + (Files.exists(stderr) ? Files.readString(stderr) : ""));
-    }
-    return line;
+    loop.run(KILLS, run -> ChildJvm.of(Child.class).jvmOptions("-XX:+UseSerialGC")
+        .deadline(DEADLINE).args(dataDir).start(), (child, run) -> {
+          String context = loop.context() + ", kill " + run;
+          acked.clear();
+          int acksBeforeKill = 1 + loop.random().nextInt(40);
+          assertEquals("ready " + stored, child.awaitLine(line -> true),
+              context + ": the child found the stored statements");
+          while (acked.size() < acksBeforeKill) {
+            acked.add(ack(child.awaitLine(line -> true), stored + acked.size() + 1, context));
+          }
+        }, (lastLines, run) -> {
+          String context = loop.context() + ", kill " + run + ", acknowledged " + acked;
+          // What the child printed before it died was acknowledged too.
+          for (String line : lastLines) {
+            acked.add(ack(line, stored + acked.size() + 1, context));
+          }
+          long lastAcked = acked.isEmpty() ? stored : acked.get(acked.size() - 1);
+          long latest = verify(context);
+          assertTrue(latest == lastAcked || latest == lastAcked + 1, context + ": " + latest
+              + " statements stored, but " + lastAcked + " acknowledged;"
+              + " only the one in flight may be there too");
+          stored = latest;
+        });
   }
 
   private static long ack(String line, long expected, String context) {

@@ -2,6 +2,7 @@ package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.sql.Connection;
@@ -63,13 +64,12 @@ class H2OracleTest {
     Random random = new Random(seed);
     String context = shape + ", seed " + seed;
     try (Connection freshet = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
-         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+         H2Oracle h2 = new H2Oracle();
          Statement fs = freshet.createStatement();
-         Statement hs = h2.createStatement();
          Statement query = freshet.createStatement()) {
       fs.execute("CREATE STREAM s (k VARCHAR, k2 VARCHAR, v INTEGER, d DOUBLE)"
           + " WITH (connector = 'memory')");
-      hs.execute("CREATE TABLE s (k VARCHAR, k2 VARCHAR, v INTEGER, d DOUBLE)");
+      h2.createTable("s", "k VARCHAR, k2 VARCHAR, v INTEGER, d DOUBLE");
       try (ResultSet rs = query.executeQuery(shape.sql().replace("SELECT ", "SELECT STREAM ")
           + " EMIT UPDATE")) {
         TreeMap<Object, List<Object>> folded =
@@ -79,7 +79,7 @@ class H2OracleTest {
           List<Object[]> rows = randomRows(random);
           String values = toValues(rows);
           fs.executeUpdate("INSERT INTO s VALUES " + values);
-          hs.executeUpdate("INSERT INTO s VALUES " + values);
+          h2.execute("INSERT INTO s VALUES " + values);
           Set<Object> touched = new HashSet<>();
           for (Object[] row : rows) {
             if (shape.filter().test(row)) {
@@ -90,11 +90,9 @@ class H2OracleTest {
             folded.put(keyOf(row, shape.keyColumns()), normalize(row));
           }
           Map<Object, List<Object>> expected = new TreeMap<>(folded.comparator());
-          try (ResultSet h = hs.executeQuery(shape.sql())) {
-            while (h.next()) {
-              List<Object> row = normalize(PushResults.row(h));
-              expected.put(keyOf(row, shape.keyColumns()), row);
-            }
+          for (List<Object> h : h2.query(shape.sql())) {
+            List<Object> row = normalize(h);
+            expected.put(keyOf(row, shape.keyColumns()), row);
           }
           assertEquals(expected, folded, context + ", after batch " + batch);
         }

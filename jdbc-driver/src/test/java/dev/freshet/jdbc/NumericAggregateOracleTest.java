@@ -2,6 +2,7 @@ package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -89,12 +90,11 @@ class NumericAggregateOracleTest {
     Random random = new Random(seed);
     String context = shape + ", seed " + seed;
     try (Connection freshet = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID());
-         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+         H2Oracle h2 = new H2Oracle();
          Statement fs = freshet.createStatement();
-         Statement hs = h2.createStatement();
          Statement query = freshet.createStatement()) {
       fs.execute("CREATE STREAM s (" + COLUMNS + ") WITH (connector = 'memory')");
-      hs.execute("CREATE TABLE s (" + COLUMNS + ")");
+      h2.createTable("s", COLUMNS);
       try (ResultSet rs = query.executeQuery(shape.sql().replace("SELECT ", "SELECT STREAM ")
           + " EMIT UPDATE")) {
         ResultSetMetaData types = rs.getMetaData();
@@ -105,18 +105,16 @@ class NumericAggregateOracleTest {
           List<Object[]> rows = randomRows(random);
           String values = toValues(rows);
           fs.executeUpdate("INSERT INTO s VALUES " + values);
-          hs.executeUpdate("INSERT INTO s VALUES " + values);
+          h2.execute("INSERT INTO s VALUES " + values);
           for (List<Object> row : PushResults.readData(rs, touchedKeys(shape, rows))) {
             List<Object> normalized = normalize(row, types);
             folded.put(normalized.subList(0, shape.keyColumns()), normalized);
           }
           Map<List<Object>, List<Object>> expected = new TreeMap<>(
               (x, y) -> x.toString().compareTo(y.toString()));
-          try (ResultSet h = hs.executeQuery(shape.sql())) {
-            while (h.next()) {
-              List<Object> row = normalize(PushResults.row(h), types);
-              expected.put(row.subList(0, shape.keyColumns()), row);
-            }
+          for (List<Object> h : h2.query(shape.sql())) {
+            List<Object> row = normalize(h, types);
+            expected.put(row.subList(0, shape.keyColumns()), row);
           }
           assertEquals(expected, folded, context + ", after batch " + batch);
         }

@@ -3,6 +3,7 @@ package dev.freshet.jdbc;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.executor.runtime.StreamingQuery;
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -49,19 +50,17 @@ class SessionWindowOracleTest {
 
   private String engine;
   private Connection freshet;
-  private Connection h2;
+  private H2Oracle h2;
   private Statement fs;
-  private Statement hs;
 
   @BeforeEach void connect() throws Exception {
     engine = UUID.randomUUID().toString();
     freshet = DriverManager.getConnection("jdbc:freshet:engine=" + engine + ";timeZone=UTC");
-    h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID() + ";TIME ZONE=UTC");
+    h2 = new H2Oracle("TIME ZONE=UTC");
     fs = freshet.createStatement();
-    hs = h2.createStatement();
     fs.execute("CREATE STREAM ev (k VARCHAR, ts TIMESTAMP(3), v INTEGER,"
         + " WATERMARK FOR ts AS ts - INTERVAL '3' SECOND) WITH (connector = 'memory')");
-    hs.execute("CREATE TABLE ev (k VARCHAR, ts TIMESTAMP(3), v INTEGER)");
+    h2.createTable("ev", "k VARCHAR, ts TIMESTAMP(3), v INTEGER");
   }
 
   @AfterEach void close() throws Exception {
@@ -118,12 +117,12 @@ class SessionWindowOracleTest {
       // watermark before it, under which the next batch's late rows are not late.
       awaitProcessed();
       if (accepted.length() > 0) {
-        hs.executeUpdate("INSERT INTO ev VALUES " + accepted);
+        h2.execute("INSERT INTO ev VALUES " + accepted);
       }
       // The batch's rows moved the watermark; the batch after (without data) closes sessions.
       watermark = maxTs == Long.MIN_VALUE ? 0 : Math.max(watermark, maxTs - DELAY_MS);
       List<List<Object>> expected = new ArrayList<>();
-      for (List<Object> row : normalized(ViewResults.query(hs, ORACLE))) {
+      for (List<Object> row : normalized(h2.query(ORACLE))) {
         if (!append || millis(row.get(2)) <= watermark) {
           expected.add(row);
         }

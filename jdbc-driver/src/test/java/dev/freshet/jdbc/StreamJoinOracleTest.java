@@ -2,6 +2,7 @@ package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -28,22 +29,20 @@ class StreamJoinOracleTest {
       + " AND l.v + r.w > 5";
 
   private Connection freshet;
-  private Connection h2;
+  private H2Oracle h2;
   private Statement fs;
-  private Statement hs;
 
   @BeforeEach void connect() throws Exception {
     freshet = DriverManager.getConnection("jdbc:freshet:engine=" + UUID.randomUUID()
         + ";timeZone=UTC");
-    h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID() + ";TIME ZONE=UTC");
+    h2 = new H2Oracle("TIME ZONE=UTC");
     fs = freshet.createStatement();
-    hs = h2.createStatement();
     fs.execute("CREATE STREAM l (k VARCHAR, lts TIMESTAMP(3), v INTEGER,"
         + " WATERMARK FOR lts AS lts - INTERVAL '3' SECOND) WITH (connector = 'memory')");
     fs.execute("CREATE STREAM r (k VARCHAR, rts TIMESTAMP(3), w INTEGER,"
         + " WATERMARK FOR rts AS rts - INTERVAL '3' SECOND) WITH (connector = 'memory')");
-    hs.execute("CREATE TABLE l (k VARCHAR, lts TIMESTAMP(3), v INTEGER)");
-    hs.execute("CREATE TABLE r (k VARCHAR, rts TIMESTAMP(3), w INTEGER)");
+    h2.createTable("l", "k VARCHAR, lts TIMESTAMP(3), v INTEGER");
+    h2.createTable("r", "k VARCHAR, rts TIMESTAMP(3), w INTEGER");
   }
 
   @AfterEach void close() throws Exception {
@@ -68,9 +67,9 @@ class StreamJoinOracleTest {
         }
       }
       // Every joined pair is there as soon as both rows are; rows with NULLs only when due.
-      List<List<Object>> expected = ViewResults.query(hs, inner);
+      List<List<Object>> expected = h2.query(inner);
       List<List<Object>> actual = awaitMatched(expected, "seed " + seed + ", batch " + batch);
-      List<List<Object>> all = ViewResults.query(hs, select);
+      List<List<Object>> all = h2.query(select);
       for (List<Object> row : actual) {
         assertTrue(all.contains(row), "seed " + seed + ": " + row + " is not in " + all);
       }
@@ -81,7 +80,7 @@ class StreamJoinOracleTest {
     insert("l", "('zy', TIMESTAMP '1970-01-03 00:00:00', 9)");
     insert("r", "('zy', TIMESTAMP '1970-01-03 00:00:00', 9)");
     List<List<Object>> expected = new ArrayList<>();
-    for (List<Object> row : ViewResults.query(hs, select)) {
+    for (List<Object> row : h2.query(select)) {
       // Only the last rows' own NULL rows are not due yet; nothing else may be missing.
       if (!(row.contains("zy") && row.contains(null))) {
         expected.add(row);
@@ -101,7 +100,7 @@ class StreamJoinOracleTest {
 
   private void insert(String stream, String values) throws Exception {
     fs.executeUpdate("INSERT INTO " + stream + " VALUES " + values);
-    hs.executeUpdate("INSERT INTO " + stream + " VALUES " + values);
+    h2.execute("INSERT INTO " + stream + " VALUES " + values);
   }
 
   /** 1 to 5 rows at event times in {@code [clock, clock + 2 s)}: never late. */
@@ -143,9 +142,9 @@ class StreamJoinOracleTest {
         if (random.nextInt(4) != 0) {
           insert(stream, rows(random, clockMs));
           if (stream.equals("l")) {
-            maxL = Math.max(maxL, latest(hs, "SELECT MAX(lts) FROM l"));
+            maxL = Math.max(maxL, latest("SELECT MAX(lts) FROM l"));
           } else {
-            maxR = Math.max(maxR, latest(hs, "SELECT MAX(rts) FROM r"));
+            maxR = Math.max(maxR, latest("SELECT MAX(rts) FROM r"));
           }
         }
       }
@@ -154,7 +153,7 @@ class StreamJoinOracleTest {
       }
       // Closed: the window's end at or before the join's output watermark, 2 s behind.
       List<List<Object>> expected = new ArrayList<>();
-      for (List<Object> row : ViewResults.query(hs, "SELECT ws, COUNT(*), SUM(rw) FROM (SELECT"
+      for (List<Object> row : h2.query("SELECT ws, COUNT(*), SUM(rw) FROM (SELECT"
           + " DATEADD(MILLISECOND, -MOD(DATEDIFF(MILLISECOND, TIMESTAMP '1970-01-01 00:00:00',"
           + " l.lts), 5000), l.lts) AS ws, r.w AS rw FROM l JOIN r" + CONDITION + ")"
           + " GROUP BY ws")) {
@@ -168,10 +167,8 @@ class StreamJoinOracleTest {
     assertTrue(watermark > 20_000, "seed " + seed + ": windows closed up to " + watermark);
   }
 
-  private static long latest(Statement s, String sql) throws Exception {
-    try (java.sql.ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getTimestamp(1).getTime();
-    }
+  /** The time in milliseconds of H2's timestamp {@code sql}. */
+  private long latest(String sql) throws Exception {
+    return ((java.sql.Timestamp) h2.query(sql).get(0).get(0)).getTime();
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -76,13 +77,12 @@ class StringColumnarOracleTest {
     Random random = new Random(shape.name().hashCode());
     String engineName = UUID.randomUUID().toString();
     try (Connection freshet = DriverManager.getConnection("jdbc:freshet:engine=" + engineName);
-         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+         H2Oracle h2 = new H2Oracle();
          Statement fs = freshet.createStatement();
-         Statement hs = h2.createStatement();
          Statement query = freshet.createStatement()) {
       fs.execute("CREATE STREAM s (k VARCHAR, j INTEGER, v BIGINT, ts TIMESTAMP(3),"
           + " WATERMARK FOR ts AS ts - INTERVAL '1' HOUR) WITH (connector = 'memory')");
-      hs.execute("CREATE TABLE s (k VARCHAR, j INTEGER, v BIGINT, ts TIMESTAMP(3),"
+      h2.execute("CREATE TABLE s (k VARCHAR, j INTEGER, v BIGINT, ts TIMESTAMP(3),"
           + " w TIMESTAMP(3))");
       try (ResultSet rs = query.executeQuery(shape.freshet().replace("SELECT ", "SELECT STREAM ")
           + " EMIT UPDATE")) {
@@ -101,17 +101,15 @@ class StringColumnarOracleTest {
                 ts.withNano(0).withSecond(ts.getSecond() / 10 * 10)));
           }
           fs.executeUpdate("INSERT INTO s VALUES " + values(rows, false));
-          hs.executeUpdate("INSERT INTO s VALUES " + values(rows, true));
+          h2.execute("INSERT INTO s VALUES " + values(rows, true));
           for (List<Object> row : PushResults.readData(rs, touchedKeys(shape, rows))) {
             List<String> normalized = normalize(row);
             folded.put(normalized.subList(0, shape.keyColumns()).toString(), normalized);
           }
           Map<String, List<String>> expected = new TreeMap<>();
-          try (ResultSet h = hs.executeQuery(shape.h2())) {
-            while (h.next()) {
-              List<String> row = normalize(PushResults.row(h));
-              expected.put(row.subList(0, shape.keyColumns()).toString(), row);
-            }
+          for (List<Object> h : h2.query(shape.h2())) {
+            List<String> row = normalize(h);
+            expected.put(row.subList(0, shape.keyColumns()).toString(), row);
           }
           assertEquals(expected, folded, shape + ", after INSERT " + batch);
         }

@@ -3,6 +3,7 @@ package dev.freshet.jdbc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -29,19 +30,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TopNOracleTest {
   private final String engineName = UUID.randomUUID().toString();
   private Connection freshet;
-  private Connection h2;
+  private H2Oracle h2;
   private Statement fs;
-  private Statement hs;
 
   @BeforeEach void connect() throws Exception {
     freshet = DriverManager.getConnection("jdbc:freshet:engine=" + engineName
         + ";timeZone=UTC");
-    h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID() + ";TIME ZONE=UTC");
+    h2 = new H2Oracle("TIME ZONE=UTC");
     fs = freshet.createStatement();
-    hs = h2.createStatement();
     fs.execute("CREATE STREAM s (k VARCHAR, g INTEGER, v INTEGER, seq BIGINT)"
         + " WITH (connector = 'memory')");
-    hs.execute("CREATE TABLE s (k VARCHAR, g INTEGER, v INTEGER, seq BIGINT)");
+    h2.createTable("s", "k VARCHAR, g INTEGER, v INTEGER, seq BIGINT");
   }
 
   @AfterEach void close() throws Exception {
@@ -87,8 +86,8 @@ class TopNOracleTest {
               .append(", ").append(seq++).append(")");
         }
         fs.executeUpdate("INSERT INTO s VALUES " + rows);
-        hs.executeUpdate("INSERT INTO s VALUES " + rows);
-        List<List<Object>> expected = ViewResults.normalized(ViewResults.query(hs, select));
+        h2.execute("INSERT INTO s VALUES " + rows);
+        List<List<Object>> expected = ViewResults.normalized(h2.query(select));
         String context = "seed " + seed + ", batch " + batch;
         try {
           ViewResults.awaitNormalized(fs, "SELECT * FROM top", expected);

@@ -1,17 +1,12 @@
 package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.testkit.CrashTest;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.freshet.testkit.crash.ChildJvm;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -21,14 +16,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A SIGKILL before {@code commit()} loses the transaction's rows and nothing else: a child JVM
  * commits one transaction of two INSERTs on a durable stream, starts another, prints
- * {@code pending} and waits; the test kills it ({@link ProcessHandle#destroyForcibly()}) and
+ * {@code pending} and waits; the test kills it (SIGKILL, {@link ChildJvm#kill()}) and
  * reopens the data directory on a new engine, which holds exactly the committed rows.
  */
 @CrashTest
@@ -62,35 +56,10 @@ class TransactionCrashTest {
   @TempDir Path dataDir;
 
   @Test void shouldLoseOnlyTheUncommittedRowsWhenKilledBeforeCommit() throws Exception {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Path stderr = dataDir.resolveSibling(dataDir.getFileName() + "-child-stderr.txt");
-    Process child = new ProcessBuilder(java.toString(), "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Child.class.getName(),
-        dataDir.toString())
-        .redirectError(stderr.toFile())
-        .start();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-        StandardCharsets.UTF_8))) {
-      // readLine returns null if the child dies first; the deadline kills a child that hangs.
-      Thread watchdog = new Thread(() -> {
-        try {
-          if (!child.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
-            child.toHandle().destroyForcibly();
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "transaction-crash-watchdog");
-      watchdog.setDaemon(true);
-      watchdog.start();
-      String line = out.readLine();
-      if (!"pending".equals(line)) {
-        fail("the child printed " + line + " instead of 'pending'; its stderr:\n"
-            + (Files.exists(stderr) ? Files.readString(stderr) : ""));
-      }
-    } finally {
-      child.toHandle().destroyForcibly();
-      assertTrue(child.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS), "the child did not die");
+    try (ChildJvm child = ChildJvm.of(Child.class).jvmOptions("-XX:+UseSerialGC")
+        .deadline(DEADLINE).args(dataDir).start()) {
+      assertEquals("pending", child.awaitLine(line -> true), "the child's first line");
+      child.kill();
     }
 
     try (Engine engine = new Engine("verify", Optional.of(dataDir))) {

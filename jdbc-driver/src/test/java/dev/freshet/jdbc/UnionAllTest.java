@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.executor.runtime.StreamingQuery;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
+import dev.freshet.testkit.oracle.H2Oracle;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -12,15 +15,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
-import java.util.Map;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code UNION ALL} of streams: one query reads two streams, each batch a range of each (one
@@ -30,15 +31,13 @@ import org.junit.jupiter.api.Test;
 class UnionAllTest {
   private final String engineName = UUID.randomUUID().toString();
   private Connection freshet;
-  private Connection h2;
+  private H2Oracle h2;
   private Statement fs;
-  private Statement hs;
 
   @BeforeEach void connect() throws Exception {
     freshet = DriverManager.getConnection("jdbc:freshet:engine=" + engineName + ";timeZone=UTC");
-    h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+    h2 = new H2Oracle();
     fs = freshet.createStatement();
-    hs = h2.createStatement();
   }
 
   @AfterEach void close() throws Exception {
@@ -49,7 +48,7 @@ class UnionAllTest {
   @Test void shouldMatchH2AfterEveryBatchForAViewOverAUnionOfTwoStreams() throws Exception {
     for (String table : List.of("a", "b")) {
       fs.execute("CREATE STREAM " + table + " (k VARCHAR, v INTEGER) WITH (connector = 'memory')");
-      hs.execute("CREATE TABLE " + table + " (k VARCHAR, v INTEGER)");
+      h2.createTable(table, "k VARCHAR, v INTEGER");
     }
     String query = "SELECT k, COUNT(*) AS n, SUM(v) AS total, MAX(v) AS top FROM"
         + " (SELECT k, v FROM a UNION ALL SELECT k, v * 10 AS v FROM b WHERE v > 3) AS u"
@@ -62,17 +61,17 @@ class UnionAllTest {
           : List.of(random.nextBoolean() ? "a" : "b")) {
         String values = randomValues(random);
         fs.executeUpdate("INSERT INTO " + table + " VALUES " + values);
-        hs.executeUpdate("INSERT INTO " + table + " VALUES " + values);
+        h2.execute("INSERT INTO " + table + " VALUES " + values);
       }
       ViewResults.awaitNormalized(fs, "SELECT * FROM u",
-          ViewResults.normalized(ViewResults.query(hs, query)));
+          ViewResults.normalized(h2.query(query)));
     }
   }
 
   @Test void shouldPushEveryRowOfBothStreamsOnce() throws Exception {
     for (String table : List.of("a", "b")) {
       fs.execute("CREATE STREAM " + table + " (k VARCHAR, v INTEGER) WITH (connector = 'memory')");
-      hs.execute("CREATE TABLE " + table + " (k VARCHAR, v INTEGER)");
+      h2.createTable(table, "k VARCHAR, v INTEGER");
     }
     String query = "SELECT k, v FROM a WHERE v < 50 UNION ALL SELECT UPPER(k), v FROM b";
     try (Statement q = freshet.createStatement();
@@ -83,8 +82,8 @@ class UnionAllTest {
         String table = batch % 3 == 0 ? "b" : "a";
         String values = randomValues(random);
         fs.executeUpdate("INSERT INTO " + table + " VALUES " + values);
-        hs.executeUpdate("INSERT INTO " + table + " VALUES " + values);
-        List<List<Object>> expected = ViewResults.query(hs, query);
+        h2.execute("INSERT INTO " + table + " VALUES " + values);
+        List<List<Object>> expected = h2.query(query);
         pushed.addAll(PushResults.readData(rs, expected.size() - pushed.size()));
         assertTrue(ViewResults.sameRows(pushed, expected),
             "after batch " + batch + ": " + pushed + " != " + expected);
@@ -135,7 +134,7 @@ class UnionAllTest {
   @Test void shouldResumeEachStreamOfAUnionAfterARestart(@TempDir Path dataDir) throws Exception {
     String url = "jdbc:freshet:dataDir=" + dataDir + ";timeZone=UTC";
     for (String table : List.of("a", "b")) {
-      hs.execute("CREATE TABLE " + table + " (k VARCHAR, v INTEGER)");
+      h2.createTable(table, "k VARCHAR, v INTEGER");
     }
     String query = "SELECT k, COUNT(*) AS n, SUM(v) AS total FROM"
         + " (SELECT k, v FROM a UNION ALL SELECT k, v FROM b) AS u GROUP BY k";
@@ -149,14 +148,14 @@ class UnionAllTest {
           s.execute("CREATE MATERIALIZED VIEW u AS " + query);
         }
         ViewResults.awaitNormalized(s, "SELECT * FROM u",
-            ViewResults.normalized(ViewResults.query(hs, query)));
+            ViewResults.normalized(h2.query(query)));
         for (int batch = 0; batch < 4; batch++) {
           String table = random.nextBoolean() ? "a" : "b";
           String values = randomValues(random);
           s.executeUpdate("INSERT INTO " + table + " VALUES " + values);
-          hs.executeUpdate("INSERT INTO " + table + " VALUES " + values);
+          h2.execute("INSERT INTO " + table + " VALUES " + values);
           ViewResults.awaitNormalized(s, "SELECT * FROM u",
-              ViewResults.normalized(ViewResults.query(hs, query)));
+              ViewResults.normalized(h2.query(query)));
         }
       } finally {
         EngineRegistry.INSTANCE.resolve(Map.of(EngineRegistry.DATA_DIR, dataDir.toString()))

@@ -2,6 +2,7 @@ package dev.freshet.jdbc;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -39,13 +40,13 @@ class ViewOverViewOracleTest {
     Random random = new Random(18);
     try (Connection freshet = DriverManager.getConnection("jdbc:freshet:engine="
             + UUID.randomUUID());
-         Connection h2 = DriverManager.getConnection("jdbc:h2:mem:" + UUID.randomUUID());
+         H2Oracle h2 = new H2Oracle();
          Statement s = freshet.createStatement();
-         Statement oracle = h2.createStatement()) {
+         Statement oracle = h2.connection().createStatement()) {
       s.execute("CREATE STREAM s (k VARCHAR, x BIGINT) WITH (connector = 'memory')");
       s.execute("CREATE MATERIALIZED VIEW v AS " + UPSTREAM);
       s.execute("CREATE MATERIALIZED VIEW w AS " + DOWNSTREAM.formatted("v"));
-      oracle.execute("CREATE TABLE s (k VARCHAR, x BIGINT)");
+      h2.createTable("s", "k VARCHAR, x BIGINT");
       String expectedSql = DOWNSTREAM.formatted("(" + UPSTREAM + ")");
       for (int batch = 0; batch < BATCHES; batch++) {
         StringBuilder values = new StringBuilder();
@@ -56,7 +57,7 @@ class ViewOverViewOracleTest {
               .append(KEYS[random.nextInt(KEYS.length)]).append("', ").append(x).append(')');
         }
         s.execute("INSERT INTO s VALUES " + values);
-        oracle.execute("INSERT INTO s VALUES " + values);
+        h2.execute("INSERT INTO s VALUES " + values);
         awaitEqual(batch, s, rows(oracle, expectedSql));
       }
     }

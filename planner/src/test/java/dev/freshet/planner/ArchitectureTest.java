@@ -1,10 +1,10 @@
 package dev.freshet.planner;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.planner.archfixture.Breaches;
-import dev.freshet.planner.archfixture.lower.Lower;
-import dev.freshet.planner.archfixture.upper.Upper;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.archfixture.Breaches;
+import dev.freshet.testkit.archfixture.lower.Lower;
+import dev.freshet.testkit.archfixture.upper.Upper;
 import java.util.List;
 
 /**

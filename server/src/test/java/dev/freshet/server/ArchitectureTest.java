@@ -1,9 +1,9 @@
 package dev.freshet.server;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.server.archfixture.lower.Lower;
-import dev.freshet.server.archfixture.upper.Upper;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.archfixture.lower.Lower;
+import dev.freshet.testkit.archfixture.upper.Upper;
 import java.util.List;
 import sqlline.FreshetSqlLine;
 

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.freshet.testkit.CrashTest;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.freshet.testkit.crash.ChildJvm;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -15,7 +13,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,45 +40,46 @@ class ServerCrashRestartTest {
   @TempDir Path dataDir;
 
   @Test void shouldContinueTheViewFromItsCheckpointAfterTheServerIsKilled() throws Exception {
-    Process server = start();
-    String url = url(server);
     int acknowledged;
-    ExecutorService writer = Executors.newSingleThreadExecutor();
-    Connection first = DriverManager.getConnection(url);
-    try {
-      Statement s = first.createStatement();
-      s.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
-      s.execute("CREATE MATERIALIZED VIEW per_key AS SELECT k, COUNT(*) AS c, SUM(n) AS total"
-          + " FROM clicks GROUP BY k");
-      AtomicInteger acks = new AtomicInteger();
-      Future<?> inserts = writer.submit(() -> {
-        Connection w = DriverManager.getConnection(url);
-        try {
-          Statement insert = w.createStatement();
-          for (int i = 1; ; i++) {
-            insert.executeUpdate("INSERT INTO clicks VALUES ('a', " + i + "), ('b', " + i
-                + "), ('c', " + i + ")");
-            acks.set(i);
+    try (ChildJvm server = start()) {
+      String url = url(server);
+      ExecutorService writer = Executors.newSingleThreadExecutor();
+      Connection first = DriverManager.getConnection(url);
+      try {
+        Statement s = first.createStatement();
+        s.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+        s.execute("CREATE MATERIALIZED VIEW per_key AS SELECT k, COUNT(*) AS c, SUM(n) AS total"
+            + " FROM clicks GROUP BY k");
+        AtomicInteger acks = new AtomicInteger();
+        Future<?> inserts = writer.submit(() -> {
+          Connection w = DriverManager.getConnection(url);
+          try {
+            Statement insert = w.createStatement();
+            for (int i = 1; ; i++) {
+              insert.executeUpdate("INSERT INTO clicks VALUES ('a', " + i + "), ('b', " + i
+                  + "), ('c', " + i + ")");
+              acks.set(i);
+            }
+          } catch (SQLException e) {
+            // The server was killed: the INSERT in flight was not acknowledged.
+            return null;
+          } finally {
+            closeQuietly(w);
           }
-        } catch (SQLException e) {
-          // The server was killed: the INSERT in flight was not acknowledged.
-          return null;
-        } finally {
-          closeQuietly(w);
-        }
-      });
-      await("30 acknowledged INSERTs", () -> acks.get() >= 30);
-      await("the view to count some of them", () -> consistentCount(s) > 0);
-      server.destroyForcibly().waitFor();
-      inserts.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-      acknowledged = acks.get();
-    } finally {
-      writer.shutdownNow();
-      closeQuietly(first);
+        });
+        await("30 acknowledged INSERTs", () -> acks.get() >= 30);
+        await("the view to count some of them", () -> consistentCount(s) > 0);
+        server.kill();
+        inserts.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        acknowledged = acks.get();
+      } finally {
+        writer.shutdownNow();
+        closeQuietly(first);
+      }
     }
 
-    Process restarted = start();
-    try (Connection c = DriverManager.getConnection(url(restarted));
+    try (ChildJvm restarted = start();
+         Connection c = DriverManager.getConnection(url(restarted));
          Statement s = c.createStatement()) {
       // The INSERT in flight when the server died may have reached the disk unacknowledged: it
       // counts or not, wholly. Every acknowledged one counts, once.
@@ -105,8 +103,6 @@ class ServerCrashRestartTest {
       long total = counted * (counted + 1) / 2;
       assertEquals(List.of(List.of("a", counted + 1, total), List.of("b", counted, total),
           List.of("c", counted, total)), rows);
-    } finally {
-      restarted.destroyForcibly().waitFor();
     }
   }
 
@@ -157,30 +153,13 @@ class ServerCrashRestartTest {
     }
   }
 
-  private Process start() throws Exception {
-    return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), FreshetMain.class.getName(), "serve",
-        "--port", "0", "--data-dir", dataDir.toString())
-        .redirectErrorStream(true).start();
+  private ChildJvm start() throws Exception {
+    return ChildJvm.of(FreshetMain.class).mergeStderr()
+        .args("serve", "--port", "0", "--data-dir", dataDir).start();
   }
 
   /** Reads the server's output until it says where it listens; its JDBC URL. */
-  private static String url(Process server) throws Exception {
-    BufferedReader lines = new BufferedReader(
-        new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-    List<String> seen = new ArrayList<>();
-    String line;
-    while ((line = lines.readLine()) != null) {
-      seen.add(line);
-      if (line.startsWith("Connect with: ")) {
-        String url = line.substring("Connect with: ".length());
-        // Keep draining the output, so that the server never blocks on a full pipe.
-        Thread drain = new Thread(() -> lines.lines().forEach(l -> { }), "server-output");
-        drain.setDaemon(true);
-        drain.start();
-        return url;
-      }
-    }
-    throw new AssertionError("the server ended before listening: " + String.join("\n", seen));
+  private static String url(ChildJvm server) {
+    return server.awaitLine("Connect with: ").substring("Connect with: ".length());
   }
 }

@@ -1,10 +1,10 @@
 package dev.freshet.sql;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.sql.archfixture.Breaches;
-import dev.freshet.sql.archfixture.lower.Lower;
-import dev.freshet.sql.archfixture.upper.Upper;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.archfixture.Breaches;
+import dev.freshet.testkit.archfixture.lower.Lower;
+import dev.freshet.testkit.archfixture.upper.Upper;
 import java.util.List;
 import org.apache.calcite.sql.ddl.SqlCreateMaterializedViewBase;
 

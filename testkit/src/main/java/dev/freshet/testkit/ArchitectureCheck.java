@@ -42,6 +42,8 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <p>The module's classes are imported from the build output that holds {@code anchor}, without
  * tests, so that fixture classes (in a package {@code archfixture}) never reach the real check.
+ * The fixtures most rules need are testkit's {@link dev.freshet.testkit.archfixture.Breaches},
+ * with stand-ins for the packages a module's classpath lacks.
  */
 public abstract class ArchitectureCheck {
   private final Class<?> anchor;

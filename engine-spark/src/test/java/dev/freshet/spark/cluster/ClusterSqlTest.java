@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.freshet.jdbc.EmbeddedEngines;
 import dev.freshet.testkit.ExternalTest;
 import dev.freshet.testkit.SparkTest;
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -262,24 +262,18 @@ class ClusterSqlTest {
    * watermark (the largest event time less 5 s) closed, by start.
    */
   private static List<List<Object>> closedWindows(int records) throws Exception {
-    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:");
-         Statement s = h2.createStatement()) {
-      s.execute("CREATE TABLE clicks(ts BIGINT)");
-      try (PreparedStatement insert = h2.prepareStatement("INSERT INTO clicks VALUES (?)")) {
-        for (int seq = 0; seq < records; seq++) {
-          insert.setLong(1, eventTime(seq));
-          insert.addBatch();
-        }
-        insert.executeBatch();
-      }
+    List<List<Object>> clicks = new ArrayList<>();
+    for (int seq = 0; seq < records; seq++) {
+      clicks.add(List.of(eventTime(seq)));
+    }
+    try (H2Oracle h2 = new H2Oracle()) {
+      h2.createTable("clicks", "ts BIGINT").insert("clicks", clicks);
       List<List<Object>> windows = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery("SELECT w, COUNT(*)"
+      for (List<Object> row : h2.query("SELECT w, COUNT(*)"
           + " FROM (SELECT ts / 10000 * 10000 AS w FROM clicks) GROUP BY w"
           + " HAVING w + 10000 <= (SELECT MAX(ts) - 5000 FROM clicks) ORDER BY w")) {
-        while (rs.next()) {
-          windows.add(List.of(LocalDateTime.ofEpochSecond(rs.getLong(1) / 1000, 0,
-              ZoneOffset.UTC), rs.getLong(2)));
-        }
+        windows.add(List.of(LocalDateTime.ofEpochSecond(((Number) row.get(0)).longValue() / 1000,
+            0, ZoneOffset.UTC), ((Number) row.get(1)).longValue()));
       }
       return windows;
     }
@@ -287,22 +281,15 @@ class ClusterSqlTest {
 
   /** COUNT(*) per user of the produced records, by H2. */
   private static Map<String, Long> oracle(List<String> users) throws Exception {
-    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:");
-         Statement s = h2.createStatement()) {
-      s.execute("CREATE TABLE clicks(user_id VARCHAR(10))");
-      try (PreparedStatement insert = h2.prepareStatement("INSERT INTO clicks VALUES (?)")) {
-        for (String user : users) {
-          insert.setString(1, user);
-          insert.addBatch();
-        }
-        insert.executeBatch();
-      }
+    List<List<Object>> clicks = new ArrayList<>();
+    for (String user : users) {
+      clicks.add(List.of(user));
+    }
+    try (H2Oracle h2 = new H2Oracle()) {
+      h2.createTable("clicks", "user_id VARCHAR(10)").insert("clicks", clicks);
       Map<String, Long> counts = new HashMap<>();
-      try (ResultSet rs = s.executeQuery(
-          "SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id")) {
-        while (rs.next()) {
-          counts.put(rs.getString(1), rs.getLong(2));
-        }
+      for (List<Object> row : h2.query("SELECT user_id, COUNT(*) FROM clicks GROUP BY user_id")) {
+        counts.put((String) row.get(0), ((Number) row.get(1)).longValue());
       }
       return counts;
     }

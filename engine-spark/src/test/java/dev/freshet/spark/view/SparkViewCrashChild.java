@@ -1,11 +1,14 @@
 package dev.freshet.spark.view;
 
-import java.io.PrintStream;
+import static dev.freshet.testkit.crash.ChildLines.await;
+import static dev.freshet.testkit.crash.ChildLines.number;
+import static dev.freshet.testkit.crash.ChildLines.printRows;
+import static dev.freshet.testkit.crash.ChildLines.say;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 
 /**
  * The child JVM of {@link SparkViewCrashTest}: an embedded engine on a data directory with a view
@@ -27,16 +30,14 @@ public final class SparkViewCrashChild {
   public static void main(String[] args) throws Exception {
     String dataDir = args[0];
     String mode = args[1];
-    PrintStream out = System.out;
     try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
          Statement s = c.createStatement()) {
       s.execute("CREATE STREAM IF NOT EXISTS clicks (user_id VARCHAR, amount BIGINT)"
           + " WITH (connector = 'memory')");
       s.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS totals WITH ('engine' = 'spark') AS"
           + " SELECT user_id, COUNT(*) AS n, SUM(amount) AS total FROM clicks GROUP BY user_id");
-      long next = count(s, "SELECT COUNT(*) FROM clicks") / ROWS;
-      out.println("START " + next);
-      out.flush();
+      long next = number(s, "SELECT COUNT(*) FROM clicks") / ROWS;
+      say("START " + next);
       if (mode.equals("run")) {
         for (long i = next; ; i++) {
           StringBuilder values = new StringBuilder();
@@ -45,41 +46,19 @@ public final class SparkViewCrashChild {
                 .append("', ").append(i * 100 + j).append(")");
           }
           s.executeUpdate("INSERT INTO clicks VALUES " + values);
-          out.println("ACK " + i);
-          out.flush();
+          say("ACK " + i);
         }
       }
-      long rows = count(s, "SELECT COUNT(*) FROM clicks");
-      long deadline = System.nanoTime() + 120_000_000_000L;
-      while (count(s, "SELECT COALESCE(SUM(n), 0) FROM totals") != rows) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the view did not catch up with " + rows + " rows");
-        }
-        java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
-      }
-      try (ResultSet rs = s.executeQuery("SELECT user_id, amount FROM clicks")) {
-        while (rs.next()) {
-          out.println("IN " + rs.getString(1) + " " + rs.getLong(2));
-        }
-      }
-      try (ResultSet rs = s.executeQuery("SELECT user_id, n, total FROM totals")) {
-        while (rs.next()) {
-          out.println("ROW " + rs.getString(1) + " " + rs.getLong(2) + " " + rs.getLong(3));
-        }
-      }
-      out.println("LASTBATCH " + count(s, "SELECT last_batch_id FROM sys.queries"
+      long rows = number(s, "SELECT COUNT(*) FROM clicks");
+      await("the view to catch up with " + rows + " rows", Duration.ofMinutes(2),
+          () -> number(s, "SELECT COALESCE(SUM(n), 0) FROM totals") == rows);
+      printRows(s, "IN", "SELECT user_id, amount FROM clicks");
+      printRows(s, "ROW", "SELECT user_id, n, total FROM totals");
+      say("LASTBATCH " + number(s, "SELECT last_batch_id FROM sys.queries"
           + " WHERE name = 'TOTALS'"));
-      out.println("DONE");
-      out.flush();
+      say("DONE");
     }
     // Spark's threads would keep the JVM alive.
     System.exit(0);
-  }
-
-  private static long count(Statement s, String sql) throws SQLException {
-    try (ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 }

@@ -2,8 +2,7 @@ package dev.freshet.spark.view;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -28,25 +27,22 @@ final class ViewOracle implements AutoCloseable {
   /** Generous: a Spark batch takes a fraction of a second, but the machine may be loaded. */
   static final Duration DEADLINE = Duration.ofSeconds(90);
 
-  private final Connection h2;
+  private final H2Oracle h2;
 
   ViewOracle(String... ddl) throws SQLException {
-    h2 = DriverManager.getConnection("jdbc:h2:mem:");
-    try (Statement s = h2.createStatement()) {
-      for (String statement : ddl) {
-        s.execute(statement);
-      }
+    h2 = new H2Oracle();
+    for (String statement : ddl) {
+      h2.execute(statement);
     }
   }
 
   void execute(String sql) throws SQLException {
-    try (Statement s = h2.createStatement()) {
-      s.execute(sql);
-    }
+    h2.execute(sql);
   }
 
+  /** H2's rows of {@code sql}, as {@link #row} gives them. */
   List<List<Object>> rows(String sql) throws SQLException {
-    try (Statement s = h2.createStatement()) {
+    try (Statement s = h2.connection().createStatement()) {
       return rows(s, sql);
     }
   }

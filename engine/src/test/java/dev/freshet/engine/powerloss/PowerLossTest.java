@@ -12,6 +12,7 @@ import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
 import dev.freshet.executor.state.internals.DeltaFileStateStoreProvider;
 import dev.freshet.executor.state.internals.MVStoreStateStoreProvider;
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -250,21 +251,17 @@ class PowerLossTest {
 
   /** H2's COUNT(*) and SUM(n) per user over {@code rows}: what the view must hold. */
   private static List<List<Object>> groupBy(List<Object[]> rows) throws SQLException {
-    try (Connection c = DriverManager.getConnection("jdbc:h2:mem:", "sa", "")) {
-      c.createStatement().execute("CREATE TABLE clicks (user_id VARCHAR, n INTEGER)");
-      try (PreparedStatement insert = c.prepareStatement("INSERT INTO clicks VALUES (?, ?)")) {
-        for (Object[] row : rows) {
-          insert.setString(1, (String) row[0]);
-          insert.setInt(2, (Integer) row[1]);
-          insert.executeUpdate();
-        }
-      }
+    List<List<Object>> clicks = new ArrayList<>();
+    for (Object[] row : rows) {
+      clicks.add(List.of(row[0], row[1]));
+    }
+    try (H2Oracle h2 = new H2Oracle()) {
+      h2.createTable("clicks", "user_id VARCHAR, n INTEGER").insert("clicks", clicks);
       List<List<Object>> expected = new ArrayList<>();
-      try (ResultSet r = c.createStatement().executeQuery("SELECT user_id, COUNT(*),"
-          + " CAST(SUM(n) AS BIGINT) FROM clicks GROUP BY user_id ORDER BY user_id")) {
-        while (r.next()) {
-          expected.add(List.of(r.getString(1), r.getLong(2), r.getLong(3)));
-        }
+      for (List<Object> r : h2.query("SELECT user_id, COUNT(*), CAST(SUM(n) AS BIGINT)"
+          + " FROM clicks GROUP BY user_id ORDER BY user_id")) {
+        expected.add(List.of(r.get(0), ((Number) r.get(1)).longValue(),
+            ((Number) r.get(2)).longValue()));
       }
       return expected;
     }

@@ -11,10 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.freshet.engine.store.StoredColumnType;
 import dev.freshet.executor.state.GroupKey;
 import dev.freshet.testkit.CrashTest;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import dev.freshet.testkit.crash.ChildJvm;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -484,27 +482,13 @@ class AppendedRowsTest {
   @CrashTest
   @Test void shouldKeepEveryAddedBatchWhenTheProcessIsKilledWhileAppending() throws Exception {
     Path file = file();
-    Process child = new ProcessBuilder(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-        "-cp", System.getProperty("java.class.path"),
-        AppendedRowsCrashMain.class.getName(), file.toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD)
-        .start();
-    long acknowledged = -1;
-    try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while (acknowledged < 3 && (line = out.readLine()) != null) {
-        acknowledged = Long.parseLong(line);
-      }
+    long acknowledged;
+    try (ChildJvm child = ChildJvm.of(AppendedRowsCrashMain.class)
+        .jvmOptions("-Xmx256m", "-XX:+UseSerialGC").args(file).start()) {
+      acknowledged = Long.parseLong(child.awaitLine(line -> Long.parseLong(line) >= 3));
       // Most of the child's time is in addBatch: this kill lands in one, usually.
-      child.destroyForcibly();
-    } finally {
-      child.destroyForcibly();
+      child.kill();
     }
-    assertTrue(child.waitFor(1, TimeUnit.MINUTES), "the killed child did not end");
-    assertTrue(acknowledged >= 3, "the child ended before it was killed: " + acknowledged);
 
     AppendedRows recovered = open(file, K_NAME, true);
     long last = recovered.lastBatch();

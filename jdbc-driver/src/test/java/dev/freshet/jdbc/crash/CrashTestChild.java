@@ -1,10 +1,14 @@
 package dev.freshet.jdbc.crash;
 
-import java.io.PrintStream;
+import static dev.freshet.testkit.crash.ChildLines.await;
+import static dev.freshet.testkit.crash.ChildLines.number;
+import static dev.freshet.testkit.crash.ChildLines.printRows;
+import static dev.freshet.testkit.crash.ChildLines.say;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 
 /**
  * The child JVM of {@link ExactlyOnceCrashTest}: an embedded engine on a data directory with a
@@ -28,7 +32,6 @@ public final class CrashTestChild {
     String dataDir = args[0];
     String mode = args[1];
     String provider = args[2];
-    PrintStream out = System.out;
     try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
          Statement s = c.createStatement()) {
       s.execute("SET 'state.store.provider' = '" + provider + "'");
@@ -37,9 +40,8 @@ public final class CrashTestChild {
           + " WITH (connector = 'memory')");
       s.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS totals AS SELECT user_id, COUNT(*) AS n,"
           + " SUM(amount) AS total FROM clicks GROUP BY user_id EMIT UPDATE");
-      long next = count(s, "SELECT COUNT(*) FROM clicks") / ROWS;
-      out.println("START " + next);
-      out.flush();
+      long next = number(s, "SELECT COUNT(*) FROM clicks") / ROWS;
+      say("START " + next);
       if (mode.equals("run")) {
         for (long i = next; ; i++) {
           StringBuilder values = new StringBuilder();
@@ -48,45 +50,23 @@ public final class CrashTestChild {
                 .append("', ").append(i * 100 + j).append(")");
           }
           s.executeUpdate("INSERT INTO clicks VALUES " + values);
-          out.println("ACK " + i);
+          say("ACK " + i);
           // What the view has committed so far: rows a resumed query must not read again.
-          out.println("VIEWED " + count(s, "SELECT COALESCE(SUM(n), 0) FROM totals"));
-          out.flush();
+          say("VIEWED " + number(s, "SELECT COALESCE(SUM(n), 0) FROM totals"));
         }
       }
-      long rows = count(s, "SELECT COUNT(*) FROM clicks");
-      long deadline = System.nanoTime() + 120_000_000_000L;
-      while (count(s, "SELECT COALESCE(SUM(n), 0) FROM totals") != rows) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the view did not catch up with " + rows + " rows");
-        }
-        Thread.onSpinWait();
-      }
-      try (ResultSet rs = s.executeQuery("SELECT user_id, amount FROM clicks")) {
-        while (rs.next()) {
-          out.println("IN " + rs.getString(1) + " " + rs.getLong(2));
-        }
-      }
-      try (ResultSet rs = s.executeQuery("SELECT user_id, n, total FROM totals")) {
-        while (rs.next()) {
-          out.println("ROW " + rs.getString(1) + " " + rs.getLong(2) + " " + rs.getLong(3));
-        }
-      }
+      long rows = number(s, "SELECT COUNT(*) FROM clicks");
+      await("the view to catch up with " + rows + " rows", Duration.ofMinutes(2),
+          () -> number(s, "SELECT COALESCE(SUM(n), 0) FROM totals") == rows);
+      printRows(s, "IN", "SELECT user_id, amount FROM clicks");
+      printRows(s, "ROW", "SELECT user_id, n, total FROM totals");
       // How the view's query started in this JVM: resumed at a later batch, reading only new rows.
-      out.println("LASTBATCH " + count(s, "SELECT LAST_BATCH_ID FROM sys.queries"
+      say("LASTBATCH " + number(s, "SELECT LAST_BATCH_ID FROM sys.queries"
           + " WHERE NAME = 'TOTALS'"));
-      out.println("READ " + count(s, "SELECT COALESCE(SUM(NUM_INPUT_ROWS), 0)"
+      say("READ " + number(s, "SELECT COALESCE(SUM(NUM_INPUT_ROWS), 0)"
           + " FROM sys.query_progress WHERE NAME = 'TOTALS'"));
-      out.println("DONE");
-      out.flush();
+      say("DONE");
     }
     System.exit(0);
-  }
-
-  private static long count(Statement s, String sql) throws Exception {
-    try (ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 }

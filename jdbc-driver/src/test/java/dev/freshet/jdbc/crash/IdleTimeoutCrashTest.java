@@ -5,16 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.testkit.CrashTest;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.freshet.testkit.crash.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,20 +29,15 @@ class IdleTimeoutCrashTest {
   @TempDir Path dataDir;
 
   @Test void shouldReplayTheIdleBatchAsRecordedAfterAKill() throws Exception {
-    Process run = start("run");
     List<String> batches = new ArrayList<>();
     List<String> windows = new ArrayList<>();
-    boolean ready = false;
-    try (BufferedReader lines = reader(run)) {
-      String line;
-      while (!ready && (line = lines.readLine()) != null) {
+    try (ChildJvm run = child("run")) {
+      run.awaitLine(line -> {
         collect(line, batches, windows);
-        ready = line.equals("READY");
-      }
-      run.destroyForcibly();
-      assertTrue(run.waitFor(60, TimeUnit.SECONDS), "child did not die");
+        return line.equals("READY");
+      });
+      run.kill();
     }
-    assertTrue(ready, "the run child ended before READY; see " + dataDir.resolve("child.err"));
     long epoch = java.time.Instant.parse("2020-01-01T00:00:00Z").toEpochMilli();
     List<String> expectedWindows = List.of("WINDOW " + epoch + " 1",
         "WINDOW " + (epoch + 10_000) + " 1", "WINDOW " + (epoch + 20_000) + " 1");
@@ -67,17 +59,11 @@ class IdleTimeoutCrashTest {
     // As if the kill came between the offset log's write and the commit log's.
     Files.delete(commit);
 
-    Process verify = start("verify", Long.toString(last));
     List<String> replayed = new ArrayList<>();
     List<String> windowsAfter = new ArrayList<>();
-    try (BufferedReader lines = reader(verify)) {
-      String line;
-      while ((line = lines.readLine()) != null) {
-        collect(line, replayed, windowsAfter);
-      }
+    for (String line : child("verify", last).awaitExit().lines()) {
+      collect(line, replayed, windowsAfter);
     }
-    assertTrue(verify.waitFor(120, TimeUnit.SECONDS), "verify did not end");
-    assertEquals(0, verify.exitValue(), "verify failed; see " + dataDir.resolve("child.err"));
 
     // The restart ran the batch again as recorded: same id, input, output, watermark and time.
     assertEquals(idleBatch, replayed.get(0), "replayed " + replayed);
@@ -116,19 +102,8 @@ class IdleTimeoutCrashTest {
     return files;
   }
 
-  private Process start(String... args) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-XX:TieredStopAtLevel=1",
-        "-cp", System.getProperty("java.class.path"),
-        IdleTimeoutCrashTestChild.class.getName(), dataDir.toString()));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command)
-        .redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolve("child.err").toFile()))
-        .start();
-  }
-
-  private static BufferedReader reader(Process process) {
-    return new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+  private ChildJvm child(Object... args) throws Exception {
+    return ChildJvm.of(IdleTimeoutCrashTestChild.class).jvmOptions("-Xmx512m")
+        .args(dataDir).args(args).start();
   }
 }

@@ -1,10 +1,14 @@
 package dev.freshet.jdbc.crash;
 
-import java.io.PrintStream;
+import static dev.freshet.testkit.crash.ChildLines.await;
+import static dev.freshet.testkit.crash.ChildLines.number;
+import static dev.freshet.testkit.crash.ChildLines.say;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -26,10 +30,8 @@ public final class IdleTimeoutCrashTestChild {
   public static void main(String[] args) throws Exception {
     String dataDir = args[0];
     String mode = args[1];
-    PrintStream out = System.out;
     try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
          Statement s = c.createStatement()) {
-      long deadline = System.nanoTime() + 60_000_000_000L;
       if (mode.equals("run")) {
         s.execute("SET 'trigger.interval' = '200 ms'");
         s.execute("CREATE STREAM idle (id INT, ts TIMESTAMP(3),"
@@ -43,53 +45,36 @@ public final class IdleTimeoutCrashTestChild {
         // The rows close two windows; only the idle timeout closes the third, in a batch that
         // reads nothing, with a watermark from the clock: waited for in the progress, which a
         // batch records after its commit.
-        while (count(s, "SELECT COUNT(*) FROM sys.query_progress WHERE name = '" + VIEW + "'"
-            + " AND num_input_rows = 0 AND num_output_rows = 1"
-            + " AND watermark > TIMESTAMP '2021-01-01 00:00:00'") < 1) {
-          if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("the idle timeout did not close the last window");
-          }
-          Thread.onSpinWait();
-        }
+        await("the idle timeout to close the last window", Duration.ofMinutes(1),
+            () -> number(s, "SELECT COUNT(*) FROM sys.query_progress WHERE name = '" + VIEW + "'"
+                + " AND num_input_rows = 0 AND num_output_rows = 1"
+                + " AND watermark > TIMESTAMP '2021-01-01 00:00:00'") >= 1);
       } else {
         long batch = Long.parseLong(args[2]);
-        while (count(s, "SELECT COALESCE(MAX(last_batch_id), -1) FROM sys.queries WHERE name = '"
-            + VIEW + "'") < batch) {
-          if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("the view's query did not run batch " + batch);
-          }
-          Thread.onSpinWait();
-        }
+        await("the view's query to run batch " + batch, Duration.ofMinutes(1),
+            () -> number(s, "SELECT COALESCE(MAX(last_batch_id), -1) FROM sys.queries"
+                + " WHERE name = '" + VIEW + "'") >= batch);
       }
       try (ResultSet rs = s.executeQuery("SELECT batch_id, num_input_rows, num_output_rows,"
           + " watermark, batch_timestamp FROM sys.query_progress WHERE name = '" + VIEW + "'"
           + " ORDER BY batch_id")) {
         while (rs.next()) {
-          out.println("BATCH " + rs.getLong(1) + " " + rs.getLong(2) + " " + rs.getLong(3) + " "
+          say("BATCH " + rs.getLong(1) + " " + rs.getLong(2) + " " + rs.getLong(3) + " "
               + rs.getTimestamp(4).getTime() + " " + rs.getTimestamp(5).getTime());
         }
       }
       try (ResultSet rs = s.executeQuery("SELECT ws, n FROM idle_w ORDER BY ws")) {
         while (rs.next()) {
-          out.println("WINDOW " + rs.getTimestamp(1).getTime() + " " + rs.getLong(2));
+          say("WINDOW " + rs.getTimestamp(1).getTime() + " " + rs.getLong(2));
         }
       }
       if (mode.equals("run")) {
-        out.println("READY");
-        out.flush();
+        say("READY");
         // Killed here, with the engine open.
         new CountDownLatch(1).await();
       }
-      out.println("DONE");
-      out.flush();
+      say("DONE");
     }
     System.exit(0);
-  }
-
-  private static long count(Statement s, String sql) throws Exception {
-    try (ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 }

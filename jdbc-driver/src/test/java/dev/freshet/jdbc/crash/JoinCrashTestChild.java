@@ -1,10 +1,14 @@
 package dev.freshet.jdbc.crash;
 
-import java.io.PrintStream;
+import static dev.freshet.testkit.crash.ChildLines.await;
+import static dev.freshet.testkit.crash.ChildLines.number;
+import static dev.freshet.testkit.crash.ChildLines.printRows;
+import static dev.freshet.testkit.crash.ChildLines.say;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 
 /**
  * The child JVM of {@link JoinExactlyOnceCrashTest}: an embedded engine on a data directory with
@@ -26,7 +30,6 @@ public final class JoinCrashTestChild {
   public static void main(String[] args) throws Exception {
     String dataDir = args[0];
     String mode = args[1];
-    PrintStream out = System.out;
     try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir
         + ";timeZone=UTC");
          Statement s = c.createStatement()) {
@@ -38,9 +41,8 @@ public final class JoinCrashTestChild {
       s.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS paid AS SELECT o.id, p.amount"
           + " FROM orders o JOIN payments p ON o.id = p.order_id"
           + " AND p.pts BETWEEN o.ots AND o.ots + INTERVAL '10' SECOND");
-      long next = count(s, "SELECT COALESCE(MAX(id) + 1, 0) FROM orders");
-      out.println("START " + next);
-      out.flush();
+      long next = number(s, "SELECT COALESCE(MAX(id) + 1, 0) FROM orders");
+      say("START " + next);
       if (mode.equals("run")) {
         for (long i = next; ; i++) {
           s.executeUpdate("INSERT INTO orders VALUES (" + i + ", " + at(i) + ")");
@@ -49,39 +51,25 @@ public final class JoinCrashTestChild {
             payments += ", (" + (i - 15) + ", " + at(i) + ", " + -i + ")";
           }
           s.executeUpdate("INSERT INTO payments VALUES " + payments);
-          out.println("ACK " + i);
-          out.println("VIEWED " + count(s, "SELECT COUNT(*) FROM paid"));
-          out.flush();
+          say("ACK " + i);
+          say("VIEWED " + number(s, "SELECT COUNT(*) FROM paid"));
         }
       }
       if (mode.equals("verify")) {
         long rows = Long.parseLong(args[2]);
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        // Until the view has the rows H2 joins, or a deadline: then the parent shows the
-        // difference.
-        while (count(s, "SELECT COUNT(*) FROM paid") < rows && System.nanoTime() < deadline) {
-          Thread.onSpinWait();
+        try {
+          await("the view to hold " + rows + " rows", Duration.ofMinutes(1),
+              () -> number(s, "SELECT COUNT(*) FROM paid") >= rows);
+        } catch (IllegalStateException stillShort) {
+          // The parent shows the difference.
         }
-        try (ResultSet rs = s.executeQuery("SELECT id, amount FROM paid")) {
-          while (rs.next()) {
-            out.println("ROW " + rs.getLong(1) + " " + rs.getLong(2));
-          }
-        }
-        out.println("LASTBATCH " + count(s, "SELECT LAST_BATCH_ID FROM sys.queries"
+        printRows(s, "ROW", "SELECT id, amount FROM paid");
+        say("LASTBATCH " + number(s, "SELECT LAST_BATCH_ID FROM sys.queries"
             + " WHERE NAME = 'PAID'"));
       }
-      try (ResultSet rs = s.executeQuery("SELECT id FROM orders")) {
-        while (rs.next()) {
-          out.println("ORDER " + rs.getLong(1));
-        }
-      }
-      try (ResultSet rs = s.executeQuery("SELECT order_id, amount FROM payments")) {
-        while (rs.next()) {
-          out.println("PAYMENT " + rs.getLong(1) + " " + rs.getLong(2));
-        }
-      }
-      out.println("DONE");
-      out.flush();
+      printRows(s, "ORDER", "SELECT id FROM orders");
+      printRows(s, "PAYMENT", "SELECT order_id, amount FROM payments");
+      say("DONE");
     }
     System.exit(0);
   }
@@ -92,12 +80,5 @@ public final class JoinCrashTestChild {
    */
   private static String at(long step) {
     return "TIMESTAMP '1970-01-01 00:00:00' + INTERVAL '" + (100 + step) + "' SECOND";
-  }
-
-  private static long count(Statement s, String sql) throws Exception {
-    try (ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 }

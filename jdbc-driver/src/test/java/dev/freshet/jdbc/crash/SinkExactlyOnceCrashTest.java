@@ -11,13 +11,13 @@ import dev.freshet.jdbc.KafkaBroker.Record;
 import dev.freshet.jdbc.PostgresDatabase;
 import dev.freshet.testkit.CrashTest;
 import dev.freshet.testkit.ExternalTest;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import dev.freshet.testkit.crash.ChildJvm;
+import dev.freshet.testkit.crash.KillLoop;
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -32,7 +32,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -58,7 +57,11 @@ import org.junit.jupiter.api.io.TempDir;
 @CrashTest
 @ExternalTest
 class SinkExactlyOnceCrashTest {
-  private static final int KILLS = 10;
+  /**
+   * Kills: two in each stratum of kill points (see the test). Ten uniformly drawn ones took twice
+   * as long and hit the same three strata, start-up seldom.
+   */
+  private static final int KILLS = 6;
   // The broker is the test JVM's (KafkaBroker): names of this class's own.
   private static final String TOPIC = "orders-" + UUID.randomUUID();
   private static final String SINK_TOPIC = "totals-out-" + UUID.randomUUID();
@@ -70,74 +73,61 @@ class SinkExactlyOnceCrashTest {
   @RegisterExtension static final PostgresDatabase postgres = new PostgresDatabase();
 
   @TempDir Path dataDir;
+  /** The id of the next row produced. */
+  private long nextId;
 
   @Test void shouldWriteEachChangeOnceWhenKilledAtRandomMoments() throws Exception {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
-    String context = "seed " + seed;
+    KillLoop loop = new KillLoop().killAtLatestAfter(KILL_AFTER);
+    Random random = loop.random();
+    String context = loop.context();
     kafka.createTopic(TOPIC, 3);
     kafka.createTopic(SINK_TOPIC, 2);
     KafkaProducer<String, String> producer = kafka.transactionalProducer("crash-producer-" + TOPIC);
     List<long[]> committed = new ArrayList<>();
-    long id = 0;
-    for (int kill = 0; kill < KILLS; kill++) {
-      id = produce(producer, id, 2 + random.nextInt(3), random, committed);
-      Process child = start();
-      // Killed at the latest after a while, should the view change less often than drawn.
-      CompletableFuture.delayedExecutor(KILL_AFTER.toMillis(), TimeUnit.MILLISECONDS)
-          .execute(child::destroyForcibly);
-      try (BufferedReader lines = reader(child)) {
-        // Killed after a random number of the view's changes; 0: during start-up.
-        int changes = random.nextInt(12);
-        String line;
-        while (changes > 0 && (line = lines.readLine()) != null) {
-          if (line.startsWith("PROGRESS")) {
-            changes--;
-            if (changes == 4) {
-              // More rows while it runs, so that kills fall inside batches too.
-              id = produce(producer, id, 1, random, committed);
-            }
-          }
+    loop.run(KILLS, run -> {
+      nextId = produce(producer, nextId, 2 + random.nextInt(3), random, committed);
+      return child();
+    }, (child, run) -> {
+      // Killed after a number of the view's changes drawn in turn from each stratum of kill
+      // points: during start-up (0), in the first batches after a restart (1 to 4), and after
+      // more rows came while it ran (5 to 11), so that each is hit twice.
+      int changes = switch (run % 3) {
+        case 0 -> 0;
+        case 1 -> 1 + random.nextInt(4);
+        default -> 5 + random.nextInt(7);
+      };
+      for (; changes > 0; changes--) {
+        child.awaitLine("PROGRESS");
+        if (changes == 5) {
+          // More rows while it runs, so that kills fall inside batches too.
+          nextId = produce(producer, nextId, 1, random, committed);
         }
-        child.destroyForcibly();
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS), context + ": child did not die");
       }
-    }
-    id = produce(producer, id, 2, random, committed);
+    });
+    nextId = produce(producer, nextId, 2, random, committed);
 
-    Process verify = start();
-    try {
-      try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:");
-           Statement oracle = h2.createStatement();
-           Connection pg = DriverManager.getConnection(postgres.jdbcUrl());
-           Statement p = pg.createStatement()) {
-        oracle.execute("CREATE TABLE orders (id BIGINT, item VARCHAR, qty INT)");
-        try (PreparedStatement insert = h2.prepareStatement(
-            "INSERT INTO orders VALUES (?, ?, ?)")) {
-          for (long[] row : committed) {
-            insert.setLong(1, row[0]);
-            insert.setString(2, "item-" + row[1]);
-            insert.setLong(3, row[2]);
-            insert.executeUpdate();
-          }
-        }
-        TreeSet<String> totals = rows(oracle,
-            "SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item");
-        TreeSet<String> raw = rows(oracle, "SELECT id, item, qty FROM orders");
-        await(context + ": PostgreSQL table totals", () -> rows(p,
-            "SELECT item, n, q FROM totals"), totals);
-        await(context + ": PostgreSQL table raw_orders", () -> rows(p,
-            "SELECT id, item, qty FROM raw_orders"), raw);
-        // An appended row applied twice would be there twice.
-        try (ResultSet rs = p.executeQuery("SELECT COUNT(*) FROM raw_orders")) {
-          rs.next();
-          assertEquals(committed.size(), rs.getLong(1), context + ": rows appended twice");
-        }
-        awaitTopic(context, totals);
+    try (ChildJvm verify = child();
+         H2Oracle h2 = new H2Oracle();
+         Connection pg = DriverManager.getConnection(postgres.jdbcUrl());
+         Statement p = pg.createStatement()) {
+      List<List<Object>> rows = new ArrayList<>();
+      for (long[] row : committed) {
+        rows.add(List.of(row[0], "item-" + row[1], row[2]));
       }
-    } finally {
-      verify.destroyForcibly();
-      verify.waitFor(60, TimeUnit.SECONDS);
+      h2.createTable("orders", "id BIGINT, item VARCHAR, qty INT").insert("orders", rows);
+      TreeSet<String> totals = new TreeSet<>(
+          h2.rows("SELECT item, COUNT(*), SUM(qty) FROM orders GROUP BY item"));
+      TreeSet<String> raw = new TreeSet<>(h2.rows("SELECT id, item, qty FROM orders"));
+      await(context + ": PostgreSQL table totals", () -> rows(p,
+          "SELECT item, n, q FROM totals"), totals);
+      await(context + ": PostgreSQL table raw_orders", () -> rows(p,
+          "SELECT id, item, qty FROM raw_orders"), raw);
+      // An appended row applied twice would be there twice.
+      try (ResultSet rs = p.executeQuery("SELECT COUNT(*) FROM raw_orders")) {
+        rs.next();
+        assertEquals(committed.size(), rs.getLong(1), context + ": rows appended twice");
+      }
+      awaitTopic(context, totals);
     }
   }
 
@@ -241,19 +231,10 @@ class SinkExactlyOnceCrashTest {
     return rows;
   }
 
-  private Process start() throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new ProcessBuilder(java, "-Xmx512m", "-XX:TieredStopAtLevel=1",
-        "-cp", System.getProperty("java.class.path"),
-        SinkCrashTestChild.class.getName(), dataDir.resolve("data").toString(),
-        kafka.bootstrapServers(), TOPIC, SINK_TOPIC,
-        postgres.jdbcUrl())
-        .redirectError(ProcessBuilder.Redirect.appendTo(dataDir.resolve("child.err").toFile()))
+  private ChildJvm child() throws Exception {
+    return ChildJvm.of(SinkCrashTestChild.class).jvmOptions("-Xmx512m")
+        .args(dataDir.resolve("data"), kafka.bootstrapServers(), TOPIC, SINK_TOPIC,
+            postgres.jdbcUrl())
         .start();
-  }
-
-  private static BufferedReader reader(Process process) {
-    return new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
   }
 }

@@ -1,10 +1,14 @@
 package dev.freshet.jdbc.crash;
 
-import java.io.PrintStream;
+import static dev.freshet.testkit.crash.ChildLines.await;
+import static dev.freshet.testkit.crash.ChildLines.number;
+import static dev.freshet.testkit.crash.ChildLines.printRows;
+import static dev.freshet.testkit.crash.ChildLines.say;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 
 /**
  * The child JVM of {@link ViewOverViewExactlyOnceCrashTest}: an embedded engine on a data
@@ -33,7 +37,6 @@ public final class ViewOverViewCrashTestChild {
   public static void main(String[] args) throws Exception {
     String dataDir = args[0];
     String mode = args[1];
-    PrintStream out = System.out;
     try (Connection c = DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);
          Statement s = c.createStatement()) {
       s.execute("SET 'state.partitions' = '2'");
@@ -42,9 +45,8 @@ public final class ViewOverViewCrashTestChild {
       s.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS per_user AS " + UPSTREAM);
       s.execute("CREATE MATERIALIZED VIEW IF NOT EXISTS per_count AS "
           + DOWNSTREAM.formatted("per_user"));
-      long next = count(s, "SELECT COUNT(*) FROM clicks") / ROWS;
-      out.println("START " + next);
-      out.flush();
+      long next = number(s, "SELECT COUNT(*) FROM clicks") / ROWS;
+      say("START " + next);
       if (mode.equals("run")) {
         for (long i = next; ; i++) {
           StringBuilder values = new StringBuilder();
@@ -53,41 +55,18 @@ public final class ViewOverViewCrashTestChild {
                 .append("', ").append((i * 37 + j * 13) % 101 - 50).append(")");
           }
           s.executeUpdate("INSERT INTO clicks VALUES " + values);
-          out.println("ACK " + i);
-          out.flush();
+          say("ACK " + i);
         }
       }
-      long rows = count(s, "SELECT COUNT(*) FROM clicks");
-      long deadline = System.nanoTime() + 120_000_000_000L;
+      long rows = number(s, "SELECT COUNT(*) FROM clicks");
       // per_count has caught up when its groups hold every row: n rows for each of its users.
-      while (count(s, "SELECT COALESCE(SUM(n), 0) FROM per_user") != rows
-          || count(s, "SELECT COALESCE(SUM(n * users), 0) FROM per_count") != rows) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("the views did not catch up with " + rows + " rows");
-        }
-        Thread.onSpinWait();
-      }
-      try (ResultSet rs = s.executeQuery("SELECT user_id, amount FROM clicks")) {
-        while (rs.next()) {
-          out.println("IN " + rs.getString(1) + " " + rs.getLong(2));
-        }
-      }
-      try (ResultSet rs = s.executeQuery("SELECT n, users, total, lo, hi FROM per_count")) {
-        while (rs.next()) {
-          out.println("ROW " + rs.getLong(1) + " " + rs.getLong(2) + " " + rs.getLong(3) + " "
-              + rs.getLong(4) + " " + rs.getLong(5));
-        }
-      }
-      out.println("DONE");
-      out.flush();
+      await("the views to catch up with " + rows + " rows", Duration.ofMinutes(2),
+          () -> number(s, "SELECT COALESCE(SUM(n), 0) FROM per_user") == rows
+              && number(s, "SELECT COALESCE(SUM(n * users), 0) FROM per_count") == rows);
+      printRows(s, "IN", "SELECT user_id, amount FROM clicks");
+      printRows(s, "ROW", "SELECT n, users, total, lo, hi FROM per_count");
+      say("DONE");
     }
     System.exit(0);
-  }
-
-  private static long count(Statement s, String sql) throws Exception {
-    try (ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
   }
 }

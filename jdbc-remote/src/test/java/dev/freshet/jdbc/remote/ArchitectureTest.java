@@ -1,10 +1,10 @@
 package dev.freshet.jdbc.remote;
 
 import com.tngtech.archunit.lang.ArchRule;
-import dev.freshet.jdbc.remote.archfixture.Breaches;
-import dev.freshet.jdbc.remote.archfixture.lower.Lower;
-import dev.freshet.jdbc.remote.archfixture.upper.Upper;
 import dev.freshet.testkit.ArchitectureCheck;
+import dev.freshet.testkit.archfixture.Breaches;
+import dev.freshet.testkit.archfixture.lower.Lower;
+import dev.freshet.testkit.archfixture.upper.Upper;
 import java.util.List;
 
 /**
@@ -26,7 +26,7 @@ class ArchitectureTest extends ArchitectureCheck {
 
   /** Every rule checked, with classes that break it: one breach per forbidden package. */
   private static final List<Breach> BREACHES = List.of(
-      new Breach(REMOTE_DRIVER_KNOWS_NO_OTHER_MODULE, Breaches.KnowsEmbeddedDriver.class),
+      new Breach(REMOTE_DRIVER_KNOWS_NO_OTHER_MODULE, Breaches.KnowsJdbcDriver.class),
       new Breach(REMOTE_DRIVER_KNOWS_NO_OTHER_MODULE, Breaches.KnowsEngine.class),
       new Breach(REMOTE_DRIVER_KNOWS_AVATICA_ONLY_OF_CALCITE, Breaches.KnowsCalcite.class),
       new Breach(REMOTE_DRIVER_KNOWS_NO_JANINO_OR_H2, Breaches.KnowsJanino.class),

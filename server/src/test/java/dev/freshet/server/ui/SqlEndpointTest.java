@@ -8,8 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.freshet.engine.query.ContinuousQuery;
-import dev.freshet.server.FreshetServer;
 import dev.freshet.server.FreshetServer.Authentication;
+import dev.freshet.server.FreshetServer;
+import dev.freshet.testkit.oracle.H2Oracle;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,15 +94,12 @@ class SqlEndpointTest {
         result.get("columns"));
     assertTrue(result.get("truncated") == null);
     List<List<String>> expected = new ArrayList<>();
-    try (Connection h2 = DriverManager.getConnection("jdbc:h2:mem:sql_endpoint"
-        + System.nanoTime()); Statement statement = h2.createStatement()) {
-      statement.execute("CREATE TABLE orders (user_id VARCHAR, amount DOUBLE)");
-      statement.execute("INSERT INTO orders VALUES " + String.join(", ", inserts));
-      try (ResultSet rs = statement.executeQuery(String.format(query, "orders"))) {
-        while (rs.next()) {
-          expected.add(List.of(rs.getString(1), String.valueOf(rs.getLong(2)),
-              String.valueOf(rs.getDouble(3))));
-        }
+    try (H2Oracle h2 = new H2Oracle()) {
+      h2.createTable("orders", "user_id VARCHAR, amount DOUBLE")
+          .execute("INSERT INTO orders VALUES " + String.join(", ", inserts));
+      for (List<Object> row : h2.query(String.format(query, "orders"))) {
+        expected.add(List.of((String) row.get(0), String.valueOf(((Number) row.get(1)).longValue()),
+            String.valueOf(((Number) row.get(2)).doubleValue())));
       }
     }
     List<List<String>> actual = new ArrayList<>();

@@ -1,8 +1,0 @@
-package dev.freshet.spark.archfixture.upper;
-
-import dev.freshet.spark.archfixture.lower.Lower;
-
-/** Uses {@link Lower}, which uses it back: a package cycle, for {@code ArchitectureTest}. */
-public final class Upper {
-  Lower lower;
-}

@@ -1,8 +1,0 @@
-package dev.freshet.engine.archfixture.lower;
-
-import dev.freshet.engine.archfixture.upper.Upper;
-
-/** Uses {@link Upper} back: the other half of a package cycle, for {@code ArchitectureTest}. */
-public final class Lower {
-  Upper upper;
-}

@@ -1,8 +1,0 @@
-package org.apache.calcite.archfixture;
-
-/**
- * Stands in for a class of {@code org.apache.calcite}, which the executor's test classpath
- * lacks, so that {@code ArchitectureTest} can prove the rule against it fails. Test sources only.
- */
-public final class StandIn {
-}

@@ -1,8 +1,0 @@
-package dev.freshet.jdbc.archfixture;
-
-/**
- * Stands in for a class of {@code dev.freshet.jdbc}, which the remote driver's test classpath
- * lacks, so that {@code ArchitectureTest} can prove the rule against it fails. Test sources only.
- */
-public final class StandIn {
-}
