@@ -643,10 +643,10 @@ public final class Session {
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
         engine.scheduler());
     String name = "push-" + id.substring(0, 8);
-    MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, push.sink(),
-        System::currentTimeMillis, options.trigger(), null, Map.of(),
-        new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()),
-        options.restartStrategy());
+    MicroBatchExecution execution = MicroBatchExecution.builder(id, name, pipeline, push.sink())
+        .trigger(options.trigger())
+        .resources(new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()))
+        .restartStrategy(options.restartStrategy()).build();
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
         engine::unregister, push);
     push.attach(continuous);
