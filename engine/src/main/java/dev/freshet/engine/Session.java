@@ -11,8 +11,8 @@ import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
-import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.QueryStatus;
+import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.StateBounds;
@@ -636,7 +636,7 @@ public final class Session {
     PlannedQuery toRun = run;
     StreamingPipeline pipeline = Errors.fromPlanner(() ->
         new ExecPlanBuilder(engine.planner().typeFactory(), id,
-            InMemoryStateStoreProvider::new, engine.partitionExecutor(),
+            StateStoreProviders.inMemory(), engine.partitionExecutor(),
             engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
             .withTables(engine.catalog()).withStateTtl(options.stateTtlMs()).build(toRun));
     boolean markers = options.pushBatchMarkers();

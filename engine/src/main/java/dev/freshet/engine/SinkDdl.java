@@ -24,7 +24,7 @@ import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.QueryReader;
-import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.rel.StreamTopN;
@@ -202,7 +202,7 @@ final class SinkDdl {
     SinkWriter writer = SinkWriters.open(name, id, spec, layout);
     OpenedStateStores stores = new OpenedStateStores(checkpoint != null
         ? QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance())
-        : InMemoryStateStoreProvider::new);
+        : StateStoreProviders.inMemory());
     boolean started = false;
     boolean stored = false;
     StreamingPipeline built = null;

@@ -50,7 +50,7 @@ import dev.freshet.executor.state.GroupKey;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreProviderFactory;
-import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.executor.vector.VectorType;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.ReferenceTable;
@@ -116,7 +116,7 @@ public final class ExecPlanBuilder {
    * @param queryId the query id, which names its state stores
    */
   public ExecPlanBuilder(JavaTypeFactory typeFactory, String queryId) {
-    this(typeFactory, queryId, InMemoryStateStoreProvider::new, null);
+    this(typeFactory, queryId, StateStoreProviders.inMemory(), null);
   }
 
   /**

@@ -45,4 +45,9 @@ public final class Breaches {
   public static final class KnowsJetty {
     org.eclipse.jetty.archfixture.StandIn jetty;
   }
+
+  /** Names a state store provider of the executor's internals, past the public state API. */
+  public static final class KnowsStateInternals {
+    dev.freshet.executor.state.internals.InMemoryStateStoreProvider<Object, Object[]> store;
+  }
 }
