@@ -20,15 +20,13 @@ import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreProvider;
-import dev.freshet.executor.state.StateStoreSpec;
-import dev.freshet.executor.state.internals.CommittedMapStateStoreProvider;
+import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.planner.WindowedQuery;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.sql.parser.EmitMode;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -211,7 +209,6 @@ final class ExternalViewDdl {
           engine.stateStoreMaintenance()).create(storeId);
     }
     int retain = Math.min(options.minBatchesToRetain(), ViewOutputs.MAX_VERSIONS_IN_MEMORY);
-    return new CommittedMapStateStoreProvider(new StateStoreSpec(storeId, Path.of("memory"),
-        StateStoreSpec.DEFAULT_MIN_DELTAS_FOR_SNAPSHOT, retain));
+    return StateStoreProviders.committedMap(retain).create(storeId);
   }
 }

@@ -217,14 +217,14 @@ final class MaterializedViewDdl {
         ViewResult result = outputs.openResult();
         ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(),
             id, sql, plan.sourceNames(), result);
-        MicroBatchExecution execution = new MicroBatchExecution(id, name, outputs.pipeline(),
-            outputs.sink(), System::currentTimeMillis, options.trigger(), checkpoint,
-            Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
+        MicroBatchExecution execution = MicroBatchExecution
+            .builder(id, name, outputs.pipeline(), outputs.sink()).trigger(options.trigger())
+            .checkpoint(checkpoint, Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
                 OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
                 OffsetSeq.STATE_FORMAT_VERSION,
-                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)),
-            new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()),
-            restartStrategy);
+                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)))
+            .resources(new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()))
+            .restartStrategy(restartStrategy).build();
         // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
         // MATERIALIZED VIEW unregisters it.
         ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),

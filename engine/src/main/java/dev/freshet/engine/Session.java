@@ -11,8 +11,8 @@ import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
-import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.executor.runtime.QueryStatus;
+import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.StateBounds;
@@ -636,17 +636,17 @@ public final class Session {
     PlannedQuery toRun = run;
     StreamingPipeline pipeline = Errors.fromPlanner(() ->
         new ExecPlanBuilder(engine.planner().typeFactory(), id,
-            InMemoryStateStoreProvider::new, engine.partitionExecutor(),
+            StateStoreProviders.inMemory(), engine.partitionExecutor(),
             engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
             .withTables(engine.catalog()).withStateTtl(options.stateTtlMs()).build(toRun));
     boolean markers = options.pushBatchMarkers();
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
         engine.scheduler());
     String name = "push-" + id.substring(0, 8);
-    MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, push.sink(),
-        System::currentTimeMillis, options.trigger(), null, Map.of(),
-        new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()),
-        options.restartStrategy());
+    MicroBatchExecution execution = MicroBatchExecution.builder(id, name, pipeline, push.sink())
+        .trigger(options.trigger())
+        .resources(new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()))
+        .restartStrategy(options.restartStrategy()).build();
     ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(), null,
         engine::unregister, push);
     push.attach(continuous);

@@ -24,7 +24,7 @@ import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.QueryReader;
-import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.rel.StreamTopN;
@@ -202,7 +202,7 @@ final class SinkDdl {
     SinkWriter writer = SinkWriters.open(name, id, spec, layout);
     OpenedStateStores stores = new OpenedStateStores(checkpoint != null
         ? QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance())
-        : InMemoryStateStoreProvider::new);
+        : StateStoreProviders.inMemory());
     boolean started = false;
     boolean stored = false;
     StreamingPipeline built = null;
@@ -233,14 +233,14 @@ final class SinkDdl {
         ExternalSink sink = new ExternalSink(spec.connector().equals("jdbc")
             ? "JdbcSink[" + spec.target() + "]" : "KafkaSink[" + spec.target() + "]", writer,
             () -> SinkWriters.open(name, id, spec, layout));
-        MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, sink,
-            System::currentTimeMillis, options.trigger(), checkpoint,
-            Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
+        MicroBatchExecution execution = MicroBatchExecution
+            .builder(id, name, pipeline, sink).trigger(options.trigger())
+            .checkpoint(checkpoint, Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
                 OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
                 OffsetSeq.STATE_FORMAT_VERSION,
-                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)),
-            new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()),
-            restartStrategy);
+                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)))
+            .resources(new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()))
+            .restartStrategy(restartStrategy).build();
         // Like a view's, a sink's query stays registered when stopped, so that SHOW QUERIES
         // shows why; DROP SINK unregisters it.
         ContinuousQuery continuous = new ContinuousQuery(execution, secrets.shownSql(),

@@ -26,13 +26,10 @@ import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.StatePartitions;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreProviderFactory;
-import dev.freshet.executor.state.StateStoreSpec;
-import dev.freshet.executor.state.internals.CommittedMapStateStoreProvider;
-import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.ExecPlanBuilder;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,12 +158,11 @@ final class ViewOutputs {
       return QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
     }
     if (layout != Layout.UPDATE) {
-      return InMemoryStateStoreProvider::new;
+      return StateStoreProviders.inMemory();
     }
     // Readable versions without files; their changes kept for subscribers who resume.
     int retain = Math.min(options.minBatchesToRetain(), MAX_VERSIONS_IN_MEMORY);
-    return id -> new CommittedMapStateStoreProvider(new StateStoreSpec(id, Path.of("memory"),
-        StateStoreSpec.DEFAULT_MIN_DELTAS_FOR_SNAPSHOT, retain));
+    return StateStoreProviders.committedMap(retain);
   }
 
   /** The view's query, from its stream to its sink's rows. */

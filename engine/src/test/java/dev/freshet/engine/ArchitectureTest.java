@@ -12,7 +12,9 @@ import java.util.List;
  * The engine's architecture (STYLE.md §1), checked on its production classes: the drivers and
  * the server sit on top of it, so it knows neither them nor the wire protocol; its subpackages
  * ({@code store}, {@code query}, {@code push}, {@code options}) serve the root package and never
- * use it; and its packages form no cycle.
+ * use it; it makes state stores only through the executor's public state API
+ * ({@code StateStoreProviders}, {@code StateStoreProviderFactory}), never naming a class of
+ * {@code executor.state.internals}; and its packages form no cycle.
  *
  * <p>Each rule also runs against fixture classes that break it ({@code archfixture}), which
  * proves that it can fail. To add a rule, declare it and list it in {@link #BREACHES} with a
@@ -25,6 +27,8 @@ class ArchitectureTest extends ArchitectureCheck {
       knowsNo("org.apache.calcite.avatica.remote..", "org.eclipse.jetty..");
   static final ArchRule ENGINE_SUBPACKAGES_KNOW_NO_ROOT =
       onlyKnow("dev.freshet.engine", "dev.freshet.engine");
+  static final ArchRule ENGINE_KNOWS_NO_STATE_INTERNALS =
+      knowsNo("dev.freshet.executor.state.internals..");
   static final ArchRule ENGINE_PACKAGES_FORM_NO_CYCLE = packagesFormNoCycle();
 
   /** Every rule checked, with classes that break it: one breach per forbidden package. */
@@ -34,6 +38,7 @@ class ArchitectureTest extends ArchitectureCheck {
       new Breach(ENGINE_KNOWS_NO_WIRE, Breaches.KnowsAvaticaRemote.class),
       new Breach(ENGINE_KNOWS_NO_WIRE, Breaches.KnowsJetty.class),
       new Breach(ENGINE_SUBPACKAGES_KNOW_NO_ROOT, KnowsTheRoot.class),
+      new Breach(ENGINE_KNOWS_NO_STATE_INTERNALS, Breaches.KnowsStateInternals.class),
       new Breach(ENGINE_PACKAGES_FORM_NO_CYCLE, Upper.class, Lower.class));
 
   ArchitectureTest() {

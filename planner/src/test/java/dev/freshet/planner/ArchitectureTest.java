@@ -10,7 +10,9 @@ import java.util.List;
 /**
  * The planner's architecture (STYLE.md §1), checked on its production classes: it turns parsed
  * SQL into exec plans, so it knows no engine (sessions, catalog store, DDL), no driver or server,
- * no JDBC, no H2 and no wire protocol; and its packages form no cycle.
+ * no JDBC, no H2 and no wire protocol; it makes state stores only through the executor's public
+ * state API, never naming a provider of {@code executor.state.internals}; and its packages form
+ * no cycle.
  *
  * <p>Each rule also runs against fixture classes that break it ({@code archfixture}), which
  * proves that it can fail. To add a rule, declare it and list it in {@link #BREACHES} with a
@@ -25,6 +27,8 @@ class ArchitectureTest extends ArchitectureCheck {
   static final ArchRule PLANNER_KNOWS_NO_JDBC = knowsNo("java.sql..", "javax.sql..");
   static final ArchRule PLANNER_KNOWS_NO_WIRE =
       knowsNo("org.apache.calcite.avatica.remote..", "org.eclipse.jetty..");
+  static final ArchRule PLANNER_KNOWS_NO_STATE_INTERNALS =
+      knowsNo("dev.freshet.executor.state.internals..");
   static final ArchRule PLANNER_PACKAGES_FORM_NO_CYCLE = packagesFormNoCycle();
 
   /** Every rule checked, with classes that break it: one breach per forbidden package. */
@@ -36,6 +40,7 @@ class ArchitectureTest extends ArchitectureCheck {
       new Breach(PLANNER_KNOWS_NO_JDBC, Breaches.KnowsJdbc.class),
       new Breach(PLANNER_KNOWS_NO_WIRE, Breaches.KnowsAvaticaRemote.class),
       new Breach(PLANNER_KNOWS_NO_WIRE, Breaches.KnowsJetty.class),
+      new Breach(PLANNER_KNOWS_NO_STATE_INTERNALS, Breaches.KnowsStateInternals.class),
       new Breach(PLANNER_PACKAGES_FORM_NO_CYCLE, Upper.class, Lower.class));
 
   ArchitectureTest() {

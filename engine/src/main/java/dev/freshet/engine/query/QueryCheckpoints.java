@@ -11,8 +11,7 @@ import dev.freshet.executor.state.MaintainedStateStoreProvider;
 import dev.freshet.executor.state.StateStoreMaintenance;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.StateStoreSpec;
-import dev.freshet.executor.state.internals.DeltaFileStateStoreProvider;
-import dev.freshet.executor.state.internals.MVStoreStateStoreProvider;
+import dev.freshet.executor.state.providers.StateStoreProviders;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -148,9 +147,9 @@ public final class QueryCheckpoints {
         // MVStore keeps its own versions (the latest and the one before) in one file, so there
         // are no snapshot or delta files to maintain. It does not compact that file yet: its
         // background writer is off (see the provider), so the file only grows.
-        return new MVStoreStateStoreProvider<>(spec);
+        return StateStoreProviders.mvStore(spec);
       }
-      return MaintainedStateStoreProvider.register(new DeltaFileStateStoreProvider(spec),
+      return MaintainedStateStoreProvider.register(StateStoreProviders.deltaFile(spec),
           maintenance);
     };
   }

@@ -13,8 +13,8 @@ import java.util.List;
  * may be unusable.
  *
  * <pre>{@code
- * new MicroBatchExecution(id, name, pipeline, new ExternalSink("JdbcSink[totals]", writer,
- *     () -> SinkWriters.open("OUT", queryId, spec, layout)), ...);
+ * MicroBatchExecution.builder(id, name, pipeline, new ExternalSink("JdbcSink[totals]", writer,
+ *     () -> SinkWriters.open("OUT", queryId, spec, layout))).build();
  * }</pre>
  */
 public final class ExternalSink implements Sink {

@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.store.StoredColumnType;
 import dev.freshet.executor.state.StateCodec;
-import dev.freshet.executor.state.internals.UnsignedBytesType;
 import dev.freshet.executor.storage.DurableFiles;
+import dev.freshet.executor.storage.UnsignedBytesType;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,5 @@
 package dev.freshet.engine.view;
 
-import dev.freshet.executor.state.internals.UnsignedBytesType;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.store.StoredColumnType;
 import dev.freshet.executor.state.GroupKey;
+import dev.freshet.executor.storage.UnsignedBytesType;
 import dev.freshet.testkit.CrashTest;
 import dev.freshet.testkit.crash.ChildJvm;
 import java.math.BigDecimal;

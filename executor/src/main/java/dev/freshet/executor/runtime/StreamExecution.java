@@ -9,7 +9,7 @@ import java.util.Optional;
  * registers, shows and stops queries through this, whichever runs them.
  *
  * <pre>{@code
- * StreamExecution execution = new MicroBatchExecution(...);
+ * StreamExecution execution = MicroBatchExecution.builder(id, name, pipeline, sink).build();
  * execution.start();
  * execution.lastProgress().map(StreamingQueryProgress::numInputRows);
  * }</pre>

@@ -105,11 +105,11 @@ class InputTasksQueryTest {
     StreamingPipeline pipeline = new StreamingPipeline(source, head, output, List.of(),
         List.of(aggregate), List.of(task1), pool);
     assertEquals(2, pipeline.inputTasks());
-    query = new MicroBatchExecution("q", "tasks", pipeline, (batchId, rows) -> {
+    query = MicroBatchExecution.builder("q", "tasks", pipeline, (batchId, rows) -> {
       synchronized (sunk) {
         sunk.add(rows);
       }
-    }, System::currentTimeMillis, Trigger.AVAILABLE_NOW);
+    }).trigger(Trigger.AVAILABLE_NOW).build();
     query.start();
   }
 

@@ -307,7 +307,8 @@ class MicroBatchExecutionTest {
       pipeline = new CalcOperator(calc, 2, pipeline);
     }
     String name = "test-" + QUERY_NUMBER.incrementAndGet();
-    return new MicroBatchExecution("id-" + name, name, source, pipeline, collect, sink, () -> 1000L);
+    return MicroBatchExecution.builder("id-" + name, name,
+        StreamingPipeline.of(source, pipeline, collect), sink).clock(() -> 1000L).build();
   }
 
   private static boolean queryThreadAlive(String queryName) {

@@ -73,9 +73,8 @@ class RestartPolicyTest {
 
   private MicroBatchExecution query(MemoryStream stream, Sink sink, RestartStrategy strategy) {
     CollectOperator collect = new CollectOperator();
-    return new MicroBatchExecution("q", "q", StreamingPipeline.of(stream, collect, collect),
-        sink, System::currentTimeMillis, Trigger.DEFAULT, Checkpoint.open(dir), Map.of(),
-        QueryResources.unlimited("q"), strategy);
+    return MicroBatchExecution.builder("q", "q", StreamingPipeline.of(stream, collect, collect),
+        sink).checkpoint(Checkpoint.open(dir), Map.of()).restartStrategy(strategy).build();
   }
 
   private static RuntimeException connectionLost() {
@@ -151,10 +150,9 @@ class RestartPolicyTest {
     MemoryStream stream = new MemoryStream("s", 1);
     FlakySink sink = new FlakySink(0, connectionLost());
     CollectOperator collect = new CollectOperator();
-    MicroBatchExecution q = new MicroBatchExecution("q", "q",
-        StreamingPipeline.of(stream, collect, collect), sink, System::currentTimeMillis,
-        Trigger.DEFAULT, null, Map.of(), QueryResources.unlimited("q"),
-        RestartStrategy.exponentialDelay(3, Duration.ofMillis(10)));
+    MicroBatchExecution q = MicroBatchExecution.builder("q", "q",
+        StreamingPipeline.of(stream, collect, collect), sink)
+        .restartStrategy(RestartStrategy.exponentialDelay(3, Duration.ofMillis(10))).build();
     stream.addData(List.<Object[]>of(new Object[] {1L}));
     q.start();
     assertTrue(q.processAllAvailable(TIMEOUT));

@@ -39,8 +39,8 @@ class SequenceQueryTest {
   }
 
   private MicroBatchExecution start(Source source, Trigger trigger) {
-    query = new MicroBatchExecution("q", "sequence", StreamingPipeline.of(source, sum,
-        new CollectOperator()), (batchId, rows) -> { }, System::currentTimeMillis, trigger);
+    query = MicroBatchExecution.builder("q", "sequence", StreamingPipeline.of(source, sum,
+        new CollectOperator()), (batchId, rows) -> { }).trigger(trigger).build();
     query.start();
     return query;
   }
@@ -69,10 +69,9 @@ class SequenceQueryTest {
         assertTrue(checkpoint.commitLog().add(1, new CommitMetadata(0)));
       }
     };
-    query = new MicroBatchExecution("q", "sequence", StreamingPipeline.of(
+    query = MicroBatchExecution.builder("q", "sequence", StreamingPipeline.of(
         new SequenceSource(SequenceSpec.bounded("NUMS", 100).withRowsPerBatch(30)), sum,
-        new CollectOperator()), sink, System::currentTimeMillis, Trigger.DEFAULT, checkpoint,
-        Map.of());
+        new CollectOperator()), sink).checkpoint(checkpoint, Map.of()).build();
     query.start();
     assertTrue(query.awaitTermination(TIMEOUT));
     assertEquals(QueryStatus.FAILED, query.status());

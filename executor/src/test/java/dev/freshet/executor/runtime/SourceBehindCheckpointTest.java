@@ -30,9 +30,9 @@ class SourceBehindCheckpointTest {
 
   private MicroBatchExecution query(MemoryStream stream, Trigger trigger) {
     CollectOperator collect = new CollectOperator();
-    return new MicroBatchExecution("q", "q", StreamingPipeline.of(stream, collect, collect),
-        (batchId, rows) -> batches.add(batchId), System::currentTimeMillis, trigger,
-        Checkpoint.open(dir), Map.of());
+    return MicroBatchExecution.builder("q", "q", StreamingPipeline.of(stream, collect, collect),
+        (batchId, rows) -> batches.add(batchId)).trigger(trigger)
+        .checkpoint(Checkpoint.open(dir), Map.of()).build();
   }
 
   private static MemoryStream streamWith(int offsets) {

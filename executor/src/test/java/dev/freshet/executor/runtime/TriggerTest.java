@@ -47,9 +47,9 @@ class TriggerTest {
       }
     };
     CollectOperator output = new CollectOperator();
-    MicroBatchExecution query = new MicroBatchExecution("q", "q",
-        StreamingPipeline.of(stream, output, output), sink, clock::get,
-        Trigger.processingTime(1000));
+    MicroBatchExecution query = MicroBatchExecution.builder("q", "q",
+        StreamingPipeline.of(stream, output, output), sink).clock(clock::get)
+        .trigger(Trigger.processingTime(1000)).build();
     query.start();
     try {
       stream.addData(List.<Object[]>of(new Object[] {"a"}));
@@ -79,9 +79,9 @@ class TriggerTest {
     stream.addData(List.<Object[]>of(new Object[] {"b"}));
     Map<Long, List<Object[]>> batches = new TreeMap<>();
     CollectOperator output = new CollectOperator();
-    MicroBatchExecution query = new MicroBatchExecution("q", "q",
-        StreamingPipeline.of(stream, output, output), recording(batches), () -> 0L,
-        Trigger.ONCE);
+    MicroBatchExecution query = MicroBatchExecution.builder("q", "q",
+        StreamingPipeline.of(stream, output, output), recording(batches)).clock(() -> 0L)
+        .trigger(Trigger.ONCE).build();
     query.start();
     assertTrue(query.awaitTermination(TIMEOUT));
     assertEquals(QueryStatus.STOPPED, query.status());
@@ -105,9 +105,9 @@ class TriggerTest {
         List.of(new InMemoryStateStoreProvider<>(new StateStoreId("q", 0, 0))), output);
     TimeWindowOperator window = new TimeWindowOperator(0, 5_000, 5_000, 1, count);
     EventTimeWatermarkOperator watermark = new EventTimeWatermarkOperator(0, 10_000, window);
-    MicroBatchExecution first = new MicroBatchExecution("q", "q",
+    MicroBatchExecution first = MicroBatchExecution.builder("q", "q",
         new StreamingPipeline(stream, watermark, output, List.of(watermark), List.of(count)),
-        recording(batches), () -> 0L, Trigger.AVAILABLE_NOW);
+        recording(batches)).clock(() -> 0L).trigger(Trigger.AVAILABLE_NOW).build();
     stream.addData(List.<Object[]>of(new Object[] {25_000L}));
     first.start();
     assertTrue(first.awaitTermination(TIMEOUT));

@@ -13,7 +13,7 @@ import dev.freshet.executor.operators.ValueKind;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.state.StateStoreProviderFactory;
-import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
+import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.PlanningException;
@@ -61,7 +61,7 @@ public final class ExecPlanBuilder {
    * @param queryId the query id, which names its state stores
    */
   public ExecPlanBuilder(JavaTypeFactory typeFactory, String queryId) {
-    this(typeFactory, queryId, InMemoryStateStoreProvider::new, null);
+    this(typeFactory, queryId, StateStoreProviders.inMemory(), null);
   }
 
   /**

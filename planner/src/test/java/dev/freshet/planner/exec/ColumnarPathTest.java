@@ -102,7 +102,7 @@ class ColumnarPathTest {
         }, pool, 2).withRowErrors(rowErrors).withColumnarPath(columnar)
         .build(planner.planQuery(FreshetSqlParser.parse(sql), null, 2));
     List<String> out = new ArrayList<>();
-    MicroBatchExecution query = new MicroBatchExecution("q", "q", pipeline, (batchId, rows) -> {
+    MicroBatchExecution query = MicroBatchExecution.builder("q", "q", pipeline, (batchId, rows) -> {
       synchronized (out) {
         List<String> batch = new ArrayList<>();
         for (Object[] row : rows) {
@@ -110,7 +110,7 @@ class ColumnarPathTest {
         }
         out.add(batchId + ": " + batch);
       }
-    }, () -> 0L, Trigger.DEFAULT);
+    }).clock(() -> 0L).build();
     query.start();
     List<String> state = new ArrayList<>();
     try {

@@ -73,8 +73,8 @@ public final class ColumnarThroughputMain {
         .build(planner.planQuery(FreshetSqlParser.parse(sql), null, 2));
     long[] rows = {0};
     long[] millis = {0};
-    MicroBatchExecution query = new MicroBatchExecution("w1", "w1", pipeline,
-        (batchId, out) -> { }, System::currentTimeMillis, Trigger.AVAILABLE_NOW);
+    MicroBatchExecution query = MicroBatchExecution.builder("w1", "w1", pipeline,
+        (batchId, out) -> { }).trigger(Trigger.AVAILABLE_NOW).build();
     query.start();
     query.awaitTermination(Duration.ofMinutes(10));
     if (query.exception().isPresent()) {

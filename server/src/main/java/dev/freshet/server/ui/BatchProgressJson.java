@@ -3,11 +3,9 @@ package dev.freshet.server.ui;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.freshet.engine.query.ContinuousQuery;
-import dev.freshet.executor.runtime.StateOperatorProgress;
-import dev.freshet.executor.runtime.StreamingQueryProgress;
+import dev.freshet.engine.query.QueryMonitor;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.ToLongFunction;
 
 /**
  * {@code GET /api/queries/{name}/progress?after=N}: the progress records a query keeps (its
@@ -27,33 +25,29 @@ final class BatchProgressJson {
   static ObjectNode after(ContinuousQuery query, long after) {
     ObjectNode json = JsonResponses.object();
     ArrayNode batches = json.putArray("batches");
-    List<StreamingQueryProgress> recent = query.recentProgress().stream()
+    List<QueryMonitor.Batch> recent = QueryMonitor.recentBatches(query).stream()
         .filter(p -> p.batchId() > after)
-        .sorted(Comparator.comparingLong(StreamingQueryProgress::batchId))
+        .sorted(Comparator.comparingLong(QueryMonitor.Batch::batchId))
         .toList();
-    for (StreamingQueryProgress p : recent) {
+    for (QueryMonitor.Batch p : recent) {
       ObjectNode batch = batches.addObject();
       batch.put("batchId", p.batchId());
       batch.put("timestamp", p.timestampMs());
-      batch.put("inputRows", p.numInputRows());
+      batch.put("inputRows", p.inputRows());
       batch.put("inputRowsPerSecond", p.inputRowsPerSecond());
       batch.put("processedRowsPerSecond", p.processedRowsPerSecond());
       batch.put("durationMs", p.durationMs());
-      batch.put("stateRows", sum(p, StateOperatorProgress::numRowsTotal));
+      batch.put("stateRows", p.stateRows());
       // None for a query without a watermark, or before its first event time.
       if (p.watermarkLagMs().isPresent()) {
-        batch.put("watermark", p.batchWatermarkMs());
+        batch.put("watermark", p.watermarkMs());
         batch.put("watermarkLagMs", p.watermarkLagMs().getAsLong());
       } else {
         batch.putNull("watermark");
         batch.putNull("watermarkLagMs");
       }
-      batch.put("lateRows", sum(p, StateOperatorProgress::numRowsDroppedByWatermark));
+      batch.put("lateRows", p.lateRows());
     }
     return json;
-  }
-
-  private static long sum(StreamingQueryProgress p, ToLongFunction<StateOperatorProgress> metric) {
-    return p.stateOperators().stream().mapToLong(metric).sum();
   }
 }

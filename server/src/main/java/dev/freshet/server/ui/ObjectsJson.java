@@ -7,6 +7,7 @@ import dev.freshet.engine.EngineMetadata;
 import dev.freshet.engine.errors.Failures;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.query.QueryMonitor;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.security.Principal;
 import dev.freshet.server.ui.metrics.QueryKind;
@@ -75,7 +76,7 @@ final class ObjectsJson {
       json.put("id", query.id());
       json.put("name", query.name());
       json.put("kind", QueryKind.of(engine, query).label());
-      json.put("status", query.status().name());
+      json.put("status", QueryMonitor.status(query));
       json.put("lastError", query.exception().map(Failures::describe).orElse(null));
       json.put("lastBatchId", query.lastBatchId());
       json.put("sql", query.sql());
@@ -96,7 +97,7 @@ final class ObjectsJson {
     ObjectNode json = JsonResponses.object();
     json.put("name", query.name());
     json.put("kind", QueryKind.of(engine, query).label());
-    json.put("status", query.status().name());
+    json.put("status", QueryMonitor.status(query));
     json.put("lastError", query.exception().map(Failures::describe).orElse(null));
     json.put("sql", query.sql());
     json.put("plan", plan(query.sql(), viewer).orElse(null));

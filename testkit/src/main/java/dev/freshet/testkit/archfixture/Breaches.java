@@ -102,4 +102,14 @@ public final class Breaches {
   public static final class KnowsSpark {
     dev.freshet.spark.archfixture.StandIn spark;
   }
+
+  /** Names a class of the executor's state store internals, not the provider factory. */
+  public static final class KnowsStateInternals {
+    dev.freshet.executor.state.internals.archfixture.StandIn store;
+  }
+
+  /** Reads a query's progress from the executor's runtime, not through the engine. */
+  public static final class KnowsExecutorRuntime {
+    dev.freshet.executor.runtime.archfixture.StandIn progress;
+  }
 }

@@ -12,6 +12,7 @@ import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreId;
 import dev.freshet.executor.state.StateStoreSpec;
+import dev.freshet.executor.storage.UnsignedBytesType;
 import dev.freshet.testkit.CrashTest;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -521,7 +522,7 @@ class MVStoreStateStoreProviderTest {
       MVMap<Long, byte[]> versions = store.openMap("versions",
           new MVMap.Builder<Long, byte[]>().keyType(LongDataType.INSTANCE)
               .valueType(UnsignedBytesType.INSTANCE));
-      return MVStoreStateStoreProvider.VersionRecord.decode(versions.get(versions.lastKey()))
+      return MVStoreVersionRecord.decode(versions.get(versions.lastKey()))
           .rollback();
     }
   }

@@ -7,9 +7,7 @@ import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.security.CurrentPrincipal;
 import dev.freshet.engine.security.Principal;
-import dev.freshet.executor.runtime.ProgressTotals;
-import dev.freshet.executor.runtime.StateOperatorProgress;
-import dev.freshet.executor.runtime.StreamingQueryProgress;
+import dev.freshet.engine.query.QueryMonitor;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
@@ -40,7 +38,7 @@ import java.util.OptionalLong;
  * ({@link QueryKind}); they exist while the engine lists the query (a push query until it
  * stops, a view's or sink's query until the view or sink is dropped), so a query that goes away
  * takes its series with it. The counters are the query's totals since it started
- * ({@link dev.freshet.executor.runtime.ProgressTotals}): they count every batch, never go
+ * ({@link QueryMonitor.Totals}): they count every batch, never go
  * backwards while it runs, and start at 0 when it starts again (a restarted server: a counter
  * reset to Prometheus' {@code rate}). docs/operations.md lists the metrics.
  *
@@ -56,7 +54,7 @@ public final class QueryMetricsCollector implements MultiCollector {
   static final String PUSH_QUERIES = "freshet_push_queries";
   static final String PUSH_BUFFERED_ROWS = "freshet_push_query_buffered_rows";
 
-  private static final double[] BUCKET_BOUNDS = withInfinity(ProgressTotals.durationBounds());
+  private static final double[] BUCKET_BOUNDS = withInfinity(QueryMonitor.durationBounds());
 
   private final Engine engine;
 
@@ -105,7 +103,7 @@ public final class QueryMetricsCollector implements MultiCollector {
     for (ContinuousQuery query : queries) {
       QueryKind kind = QueryKind.of(engine, query);
       Labels labels = Labels.of("kind", kind.label(), "query", query.name());
-      ProgressTotals sums = query.progressTotals();
+      QueryMonitor.Totals sums = QueryMonitor.totals(query);
       inputRows.dataPoint(counter(sums.inputRows(), labels));
       batches.dataPoint(counter(sums.batches(), labels));
       lateRows.dataPoint(counter(sums.lateRows(), labels));
@@ -113,9 +111,9 @@ public final class QueryMetricsCollector implements MultiCollector {
           .classicHistogramBuckets(ClassicHistogramBuckets.of(BUCKET_BOUNDS,
               sums.durationCounts()))
           .sum(sums.durationSeconds()).build());
-      Optional<StreamingQueryProgress> last = query.lastProgress();
+      Optional<QueryMonitor.Batch> last = QueryMonitor.lastBatch(query);
       if (last.isPresent()) {
-        stateRows.dataPoint(gauge(stateRows(last.get()), labels));
+        stateRows.dataPoint(gauge(last.get().stateRows(), labels));
         watermarkLagSeconds(last.get())
             .ifPresent(lag -> watermarkLag.dataPoint(gauge(lag, labels)));
       }
@@ -133,19 +131,11 @@ public final class QueryMetricsCollector implements MultiCollector {
         pushBuffered.build());
   }
 
-  private static long stateRows(StreamingQueryProgress p) {
-    long rows = 0;
-    for (StateOperatorProgress operator : p.stateOperators()) {
-      rows += operator.numRowsTotal();
-    }
-    return rows;
-  }
-
   /**
    * The batch's time minus the watermark it ran with, in seconds; empty for a query without a
-   * watermark, or before its first event time ({@link StreamingQueryProgress#watermarkLagMs}).
+   * watermark, or before its first event time ({@link QueryMonitor.Batch#watermarkLagMs}).
    */
-  private static Optional<Double> watermarkLagSeconds(StreamingQueryProgress p) {
+  private static Optional<Double> watermarkLagSeconds(QueryMonitor.Batch p) {
     OptionalLong lag = p.watermarkLagMs();
     return lag.isPresent() ? Optional.of(lag.getAsLong() / 1000.0) : Optional.empty();
   }

@@ -1,4 +1,4 @@
-package dev.freshet.executor.state.internals;
+package dev.freshet.executor.storage;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
