@@ -62,9 +62,11 @@ public enum SqlType {
   TIME(Types.TIME, Integer.class, ValueCodec.INT, 1083, null),
   /** Milliseconds since 1970-01-01 00:00 of the wall clock, read as UTC. */
   TIMESTAMP(Types.TIMESTAMP, Long.class, ValueCodec.LONG, 1114, "timestamp"),
-  /** Milliseconds since the epoch, an instant. */
-  TIMESTAMP_WITH_LOCAL_TIME_ZONE(Types.TIMESTAMP_WITH_TIMEZONE, Long.class, ValueCodec.LONG,
-      1184, "timestamp"),
+  /** Milliseconds of the day, a time in the session's zone. JDBC's code is Calcite's. */
+  TIME_WITH_LOCAL_TIME_ZONE(Types.TIME, Integer.class, ValueCodec.INT, 1266, null),
+  /** Milliseconds since the epoch, an instant. JDBC's code is Calcite's. */
+  TIMESTAMP_WITH_LOCAL_TIME_ZONE(Types.TIMESTAMP, Long.class, ValueCodec.LONG, 1184,
+      "timestamp"),
   /** INTERVAL YEAR, YEAR TO MONTH and MONTH: months. */
   INTERVAL_YEAR_MONTH(Types.OTHER, Integer.class, ValueCodec.INT, 1186, null),
   /** INTERVAL DAY to SECOND and their parts: milliseconds. */
@@ -157,7 +159,8 @@ public enum SqlType {
   /** Whether values of this type are read from text ({@link #parse}). */
   public boolean parsesText() {
     return this != BINARY && this != VARBINARY && this != INTERVAL_YEAR_MONTH
-        && this != INTERVAL_DAY_SECOND && this != TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+        && this != INTERVAL_DAY_SECOND && this != TIME_WITH_LOCAL_TIME_ZONE
+        && this != TIMESTAMP_WITH_LOCAL_TIME_ZONE;
   }
 
   /**

@@ -44,8 +44,8 @@ class SqlTypeTest {
     sample(SqlType.DATE, 20_423, Types.DATE, 1082);
     sample(SqlType.TIME, 36_001_500, Types.TIME, 1083);
     sample(SqlType.TIMESTAMP, 1_796_119_200_123L, Types.TIMESTAMP, 1114);
-    sample(SqlType.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 1_796_119_200_123L,
-        Types.TIMESTAMP_WITH_TIMEZONE, 1184);
+    sample(SqlType.TIME_WITH_LOCAL_TIME_ZONE, 36_001_500, Types.TIME, 1266);
+    sample(SqlType.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 1_796_119_200_123L, Types.TIMESTAMP, 1184);
     sample(SqlType.INTERVAL_YEAR_MONTH, 14, Types.OTHER, 1186);
     sample(SqlType.INTERVAL_DAY_SECOND, 90_061_001L, Types.OTHER, 1186);
   }
