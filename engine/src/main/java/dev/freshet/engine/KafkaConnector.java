@@ -1,5 +1,6 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.types.SqlType;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.security.ConnectorPolicy;
@@ -9,6 +10,7 @@ import dev.freshet.executor.source.format.RecordFormat;
 import dev.freshet.executor.source.format.SourceColumn;
 import dev.freshet.executor.source.kafka.KafkaSourceSpec;
 import dev.freshet.executor.source.kafka.KafkaSourceSpec.StartupMode;
+import dev.freshet.planner.SqlTypes;
 import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -163,24 +165,15 @@ final class KafkaConnector {
   /** The type a record format fills column {@code field} with; also the filesystem connector's. */
   static FieldType fieldType(String stream, RelDataTypeField field, String connector)
       throws SQLException {
-    return switch (field.getType().getSqlTypeName()) {
-      case BOOLEAN -> FieldType.BOOLEAN;
-      case TINYINT -> FieldType.TINYINT;
-      case SMALLINT -> FieldType.SMALLINT;
-      case INTEGER -> FieldType.INTEGER;
-      case BIGINT -> FieldType.BIGINT;
-      case REAL -> FieldType.REAL;
-      case FLOAT, DOUBLE -> FieldType.DOUBLE;
-      case DECIMAL -> FieldType.DECIMAL;
-      case CHAR, VARCHAR -> FieldType.VARCHAR;
-      case DATE -> FieldType.DATE;
-      case TIME -> FieldType.TIME;
-      case TIMESTAMP -> FieldType.TIMESTAMP;
-      default -> throw Errors.notSupported("Column " + field.getName() + " of stream " + stream
+    SqlType sqlType = SqlTypes.of(field.getType());
+    FieldType type = sqlType == null ? null : FieldType.of(sqlType);
+    if (type == null) {
+      throw Errors.notSupported("Column " + field.getName() + " of stream " + stream
           + " is " + StreamDdl.typeName(field.getType()) + ", which the " + connector
           + " connector cannot read yet. Use a character, numeric, boolean, date, time or"
           + " timestamp type");
-    };
+    }
+    return type;
   }
 
   private static MetadataField metadataField(String stream, String key) throws SQLException {
