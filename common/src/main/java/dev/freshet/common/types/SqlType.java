@@ -225,6 +225,24 @@ public enum SqlType {
   }
 
   /**
+   * The value a row holds for {@code value} as a JDBC driver gives or takes it, the inverse of
+   * {@link #toJdbc}: days for a DATE's {@code LocalDate}, milliseconds for a TIME's
+   * {@code LocalTime} and a TIMESTAMP's {@code LocalDateTime} (as UTC); any other type's value
+   * as it is. Null if {@code value} is not of the class {@link #toJdbc} gives (a string for a
+   * DATE, a Long for an INTEGER) or is null.
+   */
+  public Object fromJdbc(Object value) {
+    return switch (this) {
+      case TIMESTAMP -> value instanceof LocalDateTime t
+          ? (Object) (t.toEpochSecond(ZoneOffset.UTC) * 1000L + t.getNano() / 1_000_000) : null;
+      case DATE -> value instanceof LocalDate d ? (Object) Math.toIntExact(d.toEpochDay()) : null;
+      case TIME -> value instanceof LocalTime t ? (Object) (int) (t.toNanoOfDay() / 1_000_000L)
+          : null;
+      default -> javaClass.isInstance(value) ? value : null;
+    };
+  }
+
+  /**
    * Whether {@link #format} writes a value of this type differently from its Java
    * {@code toString} (the date and time types, whose rows hold numbers).
    */

@@ -122,6 +122,18 @@ class SqlTypeTest {
     assertEquals(7L, SqlType.BIGINT.toJdbc(7L));
   }
 
+  @Test void shouldTakeBackWhatItGaveJdbc() {
+    for (SqlType type : SqlType.values()) {
+      Object value = SAMPLES.get(type);
+      assertEquals(value, type.fromJdbc(type.toJdbc(value)), type.name());
+    }
+    assertEquals(1_796_119_200_123L,
+        SqlType.TIMESTAMP.fromJdbc(LocalDateTime.of(2026, 12, 1, 10, 0, 0, 123_456_789)));
+    assertNull(SqlType.DATE.fromJdbc("2025-12-01"));
+    assertNull(SqlType.INTEGER.fromJdbc(1L));
+    assertNull(SqlType.VARCHAR.fromJdbc(null));
+  }
+
   @Test void shouldFindEveryTypeByItsNameAndCalcitesAliases() {
     for (SqlType type : SqlType.values()) {
       assertEquals(type, SqlType.forName(type.name().toLowerCase(java.util.Locale.ROOT)));
