@@ -156,6 +156,30 @@ public enum SqlType {
     return sparkTypeName;
   }
 
+  /**
+   * The characters JDBC's {@code getColumnDisplaySize} reports for a column of this type of
+   * {@code precision} (-1 if it has none), or 0 for the types whose result columns JDBC
+   * describes only generically (binaries, intervals, the zoned times).
+   */
+  public int displaySize(int precision) {
+    return switch (this) {
+      case BOOLEAN -> 5;
+      case TINYINT -> 4;
+      case SMALLINT -> 6;
+      case INTEGER -> 11;
+      case BIGINT -> 20;
+      case REAL -> 14;
+      case DOUBLE -> 24;
+      // Digits, sign and point.
+      case DECIMAL -> Math.max(precision, 1) + 2;
+      case CHAR, VARCHAR -> precision > 0 ? precision : 255;
+      case DATE -> 10;
+      case TIME -> 12;
+      case TIMESTAMP -> 23;
+      default -> 0;
+    };
+  }
+
   /** Whether values of this type are read from text ({@link #parse}). */
   public boolean parsesText() {
     return this != BINARY && this != VARBINARY && this != INTERVAL_YEAR_MONTH

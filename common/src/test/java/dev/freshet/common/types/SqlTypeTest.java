@@ -134,6 +134,16 @@ class SqlTypeTest {
     assertNull(SqlType.VARCHAR.fromJdbc(null));
   }
 
+  @Test void shouldGiveJdbcItsDisplaySize() {
+    assertEquals(20, SqlType.BIGINT.displaySize(19));
+    assertEquals(12, SqlType.DECIMAL.displaySize(10));
+    assertEquals(3, SqlType.DECIMAL.displaySize(-1));
+    assertEquals(255, SqlType.VARCHAR.displaySize(-1));
+    assertEquals(8, SqlType.CHAR.displaySize(8));
+    assertEquals(23, SqlType.TIMESTAMP.displaySize(3));
+    assertEquals(0, SqlType.VARBINARY.displaySize(10));
+  }
+
   @Test void shouldFindEveryTypeByItsNameAndCalcitesAliases() {
     for (SqlType type : SqlType.values()) {
       assertEquals(type, SqlType.forName(type.name().toLowerCase(java.util.Locale.ROOT)));
