@@ -1,5 +1,8 @@
 package dev.freshet.spark;
 
+import dev.freshet.common.types.SqlType;
+import dev.freshet.planner.SqlTypes;
+import dev.freshet.spark.types.SparkDataTypes;
 import java.sql.SQLException;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -9,9 +12,9 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Spark's types for Freshet's SQL types. TIMESTAMP is Spark's {@code TimestampType}, an instant,
- * which reads back as the wall-clock time written because the session's time zone is UTC
- * ({@link SparkSessions}).
+ * Spark's types for Freshet's Calcite types, as {@link SparkDataTypes} maps each type's
+ * descriptor. TIMESTAMP is Spark's {@code TimestampType}, an instant, which reads back as the
+ * wall-clock time written because the session's time zone is UTC ({@link SparkSessions}).
  *
  * <pre>{@code
  * StructType schema = SparkTypes.schemaOf(stream.getRowType(typeFactory));
@@ -21,26 +24,15 @@ public final class SparkTypes {
   private SparkTypes() {
   }
 
-  /** The Spark type of a Freshet column or expression type. */
+  /** The Spark type of a Freshet column or expression type ({@link SparkDataTypes}). */
   public static DataType of(RelDataType type) throws SQLException {
-    switch (type.getSqlTypeName()) {
-      case BOOLEAN: return DataTypes.BooleanType;
-      case TINYINT: return DataTypes.ByteType;
-      case SMALLINT: return DataTypes.ShortType;
-      case INTEGER: return DataTypes.IntegerType;
-      case BIGINT: return DataTypes.LongType;
-      case REAL: return DataTypes.FloatType;
-      // Calcite's FLOAT has double precision, as the executor's rows and the Freshet source have.
-      case FLOAT:
-      case DOUBLE: return DataTypes.DoubleType;
-      case DECIMAL: return DataTypes.createDecimalType(type.getPrecision(), type.getScale());
-      case CHAR:
-      case VARCHAR: return DataTypes.StringType;
-      case DATE: return DataTypes.DateType;
-      case TIMESTAMP: return DataTypes.TimestampType;
-      default:
-        throw SparkErrors.notYetOnSpark("A column or expression of type " + type);
+    SqlType sqlType = SqlTypes.of(type);
+    DataType dataType = sqlType == null ? null
+        : SparkDataTypes.of(sqlType, type.getPrecision(), type.getScale());
+    if (dataType == null) {
+      throw SparkErrors.notYetOnSpark("A column or expression of type " + type);
     }
+    return dataType;
   }
 
   /** The Spark schema of a row type, with the same column names and nullability. */

@@ -1,14 +1,16 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.types.SqlType;
 import dev.freshet.connectors.format.FieldType;
 import dev.freshet.connectors.format.MetadataField;
 import dev.freshet.connectors.format.RecordFormat;
 import dev.freshet.connectors.format.SourceColumn;
-import dev.freshet.connectors.kafka.KafkaSourceSpec;
 import dev.freshet.connectors.kafka.KafkaSourceSpec.StartupMode;
+import dev.freshet.connectors.kafka.KafkaSourceSpec;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.security.ConnectorPolicy;
+import dev.freshet.planner.SqlTypes;
 import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -163,24 +165,15 @@ final class KafkaConnector {
   /** The type a record format fills column {@code field} with; also the filesystem connector's. */
   static FieldType fieldType(String stream, RelDataTypeField field, String connector)
       throws SQLException {
-    return switch (field.getType().getSqlTypeName()) {
-      case BOOLEAN -> FieldType.BOOLEAN;
-      case TINYINT -> FieldType.TINYINT;
-      case SMALLINT -> FieldType.SMALLINT;
-      case INTEGER -> FieldType.INTEGER;
-      case BIGINT -> FieldType.BIGINT;
-      case REAL -> FieldType.REAL;
-      case FLOAT, DOUBLE -> FieldType.DOUBLE;
-      case DECIMAL -> FieldType.DECIMAL;
-      case CHAR, VARCHAR -> FieldType.VARCHAR;
-      case DATE -> FieldType.DATE;
-      case TIME -> FieldType.TIME;
-      case TIMESTAMP -> FieldType.TIMESTAMP;
-      default -> throw Errors.notSupported("Column " + field.getName() + " of stream " + stream
+    SqlType sqlType = SqlTypes.of(field.getType());
+    FieldType type = sqlType == null ? null : FieldType.of(sqlType);
+    if (type == null) {
+      throw Errors.notSupported("Column " + field.getName() + " of stream " + stream
           + " is " + StreamDdl.typeName(field.getType()) + ", which the " + connector
           + " connector cannot read yet. Use a character, numeric, boolean, date, time or"
           + " timestamp type");
-    };
+    }
+    return type;
   }
 
   private static MetadataField metadataField(String stream, String key) throws SQLException {

@@ -1,5 +1,7 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.types.SqlType;
+import dev.freshet.common.types.ValueCodec;
 import dev.freshet.connectors.filesystem.FileSourceSpec;
 import dev.freshet.connectors.filesystem.FileSystemSource;
 import dev.freshet.connectors.kafka.KafkaSourceSpec;
@@ -17,6 +19,7 @@ import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.executor.source.StreamLogException;
 import dev.freshet.executor.source.StreamRetention;
 import dev.freshet.planner.FreshetPlanner;
+import dev.freshet.planner.SqlTypes;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
@@ -69,31 +72,23 @@ import org.apache.calcite.sql.type.SqlTypeName;
  */
 final class StreamDdl {
   /**
-   * Types whose values (in Calcite's internal representation: String, Boolean, the boxed
-   * numbers, BigDecimal, and Integer or Long for dates, times, timestamps and intervals) the
-   * stream log can encode. Listed one by one: Calcite's type groups also hold unsigned integers
-   * and zoned times, whose values are objects of their own.
-   */
-  private static final Set<SqlTypeName> STORABLE;
-
-  static {
-    Set<SqlTypeName> storable = new HashSet<>(List.of(SqlTypeName.BOOLEAN,
-        SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER, SqlTypeName.BIGINT,
-        SqlTypeName.DECIMAL, SqlTypeName.FLOAT, SqlTypeName.REAL, SqlTypeName.DOUBLE,
-        SqlTypeName.CHAR, SqlTypeName.VARCHAR, SqlTypeName.DATE, SqlTypeName.TIME,
-        SqlTypeName.TIME_WITH_LOCAL_TIME_ZONE, SqlTypeName.TIMESTAMP,
-        SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE));
-    storable.addAll(SqlTypeName.INTERVAL_TYPES);
-    STORABLE = Set.copyOf(storable);
-  }
-
-  /**
    * The stream option that lets an idle stream's watermark follow the clock,
    * {@code 'watermark.idle-timeout' = '30 s'} ({@link IdleTimeout}); every connector accepts it.
    */
   static final String IDLE_TIMEOUT_OPTION = "watermark.idle-timeout";
 
   private StreamDdl() {
+  }
+
+  /**
+   * Whether the stream log can encode values of {@code type}: every type with a descriptor
+   * ({@link SqlTypes}), whose values are String, Boolean, the boxed numbers, BigDecimal, and
+   * Integer or Long for dates, times, timestamps and intervals, but the binary ones, whose
+   * values are Calcite's ByteString.
+   */
+  private static boolean storable(RelDataType type) {
+    SqlType sqlType = SqlTypes.of(type);
+    return sqlType != null && sqlType.codec() != ValueCodec.BYTES;
   }
 
   /**
@@ -209,7 +204,7 @@ final class StreamDdl {
     }
     List<StreamColumn> columns = new ArrayList<>();
     for (RelDataTypeField field : rowType.getFieldList()) {
-      if (!STORABLE.contains(field.getType().getSqlTypeName())) {
+      if (!storable(field.getType())) {
         // Refused here rather than at the first INSERT, which could not write the value.
         throw Errors.notSupported("Column " + field.getName() + " of stream " + name
             + " is " + typeName(field.getType()) + ", which a stream in a data directory cannot"

@@ -1,15 +1,7 @@
 package dev.freshet.connectors.format;
 
+import dev.freshet.common.types.SqlType;
 import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 
 /**
  * The type of a column that a record format fills, with the value each gives a row: the Java
@@ -22,44 +14,45 @@ import java.util.Locale;
  * }</pre>
  */
 public enum FieldType {
-  BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, REAL, DOUBLE, DECIMAL, VARCHAR, DATE, TIME,
-  TIMESTAMP;
+  BOOLEAN(SqlType.BOOLEAN), TINYINT(SqlType.TINYINT), SMALLINT(SqlType.SMALLINT),
+  INTEGER(SqlType.INTEGER), BIGINT(SqlType.BIGINT), REAL(SqlType.REAL), DOUBLE(SqlType.DOUBLE),
+  DECIMAL(SqlType.DECIMAL), VARCHAR(SqlType.VARCHAR), DATE(SqlType.DATE), TIME(SqlType.TIME),
+  TIMESTAMP(SqlType.TIMESTAMP);
+
+  private final SqlType sqlType;
+
+  FieldType(SqlType sqlType) {
+    this.sqlType = sqlType;
+  }
 
   /**
-   * SQL's {@code 2026-12-01 10:00:00[.fff]} (Flink's default JSON timestamp) and ISO-8601's
-   * {@code 2026-12-01T10:00:00[.fff]}, both without a zone, read as UTC.
+   * The field type that fills a column of {@code type} (CHAR as a VARCHAR, whose values are
+   * the same strings), or null if no record format reads that type yet.
    */
-  private static final DateTimeFormatter LOCAL_TIMESTAMP = new DateTimeFormatterBuilder()
-      .append(DateTimeFormatter.ISO_LOCAL_DATE)
-      .optionalStart().appendLiteral(' ').optionalEnd()
-      .optionalStart().appendLiteral('T').optionalEnd()
-      .append(DateTimeFormatter.ISO_LOCAL_TIME)
-      .toFormatter(Locale.ROOT);
+  public static FieldType of(SqlType type) {
+    if (type == SqlType.CHAR) {
+      return VARCHAR;
+    }
+    for (FieldType fieldType : values()) {
+      if (fieldType.sqlType == type) {
+        return fieldType;
+      }
+    }
+    return null;
+  }
+
+  /** The descriptor of the column's SQL type. */
+  public SqlType sqlType() {
+    return sqlType;
+  }
 
   /**
-   * The value of text {@code text} (a CSV field, a JSON string).
+   * The value of text {@code text} (a CSV field, a JSON string): {@link SqlType#parse}.
    *
    * @throws IllegalArgumentException saying what the text should look like
    */
   public Object fromText(String text) {
-    try {
-      return switch (this) {
-        case BOOLEAN -> parseBoolean(text);
-        case TINYINT -> Byte.valueOf(text.trim());
-        case SMALLINT -> Short.valueOf(text.trim());
-        case INTEGER -> Integer.valueOf(text.trim());
-        case BIGINT -> Long.valueOf(text.trim());
-        case REAL -> Float.valueOf(text.trim());
-        case DOUBLE -> Double.valueOf(text.trim());
-        case DECIMAL -> new BigDecimal(text.trim());
-        case VARCHAR -> text;
-        case DATE -> (int) LocalDate.parse(text.trim()).toEpochDay();
-        case TIME -> (int) (LocalTime.parse(text.trim()).toNanoOfDay() / 1_000_000);
-        case TIMESTAMP -> parseTimestamp(text.trim());
-      };
-    } catch (NumberFormatException | DateTimeParseException e) {
-      throw new IllegalArgumentException(quote(text) + " is not " + expected(), e);
-    }
+    return sqlType.parse(text);
   }
 
   /**
@@ -110,44 +103,8 @@ public enum FieldType {
     };
   }
 
-  /** What a value of this type looks like, for messages. */
+  /** What a value of this type looks like, for messages ({@link SqlType#expected}). */
   public String expected() {
-    return switch (this) {
-      case BOOLEAN -> "a BOOLEAN (true or false)";
-      case TINYINT, SMALLINT, INTEGER, BIGINT -> "a whole number that fits " + name();
-      case REAL, DOUBLE, DECIMAL -> "a number";
-      case VARCHAR -> "a string";
-      case DATE -> "a DATE such as 2026-12-01";
-      case TIME -> "a TIME such as 10:00:00";
-      case TIMESTAMP -> "a TIMESTAMP such as 2026-12-01 10:00:00.000, 2026-12-01T10:00:00Z or"
-          + " epoch milliseconds";
-    };
-  }
-
-  private static Boolean parseBoolean(String text) {
-    String t = text.trim();
-    if (t.equalsIgnoreCase("true")) {
-      return Boolean.TRUE;
-    }
-    if (t.equalsIgnoreCase("false")) {
-      return Boolean.FALSE;
-    }
-    throw new NumberFormatException("not a boolean");
-  }
-
-  private static long parseTimestamp(String text) {
-    char last = text.isEmpty() ? ' ' : text.charAt(text.length() - 1);
-    boolean zoned = last == 'Z' || last == 'z' || text.lastIndexOf('+') > 10
-        || text.lastIndexOf('-') > 10;
-    if (zoned) {
-      return OffsetDateTime.parse(text.replace(' ', 'T')).toInstant().toEpochMilli();
-    }
-    LocalDateTime local = LocalDateTime.parse(text, LOCAL_TIMESTAMP);
-    return local.toInstant(ZoneOffset.UTC).toEpochMilli();
-  }
-
-  static String quote(String text) {
-    String shown = text.length() > 60 ? text.substring(0, 60) + "..." : text;
-    return "'" + shown + "'";
+    return sqlType.expected();
   }
 }

@@ -1,12 +1,13 @@
 package dev.freshet.spark.source;
 
+import dev.freshet.common.types.SqlType;
 import dev.freshet.executor.source.StreamColumn;
+import dev.freshet.spark.types.SparkDataTypes;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -51,29 +52,21 @@ final class StreamSchema {
     return DataTypes.createStructType(fields);
   }
 
-  /** Spark's type for SQL type {@code type} without NOT NULL, or null if it has none here. */
+  /**
+   * Spark's type for SQL type {@code type} without NOT NULL ({@link SparkDataTypes}), or null
+   * if it has none here.
+   */
   private static DataType dataType(String type) {
     int paren = type.indexOf('(');
-    String name = (paren < 0 ? type : type.substring(0, paren)).strip()
-        .toUpperCase(Locale.ROOT);
-    return switch (name) {
-      case "CHAR", "VARCHAR" -> DataTypes.StringType;
-      case "TINYINT" -> DataTypes.ByteType;
-      case "SMALLINT" -> DataTypes.ShortType;
-      case "INTEGER" -> DataTypes.IntegerType;
-      case "BIGINT" -> DataTypes.LongType;
-      case "REAL" -> DataTypes.FloatType;
-      case "FLOAT", "DOUBLE" -> DataTypes.DoubleType;
-      case "BOOLEAN" -> DataTypes.BooleanType;
-      case "DATE" -> DataTypes.DateType;
-      case "TIMESTAMP", "TIMESTAMP_WITH_LOCAL_TIME_ZONE", "TIMESTAMP_LTZ" -> DataTypes.TimestampType;
-      case "DECIMAL" -> decimal(type, paren);
-      default -> null;
-    };
-  }
-
-  /** decimal(p, s) from {@code DECIMAL(p, s)}; null beyond Spark's 38 digits or unparsable. */
-  private static DataType decimal(String type, int paren) {
+    String name = (paren < 0 ? type : type.substring(0, paren)).strip();
+    SqlType sqlType = SqlType.forName(name);
+    if (sqlType == null) {
+      return null;
+    }
+    if (sqlType != SqlType.DECIMAL) {
+      return SparkDataTypes.of(sqlType, 0, 0);
+    }
+    // DECIMAL(p, s): null if unparsable, or without its precision.
     if (paren < 0 || !type.endsWith(")")) {
       return null;
     }
@@ -81,11 +74,7 @@ final class StreamSchema {
     try {
       int precision = Integer.parseInt(parts[0].strip());
       int scale = parts.length > 1 ? Integer.parseInt(parts[1].strip()) : 0;
-      if (parts.length > 2 || precision < 1 || precision > DecimalType.MAX_PRECISION()
-          || scale < 0 || scale > precision) {
-        return null;
-      }
-      return DataTypes.createDecimalType(precision, scale);
+      return parts.length > 2 ? null : SparkDataTypes.of(sqlType, precision, scale);
     } catch (NumberFormatException e) {
       return null;
     }

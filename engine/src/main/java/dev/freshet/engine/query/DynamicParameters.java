@@ -1,11 +1,8 @@
 package dev.freshet.engine.query;
 
+import dev.freshet.planner.SqlTypes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -131,20 +128,13 @@ public final class DynamicParameters {
     case DECIMAL:
       return decimal(type, value);
     case VARCHAR:
-      return value instanceof String ? value : null;
     case BOOLEAN:
-      return value instanceof Boolean ? value : null;
     case DATE:
-      return value instanceof LocalDate d ? (Object) Math.toIntExact(d.toEpochDay()) : null;
     case TIME:
-      // The literal path writes milliseconds (TIME 'HH:mm:ss.SSS'); so does Calcite's TIME.
-      return value instanceof LocalTime t ? (Object) (int) (t.toNanoOfDay() / 1_000_000L) : null;
     case TIMESTAMP:
-      if (value instanceof LocalDateTime t) {
-        // The literal path writes milliseconds (TIMESTAMP '... HH:mm:ss.SSS'), wall-clock UTC.
-        return t.toEpochSecond(ZoneOffset.UTC) * 1000L + t.getNano() / 1_000_000;
-      }
-      return null;
+      // Only a value of the class JDBC gives for the type: the literal path writes a DATE,
+      // TIME or TIMESTAMP literal in milliseconds, wall-clock UTC, as the descriptor converts.
+      return SqlTypes.of(type).fromJdbc(value);
     default:
       // CHAR (padding), REAL (a float's rounding), BINARY, intervals, ...: as text.
       return null;

@@ -2,6 +2,8 @@ package dev.freshet.engine.query;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.types.SqlType;
+import dev.freshet.planner.SqlTypes;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 
@@ -55,61 +57,12 @@ public record ResultColumn(String name, int jdbcType, String typeName, int preci
     int precision = type.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
         ? -1 : type.getPrecision();
     int scale = type.getScale() == RelDataType.SCALE_NOT_SPECIFIED ? -1 : type.getScale();
-    Class<?> valueClass;
-    int displaySize;
-    switch (type.getSqlTypeName()) {
-    case BOOLEAN:
-      valueClass = Boolean.class;
-      displaySize = 5;
-      break;
-    case TINYINT:
-      valueClass = Byte.class;
-      displaySize = 4;
-      break;
-    case SMALLINT:
-      valueClass = Short.class;
-      displaySize = 6;
-      break;
-    case INTEGER:
-      valueClass = Integer.class;
-      displaySize = 11;
-      break;
-    case BIGINT:
-      valueClass = Long.class;
-      displaySize = 20;
-      break;
-    case REAL:
-      valueClass = Float.class;
-      displaySize = 14;
-      break;
-    case FLOAT:
-    case DOUBLE:
-      valueClass = Double.class;
-      displaySize = 24;
-      break;
-    case DECIMAL:
-      valueClass = java.math.BigDecimal.class;
-      displaySize = Math.max(precision, 1) + 2;
-      break;
-    case CHAR:
-    case VARCHAR:
-      valueClass = String.class;
-      displaySize = precision > 0 ? precision : 255;
-      break;
-    case DATE:
-      valueClass = Integer.class;
-      displaySize = 10;
-      break;
-    case TIME:
-      valueClass = Integer.class;
-      displaySize = 12;
-      break;
-    case TIMESTAMP:
-      valueClass = Long.class;
-      displaySize = 23;
-      break;
-    default:
-      valueClass = Object.class;
+    // The class of the values in a row, as the type's descriptor says; a type JDBC describes
+    // only generically (binaries, intervals, zoned times) has Object values of 40 characters.
+    SqlType sqlType = SqlTypes.of(type);
+    int displaySize = sqlType == null ? 0 : sqlType.displaySize(precision);
+    Class<?> valueClass = displaySize > 0 ? sqlType.javaClass() : Object.class;
+    if (displaySize == 0) {
       displaySize = 40;
     }
     return new ResultColumn(field.getName(), type.getSqlTypeName().getJdbcOrdinal(),

@@ -1,12 +1,13 @@
 package dev.freshet.engine.store;
 
+import dev.freshet.common.types.SqlType;
+import dev.freshet.common.types.ValueCodec;
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.executor.state.StateCodec;
+import dev.freshet.planner.SqlTypes;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -32,137 +33,64 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * a value is written as the column holds it (a decimal rounded to the column's scale, a number
  * narrowed to the column's type), which only the column type knows, so that a row read back
  * equals what the result tables returned; and the column types are known on both sides, so a
- * value needs no type tag, only a null flag.
+ * value needs no type tag, only a null flag. The value's body after the flag is its type's
+ * {@link ValueCodec}, the body {@code StateCodec} writes after its tag (see
+ * {@code dev.freshet.common.types}).
  */
 public enum StoredColumnType {
-  BOOLEAN {
+  BOOLEAN(ValueCodec.BOOLEAN) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getBoolean(i);
     }
-
-    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
-      out.writeBoolean((Boolean) v);
-    }
-
-    @Override Object decode(DataInput in) throws IOException {
-      return in.readBoolean();
-    }
   },
-  TINYINT {
+  TINYINT(ValueCodec.BYTE) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getByte(i);
     }
-
-    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
-      out.writeByte(((Number) v).byteValue());
-    }
-
-    @Override Object decode(DataInput in) throws IOException {
-      return in.readByte();
-    }
   },
-  SMALLINT {
+  SMALLINT(ValueCodec.SHORT) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getShort(i);
     }
-
-    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
-      out.writeShort(((Number) v).shortValue());
-    }
-
-    @Override Object decode(DataInput in) throws IOException {
-      return in.readShort();
-    }
   },
   /** INTEGER, and DATE (days), TIME (milliseconds) and year-month intervals (months). */
-  INTEGER {
+  INTEGER(ValueCodec.INT) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getInt(i);
     }
-
-    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
-      out.writeInt(((Number) v).intValue());
-    }
-
-    @Override Object decode(DataInput in) throws IOException {
-      return in.readInt();
-    }
   },
   /** BIGINT, and TIMESTAMP (milliseconds) and day-time intervals (milliseconds). */
-  BIGINT {
+  BIGINT(ValueCodec.LONG) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getLong(i);
     }
-
-    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
-      out.writeLong(((Number) v).longValue());
-    }
-
-    @Override Object decode(DataInput in) throws IOException {
-      return in.readLong();
-    }
   },
-  DECIMAL {
+  DECIMAL(ValueCodec.DECIMAL) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getBigDecimal(i);
     }
 
     @Override void encode(DataOutput out, Object v, int scale) throws IOException {
       // As H2 stores it in a NUMERIC(p, s) column: rounded half up to the column's scale.
-      BigDecimal d = toBigDecimal(v).setScale(scale, RoundingMode.HALF_UP);
-      byte[] unscaled = d.unscaledValue().toByteArray();
-      out.writeInt(d.scale());
-      out.writeInt(unscaled.length);
-      out.write(unscaled);
-    }
-
-    @Override Object decode(DataInput in) throws IOException {
-      int scale = in.readInt();
-      byte[] unscaled = new byte[in.readInt()];
-      in.readFully(unscaled);
-      return new BigDecimal(new BigInteger(unscaled), scale);
+      super.encode(out, toBigDecimal(v).setScale(scale, RoundingMode.HALF_UP), scale);
     }
   },
-  REAL {
+  REAL(ValueCodec.FLOAT) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getFloat(i);
     }
-
-    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
-      out.writeFloat(((Number) v).floatValue());
-    }
-
-    @Override Object decode(DataInput in) throws IOException {
-      return in.readFloat();
-    }
   },
-  DOUBLE {
+  DOUBLE(ValueCodec.DOUBLE) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getDouble(i);
     }
-
-    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
-      out.writeDouble(((Number) v).doubleValue());
-    }
-
-    @Override Object decode(DataInput in) throws IOException {
-      return in.readDouble();
-    }
   },
-  VARCHAR {
+  VARCHAR(ValueCodec.STRING) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       return r.getString(i);
     }
-
-    @Override void encode(DataOutput out, Object v, int scale) throws IOException {
-      StateCodec.write(out, v.toString());
-    }
-
-    @Override Object decode(DataInput in) throws IOException {
-      return StateCodec.read(in);
-    }
   },
-  VARBINARY {
+  VARBINARY(ValueCodec.BYTES) {
     @Override Object readValue(ResultSet r, int i) throws SQLException {
       byte[] bytes = r.getBytes(i);
       // A NULL reads as null bytes; read() answers null for it.
@@ -170,70 +98,42 @@ public enum StoredColumnType {
     }
 
     @Override void encode(DataOutput out, Object v, int scale) throws IOException {
-      byte[] bytes = v instanceof ByteString ? ((ByteString) v).getBytes() : (byte[]) v;
-      out.writeInt(bytes.length);
-      out.write(bytes);
+      super.encode(out, v instanceof ByteString b ? b.getBytes() : v, scale);
     }
 
     @Override Object decode(DataInput in) throws IOException {
-      byte[] bytes = new byte[in.readInt()];
-      in.readFully(bytes);
-      return new ByteString(bytes);
+      return new ByteString((byte[]) super.decode(in));
     }
   };
 
+  /** The body of a non-null value, as the type's descriptor writes it. */
+  private final ValueCodec codec;
+
+  StoredColumnType(ValueCodec codec) {
+    this.codec = codec;
+  }
+
   /**
-   * The stored type of a view column of type {@code type}.
+   * The stored type of a view column of type {@code type}: the one whose body is that of the
+   * type's descriptor ({@link SqlTypes}), so that DATE is an {@link #INTEGER} of days.
    *
    * @throws SQLException (0A000) for a type a view cannot keep yet
    */
   public static StoredColumnType of(RelDataType type, String view, String column)
       throws SQLException {
-    switch (type.getSqlTypeName()) {
-    case BOOLEAN:
-      return BOOLEAN;
-    case TINYINT:
-      return TINYINT;
-    case SMALLINT:
-      return SMALLINT;
-    case INTEGER:
-    case DATE:
-    case TIME:
-    case INTERVAL_YEAR:
-    case INTERVAL_YEAR_MONTH:
-    case INTERVAL_MONTH:
-      return INTEGER;
-    case BIGINT:
-    case TIMESTAMP:
-    case INTERVAL_DAY:
-    case INTERVAL_DAY_HOUR:
-    case INTERVAL_DAY_MINUTE:
-    case INTERVAL_DAY_SECOND:
-    case INTERVAL_HOUR:
-    case INTERVAL_HOUR_MINUTE:
-    case INTERVAL_HOUR_SECOND:
-    case INTERVAL_MINUTE:
-    case INTERVAL_MINUTE_SECOND:
-    case INTERVAL_SECOND:
-      return BIGINT;
-    case DECIMAL:
-      return DECIMAL;
-    case REAL:
-      return REAL;
-    case FLOAT:
-    case DOUBLE:
-      return DOUBLE;
-    case CHAR:
-    case VARCHAR:
-      return VARCHAR;
-    case BINARY:
-    case VARBINARY:
-      return VARBINARY;
-    default:
-      throw Errors.notSupported("Column " + column + " of materialized view " + view
-          + " is " + type.getFullTypeString() + ", which a view's result cannot hold yet. Cast"
-          + " it to a character, numeric, boolean, date, time or timestamp type");
+    SqlType sqlType = SqlTypes.of(type);
+    // The zoned types' values are numbers too, but no view has kept them: they stay refused.
+    if (sqlType != null && sqlType != SqlType.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+        && sqlType != SqlType.TIME_WITH_LOCAL_TIME_ZONE) {
+      for (StoredColumnType stored : values()) {
+        if (stored.codec == sqlType.codec()) {
+          return stored;
+        }
+      }
     }
+    throw Errors.notSupported("Column " + column + " of materialized view " + view
+        + " is " + type.getFullTypeString() + ", which a view's result cannot hold yet. Cast"
+        + " it to a character, numeric, boolean, date, time or timestamp type");
   }
 
   /** The scale of a NUMERIC column for {@code type}: none, if Calcite's type has none. */
@@ -274,7 +174,11 @@ public enum StoredColumnType {
 
   abstract Object readValue(ResultSet resultSet, int i) throws SQLException;
 
-  abstract void encode(DataOutput out, Object value, int scale) throws IOException;
+  void encode(DataOutput out, Object value, int scale) throws IOException {
+    codec.write(out, value);
+  }
 
-  abstract Object decode(DataInput in) throws IOException;
+  Object decode(DataInput in) throws IOException {
+    return codec.read(in);
+  }
 }

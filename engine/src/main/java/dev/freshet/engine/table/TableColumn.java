@@ -2,13 +2,13 @@ package dev.freshet.engine.table;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.types.SqlType;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -91,18 +91,10 @@ public record TableColumn(String name, RelDataType type) {
       case REAL -> r.getFloat(index);
       case FLOAT, DOUBLE -> r.getDouble(index);
       case CHAR, VARCHAR -> r.getString(index);
-      case DATE -> {
-        LocalDate d = r.getObject(index, LocalDate.class);
-        yield d == null ? null : (int) d.toEpochDay();
-      }
-      case TIME -> {
-        LocalTime t = r.getObject(index, LocalTime.class);
-        yield t == null ? null : (int) (t.toNanoOfDay() / 1_000_000);
-      }
-      case TIMESTAMP -> {
-        LocalDateTime t = r.getObject(index, LocalDateTime.class);
-        yield t == null ? null : t.toInstant(ZoneOffset.UTC).toEpochMilli();
-      }
+      // The java.time value JDBC gives, as the row holds it (null stays null).
+      case DATE -> SqlType.DATE.fromJdbc(r.getObject(index, LocalDate.class));
+      case TIME -> SqlType.TIME.fromJdbc(r.getObject(index, LocalTime.class));
+      case TIMESTAMP -> SqlType.TIMESTAMP.fromJdbc(r.getObject(index, LocalDateTime.class));
       default -> throw new SQLException("column " + name + " has unsupported type " + type);
     };
     if (r.wasNull()) {

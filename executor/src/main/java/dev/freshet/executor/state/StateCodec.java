@@ -1,5 +1,6 @@
 package dev.freshet.executor.state;
 
+import dev.freshet.common.types.ValueCodec;
 import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutput;
@@ -27,6 +28,10 @@ import java.util.Set;
  * Object[] row = (Object[]) StateCodec.read(in);
  * }</pre>
  *
+ * <p>Each value's body after its tag is its type's {@link ValueCodec}, the body the view change
+ * log writes too ({@code dev.freshet.common.types}); decimals and long strings are read here,
+ * where a length can be checked against the bytes left.
+ *
  * <p>This is the encoding of every row and key that the executor writes to a file: state delta
  * and snapshot files, MVStore state, the rows of a stream's log; the engine also encodes a
  * view's group keys with it. Two other encodings exist, each for a reason: {@code PackedRow}
@@ -39,7 +44,7 @@ public final class StateCodec {
   /** Version of this format, written into checkpoints so that a reader can reject others. */
   public static final int FORMAT_VERSION = 1;
 
-  private static final int CHUNK = 16 * 1024;
+  private static final int CHUNK = ValueCodec.CHUNK;
 
   private StateCodec() {
   }
@@ -51,32 +56,22 @@ public final class StateCodec {
     } else if (value instanceof Boolean) {
       out.writeByte((Boolean) value ? 2 : 1);
     } else if (value instanceof Byte) {
-      out.writeByte(3);
-      out.writeByte((Byte) value);
+      body(out, 3, ValueCodec.BYTE, value);
     } else if (value instanceof Short) {
-      out.writeByte(4);
-      out.writeShort((Short) value);
+      body(out, 4, ValueCodec.SHORT, value);
     } else if (value instanceof Integer) {
-      out.writeByte(5);
-      out.writeInt((Integer) value);
+      body(out, 5, ValueCodec.INT, value);
     } else if (value instanceof Long) {
-      out.writeByte(6);
-      out.writeLong((Long) value);
+      body(out, 6, ValueCodec.LONG, value);
     } else if (value instanceof Float) {
-      out.writeByte(7);
-      out.writeFloat((Float) value);
+      body(out, 7, ValueCodec.FLOAT, value);
     } else if (value instanceof Double) {
-      out.writeByte(8);
-      out.writeDouble((Double) value);
+      body(out, 8, ValueCodec.DOUBLE, value);
     } else if (value instanceof String) {
-      writeString(out, (String) value);
+      // The string's body starts with its own tag, 9 or 10.
+      ValueCodec.STRING.write(out, value);
     } else if (value instanceof BigDecimal) {
-      BigDecimal d = (BigDecimal) value;
-      byte[] unscaled = d.unscaledValue().toByteArray();
-      out.writeByte(11);
-      out.writeInt(d.scale());
-      out.writeInt(unscaled.length);
-      out.write(unscaled);
+      body(out, 11, ValueCodec.DECIMAL, value);
     } else if (value instanceof GroupKey) {
       GroupKey key = (GroupKey) value;
       out.writeByte(12);
@@ -104,19 +99,11 @@ public final class StateCodec {
     }
   }
 
-  private static void writeString(DataOutput out, String s) throws IOException {
-    if (s.length() <= CHUNK) {
-      out.writeByte(9);
-      out.writeUTF(s);
-      return;
-    }
-    // writeUTF is limited to 65535 bytes; long strings go in chunks of at most CHUNK chars.
-    out.writeByte(10);
-    int chunks = (s.length() + CHUNK - 1) / CHUNK;
-    out.writeInt(chunks);
-    for (int i = 0; i < chunks; i++) {
-      out.writeUTF(s.substring(i * CHUNK, Math.min(s.length(), (i + 1) * CHUNK)));
-    }
+  /** A tag, then {@code value}'s body as its type's descriptor writes it. */
+  private static void body(DataOutput out, int tag, ValueCodec codec, Object value)
+      throws IOException {
+    out.writeByte(tag);
+    codec.write(out, value);
   }
 
   /**
@@ -134,19 +121,19 @@ public final class StateCodec {
     case 2:
       return Boolean.TRUE;
     case 3:
-      return in.readByte();
+      return ValueCodec.BYTE.read(in);
     case 4:
-      return in.readShort();
+      return ValueCodec.SHORT.read(in);
     case 5:
-      return in.readInt();
+      return ValueCodec.INT.read(in);
     case 6:
-      return in.readLong();
+      return ValueCodec.LONG.read(in);
     case 7:
-      return in.readFloat();
+      return ValueCodec.FLOAT.read(in);
     case 8:
-      return in.readDouble();
+      return ValueCodec.DOUBLE.read(in);
     case 9:
-      return in.readUTF();
+      return ValueCodec.readStringAfterTag(in, tag);
     case 10: {
       int chunks = count(in);
       StringBuilder sb = new StringBuilder(chunks * CHUNK);
