@@ -102,12 +102,12 @@ final class ExternalViewDdl {
         ContinuousQuery continuous = new ContinuousQuery(running, sql, windowed.outputMode(),
             name, stopped -> { });
         MaterializedViewDdl.addAndRecord(engine, options, view);
-        engine.register(continuous);
+        engine.queryRegistry().register(continuous);
         try {
           continuous.start();
         } catch (RuntimeException e) {
           // The engine refused the query as it started it: the view was never there.
-          engine.unregister(continuous);
+          engine.queryRegistry().unregister(continuous);
           catalog.dropView(name);
           if (restarted.isEmpty()) {
             // A view being restored stays recorded: the next start may run it.
@@ -208,7 +208,7 @@ final class ExternalViewDdl {
     StateStoreId storeId = new StateStoreId(id, 0, 0);
     if (checkpoint != null) {
       return QueryCheckpoints.stateStores(checkpoint, StateStoreProviderKind.MEMORY,
-          engine.stateStoreMaintenance()).create(storeId);
+          engine.resources().stateStoreMaintenance()).create(storeId);
     }
     int retain = Math.min(options.minBatchesToRetain(), ViewOutputs.MAX_VERSIONS_IN_MEMORY);
     return new CommittedMapStateStoreProvider(new StateStoreSpec(storeId, Path.of("memory"),

@@ -230,8 +230,8 @@ final class MaterializedViewDdl {
         ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),
             name, stopped -> { });
         addAndRecord(engine, options, view);
-        engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
-        engine.register(continuous);
+        engine.queryRegistry().readsTables(id, ReferenceTable.readBy(plan.logical()));
+        engine.queryRegistry().register(continuous);
         continuous.start();
         started = true;
       }
@@ -294,7 +294,7 @@ final class MaterializedViewDdl {
     Optional<ContinuousQuery> query = engine.query(dropped.get().queryId());
     if (query.isPresent()) {
       query.get().stop();
-      engine.unregister(query.get());
+      engine.queryRegistry().unregister(query.get());
     }
     synchronized (engine.ddlLock()) {
       // A view created again later starts afresh, as a new query; unless one has been created

@@ -79,24 +79,24 @@ final class PushQuerySetup {
     PlannedQuery toRun = run;
     StreamingPipeline pipeline = Errors.fromPlanner(() ->
         new ExecPlanBuilder(engine.planner().typeFactory(), id,
-            InMemoryStateStoreProvider::new, engine.partitionExecutor(),
-            engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
+            InMemoryStateStoreProvider::new, engine.resources().partitionExecutor(),
+            engine.resources().inputTasks()).withRowErrors(options.onError().newRowErrors())
             .withTables(engine.catalog()).withStateTtl(options.stateTtlMs()).build(toRun));
     boolean markers = options.pushBatchMarkers();
     PushQuery push = new PushQuery(policy, plan.rowType().getFieldCount(), markers,
-        engine.scheduler());
+        engine.resources().scheduler());
     String name = "push-" + id.substring(0, 8);
     MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, push.sink(),
         System::currentTimeMillis, options.trigger(), null, Map.of(),
         new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()),
         options.restartStrategy());
     ContinuousQuery continuous = new ContinuousQuery(execution, context.sql(),
-        plan.outputMode(), null, engine::unregister, push);
+        plan.outputMode(), null, engine.queryRegistry()::unregister, push);
     push.attach(continuous);
-    engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
+    engine.queryRegistry().readsTables(id, ReferenceTable.readBy(plan.logical()));
     engine.access().watch(id, context.principal(), StatementPrivileges.reads(engine, query),
         push);
-    engine.registerPush(continuous);
+    engine.queryRegistry().registerPush(continuous);
     continuous.start();
     return new StatementResult.Push(columns(plan.rowType(), markers), push);
   }

@@ -119,7 +119,7 @@ final class SinkDdl {
       SqlCreateSink create, StatementSecrets secrets) throws SQLException {
     String sql = secrets.sql();
     String name = StreamDdl.simpleName(create.name());
-    if (engine.sinks().containsKey(name)) {
+    if (engine.queryRegistry().sinks().containsKey(name)) {
       if (create.ifNotExists()) {
         return List.of();
       }
@@ -201,7 +201,7 @@ final class SinkDdl {
 
     SinkWriter writer = SinkWriters.open(name, id, spec, layout);
     OpenedStateStores stores = new OpenedStateStores(checkpoint != null
-        ? QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance())
+        ? QueryCheckpoints.stateStores(checkpoint, provider, engine.resources().stateStoreMaintenance())
         : InMemoryStateStoreProvider::new);
     boolean started = false;
     boolean stored = false;
@@ -209,8 +209,8 @@ final class SinkDdl {
     try {
       ExecPlan toBuild = execPlan;
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
-          planner.typeFactory(), id, stores, engine.partitionExecutor(),
-          engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
+          planner.typeFactory(), id, stores, engine.resources().partitionExecutor(),
+          engine.resources().inputTasks()).withRowErrors(options.onError().newRowErrors())
           .withTables(engine.catalog()).withStateTtl(stateTtlMs).build(toBuild, sources));
       built = pipeline;
       synchronized (engine.ddlLock()) {
@@ -219,11 +219,11 @@ final class SinkDdl {
             throw CatalogErrors.streamNotFound(source.name());
           }
         }
-        if (engine.sinks().containsKey(name) || engine.catalog().contains(name)) {
-          if (create.ifNotExists() && engine.sinks().containsKey(name)) {
+        if (engine.queryRegistry().sinks().containsKey(name) || engine.catalog().contains(name)) {
+          if (create.ifNotExists() && engine.queryRegistry().sinks().containsKey(name)) {
             return List.of();
           }
-          throw engine.sinks().containsKey(name) ? CatalogErrors.sinkExists(name)
+          throw engine.queryRegistry().sinks().containsKey(name) ? CatalogErrors.sinkExists(name)
               : CatalogErrors.sinkNameTaken(name);
         }
         if (checkpoint != null) {
@@ -248,9 +248,9 @@ final class SinkDdl {
         stored = true;
         secrets.store();
         engine.catalogStore().record(CatalogStore.Kind.SINK, name, sql, options.values());
-        engine.sinks().put(name, new SinkEntry(name, sql, spec, id, plan.sourceNames(), view));
-        engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
-        engine.register(continuous);
+        engine.queryRegistry().sinks().put(name, new SinkEntry(name, sql, spec, id, plan.sourceNames(), view));
+        engine.queryRegistry().readsTables(id, ReferenceTable.readBy(plan.logical()));
+        engine.queryRegistry().register(continuous);
         continuous.start();
         started = true;
       }
@@ -331,7 +331,7 @@ final class SinkDdl {
     String name = StreamDdl.simpleName(drop.name());
     SinkEntry sink;
     synchronized (engine.ddlLock()) {
-      sink = engine.sinks().remove(name);
+      sink = engine.queryRegistry().sinks().remove(name);
     }
     if (sink == null) {
       if (!drop.ifExists()) {
@@ -342,10 +342,10 @@ final class SinkDdl {
     Optional<ContinuousQuery> query = engine.query(sink.queryId());
     if (query.isPresent()) {
       query.get().stop();
-      engine.unregister(query.get());
+      engine.queryRegistry().unregister(query.get());
     }
     synchronized (engine.ddlLock()) {
-      if (!engine.sinks().containsKey(name) && !engine.catalog().contains(name)) {
+      if (!engine.queryRegistry().sinks().containsKey(name) && !engine.catalog().contains(name)) {
         engine.catalogStore().remove(name);
         engine.secrets().dropped(name);
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
@@ -356,7 +356,7 @@ final class SinkDdl {
   /** The sinks reading stream or view {@code name}, by name. */
   static List<String> readersOf(Engine engine, String name) {
     List<String> readers = new ArrayList<>();
-    for (SinkEntry sink : engine.sinks().values()) {
+    for (SinkEntry sink : engine.queryRegistry().sinks().values()) {
       if (sink.streams().contains(name) || sink.view().filter(name::equals).isPresent()) {
         readers.add(sink.name());
       }
@@ -367,7 +367,7 @@ final class SinkDdl {
 
   static StatementResult show(Engine engine, dev.freshet.engine.security.Principal user) {
     List<Object[]> rows = new ArrayList<>();
-    for (SinkEntry sink : engine.sinks().values()) {
+    for (SinkEntry sink : engine.queryRegistry().sinks().values()) {
       if (!engine.access().canSee(user, sink.name())) {
         continue;
       }

@@ -189,7 +189,8 @@ final class StatementHandlers {
       // Another user's push query is not theirs to know of.
       throw CatalogErrors.queryNotFound(idOrName);
     }
-    engine.checkQueryOwner(context.principal(), query.get(), "STOP");
+    engine.queryRegistry().checkOwner(context.principal(), query.get(), "STOP",
+        engine.access());
     query.get().stop();
   }
 }
