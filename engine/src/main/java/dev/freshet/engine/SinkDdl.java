@@ -7,7 +7,6 @@ import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.QueryCheckpoints;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
-import dev.freshet.engine.query.StoredPlans;
 import dev.freshet.engine.security.StatementSecrets;
 import dev.freshet.engine.sink.ExternalSink;
 import dev.freshet.engine.sink.SinkLayout;
@@ -16,26 +15,18 @@ import dev.freshet.engine.sink.SinkSpec;
 import dev.freshet.engine.sink.SinkWriter;
 import dev.freshet.engine.sink.SinkWriters;
 import dev.freshet.engine.store.CatalogStore;
-import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.CheckpointException;
-import dev.freshet.executor.checkpoint.OffsetSeq;
-import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.OutputMode;
-import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
-import dev.freshet.executor.source.QueryReader;
-import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.rel.StreamTopN;
-import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
-import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.options.RestartOptions;
 import dev.freshet.engine.options.SessionOption;
 import dev.freshet.engine.options.SessionOptions;
@@ -49,7 +40,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -168,18 +158,9 @@ final class SinkDdl {
     boolean havingAsColumn = emit != EmitMode.APPEND && emit != EmitMode.COMPLETE
         && havingToColumn(query);
     FreshetPlanner planner = engine.planner();
-    Optional<Checkpoint> restarted = engine.dataDir()
-        .flatMap(d -> QueryCheckpoints.openIfExists(d, name, options.minBatchesToRetain()));
-    QueryCheckpoints.Pinned pinned = restarted.map(QueryCheckpoints::pinned)
-        .orElse(QueryCheckpoints.Pinned.NONE);
-    int partitions = pinned.statePartitions().orElse(options.statePartitions());
-    StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
-    PlannedQuery plan;
-    try {
-      plan = planner.planQuery(query, emit, partitions, options.maxWindowsPerRow());
-    } catch (PlanningException e) {
-      throw Errors.toSqlException(e);
-    }
+    ContinuousQuerySetup setup = ContinuousQuerySetup.forExecutor(engine.resources(),
+        engine.queryRegistry(), options, name);
+    PlannedQuery plan = setup.plan(planner, query, emit);
     if (StreamTopN.in(plan.physical())) {
       throw Errors.notSupported("Sink " + name + " cannot write a top-N per group"
           + " (ROW_NUMBER() OVER (...) with rn <= N) yet. Keep it in a materialized view with"
@@ -188,21 +169,14 @@ final class SinkDdl {
     SinkLayout layout = layout(name, plan, columnNames, havingAsColumn);
     PlannedQuery run = plan.aggregating() && plan.outputMode() == OutputMode.UPDATE
         ? UpsertKeys.appendKeyColumns(plan, name).plan() : plan;
-    ExecPlan execPlan = Errors.fromPlanner(() -> ExecPlanGenerator.generate(run));
-    if (restarted.isPresent()) {
-      StoredPlans.checkStateFormatVersion(restarted.get(), name);
-      execPlan = StoredPlans.planToRun(restarted.get(), name, execPlan);
-    }
-    Checkpoint checkpoint = restarted.or(() -> engine.dataDir()
-        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain())))
-        .orElse(null);
-    String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
+    ExecPlan execPlan = setup.planToRun(
+        Errors.fromPlanner(() -> ExecPlanGenerator.generate(run)));
+    setup.openCheckpoint();
+    String id = setup.queryId();
     List<StreamTable> sources = plan.sources();
 
     SinkWriter writer = SinkWriters.open(name, id, spec, layout);
-    OpenedStateStores stores = new OpenedStateStores(checkpoint != null
-        ? QueryCheckpoints.stateStores(checkpoint, provider, engine.resources().stateStoreMaintenance())
-        : InMemoryStateStoreProvider::new);
+    OpenedStateStores stores = new OpenedStateStores(setup.stateStores());
     boolean started = false;
     boolean stored = false;
     StreamingPipeline built = null;
@@ -226,32 +200,18 @@ final class SinkDdl {
           throw engine.queryRegistry().sinks().containsKey(name) ? CatalogErrors.sinkExists(name)
               : CatalogErrors.sinkNameTaken(name);
         }
-        if (checkpoint != null) {
-          StoredPlans.write(checkpoint, execPlan);
-        }
+        setup.storePlan(execPlan);
         // A restart after a recoverable error connects afresh: the old connections may be dead.
         ExternalSink sink = new ExternalSink(spec.connector().equals("jdbc")
             ? "JdbcSink[" + spec.target() + "]" : "KafkaSink[" + spec.target() + "]", writer,
             () -> SinkWriters.open(name, id, spec, layout));
-        MicroBatchExecution execution = new MicroBatchExecution(id, name, pipeline, sink,
-            System::currentTimeMillis, options.trigger(), checkpoint,
-            Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
-                OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
-                OffsetSeq.STATE_FORMAT_VERSION,
-                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)),
-            new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()),
-            restartStrategy);
-        // Like a view's, a sink's query stays registered when stopped, so that SHOW QUERIES
-        // shows why; DROP SINK unregisters it.
-        ContinuousQuery continuous = new ContinuousQuery(execution, secrets.shownSql(),
-            plan.outputMode(), name, stopped -> { });
+        ContinuousQuery continuous = setup.query(setup.execution(pipeline, sink,
+            restartStrategy), secrets.shownSql(), plan.outputMode());
         stored = true;
         secrets.store();
         engine.catalogStore().record(CatalogStore.Kind.SINK, name, sql, options.values());
         engine.queryRegistry().sinks().put(name, new SinkEntry(name, sql, spec, id, plan.sourceNames(), view));
-        engine.queryRegistry().readsTables(id, ReferenceTable.readBy(plan.logical()));
-        engine.queryRegistry().register(continuous);
-        continuous.start();
+        setup.start(continuous, ReferenceTable.readBy(plan.logical()));
         started = true;
       }
     } finally {
