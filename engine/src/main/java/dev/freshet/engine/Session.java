@@ -2,12 +2,9 @@ package dev.freshet.engine;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.common.errors.SqlState;
-import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.Failures;
 import dev.freshet.engine.errors.TransactionErrors;
 import dev.freshet.planner.catalog.StreamTable;
-import dev.freshet.sql.FreshetSqlParser;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -15,8 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.parser.SqlParseException;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.checkerframework.checker.nullness.qual.Nullable;
 import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.options.SessionOptions;
@@ -300,72 +295,18 @@ public final class Session {
     }
     if (restoring) {
       // The engine declaring its catalog again at start: nobody's statement.
-      return authorizedRun(node, sql, cancel);
+      return CheckedStatement.execute(new StatementContext(this, sql, cancel), node);
     }
     StatementAudit audit = StatementAudit.of(engine.audit(), principal, node, sql);
     try {
-      StatementResult result = authorizedRun(node, sql, cancel);
+      StatementResult result =
+          CheckedStatement.execute(new StatementContext(this, sql, cancel), node);
       audit.ok();
       return result;
     } catch (SQLException e) {
       audit.failed(e);
       throw e;
     }
-  }
-
-  private StatementResult authorizedRun(SqlNode node, String sql, CancelSignal cancel)
-      throws SQLException {
-    StatementPrivileges.check(engine, principal, node);
-    int markers = ParameterMarkers.count(node);
-    if (markers > 0) {
-      // Executed as text there are no values to bind: a NULL in their place would be stored.
-      throw Errors.of(SqlState.PARAMETER_VALUES_MISSING, "The statement has " + markers
-          + " parameter marker" + (markers == 1 ? "" : "s") + " (?) but no value for "
-          + (markers == 1 ? "it" : "them") + ". Execute it as a PreparedStatement with its"
-          + " values set, or write the values into the statement");
-    }
-    if (engine.notRestored().isEmpty()) {
-      return owned(node, sql, cancel);
-    }
-    Optional<String> dropped = NotRestoredObjects.drop(engine, node);
-    if (dropped.isPresent()) {
-      return new StatementResult.UpdateCount(0);
-    }
-    try {
-      StatementResult result = owned(node, sql, cancel);
-      NotRestoredObjects.declared(engine, node);
-      return result;
-    } catch (SQLException e) {
-      throw NotRestoredObjects.explain(engine, node, e);
-    }
-  }
-
-  /**
-   * Executes {@code node}, recording the session's user as the owner of what it creates and
-   * forgetting the owner and grants of what it drops. (Two sessions racing to create one name
-   * with IF NOT EXISTS both succeed; the first to record owns it.)
-   */
-  private StatementResult owned(SqlNode node, String sql, CancelSignal cancel)
-      throws SQLException {
-    Optional<String> created = StatementPrivileges.createdName(node);
-    Optional<String> dropped = StatementPrivileges.droppedName(node);
-    if (created.isEmpty() && dropped.isEmpty()) {
-      return execute(node, sql, cancel);
-    }
-    boolean existed = created.isPresent() && engine.objectNames().contains(created.get());
-    StatementResult result = execute(node, sql, cancel);
-    if (created.isPresent() && !existed && engine.objectNames().contains(created.get())) {
-      engine.access().created(created.get(), principal);
-    }
-    if (dropped.isPresent() && !engine.objectNames().contains(dropped.get())) {
-      engine.access().dropped(dropped.get());
-    }
-    return result;
-  }
-
-  private StatementResult execute(SqlNode node, String sql, CancelSignal cancel)
-      throws SQLException {
-    return StatementHandlers.ALL.execute(new StatementContext(this, sql, cancel), node);
   }
 
   /**
@@ -400,30 +341,12 @@ public final class Session {
     }
   }
 
+  /**
+   * Parses one statement with Freshet's grammar.
+   *
+   * @throws SQLException 42601 if it is empty or cannot be parsed, 54001 if it nests too deeply
+   */
   public static SqlNode parse(String sql) throws SQLException {
-    if (sql.isBlank()) {
-      throw Errors.of(SqlState.SYNTAX_ERROR, "The statement is empty. Send one SQL statement,"
-          + " such as SELECT 1");
-    }
-    try {
-      return FreshetSqlParser.parse(sql);
-    } catch (StackOverflowError e) {
-      throw Failures.tooComplex(e);
-    } catch (SqlParseException e) {
-      for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-        if (t instanceof StackOverflowError) {
-          throw Failures.tooComplex(e);
-        }
-      }
-      SqlParserPos pos = e.getPos();
-      String message = e.getMessage() == null ? "the statement cannot be parsed"
-          : e.getMessage();
-      int newline = message.indexOf('\n');
-      String first = newline < 0 ? message : message.substring(0, newline);
-      // Calcite ends its first line with the position, which the error names already.
-      first = first.replaceFirst(" at line \\d+, column \\d+\\.?$", ".");
-      throw Errors.parseError(first, pos == null ? 0 : pos.getLineNum(),
-          pos == null ? 0 : pos.getColumnNum(), e);
-    }
+    return StatementParser.parse(sql);
   }
 }
