@@ -9,9 +9,11 @@ import dev.freshet.engine.query.StoredPlans;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.executor.limits.QueryResources;
+import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.RestartStrategy;
 import dev.freshet.executor.runtime.Sink;
+import dev.freshet.executor.runtime.StreamExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.internals.InMemoryStateStoreProvider;
@@ -181,8 +183,7 @@ final class ContinuousQuerySetup {
    * The query, named after its object, that stays registered when stopped, so that SHOW
    * QUERIES shows why; its DROP unregisters it.
    */
-  ContinuousQuery query(dev.freshet.executor.runtime.StreamExecution execution, String sql,
-      dev.freshet.executor.operators.OutputMode outputMode) {
+  ContinuousQuery query(StreamExecution execution, String sql, OutputMode outputMode) {
     return new ContinuousQuery(execution, sql, outputMode, name, stopped -> { });
   }
 
