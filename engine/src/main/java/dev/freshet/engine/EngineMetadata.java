@@ -25,7 +25,10 @@ import org.apache.calcite.rel.type.RelDataTypeSystem;
 import org.apache.calcite.sql.SqlJdbcFunctionCall;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.checkerframework.checker.nullness.qual.Nullable;
+import dev.freshet.engine.query.InformationSchema;
+import dev.freshet.engine.query.PullQueryExecutor;
 import dev.freshet.engine.query.SystemSchema;
+import dev.freshet.engine.security.CurrentPrincipal;
 import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.query.ResultColumn;
 
@@ -424,5 +427,20 @@ public final class EngineMetadata {
       remarks.add(null);
     }
     return remarks;
+  }
+
+  /**
+   * The executor of {@code engine}'s plain queries over {@code catalog}, whose system tables
+   * ({@code sys}, {@code information_schema}) list what the statement's user may see.
+   */
+  static PullQueryExecutor pullQueries(Engine engine, Catalog catalog) {
+    return new PullQueryExecutor(catalog, new SystemSchema(
+        () -> engine.visibleQueries(CurrentPrincipal.get()),
+        () -> new EngineMetadata(engine, CurrentPrincipal.get()).primaryKeyRows(),
+        () -> Grants.rows(engine, CurrentPrincipal.get(), Optional.empty())),
+        new InformationSchema(
+            () -> new EngineMetadata(engine, CurrentPrincipal.get()).informationSchemaTables(),
+            () -> new EngineMetadata(engine, CurrentPrincipal.get()).informationSchemaColumns(),
+            () -> new EngineMetadata(engine, CurrentPrincipal.get()).informationSchemaViews()));
   }
 }

@@ -30,6 +30,7 @@ import dev.freshet.sql.parser.EmitMode;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeImpl;
@@ -70,11 +71,10 @@ final class ExternalViewDdl {
     // Types the view cannot keep are refused before anything is created.
     ViewRowTypes.columnTypes(name, rowType);
 
-    Optional<Checkpoint> restarted = engine.dataDir()
-        .flatMap(d -> QueryCheckpoints.openIfExists(d, name, options.minBatchesToRetain()));
-    Checkpoint checkpoint = restarted.or(() -> engine.dataDir()
-        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain()))).orElse(null);
-    String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
+    ContinuousQuerySetup setup = ContinuousQuerySetup.forRunner(engine.resources(),
+        engine.queryRegistry(), options, name);
+    Checkpoint checkpoint = setup.openCheckpoint();
+    String id = setup.queryId();
     ViewResultAndSink opened = null;
     RunningView running = null;
     boolean started = false;
@@ -97,17 +97,16 @@ final class ExternalViewDdl {
         List<String> sources = windowed.sources().stream().map(StreamTable::name).toList();
         ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType),
             windowed.outputMode(), id, sql, sources, opened.result());
-        ContinuousQuery continuous = new ContinuousQuery(running, sql, windowed.outputMode(),
-            name, stopped -> { });
+        ContinuousQuery continuous = setup.query(running, sql, windowed.outputMode());
         MaterializedViewDdl.addAndRecord(engine, options, view);
-        engine.register(continuous);
         try {
-          continuous.start();
+          // The other engine reads no reference table: it is given the streams only.
+          setup.start(continuous, Set.of());
         } catch (RuntimeException e) {
           // The engine refused the query as it started it: the view was never there.
-          engine.unregister(continuous);
+          engine.queryRegistry().unregister(continuous);
           catalog.dropView(name);
-          if (restarted.isEmpty()) {
+          if (!setup.restarting()) {
             // A view being restored stays recorded: the next start may run it.
             engine.catalogStore().remove(name);
           }
@@ -123,7 +122,7 @@ final class ExternalViewDdl {
         if (opened != null) {
           opened.result().close();
         }
-        if (restarted.isEmpty() && checkpoint != null && !catalog.contains(name)) {
+        if (!setup.restarting() && checkpoint != null && !catalog.contains(name)) {
           // Created for this statement only: a later CREATE starts afresh.
           engine.dataDir().ifPresent(d -> QueryCheckpoints.delete(d, name));
         }
@@ -206,7 +205,7 @@ final class ExternalViewDdl {
     StateStoreId storeId = new StateStoreId(id, 0, 0);
     if (checkpoint != null) {
       return QueryCheckpoints.stateStores(checkpoint, StateStoreProviderKind.MEMORY,
-          engine.stateStoreMaintenance()).create(storeId);
+          engine.resources().stateStoreMaintenance()).create(storeId);
     }
     int retain = Math.min(options.minBatchesToRetain(), ViewOutputs.MAX_VERSIONS_IN_MEMORY);
     return StateStoreProviders.committedMap(retain).create(storeId);

@@ -2,12 +2,9 @@ package dev.freshet.engine;
 
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
-import dev.freshet.executor.limits.QueryResources;
-import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.CheckpointException;
 import dev.freshet.executor.runtime.QueryStatus;
-import dev.freshet.executor.checkpoint.OffsetSeq;
 import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
@@ -19,7 +16,6 @@ import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.BatchTime;
 import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.planner.exec.ExecPlan;
-import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.exec.ExecPlanGenerator;
 import dev.freshet.planner.exec.UnreadablePlanException;
 import dev.freshet.sql.parser.EmitMode;
@@ -28,10 +24,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -48,7 +42,6 @@ import dev.freshet.planner.catalog.ViewResult;
 import dev.freshet.engine.push.UpsertKeys;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.executor.runtime.RestartStrategy;
-import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.QueryCheckpoints;
 import dev.freshet.engine.query.StoredPlans;
@@ -119,18 +112,9 @@ final class MaterializedViewDdl {
     FreshetPlanner planner = engine.planner();
     // Every check that can fail comes before the checkpoint and the state stores are opened;
     // what a later failure finds opened is closed again (below).
-    Optional<Checkpoint> restarted = engine.dataDir()
-        .flatMap(d -> QueryCheckpoints.openIfExists(d, name, options.minBatchesToRetain()));
-    QueryCheckpoints.Pinned pinned = restarted.map(QueryCheckpoints::pinned)
-        .orElse(QueryCheckpoints.Pinned.NONE);
-    int partitions = pinned.statePartitions().orElse(options.statePartitions());
-    StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
-    PlannedQuery plan;
-    try {
-      plan = planner.planQuery(query, emit, partitions, options.maxWindowsPerRow());
-    } catch (PlanningException e) {
-      throw Errors.toSqlException(e);
-    }
+    ContinuousQuerySetup setup = ContinuousQuerySetup.forExecutor(engine.resources(),
+        engine.queryRegistry(), options, name);
+    PlannedQuery plan = setup.plan(planner, query, emit);
     RelDataType rowType = rename(planner.typeFactory(), name, plan.rowType(), create.columnList);
 
     List<StreamTable> sources = plan.sources();
@@ -164,22 +148,15 @@ final class MaterializedViewDdl {
     }
     PlannedQuery planned = run;
     ExecPlan generated = Errors.fromPlanner(() -> ExecPlanGenerator.generate(planned));
-    ExecPlan execPlan = generated;
-    if (restarted.isPresent()) {
-      // A restart runs the plan that wrote the state, or fails: never a misread.
-      StoredPlans.checkStateFormatVersion(restarted.get(), name);
-      execPlan = StoredPlans.planToRun(restarted.get(), name, execPlan);
-    }
-
+    // A restart runs the plan that wrote the state, or fails: never a misread.
+    ExecPlan execPlan = setup.planToRun(generated);
     // With a data directory the view's query is checkpointed, and a restarted query resumes.
-    Checkpoint checkpoint = restarted.or(() -> engine.dataDir()
-        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain())))
-        .orElse(null);
-    String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
+    Checkpoint checkpoint = setup.openCheckpoint();
+    String id = setup.queryId();
     ViewOutputs outputs;
     try {
       outputs = ViewOutputs.build(engine, options, name, layout, execPlan, sources, rowType,
-          keyColumn, checkpoint, provider, id, stateTtlMs);
+          keyColumn, checkpoint, setup.provider(), id, stateTtlMs);
     } catch (UnreadablePlanException e) {
       if (checkpoint == null || execPlan == generated) {
         // The plan was made just now: not the view's fault, a bug.
@@ -208,31 +185,18 @@ final class MaterializedViewDdl {
           }
           throw nameTaken(catalog, name);
         }
-        if (checkpoint != null) {
-          // Only now that the name is free: another CREATE of it may have lost the race.
-          StoredPlans.write(checkpoint, execPlan);
-        }
+        // Only now that the name is free: another CREATE of it may have lost the race.
+        setup.storePlan(execPlan);
         // Opened only now that the name is free: what an older release kept in H2 of the result
         // of a view of this name is taken over, if it is this query's, and dropped.
         ViewResult result = outputs.openResult();
         ViewTable view = new ViewTable(name, RelDataTypeImpl.proto(rowType), plan.outputMode(),
             id, sql, plan.sourceNames(), result);
-        MicroBatchExecution execution = MicroBatchExecution
-            .builder(id, name, outputs.pipeline(), outputs.sink()).trigger(options.trigger())
-            .checkpoint(checkpoint, Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
-                OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
-                OffsetSeq.STATE_FORMAT_VERSION,
-                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)))
-            .resources(new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()))
-            .restartStrategy(restartStrategy).build();
-        // A view's query stays registered when stopped, so that SHOW QUERIES shows why; DROP
-        // MATERIALIZED VIEW unregisters it.
-        ContinuousQuery continuous = new ContinuousQuery(execution, sql, plan.outputMode(),
-            name, stopped -> { });
+        ContinuousQuery continuous = setup.query(
+            setup.execution(outputs.pipeline(), outputs.sink(), restartStrategy), sql,
+            plan.outputMode());
         addAndRecord(engine, options, view);
-        engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
-        engine.register(continuous);
-        continuous.start();
+        setup.start(continuous, ReferenceTable.readBy(plan.logical()));
         started = true;
       }
     } finally {
@@ -294,7 +258,7 @@ final class MaterializedViewDdl {
     Optional<ContinuousQuery> query = engine.query(dropped.get().queryId());
     if (query.isPresent()) {
       query.get().stop();
-      engine.unregister(query.get());
+      engine.queryRegistry().unregister(query.get());
     }
     synchronized (engine.ddlLock()) {
       // A view created again later starts afresh, as a new query; unless one has been created

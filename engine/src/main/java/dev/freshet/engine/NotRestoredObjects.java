@@ -67,9 +67,9 @@ final class NotRestoredObjects {
       return Optional.empty();
     }
     synchronized (engine.ddlLock()) {
-      Engine.NotRestored entry = engine.notRestored().get(name);
+      CatalogRestore.NotRestored entry = engine.notRestored().get(name);
       if (entry == null || entry.kind() != kind || engine.catalog().contains(name)
-          || engine.sinks().containsKey(name)) {
+          || engine.queryRegistry().sinks().containsKey(name)) {
         return Optional.empty();
       }
       engine.catalogStore().remove(name);
@@ -78,7 +78,7 @@ final class NotRestoredObjects {
         engine.localTables().drop(name);
       } else if (kind == CatalogStore.Kind.STREAM) {
         try {
-          engine.streamDirectory(name).ifPresent(MemoryStream::delete);
+          engine.resources().streamDirectory(name).ifPresent(MemoryStream::delete);
         } catch (StreamLogException e) {
           throw StreamErrors.streamLogError(e);
         }
@@ -99,7 +99,7 @@ final class NotRestoredObjects {
         : node instanceof SqlCreateMaterializedView create ? StreamDdl.simpleName(create.name)
         : node instanceof SqlCreateSink create ? StreamDdl.simpleName(create.name())
         : null;
-    if (name != null && (engine.catalog().contains(name) || engine.sinks().containsKey(name))) {
+    if (name != null && (engine.catalog().contains(name) || engine.queryRegistry().sinks().containsKey(name))) {
       engine.notRestored().remove(name);
     }
   }
@@ -113,7 +113,7 @@ final class NotRestoredObjects {
       return e;
     }
     Set<String> identifiers = ViewReferences.identifiers(node);
-    for (Map.Entry<String, Engine.NotRestored> entry : engine.notRestored().entrySet()) {
+    for (Map.Entry<String, CatalogRestore.NotRestored> entry : engine.notRestored().entrySet()) {
       if (identifiers.contains(entry.getKey()) && !engine.catalog().contains(entry.getKey())) {
         CatalogStore.Kind kind = entry.getValue().kind();
         return CatalogErrors.notRestored(kind == CatalogStore.Kind.STREAM ? "Stream"

@@ -67,7 +67,7 @@ final class RestoreRetries {
     LOG.warn("Engine {}: {} {} could not be declared again; attempt {} of {} in {} ms",
         engine.name(), entry.kind(), entry.name(), attempt, strategy.maxAttempts(), delayMs);
     try {
-      engine.scheduler().schedule(() -> attempt(engine, entry, strategy, attempt), delayMs,
+      engine.resources().scheduler().schedule(() -> attempt(engine, entry, strategy, attempt), delayMs,
           TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException closed) {
       // The engine closed meanwhile: nothing to restore into.
@@ -89,7 +89,7 @@ final class RestoreRetries {
         declareLaterFailures(engine, entry);
         return;
       }
-      engine.notRestored().put(entry.name(), new Engine.NotRestored(entry.kind(), error));
+      engine.notRestored().put(entry.name(), new CatalogRestore.NotRestored(entry.kind(), error));
     }
     if (attempt < strategy.maxAttempts() && strategy.isRecoverable(error)) {
       schedule(engine, entry, strategy, attempt + 1);
@@ -104,7 +104,7 @@ final class RestoreRetries {
   private static boolean stillMissing(Engine engine, CatalogStore.Entry entry) {
     return !engine.isClosed() && engine.notRestored().containsKey(entry.name())
         && !engine.catalog().contains(entry.name())
-        && !engine.sinks().containsKey(entry.name());
+        && !engine.queryRegistry().sinks().containsKey(entry.name());
   }
 
   /** Declares {@code entry} again; null on success, else why not. Call with the DDL lock. */

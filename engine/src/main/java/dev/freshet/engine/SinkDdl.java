@@ -7,7 +7,6 @@ import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.engine.query.QueryCheckpoints;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
-import dev.freshet.engine.query.StoredPlans;
 import dev.freshet.engine.security.StatementSecrets;
 import dev.freshet.engine.sink.ExternalSink;
 import dev.freshet.engine.sink.SinkLayout;
@@ -16,26 +15,18 @@ import dev.freshet.engine.sink.SinkSpec;
 import dev.freshet.engine.sink.SinkWriter;
 import dev.freshet.engine.sink.SinkWriters;
 import dev.freshet.engine.store.CatalogStore;
-import dev.freshet.executor.checkpoint.Checkpoint;
 import dev.freshet.executor.checkpoint.CheckpointException;
-import dev.freshet.executor.checkpoint.OffsetSeq;
-import dev.freshet.executor.limits.QueryResources;
 import dev.freshet.executor.operators.OutputMode;
-import dev.freshet.executor.runtime.MicroBatchExecution;
 import dev.freshet.executor.runtime.StreamingPipeline;
-import dev.freshet.executor.source.QueryReader;
-import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
 import dev.freshet.planner.rel.StreamTopN;
-import dev.freshet.planner.errors.PlanningException;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.exec.ExecPlan;
 import dev.freshet.planner.exec.ExecPlanBuilder;
 import dev.freshet.planner.exec.ExecPlanGenerator;
-import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.options.RestartOptions;
 import dev.freshet.engine.options.SessionOption;
 import dev.freshet.engine.options.SessionOptions;
@@ -49,7 +40,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -119,7 +109,7 @@ final class SinkDdl {
       SqlCreateSink create, StatementSecrets secrets) throws SQLException {
     String sql = secrets.sql();
     String name = StreamDdl.simpleName(create.name());
-    if (engine.sinks().containsKey(name)) {
+    if (engine.queryRegistry().sinks().containsKey(name)) {
       if (create.ifNotExists()) {
         return List.of();
       }
@@ -168,18 +158,9 @@ final class SinkDdl {
     boolean havingAsColumn = emit != EmitMode.APPEND && emit != EmitMode.COMPLETE
         && havingToColumn(query);
     FreshetPlanner planner = engine.planner();
-    Optional<Checkpoint> restarted = engine.dataDir()
-        .flatMap(d -> QueryCheckpoints.openIfExists(d, name, options.minBatchesToRetain()));
-    QueryCheckpoints.Pinned pinned = restarted.map(QueryCheckpoints::pinned)
-        .orElse(QueryCheckpoints.Pinned.NONE);
-    int partitions = pinned.statePartitions().orElse(options.statePartitions());
-    StateStoreProviderKind provider = pinned.provider().orElse(options.stateStoreProvider());
-    PlannedQuery plan;
-    try {
-      plan = planner.planQuery(query, emit, partitions, options.maxWindowsPerRow());
-    } catch (PlanningException e) {
-      throw Errors.toSqlException(e);
-    }
+    ContinuousQuerySetup setup = ContinuousQuerySetup.forExecutor(engine.resources(),
+        engine.queryRegistry(), options, name);
+    PlannedQuery plan = setup.plan(planner, query, emit);
     if (StreamTopN.in(plan.physical())) {
       throw Errors.notSupported("Sink " + name + " cannot write a top-N per group"
           + " (ROW_NUMBER() OVER (...) with rn <= N) yet. Keep it in a materialized view with"
@@ -188,29 +169,22 @@ final class SinkDdl {
     SinkLayout layout = layout(name, plan, columnNames, havingAsColumn);
     PlannedQuery run = plan.aggregating() && plan.outputMode() == OutputMode.UPDATE
         ? UpsertKeys.appendKeyColumns(plan, name).plan() : plan;
-    ExecPlan execPlan = Errors.fromPlanner(() -> ExecPlanGenerator.generate(run));
-    if (restarted.isPresent()) {
-      StoredPlans.checkStateFormatVersion(restarted.get(), name);
-      execPlan = StoredPlans.planToRun(restarted.get(), name, execPlan);
-    }
-    Checkpoint checkpoint = restarted.or(() -> engine.dataDir()
-        .map(d -> QueryCheckpoints.open(d, name, options.minBatchesToRetain())))
-        .orElse(null);
-    String id = checkpoint == null ? UUID.randomUUID().toString() : checkpoint.queryId();
+    ExecPlan execPlan = setup.planToRun(
+        Errors.fromPlanner(() -> ExecPlanGenerator.generate(run)));
+    setup.openCheckpoint();
+    String id = setup.queryId();
     List<StreamTable> sources = plan.sources();
 
     SinkWriter writer = SinkWriters.open(name, id, spec, layout);
-    OpenedStateStores stores = new OpenedStateStores(checkpoint != null
-        ? QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance())
-        : StateStoreProviders.inMemory());
+    OpenedStateStores stores = new OpenedStateStores(setup.stateStores());
     boolean started = false;
     boolean stored = false;
     StreamingPipeline built = null;
     try {
       ExecPlan toBuild = execPlan;
       StreamingPipeline pipeline = Errors.fromPlanner(() -> new ExecPlanBuilder(
-          planner.typeFactory(), id, stores, engine.partitionExecutor(),
-          engine.inputTasks()).withRowErrors(options.onError().newRowErrors())
+          planner.typeFactory(), id, stores, engine.resources().partitionExecutor(),
+          engine.resources().inputTasks()).withRowErrors(options.onError().newRowErrors())
           .withTables(engine.catalog()).withStateTtl(stateTtlMs).build(toBuild, sources));
       built = pipeline;
       synchronized (engine.ddlLock()) {
@@ -219,39 +193,25 @@ final class SinkDdl {
             throw CatalogErrors.streamNotFound(source.name());
           }
         }
-        if (engine.sinks().containsKey(name) || engine.catalog().contains(name)) {
-          if (create.ifNotExists() && engine.sinks().containsKey(name)) {
+        if (engine.queryRegistry().sinks().containsKey(name) || engine.catalog().contains(name)) {
+          if (create.ifNotExists() && engine.queryRegistry().sinks().containsKey(name)) {
             return List.of();
           }
-          throw engine.sinks().containsKey(name) ? CatalogErrors.sinkExists(name)
+          throw engine.queryRegistry().sinks().containsKey(name) ? CatalogErrors.sinkExists(name)
               : CatalogErrors.sinkNameTaken(name);
         }
-        if (checkpoint != null) {
-          StoredPlans.write(checkpoint, execPlan);
-        }
+        setup.storePlan(execPlan);
         // A restart after a recoverable error connects afresh: the old connections may be dead.
         ExternalSink sink = new ExternalSink(spec.connector().equals("jdbc")
             ? "JdbcSink[" + spec.target() + "]" : "KafkaSink[" + spec.target() + "]", writer,
             () -> SinkWriters.open(name, id, spec, layout));
-        MicroBatchExecution execution = MicroBatchExecution
-            .builder(id, name, pipeline, sink).trigger(options.trigger())
-            .checkpoint(checkpoint, Map.of(OffsetSeq.STATE_PARTITIONS, Integer.toString(partitions),
-                OffsetSeq.STATE_STORE_PROVIDER, provider.text(),
-                OffsetSeq.STATE_FORMAT_VERSION,
-                Integer.toString(StoredPlans.STATE_FORMAT_VERSION)))
-            .resources(new QueryResources(name, options.queryMemoryBudget(), engine.memoryPool()))
-            .restartStrategy(restartStrategy).build();
-        // Like a view's, a sink's query stays registered when stopped, so that SHOW QUERIES
-        // shows why; DROP SINK unregisters it.
-        ContinuousQuery continuous = new ContinuousQuery(execution, secrets.shownSql(),
-            plan.outputMode(), name, stopped -> { });
+        ContinuousQuery continuous = setup.query(setup.execution(pipeline, sink,
+            restartStrategy), secrets.shownSql(), plan.outputMode());
         stored = true;
         secrets.store();
         engine.catalogStore().record(CatalogStore.Kind.SINK, name, sql, options.values());
-        engine.sinks().put(name, new SinkEntry(name, sql, spec, id, plan.sourceNames(), view));
-        engine.readsTables(id, ReferenceTable.readBy(plan.logical()));
-        engine.register(continuous);
-        continuous.start();
+        engine.queryRegistry().sinks().put(name, new SinkEntry(name, sql, spec, id, plan.sourceNames(), view));
+        setup.start(continuous, ReferenceTable.readBy(plan.logical()));
         started = true;
       }
     } finally {
@@ -331,7 +291,7 @@ final class SinkDdl {
     String name = StreamDdl.simpleName(drop.name());
     SinkEntry sink;
     synchronized (engine.ddlLock()) {
-      sink = engine.sinks().remove(name);
+      sink = engine.queryRegistry().sinks().remove(name);
     }
     if (sink == null) {
       if (!drop.ifExists()) {
@@ -342,10 +302,10 @@ final class SinkDdl {
     Optional<ContinuousQuery> query = engine.query(sink.queryId());
     if (query.isPresent()) {
       query.get().stop();
-      engine.unregister(query.get());
+      engine.queryRegistry().unregister(query.get());
     }
     synchronized (engine.ddlLock()) {
-      if (!engine.sinks().containsKey(name) && !engine.catalog().contains(name)) {
+      if (!engine.queryRegistry().sinks().containsKey(name) && !engine.catalog().contains(name)) {
         engine.catalogStore().remove(name);
         engine.secrets().dropped(name);
         engine.dataDir().ifPresent(dir -> QueryCheckpoints.delete(dir, name));
@@ -356,7 +316,7 @@ final class SinkDdl {
   /** The sinks reading stream or view {@code name}, by name. */
   static List<String> readersOf(Engine engine, String name) {
     List<String> readers = new ArrayList<>();
-    for (SinkEntry sink : engine.sinks().values()) {
+    for (SinkEntry sink : engine.queryRegistry().sinks().values()) {
       if (sink.streams().contains(name) || sink.view().filter(name::equals).isPresent()) {
         readers.add(sink.name());
       }
@@ -367,7 +327,7 @@ final class SinkDdl {
 
   static StatementResult show(Engine engine, dev.freshet.engine.security.Principal user) {
     List<Object[]> rows = new ArrayList<>();
-    for (SinkEntry sink : engine.sinks().values()) {
+    for (SinkEntry sink : engine.queryRegistry().sinks().values()) {
       if (!engine.access().canSee(user, sink.name())) {
         continue;
       }

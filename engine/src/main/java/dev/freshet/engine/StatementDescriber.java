@@ -103,6 +103,6 @@ public final class StatementDescriber {
         () -> engine.planner().planQuery(query, emit, session.statePartitions(),
             session.maxWindowsPerRow()));
     return new StatementDescription(StatementDescription.Kind.PUSH,
-        Session.pushColumns(plan.rowType(), session.pushBatchMarkers()));
+        PushQuerySetup.columns(plan.rowType(), session.options().pushBatchMarkers()));
   }
 }

@@ -197,7 +197,7 @@ final class StreamDdl {
   /** The stream's rows: on disk if the engine has a data directory, otherwise in memory. */
   private static MemoryStream openSource(Engine engine, String name, RelDataType rowType,
       StreamRetention retention) throws SQLException {
-    Optional<Path> directory = engine.streamDirectory(name);
+    Optional<Path> directory = engine.resources().streamDirectory(name);
     if (directory.isEmpty()) {
       return new MemoryStream(name, rowType.getFieldCount(), retention,
           engine.streamMemoryPool());

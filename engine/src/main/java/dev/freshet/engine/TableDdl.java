@@ -204,7 +204,7 @@ final class TableDdl {
   private static boolean taken(Engine engine, String name, boolean ifNotExists)
       throws SQLException {
     Catalog catalog = engine.catalog();
-    if (!catalog.contains(name) && !engine.sinks().containsKey(name)) {
+    if (!catalog.contains(name) && !engine.queryRegistry().sinks().containsKey(name)) {
       return false;
     }
     if (ifNotExists && catalog.table(name).isPresent()) {
@@ -241,7 +241,7 @@ final class TableDdl {
         throw CatalogErrors.wrongObjectType(name, "materialized view", "table",
             "DROP MATERIALIZED VIEW " + name);
       }
-      List<String> readers = engine.tableReaders(name);
+      List<String> readers = engine.queryRegistry().tableReaders(name);
       if (!readers.isEmpty()) {
         throw Errors.of(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "Cannot drop table '" + name
             + "': " + (readers.size() == 1 ? "query " : "queries ") + String.join(", ", readers)

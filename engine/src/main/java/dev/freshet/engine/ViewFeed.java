@@ -166,7 +166,7 @@ final class ViewFeed implements StreamingQuery {
         ? new PushPolicy.Upsert(new int[] {visible + 2}, visible + 3, visible + 1)
         : new PushPolicy.Changes(options.pushBufferRows());
     PushQuery push = new PushQuery(policy, visible, options.pushBatchMarkers(),
-        engine.scheduler());
+        engine.resources().scheduler());
     ViewFeed feed = new ViewFeed("feed-" + view.name(), push.sink());
     push.attach(feed);
     feed.subscription = ((PublishedResult) view.result()).subscribe(sinceBatch,

@@ -120,7 +120,7 @@ final class ViewOutputs {
     try {
       RowErrors rowErrors = options.onError().newRowErrors();
       ExecPlanBuilder builder = new ExecPlanBuilder(engine.planner().typeFactory(), queryId, layout == Layout.UPDATE ? viewStores : stores,
-          engine.partitionExecutor(), engine.inputTasks()).withRowErrors(rowErrors)
+          engine.resources().partitionExecutor(), engine.resources().inputTasks()).withRowErrors(rowErrors)
           .withTables(engine.catalog()).withStateTtl(stateTtlMs);
       if (layout == Layout.UPDATE) {
         ExecPlanBuilder.SplitPlan split = builder.buildUpToAggregate(plan, sources);
@@ -155,7 +155,7 @@ final class ViewOutputs {
   private static StateStoreProviderFactory stateStores(SessionOptions options, Layout layout,
       @Nullable Checkpoint checkpoint, StateStoreProviderKind provider, Engine engine) {
     if (checkpoint != null) {
-      return QueryCheckpoints.stateStores(checkpoint, provider, engine.stateStoreMaintenance());
+      return QueryCheckpoints.stateStores(checkpoint, provider, engine.resources().stateStoreMaintenance());
     }
     if (layout != Layout.UPDATE) {
       return StateStoreProviders.inMemory();

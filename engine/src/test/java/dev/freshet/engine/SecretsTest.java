@@ -241,7 +241,7 @@ class SecretsTest {
     assertEquals("42501", use.getSQLState());
     assertTrue(use.getMessage().startsWith("Permission denied to use secret 'H2_PASS'"),
         use.getMessage());
-    assertEquals(List.of(), engine.sinks().keySet().stream().toList());
+    assertEquals(List.of(), engine.queryRegistry().sinks().keySet().stream().toList());
     assertEquals(List.of(), rows(bob, "SHOW SECRETS"));
     SQLException unknown = assertThrows(SQLException.class, () -> bob.execute("CREATE TABLE t"
         + " (a INT) WITH (connector = 'jdbc', 'url' = '" + targetUrl + "', 'table-name' ="
