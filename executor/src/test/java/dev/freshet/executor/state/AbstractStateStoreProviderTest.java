@@ -912,6 +912,12 @@ public abstract class AbstractStateStoreProviderTest {
     assertThrows(StateStoreException.class, pinned::numKeys);
   }
 
+  /**
+   * How long the pinned reader waits for the batch thread's commits: each MVStore commit is
+   * fsynced, and 20 of them took over 20 s on a 2-core machine shared with other builds.
+   */
+  private static final long COMMITS_DEADLINE_S = 120;
+
   @Test void shouldScanAPinOnAnotherThreadWhileTheBatchThreadCommits() throws Exception {
     assumePins();
     StateStoreProvider<String, Integer> provider = provider();
@@ -936,8 +942,9 @@ public abstract class AbstractStateStoreProviderTest {
         seen.put(e.getKey(), e.getValue());
         if (seen.size() == keys / 2) {
           midScan.countDown();
-          if (!committed.await(20, TimeUnit.SECONDS)) {
-            throw new TimeoutException("the batch thread did not commit within 20 s");
+          if (!committed.await(COMMITS_DEADLINE_S, TimeUnit.SECONDS)) {
+            throw new TimeoutException("the batch thread did not commit " + versions
+                + " versions within " + COMMITS_DEADLINE_S + " s");
           }
         }
       }
@@ -946,7 +953,7 @@ public abstract class AbstractStateStoreProviderTest {
     Thread reader = new Thread(scan, "pinned-reader");
     reader.start();
     try {
-      assertTrue(midScan.await(20, TimeUnit.SECONDS), "the reader did not start its scan");
+      assertTrue(midScan.await(COMMITS_DEADLINE_S, TimeUnit.SECONDS), "the reader did not start its scan");
       // Versions that change every key, remove a quarter and add as many.
       for (long v = 1; v <= versions; v++) {
         StateStore<String, Integer> store = provider.getStore(v);
@@ -961,10 +968,10 @@ public abstract class AbstractStateStoreProviderTest {
         store.commit();
       }
       committed.countDown();
-      assertEquals(expected, scan.get(20, TimeUnit.SECONDS));
+      assertEquals(expected, scan.get(COMMITS_DEADLINE_S, TimeUnit.SECONDS));
     } finally {
       committed.countDown();
-      reader.join(TimeUnit.SECONDS.toMillis(20));
+      reader.join(TimeUnit.SECONDS.toMillis(COMMITS_DEADLINE_S));
     }
     assertEquals(versions + 1, provider.latestCommittedVersion());
     assertEquals(expected, toMap(pinned.entries()));
