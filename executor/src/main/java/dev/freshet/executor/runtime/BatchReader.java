@@ -106,27 +106,14 @@ final class BatchReader {
    */
   private long[] readStreams(BatchContext batch, long[] start, long[] end) {
     long[] rows = new long[inputs.size()];
-    try {
-      for (SourceInput input : inputs) {
-        input.head().startBatch(batch);
+    SourceInput.inOneBatch(inputs, batch, i -> {
+      SourceInput input = inputs.get(i);
+      RowsInto into = new RowsInto(input.head(), resources);
+      if (end[i] > start[i]) {
+        input.source().readRange(start[i], end[i], into);
       }
-      for (int i = 0; i < rows.length; i++) {
-        SourceInput input = inputs.get(i);
-        RowsInto into = new RowsInto(input.head(), resources);
-        if (end[i] > start[i]) {
-          input.source().readRange(start[i], end[i], into);
-        }
-        rows[i] = into.count;
-      }
-      for (SourceInput input : inputs) {
-        input.head().finishBatch(batch);
-      }
-    } catch (RuntimeException | Error e) {
-      for (SourceInput input : inputs) {
-        input.head().abortBatch(batch);
-      }
-      throw e;
-    }
+      rows[i] = into.count;
+    });
     return rows;
   }
 

@@ -43,29 +43,16 @@ public final class BoundedExecution {
     for (int i = 0; i < ends.length; i++) {
       ends[i] = inputs.get(i).source().latestOffset();
     }
-    try {
-      for (SourceInput input : inputs) {
-        input.head().startBatch(batch);
-      }
-      for (int i = 0; i < ends.length; i++) {
-        Operator head = inputs.get(i).head();
-        long[] read = {0};
-        inputs.get(i).source().readRange(0, ends[i], row -> {
-          if (++read[0] % CHECK_EVERY == 0) {
-            resources.throwIfCancelled();
-          }
-          head.push(row);
-        });
-      }
-      for (SourceInput input : inputs) {
-        input.head().finishBatch(batch);
-      }
-    } catch (RuntimeException | Error e) {
-      for (SourceInput input : inputs) {
-        input.head().abortBatch(batch);
-      }
-      throw e;
-    }
+    SourceInput.inOneBatch(inputs, batch, i -> {
+      Operator head = inputs.get(i).head();
+      long[] read = {0};
+      inputs.get(i).source().readRange(0, ends[i], row -> {
+        if (++read[0] % CHECK_EVERY == 0) {
+          resources.throwIfCancelled();
+        }
+        head.push(row);
+      });
+    });
     resources.throwIfCancelled();
     return streamingPipeline.output().takeRows();
   }
