@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.common.utils.Exit;
 
 /**
  * A real one-node KRaft Kafka broker in the test JVM (Kafka's own test kit), reachable from the
@@ -44,7 +45,14 @@ public final class InProcessKafka {
     if (shared == null) {
       shared = start();
       InProcessKafka started = shared;
-      Runtime.getRuntime().addShutdownHook(new Thread(started::close, "kafka-broker-stop"));
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        // The test kit's own exit hook deletes the broker's directories while this one stops
+        // it; a broker that then finds its log directory gone halts the JVM with status 1
+        // (ReplicaManager.handleLogDirFailure), which surefire reports as a crashed fork. The
+        // test JVM's exit status is its tests', so the broker may no longer halt it.
+        Exit.setHaltProcedure((status, message) -> { });
+        started.close();
+      }, "kafka-broker-stop"));
     }
     return shared;
   }
