@@ -2,6 +2,7 @@ package dev.freshet.connectors.nexmark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.executor.source.OffsetRanges;
 import dev.freshet.executor.source.SupportsAdmissionControl;
 import dev.freshet.executor.source.SupportsColumnarReads;
 import dev.freshet.executor.source.SupportsParallelReads;
@@ -126,7 +127,7 @@ public final class NexmarkSource
    * @throws IllegalArgumentException if the range is malformed or goes past the stream's end
    */
   @Override public void readRange(long start, long end, Consumer<Object[]> rows) {
-    checkRange(start, end);
+    OffsetRanges.checkWithin(description(), start, end, this.end);
     NexmarkGenerator.Cursor cursor = generator.cursor();
     for (long k = start; k < end; k++) {
       cursor.moveTo(type, k);
@@ -145,7 +146,7 @@ public final class NexmarkSource
    */
   @Override public void readVectors(long start, long end, VectorBatch into,
       Consumer<VectorBatch> batches) {
-    checkRange(start, end);
+    OffsetRanges.checkWithin(description(), start, end, this.end);
     if (into.columnCount() != columns.length) {
       throw new IllegalArgumentException(description() + " has " + columns.length
           + " columns, not " + into.columnCount());
@@ -182,16 +183,6 @@ public final class NexmarkSource
       }
       into.setSize(n);
       batches.accept(into);
-    }
-  }
-
-  private void checkRange(long start, long end) {
-    if (start < 0 || end < start) {
-      throw new IllegalArgumentException("bad offset range (" + start + ", " + end + "]");
-    }
-    if (end > this.end) {
-      throw new IllegalArgumentException(description() + " has no offset " + end + ": it ends"
-          + " after " + this.end + " rows");
     }
   }
 

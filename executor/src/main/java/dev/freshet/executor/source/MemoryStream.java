@@ -328,9 +328,7 @@ public final class MemoryStream implements SupportsColumnarReads, SupportsQueryR
    * older ones from the log. A range from 0 starts at the oldest offset the stream holds.
    */
   void read(long start, long end, Consumer<Object[]> rows, StreamLogReader.Cursor cursor) {
-    if (start < 0 || end < start) {
-      throw new IllegalArgumentException("bad offset range (" + start + ", " + end + "]");
-    }
+    OffsetRanges.check(start, end);
     List<Held> slice;
     long sliceFirst;
     synchronized (lock) {

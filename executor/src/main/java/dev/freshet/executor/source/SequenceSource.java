@@ -127,7 +127,7 @@ public final class SequenceSource
    * @throws IllegalArgumentException if the range is malformed or goes past the sequence's end
    */
   @Override public void readRange(long start, long end, Consumer<Object[]> rows) {
-    checkRange(start, end);
+    OffsetRanges.checkWithin(description(), start, end, this.end);
     long startTimeMs = spec.startTimeMs();
     for (long i = start; i < end; i++) {
       Object[] row = new Object[fieldCount];
@@ -148,7 +148,7 @@ public final class SequenceSource
    */
   @Override public void readVectors(long start, long end, VectorBatch into,
       Consumer<VectorBatch> batches) {
-    checkRange(start, end);
+    OffsetRanges.checkWithin(description(), start, end, this.end);
     if (into.columnCount() != fieldCount) {
       throw new IllegalArgumentException(description() + " has " + fieldCount
           + " columns, not " + into.columnCount());
@@ -175,16 +175,6 @@ public final class SequenceSource
       }
       into.setSize(n);
       batches.accept(into);
-    }
-  }
-
-  private void checkRange(long start, long end) {
-    if (start < 0 || end < start) {
-      throw new IllegalArgumentException("bad offset range (" + start + ", " + end + "]");
-    }
-    if (end > this.end) {
-      throw new IllegalArgumentException(description() + " has no offset " + end + ": it ends"
-          + " after " + this.end + " rows");
     }
   }
 
