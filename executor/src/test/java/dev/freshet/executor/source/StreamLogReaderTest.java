@@ -30,22 +30,9 @@ class StreamLogReaderTest {
 
   @TempDir Path dir;
 
-  private static List<Object[]> statement(long i) {
-    return List.of(new Object[] {"k" + i, i}, new Object[] {"k" + i + "b", -i});
-  }
-
   private static List<Long> read(StreamLogReader reader, long start, long end) {
     List<Long> ns = new ArrayList<>();
     reader.read(start, end, row -> ns.add((Long) row[1]));
-    return ns;
-  }
-
-  private static List<Long> expected(long fromOffset, long toOffset) {
-    List<Long> ns = new ArrayList<>();
-    for (long i = fromOffset; i <= toOffset; i++) {
-      ns.add(i);
-      ns.add(-i);
-    }
     return ns;
   }
 
@@ -70,13 +57,13 @@ class StreamLogReaderTest {
     try (MemoryStream stream = MemoryStream.open("CLICKS", COLUMNS, dir, SMALL
         .withRetention(Duration.ofDays(1)))) {
       for (long i = 1; i <= 30; i++) {
-        stream.addData(statement(i));
+        stream.addData(NumberedStatements.statement(i));
       }
       assertTrue(stream.segmentFiles().size() > 3, "rolled: " + stream.segmentFiles());
       StreamLogReader reader = StreamLogReader.open(dir, 2);
-      assertEquals(expected(1, 30), read(reader, 0, 30));
-      assertEquals(expected(7, 19), read(reader, 6, 19));
-      assertEquals(expected(30, 30), read(reader, 29, 30));
+      assertEquals(NumberedStatements.expected(1, 30), read(reader, 0, 30));
+      assertEquals(NumberedStatements.expected(7, 19), read(reader, 6, 19));
+      assertEquals(NumberedStatements.expected(30, 30), read(reader, 29, 30));
       assertEquals(List.of(), read(reader, 30, 30));
     }
   }
@@ -84,19 +71,19 @@ class StreamLogReaderTest {
   @Test void shouldReadOnlyTheRecordsOfTheNextRange() throws Exception {
     try (MemoryStream stream = MemoryStream.open("CLICKS", COLUMNS, dir)) {
       for (long i = 1; i <= 40; i++) {
-        stream.addData(statement(i));
+        stream.addData(NumberedStatements.statement(i));
       }
       List<Long> sizes = recordBytes(stream.segmentFiles().get(0));
       StreamLogReader reader = StreamLogReader.open(dir, 2);
-      assertEquals(expected(1, 30), read(reader, 0, 30));
+      assertEquals(NumberedStatements.expected(1, 30), read(reader, 0, 30));
       assertEquals(sizes.subList(0, 30).stream().mapToLong(Long::longValue).sum(),
           reader.bytesRead(), "the first range: its own records");
       long before = reader.bytesRead();
-      assertEquals(expected(31, 33), read(reader, 30, 33));
+      assertEquals(NumberedStatements.expected(31, 33), read(reader, 30, 33));
       assertEquals(sizes.get(30) + sizes.get(31) + sizes.get(32), reader.bytesRead() - before,
           "the next range: offsets 31..33 only, no header of 1..30 read again");
       before = reader.bytesRead();
-      assertEquals(expected(34, 34), read(reader, 33, 34));
+      assertEquals(NumberedStatements.expected(34, 34), read(reader, 33, 34));
       assertEquals((long) sizes.get(33), reader.bytesRead() - before);
     }
   }
@@ -129,25 +116,25 @@ class StreamLogReaderTest {
     try (MemoryStream stream = MemoryStream.open("CLICKS", COLUMNS, dir, SMALL)) {
       QueryReader query = stream.newQueryReader();
       for (long i = 1; i <= 40; i++) {
-        stream.addData(statement(i));
+        stream.addData(NumberedStatements.statement(i));
       }
       StreamLogReader reader = StreamLogReader.open(dir, 2);
-      assertEquals(expected(1, 20), read(reader, 0, 20));
+      assertEquals(NumberedStatements.expected(1, 20), read(reader, 0, 20));
       ((SupportsCommits) query).commit(20);
       long oldest = stream.oldestOffset();
       assertTrue(oldest > 1 && oldest <= 21, "deleted up to the commit: " + oldest);
       StreamLogException e = assertThrows(StreamLogException.class, () -> read(reader, 0, 20));
       assertEquals(StreamLogException.Code.DELETED, e.code());
-      assertEquals(expected(21, 40), read(reader, 20, 40));
-      assertEquals(expected(oldest, 40), read(reader, oldest - 1, 40));
+      assertEquals(NumberedStatements.expected(21, 40), read(reader, 20, 40));
+      assertEquals(NumberedStatements.expected(oldest, 40), read(reader, oldest - 1, 40));
       query.close();
     }
   }
 
   @Test void shouldNeverReadPastTheAcknowledgedEnd() throws Exception {
     try (MemoryStream stream = MemoryStream.open("CLICKS", COLUMNS, dir)) {
-      stream.addData(statement(1));
-      stream.addData(statement(2));
+      stream.addData(NumberedStatements.statement(1));
+      stream.addData(NumberedStatements.statement(2));
       // A torn record after the acknowledged end: an append a crash interrupted.
       Path segment = stream.segmentFiles().get(0);
       try (FileChannel log = FileChannel.open(segment, StandardOpenOption.WRITE,
@@ -155,7 +142,7 @@ class StreamLogReaderTest {
         log.write(ByteBuffer.allocate(20).putInt(60).putInt(~60).putInt(7).flip());
       }
       StreamLogReader reader = StreamLogReader.open(dir, 2);
-      assertEquals(expected(1, 2), read(reader, 0, 2));
+      assertEquals(NumberedStatements.expected(1, 2), read(reader, 0, 2));
       StreamLogException e = assertThrows(StreamLogException.class, () -> read(reader, 2, 3));
       assertEquals(StreamLogException.Code.NOT_ACKNOWLEDGED, e.code());
       assertEquals("Stream log " + segment + " is acknowledged up to offset 2, not up to offset"
@@ -175,9 +162,9 @@ class StreamLogReaderTest {
     StreamLog.delete(dir);
     try (MemoryStream stream = MemoryStream.open("CLICKS", COLUMNS, dir)) {
       for (long i = 1; i <= 5; i++) {
-        stream.addData(statement(10 * i));
+        stream.addData(NumberedStatements.statement(10 * i));
       }
-      assertEquals(expected(40, 50).subList(0, 2), read(reader, 3, 4));
+      assertEquals(NumberedStatements.expected(40, 50).subList(0, 2), read(reader, 3, 4));
       assertEquals(List.of(10L, -10L, 20L, -20L), read(reader, 0, 2));
     }
   }

@@ -39,22 +39,9 @@ class StreamRetentionTest {
     return dataDir.resolve("streams").resolve("CLICKS");
   }
 
-  private static List<Object[]> statement(long i) {
-    return List.of(new Object[] {"k" + i, i}, new Object[] {"k" + i + "b", -i});
-  }
-
   private static List<Long> read(Source source, long start, long end) {
     List<Long> ns = new ArrayList<>();
     source.readRange(start, end, row -> ns.add((Long) row[1]));
-    return ns;
-  }
-
-  private static List<Long> expected(long fromOffset, long toOffset) {
-    List<Long> ns = new ArrayList<>();
-    for (long i = fromOffset; i <= toOffset; i++) {
-      ns.add(i);
-      ns.add(-i);
-    }
     return ns;
   }
 
@@ -62,13 +49,13 @@ class StreamRetentionTest {
     try (MemoryStream stream = MemoryStream.open("CLICKS", COLUMNS, directory(),
         SMALL.withRetention(Duration.ofDays(1)))) {
       for (long i = 1; i <= 60; i++) {
-        assertEquals(i, stream.addData(statement(i)));
+        assertEquals(i, stream.addData(NumberedStatements.statement(i)));
       }
       assertTrue(stream.segmentFiles().size() > 5, "rolled: " + stream.segmentFiles());
       assertEquals(StreamLog.segmentFile(directory(), 1), stream.segmentFiles().get(0));
       assertTrue(stream.heldInMemory()[1] <= 2_000, "memory bounded: "
           + stream.heldInMemory()[1]);
-      assertEquals(expected(1, 60), read(stream, 0, 60), "old rows read from the log");
+      assertEquals(NumberedStatements.expected(1, 60), read(stream, 0, 60), "old rows read from the log");
     }
     try (MemoryStream reopened = MemoryStream.open("CLICKS", COLUMNS, directory(), SMALL)) {
       assertEquals(60, reopened.latestOffset());
@@ -76,19 +63,19 @@ class StreamRetentionTest {
       long tail = 60 - StreamLogTestFiles.firstOffsetOfLast(reopened.segmentFiles()) + 1;
       assertEquals(tail, reopened.recordsReadAtOpen(), "only the last segment read");
       assertTrue(tail < 20, "of 60 records, in " + reopened.segmentFiles().size() + " segments");
-      assertEquals(expected(17, 23), read(reopened, 16, 23));
-      assertEquals(expected(24, 60), read(reopened, 23, 60));
-      assertEquals(61, reopened.addData(statement(61)));
+      assertEquals(NumberedStatements.expected(17, 23), read(reopened, 16, 23));
+      assertEquals(NumberedStatements.expected(24, 60), read(reopened, 23, 60));
+      assertEquals(61, reopened.addData(NumberedStatements.statement(61)));
     }
     try (MemoryStream again = MemoryStream.open("CLICKS", COLUMNS, directory(), SMALL)) {
-      assertEquals(expected(1, 61), read(again, 0, 61));
+      assertEquals(NumberedStatements.expected(1, 61), read(again, 0, 61));
     }
   }
 
   @Test void shouldOpenASingleRowsLogAsTheFirstSegment() throws Exception {
     try (MemoryStream stream = MemoryStream.open("CLICKS", COLUMNS, directory())) {
       for (long i = 1; i <= 3; i++) {
-        stream.addData(statement(i));
+        stream.addData(NumberedStatements.statement(i));
       }
     }
     // The layout before segments: one rows.log, and a version 1 acknowledged end.
@@ -107,11 +94,11 @@ class StreamRetentionTest {
     try (MemoryStream stream = MemoryStream.open("CLICKS", COLUMNS, directory(), SMALL)) {
       assertEquals(3, stream.latestOffset());
       assertTrue(Files.notExists(directory().resolve("rows.log")));
-      assertEquals(4, stream.addData(statement(4)));
-      assertEquals(expected(1, 4), read(stream, 0, 4));
+      assertEquals(4, stream.addData(NumberedStatements.statement(4)));
+      assertEquals(NumberedStatements.expected(1, 4), read(stream, 0, 4));
     }
     try (MemoryStream stream = MemoryStream.open("CLICKS", COLUMNS, directory(), SMALL)) {
-      assertEquals(expected(1, 4), read(stream, 0, 4));
+      assertEquals(NumberedStatements.expected(1, 4), read(stream, 0, 4));
     }
   }
 
@@ -122,19 +109,19 @@ class StreamRetentionTest {
       QueryReader reader = stream.newQueryReader();
       ((SupportsMetadataDirectory) reader).useMetadataDirectory(checkpoint);
       for (long i = 1; i <= 40; i++) {
-        stream.addData(statement(i));
+        stream.addData(NumberedStatements.statement(i));
       }
       int segments = stream.segmentFiles().size();
       assertTrue(segments > 4, "rolled");
       assertEquals(1, stream.oldestOffset(), "nothing deleted before the reader commits");
-      assertEquals(expected(1, 20), read(reader, 0, 20));
+      assertEquals(NumberedStatements.expected(1, 20), read(reader, 0, 20));
       ((SupportsCommits) reader).commit(20);
       long oldest = stream.oldestOffset();
       assertTrue(oldest > 1 && oldest <= 21, "deleted up to the commit: " + oldest);
       assertTrue(stream.segmentFiles().size() < segments);
       StreamLogException e = assertThrows(StreamLogException.class, () -> read(stream, 1, 20));
       assertEquals(StreamLogException.Code.DELETED, e.code());
-      assertEquals(expected(oldest, 40), read(stream, 0, 40), "a new reader starts at the oldest");
+      assertEquals(NumberedStatements.expected(oldest, 40), read(stream, 0, 40), "a new reader starts at the oldest");
       reader.close();
     }
     // The durable reader's position survives a restart before its query runs again.
@@ -142,7 +129,7 @@ class StreamRetentionTest {
       assertEquals(20L, stream.durableReaderPositions().get(checkpoint.toAbsolutePath()
           .normalize().toString()));
       for (long i = 41; i <= 80; i++) {
-        stream.addData(statement(i));
+        stream.addData(NumberedStatements.statement(i));
       }
       assertTrue(stream.oldestOffset() <= 21, "kept for the reader not running yet: "
           + stream.oldestOffset());
@@ -160,7 +147,7 @@ class StreamRetentionTest {
         SMALL.withRetention(Duration.ofHours(1)))) {
       QueryReader reader = stream.newQueryReader();
       for (long i = 1; i <= 40; i++) {
-        stream.addData(statement(i));
+        stream.addData(NumberedStatements.statement(i));
       }
       ((SupportsCommits) reader).commit(40);
       assertEquals(1, stream.oldestOffset(), "within the retention");
@@ -173,12 +160,12 @@ class StreamRetentionTest {
         SMALL.withMemoryMax(1 << 20).withRetention(Duration.ofDays(1)))) {
       QueryReader reader = stream.newQueryReader();
       for (long i = 1; i <= 10; i++) {
-        stream.addData(statement(i));
+        stream.addData(NumberedStatements.statement(i));
       }
       assertEquals(10, stream.heldInMemory()[0]);
       ((SupportsCommits) reader).commit(7);
       assertEquals(3, stream.heldInMemory()[0]);
-      assertEquals(expected(1, 10), read(reader, 0, 10), "older rows from the log");
+      assertEquals(NumberedStatements.expected(1, 10), read(reader, 0, 10), "older rows from the log");
       reader.close();
     }
   }
@@ -191,7 +178,7 @@ class StreamRetentionTest {
     StreamMemoryFullException full = null;
     for (long i = 1; i <= 100 && full == null; i++) {
       try {
-        stream.addData(statement(i));
+        stream.addData(NumberedStatements.statement(i));
         added = i;
       } catch (StreamMemoryFullException e) {
         full = e;
@@ -200,17 +187,17 @@ class StreamRetentionTest {
     assertTrue(full != null && added > 3, "refused after " + added);
     assertEquals("TOTALS", full.laggingQuery());
     assertTrue(full.getMessage().contains("'memory.max'"), full.getMessage());
-    assertEquals(expected(1, added), read(reader, 0, added), "nothing lost");
+    assertEquals(NumberedStatements.expected(1, added), read(reader, 0, added), "nothing lost");
     ((SupportsCommits) reader).commit(added);
-    assertEquals(added + 1, stream.addData(statement(added + 1)), "room once read");
+    assertEquals(added + 1, stream.addData(NumberedStatements.statement(added + 1)), "room once read");
     reader.close();
     // Without readers the oldest rows go beyond the bound; a new query starts after them.
     for (long i = added + 2; i <= 200; i++) {
-      stream.addData(statement(i));
+      stream.addData(NumberedStatements.statement(i));
     }
     long oldest = stream.oldestOffset();
     assertTrue(oldest > 1);
-    assertEquals(expected(oldest, 200), read(stream, 0, 200));
+    assertEquals(NumberedStatements.expected(oldest, 200), read(stream, 0, 200));
   }
 
   @Test void shouldBoundTheRowsInMemoryOfAllStreamsTogether() {
@@ -226,7 +213,7 @@ class StreamRetentionTest {
       StreamMemoryFullException full = null;
       for (long i = 1; i <= 100 && full == null; i++) {
         try {
-          inMemory.addData(statement(i));
+          inMemory.addData(NumberedStatements.statement(i));
           kept = i;
         } catch (StreamMemoryFullException e) {
           full = e;
@@ -238,15 +225,15 @@ class StreamRetentionTest {
       assertTrue(pool.usedBytes() <= 3_000, "bounded: " + pool.usedBytes());
       // The durable stream's rows leave memory for its log: the pool is full.
       for (long i = 1; i <= 30; i++) {
-        durable.addData(statement(i));
+        durable.addData(NumberedStatements.statement(i));
       }
       assertEquals(0, durable.heldInMemory()[0], "over the pool: read from the log");
-      assertEquals(expected(1, 30), read(durableReader, 0, 30), "nothing lost");
-      assertEquals(expected(1, kept), read(lagging, 0, kept), "nothing lost");
+      assertEquals(NumberedStatements.expected(1, 30), read(durableReader, 0, 30), "nothing lost");
+      assertEquals(NumberedStatements.expected(1, kept), read(lagging, 0, kept), "nothing lost");
       // A dropped stream gives its share back.
       inMemory.close();
       assertEquals(0, pool.usedBytes());
-      durable.addData(statement(31));
+      durable.addData(NumberedStatements.statement(31));
       assertEquals(1, durable.heldInMemory()[0], "room again");
       lagging.close();
       durableReader.close();
