@@ -233,6 +233,89 @@ public enum SqlType {
     };
   }
 
+  /** Whether this is TINYINT, SMALLINT, INTEGER or BIGINT: {@link #wholeNumber} makes values. */
+  public boolean isWholeNumber() {
+    return this == TINYINT || this == SMALLINT || this == INTEGER || this == BIGINT;
+  }
+
+  /**
+   * For a {@linkplain #isWholeNumber whole-number type}, {@code number} as a row holds it if it
+   * fits ({@code Byte}, {@code Short}, {@code Integer}, {@code Long}), else null; null for the
+   * other types.
+   *
+   * <pre>{@code
+   * SqlType.INTEGER.wholeNumber(7L);        // Integer 7
+   * SqlType.INTEGER.wholeNumber(1L << 40);  // null
+   * }</pre>
+   */
+  public Object wholeNumber(long number) {
+    return switch (this) {
+      case TINYINT -> number == (byte) number ? (Object) (byte) number : null;
+      case SMALLINT -> number == (short) number ? (Object) (short) number : null;
+      case INTEGER -> number == (int) number ? (Object) (int) number : null;
+      case BIGINT -> number;
+      default -> null;
+    };
+  }
+
+  /**
+   * The value of a JSON number for this type: a whole number in range for the whole-number
+   * types, any number for REAL, DOUBLE and DECIMAL, epoch milliseconds for TIMESTAMP, the number
+   * as written for CHAR and VARCHAR.
+   *
+   * @throws IllegalArgumentException saying what the value should be
+   */
+  public Object fromNumber(BigDecimal number) {
+    try {
+      return switch (this) {
+        case TINYINT -> number.byteValueExact();
+        case SMALLINT -> number.shortValueExact();
+        case INTEGER -> number.intValueExact();
+        case BIGINT, TIMESTAMP -> number.longValueExact();
+        case REAL -> number.floatValue();
+        case DOUBLE -> number.doubleValue();
+        case DECIMAL -> number;
+        case CHAR, VARCHAR -> number.toPlainString();
+        default -> throw new IllegalArgumentException(
+            "the number " + number + " is not " + expected());
+      };
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("the number " + number + " is not " + expected(), e);
+    }
+  }
+
+  /**
+   * The value of a JSON whole number that fits a {@code long}: {@link #fromNumber} without
+   * making a BigDecimal, for the common case.
+   *
+   * @throws IllegalArgumentException saying what the value should be
+   */
+  public Object fromLong(long number) {
+    Object whole = wholeNumber(number);
+    if (whole != null) {
+      return whole;
+    }
+    return switch (this) {
+      case TIMESTAMP -> number;
+      case DOUBLE -> (double) number;
+      default -> fromNumber(BigDecimal.valueOf(number));
+    };
+  }
+
+  /**
+   * The value of a JSON {@code true} or {@code false}: the boolean for BOOLEAN, its text for
+   * CHAR and VARCHAR.
+   *
+   * @throws IllegalArgumentException for the other types
+   */
+  public Object fromBoolean(boolean value) {
+    return switch (this) {
+      case BOOLEAN -> value;
+      case CHAR, VARCHAR -> Boolean.toString(value);
+      default -> throw new IllegalArgumentException(value + " is not " + expected());
+    };
+  }
+
   /**
    * The value a JDBC driver takes with {@code setObject} for non-null {@code value} as a row
    * holds it: {@code LocalDateTime}, {@code LocalDate} and {@code LocalTime} for TIMESTAMP, DATE
