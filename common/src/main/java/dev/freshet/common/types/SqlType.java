@@ -1,6 +1,8 @@
 package dev.freshet.common.types;
 
 import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -347,6 +349,41 @@ public enum SqlType {
           : null;
       default -> javaClass.isInstance(value) ? value : null;
     };
+  }
+
+  /**
+   * Whether {@link #readJdbc} reads values of this type: the types whose values every JDBC
+   * database returns (numbers, strings, booleans, dates, times and timestamps), not the
+   * binaries, the intervals or the zoned times.
+   */
+  public boolean readsJdbc() {
+    return parsesText();
+  }
+
+  /**
+   * The value of column {@code index} (1-based) of the current row of {@code r} as a row holds
+   * it, or null for SQL NULL: each number by its own getter, a string by {@code getString}, a
+   * DATE, TIME or TIMESTAMP from the {@code java.time} value JDBC gives ({@link #fromJdbc}).
+   *
+   * @throws IllegalArgumentException for a type that is not {@link #readsJdbc read}
+   */
+  public Object readJdbc(ResultSet r, int index) throws SQLException {
+    Object value = switch (this) {
+      case BOOLEAN -> r.getBoolean(index);
+      case TINYINT -> r.getByte(index);
+      case SMALLINT -> r.getShort(index);
+      case INTEGER -> r.getInt(index);
+      case BIGINT -> r.getLong(index);
+      case DECIMAL -> r.getBigDecimal(index);
+      case REAL -> r.getFloat(index);
+      case DOUBLE -> r.getDouble(index);
+      case CHAR, VARCHAR -> r.getString(index);
+      case DATE -> fromJdbc(r.getObject(index, LocalDate.class));
+      case TIME -> fromJdbc(r.getObject(index, LocalTime.class));
+      case TIMESTAMP -> fromJdbc(r.getObject(index, LocalDateTime.class));
+      default -> throw new IllegalArgumentException("A " + name() + " value is not read from JDBC");
+    };
+    return r.wasNull() ? null : value;
   }
 
   /**

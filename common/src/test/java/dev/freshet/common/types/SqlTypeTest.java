@@ -13,11 +13,16 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -243,5 +248,43 @@ class SqlTypeTest {
     assertEquals("true is not a TIME such as 10:00:00",
         assertThrows(IllegalArgumentException.class, () -> SqlType.TIME.fromBoolean(true))
             .getMessage());
+  }
+
+  /**
+   * Each type {@link SqlType#readJdbc} reads comes back from a real database (H2) as the row
+   * holds it, its SQL NULL as null; the others are refused.
+   */
+  @Test void shouldReadEachJdbcTypeFromADatabaseAsTheRowHoldsIt() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:h2:mem:sqltype-read");
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE t (k INT, b BOOLEAN, ti TINYINT, si SMALLINT, i INTEGER,"
+          + " bi BIGINT, r REAL, d DOUBLE PRECISION, n DECIMAL(30, 3), ch CHARACTER(3),"
+          + " vc CHARACTER VARYING, dt DATE, tm TIME(3), ts TIMESTAMP(3))");
+      s.execute("INSERT INTO t VALUES (1, TRUE, -7, 300, -70000, " + (1L << 40) + ", 1.5, -2.25,"
+          + " -12345678901234567890.125, 'ab', 'héllo', DATE '2025-12-01',"
+          + " TIME '10:00:01.500', TIMESTAMP '2026-12-01 10:00:00.123')");
+      s.execute("INSERT INTO t VALUES (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+          + " NULL, NULL, NULL, NULL)");
+      SqlType[] types = {SqlType.BOOLEAN, SqlType.TINYINT, SqlType.SMALLINT, SqlType.INTEGER,
+          SqlType.BIGINT, SqlType.REAL, SqlType.DOUBLE, SqlType.DECIMAL, SqlType.CHAR,
+          SqlType.VARCHAR, SqlType.DATE, SqlType.TIME, SqlType.TIMESTAMP};
+      try (ResultSet r = s.executeQuery("SELECT * FROM t ORDER BY k")) {
+        assertTrue(r.next());
+        for (int i = 0; i < types.length; i++) {
+          assertTrue(types[i].readsJdbc(), types[i].name());
+          assertEquals(SAMPLES.get(types[i]), types[i].readJdbc(r, i + 2), types[i].name());
+        }
+        assertTrue(r.next());
+        for (int i = 0; i < types.length; i++) {
+          assertNull(types[i].readJdbc(r, i + 2), types[i].name());
+        }
+        for (SqlType type : List.of(SqlType.BINARY, SqlType.VARBINARY,
+            SqlType.TIME_WITH_LOCAL_TIME_ZONE, SqlType.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+            SqlType.INTERVAL_YEAR_MONTH, SqlType.INTERVAL_DAY_SECOND)) {
+          assertFalse(type.readsJdbc(), type.name());
+          assertThrows(IllegalArgumentException.class, () -> type.readJdbc(r, 2), type.name());
+        }
+      }
+    }
   }
 }
