@@ -11,7 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Contract of a provider that persists and can re-run the previous batch after a restart. */
-public interface PersistentRerunStateStoreContract extends PersistentStateStoreContract, RerunStateStoreContract {
+public interface PersistentRerunStateStoreContract
+    extends PersistentStateStoreContract, RerunStateStoreContract {
   @Test default void shouldReplaceLatestVersionWhenPreviousBatchIsRerunAfterReopen() {
     StateStoreSpec spec = spec(StateStoreSpec.DEFAULT_MIN_VERSIONS_TO_RETAIN);
     StateStoreProvider<String, Integer> provider = provider(spec);

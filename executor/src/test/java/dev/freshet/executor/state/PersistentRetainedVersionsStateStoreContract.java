@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * Contract of a provider that persists and keeps the versions {@code minVersionsToRetain} says
  * across a restart.
  */
-public interface PersistentRetainedVersionsStateStoreContract extends PersistentRerunStateStoreContract, RetainedVersionsStateStoreContract {
+public interface PersistentRetainedVersionsStateStoreContract
+    extends PersistentRerunStateStoreContract, RetainedVersionsStateStoreContract {
   @Test default void shouldOpenRetainedVersionsWhenReopenedAfterRerunAndAbort() {
     StateStoreSpec spec = spec(StateStoreSpec.DEFAULT_MIN_VERSIONS_TO_RETAIN);
     StateStoreProvider<String, Integer> provider = provider(spec);

@@ -14,7 +14,7 @@ public interface StateStoreContract {
   /** The spec of the store under test, keeping {@code minVersionsToRetain} versions. */
   StateStoreSpec spec(int minVersionsToRetain);
 
-  /** A new provider for {@link #spec(int)} with Spark's default retention, closed after the test. */
+  /** A new provider for {@link #spec(int)} with Spark's default retention, closed after it. */
   <K, V> StateStoreProvider<K, V> provider();
 
   /** A new provider for {@code spec}, closed after the test. */
