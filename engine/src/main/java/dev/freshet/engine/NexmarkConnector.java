@@ -5,6 +5,7 @@ import dev.freshet.connectors.nexmark.NexmarkEventType;
 import dev.freshet.connectors.nexmark.NexmarkSource;
 import dev.freshet.connectors.nexmark.NexmarkSpec;
 import dev.freshet.engine.errors.StreamErrors;
+import dev.freshet.planner.SqlTypes;
 import dev.freshet.planner.catalog.StreamTable;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The {@code nexmark} connector of {@code CREATE STREAM}: checks the stream's columns and options
@@ -93,13 +93,7 @@ final class NexmarkConnector {
             declaration);
       }
       NexmarkColumn.Type expected = type.columns().get(generated).type();
-      SqlTypeName declared = field.getType().getSqlTypeName();
-      boolean fits = switch (expected) {
-        case BIGINT -> declared == SqlTypeName.BIGINT;
-        case VARCHAR -> declared == SqlTypeName.VARCHAR;
-        case TIMESTAMP -> declared == SqlTypeName.TIMESTAMP;
-      };
-      if (!fits) {
+      if (SqlTypes.of(field.getType()) != expected.sqlType()) {
         throw StreamErrors.nexmarkColumn(stream, type.text(), field.getName(), "is "
             + StreamDdl.typeName(field.getType()) + ", but the generator makes a "
             + (expected == NexmarkColumn.Type.TIMESTAMP ? "TIMESTAMP(3)" : expected.name()),

@@ -1,6 +1,8 @@
 package dev.freshet.common.types;
 
 import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -233,6 +235,89 @@ public enum SqlType {
     };
   }
 
+  /** Whether this is TINYINT, SMALLINT, INTEGER or BIGINT: {@link #wholeNumber} makes values. */
+  public boolean isWholeNumber() {
+    return this == TINYINT || this == SMALLINT || this == INTEGER || this == BIGINT;
+  }
+
+  /**
+   * For a {@linkplain #isWholeNumber whole-number type}, {@code number} as a row holds it if it
+   * fits ({@code Byte}, {@code Short}, {@code Integer}, {@code Long}), else null; null for the
+   * other types.
+   *
+   * <pre>{@code
+   * SqlType.INTEGER.wholeNumber(7L);        // Integer 7
+   * SqlType.INTEGER.wholeNumber(1L << 40);  // null
+   * }</pre>
+   */
+  public Object wholeNumber(long number) {
+    return switch (this) {
+      case TINYINT -> number == (byte) number ? (Object) (byte) number : null;
+      case SMALLINT -> number == (short) number ? (Object) (short) number : null;
+      case INTEGER -> number == (int) number ? (Object) (int) number : null;
+      case BIGINT -> number;
+      default -> null;
+    };
+  }
+
+  /**
+   * The value of a JSON number for this type: a whole number in range for the whole-number
+   * types, any number for REAL, DOUBLE and DECIMAL, epoch milliseconds for TIMESTAMP, the number
+   * as written for CHAR and VARCHAR.
+   *
+   * @throws IllegalArgumentException saying what the value should be
+   */
+  public Object fromNumber(BigDecimal number) {
+    try {
+      return switch (this) {
+        case TINYINT -> number.byteValueExact();
+        case SMALLINT -> number.shortValueExact();
+        case INTEGER -> number.intValueExact();
+        case BIGINT, TIMESTAMP -> number.longValueExact();
+        case REAL -> number.floatValue();
+        case DOUBLE -> number.doubleValue();
+        case DECIMAL -> number;
+        case CHAR, VARCHAR -> number.toPlainString();
+        default -> throw new IllegalArgumentException(
+            "the number " + number + " is not " + expected());
+      };
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("the number " + number + " is not " + expected(), e);
+    }
+  }
+
+  /**
+   * The value of a JSON whole number that fits a {@code long}: {@link #fromNumber} without
+   * making a BigDecimal, for the common case.
+   *
+   * @throws IllegalArgumentException saying what the value should be
+   */
+  public Object fromLong(long number) {
+    Object whole = wholeNumber(number);
+    if (whole != null) {
+      return whole;
+    }
+    return switch (this) {
+      case TIMESTAMP -> number;
+      case DOUBLE -> (double) number;
+      default -> fromNumber(BigDecimal.valueOf(number));
+    };
+  }
+
+  /**
+   * The value of a JSON {@code true} or {@code false}: the boolean for BOOLEAN, its text for
+   * CHAR and VARCHAR.
+   *
+   * @throws IllegalArgumentException for the other types
+   */
+  public Object fromBoolean(boolean value) {
+    return switch (this) {
+      case BOOLEAN -> value;
+      case CHAR, VARCHAR -> Boolean.toString(value);
+      default -> throw new IllegalArgumentException(value + " is not " + expected());
+    };
+  }
+
   /**
    * The value a JDBC driver takes with {@code setObject} for non-null {@code value} as a row
    * holds it: {@code LocalDateTime}, {@code LocalDate} and {@code LocalTime} for TIMESTAMP, DATE
@@ -264,6 +349,41 @@ public enum SqlType {
           : null;
       default -> javaClass.isInstance(value) ? value : null;
     };
+  }
+
+  /**
+   * Whether {@link #readJdbc} reads values of this type: the types whose values every JDBC
+   * database returns (numbers, strings, booleans, dates, times and timestamps), not the
+   * binaries, the intervals or the zoned times.
+   */
+  public boolean readsJdbc() {
+    return parsesText();
+  }
+
+  /**
+   * The value of column {@code index} (1-based) of the current row of {@code r} as a row holds
+   * it, or null for SQL NULL: each number by its own getter, a string by {@code getString}, a
+   * DATE, TIME or TIMESTAMP from the {@code java.time} value JDBC gives ({@link #fromJdbc}).
+   *
+   * @throws IllegalArgumentException for a type that is not {@link #readsJdbc read}
+   */
+  public Object readJdbc(ResultSet r, int index) throws SQLException {
+    Object value = switch (this) {
+      case BOOLEAN -> r.getBoolean(index);
+      case TINYINT -> r.getByte(index);
+      case SMALLINT -> r.getShort(index);
+      case INTEGER -> r.getInt(index);
+      case BIGINT -> r.getLong(index);
+      case DECIMAL -> r.getBigDecimal(index);
+      case REAL -> r.getFloat(index);
+      case DOUBLE -> r.getDouble(index);
+      case CHAR, VARCHAR -> r.getString(index);
+      case DATE -> fromJdbc(r.getObject(index, LocalDate.class));
+      case TIME -> fromJdbc(r.getObject(index, LocalTime.class));
+      case TIMESTAMP -> fromJdbc(r.getObject(index, LocalDateTime.class));
+      default -> throw new IllegalArgumentException("A " + name() + " value is not read from JDBC");
+    };
+    return r.wasNull() ? null : value;
   }
 
   /**

@@ -13,11 +13,16 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -186,5 +191,100 @@ class SqlTypeTest {
 
   private static Object roundTrip(ValueCodec codec, Object value) throws IOException {
     return codec.read(new DataInputStream(new ByteArrayInputStream(bytes(codec, value))));
+  }
+
+  @Test void shouldNarrowWholeNumbersThatFitAndOnlyForWholeNumberTypes() {
+    assertEquals(Byte.valueOf((byte) -128), SqlType.TINYINT.wholeNumber(-128));
+    assertNull(SqlType.TINYINT.wholeNumber(128));
+    assertEquals(Short.valueOf((short) 32_767), SqlType.SMALLINT.wholeNumber(32_767));
+    assertNull(SqlType.SMALLINT.wholeNumber(-32_769));
+    assertEquals(Integer.valueOf(-70_000), SqlType.INTEGER.wholeNumber(-70_000));
+    assertNull(SqlType.INTEGER.wholeNumber(1L << 31));
+    assertEquals(Long.valueOf(Long.MIN_VALUE), SqlType.BIGINT.wholeNumber(Long.MIN_VALUE));
+    for (SqlType type : SqlType.values()) {
+      boolean whole = type == SqlType.TINYINT || type == SqlType.SMALLINT
+          || type == SqlType.INTEGER || type == SqlType.BIGINT;
+      assertEquals(whole, type.isWholeNumber(), type.name());
+      if (!whole) {
+        assertNull(type.wholeNumber(1), type.name());
+      }
+    }
+  }
+
+  @Test void shouldReadJsonNumbersAndBooleansAsEachTypeHoldsThem() {
+    assertEquals(Byte.valueOf((byte) 7), SqlType.TINYINT.fromNumber(new BigDecimal("7")));
+    assertEquals(Short.valueOf((short) 7), SqlType.SMALLINT.fromLong(7));
+    assertEquals(Integer.valueOf(7), SqlType.INTEGER.fromNumber(new BigDecimal("7.0")));
+    assertEquals(Integer.valueOf(7), SqlType.INTEGER.fromLong(7));
+    assertEquals(Long.valueOf(1L << 40), SqlType.BIGINT.fromLong(1L << 40));
+    assertEquals(Long.valueOf(1_796_119_200_000L), SqlType.TIMESTAMP.fromLong(1_796_119_200_000L));
+    assertEquals(Long.valueOf(5), SqlType.TIMESTAMP.fromNumber(new BigDecimal("5")));
+    assertEquals(Float.valueOf(1.5f), SqlType.REAL.fromNumber(new BigDecimal("1.5")));
+    assertEquals(Float.valueOf(3f), SqlType.REAL.fromLong(3));
+    assertEquals(Double.valueOf(2.25), SqlType.DOUBLE.fromNumber(new BigDecimal("2.25")));
+    assertEquals(Double.valueOf(3.0), SqlType.DOUBLE.fromLong(3));
+    assertEquals(new BigDecimal("1.50"), SqlType.DECIMAL.fromNumber(new BigDecimal("1.50")));
+    assertEquals(BigDecimal.valueOf(3), SqlType.DECIMAL.fromLong(3));
+    assertEquals("1000", SqlType.VARCHAR.fromNumber(new BigDecimal("1E+3")));
+    assertEquals("12", SqlType.VARCHAR.fromLong(12));
+    assertEquals(Boolean.TRUE, SqlType.BOOLEAN.fromBoolean(true));
+    assertEquals("false", SqlType.VARCHAR.fromBoolean(false));
+
+    assertEquals("the number 128 is not a whole number that fits TINYINT",
+        assertThrows(IllegalArgumentException.class, () -> SqlType.TINYINT.fromLong(128))
+            .getMessage());
+    assertEquals("the number 2147483648 is not a whole number that fits INTEGER",
+        assertThrows(IllegalArgumentException.class, () -> SqlType.INTEGER.fromLong(1L << 31))
+            .getMessage());
+    assertEquals("the number 1.5 is not a whole number that fits BIGINT",
+        assertThrows(IllegalArgumentException.class,
+            () -> SqlType.BIGINT.fromNumber(new BigDecimal("1.5"))).getMessage());
+    assertEquals("the number 3 is not a DATE such as 2026-12-01",
+        assertThrows(IllegalArgumentException.class, () -> SqlType.DATE.fromLong(3))
+            .getMessage());
+    assertEquals("the number 1 is not a BOOLEAN (true or false)",
+        assertThrows(IllegalArgumentException.class, () -> SqlType.BOOLEAN.fromLong(1))
+            .getMessage());
+    assertEquals("true is not a TIME such as 10:00:00",
+        assertThrows(IllegalArgumentException.class, () -> SqlType.TIME.fromBoolean(true))
+            .getMessage());
+  }
+
+  /**
+   * Each type {@link SqlType#readJdbc} reads comes back from a real database (H2) as the row
+   * holds it, its SQL NULL as null; the others are refused.
+   */
+  @Test void shouldReadEachJdbcTypeFromADatabaseAsTheRowHoldsIt() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:h2:mem:sqltype-read");
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE t (k INT, b BOOLEAN, ti TINYINT, si SMALLINT, i INTEGER,"
+          + " bi BIGINT, r REAL, d DOUBLE PRECISION, n DECIMAL(30, 3), ch CHARACTER(3),"
+          + " vc CHARACTER VARYING, dt DATE, tm TIME(3), ts TIMESTAMP(3))");
+      s.execute("INSERT INTO t VALUES (1, TRUE, -7, 300, -70000, " + (1L << 40) + ", 1.5, -2.25,"
+          + " -12345678901234567890.125, 'ab', 'héllo', DATE '2025-12-01',"
+          + " TIME '10:00:01.500', TIMESTAMP '2026-12-01 10:00:00.123')");
+      s.execute("INSERT INTO t VALUES (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+          + " NULL, NULL, NULL, NULL)");
+      SqlType[] types = {SqlType.BOOLEAN, SqlType.TINYINT, SqlType.SMALLINT, SqlType.INTEGER,
+          SqlType.BIGINT, SqlType.REAL, SqlType.DOUBLE, SqlType.DECIMAL, SqlType.CHAR,
+          SqlType.VARCHAR, SqlType.DATE, SqlType.TIME, SqlType.TIMESTAMP};
+      try (ResultSet r = s.executeQuery("SELECT * FROM t ORDER BY k")) {
+        assertTrue(r.next());
+        for (int i = 0; i < types.length; i++) {
+          assertTrue(types[i].readsJdbc(), types[i].name());
+          assertEquals(SAMPLES.get(types[i]), types[i].readJdbc(r, i + 2), types[i].name());
+        }
+        assertTrue(r.next());
+        for (int i = 0; i < types.length; i++) {
+          assertNull(types[i].readJdbc(r, i + 2), types[i].name());
+        }
+        for (SqlType type : List.of(SqlType.BINARY, SqlType.VARBINARY,
+            SqlType.TIME_WITH_LOCAL_TIME_ZONE, SqlType.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+            SqlType.INTERVAL_YEAR_MONTH, SqlType.INTERVAL_DAY_SECOND)) {
+          assertFalse(type.readsJdbc(), type.name());
+          assertThrows(IllegalArgumentException.class, () -> type.readJdbc(r, 2), type.name());
+        }
+      }
+    }
   }
 }

@@ -57,50 +57,26 @@ public enum FieldType {
 
   /**
    * The value of a JSON number: integers for the integer types (no fraction, in range), any
-   * number for REAL, DOUBLE and DECIMAL, epoch milliseconds for TIMESTAMP.
+   * number for REAL, DOUBLE and DECIMAL, epoch milliseconds for TIMESTAMP
+   * ({@link SqlType#fromNumber}).
    *
    * @throws IllegalArgumentException saying what the value should be
    */
   public Object fromNumber(BigDecimal number) {
-    try {
-      return switch (this) {
-        case TINYINT -> number.byteValueExact();
-        case SMALLINT -> number.shortValueExact();
-        case INTEGER -> number.intValueExact();
-        case BIGINT, TIMESTAMP -> number.longValueExact();
-        case REAL -> number.floatValue();
-        case DOUBLE -> number.doubleValue();
-        case DECIMAL -> number;
-        case VARCHAR -> number.toPlainString();
-        case BOOLEAN, DATE, TIME -> throw new IllegalArgumentException(
-            "the number " + number + " is not " + expected());
-      };
-    } catch (ArithmeticException e) {
-      throw new IllegalArgumentException("the number " + number + " is not " + expected(), e);
-    }
+    return sqlType.fromNumber(number);
   }
 
   /**
    * The value of a JSON whole number that fits a {@code long}: {@link #fromNumber} without
-   * making a BigDecimal, for the common case.
+   * making a BigDecimal, for the common case ({@link SqlType#fromLong}).
    */
   public Object fromLong(long number) {
-    return switch (this) {
-      case BIGINT, TIMESTAMP -> number;
-      case INTEGER -> number == (int) number ? (Object) (int) number : fromNumber(
-          java.math.BigDecimal.valueOf(number));
-      case DOUBLE -> (double) number;
-      default -> fromNumber(java.math.BigDecimal.valueOf(number));
-    };
+    return sqlType.fromLong(number);
   }
 
-  /** The value of a JSON {@code true} or {@code false}. */
+  /** The value of a JSON {@code true} or {@code false} ({@link SqlType#fromBoolean}). */
   public Object fromBoolean(boolean value) {
-    return switch (this) {
-      case BOOLEAN -> value;
-      case VARCHAR -> Boolean.toString(value);
-      default -> throw new IllegalArgumentException(value + " is not " + expected());
-    };
+    return sqlType.fromBoolean(value);
   }
 
   /** What a value of this type looks like, for messages ({@link SqlType#expected}). */

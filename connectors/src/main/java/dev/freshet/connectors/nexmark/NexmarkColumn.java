@@ -2,6 +2,8 @@ package dev.freshet.connectors.nexmark;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.types.SqlType;
+
 /**
  * One column that the Nexmark generator produces for an event type: its SQL name, its name in the
  * Nexmark specification and its type.
@@ -21,11 +23,22 @@ public record NexmarkColumn(String sqlName, String nexmarkName, Type type) {
   /** What a column holds, and how a row carries it. */
   public enum Type {
     /** A BIGINT: a {@code Long}. */
-    BIGINT,
+    BIGINT(SqlType.BIGINT),
     /** A VARCHAR: a {@code String}. */
-    VARCHAR,
+    VARCHAR(SqlType.VARCHAR),
     /** A TIMESTAMP(3): epoch milliseconds in a {@code Long}. */
-    TIMESTAMP
+    TIMESTAMP(SqlType.TIMESTAMP);
+
+    private final SqlType sqlType;
+
+    Type(SqlType sqlType) {
+      this.sqlType = sqlType;
+    }
+
+    /** The descriptor of the SQL type a stream declares for the column. */
+    public SqlType sqlType() {
+      return sqlType;
+    }
   }
 
   public NexmarkColumn {

@@ -1,5 +1,6 @@
 package dev.freshet.engine.query;
 
+import dev.freshet.common.types.SqlType;
 import dev.freshet.planner.SqlTypes;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -104,41 +105,37 @@ public final class DynamicParameters {
       // The literal path writes CAST(NULL AS type); a NOT NULL marker's code would not take it.
       return null;
     }
-    switch (type.getSqlTypeName()) {
-    case TINYINT:
-      return integer(value, Byte.MIN_VALUE, Byte.MAX_VALUE) ? (Object) ((Number) value).byteValue()
-          : null;
-    case SMALLINT:
-      return integer(value, Short.MIN_VALUE, Short.MAX_VALUE)
-          ? (Object) ((Number) value).shortValue() : null;
-    case INTEGER:
-      return integer(value, Integer.MIN_VALUE, Integer.MAX_VALUE)
-          ? (Object) ((Number) value).intValue() : null;
-    case BIGINT:
-      return integer(value, Long.MIN_VALUE, Long.MAX_VALUE)
-          ? (Object) ((Number) value).longValue() : null;
-    case DOUBLE:
-    case FLOAT:
-      if (value instanceof Double || value instanceof Float) {
-        return ((Number) value).doubleValue();
-      }
-      // An integer literal compared with a DOUBLE is the same number, where a double holds it.
-      return integer(value, -MAX_EXACT_DOUBLE, MAX_EXACT_DOUBLE)
-          ? (Object) ((Number) value).doubleValue() : null;
-    case DECIMAL:
-      return decimal(type, value);
-    case VARCHAR:
-    case BOOLEAN:
-    case DATE:
-    case TIME:
-    case TIMESTAMP:
-      // Only a value of the class JDBC gives for the type: the literal path writes a DATE,
-      // TIME or TIMESTAMP literal in milliseconds, wall-clock UTC, as the descriptor converts.
-      return SqlTypes.of(type).fromJdbc(value);
-    default:
-      // CHAR (padding), REAL (a float's rounding), BINARY, intervals, ...: as text.
+    SqlType descriptor = SqlTypes.of(type);
+    if (descriptor == null) {
       return null;
     }
+    if (descriptor.isWholeNumber()) {
+      // An integer of any class JDBC gives, as the type's class if it fits.
+      return integer(value, Long.MIN_VALUE, Long.MAX_VALUE)
+          ? descriptor.wholeNumber(((Number) value).longValue()) : null;
+    }
+    return switch (descriptor) {
+      // DOUBLE and FLOAT, which has double precision.
+      case DOUBLE -> doubleValue(value);
+      case DECIMAL -> decimal(type, value);
+      // Only a value of the class JDBC gives for the type: the literal path writes a DATE,
+      // TIME or TIMESTAMP literal in milliseconds, wall-clock UTC, as the descriptor converts.
+      case VARCHAR, BOOLEAN, DATE, TIME, TIMESTAMP -> descriptor.fromJdbc(value);
+      // CHAR (padding), REAL (a float's rounding), BINARY, intervals, ...: as text.
+      default -> null;
+    };
+  }
+
+  /**
+   * A DOUBLE value: a double or float, or an integer literal compared with a DOUBLE, which is
+   * the same number where a double holds it exactly; else null.
+   */
+  private static @Nullable Object doubleValue(Object value) {
+    if (value instanceof Double || value instanceof Float) {
+      return ((Number) value).doubleValue();
+    }
+    return integer(value, -MAX_EXACT_DOUBLE, MAX_EXACT_DOUBLE)
+        ? (Object) ((Number) value).doubleValue() : null;
   }
 
   /** Whether {@code value} is an integer from {@code min} to {@code max}. */

@@ -3,12 +3,10 @@ package dev.freshet.engine.table;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.common.types.SqlType;
+import dev.freshet.planner.SqlTypes;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -49,13 +47,11 @@ public record TableColumn(String name, RelDataType type) {
    * times and timestamps).
    */
   public Optional<String> unsupported() {
-    return switch (type.getSqlTypeName()) {
-      case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, FLOAT, DOUBLE, CHAR,
-          VARCHAR, DATE, TIME, TIMESTAMP -> Optional.empty();
-      default -> Optional.of("column " + name + " has type " + type.getSqlTypeName()
+    SqlType descriptor = SqlTypes.of(type);
+    return descriptor != null && descriptor.readsJdbc() ? Optional.empty()
+        : Optional.of("column " + name + " has type " + type.getSqlTypeName()
           + ", and a table's columns are BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL,"
           + " REAL, DOUBLE, CHAR, VARCHAR, DATE, TIME or TIMESTAMP");
-    };
   }
 
   /** The column's declaration in H2, e.g. {@code "ID" BIGINT NOT NULL}. */
@@ -81,25 +77,12 @@ public record TableColumn(String name, RelDataType type) {
 
   /** Reads the value of column {@code index} (1-based) of the current row of {@code r}. */
   public Object read(ResultSet r, int index) throws SQLException {
-    Object value = switch (type.getSqlTypeName()) {
-      case BOOLEAN -> r.getBoolean(index);
-      case TINYINT -> r.getByte(index);
-      case SMALLINT -> r.getShort(index);
-      case INTEGER -> r.getInt(index);
-      case BIGINT -> r.getLong(index);
-      case DECIMAL -> r.getBigDecimal(index);
-      case REAL -> r.getFloat(index);
-      case FLOAT, DOUBLE -> r.getDouble(index);
-      case CHAR, VARCHAR -> r.getString(index);
-      // The java.time value JDBC gives, as the row holds it (null stays null).
-      case DATE -> SqlType.DATE.fromJdbc(r.getObject(index, LocalDate.class));
-      case TIME -> SqlType.TIME.fromJdbc(r.getObject(index, LocalTime.class));
-      case TIMESTAMP -> SqlType.TIMESTAMP.fromJdbc(r.getObject(index, LocalDateTime.class));
-      default -> throw new SQLException("column " + name + " has unsupported type " + type);
-    };
-    if (r.wasNull()) {
-      return null;
+    SqlType descriptor = SqlTypes.of(type);
+    if (descriptor == null || !descriptor.readsJdbc()) {
+      throw new SQLException("column " + name + " has unsupported type " + type);
     }
+    // As the row holds it (the java.time value JDBC gives for a date or time); null stays null.
+    Object value = descriptor.readJdbc(r, index);
     if (value instanceof BigDecimal d && type.getScale() >= 0 && d.scale() != type.getScale()) {
       // As a DECIMAL(p, s) column holds it, whatever scale the database returned.
       return d.setScale(type.getScale(), java.math.RoundingMode.HALF_UP);

@@ -2,11 +2,13 @@ package dev.freshet.engine.view;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.types.SqlType;
 import dev.freshet.engine.push.RowKind;
 import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.StatePartitions;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreProvider;
+import dev.freshet.planner.SqlTypes;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -275,18 +277,16 @@ public final class StateViewResult extends PublishedResult {
     if (keyType == null) {
       return null;
     }
-    switch (keyType) {
-    case BIGINT:
-      return KeyEquality.integral(filters, keyColumn, root);
-    case INTEGER: {
-      Long value = KeyEquality.integral(filters, keyColumn, root);
-      return value == null || value != value.intValue() ? null : (Object) value.intValue();
-    }
-    case VARCHAR:
+    SqlType key = SqlTypes.of(keyType);
+    if (key == SqlType.VARCHAR) {
       return KeyEquality.string(filters, keyColumn, root);
-    default:
-      return null;
     }
+    if (key == SqlType.BIGINT || key == SqlType.INTEGER) {
+      // In the class the state holds the key in: an INTEGER's Integer, if the value fits one.
+      Long value = KeyEquality.integral(filters, keyColumn, root);
+      return value == null ? null : key.wholeNumber(value);
+    }
+    return null;
   }
 
   @Override List<Object[]> snapshot(ViewVersion v) {

@@ -15,6 +15,7 @@ import dev.freshet.executor.source.SupportsParallelReads;
 import dev.freshet.executor.state.StateStoreProviderFactory;
 import dev.freshet.executor.state.providers.StateStoreProviders;
 import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.SqlTypes;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.errors.PlanningException;
 import java.util.List;
@@ -326,31 +327,6 @@ public final class ExecPlanBuilder {
 
   /** The executor's representation of values of {@code type}. */
   public static ValueKind valueKind(RelDataType type) {
-    switch (type.getSqlTypeName()) {
-    case BOOLEAN:
-      return ValueKind.BOOLEAN;
-    case TINYINT:
-    case SMALLINT:
-    case INTEGER:
-      return ValueKind.INT;
-    case BIGINT:
-      return ValueKind.LONG;
-    case REAL:
-    case FLOAT:
-    case DOUBLE:
-      return ValueKind.DOUBLE;
-    case DECIMAL:
-      return ValueKind.DECIMAL;
-    case CHAR:
-    case VARCHAR:
-      return ValueKind.STRING;
-    case TIMESTAMP:
-      return ValueKind.TIMESTAMP;
-    case DATE:
-    case TIME:
-      return ValueKind.DATE;
-    default:
-      return ValueKind.OTHER;
-    }
+    return ValueKind.of(SqlTypes.of(type));
   }
 }

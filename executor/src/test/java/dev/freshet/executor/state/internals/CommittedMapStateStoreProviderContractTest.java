@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.executor.state.AbstractStateStoreProviderTest;
+import dev.freshet.executor.state.ChangeDroppingStateStoreContract;
+import dev.freshet.executor.state.RetainedVersionsStateStoreContract;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreProvider;
@@ -16,13 +18,10 @@ import org.junit.jupiter.api.Test;
  * Runs the state store contract against {@link CommittedMapStateStoreProvider}, which keeps its
  * versions in memory only, and the last {@code minVersionsToRetain} of them.
  */
-class CommittedMapStateStoreProviderContractTest extends AbstractStateStoreProviderTest {
+class CommittedMapStateStoreProviderContractTest extends AbstractStateStoreProviderTest
+    implements ChangeDroppingStateStoreContract, RetainedVersionsStateStoreContract {
   @Override protected <K, V> StateStoreProvider<K, V> newProvider(StateStoreSpec spec) {
     return new OneColumnRowStores.OneColumnRows<>(new CommittedMapStateStoreProvider(spec));
-  }
-
-  @Override protected boolean persistsAcrossInstances() {
-    return false;
   }
 
   /**

@@ -1,12 +1,15 @@
 package dev.freshet.executor.state.internals;
 
+import static dev.freshet.executor.state.StateStoreContractChecks.toMap;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.executor.state.AbstractStateStoreProviderTest;
 import dev.freshet.executor.state.MaintainedStateStoreProvider;
+import dev.freshet.executor.state.PersistentRetainedVersionsStateStoreContract;
 import dev.freshet.executor.state.PinnedStateStore;
+import dev.freshet.executor.state.PinningStateStoreContract;
 import dev.freshet.executor.state.ReadStateStore;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
@@ -30,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * <p>The provider stores rows ({@code Object[]}), which is all an aggregation saves; the suite
  * saves single values, so each value travels as a one-column row.
  */
-class DeltaFileStateStoreProviderContractTest extends AbstractStateStoreProviderTest {
+class DeltaFileStateStoreProviderContractTest extends AbstractStateStoreProviderTest
+    implements PersistentRetainedVersionsStateStoreContract, PinningStateStoreContract {
   @Override protected <K, V> StateStoreProvider<K, V> newProvider(StateStoreSpec spec) {
     return new OneColumnRowStores.OneColumnRows<>(new DeltaFileStateStoreProvider(spec));
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.executor.state.AbstractStateStoreProviderTest;
+import dev.freshet.executor.state.NonPinningStateStoreContract;
 import dev.freshet.executor.state.StateStoreException;
 import dev.freshet.executor.state.StateStoreProvider;
 import dev.freshet.executor.state.StateStoreSpec;
@@ -11,19 +12,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs the state store contract against {@link InMemoryStateStoreProvider}, which neither persists
- * nor keeps versions older than the latest, and checks how it says so.
+ * nor keeps versions older than the latest, and checks how it says so. It cannot pin a version:
+ * it mutates its one version in place (docs/design/views-from-state.md §2.3).
  */
-class InMemoryStateStoreProviderContractTest extends AbstractStateStoreProviderTest {
+class InMemoryStateStoreProviderContractTest extends AbstractStateStoreProviderTest
+    implements NonPinningStateStoreContract {
   @Override protected <K, V> StateStoreProvider<K, V> newProvider(StateStoreSpec spec) {
     return new InMemoryStateStoreProvider<>(spec.id());
-  }
-
-  @Override protected boolean persistsAcrossInstances() {
-    return false;
-  }
-
-  @Override protected int olderVersionsRetained() {
-    return 0;
   }
 
   @Test void shouldThrowNamingLatestVersionWhenOpeningOtherThanLatest() {
@@ -41,10 +36,5 @@ class InMemoryStateStoreProviderContractTest extends AbstractStateStoreProviderT
         () -> provider.getReadStore(1));
     assertEquals(behind.getMessage(), read.getMessage());
     assertEquals(2, provider.getStore(2).version());
-  }
-
-  /** It mutates its one version in place (docs/design/views-from-state.md §2.3). */
-  @Override protected boolean pinsVersions() {
-    return false;
   }
 }

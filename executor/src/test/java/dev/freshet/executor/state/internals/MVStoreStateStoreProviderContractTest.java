@@ -1,10 +1,14 @@
 package dev.freshet.executor.state.internals;
 
+import static dev.freshet.executor.state.StateStoreContractChecks.commit;
+import static dev.freshet.executor.state.StateStoreContractChecks.toMap;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.executor.state.AbstractStateStoreProviderTest;
+import dev.freshet.executor.state.ChangeDroppingStateStoreContract;
+import dev.freshet.executor.state.PersistentRerunStateStoreContract;
 import dev.freshet.executor.state.PinnedStateStore;
 import dev.freshet.executor.state.StateStore;
 import dev.freshet.executor.state.StateStoreException;
@@ -22,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * pending and some applied, and MVStore writes changed pages to the file every few writes, so
  * commit, abort and reopening all have to undo or skip such writes.
  */
-class MVStoreStateStoreProviderContractTest extends AbstractStateStoreProviderTest {
+class MVStoreStateStoreProviderContractTest extends AbstractStateStoreProviderTest
+    implements ChangeDroppingStateStoreContract, PersistentRerunStateStoreContract {
   /**
    * 1 MB of cache and 1 KB buffers. With fsync on commit, MVStore reuses a chunk as soon as the
    * latest version no longer needs it, so aborts and reopening meet reused chunks.
@@ -35,15 +40,12 @@ class MVStoreStateStoreProviderContractTest extends AbstractStateStoreProviderTe
   }
 
   /**
-   * The latest version and, through the undo map, the one before it: MVStore cannot reliably roll
-   * back past the last commit once it reused file space.
+   * Re-runs only the previous batch (a {@link PersistentRerunStateStoreContract}, not a retained
+   * versions one): the latest version and, through the undo map, the one before it, for MVStore
+   * cannot reliably roll back past the last commit once it reused file space. Pins of the latest
+   * version and the one before; the changes of the latest version only.
    */
-  @Override protected int olderVersionsRetained() {
-    return 1;
-  }
-
-  /** Pins of the latest version and the one before; the changes of the latest version only. */
-  @Override protected int changesRetained() {
+  @Override public int changesRetained() {
     return 1;
   }
 
