@@ -1,7 +1,9 @@
 package dev.freshet.spark;
 
-import dev.freshet.executor.runtime.ProgressTotals;
-import dev.freshet.executor.runtime.StreamingQueryProgress;
+import static java.util.Objects.requireNonNull;
+
+import dev.freshet.engine.spi.BatchProgress;
+import dev.freshet.engine.spi.ViewProgressListener;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +11,9 @@ import java.util.UUID;
 import org.apache.spark.sql.streaming.StreamingQueryListener;
 
 /**
- * Every batch's progress of one Spark query, as Freshet's: its last {@value #RETAINED} records and
- * totals over every batch, which Spark's own {@code recentProgress} (only
+ * Every batch's progress of one Spark query, in the SPI's terms: each batch that ran handed once
+ * to a {@link ViewProgressListener} (the engine's, which keeps totals over every batch), and its
+ * last {@value #RETAINED} records, which Spark's own {@code recentProgress} (only
  * {@code spark.sql.streaming.numRecentProgressUpdates} records) cannot give.
  *
  * <p>Spark posts progress to listeners from its listener bus, after the batch: a reader that must
@@ -19,7 +22,7 @@ import org.apache.spark.sql.streaming.StreamingQueryListener;
  * owner removes it from the session when it stops the query.
  *
  * <pre>{@code
- * ProgressListener listener = new ProgressListener();
+ * ProgressListener listener = new ProgressListener(job.progress());
  * spark.streams().addListener(listener);
  * listener.follow(writer.start().id());
  * }</pre>
@@ -29,13 +32,18 @@ final class ProgressListener extends StreamingQueryListener {
   static final int RETAINED = 100;
 
   private final Object lock = new Object();
-  private final ArrayDeque<StreamingQueryProgress> recent = new ArrayDeque<>();
+  private final ArrayDeque<BatchProgress> recent = new ArrayDeque<>();
+  private final ViewProgressListener forward;
   /** Progress of any query posted before {@link #follow}: a few at most, in a short window. */
   private final List<org.apache.spark.sql.streaming.StreamingQueryProgress> early =
       new ArrayList<>();
   private UUID id;
   private long lastBatchId = -1;
-  private ProgressTotals totals = ProgressTotals.NONE;
+
+  /** Hands each batch's progress to {@code forward} too, before a waiter sees the batch. */
+  ProgressListener(ViewProgressListener forward) {
+    this.forward = requireNonNull(forward, "forward");
+  }
 
   /** Follows the query {@code id} from now on, and any of its batches already reported. */
   void follow(UUID queryId) {
@@ -65,9 +73,11 @@ final class ProgressListener extends StreamingQueryListener {
         || progress.batchId() <= lastBatchId) {
       return;
     }
-    StreamingQueryProgress p = SparkProgress.of(progress);
+    BatchProgress p = SparkProgress.of(progress);
+    // Before the batch counts as reported: who waits for it (processAllAvailable) then finds it
+    // in the engine's records.
+    forward.onBatch(p);
     lastBatchId = p.batchId();
-    totals = totals.plus(p);
     recent.addLast(p);
     if (recent.size() > RETAINED) {
       recent.removeFirst();
@@ -76,15 +86,9 @@ final class ProgressListener extends StreamingQueryListener {
   }
 
   /** The last batches' progress, oldest first. */
-  List<StreamingQueryProgress> recent() {
+  List<BatchProgress> recent() {
     synchronized (lock) {
       return List.copyOf(recent);
-    }
-  }
-
-  ProgressTotals totals() {
-    synchronized (lock) {
-      return totals;
     }
   }
 

@@ -2,9 +2,9 @@ package dev.freshet.spark;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.executor.runtime.ProgressTotals;
-import dev.freshet.executor.runtime.QueryStatus;
-import dev.freshet.executor.runtime.StreamingQueryProgress;
+import dev.freshet.engine.spi.BatchProgress;
+import dev.freshet.engine.spi.ViewProgressListener;
+import dev.freshet.engine.spi.ViewStatus;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -26,19 +26,18 @@ import org.apache.spark.sql.streaming.StreamingQueryException;
 /**
  * A translated query running on Spark, its batches' rows delivered to a {@link BatchConsumer} in
  * the driver by {@code foreachBatch}, with its checkpoint (offsets, commits, state) in a given
- * directory; to Freshet a {@link dev.freshet.executor.runtime.StreamingQuery} like one its own
- * executor runs, with Spark's progress as Freshet's.
+ * directory, with Spark's progress in the SPI's terms ({@link BatchProgress}), each batch's handed
+ * to a {@link ViewProgressListener}.
  *
  * <pre>{@code
  * try (SparkContinuousQuery running = SparkContinuousQuery.start(query, checkpointDir,
  *     (batchId, rows) -> sink.apply(batchId, rows), "CLICKS_PER_USER")) {
  *   running.processAllAvailable(Duration.ofSeconds(30));
- *   running.recentProgress();   // Freshet's StreamingQueryProgress of the last batches
+ *   running.recentProgress();   // the last batches' BatchProgress
  * }
  * }</pre>
  */
-public final class SparkContinuousQuery
-    implements dev.freshet.executor.runtime.StreamingQuery, AutoCloseable {
+public final class SparkContinuousQuery implements AutoCloseable {
   /**
    * How long the progress of a batch may take to reach this query's listener after Spark ran it:
    * Spark's listener bus delivers in milliseconds; this bounds a wait without a deadline.
@@ -79,6 +78,16 @@ public final class SparkContinuousQuery
    */
   public static SparkContinuousQuery start(SparkQuery query, String checkpointLocation,
       BatchConsumer consumer, String name) throws SQLException {
+    return start(query, checkpointLocation, consumer, name, ViewProgressListener.NONE);
+  }
+
+  /**
+   * As {@link #start(SparkQuery, String, BatchConsumer, String)}, handing each batch's progress
+   * to {@code progress} as well, once, after the batch and before {@link #processAllAvailable}
+   * sees it.
+   */
+  public static SparkContinuousQuery start(SparkQuery query, String checkpointLocation,
+      BatchConsumer consumer, String name, ViewProgressListener progress) throws SQLException {
     requireNonNull(consumer, "consumer");
     VoidFunction2<Dataset<Row>, Long> deliver =
         (batch, batchId) -> consumer.accept(batchId, batch.collectAsList());
@@ -90,7 +99,7 @@ public final class SparkContinuousQuery
       writer = writer.queryName(name);
     }
     // Listening before the start: the first batch may end before start() returns.
-    ProgressListener listener = new ProgressListener();
+    ProgressListener listener = new ProgressListener(progress);
     var queries = query.result().sparkSession().streams();
     queries.addListener(listener);
     try {
@@ -108,27 +117,27 @@ public final class SparkContinuousQuery
   }
 
   /** Spark's query id: kept in the checkpoint, so the same when the query resumes from it. */
-  @Override public String id() {
+  public String id() {
     return query.id().toString();
   }
 
-  @Override public String name() {
+  public String name() {
     return query.name() == null ? id() : query.name();
   }
 
   /** FAILED once a batch failed, ACTIVE while Spark runs the query, else STOPPED. */
-  @Override public QueryStatus status() {
+  public ViewStatus status() {
     if (query.exception().isDefined()) {
-      return QueryStatus.FAILED;
+      return ViewStatus.FAILED;
     }
-    return query.isActive() && !stopped ? QueryStatus.ACTIVE : QueryStatus.STOPPED;
+    return query.isActive() && !stopped ? ViewStatus.ACTIVE : ViewStatus.STOPPED;
   }
 
   /**
    * The last batch Spark ran: from Spark's progress, where a trigger without data may report the
    * id of the batch to come, so only batches that ran count; -1 before the first.
    */
-  @Override public long lastBatchId() {
+  public long lastBatchId() {
     org.apache.spark.sql.streaming.StreamingQueryProgress[] recent = query.recentProgress();
     for (int i = recent.length - 1; i >= 0; i--) {
       if (SparkProgress.ranABatch(recent[i])) {
@@ -139,7 +148,7 @@ public final class SparkContinuousQuery
   }
 
   /** The failure of a batch as Freshet's SQLException (e.g. 22012 for a division by zero). */
-  @Override public Optional<Throwable> exception() {
+  public Optional<Throwable> exception() {
     return query.exception().isDefined()
         ? Optional.of(SparkErrors.batchFailed(query.exception().get())) : Optional.empty();
   }
@@ -173,7 +182,7 @@ public final class SparkContinuousQuery
    * interrupt, so no thread is left behind. Spark's wait returns also when the query stopped,
    * which this one then reports as false.
    */
-  @Override public boolean processAllAvailable(Duration timeout) throws InterruptedException {
+  public boolean processAllAvailable(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     FutureTask<Void> wait = new FutureTask<>(() -> {
       query.processAllAvailable();
@@ -195,16 +204,11 @@ public final class SparkContinuousQuery
   }
 
   /**
-   * Freshet's progress of the last batches Spark ran ({@value ProgressListener#RETAINED}, oldest
+   * The progress of the last batches Spark ran ({@value ProgressListener#RETAINED}, oldest
    * first), whatever Spark's {@code spark.sql.streaming.numRecentProgressUpdates}.
    */
-  @Override public List<StreamingQueryProgress> recentProgress() {
+  public List<BatchProgress> recentProgress() {
     return progress.recent();
-  }
-
-  /** Every batch of this run, as Spark's listener reported them to this query, added up. */
-  @Override public ProgressTotals progressTotals() {
-    return progress.totals();
   }
 
   /**
@@ -227,7 +231,7 @@ public final class SparkContinuousQuery
    * {@code spark.sql.streaming.stopTimeout}, by default without end); its checkpoint stays, so
    * that it can resume. Idempotent.
    */
-  @Override public void stop() {
+  public void stop() {
     stopped = true;
     try {
       query.stop();

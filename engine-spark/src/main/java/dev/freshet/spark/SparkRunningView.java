@@ -4,10 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.spi.RunningView;
 import dev.freshet.engine.spi.ViewJob;
-import dev.freshet.executor.runtime.ProgressTotals;
-import dev.freshet.executor.runtime.QueryStatus;
-import dev.freshet.executor.runtime.StreamingQuery;
-import dev.freshet.executor.runtime.StreamingQueryProgress;
+import dev.freshet.engine.spi.ViewStatus;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,8 +16,9 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * A view's query on Spark: translated when prepared, started by the engine, each batch's rows
- * turned into Freshet's values ({@link SparkRows}) and handed to the view's sink in the driver.
- * Freshet's query id and the view's name identify it, whatever Spark's own ids.
+ * turned into Freshet's values ({@link SparkRows}) and handed to the view's sink in the driver,
+ * each batch's progress to the job's progress listener, which shows it under Freshet's query id
+ * and the view's name, whatever Spark's own ids.
  *
  * <pre>{@code
  * RunningView view = runner.prepare(job);
@@ -54,18 +52,17 @@ final class SparkRunningView implements RunningView {
    * @throws IllegalStateException with the SQLException (42KDE) as its cause if Spark refuses
    *     the query
    */
-  @Override public StreamingQuery start() {
+  @Override public void start() {
     checkpoint.clearBeforeFirstBatch(
         query.result().sparkSession().sparkContext().hadoopConfiguration());
     try {
       // Spark's query names are unique among the session's active queries, which every
       // engine of the JVM shares: the view's name alone may be taken by another engine's view.
       running = SparkContinuousQuery.start(query, checkpoint.location(), this::deliver,
-          job.view() + "-" + job.queryId());
+          job.view() + "-" + job.queryId(), job.progress());
     } catch (SQLException e) {
       throw new IllegalStateException(e.getMessage(), e);
     }
-    return this;
   }
 
   /** Spark's {@code foreachBatch}, in the driver: the batch's rows into the view, once. */
@@ -81,18 +78,10 @@ final class SparkRunningView implements RunningView {
     return SparkViewRunnerProvider.NAME;
   }
 
-  @Override public String id() {
-    return job.queryId();
-  }
-
-  @Override public String name() {
-    return job.view();
-  }
-
-  @Override public QueryStatus status() {
+  @Override public ViewStatus status() {
     SparkContinuousQuery q = running;
     if (q == null) {
-      return stopped ? QueryStatus.STOPPED : QueryStatus.ACTIVE;
+      return stopped ? ViewStatus.STOPPED : ViewStatus.ACTIVE;
     }
     return q.status();
   }
@@ -114,28 +103,6 @@ final class SparkRunningView implements RunningView {
   @Override public boolean processAllAvailable(Duration timeout) throws InterruptedException {
     SparkContinuousQuery q = running;
     return q != null && q.processAllAvailable(timeout);
-  }
-
-  @Override public List<StreamingQueryProgress> recentProgress() {
-    SparkContinuousQuery q = running;
-    if (q == null) {
-      return List.of();
-    }
-    List<StreamingQueryProgress> recent = new ArrayList<>();
-    for (StreamingQueryProgress p : q.recentProgress()) {
-      recent.add(SparkProgress.asQuery(p, job.queryId(), job.view()));
-    }
-    return recent;
-  }
-
-  @Override public Optional<StreamingQueryProgress> lastProgress() {
-    List<StreamingQueryProgress> recent = recentProgress();
-    return recent.isEmpty() ? Optional.empty() : Optional.of(recent.get(recent.size() - 1));
-  }
-
-  @Override public ProgressTotals progressTotals() {
-    SparkContinuousQuery q = running;
-    return q == null ? ProgressTotals.NONE : q.progressTotals();
   }
 
   @Override public boolean awaitTermination(Duration timeout) throws InterruptedException {

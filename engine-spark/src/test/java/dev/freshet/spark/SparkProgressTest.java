@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.engine.query.ExternalExecution;
+import dev.freshet.engine.spi.ViewStatus;
 import dev.freshet.executor.runtime.ProgressTotals;
-import dev.freshet.executor.runtime.QueryStatus;
 import dev.freshet.executor.runtime.StateOperatorProgress;
 import dev.freshet.executor.runtime.StreamingQueryProgress;
 import dev.freshet.sql.parser.EmitMode;
@@ -28,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * A query run on Spark seen through Freshet's {@code StreamingQuery}: its status, its failure,
- * a wait with a timeout, and Spark's progress as Freshet's records and totals, with every batch
- * although the session keeps only {@value #SPARK_RETAINED} of Spark's own records.
+ * A query run on Spark: its status, its failure, a wait with a timeout, and Spark's progress in
+ * the SPI's terms, as the engine shows it ({@link ExternalExecution#progress}) and adds it up,
+ * with every batch although the session keeps only {@value #SPARK_RETAINED} of Spark's own
+ * records.
  */
 @SparkTest
 class SparkProgressTest {
@@ -49,14 +51,14 @@ class SparkProgressTest {
   }
 
   @Test void shouldKeepSparksOffsetsAsOneLineOfJson() {
-    assertEquals("0", SparkProgress.offset(null).json());
-    assertEquals("0", SparkProgress.offset("null").json());
-    assertEquals("2", SparkProgress.offset("2").json());
+    assertEquals("0", SparkProgress.offset(null));
+    assertEquals("0", SparkProgress.offset("null"));
+    assertEquals("2", SparkProgress.offset("2"));
     assertEquals("{\"t\":{\"0\":42}}",
-        SparkProgress.offset("{\n  \"t\" : {\"0\": 42}\n}").json());
-    assertEquals("{\"spark\":-1}", SparkProgress.offset("-1").json());
-    assertEquals("{\"spark\":\"a\\\"b\"}", SparkProgress.offset("\"a\\\"b\"").json());
-    assertEquals("{\"spark\":\"not json\"}", SparkProgress.offset("not json").json());
+        SparkProgress.offset("{\n  \"t\" : {\"0\": 42}\n}"));
+    assertEquals("{\"spark\":-1}", SparkProgress.offset("-1"));
+    assertEquals("{\"spark\":\"a\\\"b\"}", SparkProgress.offset("\"a\\\"b\""));
+    assertEquals("{\"spark\":\"not json\"}", SparkProgress.offset("not json"));
   }
 
   @Test void shouldReportEveryBatchAndCountItOnceAlsoBeyondSparksRecentProgress()
@@ -68,9 +70,9 @@ class SparkProgressTest {
       spark.add(List.<Object[]>of(click("a"), click("b")));
       spark.add(List.<Object[]>of(click("c")));
       SparkContinuousQuery query = spark.query();
-      assertEquals(QueryStatus.ACTIVE, query.status());
+      assertEquals(ViewStatus.ACTIVE, query.status());
 
-      List<StreamingQueryProgress> progress = query.recentProgress();
+      List<StreamingQueryProgress> progress = progress(query);
       assertEquals(List.of(0L, 1L, 2L), progress.stream().map(StreamingQueryProgress::batchId)
           .toList());
       assertEquals(List.of(1L, 2L, 1L), progress.stream()
@@ -94,15 +96,15 @@ class SparkProgressTest {
       assertEquals(2L, query.lastBatchId());
 
       assertTrue(query.sparkQuery().recentProgress().length <= SPARK_RETAINED);
-      ProgressTotals totals = query.progressTotals();
+      ProgressTotals totals = totals(query);
       assertEquals(3, totals.batches());
       assertEquals(4, totals.inputRows());
       assertEquals(0, totals.lateRows());
 
       query.stop();
-      assertEquals(QueryStatus.STOPPED, query.status());
+      assertEquals(ViewStatus.STOPPED, query.status());
       query.stop();
-      assertEquals(QueryStatus.STOPPED, query.status());
+      assertEquals(ViewStatus.STOPPED, query.status());
       assertTrue(query.exception().isEmpty());
     } finally {
       spark.close();
@@ -134,8 +136,8 @@ class SparkProgressTest {
       // One window in state, [10, 20): [0, 10) was evicted when it closed.
       assertEquals(1, window.numRowsTotal());
       assertEquals(late.timestampMs() - 10_000, late.watermarkLagMs().orElseThrow());
-      assertEquals(1, query.progressTotals().lateRows());
-      assertEquals(query.recentProgress().size(), query.progressTotals().batches());
+      assertEquals(1, totals(query).lateRows());
+      assertEquals(query.recentProgress().size(), totals(query).batches());
     }
   }
 
@@ -146,7 +148,7 @@ class SparkProgressTest {
       spark.stream().addData(CollectionConverters.asScala(List.of(
           RowFactory.create("a", Timestamp.from(Instant.EPOCH), 1))));
       assertFalse(query.processAllAvailable(SparkBench.DEADLINE));
-      assertEquals(QueryStatus.FAILED, query.status());
+      assertEquals(ViewStatus.FAILED, query.status());
       SQLException e = (SQLException) query.exception().orElseThrow();
       assertEquals("22012", e.getSQLState(), e::getMessage);
       assertTrue(query.recentProgress().isEmpty());
@@ -166,7 +168,7 @@ class SparkProgressTest {
         clicks.addData(CollectionConverters.asScala(List.of(
             RowFactory.create("a", "u", 1))));
         assertFalse(query.processAllAvailable(Duration.ofMillis(300)));
-        assertEquals(QueryStatus.ACTIVE, query.status());
+        assertEquals(ViewStatus.ACTIVE, query.status());
       } finally {
         release.countDown();
       }
@@ -180,8 +182,23 @@ class SparkProgressTest {
   }
 
   private static StreamingQueryProgress last(SparkContinuousQuery query) {
-    List<StreamingQueryProgress> progress = query.recentProgress();
+    List<StreamingQueryProgress> progress = progress(query);
     return progress.get(progress.size() - 1);
+  }
+
+  /** The query's last batches as the engine shows them, under Spark's id and name. */
+  private static List<StreamingQueryProgress> progress(SparkContinuousQuery query) {
+    return query.recentProgress().stream()
+        .map(p -> ExternalExecution.progress(p, p.id(), p.name())).toList();
+  }
+
+  /** The query's batches added up as the engine adds them up. */
+  private static ProgressTotals totals(SparkContinuousQuery query) {
+    ProgressTotals totals = ProgressTotals.NONE;
+    for (StreamingQueryProgress p : progress(query)) {
+      totals = totals.plus(p);
+    }
+    return totals;
   }
 
   private static Object[] click(String user) {

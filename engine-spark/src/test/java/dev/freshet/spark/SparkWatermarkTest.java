@@ -2,8 +2,7 @@ package dev.freshet.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.freshet.executor.runtime.StateOperatorProgress;
-import dev.freshet.executor.runtime.StreamingQueryProgress;
+import dev.freshet.engine.spi.BatchProgress;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.testkit.SparkTest;
 import java.time.LocalDateTime;
@@ -56,8 +55,8 @@ class SparkWatermarkTest {
   /** Rows dropped as late by the aggregation, over every batch the query ran. */
   private static long droppedByWatermark(SparkBench.Running spark) {
     long dropped = 0;
-    for (StreamingQueryProgress progress : spark.query().recentProgress()) {
-      for (StateOperatorProgress operator : progress.stateOperators()) {
+    for (BatchProgress progress : spark.query().recentProgress()) {
+      for (BatchProgress.StateOperator operator : progress.stateOperators()) {
         dropped += operator.numRowsDroppedByWatermark();
       }
     }

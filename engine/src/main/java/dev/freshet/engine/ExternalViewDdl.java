@@ -5,10 +5,12 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.engine.options.StateStoreProviderKind;
 import dev.freshet.engine.query.ContinuousQuery;
+import dev.freshet.engine.query.ExternalExecution;
 import dev.freshet.engine.query.QueryCheckpoints;
 import dev.freshet.engine.spi.RunningView;
 import dev.freshet.engine.spi.ViewBatchSink;
 import dev.freshet.engine.spi.ViewJob;
+import dev.freshet.engine.spi.ViewProgressListener;
 import dev.freshet.engine.spi.ViewRunner;
 import dev.freshet.engine.view.AppendViewResult;
 import dev.freshet.engine.view.AppendViewSink;
@@ -76,12 +78,14 @@ final class ExternalViewDdl {
     Checkpoint checkpoint = setup.openCheckpoint();
     String id = setup.queryId();
     ViewResultAndSink opened = null;
-    RunningView running = null;
+    ExternalExecution running = null;
     boolean started = false;
     try {
       opened = open(engine, options, name, rowType, keyed, windowed.outputMode(), checkpoint, id);
-      running = runner.prepare(new ViewJob(name, id, windowed, keyed,
-          Optional.ofNullable(checkpoint).map(Checkpoint::root), opened.sink()));
+      ViewBatchSink sink = opened.sink();
+      running = ExternalExecution.prepare(id, name, progress -> runner.prepare(new ViewJob(name,
+          id, windowed, keyed, Optional.ofNullable(checkpoint).map(Checkpoint::root), sink,
+          progress)));
       synchronized (engine.ddlLock()) {
         for (StreamTable source : windowed.sources()) {
           if (catalog.stream(source.name()).orElse(null) != source) {
@@ -153,7 +157,7 @@ final class ExternalViewDdl {
     WindowedQuery windowed = planWindowed(engine, options, query, emit);
     boolean keyed = windowed.aggregating() && windowed.outputMode() != OutputMode.APPEND;
     RunningView prepared = runner.prepare(new ViewJob(name, UUID.randomUUID().toString(),
-        windowed, keyed, Optional.empty(), (batchId, rows) -> { }));
+        windowed, keyed, Optional.empty(), (batchId, rows) -> { }, ViewProgressListener.NONE));
     try {
       return prepared.explain();
     } finally {

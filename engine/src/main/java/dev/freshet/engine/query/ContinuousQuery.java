@@ -174,21 +174,21 @@ public final class ContinuousQuery implements StreamingQuery {
    * Only after {@link #stop()}.
    */
   public void deleteExternalCheckpoint() {
-    if (execution instanceof dev.freshet.engine.spi.RunningView running) {
-      running.deleteCheckpoint();
+    if (execution instanceof ExternalExecution external) {
+      external.view().deleteCheckpoint();
     }
   }
 
   /** Where the query runs: {@code freshet} (Freshet's own executor) or another engine's name. */
   public String engine() {
-    return execution instanceof dev.freshet.engine.spi.RunningView running ? running.engine()
+    return execution instanceof ExternalExecution external ? external.view().engine()
         : "freshet";
   }
 
   /** The engine's own plan of the query, if another engine runs it (e.g. Spark's). */
   public Optional<String> externalPlan() {
-    return execution instanceof dev.freshet.engine.spi.RunningView running
-        ? Optional.of(running.explain()) : Optional.empty();
+    return execution instanceof ExternalExecution external
+        ? Optional.of(external.view().explain()) : Optional.empty();
   }
 
   @Override public void stop() {

@@ -11,7 +11,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * ViewJob job = new ViewJob("PER_USER", queryId, planner.planWindowed(sql, null, 10_000), true,
- *     Optional.of(dataDir.resolve("queries/PER_USER")), result::addBatch);
+ *     Optional.of(dataDir.resolve("queries/PER_USER")), result::addBatch, execution);
  * }</pre>
  *
  * @param view the view's name (upper case as the catalog has it)
@@ -22,14 +22,16 @@ import java.util.Optional;
  * @param localDir the view's own directory in Freshet's data directory (empty without one), where
  *     a runner without a configured checkpoint location keeps its checkpoint
  * @param sink where the batches go
+ * @param progress where each batch's progress goes
  */
 public record ViewJob(String view, String queryId, WindowedQuery query, boolean keyed,
-    Optional<Path> localDir, ViewBatchSink sink) {
+    Optional<Path> localDir, ViewBatchSink sink, ViewProgressListener progress) {
   public ViewJob {
     requireNonNull(view, "view");
     requireNonNull(queryId, "queryId");
     requireNonNull(query, "query");
     requireNonNull(localDir, "localDir");
     requireNonNull(sink, "sink");
+    requireNonNull(progress, "progress");
   }
 }
