@@ -3,11 +3,13 @@ package dev.freshet.engine.sink;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.freshet.common.errors.SqlState;
+import dev.freshet.common.types.SqlType;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.security.UrlDataSource;
 import dev.freshet.engine.errors.SinkException;
 import dev.freshet.executor.operators.OutputMode;
+import dev.freshet.planner.SqlTypes;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -150,21 +152,12 @@ final class JdbcSinkWriter implements SinkWriter {
     c.commit();
   }
 
-  private String columnType(RelDataType type) {
-    return switch (type.getSqlTypeName()) {
-      case BOOLEAN -> "BOOLEAN";
-      case TINYINT, SMALLINT -> "SMALLINT";
-      case INTEGER -> "INTEGER";
-      case BIGINT -> "BIGINT";
-      case REAL -> "REAL";
-      case FLOAT, DOUBLE -> "DOUBLE PRECISION";
-      case DECIMAL -> "DECIMAL(" + type.getPrecision() + ", " + type.getScale() + ")";
-      case DATE -> "DATE";
-      case TIME -> "TIME";
-      case TIMESTAMP -> "TIMESTAMP";
-      default -> "VARCHAR(" + (type.getPrecision() > 0 && type.getPrecision() < 65_536
-          ? type.getPrecision() : 4096) + ")";
-    };
+  /** The column's type as the target table declares it ({@link SqlType#ddlName}). */
+  private static String columnType(RelDataType type) {
+    SqlType sqlType = SqlTypes.of(type.getSqlTypeName());
+    // A type Freshet keeps no descriptor of is written as text.
+    return (sqlType == null ? SqlType.VARCHAR : sqlType).ddlName(type.getPrecision(),
+        type.getScale());
   }
 
   private String writeRowSql() {
