@@ -3,12 +3,8 @@ package dev.freshet.engine.table;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.common.types.SqlType;
-import java.math.BigDecimal;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
+import dev.freshet.connectors.jdbc.JdbcColumn;
+import dev.freshet.planner.SqlTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -16,13 +12,13 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 
 /**
- * One column of a reference table: how its values are read from a JDBC result set into the
- * executor's representation (Calcite's: TIMESTAMP as {@code Long} milliseconds in UTC, DATE as
- * {@code Integer} days, TIME as {@code Integer} milliseconds of the day), and how H2 declares it.
+ * One column of a reference table as its {@code CREATE TABLE} declares it (Calcite's type):
+ * which types a table may have, how H2 declares it, and the JDBC connector's
+ * {@link JdbcColumn} that reads its values.
  *
  * <pre>{@code
  * List<TableColumn> columns = TableColumn.of(rowType);       // ID BIGINT, CATEGORY VARCHAR
- * Object[] row = TableColumn.read(resultSet, columns);       // {42L, "books"}
+ * Object[] row = JdbcColumn.read(resultSet, TableColumn.jdbc(columns));   // {42L, "books"}
  * }</pre>
  *
  * @param name the column's name
@@ -76,43 +72,23 @@ public record TableColumn(String name, RelDataType type) {
 
   /** {@code identifier} as a quoted SQL identifier, e.g. {@code "ID"}. */
   public static String quoted(String identifier) {
-    return '"' + identifier.replace("\"", "\"\"") + '"';
+    return JdbcColumn.quoted(identifier);
   }
 
-  /** Reads the value of column {@code index} (1-based) of the current row of {@code r}. */
-  public Object read(ResultSet r, int index) throws SQLException {
-    Object value = switch (type.getSqlTypeName()) {
-      case BOOLEAN -> r.getBoolean(index);
-      case TINYINT -> r.getByte(index);
-      case SMALLINT -> r.getShort(index);
-      case INTEGER -> r.getInt(index);
-      case BIGINT -> r.getLong(index);
-      case DECIMAL -> r.getBigDecimal(index);
-      case REAL -> r.getFloat(index);
-      case FLOAT, DOUBLE -> r.getDouble(index);
-      case CHAR, VARCHAR -> r.getString(index);
-      // The java.time value JDBC gives, as the row holds it (null stays null).
-      case DATE -> SqlType.DATE.fromJdbc(r.getObject(index, LocalDate.class));
-      case TIME -> SqlType.TIME.fromJdbc(r.getObject(index, LocalTime.class));
-      case TIMESTAMP -> SqlType.TIMESTAMP.fromJdbc(r.getObject(index, LocalDateTime.class));
-      default -> throw new SQLException("column " + name + " has unsupported type " + type);
-    };
-    if (r.wasNull()) {
-      return null;
-    }
-    if (value instanceof BigDecimal d && type.getScale() >= 0 && d.scale() != type.getScale()) {
-      // As a DECIMAL(p, s) column holds it, whatever scale the database returned.
-      return d.setScale(type.getScale(), java.math.RoundingMode.HALF_UP);
-    }
-    return value;
+  /**
+   * The column as JDBC reads it: its {@link SqlType} (FLOAT as DOUBLE) and scale. Only for a
+   * column {@link #unsupported} has no objection to.
+   */
+  public JdbcColumn jdbc() {
+    return new JdbcColumn(name, SqlTypes.of(type), type.getScale());
   }
 
-  /** Reads the current row of {@code r}, whose columns are {@code columns} in order. */
-  public static Object[] read(ResultSet r, List<TableColumn> columns) throws SQLException {
-    Object[] row = new Object[columns.size()];
-    for (int i = 0; i < row.length; i++) {
-      row[i] = columns.get(i).read(r, i + 1);
+  /** {@link #jdbc} of each of {@code columns}, in order. */
+  public static List<JdbcColumn> jdbc(List<TableColumn> columns) {
+    List<JdbcColumn> read = new ArrayList<>(columns.size());
+    for (TableColumn column : columns) {
+      read.add(column.jdbc());
     }
-    return row;
+    return read;
   }
 }
