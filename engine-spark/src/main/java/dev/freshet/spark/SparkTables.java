@@ -1,11 +1,11 @@
 package dev.freshet.spark;
 
 import dev.freshet.common.errors.SqlState;
+import dev.freshet.connectors.jdbc.JdbcReferenceData;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.store.LocalTables;
 import dev.freshet.engine.store.ResultDatabase;
-import dev.freshet.engine.table.JdbcReferenceData;
 import dev.freshet.planner.catalog.ReferenceTable;
 import java.sql.SQLException;
 import java.util.Map;

@@ -1,5 +1,11 @@
 package dev.freshet.engine;
 
+import dev.freshet.common.types.SqlType;
+import dev.freshet.connectors.sink.ColumnType;
+import dev.freshet.connectors.sink.ExternalSink;
+import dev.freshet.connectors.sink.SinkLayout;
+import dev.freshet.connectors.sink.SinkSpec;
+import dev.freshet.connectors.sink.SinkWriter;
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.push.UpsertKeys;
@@ -8,11 +14,7 @@ import dev.freshet.engine.query.QueryCheckpoints;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.security.StatementSecrets;
-import dev.freshet.engine.sink.ExternalSink;
-import dev.freshet.engine.sink.SinkLayout;
 import dev.freshet.engine.sink.SinkOptions;
-import dev.freshet.engine.sink.SinkSpec;
-import dev.freshet.engine.sink.SinkWriter;
 import dev.freshet.engine.sink.SinkWriters;
 import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.executor.checkpoint.CheckpointException;
@@ -20,6 +22,7 @@ import dev.freshet.executor.operators.OutputMode;
 import dev.freshet.executor.runtime.StreamingPipeline;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.PlannedQuery;
+import dev.freshet.planner.SqlTypes;
 import dev.freshet.planner.rel.StreamTopN;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
@@ -234,11 +237,11 @@ final class SinkDdl {
       @Nullable List<String> columnNames, boolean havingAsColumn) throws SQLException {
     RelDataType rowType = plan.rowType();
     List<String> names = new ArrayList<>();
-    List<RelDataType> types = new ArrayList<>();
+    List<ColumnType> types = new ArrayList<>();
     int shown = rowType.getFieldCount() - (havingAsColumn ? 1 : 0);
     for (RelDataTypeField field : rowType.getFieldList().subList(0, shown)) {
       names.add(columnNames == null ? field.getName() : columnNames.get(field.getIndex()));
-      types.add(field.getType());
+      types.add(columnType(field.getType()));
     }
     OutputMode mode = plan.outputMode();
     int[] key = new int[0];
@@ -264,6 +267,13 @@ final class SinkDdl {
       }
     }
     return new SinkLayout(names, types, key, mode, havingAsColumn ? shown : -1);
+  }
+
+  /** A result column's type as a sink writes it; a type without a descriptor as text. */
+  private static ColumnType columnType(RelDataType type) {
+    SqlType sqlType = SqlTypes.of(type);
+    return new ColumnType(sqlType == null ? SqlType.VARCHAR : sqlType, type.getPrecision(),
+        type.getScale());
   }
 
   /**

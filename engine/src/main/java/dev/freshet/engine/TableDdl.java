@@ -1,12 +1,12 @@
 package dev.freshet.engine;
 
 import dev.freshet.common.errors.SqlState;
+import dev.freshet.connectors.jdbc.JdbcReferenceData;
 import dev.freshet.engine.errors.CatalogErrors;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.StatementSecrets;
 import dev.freshet.engine.store.CatalogStore;
 import dev.freshet.engine.store.LocalTables;
-import dev.freshet.engine.table.JdbcReferenceData;
 import dev.freshet.engine.table.TableColumn;
 import dev.freshet.executor.source.ReferenceData;
 import dev.freshet.planner.FreshetPlanner;
@@ -91,7 +91,7 @@ final class TableDdl {
     JdbcReferenceData jdbc = external ? JdbcReferenceData.open(name, options.get("url"),
         options.get("table-name"), Optional.ofNullable(options.get("username")),
         engine.security().connectors().jdbcPassword(Optional.ofNullable(options.get("password"))),
-        columns) : null;
+        TableColumn.jdbc(columns)) : null;
     synchronized (engine.ddlLock()) {
       try {
         if (taken(engine, name, create.ifNotExists())) {

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import dev.freshet.engine.security.SensitiveOptions;
+import dev.freshet.common.security.SensitiveOptions;
 
 /**
  * Where an engine's materialized views run unless their {@code WITH ('engine' = ...)} says

@@ -1,6 +1,7 @@
 package dev.freshet.engine;
 
 import com.tngtech.archunit.lang.ArchRule;
+import dev.freshet.engine.archfixture.KnowsHikari;
 import dev.freshet.engine.archfixture.KnowsTheRoot;
 import dev.freshet.testkit.ArchitectureCheck;
 import dev.freshet.testkit.archfixture.Breaches;
@@ -14,7 +15,9 @@ import java.util.List;
  * ({@code store}, {@code query}, {@code push}, {@code options}) serve the root package and never
  * use it; it makes state stores only through the executor's public state API
  * ({@code StateStoreProviders}, {@code StateStoreProviderFactory}), never naming a class of
- * {@code executor.state.internals}; and its packages form no cycle.
+ * {@code executor.state.internals}; it holds no connector's client (kafka-clients, HikariCP:
+ * tables and sinks reach them through the {@code connectors} module); and its packages form no
+ * cycle.
  *
  * <p>Each rule also runs against fixture classes that break it ({@code archfixture}), which
  * proves that it can fail. To add a rule, declare it and list it in {@link #BREACHES} with a
@@ -29,6 +32,8 @@ class ArchitectureTest extends ArchitectureCheck {
       onlyKnow("dev.freshet.engine", "dev.freshet.engine");
   static final ArchRule ENGINE_KNOWS_NO_STATE_INTERNALS =
       knowsNo("dev.freshet.executor.state.internals..");
+  static final ArchRule ENGINE_HOLDS_NO_CONNECTOR_CLIENT =
+      knowsNo("org.apache.kafka..", "com.zaxxer.hikari..");
   static final ArchRule ENGINE_PACKAGES_FORM_NO_CYCLE = packagesFormNoCycle();
 
   /** Every rule checked, with classes that break it: one breach per forbidden package. */
@@ -39,6 +44,8 @@ class ArchitectureTest extends ArchitectureCheck {
       new Breach(ENGINE_KNOWS_NO_WIRE, Breaches.KnowsJetty.class),
       new Breach(ENGINE_SUBPACKAGES_KNOW_NO_ROOT, KnowsTheRoot.class),
       new Breach(ENGINE_KNOWS_NO_STATE_INTERNALS, Breaches.KnowsStateInternals.class),
+      new Breach(ENGINE_HOLDS_NO_CONNECTOR_CLIENT, Breaches.KnowsKafka.class),
+      new Breach(ENGINE_HOLDS_NO_CONNECTOR_CLIENT, KnowsHikari.class),
       new Breach(ENGINE_PACKAGES_FORM_NO_CYCLE, Upper.class, Lower.class));
 
   ArchitectureTest() {

@@ -182,6 +182,29 @@ public enum SqlType {
     };
   }
 
+  /**
+   * The type's name in a standard SQL {@code CREATE TABLE}, as H2 and PostgreSQL both read it,
+   * for a column of {@code precision} and {@code scale} (-1 if it has none): a JDBC sink creates
+   * its target table with these. TINYINT becomes SMALLINT (PostgreSQL has no one-byte integer),
+   * DOUBLE is {@code DOUBLE PRECISION}, and a type without a standard counterpart (the
+   * binaries, intervals, the zoned times) is written as text: {@code VARCHAR(precision)}, or
+   * {@code VARCHAR(4096)} if the precision is unknown or 65,536 and more.
+   *
+   * <pre>{@code
+   * SqlType.DECIMAL.ddlName(10, 2);    // "DECIMAL(10, 2)"
+   * SqlType.VARCHAR.ddlName(-1, -1);   // "VARCHAR(4096)"
+   * }</pre>
+   */
+  public String ddlName(int precision, int scale) {
+    return switch (this) {
+      case BOOLEAN, INTEGER, BIGINT, REAL, DATE, TIME, TIMESTAMP -> name();
+      case TINYINT, SMALLINT -> "SMALLINT";
+      case DOUBLE -> "DOUBLE PRECISION";
+      case DECIMAL -> "DECIMAL(" + precision + ", " + scale + ")";
+      default -> "VARCHAR(" + (precision > 0 && precision < 65_536 ? precision : 4096) + ")";
+    };
+  }
+
   /** Whether values of this type are read from text ({@link #parse}). */
   public boolean parsesText() {
     return this != BINARY && this != VARBINARY && this != INTERVAL_YEAR_MONTH

@@ -149,6 +149,25 @@ class SqlTypeTest {
     assertEquals(0, SqlType.VARBINARY.displaySize(10));
   }
 
+  @Test void shouldNameItsTypeAsACreateTableDeclaresIt() {
+    assertEquals("BOOLEAN", SqlType.BOOLEAN.ddlName(-1, -1));
+    assertEquals("SMALLINT", SqlType.TINYINT.ddlName(3, 0));
+    assertEquals("SMALLINT", SqlType.SMALLINT.ddlName(5, 0));
+    assertEquals("INTEGER", SqlType.INTEGER.ddlName(10, 0));
+    assertEquals("BIGINT", SqlType.BIGINT.ddlName(19, 0));
+    assertEquals("REAL", SqlType.REAL.ddlName(7, -1));
+    assertEquals("DOUBLE PRECISION", SqlType.DOUBLE.ddlName(15, -1));
+    assertEquals("DECIMAL(10, 2)", SqlType.DECIMAL.ddlName(10, 2));
+    assertEquals("DATE", SqlType.DATE.ddlName(0, -1));
+    assertEquals("TIME", SqlType.TIME.ddlName(3, -1));
+    assertEquals("TIMESTAMP", SqlType.TIMESTAMP.ddlName(3, -1));
+    assertEquals("VARCHAR(20)", SqlType.VARCHAR.ddlName(20, -1));
+    assertEquals("VARCHAR(4096)", SqlType.VARCHAR.ddlName(-1, -1));
+    assertEquals("VARCHAR(4096)", SqlType.VARCHAR.ddlName(65_536, -1));
+    assertEquals("VARCHAR(65535)", SqlType.VARCHAR.ddlName(65_535, -1));
+    assertEquals("VARCHAR(4096)", SqlType.INTERVAL_DAY_SECOND.ddlName(-1, -1));
+  }
+
   @Test void shouldFindEveryTypeByItsNameAndCalcitesAliases() {
     for (SqlType type : SqlType.values()) {
       assertEquals(type, SqlType.forName(type.name().toLowerCase(java.util.Locale.ROOT)));

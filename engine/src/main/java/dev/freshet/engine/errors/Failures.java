@@ -1,6 +1,7 @@
 package dev.freshet.engine.errors;
 
 import dev.freshet.common.errors.SqlState;
+import dev.freshet.connectors.sink.SinkException;
 import dev.freshet.executor.source.ReferenceDataException;
 import dev.freshet.executor.source.SourceRecordException;
 import dev.freshet.executor.source.SourceUnavailableException;

@@ -1,5 +1,6 @@
 package dev.freshet.engine.security;
 
+import dev.freshet.common.security.SensitiveOptions;
 import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.SqlCreateSecret;
 import dev.freshet.sql.parser.SqlSetProperty;

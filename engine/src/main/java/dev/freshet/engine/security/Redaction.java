@@ -1,5 +1,7 @@
 package dev.freshet.engine.security;
 
+import dev.freshet.common.security.SensitiveOptions;
+import dev.freshet.common.security.UrlRedaction;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -7,8 +9,6 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Hides secrets in what Freshet shows: statements (in {@code SHOW QUERIES}, {@code sys.queries},
@@ -29,14 +29,7 @@ import java.util.regex.Pattern;
  */
 public final class Redaction {
   /** What a hidden value is shown as. */
-  public static final String HIDDEN = "***";
-  /**
-   * A URL's parameter, after {@code ?}, {@code &} or {@code ;} (H2): its name, then its value.
-   */
-  private static final Pattern URL_PARAMETER =
-      Pattern.compile("(?<=[?&;])([^=&;?#/]+)=([^&;#]*)");
-  /** A URL's user and password: {@code //user:password@host}. */
-  private static final Pattern URL_USER_INFO = Pattern.compile("(//[^/@:?#]*):([^/@?#]+)@");
+  public static final String HIDDEN = UrlRedaction.HIDDEN;
   /**
    * Secrets shorter than this are not searched for in messages: they would replace parts of
    * words, and such a secret is no secret anyway.
@@ -70,38 +63,14 @@ public final class Redaction {
     return values;
   }
 
-  /**
-   * {@code url} with the values of its sensitive parameters ({@code password=},
-   * {@code PASSWORD=}, {@code sslpassword=}, ...) and the password of its user info shown as
-   * {@code ***}.
-   */
+  /** {@code url} with its passwords shown as {@code ***}: {@link UrlRedaction#url}. */
   public static String url(String url) {
-    StringBuilder shown = new StringBuilder();
-    Matcher parameter = URL_PARAMETER.matcher(url);
-    while (parameter.find()) {
-      String value = SensitiveOptions.isSensitive(parameter.group(1))
-          && !parameter.group(2).isEmpty() ? HIDDEN : parameter.group(2);
-      parameter.appendReplacement(shown,
-          Matcher.quoteReplacement(parameter.group(1) + "=" + value));
-    }
-    parameter.appendTail(shown);
-    return URL_USER_INFO.matcher(shown).replaceAll("$1:" + HIDDEN + "@");
+    return UrlRedaction.url(url);
   }
 
   /** The passwords that {@link #url} hides in {@code url}. */
   static List<String> urlPasswords(String url) {
-    List<String> passwords = new ArrayList<>();
-    Matcher parameter = URL_PARAMETER.matcher(url);
-    while (parameter.find()) {
-      if (SensitiveOptions.isSensitive(parameter.group(1)) && !parameter.group(2).isEmpty()) {
-        passwords.add(parameter.group(2));
-      }
-    }
-    Matcher userInfo = URL_USER_INFO.matcher(url);
-    while (userInfo.find()) {
-      passwords.add(userInfo.group(2));
-    }
-    return passwords;
+    return UrlRedaction.passwords(url);
   }
 
   /** {@code message} with each of {@code secrets} shown as {@code ***}. */

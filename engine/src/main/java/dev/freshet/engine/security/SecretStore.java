@@ -2,6 +2,7 @@ package dev.freshet.engine.security;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.security.SensitiveOptions;
 import dev.freshet.engine.errors.SecretErrors;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

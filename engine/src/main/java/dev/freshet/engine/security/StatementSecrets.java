@@ -2,6 +2,7 @@ package dev.freshet.engine.security;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.security.SensitiveOptions;
 import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.SqlWithOptions;
 import dev.freshet.sql.parser.WithOption;

@@ -1,5 +1,8 @@
 package dev.freshet.engine.sink;
 
+import dev.freshet.connectors.jdbc.JdbcSinkSpec;
+import dev.freshet.connectors.kafka.KafkaSinkSpec;
+import dev.freshet.connectors.sink.SinkSpec;
 import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.errors.StreamErrors;
 import dev.freshet.engine.security.ConnectorPolicy;

@@ -1,9 +1,17 @@
 package dev.freshet.engine.sink;
 
+import dev.freshet.connectors.jdbc.JdbcSinkSpec;
+import dev.freshet.connectors.jdbc.JdbcSinkWriter;
+import dev.freshet.connectors.kafka.KafkaSinkSpec;
+import dev.freshet.connectors.kafka.KafkaSinkWriter;
+import dev.freshet.connectors.sink.SinkLayout;
+import dev.freshet.connectors.sink.SinkSpec;
+import dev.freshet.connectors.sink.SinkWriter;
 import java.sql.SQLException;
 
 /**
- * Opens the writer of a sink's target.
+ * Opens the writer of a sink's target, by its connector: the JDBC connector's
+ * {@link JdbcSinkWriter} or the Kafka connector's {@link KafkaSinkWriter}.
  *
  * <pre>{@code
  * SinkWriter writer = SinkWriters.open("OUT", queryId, spec, layout);

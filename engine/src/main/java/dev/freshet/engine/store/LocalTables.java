@@ -2,6 +2,7 @@ package dev.freshet.engine.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.connectors.jdbc.JdbcColumn;
 import dev.freshet.engine.table.TableColumn;
 import dev.freshet.executor.source.ReferenceData;
 import dev.freshet.executor.source.ReferenceDataException;
@@ -83,14 +84,15 @@ public final class LocalTables {
   /** One table: its rows for joins and queries, and the statements that change them. */
   public final class Table implements ReferenceData {
     private final String name;
-    private final List<TableColumn> columns;
+    /** How {@link #scan} reads each column. */
+    private final List<JdbcColumn> columns;
     private final String select;
     /** Bumped by every change; see {@link #version()}. */
     private final AtomicLong version = new AtomicLong();
 
     private Table(String name, List<TableColumn> columns) {
       this.name = name;
-      this.columns = List.copyOf(columns);
+      this.columns = List.copyOf(TableColumn.jdbc(columns));
       StringJoiner select = new StringJoiner(", ", "SELECT ", " FROM " + qualified(name));
       columns.forEach(c -> select.add(TableColumn.quoted(c.name())));
       this.select = select.toString();
@@ -126,7 +128,7 @@ public final class LocalTables {
       try (Connection c = db.connect(); Statement s = c.createStatement();
            ResultSet r = s.executeQuery(select)) {
         while (r.next()) {
-          rows.accept(TableColumn.read(r, columns));
+          rows.accept(JdbcColumn.read(r, columns));
         }
       } catch (SQLException e) {
         throw new ReferenceDataException("Cannot read table " + name + ": " + e.getMessage(), e);

@@ -3,10 +3,8 @@ package dev.freshet.engine.table;
 import static java.util.Objects.requireNonNull;
 
 import dev.freshet.common.types.SqlType;
+import dev.freshet.connectors.jdbc.JdbcColumn;
 import dev.freshet.planner.SqlTypes;
-import java.math.BigDecimal;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,13 +12,13 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 
 /**
- * One column of a reference table: how its values are read from a JDBC result set into the
- * executor's representation (Calcite's: TIMESTAMP as {@code Long} milliseconds in UTC, DATE as
- * {@code Integer} days, TIME as {@code Integer} milliseconds of the day), and how H2 declares it.
+ * One column of a reference table as its {@code CREATE TABLE} declares it (Calcite's type):
+ * which types a table may have, how H2 declares it, and the JDBC connector's
+ * {@link JdbcColumn} that reads its values.
  *
  * <pre>{@code
  * List<TableColumn> columns = TableColumn.of(rowType);       // ID BIGINT, CATEGORY VARCHAR
- * Object[] row = TableColumn.read(resultSet, columns);       // {42L, "books"}
+ * Object[] row = JdbcColumn.read(resultSet, TableColumn.jdbc(columns));   // {42L, "books"}
  * }</pre>
  *
  * @param name the column's name
@@ -47,11 +45,13 @@ public record TableColumn(String name, RelDataType type) {
    * times and timestamps).
    */
   public Optional<String> unsupported() {
-    SqlType descriptor = SqlTypes.of(type);
-    return descriptor != null && descriptor.readsJdbc() ? Optional.empty()
-        : Optional.of("column " + name + " has type " + type.getSqlTypeName()
+    return switch (type.getSqlTypeName()) {
+      case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, FLOAT, DOUBLE, CHAR,
+          VARCHAR, DATE, TIME, TIMESTAMP -> Optional.empty();
+      default -> Optional.of("column " + name + " has type " + type.getSqlTypeName()
           + ", and a table's columns are BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, DECIMAL,"
           + " REAL, DOUBLE, CHAR, VARCHAR, DATE, TIME or TIMESTAMP");
+    };
   }
 
   /** The column's declaration in H2, e.g. {@code "ID" BIGINT NOT NULL}. */
@@ -72,30 +72,23 @@ public record TableColumn(String name, RelDataType type) {
 
   /** {@code identifier} as a quoted SQL identifier, e.g. {@code "ID"}. */
   public static String quoted(String identifier) {
-    return '"' + identifier.replace("\"", "\"\"") + '"';
+    return JdbcColumn.quoted(identifier);
   }
 
-  /** Reads the value of column {@code index} (1-based) of the current row of {@code r}. */
-  public Object read(ResultSet r, int index) throws SQLException {
-    SqlType descriptor = SqlTypes.of(type);
-    if (descriptor == null || !descriptor.readsJdbc()) {
-      throw new SQLException("column " + name + " has unsupported type " + type);
-    }
-    // As the row holds it (the java.time value JDBC gives for a date or time); null stays null.
-    Object value = descriptor.readJdbc(r, index);
-    if (value instanceof BigDecimal d && type.getScale() >= 0 && d.scale() != type.getScale()) {
-      // As a DECIMAL(p, s) column holds it, whatever scale the database returned.
-      return d.setScale(type.getScale(), java.math.RoundingMode.HALF_UP);
-    }
-    return value;
+  /**
+   * The column as JDBC reads it: its {@link SqlType} (FLOAT as DOUBLE) and scale. Only for a
+   * column {@link #unsupported} has no objection to.
+   */
+  public JdbcColumn jdbc() {
+    return new JdbcColumn(name, SqlTypes.of(type), type.getScale());
   }
 
-  /** Reads the current row of {@code r}, whose columns are {@code columns} in order. */
-  public static Object[] read(ResultSet r, List<TableColumn> columns) throws SQLException {
-    Object[] row = new Object[columns.size()];
-    for (int i = 0; i < row.length; i++) {
-      row[i] = columns.get(i).read(r, i + 1);
+  /** {@link #jdbc} of each of {@code columns}, in order. */
+  public static List<JdbcColumn> jdbc(List<TableColumn> columns) {
+    List<JdbcColumn> read = new ArrayList<>(columns.size());
+    for (TableColumn column : columns) {
+      read.add(column.jdbc());
     }
-    return row;
+    return read;
   }
 }

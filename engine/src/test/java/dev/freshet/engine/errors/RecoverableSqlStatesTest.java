@@ -3,6 +3,7 @@ package dev.freshet.engine.errors;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.freshet.connectors.sink.SinkException;
 import dev.freshet.engine.options.RestartOptions;
 import dev.freshet.engine.options.SessionOptions;
 import dev.freshet.executor.runtime.RestartStrategy;

@@ -1,12 +1,14 @@
-package dev.freshet.engine.sink;
+package dev.freshet.connectors.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.freshet.common.errors.SqlErrors;
 import dev.freshet.common.errors.SqlState;
-import dev.freshet.engine.errors.Errors;
-import dev.freshet.engine.security.Redaction;
-import dev.freshet.engine.security.UrlDataSource;
-import dev.freshet.engine.errors.SinkException;
+import dev.freshet.common.security.UrlRedaction;
+import dev.freshet.connectors.sink.SinkException;
+import dev.freshet.connectors.sink.SinkLayout;
+import dev.freshet.connectors.sink.SinkValues;
+import dev.freshet.connectors.sink.SinkWriter;
 import dev.freshet.executor.operators.OutputMode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,7 +18,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
 import java.util.StringJoiner;
-import org.apache.calcite.rel.type.RelDataType;
 
 /**
  * Writes a sink's batches into a table of a database through a HikariCP pool, exactly once: in
@@ -33,7 +34,7 @@ import org.apache.calcite.rel.type.RelDataType;
  * writer.write(0, rows);
  * }</pre>
  */
-final class JdbcSinkWriter implements SinkWriter {
+public final class JdbcSinkWriter implements SinkWriter {
   /** The table of the last batch each sink applied, in the target database. */
   static final String BATCH_TABLE = "freshet_sink_batches";
 
@@ -76,7 +77,7 @@ final class JdbcSinkWriter implements SinkWriter {
    * @throws SQLException 08001 if the database cannot be reached, 0A000 if it is not H2 or
    *     PostgreSQL, the database's own error if a table cannot be created
    */
-  static JdbcSinkWriter open(String sink, String queryId, JdbcSinkSpec spec, SinkLayout layout)
+  public static JdbcSinkWriter open(String sink, String queryId, JdbcSinkSpec spec, SinkLayout layout)
       throws SQLException {
     HikariConfig config = new HikariConfig();
     UrlDataSource database = new UrlDataSource(spec.url(), spec.username(), spec.password());
@@ -102,7 +103,7 @@ final class JdbcSinkWriter implements SinkWriter {
       Dialect dialect = product.contains("H2") ? Dialect.H2
           : product.contains("POSTGRES") ? Dialect.POSTGRESQL : null;
       if (dialect == null) {
-        throw Errors.notSupported("Sink " + sink + " writes to " + c.getMetaData()
+        throw SqlErrors.of(SqlState.FEATURE_NOT_SUPPORTED, "Sink " + sink + " writes to " + c.getMetaData()
             .getDatabaseProductName() + ", but a JDBC sink writes exactly once only to H2 and"
             + " PostgreSQL yet. Write to one of them, or to Kafka");
       }
@@ -122,8 +123,8 @@ final class JdbcSinkWriter implements SinkWriter {
   /** {@code e} as it fails a sink's start: 08001 saying what to check, or as it is. */
   private static SQLException cannotConnect(String sink, JdbcSinkSpec spec, SQLException e) {
     if (e.getSQLState() == null || e.getSQLState().startsWith("08")) {
-      return Errors.of(SqlState.UNABLE_TO_CONNECT, "Sink " + sink + " cannot connect to "
-          + Redaction.url(spec.url()) + ": " + e.getMessage() + ". Check 'url', 'username'"
+      return SqlErrors.of(SqlState.UNABLE_TO_CONNECT, "Sink " + sink + " cannot connect to "
+          + UrlRedaction.url(spec.url()) + ": " + e.getMessage() + ". Check 'url', 'username'"
           + " and 'password', and that the database is up", e);
     }
     return e;
@@ -136,7 +137,7 @@ final class JdbcSinkWriter implements SinkWriter {
       StringJoiner columns = new StringJoiner(", ", "CREATE TABLE IF NOT EXISTS " + table + " (",
           ")");
       for (int i = 0; i < layout.width(); i++) {
-        columns.add(layout.names().get(i) + " " + columnType(layout.types().get(i)));
+        columns.add(layout.names().get(i) + " " + layout.types().get(i).ddlName());
       }
       if (layout.keyed() && layout.keyColumns().length > 0) {
         StringJoiner key = new StringJoiner(", ", "PRIMARY KEY (", ")");
@@ -148,23 +149,6 @@ final class JdbcSinkWriter implements SinkWriter {
       s.execute(columns.toString());
     }
     c.commit();
-  }
-
-  private String columnType(RelDataType type) {
-    return switch (type.getSqlTypeName()) {
-      case BOOLEAN -> "BOOLEAN";
-      case TINYINT, SMALLINT -> "SMALLINT";
-      case INTEGER -> "INTEGER";
-      case BIGINT -> "BIGINT";
-      case REAL -> "REAL";
-      case FLOAT, DOUBLE -> "DOUBLE PRECISION";
-      case DECIMAL -> "DECIMAL(" + type.getPrecision() + ", " + type.getScale() + ")";
-      case DATE -> "DATE";
-      case TIME -> "TIME";
-      case TIMESTAMP -> "TIMESTAMP";
-      default -> "VARCHAR(" + (type.getPrecision() > 0 && type.getPrecision() < 65_536
-          ? type.getPrecision() : 4096) + ")";
-    };
   }
 
   private String writeRowSql() {
@@ -217,14 +201,14 @@ final class JdbcSinkWriter implements SinkWriter {
               // A group HAVING no longer admits leaves the table.
               int[] key = layout.keyColumns();
               for (int k = 0; k < key.length; k++) {
-                delete.setObject(k + 1, SinkValues.forJdbc(layout.typeName(key[k]), row[key[k]]));
+                delete.setObject(k + 1, SinkValues.forJdbc(layout.sqlType(key[k]), row[key[k]]));
               }
               delete.addBatch();
               deletes++;
               continue;
             }
             for (int i = 0; i < layout.width(); i++) {
-              insert.setObject(i + 1, SinkValues.forJdbc(layout.typeName(i), row[i]));
+              insert.setObject(i + 1, SinkValues.forJdbc(layout.sqlType(i), row[i]));
             }
             insert.addBatch();
             inserts++;

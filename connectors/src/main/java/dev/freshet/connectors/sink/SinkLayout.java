@@ -1,11 +1,10 @@
-package dev.freshet.engine.sink;
+package dev.freshet.connectors.sink;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.types.SqlType;
 import dev.freshet.executor.operators.OutputMode;
 import java.util.List;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * What a sink's query hands it each batch: rows whose first columns are the result's (named and
@@ -19,13 +18,13 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * }</pre>
  *
  * @param names the result's column names
- * @param types the result's column types (Calcite's)
+ * @param types the result's column types
  * @param keyColumns the columns of the group key, by position; empty in APPEND mode
  * @param mode how each batch's rows change the result
  * @param havingColumn the column holding whether HAVING admits the row's group, or -1: a group
  *     it does not admit is deleted from an UPDATE result, and its row left out of any other
  */
-public record SinkLayout(List<String> names, List<RelDataType> types, int[] keyColumns,
+public record SinkLayout(List<String> names, List<ColumnType> types, int[] keyColumns,
     OutputMode mode, int havingColumn) {
   public SinkLayout {
     names = List.copyOf(names);
@@ -40,8 +39,8 @@ public record SinkLayout(List<String> names, List<RelDataType> types, int[] keyC
   }
 
   /** The SQL type of column {@code i}. */
-  public SqlTypeName typeName(int i) {
-    return types.get(i).getSqlTypeName();
+  public SqlType sqlType(int i) {
+    return types.get(i).type();
   }
 
   /** Whether HAVING admits {@code row}'s group (always, without HAVING). */

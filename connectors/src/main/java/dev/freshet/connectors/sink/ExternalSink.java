@@ -1,6 +1,5 @@
-package dev.freshet.engine.sink;
+package dev.freshet.connectors.sink;
 
-import dev.freshet.engine.errors.SinkException;
 import dev.freshet.executor.runtime.Sink;
 import java.sql.SQLException;
 import java.util.List;
@@ -14,14 +13,14 @@ import java.util.List;
  *
  * <pre>{@code
  * MicroBatchExecution.builder(id, name, pipeline, new ExternalSink("JdbcSink[totals]", writer,
- *     () -> SinkWriters.open("OUT", queryId, spec, layout))).build();
+ *     () -> JdbcSinkWriter.open("OUT", queryId, spec, layout))).build();
  * }</pre>
  */
 public final class ExternalSink implements Sink {
   /** Opens a sink's writer again, as when it was created. */
   @FunctionalInterface
   public interface Reopen {
-    /** A new writer of the same target; fails as {@link SinkWriters#open} does. */
+    /** A new writer of the same target; fails as the writer's own {@code open} does. */
     SinkWriter open() throws SQLException;
   }
 
@@ -38,10 +37,9 @@ public final class ExternalSink implements Sink {
 
   /**
    * A sink of {@code writer}, described as {@code description} in progress, that
-   * {@link #restart()} replaces with one {@code reopen} opens.
+   * {@link #restart()} replaces with one {@code reopen} opens (null: kept across restarts).
    */
-  public ExternalSink(String description, SinkWriter writer,
-      @org.checkerframework.checker.nullness.qual.Nullable Reopen reopen) {
+  public ExternalSink(String description, SinkWriter writer, Reopen reopen) {
     this.description = description;
     this.writer = writer;
     this.reopen = reopen;

@@ -1,4 +1,4 @@
-package dev.freshet.engine.security;
+package dev.freshet.common.security;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.freshet.engine.errors;
+package dev.freshet.connectors.sink;
 
 /**
  * A sink's target failed to take a batch; nothing of the batch was applied, and the query fails

@@ -1,12 +1,15 @@
-package dev.freshet.engine.sink;
+package dev.freshet.connectors.kafka;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.freshet.common.errors.SqlErrors;
 import dev.freshet.common.errors.SqlState;
-import dev.freshet.engine.errors.Errors;
-import dev.freshet.engine.errors.SinkException;
+import dev.freshet.connectors.sink.SinkException;
+import dev.freshet.connectors.sink.SinkLayout;
+import dev.freshet.connectors.sink.SinkValues;
+import dev.freshet.connectors.sink.SinkWriter;
 import dev.freshet.executor.operators.OutputMode;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -50,7 +53,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * writer.write(0, rows);
  * }</pre>
  */
-final class KafkaSinkWriter implements SinkWriter {
+public final class KafkaSinkWriter implements SinkWriter {
   /** The compacted topic of the last batch each sink wrote. */
   static final String BATCH_TOPIC = "__freshet_sink_batches";
   /** The header of every record: its batch id. */
@@ -82,7 +85,7 @@ final class KafkaSinkWriter implements SinkWriter {
    *
    * @throws SQLException 08001 if the brokers cannot be reached
    */
-  static KafkaSinkWriter open(String sink, String queryId, KafkaSinkSpec spec,
+  public static KafkaSinkWriter open(String sink, String queryId, KafkaSinkSpec spec,
       SinkLayout layout) throws SQLException {
     KafkaProducer<String, String> producer = null;
     try {
@@ -109,7 +112,7 @@ final class KafkaSinkWriter implements SinkWriter {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Sink " + sink + " cannot use Kafka at "
+      throw SqlErrors.of(SqlState.UNABLE_TO_CONNECT, "Sink " + sink + " cannot use Kafka at "
           + spec.properties().get("bootstrap.servers") + ": " + e.getMessage() + ". Check"
           + " 'properties.bootstrap.servers' and that the brokers are up", e);
     }
@@ -206,7 +209,7 @@ final class KafkaSinkWriter implements SinkWriter {
   private String keyJson(Object[] row) throws JsonProcessingException {
     ObjectNode key = JSON.createObjectNode();
     for (int k : layout.keyColumns()) {
-      key.putPOJO(layout.names().get(k), SinkValues.forJson(layout.typeName(k), row[k]));
+      key.putPOJO(layout.names().get(k), SinkValues.forJson(layout.sqlType(k), row[k]));
     }
     return JSON.writeValueAsString(key);
   }
@@ -214,7 +217,7 @@ final class KafkaSinkWriter implements SinkWriter {
   private String valueJson(Object[] row) throws JsonProcessingException {
     ObjectNode value = JSON.createObjectNode();
     for (int i = 0; i < layout.width(); i++) {
-      value.putPOJO(layout.names().get(i), SinkValues.forJson(layout.typeName(i), row[i]));
+      value.putPOJO(layout.names().get(i), SinkValues.forJson(layout.sqlType(i), row[i]));
     }
     return JSON.writeValueAsString(value);
   }

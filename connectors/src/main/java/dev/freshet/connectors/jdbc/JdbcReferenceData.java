@@ -1,14 +1,13 @@
-package dev.freshet.engine.table;
+package dev.freshet.connectors.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
+import dev.freshet.common.errors.SqlErrors;
 import dev.freshet.common.errors.SqlState;
-import dev.freshet.engine.errors.Errors;
-import dev.freshet.engine.security.Redaction;
-import dev.freshet.engine.security.UrlDataSource;
+import dev.freshet.common.security.UrlRedaction;
 import dev.freshet.executor.source.ReferenceData;
 import dev.freshet.executor.source.ReferenceDataException;
 import java.sql.Connection;
@@ -27,7 +26,8 @@ import java.util.regex.Pattern;
  * {@link #scan} reads the table again, since the database changes without telling.
  *
  * <pre>{@code
- * JdbcReferenceData customers = JdbcReferenceData.open("CUSTOMERS", options, columns);
+ * JdbcReferenceData customers = JdbcReferenceData.open("CUSTOMERS", url, "customers",
+ *     Optional.of("app"), Optional.of(password), columns);
  * customers.scan(row -> ...);   // SELECT ID, NAME FROM customers
  * customers.close();            // DROP TABLE, or the engine closes
  * }</pre>
@@ -40,10 +40,10 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
   /** The database's URL as messages show it: without a password. */
   private final String url;
   private final String query;
-  private final List<TableColumn> columns;
+  private final List<JdbcColumn> columns;
   private final HikariDataSource pool;
 
-  private JdbcReferenceData(String name, String url, String query, List<TableColumn> columns,
+  private JdbcReferenceData(String name, String url, String query, List<JdbcColumn> columns,
       HikariDataSource pool) {
     this.name = name;
     this.url = url;
@@ -61,16 +61,16 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
    *     42S02 if it has no such table or columns
    */
   public static JdbcReferenceData open(String name, String url, String table,
-      Optional<String> username, Optional<String> password, List<TableColumn> columns)
+      Optional<String> username, Optional<String> password, List<JdbcColumn> columns)
       throws SQLException {
     requireNonNull(table, "table");
     StringJoiner select = new StringJoiner(", ", "SELECT ", " FROM " + table);
-    for (TableColumn column : columns) {
+    for (JdbcColumn column : columns) {
       select.add(PLAIN.matcher(column.name()).matches() ? column.name()
-          : TableColumn.quoted(column.name()));
+          : JdbcColumn.quoted(column.name()));
     }
     // Messages show the URL without a password it may hold.
-    String shown = Redaction.url(url);
+    String shown = UrlRedaction.url(url);
     HikariConfig config = new HikariConfig();
     // Not setJdbcUrl: HikariCP would log the URL, a password in it too.
     config.setDataSource(new UrlDataSource(url, username, password));
@@ -86,11 +86,11 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
       pool = new HikariDataSource(config);
     } catch (HikariPool.PoolInitializationException | IllegalArgumentException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
-      throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to "
+      throw SqlErrors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to "
           + shown + ": " + cause.getMessage() + ". Check 'url', 'username' and 'password',"
           + " and that the database is up", e);
     } catch (RuntimeException e) {
-      throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to "
+      throw SqlErrors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to "
           + shown + ": " + e.getMessage() + ". Check 'url', 'username' and 'password',"
           + " and that the database is up", e);
     }
@@ -102,10 +102,10 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
     } catch (SQLException e) {
       pool.close();
       if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
-        throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to "
+        throw SqlErrors.of(SqlState.UNABLE_TO_CONNECT, "Table " + name + " cannot connect to "
             + shown + ": " + e.getMessage() + ". Check 'url', 'username' and 'password'", e);
       }
-      throw Errors.of(SqlState.OBJECT_NOT_FOUND, "Table " + name + " cannot read its columns"
+      throw SqlErrors.of(SqlState.OBJECT_NOT_FOUND, "Table " + name + " cannot read its columns"
           + " from '" + table + "' at " + shown + " (" + select + "): " + e.getMessage()
           + ". Check 'table-name', and declare the table's columns as the database names"
           + " them", e);
@@ -120,7 +120,7 @@ public final class JdbcReferenceData implements ReferenceData, AutoCloseable {
     try (Connection c = pool.getConnection(); Statement s = c.createStatement();
          ResultSet r = s.executeQuery(query)) {
       while (r.next()) {
-        rows.accept(TableColumn.read(r, columns));
+        rows.accept(JdbcColumn.read(r, columns));
       }
     } catch (SQLException e) {
       throw new ReferenceDataException("Cannot read table " + name + " from " + url + ": "

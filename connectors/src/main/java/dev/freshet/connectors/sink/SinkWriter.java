@@ -1,4 +1,4 @@
-package dev.freshet.engine.sink;
+package dev.freshet.connectors.sink;
 
 import java.util.List;
 

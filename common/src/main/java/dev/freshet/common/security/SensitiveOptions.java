@@ -1,4 +1,4 @@
-package dev.freshet.engine.security;
+package dev.freshet.common.security;
 
 import java.util.List;
 import java.util.Locale;
@@ -6,7 +6,7 @@ import java.util.Locale;
 /**
  * Which options hold secrets, by their keys: the values of these are shown as {@code '***'}
  * wherever Freshet shows a statement, and a {@code WITH} option among them written as a string is
- * kept as an anonymous secret ({@link SecretStore}).
+ * kept as an anonymous secret (the engine's {@code SecretStore}).
  *
  * <pre>{@code
  * SensitiveOptions.isSensitive("password");                      // true

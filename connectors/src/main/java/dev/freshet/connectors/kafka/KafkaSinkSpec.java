@@ -1,9 +1,10 @@
-package dev.freshet.engine.sink;
+package dev.freshet.connectors.kafka;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.engine.security.Redaction;
-import dev.freshet.engine.security.SensitiveOptions;
+import dev.freshet.common.security.SensitiveOptions;
+import dev.freshet.common.security.UrlRedaction;
+import dev.freshet.connectors.sink.SinkSpec;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -36,7 +37,7 @@ public record KafkaSinkSpec(String topic, Map<String, String> properties) implem
   @Override public String toString() {
     Map<String, String> shown = new TreeMap<>();
     properties.forEach((key, value) ->
-        shown.put(key, SensitiveOptions.isSensitive(key) ? Redaction.HIDDEN : value));
+        shown.put(key, SensitiveOptions.isSensitive(key) ? UrlRedaction.HIDDEN : value));
     return "KafkaSinkSpec[topic=" + topic + ", properties=" + shown + "]";
   }
 }

@@ -1,7 +1,8 @@
-package dev.freshet.engine.security;
+package dev.freshet.connectors.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.security.UrlRedaction;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -86,8 +87,8 @@ public final class UrlDataSource implements DataSource {
     return type.isInstance(this);
   }
 
-  /** The URL without its passwords ({@link Redaction#url}), and the user. */
+  /** The URL without its passwords ({@link UrlRedaction#url}), and the user. */
   @Override public String toString() {
-    return "UrlDataSource[" + Redaction.url(url) + user.map(u -> ", user " + u).orElse("") + "]";
+    return "UrlDataSource[" + UrlRedaction.url(url) + user.map(u -> ", user " + u).orElse("") + "]";
   }
 }

@@ -1,8 +1,9 @@
-package dev.freshet.engine.sink;
+package dev.freshet.connectors.jdbc;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.freshet.engine.security.Redaction;
+import dev.freshet.common.security.UrlRedaction;
+import dev.freshet.connectors.sink.SinkSpec;
 import java.util.Optional;
 
 /**
@@ -37,7 +38,7 @@ public record JdbcSinkSpec(String url, String table, Optional<String> username,
 
   /** Without the password, and with the URL's hidden: a spec may end up in a message. */
   @Override public String toString() {
-    return "JdbcSinkSpec[url=" + Redaction.url(url) + ", table=" + table + ", username="
-        + username + ", password=" + password.map(p -> Redaction.HIDDEN) + "]";
+    return "JdbcSinkSpec[url=" + UrlRedaction.url(url) + ", table=" + table + ", username="
+        + username + ", password=" + password.map(p -> UrlRedaction.HIDDEN) + "]";
   }
 }
