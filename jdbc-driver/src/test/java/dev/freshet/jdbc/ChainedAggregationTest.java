@@ -105,6 +105,7 @@ class ChainedAggregationTest {
       if (System.nanoTime() > deadline) {
         org.junit.jupiter.api.Assertions.fail(context + ": view " + rows + ", H2 " + expected);
       }
+      ViewResults.betweenPolls();
       rows = view();
     }
   }

@@ -253,6 +253,7 @@ class KafkaSourceTest {
     long deadline = System.nanoTime() + ViewResults.DEADLINE.toNanos();
     List<List<Object>> rows = ViewResults.normalized(ViewResults.query(statement, "SELECT * FROM rows_read"));
     while (!ViewResults.sameRows(rows, expected) && System.nanoTime() < deadline) {
+      ViewResults.betweenPolls();
       rows = ViewResults.normalized(ViewResults.query(statement, "SELECT * FROM rows_read"));
     }
     assertEquals(expected.size(), rows.size(), rows.toString());

@@ -102,6 +102,7 @@ class SinkRestoreRetryTest {
           if (System.nanoTime() > deadline) {
             fail("the sink was not declared again within " + DEADLINE);
           }
+          ViewResults.betweenPolls();
         }
         SinkRestartTest.insert(s, oracle, 70, 20);
         awaitTotals(oracle);
@@ -146,6 +147,7 @@ class SinkRestoreRetryTest {
         if (ViewResults.sameRows(rows, expected)) {
           return;
         }
+        ViewResults.betweenPolls();
       }
     }
     fail("PostgreSQL's totals are " + rows + ", not " + expected);

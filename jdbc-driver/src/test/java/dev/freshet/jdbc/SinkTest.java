@@ -93,11 +93,13 @@ class SinkTest {
       try (Statement s = target.createStatement()) {
         rows = ViewResults.normalized(ViewResults.query(s, sql));
       } catch (SQLException tableNotYetMade) {
+        ViewResults.betweenPolls();
         continue;
       }
       if (ViewResults.sameRows(rows, expected)) {
         return;
       }
+      ViewResults.betweenPolls();
     }
     fail("after " + ViewResults.DEADLINE + ", " + sql + " returned " + rows + ", not "
         + expected);

@@ -186,6 +186,7 @@ class StateTtlTest {
             + ", not " + expected);
       }
       // Each poll is a query of sys.state_operators, as ViewResults' waits re-run theirs.
+      ViewResults.betweenPolls();
     }
     assertTrue(rows == expected);
   }

@@ -115,6 +115,7 @@ class StreamRetentionJdbcTest {
           fail("EXPLAIN never named where a new query starts: " + r.getString(1));
         }
       }
+      ViewResults.betweenPolls();
     }
   }
 
@@ -124,6 +125,9 @@ class StreamRetentionJdbcTest {
     while (seen != expected) {
       if (System.nanoTime() > deadline) {
         fail("after " + DEADLINE + " view " + view + " counted " + seen + ", not " + expected);
+      }
+      if (seen != -1) {
+        ViewResults.betweenPolls();
       }
       try (ResultSet r = s.executeQuery("SELECT c FROM " + view)) {
         seen = r.next() ? r.getLong(1) : -1;

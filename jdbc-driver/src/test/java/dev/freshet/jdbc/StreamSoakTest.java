@@ -182,6 +182,7 @@ class StreamSoakTest {
       if (System.nanoTime() > deadline) {
         fail("after " + DEADLINE + " the view counted " + seen + " rows, not " + rows);
       }
+      ViewResults.betweenPolls();
       seen = count(s);
     }
   }

@@ -226,6 +226,7 @@ class SystemTablesTest {
       if (System.nanoTime() > deadline) {
         fail("after " + ViewResults.DEADLINE + ", " + sql + " returned no row");
       }
+      ViewResults.betweenPolls();
       rows = query(statement, sql);
     }
     return rows;

@@ -152,6 +152,7 @@ class ViewKeyLookupTest {
       if (System.nanoTime() > deadline) {
         fail(sql + " returned " + rows + ", not " + expected);
       }
+      ViewResults.betweenPolls();
       rows = normalized(query(statement, sql));
     }
   }

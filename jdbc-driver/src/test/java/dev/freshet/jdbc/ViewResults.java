@@ -10,18 +10,32 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Reads materialized views through plain SELECTs, and waits for a view's query to catch up.
  *
  * <p>A view's query runs in the background, so a test waits by re-running a query until it
- * returns the expected rows, failing after a deadline; nothing sleeps.
+ * returns the expected rows, failing after a deadline; nothing sleeps. Polls are {@link #POLL}
+ * apart: a poll is a query the engine runs, and polls back to back would take a whole core from
+ * the batches they wait for (two test JVMs share the two cores of a CI machine).
  */
 final class ViewResults {
   /** Generous: a view normally catches up within milliseconds, but CI machines are loaded. */
   static final Duration DEADLINE = Duration.ofSeconds(30);
 
+  /**
+   * Between two polls of a wait: far below a batch's latency over a loaded machine, far above
+   * the time of one poll's query.
+   */
+  static final Duration POLL = Duration.ofMillis(10);
+
   private ViewResults() {
+  }
+
+  /** Waits {@link #POLL} before a wait's next poll (of a query, a table, a topic). */
+  static void betweenPolls() {
+    LockSupport.parkNanos(POLL.toNanos());
   }
 
   /** Runs {@code sql} and returns its rows, each as a list of its column values. */
@@ -52,6 +66,7 @@ final class ViewResults {
       if (System.nanoTime() > deadline) {
         fail("after " + DEADLINE + ", " + sql + " returned " + rows + ", not " + expected);
       }
+      betweenPolls();
       rows = query(statement, sql);
     }
   }
@@ -81,6 +96,7 @@ final class ViewResults {
       if (System.nanoTime() > deadline) {
         fail("after " + DEADLINE + ", " + sql + " returned " + rows + ", not " + expected);
       }
+      betweenPolls();
       rows = normalized(query(statement, sql));
     }
   }
@@ -94,6 +110,7 @@ final class ViewResults {
       } catch (SQLException e) {
         return e;
       }
+      betweenPolls();
     }
     return fail("after " + DEADLINE + ", " + sql + " still succeeds");
   }
@@ -105,15 +122,18 @@ final class ViewResults {
   static long awaitDroppedRows(Statement statement, String name, long expected)
       throws SQLException {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
-    long dropped;
-    do {
+    while (true) {
+      long dropped;
       try (ResultSet rs = statement.executeQuery("SELECT COALESCE(SUM(rows_dropped_by_error),"
           + " 0) FROM sys.query_progress WHERE name = '" + name + "'")) {
         rs.next();
         dropped = rs.getLong(1);
       }
-    } while (dropped != expected && System.nanoTime() < deadline);
-    return dropped;
+      if (dropped == expected || System.nanoTime() >= deadline) {
+        return dropped;
+      }
+      betweenPolls();
+    }
   }
 
   /** Whether two lists hold the same rows the same number of times, in any order. */

@@ -213,6 +213,7 @@ class WatermarkIdleTimeoutTest {
         throw new AssertionError("after " + ViewResults.DEADLINE + ", " + sql + " returned "
             + rows + ", not " + expected);
       }
+      ViewResults.betweenPolls();
     }
   }
 }

@@ -21,7 +21,7 @@ final class RemoteTesting {
   static final Duration DEADLINE = Duration.ofSeconds(30);
 
   private static final AtomicInteger NAMES = new AtomicInteger();
-  private static final long POLL_NANOS = Duration.ofMillis(2).toNanos();
+  static final long POLL_NANOS = Duration.ofMillis(2).toNanos();
 
   private RemoteTesting() {
   }

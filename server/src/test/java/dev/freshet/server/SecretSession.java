@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
 import org.h2.tools.Server;
 
 /**
@@ -185,11 +186,14 @@ final class SecretSession implements AutoCloseable {
         r.next();
         count = r.getInt(1);
       } catch (SQLException tableNotYetMade) {
+        // Polled as RemoteTesting.await polls: each poll is a new connection to the server.
+        LockSupport.parkNanos(RemoteTesting.POLL_NANOS);
         continue;
       }
       if (count == rows) {
         return;
       }
+      LockSupport.parkNanos(RemoteTesting.POLL_NANOS);
     }
     throw new AssertionError("sink " + table + " wrote " + count + " rows, not " + rows
         + ", within " + DEADLINE);
