@@ -39,8 +39,9 @@ import java.util.function.Predicate;
  * to a file whose end a failure message shows. {@link #close()} kills whatever is still alive,
  * with its descendants, so a failing test leaves no process behind.
  *
- * <p>Children share their classes through an archive ({@link SharedClasses}): the first child
- * that ends normally writes it, later ones map it and start in about half the CPU time.
+ * <p>Children share their classes through an archive ({@link SharedClasses}): a child that ends
+ * normally after several others writes it, later ones map it and start in about half the CPU
+ * time.
  */
 public final class ChildJvm implements AutoCloseable {
   /** How long a child may take for a line, or to end, unless the test says otherwise. */

@@ -31,11 +31,13 @@ import java.util.zip.ZipEntry;
  * <p>JDK 17 archives classes from JAR files only, so the build's class directories on the test
  * class path are copied into JARs once per content (a key over the class path and every file's
  * name, size and time), under {@code target/child-jvm/<key>/}, shared by the test JVMs of a
- * module. The first child that ends normally writes the archive
- * ({@code -XX:ArchiveClassesAtExit}); the children after it read it. A child that is killed
+ * module. A child that ends normally writes the archive ({@code -XX:ArchiveClassesAtExit}) once
+ * enough children came before it ({@link #dumpFile()}); the children after it read it. A child that is killed
  * writes nothing, and a JVM that cannot use the archive runs without it ({@code -Xshare:auto}).
  */
 final class SharedClasses {
+  private static final int CHILDREN_BEFORE_DUMP = 4;
+  private static final AtomicInteger STARTED = new AtomicInteger();
   private static final AtomicInteger DUMPS = new AtomicInteger();
   private static SharedClasses instance;
 
@@ -85,9 +87,15 @@ final class SharedClasses {
     return options;
   }
 
-  /** Where a child may write the archive at its exit, if none is there yet. */
+  /**
+   * Where the child about to start may write the archive at its exit: if none is there yet, and
+   * this JVM has started {@value #CHILDREN_BEFORE_DUMP} children before it. Writing it costs
+   * about 4 CPU seconds, which the next three or four children earn back: a test JVM that has
+   * started few children (a test with two kills and a check) is likely to start no more.
+   */
   Optional<Path> dumpFile() {
-    if (archive.isEmpty() || Files.exists(archive.get())) {
+    int before = STARTED.getAndIncrement();
+    if (archive.isEmpty() || Files.exists(archive.get()) || before < CHILDREN_BEFORE_DUMP) {
       return Optional.empty();
     }
     return Optional.of(archive.get().resolveSibling("classes-" + ProcessHandle.current().pid()
