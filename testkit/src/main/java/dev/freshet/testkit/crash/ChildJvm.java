@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -233,6 +234,16 @@ public final class ChildJvm implements AutoCloseable {
       ended = true;
     }
     return rest;
+  }
+
+  /**
+   * Writes a line to the child's standard input, for a child that waits for what the test
+   * worked out from its earlier lines ({@link ChildLines#receive()}).
+   */
+  public void send(String line) throws IOException {
+    OutputStream in = process.getOutputStream();
+    in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    in.flush();
   }
 
   /** SIGKILLs the child after {@code delay} unless it ended before: a kill point in time. */
