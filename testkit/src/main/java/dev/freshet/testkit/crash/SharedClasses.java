@@ -24,16 +24,17 @@ import java.util.zip.ZipEntry;
 
 /**
  * The class path of child JVMs, with an application class-data-sharing archive (AppCDS) of the
- * classes they load, so that every child after the first maps Calcite's, H2's and the engine's
- * classes instead of loading and verifying them again: about 1 of the 2.5 CPU seconds a child
- * spends before its first statement.
+ * classes they load, so that the children after the one that wrote it map Calcite's, H2's and
+ * the engine's classes instead of loading and verifying them again: about 1 of the 2.5 CPU
+ * seconds a child spends before its first statement.
  *
  * <p>JDK 17 archives classes from JAR files only, so the build's class directories on the test
  * class path are copied into JARs once per content (a key over the class path and every file's
  * name, size and time), under {@code target/child-jvm/<key>/}, shared by the test JVMs of a
  * module. A child that ends normally writes the archive ({@code -XX:ArchiveClassesAtExit}) once
- * enough children came before it ({@link #dumpFile()}); the children after it read it. A child that is killed
- * writes nothing, and a JVM that cannot use the archive runs without it ({@code -Xshare:auto}).
+ * enough children came before it ({@link #dumpFile()}); the children after it read it. A child
+ * that is killed writes nothing, and a JVM that cannot use the archive runs without it
+ * ({@code -Xshare:auto}).
  */
 final class SharedClasses {
   private static final int CHILDREN_BEFORE_DUMP = 4;
