@@ -7,6 +7,7 @@ import dev.freshet.testkit.crash.ChildJvm;
 import dev.freshet.testkit.crash.KillLoop;
 import dev.freshet.testkit.oracle.H2Oracle;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -42,15 +43,26 @@ class JoinExactlyOnceCrashTest {
         child.awaitLine(this::see);
       }
     });
-    ChildJvm.Output streams = child("count").awaitExit();
-    try (H2Oracle h2 = new H2Oracle()) {
-      h2.createTable("orders", "id BIGINT").insertText("orders", streams.values("ORDER"));
+    try (ChildJvm verifying = child("verify");
+         H2Oracle h2 = new H2Oracle()) {
+      List<String> orders = new ArrayList<>();
+      List<String> payments = new ArrayList<>();
+      verifying.awaitLine(line -> {
+        if (line.startsWith("ORDER ")) {
+          orders.add(line.substring(6));
+        } else if (line.startsWith("PAYMENT ")) {
+          payments.add(line.substring(8));
+        }
+        return line.equals("STREAMS");
+      });
+      h2.createTable("orders", "id BIGINT").insertText("orders", orders);
       h2.createTable("payments", "order_id BIGINT, amount BIGINT")
-          .insertText("payments", streams.values("PAYMENT"));
+          .insertText("payments", payments);
       List<String> expected = h2.rows(JOIN);
       assertTrue(expected.size() >= viewed, context + ": the view had " + viewed
           + " rows before a kill, but the streams join to " + expected.size());
-      ChildJvm.Output verify = child("verify", expected.size()).awaitExit();
+      verifying.send(Integer.toString(expected.size()));
+      ChildJvm.Output verify = verifying.awaitExit();
       H2Oracle.assertSameRows(expected, verify.values("ROW"), context + ", " + KILLS + " kills");
       if (viewed > 0) {
         assertTrue(verify.last("LASTBATCH", -1) > 0,

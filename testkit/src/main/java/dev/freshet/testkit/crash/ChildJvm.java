@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +39,10 @@ import java.util.function.Predicate;
  * blocks on a full pipe and lines printed just before a kill are not lost. Standard error goes
  * to a file whose end a failure message shows. {@link #close()} kills whatever is still alive,
  * with its descendants, so a failing test leaves no process behind.
+ *
+ * <p>Children share their classes through an archive ({@link SharedClasses}): a child that ends
+ * normally after several others writes it, later ones map it and start in about half the CPU
+ * time.
  */
 public final class ChildJvm implements AutoCloseable {
   /** How long a child may take for a line, or to end, unless the test says otherwise. */
@@ -47,15 +53,19 @@ public final class ChildJvm implements AutoCloseable {
   private final Process process;
   private final Path stderr;
   private final Duration deadline;
+  /** Where the child writes the classes archive at a normal exit, if it is the one to. */
+  private final Optional<Path> classesDump;
   private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
   private volatile boolean killed;
   private boolean ended;
 
-  private ChildJvm(String name, Process process, Path stderr, Duration deadline) {
+  private ChildJvm(String name, Process process, Path stderr, Duration deadline,
+      Optional<Path> classesDump) {
     this.name = name;
     this.process = process;
     this.stderr = stderr;
     this.deadline = deadline;
+    this.classesDump = classesDump;
     Thread reader = new Thread(this::drain, "child-jvm-" + process.pid());
     reader.setDaemon(true);
     reader.start();
@@ -111,7 +121,10 @@ public final class ChildJvm implements AutoCloseable {
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       command.addAll(jvmOptions);
-      command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+      SharedClasses shared = SharedClasses.get();
+      Optional<Path> classesDump = shared.dumpFile();
+      command.addAll(shared.jvmOptions(classesDump));
+      command.addAll(List.of("-cp", shared.classPath(), mainClass));
       command.addAll(args);
       Path stderr = Files.createTempFile("child-jvm-", ".err");
       ProcessBuilder builder = new ProcessBuilder(command);
@@ -122,7 +135,7 @@ public final class ChildJvm implements AutoCloseable {
       }
       String simpleName = mainClass.substring(mainClass.lastIndexOf('.') + 1);
       return new ChildJvm(simpleName + " " + String.join(" ", args), builder.start(), stderr,
-          deadline);
+          deadline, classesDump);
     }
   }
 
@@ -194,6 +207,7 @@ public final class ChildJvm implements AutoCloseable {
       }
       ended = true;
       assertEquals(0, process.exitValue(), () -> name + " failed" + errors());
+      classesDump.ifPresent(SharedClasses.get()::keep);
       return new Output(read);
     } finally {
       close();
@@ -220,6 +234,16 @@ public final class ChildJvm implements AutoCloseable {
       ended = true;
     }
     return rest;
+  }
+
+  /**
+   * Writes a line to the child's standard input, for a child that waits for what the test
+   * worked out from its earlier lines ({@link ChildLines#receive()}).
+   */
+  public void send(String line) throws IOException {
+    OutputStream in = process.getOutputStream();
+    in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    in.flush();
   }
 
   /** SIGKILLs the child after {@code delay} unless it ended before: a kill point in time. */
@@ -257,6 +281,7 @@ public final class ChildJvm implements AutoCloseable {
         process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS);
       }
       Files.deleteIfExists(stderr);
+      classesDump.ifPresent(SharedClasses::discard);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (IOException e) {

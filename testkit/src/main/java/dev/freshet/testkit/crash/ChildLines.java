@@ -1,6 +1,11 @@
 package dev.freshet.testkit.crash;
 
+import java.io.BufferedReader;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -16,10 +21,13 @@ import java.util.concurrent.locks.LockSupport;
  * ChildLines.await("the view to catch up", Duration.ofMinutes(2),
  *     () -> ChildLines.number(s, "SELECT COUNT(*) FROM totals") == rows);
  * ChildLines.printRows(s, "ROW", "SELECT user_id, n, total FROM totals");   // "ROW u1 3 12"
+ * long expected = Long.parseLong(ChildLines.receive());          // sent by ChildJvm.send
  * }</pre>
  */
 public final class ChildLines {
   private static final PrintStream OUT = System.out;
+  private static final BufferedReader IN =
+      new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 
   private ChildLines() {
   }
@@ -34,6 +42,18 @@ public final class ChildLines {
   public static void say(String line) {
     OUT.println(line);
     OUT.flush();
+  }
+
+  /**
+   * Reads the next line the test sent ({@link ChildJvm#send}); fails if standard input ends
+   * first.
+   */
+  public static String receive() throws IOException {
+    String line = IN.readLine();
+    if (line == null) {
+      throw new EOFException("the test closed standard input without sending a line");
+    }
+    return line;
   }
 
   /** The first column of the first row of {@code sql}, a number. */
