@@ -24,6 +24,7 @@ import org.apache.spark.sql.execution.streaming.runtime.MemoryStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -33,6 +34,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * although the session keeps only {@value #SPARK_RETAINED} of Spark's own records.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkProgressTest {
   /** Fewer than the batches of a test: what Freshet reports must not depend on Spark's buffer. */
   private static final int SPARK_RETAINED = 2;
