@@ -1,12 +1,16 @@
 package dev.freshet.spark;
 
+import dev.freshet.spark.hadoop.NioLocalFileSystem;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 
 /**
  * Makes the long-lived SparkSession that runs Freshet's continuous queries, with Freshet as the
  * Spark driver: no web UI, the driver on the loopback address, few shuffle partitions (each is
- * a state store per stateful operator, opened every batch), RocksDB state and UTC.
+ * a state store per stateful operator, opened every batch), RocksDB state and UTC; with a local
+ * master, {@code file:} paths through {@link NioLocalFileSystem}, which spawns no {@code chmod}
+ * per checkpoint file.
  *
  * <pre>{@code
  * SparkSession spark = SparkSessions.local();
@@ -59,7 +63,7 @@ public final class SparkSessions {
   }
 
   private static SparkSession.Builder freshetSettings(String master) {
-    return SparkSession.builder()
+    SparkSession.Builder builder = SparkSession.builder()
         .master(master)
         .appName("freshet")
         .config("spark.ui.enabled", "false")
@@ -79,5 +83,14 @@ public final class SparkSessions {
         // keys Freshet hides (SensitiveOptions), a Kafka stream's sasl.jaas.config among them.
         .config("spark.redaction.regex",
             "(?i)secret|password|passwd|token|access[.]?key|credential|jaas|key$");
+    if (master.startsWith("local")) {
+      // Without Hadoop's native library, its file: file system runs chmod for every file and
+      // directory a checkpoint gets (several a batch). Local masters only: a cluster's executors
+      // write state too, and need not have Freshet's classes.
+      Configuration hadoop = new Configuration(false);
+      NioLocalFileSystem.configure(hadoop);
+      hadoop.forEach(entry -> builder.config("spark.hadoop." + entry.getKey(), entry.getValue()));
+    }
+    return builder;
   }
 }

@@ -12,9 +12,11 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** A batch that fails on Spark reaches the caller as an SQLException with Freshet's SQLSTATE. */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkBatchFailureTest {
   private static SparkBench bench;
 

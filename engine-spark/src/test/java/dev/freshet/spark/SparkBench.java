@@ -35,7 +35,8 @@ import org.apache.spark.sql.types.StructType;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * A SparkSession with Freshet's settings, Freshet's planner over a catalog of two streams, and
+ * A SparkSession with Freshet's settings (the JVM's, shared: extend the test class with
+ * {@link LocalSparkSession}), Freshet's planner over a catalog of two streams, and
  * queries translated and run on Spark over MemoryStreams (one per stream and query):
  * {@code events (k VARCHAR, ts TIMESTAMP(3), v INTEGER)} with a 5 s watermark delay on ts, and
  * {@code clicks (user_id VARCHAR, url VARCHAR, amount INTEGER)}.
@@ -48,7 +49,11 @@ final class SparkBench implements AutoCloseable {
   static final String CLICKS_DDL = "CREATE STREAM clicks (user_id VARCHAR, url VARCHAR,"
       + " amount INTEGER) WITH (connector = 'memory')";
 
-  final SparkSession spark = SparkSessions.local();
+  /**
+   * A session of its own over the JVM's SparkContext ({@link LocalSparkSession}): the settings a
+   * test class changes and the queries it starts stay its own.
+   */
+  final SparkSession spark = LocalSparkSession.get().newSession();
   final Catalog catalog = new Catalog();
   final FreshetPlanner planner = new FreshetPlanner(catalog);
   private final Path checkpoints;
@@ -117,7 +122,6 @@ final class SparkBench implements AutoCloseable {
   }
 
   @Override public void close() {
-    spark.stop();
     try (java.util.stream.Stream<Path> files = Files.walk(checkpoints)) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (java.io.IOException e) {

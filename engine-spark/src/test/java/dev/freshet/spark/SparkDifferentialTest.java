@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The same continuous query, fed the same rows in the same batches, on Spark (translated from
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * key's last row in UPDATE, every row in APPEND, the last result in COMPLETE) must equal H2's.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkDifferentialTest {
   private static final DateTimeFormatter SQL_TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");

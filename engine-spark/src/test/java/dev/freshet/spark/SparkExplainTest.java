@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Spark's physical plan of a translated aggregation: Spark's own state, in the query's mode. */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkExplainTest {
   private static SparkBench bench;
 

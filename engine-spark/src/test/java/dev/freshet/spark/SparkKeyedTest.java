@@ -16,6 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Keyed results on Spark ({@code SparkPlanTranslator.translate(query, true)}): each row is the
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * Freshet's values ({@link SparkRows}), so that a view can upsert and delete by group.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkKeyedTest {
   private static SparkBench bench;
 

@@ -25,6 +25,7 @@ import org.apache.spark.sql.execution.streaming.runtime.MemoryStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -35,6 +36,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * records.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkProgressTest {
   /** Fewer than the batches of a test: what Freshet reports must not depend on Spark's buffer. */
   private static final int SPARK_RETAINED = 2;

@@ -11,6 +11,7 @@ import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,20 +20,24 @@ import org.junit.jupiter.params.provider.CsvSource;
  * to do instead, while planning, with no Spark job or streaming query started.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkRefusalTest {
   private static final AtomicInteger JOBS_STARTED = new AtomicInteger();
+  private static final SparkListener JOBS = new SparkListener() {
+    @Override public void onJobStart(SparkListenerJobStart jobStart) {
+      JOBS_STARTED.incrementAndGet();
+    }
+  };
   private static SparkBench bench;
 
   @BeforeAll static void startSpark() throws Exception {
     bench = new SparkBench();
-    bench.spark.sparkContext().addSparkListener(new SparkListener() {
-      @Override public void onJobStart(SparkListenerJobStart jobStart) {
-        JOBS_STARTED.incrementAndGet();
-      }
-    });
+    bench.spark.sparkContext().addSparkListener(JOBS);
   }
 
   @AfterAll static void stopSpark() {
+    // The JVM's SparkContext outlives the class: its listener goes with it.
+    bench.spark.sparkContext().removeSparkListener(JOBS);
     bench.close();
   }
 

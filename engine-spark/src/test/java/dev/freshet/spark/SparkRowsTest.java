@@ -41,6 +41,7 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -50,6 +51,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * plain and keyed results.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkRowsTest {
   private static final String DDL = "CREATE STREAM typed (b BOOLEAN, t TINYINT, s SMALLINT,"
       + " i INTEGER, l BIGINT, r REAL, f FLOAT, d DOUBLE, m DECIMAL(10, 2), c VARCHAR,"
@@ -76,7 +78,7 @@ class SparkRowsTest {
   private static int queries;
 
   @BeforeAll static void start() throws Exception {
-    spark = SparkSessions.local();
+    spark = LocalSparkSession.get().newSession();
     checkpoints = Files.createTempDirectory("freshet-spark-rows");
     engine = new Engine("spark-rows-test");
     session = engine.openSession();
@@ -85,7 +87,6 @@ class SparkRowsTest {
 
   @AfterAll static void stop() {
     engine.close();
-    spark.stop();
     try (java.util.stream.Stream<Path> files = Files.walk(checkpoints)) {
       files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     } catch (java.io.IOException e) {

@@ -33,6 +33,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link SparkSources} in local mode: streams declared by Freshet's DDL and read by a translated
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.Test;
  */
 @ExternalTest
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkSourcesTest {
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** Every type but the metadata columns'; K, PART and POS come from the record. */
@@ -58,15 +60,12 @@ class SparkSourcesTest {
 
   @BeforeAll static void start() throws Exception {
     kafka = InProcessKafka.shared();
-    spark = SparkSessions.local();
+    spark = LocalSparkSession.get().newSession();
     sql = new FreshetSql();
     checkpoints = Files.createTempDirectory("kafka-source");
   }
 
   @AfterAll static void stop() throws Exception {
-    if (spark != null) {
-      spark.stop();
-    }
     if (sql != null) {
       sql.close();
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The watermark's boundary on Spark as Freshet defines it (SEMANTICS.md): a window closes when
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * closed window is late and dropped.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkWatermarkTest {
   private static SparkBench bench;
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.jdbc.EmbeddedEngines;
+import dev.freshet.spark.LocalSparkSession;
 import dev.freshet.testkit.ExternalTest;
 import dev.freshet.testkit.SparkTest;
 import dev.freshet.testkit.oracle.H2Oracle;
@@ -85,8 +86,9 @@ class ClusterSqlTest {
       kafka = broker.exceptionally(e -> null).join();
     }
     broker.join(); // the broker's own failure, if any
-    assertTrue(SparkSession.getDefaultSession().isEmpty(),
-        "another test class left its SparkSession open in this JVM; stop it in @AfterAll");
+    // Spark allows one SparkContext per JVM: the local one that classes before shared goes.
+    LocalSparkSession.stop();
+    assertTrue(SparkSession.getDefaultSession().isEmpty(), "the JVM's local SparkSession runs");
     Properties info = new Properties();
     info.setProperty("dataDir", dir.resolve("freshet").toString());
     info.setProperty("viewEngine", "spark");

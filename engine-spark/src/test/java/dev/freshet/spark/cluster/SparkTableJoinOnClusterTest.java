@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.freshet.jdbc.EmbeddedEngines;
+import dev.freshet.spark.LocalSparkSession;
 import dev.freshet.testkit.SparkTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,8 @@ class SparkTableJoinOnClusterTest {
   @BeforeAll static void start() throws Exception {
     dir = Files.createTempDirectory("spark-table-join");
     cluster = SparkStandaloneCluster.start(dir.resolve("cluster"), 0);
+    // Spark allows one SparkContext per JVM: the local one that classes before shared goes.
+    LocalSparkSession.stop();
     Properties info = new Properties();
     info.setProperty("dataDir", dir.resolve("freshet").toString());
     info.setProperty("viewEngine", "spark");

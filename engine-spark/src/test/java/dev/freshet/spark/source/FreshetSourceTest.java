@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamColumn;
+import dev.freshet.spark.LocalSparkSession;
 import dev.freshet.testkit.SparkTest;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -35,6 +36,7 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * checkpoint fixes across a restart and a replayed batch.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class FreshetSourceTest {
   private static final List<StreamColumn> KEYED = List.of(new StreamColumn("K", "VARCHAR"),
       new StreamColumn("V", "INTEGER NOT NULL"));
@@ -51,11 +54,11 @@ class FreshetSourceTest {
   @TempDir Path dir;
 
   @BeforeAll static void startSpark() {
-    spark = LocalSpark.start(FreshetSourceTest.class);
+    spark = LocalSpark.start();
   }
 
-  @AfterAll static void stopSpark() {
-    spark.stop();
+  @AfterAll static void releaseSpark() {
+    LocalSpark.release(spark);
   }
 
   @Test void shouldDeliverEachInsertAsOneBatchWithSparkTypes() throws Exception {

@@ -4,20 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.jdbc.EmbeddedEngines;
+import dev.freshet.spark.LocalSparkSession;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What the tests of views on Spark share: a fresh in-memory engine per test behind an embedded
  * connection (in UTC) and a statement on it, closed after the test (which stops its views' Spark
  * queries), a wait until every query of the engine has run what is available, and the JVM's
- * SparkSession stopped after the class (the next class may need another master).
+ * SparkSession, shared with the classes before and after ({@link LocalSparkSession}).
  *
  * <pre>{@code
  * class MyTest extends EmbeddedEngineTest {
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
  * }
  * }</pre>
  */
+@ExtendWith(LocalSparkSession.class)
 abstract class EmbeddedEngineTest {
   /** The engine's name in the JDBC URL. */
   protected String engine;
@@ -40,10 +42,6 @@ abstract class EmbeddedEngineTest {
   @AfterEach void closeEngine() throws SQLException {
     EmbeddedEngines.named(engine).close();
     connection.close();
-  }
-
-  @AfterAll static void stopSpark() {
-    ViewOracle.stopSpark();
   }
 
   /** Waits until every query of the engine has run the batches the data available calls for. */

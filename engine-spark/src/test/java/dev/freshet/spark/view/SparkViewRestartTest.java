@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.query.ContinuousQuery;
 import dev.freshet.jdbc.EmbeddedEngines;
+import dev.freshet.spark.LocalSparkSession;
 import dev.freshet.testkit.SparkTest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,8 +19,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,12 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * H2's. A clean restart resumes at the next batch id.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class SparkViewRestartTest {
   @TempDir Path dataDir;
-
-  @AfterAll static void stopSpark() {
-    ViewOracle.stopSpark();
-  }
 
   private Connection connect() throws SQLException {
     return DriverManager.getConnection("jdbc:freshet:dataDir=" + dataDir);

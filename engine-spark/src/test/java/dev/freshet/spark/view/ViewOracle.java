@@ -26,6 +26,9 @@ import java.util.function.Supplier;
 final class ViewOracle implements AutoCloseable {
   /** Generous: a Spark batch takes a fraction of a second, but the machine may be loaded. */
   static final Duration DEADLINE = Duration.ofSeconds(90);
+  /** The first pause between two reads of {@link #await}, doubled after each up to the most. */
+  private static final Duration POLL_FIRST = Duration.ofMillis(10);
+  private static final Duration POLL_MAX = Duration.ofMillis(200);
 
   private final H2Oracle h2;
 
@@ -91,14 +94,17 @@ final class ViewOracle implements AutoCloseable {
   static void await(SqlSupplier<List<List<Object>>> actual, List<List<Object>> expected,
       Supplier<String> context) throws Exception {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
+    long pause = POLL_FIRST.toNanos();
     List<List<Object>> last;
     do {
       last = actual.get();
       if (last.equals(expected)) {
         return;
       }
-      // Polled, not spun: Spark needs both cores of a small machine.
-      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+      // Polled, not spun, and less often the longer the wait: each read is a query planned and
+      // run by the engine, and Spark needs both cores of a small machine.
+      java.util.concurrent.locks.LockSupport.parkNanos(pause);
+      pause = Math.min(pause * 2, POLL_MAX.toNanos());
     } while (System.nanoTime() < deadline);
     fail(context.get() + ": expected " + expected + " within " + DEADLINE + ", last read "
         + last);
@@ -108,17 +114,6 @@ final class ViewOracle implements AutoCloseable {
   @FunctionalInterface
   interface SqlSupplier<T> {
     T get() throws Exception;
-  }
-
-  /**
-   * Stops the JVM's SparkSession, if one runs: the next test class may need another master, and
-   * Spark allows one per JVM.
-   */
-  static void stopSpark() {
-    org.apache.spark.sql.SparkSession.getDefaultSession().foreach(spark -> {
-      spark.stop();
-      return null;
-    });
   }
 
   @Override public void close() throws SQLException {

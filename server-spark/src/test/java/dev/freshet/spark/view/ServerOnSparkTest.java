@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.ViewEngines;
 import dev.freshet.server.FreshetServer;
+import dev.freshet.spark.LocalSparkSession;
 import dev.freshet.testkit.SparkTest;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,8 +16,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,12 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * 'freshet')} stays on Freshet's own executor.
  */
 @SparkTest
+@ExtendWith(LocalSparkSession.class)
 class ServerOnSparkTest {
   @TempDir Path dataDir;
-
-  @AfterAll static void stopSpark() {
-    ViewOracle.stopSpark();
-  }
 
   @Test void shouldRunViewsOnSparkByDefaultAndServeThemOverRemoteJdbc() throws Exception {
     try (FreshetServer server = FreshetServer.builder().port(0).dataDir(dataDir)
