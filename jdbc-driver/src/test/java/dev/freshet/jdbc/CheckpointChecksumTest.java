@@ -99,7 +99,7 @@ class CheckpointChecksumTest extends DataDirDamage {
         try {
           rows(s, "SELECT * FROM per_user");
           assertTrue(System.nanoTime() < deadline, "the view did not fail: " + file);
-          Thread.onSpinWait();
+          ViewResults.betweenPolls();
         } catch (SQLException e) {
           failure = e;
         }

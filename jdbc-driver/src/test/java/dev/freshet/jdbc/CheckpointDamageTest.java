@@ -29,7 +29,7 @@ class CheckpointDamageTest extends DataDirDamage {
       long deadline = System.nanoTime() + 30_000_000_000L;
       while (!rows(s, "SELECT status FROM sys.queries").equals(List.of(List.of("FAILED")))) {
         assertTrue(System.nanoTime() < deadline, "the view's query did not fail");
-        Thread.onSpinWait();
+        ViewResults.betweenPolls();
       }
       // The batch that read offset 3 may be any of the first three.
       String expected = " records offset 3 of MemoryStream[CLICKS], which is ahead of the"

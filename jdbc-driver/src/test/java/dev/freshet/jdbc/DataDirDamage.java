@@ -67,7 +67,7 @@ abstract class DataDirDamage {
     long deadline = System.nanoTime() + 30_000_000_000L;
     while (!List.of(List.of("a", count)).equals(rows(s, "SELECT user_id, n FROM per_user"))) {
       assertTrue(System.nanoTime() < deadline, "the view did not reach " + count);
-      Thread.onSpinWait();
+      ViewResults.betweenPolls();
     }
   }
 

@@ -71,7 +71,7 @@ class MemoryBudgetTest {
       s.executeUpdate(insertOfDistinctKeys(KEYS));
       assertTimeoutPreemptively(PushResults.DEADLINE, () -> {
         while (!statuses(s).contains("FAILED")) {
-          Thread.onSpinWait();
+          ViewResults.betweenPolls();
         }
       });
       assertEquals(List.of("FAILED", "ACTIVE"), statuses(s));
@@ -86,7 +86,7 @@ class MemoryBudgetTest {
       }
       assertTimeoutPreemptively(PushResults.DEADLINE, () -> {
         while (!overall(s).equals(List.of((long) KEYS))) {
-          Thread.onSpinWait();
+          ViewResults.betweenPolls();
         }
       });
     }

@@ -153,7 +153,7 @@ class PlainQueryLimitsTest {
         return (String) plain.get(0).get(0);
       }
       assertTrue(System.nanoTime() < deadline, "the join was not listed");
-      Thread.onSpinWait();
+      ViewResults.betweenPolls();
     }
   }
 

@@ -15,6 +15,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -41,10 +42,10 @@ class ServerMemoryBudgetTest {
       assertTimeoutPreemptively(RemoteTesting.DEADLINE, () -> {
         while (!column(s, "SELECT status FROM sys.queries WHERE name = 'PER_KEY'")
             .equals("FAILED")) {
-          Thread.onSpinWait();
+          LockSupport.parkNanos(RemoteTesting.POLL_NANOS);
         }
         while (!column(s, "SELECT n FROM overall").equals(Integer.toString(KEYS))) {
-          Thread.onSpinWait();
+          LockSupport.parkNanos(RemoteTesting.POLL_NANOS);
         }
       });
       String error = column(s, "SELECT last_error FROM sys.queries WHERE name = 'PER_KEY'");
