@@ -6,8 +6,9 @@ package org.apache.calcite.sql.parser;
  * abstract, so the dialect's test must state, as a test of its own, what its parser does.
  *
  * <p>It lives in Calcite's package only to widen those methods' visibility; it holds no test.
- * The tests Calcite itself disables ({@code @Disabled}, placeholder expectations of {@code "foo"}
- * for syntax Calcite does not parse) are among them, so that a run reports none of them skipped.
+ * The tests Calcite itself switches off (placeholder expectations of {@code "foo"} for syntax
+ * Calcite does not parse) are among them, so that a run reports none of them skipped: Freshet's
+ * test asserts what its parser does with each.
  */
 public abstract class OverridableSqlParserTest extends SqlParserTest {
   /** Calcite: {@code select from emp} fails at {@code from}, echoing one token. */
