@@ -40,8 +40,8 @@ final class SparkTables {
 
   /**
    * The rows of the table {@code scan} reads, one column per column of the scan (the table's
-   * declared columns) in order, with the names and types the database gives them, a TIMESTAMP as its text (the
-   * caller renames and casts).
+   * declared columns) in order, with the names and types the database gives them, a TIMESTAMP
+   * as its text (the caller renames and casts).
    *
    * @throws SQLException 0A000 for a table of the engine's own when Spark's executors are
    *     other JVMs

@@ -16,8 +16,11 @@ class SparkTypesTest {
   private final RelDataTypeFactory types = new JavaTypeFactoryImpl();
 
   @Test void shouldGiveFloatDoublePrecisionAsCalciteDoesAndRealSinglePrecision() throws Exception {
-    assertEquals(DataTypes.DoubleType, SparkTypes.of(LogicalTypes.of(types.createSqlType(SqlTypeName.FLOAT))));
-    assertEquals(DataTypes.DoubleType, SparkTypes.of(LogicalTypes.of(types.createSqlType(SqlTypeName.DOUBLE))));
-    assertEquals(DataTypes.FloatType, SparkTypes.of(LogicalTypes.of(types.createSqlType(SqlTypeName.REAL))));
+    assertEquals(DataTypes.DoubleType,
+        SparkTypes.of(LogicalTypes.of(types.createSqlType(SqlTypeName.FLOAT))));
+    assertEquals(DataTypes.DoubleType,
+        SparkTypes.of(LogicalTypes.of(types.createSqlType(SqlTypeName.DOUBLE))));
+    assertEquals(DataTypes.FloatType,
+        SparkTypes.of(LogicalTypes.of(types.createSqlType(SqlTypeName.REAL))));
   }
 }

@@ -160,7 +160,8 @@ final class ExternalViewDdl {
     WindowedQuery windowed = planWindowed(engine, options, query, emit);
     boolean keyed = windowed.aggregating() && windowed.outputMode() != OutputMode.APPEND;
     RunningView prepared = runner.prepare(new ViewJob(name, UUID.randomUUID().toString(),
-        LogicalPlanConverter.convert(windowed), keyed, Optional.empty(), (batchId, rows) -> { }, ViewProgressListener.NONE));
+        LogicalPlanConverter.convert(windowed), keyed, Optional.empty(), (batchId, rows) -> { },
+        ViewProgressListener.NONE));
     try {
       return prepared.explain();
     } finally {

@@ -89,7 +89,8 @@ class StreamSchemaTest {
         Map.of(StreamTable.CONNECTOR_OPTION, "sequence"),
         new SequenceSource(new SequenceSpec("NUMS", 0, OptionalInt.empty(), OptionalLong.of(100),
             OptionalLong.empty(), 10, 0)));
-    SQLException e = assertThrows(SQLException.class, () -> FreshetSource.register(LogicalTypes.stream(nums)));
+    SQLException e = assertThrows(SQLException.class,
+        () -> FreshetSource.register(LogicalTypes.stream(nums)));
     assertInstanceOf(SQLSyntaxErrorException.class, e);
     assertEquals("42809", e.getSQLState());
     assertEquals("Stream 'NUMS' cannot be read on Spark: its rows come from connector"

@@ -12,9 +12,10 @@
  * <ul>
  *   <li><b>Engine to runner</b>: a {@link dev.freshet.engine.spi.ViewJob}: the view's name and
  *       query id, its query planned up to its windows as a
- *       {@link dev.freshet.planner.logical.LogicalQuery}, whether its rows are keyed, its directory,
- *       the {@link dev.freshet.engine.spi.ViewBatchSink} that takes each batch's rows and the
- *       {@link dev.freshet.engine.spi.ViewProgressListener} that takes each batch's progress.
+ *       {@link dev.freshet.planner.logical.LogicalQuery}, whether its rows are keyed, its
+ *       directory, the {@link dev.freshet.engine.spi.ViewBatchSink} that takes each batch's rows
+ *       and the {@link dev.freshet.engine.spi.ViewProgressListener} that takes each batch's
+ *       progress.
  *   <li><b>Runner to engine</b>: a {@link dev.freshet.engine.spi.RunningView}: start, stop,
  *       wait, its status ({@link dev.freshet.engine.spi.ViewStatus}), its failure as an
  *       {@code SQLException}, its own plan for EXPLAIN; and per batch a

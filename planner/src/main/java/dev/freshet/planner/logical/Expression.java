@@ -70,7 +70,11 @@ public sealed interface Expression {
       requireNonNull(type, "type");
     }
 
+    /** {@code OPERATOR(operand, ...)}, or {@code CAST(operand AS type)}. */
     @Override public String toString() {
+      if (operator == Operator.CAST) {
+        return "CAST(" + operands.get(0) + " AS " + type + ")";
+      }
       return operator + operands.stream().map(String::valueOf)
           .collect(Collectors.joining(", ", "(", ")"));
     }

@@ -17,8 +17,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * }</pre>
  *
  * @param sqlType the type's descriptor, or null for a type Freshet keeps no values of in a row
- * @param precision the precision as the planner gives it (-1 where the type has none)
- * @param scale the scale as the planner gives it (-1 or 0 where the type has none)
+ * @param precision the precision (-1 where the type has none)
+ * @param scale the scale (-1 where the type has none; 0 for an integer)
  * @param nullable whether the column may hold NULL
  * @param name the type as SQL spells it, without NOT NULL, e.g. {@code TIMESTAMP(3)}
  */

@@ -146,10 +146,13 @@ public final class ExpressionConverter {
     }
   }
 
-  /** TRIM(flag, characters, string): the flag becomes the operator. */
+  /**
+   * TRIM(flag, characters, string): the flag becomes the operator. The flag is a symbol, whose
+   * value is an enum ({@code getValueAs(String.class)} refuses a symbol).
+   */
   private Expression trim(RexCall call) {
-    String flag = ((RexLiteral) call.getOperands().get(0)).getValueAs(String.class);
-    Operator operator = switch (String.valueOf(flag)) {
+    Object flag = ((RexLiteral) call.getOperands().get(0)).getValue();
+    Operator operator = switch (flag instanceof Enum<?> e ? e.name() : String.valueOf(flag)) {
       case "LEADING" -> Operator.TRIM_LEADING;
       case "TRAILING" -> Operator.TRIM_TRAILING;
       default -> Operator.TRIM_BOTH;

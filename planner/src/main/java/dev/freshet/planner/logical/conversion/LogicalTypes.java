@@ -25,10 +25,14 @@ public final class LogicalTypes {
   private LogicalTypes() {
   }
 
-  /** The type {@code type}, spelled as Calcite spells it (without NOT NULL). */
+  /**
+   * The type {@code type}, spelled as Calcite spells it (without NOT NULL); a precision or scale
+   * it does not specify is -1.
+   */
   public static LogicalType of(RelDataType type) {
-    return new LogicalType(SqlTypes.of(type), type.getPrecision(), type.getScale(),
-        type.isNullable(), type.toString());
+    int scale = type.getScale() == RelDataType.SCALE_NOT_SPECIFIED ? -1 : type.getScale();
+    return new LogicalType(SqlTypes.of(type), type.getPrecision(), scale, type.isNullable(),
+        type.toString());
   }
 
   /** The fields of the row type {@code rowType}, in order. */
