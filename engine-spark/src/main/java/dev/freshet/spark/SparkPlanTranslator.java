@@ -26,8 +26,7 @@ import org.apache.spark.sql.functions;
  * Translates a continuous query's logical plan ({@link LogicalQuery}, which the planner makes of
  * its windowed plan) into Spark Dataset operations: scans of streams (with their watermark),
  * filters, projections, TUMBLE and HOP windows and aggregations with COUNT, SUM, MIN, MAX and
- * AVG. Anything else is refused with
- * SQLSTATE 0A000 while translating, before Spark runs a job.
+ * AVG. Anything else is refused with SQLSTATE 0A000 while translating, before Spark runs a job.
  *
  * <pre>{@code
  * SparkPlanTranslator translator = new SparkPlanTranslator(Map.of("CLICKS", clicksDataset));
