@@ -11,6 +11,7 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.ReferenceTable;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
+import dev.freshet.planner.logical.Expression;
 import dev.freshet.planner.logical.LogicalField;
 import dev.freshet.planner.logical.LogicalPlan;
 import dev.freshet.planner.logical.LogicalQuery;
@@ -18,6 +19,8 @@ import dev.freshet.planner.logical.LogicalStream;
 import dev.freshet.planner.logical.LogicalType;
 import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.EmitMode;
+import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -218,6 +221,26 @@ class LogicalPlanConverterTest {
         + " k LIKE 'a!%' ESCAPE '!' AS e, v IN (1, 2, 3) AS i,"
         + " TRIM(LEADING 'x' FROM k) AS t, CAST(v AS DECIMAL(10, 2)) AS c FROM clicks",
         EmitMode.APPEND).plan().explain());
+  }
+
+  @Test void shouldGiveLiteralsInTheJavaValuesAnEngineTakes() throws Exception {
+    LogicalPlan.Project project = (LogicalPlan.Project) convert("SELECT STREAM"
+        + " TIMESTAMP '1970-01-01 00:00:01' AS t, TRUE AS b, 1.5 AS d, CAST(NULL AS INTEGER) AS n,"
+        + " ts + INTERVAL '2' SECOND AS i FROM clicks", EmitMode.APPEND).plan();
+    List<Expression> e = project.projections();
+    assertEquals(1000L, literal(e.get(0)).value());
+    assertEquals(SqlType.TIMESTAMP, literal(e.get(0)).type().sqlType());
+    assertEquals(true, literal(e.get(1)).value());
+    assertEquals(new BigDecimal("1.5"), literal(e.get(2)).value());
+    assertEquals(new Expression.Literal(null,
+        new LogicalType(SqlType.INTEGER, 10, 0, true, "INTEGER")), e.get(3));
+    Expression.Call plus = (Expression.Call) e.get(4);
+    assertEquals(Expression.Operator.PLUS, plus.operator());
+    assertEquals(Duration.ofSeconds(2), literal(plus.operands().get(1)).value());
+  }
+
+  private static Expression.Literal literal(Expression e) {
+    return (Expression.Literal) e;
   }
 
   private LogicalQuery convert(String sql, EmitMode emit) throws Exception {
