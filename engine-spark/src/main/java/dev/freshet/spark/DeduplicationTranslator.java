@@ -3,7 +3,7 @@ package dev.freshet.spark;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
-import dev.freshet.planner.rel.StreamDeduplicate;
+import dev.freshet.planner.logical.LogicalPlan.Deduplicate;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
- * Translates a {@link StreamDeduplicate} ({@code ROW_NUMBER() OVER (PARTITION BY keys [ORDER BY
+ * Translates a {@link Deduplicate} ({@code ROW_NUMBER() OVER (PARTITION BY keys [ORDER BY
  * col]) ... = 1}) into Spark's streaming deduplication, as docs/sql.md "Deduplication" maps it:
  * ordered by the stream's watermark column, {@code dropDuplicatesWithinWatermark(keys)}, whose
  * keys expire at their first row's event time plus the watermark's delay; otherwise
@@ -40,7 +40,7 @@ final class DeduplicationTranslator {
    *
    * @param names gives column names not yet used in the translation
    */
-  static Frame translate(StreamDeduplicate dedup, Frame input, Supplier<String> names)
+  static Frame translate(Deduplicate dedup, Frame input, Supplier<String> names)
       throws SQLException {
     if (input.window() != null) {
       // Spark would deduplicate the window's start or end without the struct's watermark.

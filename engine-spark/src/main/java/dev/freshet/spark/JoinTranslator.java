@@ -1,7 +1,7 @@
 package dev.freshet.spark;
 
 
-import dev.freshet.planner.rel.StreamingJoin;
+import dev.freshet.planner.logical.LogicalPlan.StreamStreamJoin;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +13,7 @@ import org.apache.spark.sql.catalyst.plans.logical.EventTimeWatermark;
 import org.apache.spark.sql.types.StructField;
 
 /**
- * Translates a join of two streams ({@link StreamingJoin}) into Spark's stream-stream join,
+ * Translates a join of two streams ({@link StreamStreamJoin}) into Spark's stream-stream join,
  * {@code left.join(right, condition, joinType)}: inner, LEFT, RIGHT and FULL outer, with the
  * whole condition (equal keys, the event-time range, the rest) as one Spark column. Freshet's
  * join is Spark's by design (docs/sql.md, "Joins of two streams"), so the translation only has
@@ -43,7 +43,7 @@ final class JoinTranslator {
    *
    * @param freshName a column name not yet used in the translation, at each call
    */
-  static Frame join(StreamingJoin join, Frame left, Frame right, Supplier<String> freshName)
+  static Frame join(StreamStreamJoin join, Frame left, Frame right, Supplier<String> freshName)
       throws SQLException {
     if (left.window() != null || right.window() != null) {
       // A windowed aggregation as a side: its window's start and end would lose the
@@ -67,8 +67,7 @@ final class JoinTranslator {
     checkOneEventTime(rightRows.dataset());
     List<Column> columns = new ArrayList<>(leftRows.columns());
     columns.addAll(rightRows.columns());
-    Column condition = new ColumnTranslator(join.getCluster().getRexBuilder(), columns)
-        .translate(join.getCondition());
+    Column condition = new ColumnTranslator(columns).translate(join.condition());
     return Frame.plain(leftRows.dataset().join(rightRows.dataset(), condition, joinType(join)),
         columns);
   }
@@ -95,13 +94,13 @@ final class JoinTranslator {
   }
 
   /** Spark's name of the join's type; the planner makes only these four of two streams. */
-  private static String joinType(StreamingJoin join) {
-    switch (join.getJoinType()) {
+  private static String joinType(StreamStreamJoin join) {
+    switch (join.joinType()) {
       case INNER: return "inner";
       case LEFT: return "left_outer";
       case RIGHT: return "right_outer";
       case FULL: return "full_outer";
-      default: throw new IllegalArgumentException("a " + join.getJoinType()
+      default: throw new IllegalArgumentException("a " + join.joinType()
           + " join of two streams: the planner refuses it");
     }
   }

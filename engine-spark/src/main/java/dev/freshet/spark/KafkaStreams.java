@@ -4,12 +4,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.freshet.connectors.kafka.KafkaSourceSpec;
 import dev.freshet.connectors.kafka.KafkaTopicSource;
-import dev.freshet.planner.FreshetTypeSystem;
-import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.logical.LogicalStream;
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -26,7 +24,7 @@ import org.apache.spark.sql.types.StructType;
  * <pre>{@code
  * CREATE STREAM orders (...) WITH (connector = 'kafka', 'topic' = 'orders',
  *     'properties.bootstrap.servers' = 'localhost:9092', 'format' = 'json')
- * Dataset<Row> rows = KafkaStreams.read(spark, catalog.stream("ORDERS").orElseThrow());
+ * Dataset<Row> rows = KafkaStreams.read(spark, query.sources().get(0));   // ORDERS
  * }</pre>
  */
 final class KafkaStreams {
@@ -52,7 +50,7 @@ final class KafkaStreams {
    * @throws SQLException 0A000 if a column's type has no Spark counterpart here, or for
    *     {@code 'format.ignore-parse-errors'}
    */
-  static Dataset<Row> read(SparkSession spark, StreamTable stream) throws SQLException {
+  static Dataset<Row> read(SparkSession spark, LogicalStream stream) throws SQLException {
     if (!(stream.source() instanceof KafkaTopicSource topic)) {
       throw new IllegalArgumentException("stream " + stream.name() + " does not read a Kafka"
           + " topic: " + stream.source().description());
@@ -83,8 +81,7 @@ final class KafkaStreams {
         // Records deleted before the query read them fail it, as on Freshet (08001 there).
         .option("failOnDataLoss", "true");
     spec.maxRecordsPerBatch().ifPresent(max -> reader.option("maxOffsetsPerTrigger", max));
-    StructType schema = SparkTypes.schemaOf(
-        stream.getRowType(new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE)));
+    StructType schema = SparkTypes.schemaOf(stream.columns());
     return new KafkaRecordColumns(spec, schema).rowsOf(reader.load());
   }
 

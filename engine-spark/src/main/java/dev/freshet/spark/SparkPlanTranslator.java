@@ -5,36 +5,17 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
 
-import dev.freshet.planner.WindowedQuery;
-import dev.freshet.planner.catalog.ReferenceTable;
-import dev.freshet.planner.catalog.StreamTable;
-import dev.freshet.planner.rel.EventTimeWatermark;
-import dev.freshet.planner.rel.SessionWindow;
-import dev.freshet.planner.rel.StreamDeduplicate;
-import dev.freshet.planner.rel.StreamTopN;
-import dev.freshet.planner.rel.StreamingJoin;
-import dev.freshet.planner.rel.TimeWindow;
+import dev.freshet.planner.logical.Expression;
+import dev.freshet.planner.logical.LogicalField;
+import dev.freshet.planner.logical.LogicalPlan;
+import dev.freshet.planner.logical.LogicalPlan.AggregateCall;
+import dev.freshet.planner.logical.LogicalPlan.EventTimeWatermark;
+import dev.freshet.planner.logical.LogicalQuery;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Aggregate;
-import org.apache.calcite.rel.core.AggregateCall;
-import org.apache.calcite.rel.core.Filter;
-import org.apache.calcite.rel.core.Join;
-import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.core.SetOp;
-import org.apache.calcite.rel.core.Sort;
-import org.apache.calcite.rel.core.TableScan;
-import org.apache.calcite.rel.core.Values;
-import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -42,14 +23,15 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 
 /**
- * Translates Freshet's windowed logical plan ({@code FreshetPlanner.planWindowed}) into Spark
- * Dataset operations: scans of streams (with their watermark), filters, projections, TUMBLE and
- * HOP windows and aggregations with COUNT, SUM, MIN, MAX and AVG. Anything else is refused with
- * SQLSTATE 0A000 while translating, before Spark runs a job.
+ * Translates a continuous query's logical plan ({@link LogicalQuery}, which the planner makes of
+ * its windowed plan) into Spark Dataset operations: scans of streams (with their watermark),
+ * filters, projections, TUMBLE and HOP windows and aggregations with COUNT, SUM, MIN, MAX and
+ * AVG. Anything else is refused with SQLSTATE 0A000 while translating, before Spark runs a job.
  *
  * <pre>{@code
  * SparkPlanTranslator translator = new SparkPlanTranslator(Map.of("CLICKS", clicksDataset));
- * SparkQuery query = translator.translate(planner.planWindowed(sqlNode, EmitMode.UPDATE, 10_000));
+ * SparkQuery query = translator.translate(LogicalPlanConverter.convert(
+ *     planner.planWindowed(sqlNode, EmitMode.UPDATE, 10_000)));
  * }</pre>
  *
  * <p>Spark plans its own state (StateStoreRestore/Save), which is why the translation starts from
@@ -65,7 +47,7 @@ public final class SparkPlanTranslator {
   private int names;
 
   /**
-   * @param sources a streaming Dataset per stream name ({@link StreamTable#name()}), with the
+   * @param sources a streaming Dataset per stream name ({@code LogicalStream.name()}), with the
    *     stream's columns by name
    */
   public SparkPlanTranslator(Map<String, Dataset<Row>> sources) {
@@ -73,7 +55,7 @@ public final class SparkPlanTranslator {
   }
 
   /** The query as a Spark streaming Dataset with the query's column names and types. */
-  public SparkQuery translate(WindowedQuery query) throws SQLException {
+  public SparkQuery translate(LogicalQuery query) throws SQLException {
     return translate(query, false);
   }
 
@@ -94,47 +76,46 @@ public final class SparkPlanTranslator {
    * @throws IllegalArgumentException if keyed and the query does not aggregate under its
    *     projections and filters (only an aggregation has keyed rows)
    */
-  public SparkQuery translate(WindowedQuery query, boolean keyed) throws SQLException {
+  public SparkQuery translate(LogicalQuery query, boolean keyed) throws SQLException {
     if (keyed) {
       return keyed(query);
     }
-    Frame frame = translate(query.rel());
+    Frame frame = translate(query.plan());
     return new SparkQuery(frame.dataset().select(resultColumns(query, frame, List.of())),
         query.outputMode());
   }
 
-  private SparkQuery keyed(WindowedQuery query) throws SQLException {
+  private SparkQuery keyed(LogicalQuery query) throws SQLException {
     // The projections and filters above the top aggregate, the lowest first.
-    ArrayDeque<RelNode> above = new ArrayDeque<>();
-    RelNode rel = query.rel();
-    while (rel instanceof Project || rel instanceof Filter) {
-      above.push(rel);
-      rel = rel.getInput(0);
+    ArrayDeque<LogicalPlan> above = new ArrayDeque<>();
+    LogicalPlan node = query.plan();
+    while (node instanceof LogicalPlan.Project || node instanceof LogicalPlan.Filter) {
+      above.push(node);
+      node = node.inputs().get(0);
     }
-    if (!(rel instanceof Aggregate aggregate)) {
-      if (!(rel instanceof TableScan || rel instanceof EventTimeWatermark
-          || rel instanceof TimeWindow)) {
-        throw SparkErrors.notYetOnSpark(describe(rel));
+    if (!(node instanceof LogicalPlan.Aggregate aggregate)) {
+      if (!(node instanceof LogicalPlan.StreamScan || node instanceof LogicalPlan.TableScan
+          || node instanceof EventTimeWatermark || node instanceof LogicalPlan.TimeWindow)) {
+        throw SparkErrors.notYetOnSpark(describe(node));
       }
       throw new IllegalArgumentException("Keyed rows are an aggregation's, and the query does"
-          + " not aggregate under its projections and filters: " + RelOptUtil.toString(query.rel()));
+          + " not aggregate under its projections and filters: " + query.plan().explain());
     }
-    Frame frame = aggregate(aggregate, translate(aggregate.getInput()));
+    Frame frame = aggregate(aggregate, translate(aggregate.input()));
     // The aggregate's first columns are its group key; the frames above compose columns over
     // the same Dataset, so these stay valid up to the result.
     List<Column> keys = new ArrayList<>();
-    for (RelDataTypeField key : aggregate.getRowType().getFieldList()
-        .subList(0, aggregate.getGroupCount())) {
-      keys.add(frame.columns().get(key.getIndex()).cast(SparkTypes.of(key.getType()))
-          .as(KEY + key.getIndex()));
+    for (int key = 0; key < aggregate.keyTypes().size(); key++) {
+      keys.add(frame.columns().get(key).cast(SparkTypes.of(aggregate.keyTypes().get(key)))
+          .as(KEY + key));
     }
     Column admitted = lit(true);
-    for (RelNode node : above) {
-      if (node instanceof Filter filter) {
-        Column condition = columns(filter, frame).translate(filter.getCondition());
+    for (LogicalPlan step : above) {
+      if (step instanceof LogicalPlan.Filter filter) {
+        Column condition = columns(frame).translate(filter.condition());
         admitted = admitted.and(coalesce(condition, lit(false)));
       } else {
-        frame = project((Project) node, frame);
+        frame = project((LogicalPlan.Project) step, frame);
       }
     }
     List<Column> extra = new ArrayList<>(keys);
@@ -144,107 +125,94 @@ public final class SparkPlanTranslator {
   }
 
   /** The query's columns, named and typed as the query has them, then {@code extra}. */
-  private static Column[] resultColumns(WindowedQuery query, Frame frame, List<Column> extra)
+  private static Column[] resultColumns(LogicalQuery query, Frame frame, List<Column> extra)
       throws SQLException {
     List<Column> result = new ArrayList<>();
-    for (RelDataTypeField field : query.rowType().getFieldList()) {
-      result.add(frame.columns().get(field.getIndex())
-          .cast(SparkTypes.of(field.getType())).as(field.getName()));
+    for (int i = 0; i < query.columns().size(); i++) {
+      LogicalField field = query.columns().get(i);
+      result.add(frame.columns().get(i).cast(SparkTypes.of(field.type())).as(field.name()));
     }
     result.addAll(extra);
     return result.toArray(new Column[0]);
   }
 
-  private Frame translate(RelNode rel) throws SQLException {
-    if (rel instanceof TableScan scan) {
+  private Frame translate(LogicalPlan node) throws SQLException {
+    if (node instanceof LogicalPlan.StreamScan scan) {
       return scan(scan);
     }
-    if (rel instanceof EventTimeWatermark watermark) {
+    if (node instanceof LogicalPlan.TableScan scan) {
+      SparkSession spark = sources.isEmpty() ? SparkSession.active()
+          : sources.values().iterator().next().sparkSession();
+      return TableJoinTranslator.scan(scan, spark, this::freshName);
+    }
+    if (node instanceof EventTimeWatermark watermark) {
       if (watermark.idleTimeoutMs() > 0) {
         // Spark's watermark moves only with rows: the option would be silently ignored.
         throw SparkErrors.notYetOnSpark("A stream's 'watermark.idle-timeout'");
       }
-      return watermark(watermark, translate(watermark.getInput()));
+      return watermark(watermark, translate(watermark.input()));
     }
-    if (rel instanceof Filter filter) {
-      Frame input = translate(filter.getInput());
-      Column condition = columns(filter, input).translate(filter.getCondition());
+    if (node instanceof LogicalPlan.Filter filter) {
+      Frame input = translate(filter.input());
+      Column condition = columns(input).translate(filter.condition());
       return new Frame(input.dataset().filter(condition), input.columns(), input.windowParts(),
           input.window());
     }
-    if (rel instanceof Project project) {
-      return project(project, translate(project.getInput()));
+    if (node instanceof LogicalPlan.Project project) {
+      return project(project, translate(project.input()));
     }
-    if (rel instanceof TimeWindow window) {
-      return window(window, translate(window.getInput()));
+    if (node instanceof LogicalPlan.TimeWindow window) {
+      return window(window, translate(window.input()));
     }
-    if (rel instanceof Aggregate aggregate) {
-      return aggregate(aggregate, translate(aggregate.getInput()));
+    if (node instanceof LogicalPlan.Aggregate aggregate) {
+      return aggregate(aggregate, translate(aggregate.input()));
     }
-    if (rel instanceof StreamDeduplicate dedup) {
-      return DeduplicationTranslator.translate(dedup, translate(dedup.getInput()), this::freshName);
+    if (node instanceof LogicalPlan.Deduplicate dedup) {
+      return DeduplicationTranslator.translate(dedup, translate(dedup.input()), this::freshName);
     }
-    if (rel instanceof StreamingJoin join) {
-      return JoinTranslator.join(join, translate(join.getLeft()), translate(join.getRight()),
+    if (node instanceof LogicalPlan.StreamStreamJoin join) {
+      return JoinTranslator.join(join, translate(join.left()), translate(join.right()),
           this::freshName);
     }
-    if (rel instanceof Join join && TableJoinTranslator.joinsATable(join)) {
-      return TableJoinTranslator.join(join, translate(join.getLeft()),
-          translate(join.getRight()), this::freshName);
+    if (node instanceof LogicalPlan.StreamTableJoin join) {
+      return TableJoinTranslator.join(join, translate(join.left()), translate(join.right()),
+          this::freshName);
     }
-    throw SparkErrors.notYetOnSpark(describe(rel));
+    throw SparkErrors.notYetOnSpark(describe(node));
   }
 
-  /** What the query wrote that became {@code rel}, for the error that refuses it. */
-  private static String describe(RelNode rel) {
-    if (rel instanceof Join) {
+  /** What the query wrote that became {@code node}, for the error that refuses it. */
+  private static String describe(LogicalPlan node) {
+    if (node instanceof LogicalPlan.Unsupported unsupported) {
+      return unsupported.description();
+    }
+    if (node instanceof LogicalPlan.StreamStreamJoin
+        || node instanceof LogicalPlan.StreamTableJoin) {
       return "A join";
     }
-    if (rel instanceof SessionWindow) {
-      return "A SESSION window";
-    }
-    if (rel instanceof StreamTopN) {
-      return "A top-N (ROW_NUMBER() ... <= n)";
-    }
-    if (rel instanceof Sort) {
-      return "ORDER BY, LIMIT or OFFSET";
-    }
-    if (rel instanceof SetOp) {
-      return "UNION, INTERSECT or EXCEPT";
-    }
-    if (rel instanceof Values) {
-      return "VALUES";
-    }
-    return "The relational operator " + rel.getRelTypeName();
+    // As the planner names its deduplication (what the message said before the logical plan).
+    return node instanceof LogicalPlan.Deduplicate
+        ? "The relational operator LogicalStreamDeduplicate"
+        : "The relational operator " + node.getClass().getSimpleName();
   }
 
-  private Frame scan(TableScan scan) throws SQLException {
-    ReferenceTable table = scan.getTable().unwrap(ReferenceTable.class);
-    if (table != null) {
-      SparkSession spark = sources.isEmpty() ? SparkSession.active()
-          : sources.values().iterator().next().sparkSession();
-      return TableJoinTranslator.scan(scan, table, spark, this::freshName);
-    }
-    StreamTable stream = scan.getTable().unwrap(StreamTable.class);
-    if (stream == null) {
-      throw SparkErrors.notYetOnSpark("Reading the table "
-          + String.join(".", scan.getTable().getQualifiedName()));
-    }
-    Dataset<Row> source = sources.get(stream.name());
+  private Frame scan(LogicalPlan.StreamScan scan) {
+    Dataset<Row> source = sources.get(scan.stream());
     if (source == null) {
-      throw new IllegalArgumentException("no Spark Dataset for the stream " + stream.name()
+      throw new IllegalArgumentException("no Spark Dataset for the stream " + scan.stream()
           + "; given: " + sources.keySet());
     }
     // Fresh names: the columns are then found by name whatever the query renames.
     List<Column> columns = new ArrayList<>();
-    for (String field : scan.getRowType().getFieldNames()) {
-      columns.add(col(field));
+    for (LogicalField field : scan.columns()) {
+      columns.add(col(field.name()));
     }
     return Frame.plain(source, columns).materialized(this::freshName);
   }
 
   private Frame watermark(EventTimeWatermark watermark, Frame input) throws SQLException {
-    if (!(watermark.getInput() instanceof TableScan)) {
+    if (!(watermark.input() instanceof LogicalPlan.StreamScan
+        || watermark.input() instanceof LogicalPlan.TableScan)) {
       // Freshet puts it right above the scan; Spark needs a column by name, as the scan has.
       throw SparkErrors.notYetOnSpark("A watermark on a computed column");
     }
@@ -254,11 +222,11 @@ public final class SparkPlanTranslator {
         input.columns(), input.windowParts(), input.window());
   }
 
-  private Frame project(Project project, Frame input) throws SQLException {
-    ColumnTranslator translator = columns(project, input);
+  private Frame project(LogicalPlan.Project project, Frame input) throws SQLException {
+    ColumnTranslator translator = columns(input);
     List<Column> columns = new ArrayList<>();
     List<Frame.WindowPart> parts = new ArrayList<>();
-    for (RexNode e : project.getProjects()) {
+    for (Expression e : project.projections()) {
       columns.add(translator.translate(e));
       parts.add(windowPart(e, input));
     }
@@ -266,19 +234,20 @@ public final class SparkPlanTranslator {
   }
 
   /** Whether {@code e} is a window's start or end, as such or cast (as GROUP BY TUMBLE has it). */
-  private static Frame.WindowPart windowPart(RexNode e, Frame input) {
-    RexNode bare = e.getKind() == SqlKind.CAST ? ((RexCall) e).getOperands().get(0) : e;
-    return bare instanceof RexInputRef ref ? input.windowParts().get(ref.getIndex())
+  private static Frame.WindowPart windowPart(Expression e, Frame input) {
+    Expression bare = e instanceof Expression.Call call
+        && call.operator() == Expression.Operator.CAST ? call.operands().get(0) : e;
+    return bare instanceof Expression.ColumnRef ref ? input.windowParts().get(ref.index())
         : Frame.WindowPart.NONE;
   }
 
-  private Frame window(TimeWindow window, Frame input) throws SQLException {
+  private Frame window(LogicalPlan.TimeWindow window, Frame input) throws SQLException {
     if (input.window() != null) {
       throw SparkErrors.notYetOnSpark("A window over a window");
     }
     Column eventTime = input.columns().get(window.eventTimeIndex());
     // HOP(ts, slide, size) in SQL; window(ts, size, slide) in Spark.
-    Column windowColumn = window.slideMs() == window.sizeMs()
+    Column windowColumn = window.tumbling()
         ? functions.window(eventTime, window.sizeMs() + " milliseconds")
         : functions.window(eventTime, window.sizeMs() + " milliseconds",
             window.slideMs() + " milliseconds");
@@ -292,8 +261,8 @@ public final class SparkPlanTranslator {
     return new Frame(input.dataset().withColumn(name, windowColumn), columns, parts, name);
   }
 
-  private Frame aggregate(Aggregate aggregate, Frame input) throws SQLException {
-    if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+  private Frame aggregate(LogicalPlan.Aggregate aggregate, Frame input) throws SQLException {
+    if (aggregate.grouping() != LogicalPlan.Grouping.SIMPLE) {
       throw SparkErrors.notOnSpark("GROUPING SETS, ROLLUP or CUBE",
           "Run one query per grouping, or run it on Freshet's own executor");
     }
@@ -301,7 +270,7 @@ public final class SparkPlanTranslator {
     // its start or end, and take those from it afterwards.
     List<Column> keys = new ArrayList<>();
     boolean byWindow = false;
-    for (int key : aggregate.getGroupSet()) {
+    for (int key : aggregate.groupKeys()) {
       if (input.windowParts().get(key) != Frame.WindowPart.NONE) {
         byWindow = true;
       } else {
@@ -314,11 +283,11 @@ public final class SparkPlanTranslator {
     }
     List<Column> aggregates = new ArrayList<>();
     List<String> aggregateNames = new ArrayList<>();
-    for (AggregateCall call : aggregate.getAggCallList()) {
+    for (AggregateCall call : aggregate.calls()) {
       String name = freshName();
-      // Calcite's type (SUM of INTEGER is an INTEGER, Spark's a BIGINT), so that expressions
+      // The planner's type (SUM of INTEGER is an INTEGER, Spark's a BIGINT), so that expressions
       // above the aggregation compute as Freshet's do.
-      aggregates.add(aggregateFunction(call, input).cast(SparkTypes.of(call.getType())).as(name));
+      aggregates.add(aggregateFunction(call, input).cast(SparkTypes.of(call.type())).as(name));
       aggregateNames.add(name);
     }
     Dataset<Row> grouped = aggregate(input.dataset(), keys, aggregates);
@@ -326,7 +295,7 @@ public final class SparkPlanTranslator {
     List<Column> columns = new ArrayList<>();
     List<Frame.WindowPart> parts = new ArrayList<>();
     int next = byWindow ? 1 : 0;
-    for (int key : aggregate.getGroupSet()) {
+    for (int key : aggregate.groupKeys()) {
       Frame.WindowPart part = input.windowParts().get(key);
       if (part == Frame.WindowPart.NONE) {
         columns.add(col(grouped.columns()[next++]));
@@ -356,24 +325,24 @@ public final class SparkPlanTranslator {
   }
 
   private static Column aggregateFunction(AggregateCall call, Frame input) throws SQLException {
-    String name = call.getAggregation().getName();
-    if (call.isDistinct()) {
+    String name = call.name();
+    if (call.distinct()) {
       throw SparkErrors.notOnSpark(name + "(DISTINCT ...)", "Spark refuses distinct aggregates"
           + " on streams: run the query on Freshet's own executor, or aggregate the distinct"
           + " values in two steps outside the stream");
     }
-    if (call.getArgList().size() > 1) {
-      throw SparkErrors.notYetOnSpark(name + " with " + call.getArgList().size() + " arguments",
+    if (call.args().size() > 1) {
+      throw SparkErrors.notYetOnSpark(name + " with " + call.args().size() + " arguments",
           "aggregate one column at a time, or run the query on Freshet's own executor");
     }
-    Column argument = call.getArgList().isEmpty() ? lit(1)
-        : input.columns().get(call.getArgList().get(0));
-    if (call.filterArg >= 0) {
+    Column argument = call.args().isEmpty() ? lit(1)
+        : input.columns().get(call.args().get(0));
+    if (call.filterArg() >= 0) {
       // FILTER (WHERE c): only rows where c is TRUE count; NULL elsewhere, which every one of
       // these aggregate functions skips.
-      argument = when(input.columns().get(call.filterArg).equalTo(lit(true)), argument);
+      argument = when(input.columns().get(call.filterArg()).equalTo(lit(true)), argument);
     }
-    switch (call.getAggregation().getKind()) {
+    switch (call.kind()) {
       case COUNT: return functions.count(argument);
       case SUM: return functions.sum(argument);
       case SUM0: return functions.coalesce(functions.sum(argument), lit(0));
@@ -386,8 +355,8 @@ public final class SparkPlanTranslator {
     }
   }
 
-  private static ColumnTranslator columns(RelNode rel, Frame input) {
-    return new ColumnTranslator(rel.getCluster().getRexBuilder(), input.columns());
+  private static ColumnTranslator columns(Frame input) {
+    return new ColumnTranslator(input.columns());
   }
 
 

@@ -14,7 +14,7 @@ import org.apache.spark.sql.Row;
  * columns and a BOOLEAN "admitted" column after the query's columns.
  *
  * <pre>{@code
- * SparkQuery q = new SparkPlanTranslator(sources).translate(planner.planWindowed(sql, null, n));
+ * SparkQuery q = new SparkPlanTranslator(sources).translate(job.query());
  * q.result().writeStream().outputMode(q.sparkOutputMode()) ...
  * }</pre>
  *

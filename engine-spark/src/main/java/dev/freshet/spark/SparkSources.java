@@ -1,18 +1,18 @@
 package dev.freshet.spark;
 
-import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.logical.LogicalStream;
 import dev.freshet.spark.source.FreshetSource;
 import dev.freshet.spark.source.StreamRegistration;
 import java.sql.SQLException;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Makes the Spark Dataset of a catalog's stream by its connector: {@code memory} (rows by INSERT)
+ * Makes the Spark Dataset of a query's stream by its connector: {@code memory} (rows by INSERT)
  * through the Freshet source ({@link FreshetSource}), {@code kafka} through Spark's Kafka source
  * ({@link KafkaStreams}). Other connectors are refused with SQLSTATE 0A000.
  *
  * <pre>{@code
- * SparkSource orders = SparkSources.of(spark, catalog.stream("ORDERS").orElseThrow());
+ * SparkSource orders = SparkSources.of(spark, query.sources().get(0));   // ORDERS
  * new SparkPlanTranslator(Map.of(orders.name(), orders.rows())).translate(plan);
  * }</pre>
  */
@@ -25,10 +25,10 @@ public final class SparkSources {
    *
    * @throws SQLException 0A000 if Spark cannot read the stream's connector or a column's type
    */
-  public static SparkSource of(SparkSession spark, StreamTable stream) throws SQLException {
+  public static SparkSource of(SparkSession spark, LogicalStream stream) throws SQLException {
     String connector = stream.connector();
     switch (connector) {
-      case StreamTable.DEFAULT_CONNECTOR -> {
+      case FreshetSource.CONNECTOR -> {
         StreamRegistration registration = FreshetSource.register(stream);
         return new SparkSource(stream.name(), registration.readStream(spark),
             registration::close);

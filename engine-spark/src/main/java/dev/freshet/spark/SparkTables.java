@@ -6,13 +6,13 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.security.Redaction;
 import dev.freshet.engine.store.LocalTables;
 import dev.freshet.engine.store.ResultDatabase;
-import dev.freshet.planner.catalog.ReferenceTable;
+import dev.freshet.common.types.SqlType;
+import dev.freshet.planner.logical.LogicalField;
+import dev.freshet.planner.logical.LogicalPlan.TableScan;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -39,18 +39,17 @@ final class SparkTables {
   }
 
   /**
-   * The rows of {@code table}, one column per column of {@code rowType} (its declared columns)
-   * in order, with the names and types the database gives them, a TIMESTAMP as its text (the
-   * caller renames and casts).
+   * The rows of the table {@code scan} reads, one column per column of the scan (the table's
+   * declared columns) in order, with the names and types the database gives them, a TIMESTAMP
+   * as its text (the caller renames and casts).
    *
    * @throws SQLException 0A000 for a table of the engine's own when Spark's executors are
    *     other JVMs
    */
-  static Dataset<Row> read(SparkSession spark, ReferenceTable table, RelDataType rowType)
-      throws SQLException {
+  static Dataset<Row> read(SparkSession spark, TableScan table) throws SQLException {
     if (table.data() instanceof JdbcReferenceData jdbc) {
       Map<String, String> options = table.options();
-      DataFrameReader reader = jdbc(spark, options.get("url"), jdbc.query(), rowType);
+      DataFrameReader reader = jdbc(spark, options.get("url"), jdbc.query(), table.columns());
       if (options.containsKey("username")) {
         reader = reader.option("user", options.get("username"));
       }
@@ -61,16 +60,16 @@ final class SparkTables {
     }
     if (table.data() instanceof LocalTables.Table own) {
       if (!spark.sparkContext().isLocal()) {
-        throw SparkErrors.notYetOnSpark("A join with table " + table.name() + ", kept in the"
+        throw SparkErrors.notYetOnSpark("A join with table " + table.table() + ", kept in the"
             + " engine's own database, on a Spark cluster (master "
             + spark.sparkContext().master() + ", whose executors cannot reach the server's"
             + " H2 database)", "declare the table WITH (connector = 'jdbc', 'url' = ...) on a"
             + " database the executors reach, or run the view on Freshet's own executor");
       }
-      return load(jdbc(spark, own.jdbcUrl(), own.query(), rowType)
+      return load(jdbc(spark, own.jdbcUrl(), own.query(), table.columns())
           .option("user", ResultDatabase.USER).option("password", ""), table, own.jdbcUrl());
     }
-    throw SparkErrors.notYetOnSpark("Reading the table " + table.name() + " ("
+    throw SparkErrors.notYetOnSpark("Reading the table " + table.table() + " ("
         + table.data().description() + ")");
   }
 
@@ -79,7 +78,7 @@ final class SparkTables {
    * that cannot be reached is 08001, one that cannot answer the SELECT (the table or a column
    * gone since CREATE TABLE) 42S02.
    */
-  private static Dataset<Row> load(DataFrameReader reader, ReferenceTable table, String url)
+  private static Dataset<Row> load(DataFrameReader reader, TableScan table, String url)
       throws SQLException {
     try {
       return reader.load();
@@ -91,17 +90,17 @@ final class SparkTables {
       }
       if (state != null && state.startsWith("08")) {
         throw Errors.of(SqlState.UNABLE_TO_CONNECT, "Spark cannot connect to " + shown + " to read"
-            + " table " + table.name() + ": " + e.getMessage() + ". Check that the database is"
+            + " table " + table.table() + ": " + e.getMessage() + ". Check that the database is"
             + " up and reachable, and that its JDBC driver is on the class path", e);
       }
-      throw Errors.of(SqlState.OBJECT_NOT_FOUND, "Spark cannot read table " + table.name()
+      throw Errors.of(SqlState.OBJECT_NOT_FOUND, "Spark cannot read table " + table.table()
           + " from " + shown + ": " + e.getMessage() + ". Check that the database still has the"
           + " table and its columns, and declare them as the database names them", e);
     }
   }
 
   private static DataFrameReader jdbc(SparkSession spark, String url, String query,
-      RelDataType rowType) {
+      List<LogicalField> columns) {
     // "query", not "dbtable": the same SELECT of the declared columns that Freshet runs, so
     // that the columns come in declaration order whatever case the database names them in.
     DataFrameReader reader = spark.read().format("jdbc").option("url", url)
@@ -110,9 +109,9 @@ final class SparkTables {
     // takes as UTC (the session's zone), as Freshet does. Spark would read a java.sql.Timestamp,
     // which the database's driver makes in the JVM's zone (also with preferTimestampNTZ).
     StringJoiner asText = new StringJoiner(", ");
-    for (RelDataTypeField field : rowType.getFieldList()) {
-      if (field.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP) {
-        asText.add("`" + field.getName().replace("`", "``") + "` STRING");
+    for (LogicalField field : columns) {
+      if (field.type().sqlType() == SqlType.TIMESTAMP) {
+        asText.add("`" + field.name().replace("`", "``") + "` STRING");
       }
     }
     return asText.length() == 0 ? reader : reader.option("customSchema", asText.toString());

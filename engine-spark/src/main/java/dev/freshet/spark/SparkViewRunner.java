@@ -7,7 +7,7 @@ import dev.freshet.engine.errors.Errors;
 import dev.freshet.engine.spi.RunningView;
 import dev.freshet.engine.spi.ViewJob;
 import dev.freshet.engine.spi.ViewRunner;
-import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.logical.LogicalStream;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ final class SparkViewRunner implements ViewRunner {
     List<SparkSource> sources = new ArrayList<>();
     try {
       Map<String, Dataset<Row>> datasets = new HashMap<>();
-      for (StreamTable stream : job.query().sources()) {
+      for (LogicalStream stream : job.query().sources()) {
         SparkSource source = SparkSources.of(spark, stream);
         sources.add(source);
         datasets.put(source.name(), source.rows());

@@ -2,16 +2,15 @@ package dev.freshet.spark;
 
 import static org.apache.spark.sql.functions.col;
 
-import dev.freshet.planner.catalog.ReferenceTable;
-import dev.freshet.planner.rel.StreamingRels;
+import dev.freshet.common.types.SqlType;
+import dev.freshet.planner.logical.LogicalField;
+import dev.freshet.planner.logical.LogicalPlan.StreamTableJoin;
+import dev.freshet.planner.logical.LogicalPlan.TableScan;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Supplier;
-import org.apache.calcite.rel.core.Join;
-import org.apache.calcite.rel.core.TableScan;
-import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -34,33 +33,28 @@ final class TableJoinTranslator {
   private TableJoinTranslator() {
   }
 
-  /** Whether exactly one input of {@code join} reads a stream (the other reads a table). */
-  static boolean joinsATable(Join join) {
-    return StreamingRels.isStreaming(join.getLeft()) != StreamingRels.isStreaming(join.getRight());
-  }
-
   /**
    * The scan of {@code table}: its columns under fresh names, in order, cast to the declared
    * types (a JDBC source types them as the database does; a TIMESTAMP's text is cast in the
    * session's zone, UTC).
    */
-  static Frame scan(TableScan scan, ReferenceTable table, SparkSession spark,
-      Supplier<String> freshName) throws SQLException {
-    List<RelDataTypeField> fields = scan.getRowType().getFieldList();
-    for (RelDataTypeField field : fields) {
-      if (field.getType().getSqlTypeName() == SqlTypeName.TIME) {
+  static Frame scan(TableScan scan, SparkSession spark, Supplier<String> freshName)
+      throws SQLException {
+    List<LogicalField> fields = scan.columns();
+    for (LogicalField field : fields) {
+      if (field.type().sqlType() == SqlType.TIME) {
         // SparkTypes has no Spark type for TIME yet; said here with the table and column the
         // user must change, before connecting to the table.
-        throw SparkErrors.notYetOnSpark("Table " + table.name() + "'s TIME column "
-            + field.getName(), "declare it as a VARCHAR or a TIMESTAMP, or run the view on"
+        throw SparkErrors.notYetOnSpark("Table " + scan.table() + "'s TIME column "
+            + field.name(), "declare it as a VARCHAR or a TIMESTAMP, or run the view on"
             + " Freshet's own executor");
       }
     }
-    Dataset<Row> rows = SparkTables.read(spark, table, scan.getRowType());
+    Dataset<Row> rows = SparkTables.read(spark, scan);
     String[] read = rows.columns();
     List<Column> columns = new ArrayList<>();
-    for (RelDataTypeField field : fields) {
-      columns.add(col(quoted(read[field.getIndex()])).cast(SparkTypes.of(field.getType())));
+    for (int i = 0; i < fields.size(); i++) {
+      columns.add(col(quoted(read[i])).cast(SparkTypes.of(fields.get(i).type())));
     }
     return Frame.plain(rows, columns).materialized(freshName);
   }
@@ -70,9 +64,9 @@ final class TableJoinTranslator {
    *
    * @param freshName names the table side's columns, which are computed before the join
    */
-  static Frame join(Join join, Frame left, Frame right, Supplier<String> freshName)
+  static Frame join(StreamTableJoin join, Frame left, Frame right, Supplier<String> freshName)
       throws SQLException {
-    boolean streamLeft = StreamingRels.isStreaming(join.getLeft());
+    boolean streamLeft = join.streamOnLeft();
     Frame stream = streamLeft ? left : right;
     // The table side's projections become columns of its Dataset: a column computed after an
     // outer join would compute its expression over the NULLs of an unmatched row (a constant
@@ -84,13 +78,13 @@ final class TableJoinTranslator {
     List<Frame.WindowPart> parts = new ArrayList<>(streamLeft ? stream.windowParts()
         : table.windowParts());
     parts.addAll(streamLeft ? table.windowParts() : stream.windowParts());
-    Column condition = new ColumnTranslator(join.getCluster().getRexBuilder(), columns)
-        .translate(join.getCondition());
+    Column condition = new ColumnTranslator(columns).translate(join.condition());
     Dataset<Row> leftRows = streamLeft ? stream.dataset() : table.dataset();
     Dataset<Row> rightRows = streamLeft ? table.dataset() : stream.dataset();
-    // Spark's names for Calcite's types: inner, left (stream left), right (stream right); the
+    // Spark's names of the join types: inner, left (stream left), right (stream right); the
     // planner lets no other type through.
-    Dataset<Row> joined = leftRows.join(rightRows, condition, join.getJoinType().lowerName);
+    Dataset<Row> joined = leftRows.join(rightRows, condition,
+        join.joinType().name().toLowerCase(Locale.ROOT));
     return new Frame(joined, columns, parts, stream.window());
   }
 

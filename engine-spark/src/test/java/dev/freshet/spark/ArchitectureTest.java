@@ -24,6 +24,8 @@ class ArchitectureTest extends ArchitectureCheck {
       knowsNo("dev.freshet.jdbc..", "dev.freshet.server..");
   static final ArchRule SPARK_KNOWS_NO_EXECUTOR_RUNTIME =
       knowsNo("dev.freshet.executor.runtime..");
+  static final ArchRule SPARK_KNOWS_NO_CALCITE_PLAN =
+      knowsNo("org.apache.calcite..", "dev.freshet.planner.rel..");
   static final ArchRule SPARK_PACKAGES_FORM_NO_CYCLE = packagesFormNoCycle();
 
   /** Every rule checked, with classes that break it: one breach per forbidden package. */
@@ -31,6 +33,8 @@ class ArchitectureTest extends ArchitectureCheck {
       new Breach(SPARK_KNOWS_NO_DRIVER_OR_SERVER, Breaches.KnowsJdbcDriver.class),
       new Breach(SPARK_KNOWS_NO_DRIVER_OR_SERVER, Breaches.KnowsServer.class),
       new Breach(SPARK_KNOWS_NO_EXECUTOR_RUNTIME, Breaches.KnowsExecutorRuntime.class),
+      new Breach(SPARK_KNOWS_NO_CALCITE_PLAN, Breaches.KnowsCalcite.class),
+      new Breach(SPARK_KNOWS_NO_CALCITE_PLAN, Breaches.KnowsPlannerRels.class),
       new Breach(SPARK_PACKAGES_FORM_NO_CYCLE, Upper.class, Lower.class));
 
   ArchitectureTest() {

@@ -3,8 +3,10 @@ package dev.freshet.spark;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.planner.FreshetPlanner;
-import dev.freshet.planner.WindowedQuery;
-import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.logical.LogicalQuery;
+import dev.freshet.planner.logical.LogicalStream;
+import dev.freshet.planner.logical.conversion.LogicalPlanConverter;
+import dev.freshet.planner.logical.conversion.LogicalTypes;
 import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.EmitMode;
 import java.sql.SQLException;
@@ -17,7 +19,7 @@ import java.sql.SQLException;
  * try (FreshetSql sql = new FreshetSql()) {
  *   sql.execute("CREATE STREAM clicks (...) WITH (connector = 'kafka', ...)");
  *   SparkSource clicks = SparkSources.of(spark, sql.stream("CLICKS"));
- *   WindowedQuery plan = sql.plan("SELECT STREAM * FROM clicks", EmitMode.APPEND);
+ *   LogicalQuery plan = sql.plan("SELECT STREAM * FROM clicks", EmitMode.APPEND);
  * }
  * }</pre>
  */
@@ -30,15 +32,18 @@ public final class FreshetSql implements AutoCloseable {
     session.execute(sql);
   }
 
-  /** The catalog's stream {@code name} (upper case, as declared without quotes). */
-  public StreamTable stream(String name) {
-    return engine.planner().catalog().stream(name).orElseThrow();
+  /**
+   * The catalog's stream {@code name} (upper case, as declared without quotes), as queries read
+   * it.
+   */
+  public LogicalStream stream(String name) {
+    return LogicalTypes.stream(engine.planner().catalog().stream(name).orElseThrow());
   }
 
   /** Freshet's windowed plan of {@code sql}, as translated for Spark. */
-  public WindowedQuery plan(String sql, EmitMode emit) throws Exception {
-    return engine.planner().planWindowed(FreshetSqlParser.parse(sql), emit,
-        FreshetPlanner.DEFAULT_MAX_WINDOWS_PER_ROW);
+  public LogicalQuery plan(String sql, EmitMode emit) throws Exception {
+    return LogicalPlanConverter.convert(engine.planner().planWindowed(
+        FreshetSqlParser.parse(sql), emit, FreshetPlanner.DEFAULT_MAX_WINDOWS_PER_ROW));
   }
 
   @Override public void close() {

@@ -7,6 +7,8 @@ import dev.freshet.planner.WindowedQuery;
 import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.WatermarkSpec;
+import dev.freshet.planner.logical.conversion.LogicalPlanConverter;
+import dev.freshet.planner.logical.conversion.LogicalTypes;
 import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.EmitMode;
 import java.nio.file.Files;
@@ -100,13 +102,14 @@ final class SparkBench implements AutoCloseable {
     Map<String, MemoryStream<Row>> streams = new HashMap<>();
     Map<String, Dataset<Row>> sources = new HashMap<>();
     for (String name : List.of("EVENTS", "CLICKS")) {
-      StructType schema = SparkTypes.schemaOf(
-          catalog.stream(name).orElseThrow().getRowType(planner.typeFactory()));
+      StructType schema = SparkTypes.schemaOf(LogicalTypes.fields(
+          catalog.stream(name).orElseThrow().getRowType(planner.typeFactory())));
       MemoryStream<Row> stream = MemoryStream.apply(Encoders.row(schema), spark);
       streams.put(name, stream);
       sources.put(name, stream.toDF());
     }
-    return new Translated(new SparkPlanTranslator(sources).translate(plan, keyed), streams);
+    return new Translated(new SparkPlanTranslator(sources).translate(
+        LogicalPlanConverter.convert(plan), keyed), streams);
   }
 
   /** Translates and starts {@code sql}, reading {@code stream}. */

@@ -119,6 +119,16 @@ class SparkDifferentialTest {
         "SELECT" + select, 1);
   }
 
+  @Test void shouldTrimAndTakeSubstringsAsFreshetAndH2Do() throws Exception {
+    String select = " user_id, TRIM(LEADING '/' FROM url) AS l, TRIM(TRAILING 'x' FROM url) AS t,"
+        + " TRIM(BOTH '/' FROM url) AS b, SUBSTRING(url FROM 2 FOR 2) AS s FROM clicks";
+    compare("SELECT STREAM" + select, EmitMode.APPEND, "clicks",
+        List.of(
+            batch(click("a", "/x/", 1), click("b", "//bx", 2)),
+            batch(click("c", "x//", 3), click("d", "", 4))),
+        "SELECT" + select, 0);
+  }
+
   @Test void shouldEmitEachTumblingWindowOnceWhenTheWatermarkPassesItsEndInAppend()
       throws Exception {
     compare("SELECT STREAM TUMBLE_START(ts, INTERVAL '10' SECOND) AS w,"

@@ -11,6 +11,8 @@ import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.query.StatementResult;
 import dev.freshet.planner.FreshetPlanner;
 import dev.freshet.planner.WindowedQuery;
+import dev.freshet.planner.logical.conversion.LogicalPlanConverter;
+import dev.freshet.planner.logical.conversion.LogicalTypes;
 import dev.freshet.sql.FreshetSqlParser;
 import dev.freshet.sql.parser.EmitMode;
 import dev.freshet.testkit.SparkTest;
@@ -171,11 +173,12 @@ class SparkRowsTest {
       throws Exception {
     WindowedQuery plan = engine.planner().planWindowed(FreshetSqlParser.parse(sql), mode,
         FreshetPlanner.DEFAULT_MAX_WINDOWS_PER_ROW);
-    StructType schema = SparkTypes.schemaOf(engine.planner().catalog().stream("TYPED")
-        .orElseThrow().getRowType(engine.planner().typeFactory()));
+    StructType schema = SparkTypes.schemaOf(LogicalTypes.fields(engine.planner().catalog()
+        .stream("TYPED").orElseThrow().getRowType(engine.planner().typeFactory())));
     MemoryStream<Row> stream = MemoryStream.apply(Encoders.row(schema), spark);
     Map<String, Dataset<Row>> sources = Map.of("TYPED", stream.toDF());
-    SparkQuery query = new SparkPlanTranslator(sources).translate(plan, keyed);
+    SparkQuery query = new SparkPlanTranslator(sources).translate(
+        LogicalPlanConverter.convert(plan), keyed);
     SparkRows toFreshet = SparkRows.of(query);
     List<List<Object>> rows = new ArrayList<>();
     SparkContinuousQuery running = SparkContinuousQuery.start(query,

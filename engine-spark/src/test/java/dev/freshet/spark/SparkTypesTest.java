@@ -2,6 +2,7 @@ package dev.freshet.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.freshet.planner.logical.conversion.LogicalTypes;
 import dev.freshet.testkit.SparkTest;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -15,8 +16,11 @@ class SparkTypesTest {
   private final RelDataTypeFactory types = new JavaTypeFactoryImpl();
 
   @Test void shouldGiveFloatDoublePrecisionAsCalciteDoesAndRealSinglePrecision() throws Exception {
-    assertEquals(DataTypes.DoubleType, SparkTypes.of(types.createSqlType(SqlTypeName.FLOAT)));
-    assertEquals(DataTypes.DoubleType, SparkTypes.of(types.createSqlType(SqlTypeName.DOUBLE)));
-    assertEquals(DataTypes.FloatType, SparkTypes.of(types.createSqlType(SqlTypeName.REAL)));
+    assertEquals(DataTypes.DoubleType,
+        SparkTypes.of(LogicalTypes.of(types.createSqlType(SqlTypeName.FLOAT))));
+    assertEquals(DataTypes.DoubleType,
+        SparkTypes.of(LogicalTypes.of(types.createSqlType(SqlTypeName.DOUBLE))));
+    assertEquals(DataTypes.FloatType,
+        SparkTypes.of(LogicalTypes.of(types.createSqlType(SqlTypeName.REAL))));
   }
 }

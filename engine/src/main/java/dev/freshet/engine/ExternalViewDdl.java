@@ -28,6 +28,8 @@ import dev.freshet.planner.catalog.Catalog;
 import dev.freshet.planner.catalog.StreamTable;
 import dev.freshet.planner.catalog.ViewTable;
 import dev.freshet.planner.errors.PlanningException;
+import dev.freshet.planner.logical.LogicalQuery;
+import dev.freshet.planner.logical.conversion.LogicalPlanConverter;
 import dev.freshet.sql.parser.EmitMode;
 import java.sql.SQLException;
 import java.util.List;
@@ -70,6 +72,7 @@ final class ExternalViewDdl {
     RelDataType rowType = MaterializedViewDdl.rename(engine.planner().typeFactory(), name,
         windowed.rowType(), create.columnList);
     boolean keyed = windowed.aggregating() && windowed.outputMode() != OutputMode.APPEND;
+    LogicalQuery logical = LogicalPlanConverter.convert(windowed);
     // Types the view cannot keep are refused before anything is created.
     ViewRowTypes.columnTypes(name, rowType);
 
@@ -84,7 +87,7 @@ final class ExternalViewDdl {
       opened = open(engine, options, name, rowType, keyed, windowed.outputMode(), checkpoint, id);
       ViewBatchSink sink = opened.sink();
       running = ExternalExecution.prepare(id, name, progress -> runner.prepare(new ViewJob(name,
-          id, windowed, keyed, Optional.ofNullable(checkpoint).map(Checkpoint::root), sink,
+          id, logical, keyed, Optional.ofNullable(checkpoint).map(Checkpoint::root), sink,
           progress)));
       synchronized (engine.ddlLock()) {
         for (StreamTable source : windowed.sources()) {
@@ -157,7 +160,8 @@ final class ExternalViewDdl {
     WindowedQuery windowed = planWindowed(engine, options, query, emit);
     boolean keyed = windowed.aggregating() && windowed.outputMode() != OutputMode.APPEND;
     RunningView prepared = runner.prepare(new ViewJob(name, UUID.randomUUID().toString(),
-        windowed, keyed, Optional.empty(), (batchId, rows) -> { }, ViewProgressListener.NONE));
+        LogicalPlanConverter.convert(windowed), keyed, Optional.empty(), (batchId, rows) -> { },
+        ViewProgressListener.NONE));
     try {
       return prepared.explain();
     } finally {

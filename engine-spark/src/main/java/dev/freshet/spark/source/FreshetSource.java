@@ -4,22 +4,19 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.executor.source.MemoryStream;
 import dev.freshet.executor.source.StreamColumn;
-import dev.freshet.planner.FreshetTypeSystem;
-import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.logical.LogicalField;
+import dev.freshet.planner.logical.LogicalStream;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeField;
 
 /**
  * Entry point of the Freshet source: registers a stream whose rows arrive by INSERT so that
  * Spark reads it as {@code spark.readStream().format("freshet").option("stream", id)}.
  *
  * <pre>{@code
- * StreamRegistration clicks = FreshetSource.register(catalog.stream("CLICKS").orElseThrow());
+ * StreamRegistration clicks = FreshetSource.register(query.sources().get(0));   // CLICKS
  * Dataset<Row> rows = clicks.readStream(spark);
  * }</pre>
  *
@@ -31,6 +28,8 @@ import org.apache.calcite.rel.type.RelDataTypeField;
  * share ({@value #READ_FROM_OPTION}).
  */
 public final class FreshetSource {
+  /** The connector of the streams it reads: rows by INSERT. */
+  public static final String CONNECTOR = "memory";
   /** The source's short name, for {@code readStream().format(...)}. */
   public static final String FORMAT = "freshet";
   /** The option naming the stream: a {@link StreamRegistration#id()}. */
@@ -63,22 +62,21 @@ public final class FreshetSource {
   }
 
   /**
-   * Registers the catalog's stream {@code table}.
+   * Registers the query's stream {@code table}.
    *
    * @throws SQLException 42809 if its rows do not arrive by INSERT (connector other than
    *     {@code memory}), 0A000 if a column's type has no Spark counterpart here
    */
-  public static StreamRegistration register(StreamTable table) throws SQLException {
+  public static StreamRegistration register(LogicalStream table) throws SQLException {
     Optional<MemoryStream> memory = table.memoryStream();
     if (memory.isEmpty()) {
       throw SourceErrors.notAMemoryStream(table.name(), table.connector());
     }
-    RelDataType rowType = table.getRowType(new JavaTypeFactoryImpl(FreshetTypeSystem.INSTANCE));
     List<StreamColumn> columns = new ArrayList<>();
-    for (RelDataTypeField field : rowType.getFieldList()) {
+    for (LogicalField field : table.columns()) {
       // Spelled as a stream's metadata file records it (StreamDdl.typeName).
-      columns.add(new StreamColumn(field.getName(),
-          field.getType() + (field.getType().isNullable() ? "" : " NOT NULL")));
+      columns.add(new StreamColumn(field.name(),
+          field.type().name() + (field.type().nullable() ? "" : " NOT NULL")));
     }
     return register(table.name(), memory.get(), columns);
   }

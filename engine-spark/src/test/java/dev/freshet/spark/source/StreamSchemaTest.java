@@ -9,6 +9,7 @@ import dev.freshet.executor.source.SequenceSource;
 import dev.freshet.executor.source.SequenceSpec;
 import dev.freshet.executor.source.StreamColumn;
 import dev.freshet.planner.catalog.StreamTable;
+import dev.freshet.planner.logical.conversion.LogicalTypes;
 import dev.freshet.testkit.SparkTest;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -72,7 +73,7 @@ class StreamSchemaTest {
         .build();
     StreamTable clicks = new StreamTable("CLICKS", rowType, Optional.empty(), Map.of(),
         new MemoryStream("CLICKS", 5));
-    try (StreamRegistration registration = FreshetSource.register(clicks)) {
+    try (StreamRegistration registration = FreshetSource.register(LogicalTypes.stream(clicks))) {
       assertEquals("CLICKS", registration.name());
       assertEquals(new StructType().add("USER_ID", DataTypes.StringType, true)
           .add("AMOUNT", DataTypes.createDecimalType(10, 2), true)
@@ -88,7 +89,8 @@ class StreamSchemaTest {
         Map.of(StreamTable.CONNECTOR_OPTION, "sequence"),
         new SequenceSource(new SequenceSpec("NUMS", 0, OptionalInt.empty(), OptionalLong.of(100),
             OptionalLong.empty(), 10, 0)));
-    SQLException e = assertThrows(SQLException.class, () -> FreshetSource.register(nums));
+    SQLException e = assertThrows(SQLException.class,
+        () -> FreshetSource.register(LogicalTypes.stream(nums)));
     assertInstanceOf(SQLSyntaxErrorException.class, e);
     assertEquals("42809", e.getSQLState());
     assertEquals("Stream 'NUMS' cannot be read on Spark: its rows come from connector"

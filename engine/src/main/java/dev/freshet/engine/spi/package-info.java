@@ -11,9 +11,11 @@
  *
  * <ul>
  *   <li><b>Engine to runner</b>: a {@link dev.freshet.engine.spi.ViewJob}: the view's name and
- *       query id, its query planned up to its windows, whether its rows are keyed, its directory,
- *       the {@link dev.freshet.engine.spi.ViewBatchSink} that takes each batch's rows and the
- *       {@link dev.freshet.engine.spi.ViewProgressListener} that takes each batch's progress.
+ *       query id, its query planned up to its windows as a
+ *       {@link dev.freshet.planner.logical.LogicalQuery}, whether its rows are keyed, its
+ *       directory, the {@link dev.freshet.engine.spi.ViewBatchSink} that takes each batch's rows
+ *       and the {@link dev.freshet.engine.spi.ViewProgressListener} that takes each batch's
+ *       progress.
  *   <li><b>Runner to engine</b>: a {@link dev.freshet.engine.spi.RunningView}: start, stop,
  *       wait, its status ({@link dev.freshet.engine.spi.ViewStatus}), its failure as an
  *       {@code SQLException}, its own plan for EXPLAIN; and per batch a
@@ -34,10 +36,13 @@
  * descriptors ({@code dev.freshet.common.types.SqlType}), so that values mean the same on both
  * engines.
  *
- * <p>Not narrow yet: the job's query is Calcite's plan ({@code WindowedQuery}, the planner's
- * rels and row expressions), which the runner translates itself. A Freshet-owned description of
- * the stream operators a runner supports (scan, filter and project expressions, aggregate, time
- * and session windows, watermark, deduplication, top-N, stream and table joins) would take its
- * place.
+ * <p>The job's query is Freshet's own description of the plan, not Calcite's
+ * ({@code dev.freshet.planner.logical}: scans, watermark, filter, project, TUMBLE and HOP
+ * windows, aggregate, deduplication, stream-stream and stream-table joins, their expressions and
+ * types over the {@code SqlType} descriptors), which the planner's {@code LogicalPlanConverter}
+ * makes of the windowed plan. What it does not express (a SESSION window, a top-N, ORDER BY, a
+ * set operation, ...) is an {@code Unsupported} node or expression naming what the query wrote,
+ * which a runner refuses (0A000) where it meets it. {@code engine-spark}'s
+ * {@code ArchitectureTest} forbids Calcite and the planner's rels there.
  */
 package dev.freshet.engine.spi;

@@ -108,6 +108,11 @@ public final class Breaches {
     dev.freshet.executor.state.internals.archfixture.StandIn store;
   }
 
+  /** Walks the planner's relational expressions, not the logical plan another engine runs. */
+  public static final class KnowsPlannerRels {
+    dev.freshet.planner.rel.archfixture.StandIn rel;
+  }
+
   /** Reads a query's progress from the executor's runtime, not through the engine. */
   public static final class KnowsExecutorRuntime {
     dev.freshet.executor.runtime.archfixture.StandIn progress;
