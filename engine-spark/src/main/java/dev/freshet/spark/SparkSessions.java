@@ -8,9 +8,10 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Makes the long-lived SparkSession that runs Freshet's continuous queries, with Freshet as the
  * Spark driver: no web UI, the driver on the loopback address, few shuffle partitions (each is
- * a state store per stateful operator, opened every batch), RocksDB state and UTC; with a local
- * master, {@code file:} paths through {@link NioLocalFileSystem}, which spawns no {@code chmod}
- * per checkpoint file.
+ * a state store per stateful operator, opened every batch), RocksDB state checkpointed as
+ * changelogs, and UTC; with a local master, {@code file:} paths through
+ * {@link NioLocalFileSystem}, which spawns no {@code chmod} per checkpoint file, and broadcasts
+ * left uncompressed.
  *
  * <pre>{@code
  * SparkSession spark = SparkSessions.local();
@@ -24,6 +25,10 @@ public final class SparkSessions {
   /** Spark's state store with its state off the Java heap, checkpointed as changelogs. */
   public static final String ROCKSDB_STATE_STORE =
       "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+
+  /** Spark's switch for the RocksDB state store's changelog checkpointing. */
+  static final String CHANGELOG_CHECKPOINTING =
+      "spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled";
 
   private SparkSessions() {
   }
@@ -73,6 +78,11 @@ public final class SparkSessions {
         // every batch: two keep a batch's latency low on a small machine.
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.streaming.stateStore.providerClass", ROCKSDB_STATE_STORE)
+        // A batch's commit writes each store's changes as a changelog file, and the store's
+        // snapshot only every few batches, in the background (Spark's maintenance): without it
+        // every commit of every store makes and copies a RocksDB checkpoint. Spark reads
+        // checkpoints of either kind, so views made before keep their state.
+        .config(CHANGELOG_CHECKPOINTING, "true")
         // Adaptive execution does not apply to stateful streaming; Spark warns and turns it off
         // for every query otherwise.
         .config("spark.sql.adaptive.enabled", "false")
@@ -90,6 +100,9 @@ public final class SparkSessions {
       Configuration hadoop = new Configuration(false);
       NioLocalFileSystem.configure(hadoop);
       hadoop.forEach(entry -> builder.config("spark.hadoop." + entry.getKey(), entry.getValue()));
+      // Every batch of a stateful query broadcasts its Hadoop configuration to the state store
+      // tasks; in one JVM a broadcast stays in its memory, where compressing it only costs CPU.
+      builder.config("spark.broadcast.compress", "false");
     }
     return builder;
   }

@@ -47,6 +47,19 @@ class SparkSessionsTest {
     }
   }
 
+  /**
+   * State is checkpointed as changelogs (a snapshot every few batches, not a RocksDB checkpoint
+   * per store and batch), and a local session, whose broadcasts stay in its JVM, does not
+   * compress them.
+   */
+  @Test void shouldCheckpointStateAsChangelogsAndKeepLocalBroadcastsUncompressed() {
+    SparkSession spark = LocalSparkSession.get();
+    assertEquals(SparkSessions.ROCKSDB_STATE_STORE,
+        spark.conf().get("spark.sql.streaming.stateStore.providerClass"));
+    assertEquals("true", spark.conf().get(SparkSessions.CHANGELOG_CHECKPOINTING));
+    assertEquals("false", spark.sparkContext().getConf().get("spark.broadcast.compress"));
+  }
+
   /** Spark hides in its plans and logs the options whose keys Freshet hides. */
   @Test void shouldRedactTheKeysFreshetHides() {
     SparkSession spark = LocalSparkSession.get();

@@ -101,7 +101,7 @@ class ClusterSqlTest {
     info.setProperty("spark.executor.memory", "512m");
     info.setProperty("spark.executor.extraClassPath", cluster.executorClassPath());
     info.setProperty("spark.executor.extraJavaOptions", "-XX:TieredStopAtLevel=1"
-        + " -XX:+UseSerialGC");
+        + " -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions -XX:-BytecodeVerificationRemote");
     connection = DriverManager.getConnection("jdbc:freshet:", info);
     s = connection.createStatement();
     String topic = " WITH (connector = 'kafka', 'topic' = '" + TOPIC + "',"

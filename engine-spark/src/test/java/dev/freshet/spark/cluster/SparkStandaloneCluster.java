@@ -34,9 +34,11 @@ public final class SparkStandaloneCluster implements AutoCloseable {
   private static final String MASTER = "org.apache.spark.deploy.master.Master";
   private static final String WORKER = "org.apache.spark.deploy.worker.Worker";
   // Daemons only schedule: small heaps, C1 alone and the serial collector leave the two cores to
-  // the executors and the driver.
-  private static final List<String> DAEMON_JVM_FLAGS =
-      List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+  // the executors and the driver. Their classes are the build's own jars, loaded by thousands:
+  // verifying their bytecode in every daemon costs CPU and proves nothing here.
+  private static final List<String> DAEMON_JVM_FLAGS = List.of("-Xmx256m",
+      "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:+UnlockDiagnosticVMOptions",
+      "-XX:-BytecodeVerificationRemote");
 
   private final Path dir;
   private final String classPath;

@@ -67,9 +67,13 @@ class SparkViewCrashTest {
 
   private ChildJvm child(String mode) throws Exception {
     // Spark's JVM options on Java 17, from the file the launcher reads too (the module's
-    // directory is the tests' working directory).
+    // directory is the tests' working directory). A child loads Spark's, Calcite's and the
+    // engine's classes, thousands, before its first statement: verifying their bytecode in every
+    // child is much of its start's CPU, and proves nothing about crashes.
     return ChildJvm.of(SparkViewCrashChild.class)
-        .jvmOptions("-Xmx768m", "-XX:+UseSerialGC", "@" + Path.of("jvm.options").toAbsolutePath())
+        .jvmOptions("-Xmx768m", "-XX:+UseSerialGC", "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:-BytecodeVerificationRemote",
+            "@" + Path.of("jvm.options").toAbsolutePath())
         .args(dataDir, mode).start();
   }
 }

@@ -11,11 +11,13 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,8 @@ import org.junit.jupiter.api.Test;
 class SparkViewJdbcTest extends EmbeddedEngineTest {
   private static final String STREAM = "CREATE STREAM clicks (user_id VARCHAR, amount BIGINT)"
       + " WITH (connector = 'memory')";
+  /** The reader's pause between two reads of the view. */
+  private static final Duration READ_PAUSE = Duration.ofMillis(1);
   private static final String VIEW_QUERY = "SELECT user_id, COUNT(*) AS n, SUM(amount) AS total"
       + " FROM clicks GROUP BY user_id";
 
@@ -70,16 +74,27 @@ class SparkViewJdbcTest extends EmbeddedEngineTest {
     List<List<List<Object>>> states = new ArrayList<>();
     states.add(List.of());
 
-    List<List<List<Object>>> seen = new CopyOnWriteArrayList<>();
+    // Every read, in order: the reader's own until it ends (join), the last one shared.
+    List<List<List<Object>>> seen = new ArrayList<>();
+    AtomicReference<List<List<Object>>> lastRead = new AtomicReference<>(List.of());
     AtomicBoolean done = new AtomicBoolean();
     Thread reader = new Thread(() -> {
       try (Connection c = DriverManager.getConnection(connection.getMetaData().getURL());
            Statement r = c.createStatement()) {
         while (!done.get()) {
-          seen.add(ViewOracle.rows(r, "SELECT user_id, n, total FROM totals ORDER BY user_id"));
+          List<List<Object>> read =
+              ViewOracle.rows(r, "SELECT user_id, n, total FROM totals ORDER BY user_id");
+          seen.add(read);
+          lastRead.set(read);
+          // A batch takes a tenth of a second or more, a read about a millisecond: with a
+          // pause of one between reads the reader still reads the view dozens of times during
+          // each batch, and no longer spins a core that Spark's batches need.
+          LockSupport.parkNanos(READ_PAUSE.toNanos());
         }
       } catch (SQLException e) {
-        seen.add(List.of(List.of("failed: " + e)));
+        List<List<Object>> failed = List.of(List.of("failed: " + e));
+        seen.add(failed);
+        lastRead.set(failed);
       }
     }, "view-reader");
     try (Statement push = connection.createStatement();
@@ -102,8 +117,7 @@ class SparkViewJdbcTest extends EmbeddedEngineTest {
       }
       // The reader goes on until it has read the last batch too.
       List<List<Object>> last = states.get(states.size() - 1);
-      ViewOracle.await(() -> seen.isEmpty() ? List.of() : seen.get(seen.size() - 1), last,
-          () -> "the reader's last read");
+      ViewOracle.await(lastRead::get, last, () -> "the reader's last read");
     } finally {
       done.set(true);
       reader.join();
