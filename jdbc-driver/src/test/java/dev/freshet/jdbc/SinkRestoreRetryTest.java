@@ -47,6 +47,10 @@ class SinkRestoreRetryTest {
   }
 
   private void startPostgres() throws Exception {
+    if (!java.nio.file.Files.exists(pgData.resolve("postgresql.conf"))) {
+      // The first start: a copy of a cluster made once, not an initdb of its own.
+      PostgresDataDirectory.copyTo(pgData);
+    }
     postgres = EmbeddedPostgres.builder().setDataDirectory(pgData).setCleanDataDirectory(false)
         .setPort(port).start();
   }

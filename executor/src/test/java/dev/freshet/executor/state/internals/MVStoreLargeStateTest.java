@@ -41,6 +41,9 @@ class MVStoreLargeStateTest {
     Process child = new ProcessBuilder(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx96m",
+        // As the test JVMs run (the build's test.jvm): C1 alone and the serial collector, whose
+        // threads would otherwise take more CPU than the child's work. The heap is the same.
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "-cp", System.getProperty("java.class.path"),
         LargeStateMain.class.getName(),
         dir.resolve("checkpoint").toString(),
