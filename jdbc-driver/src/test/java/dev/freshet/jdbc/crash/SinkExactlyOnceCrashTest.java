@@ -50,9 +50,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Exactly once end to end: a Kafka topic (rows in transactions, some aborted) into a view, the
  * view into PostgreSQL and into a Kafka topic, the raw rows appended into PostgreSQL; a child JVM
  * runs the engine and is SIGKILLed at {@value #KILLS} random moments while rows keep coming. At
- * the end the PostgreSQL tables and a {@code read_committed} reader of the sink topic hold
- * exactly H2's result over the committed rows, and nothing was applied twice: no appended row is
- * there twice, and no key appears twice in one batch of the topic.
+ * the end the engine starts once more (in the test's JVM) and its sinks catch up: the PostgreSQL
+ * tables and a {@code read_committed} reader of the sink topic hold exactly H2's result over the
+ * committed rows, and nothing was applied twice: no appended row is there twice, and no key
+ * appears twice in one batch of the topic.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 @CrashTest
@@ -108,10 +109,15 @@ class SinkExactlyOnceCrashTest {
     });
     nextId = produce(producer, nextId, 2, random, committed);
 
-    try (ChildJvm verify = child();
+    // The engine started again after the last kill, in this JVM: its sinks catch up.
+    try (RestartedEngine engine = new RestartedEngine(dataDir.resolve("data"));
          H2Oracle h2 = new H2Oracle();
          Connection pg = DriverManager.getConnection(postgres.jdbcUrl());
          Statement p = pg.createStatement()) {
+      for (String sql : SinkCrashTestChild.declarations(kafka.bootstrapServers(), TOPIC,
+          SINK_TOPIC, postgres.jdbcUrl())) {
+        engine.execute(sql);
+      }
       List<List<Object>> rows = new ArrayList<>();
       for (long[] row : committed) {
         rows.add(List.of(row[0], "item-" + row[1], row[2]));

@@ -40,9 +40,9 @@ import java.util.function.Predicate;
  * to a file whose end a failure message shows. {@link #close()} kills whatever is still alive,
  * with its descendants, so a failing test leaves no process behind.
  *
- * <p>Children share their classes through an archive ({@link SharedClasses}): a child that ends
- * normally after several others writes it, later ones map it and start in about half the CPU
- * time.
+ * <p>Children share their classes through an archive ({@link SharedClasses}): the second child
+ * a test JVM kills writes it just before its SIGKILL, later ones map it and start in about half
+ * the CPU time.
  */
 public final class ChildJvm implements AutoCloseable {
   /** How long a child may take for a line, or to end, unless the test says otherwise. */
@@ -53,8 +53,8 @@ public final class ChildJvm implements AutoCloseable {
   private final Process process;
   private final Path stderr;
   private final Duration deadline;
-  /** Where the child writes the classes archive at a normal exit, if it is the one to. */
-  private final Optional<Path> classesDump;
+  /** Where the child writes the classes archive before it is killed, if it is the one to. */
+  private Optional<Path> classesDump;
   private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
   private volatile boolean killed;
   private boolean ended;
@@ -122,7 +122,7 @@ public final class ChildJvm implements AutoCloseable {
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       command.addAll(jvmOptions);
       SharedClasses shared = SharedClasses.get();
-      Optional<Path> classesDump = shared.dumpFile();
+      Optional<Path> classesDump = shared.claimDump();
       command.addAll(shared.jvmOptions(classesDump));
       command.addAll(List.of("-cp", shared.classPath(), mainClass));
       command.addAll(args);
@@ -207,7 +207,6 @@ public final class ChildJvm implements AutoCloseable {
       }
       ended = true;
       assertEquals(0, process.exitValue(), () -> name + " failed" + errors());
-      classesDump.ifPresent(SharedClasses.get()::keep);
       return new Output(read);
     } finally {
       close();
@@ -216,9 +215,16 @@ public final class ChildJvm implements AutoCloseable {
 
   /**
    * SIGKILLs the child and its descendants, as a crash would, waits until it is gone, and
-   * returns the lines it printed that were not read yet (printed before it died).
+   * returns the lines it printed that were not read yet (printed before it died). The one child
+   * of a module that writes the classes archive ({@link SharedClasses}) writes it first, going
+   * on meanwhile: its kill comes a second or so later than the test asked.
    */
   public List<String> kill() throws InterruptedException {
+    if (classesDump.isPresent() && process.isAlive()) {
+      // The one child of the module to write the classes archive, a moment before it dies.
+      SharedClasses.get().dump(process.pid(), classesDump.get());
+      classesDump = Optional.empty();
+    }
     killed = true;
     // Through the process handle: Process.destroyForcibly() would also close the pipe, and
     // what the child printed before it died would be lost to the test.
@@ -281,7 +287,8 @@ public final class ChildJvm implements AutoCloseable {
         process.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS);
       }
       Files.deleteIfExists(stderr);
-      classesDump.ifPresent(SharedClasses::discard);
+      classesDump.ifPresent(SharedClasses.get()::release);
+      classesDump = Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (IOException e) {
