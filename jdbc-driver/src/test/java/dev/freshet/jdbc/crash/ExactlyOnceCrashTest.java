@@ -30,10 +30,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 @CrashTest
 class ExactlyOnceCrashTest {
   /**
-   * Kills per state store provider. Random kills sample the moments of a batch; the power-loss
-   * test (engine, PowerLossTest) crashes at every file operation of one in turn.
+   * Kills per state store provider: the twenty issue 4's acceptance line names. Random kills
+   * sample the moments of a batch; the power-loss test (engine, PowerLossTest) also crashes at
+   * every file operation of one in turn.
    */
-  private static final int KILLS = 3;
+  private static final int KILLS = 20;
 
   @TempDir Path dataDir;
   private long lastAck = -1;
