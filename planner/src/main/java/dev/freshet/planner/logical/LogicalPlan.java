@@ -2,9 +2,12 @@ package dev.freshet.planner.logical;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.freshet.common.security.SensitiveOptions;
+import dev.freshet.common.security.UrlRedaction;
 import dev.freshet.executor.source.ReferenceData;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A node of a continuous query's logical plan as another engine runs it (Spark's
@@ -68,6 +71,14 @@ public sealed interface LogicalPlan {
 
     @Override public List<LogicalPlan> inputs() {
       return List.of();
+    }
+
+    /** The scan with its options' secrets (passwords, keys, URLs' credentials) hidden. */
+    @Override public String toString() {
+      Map<String, String> shown = new TreeMap<>();
+      options.forEach((key, value) -> shown.put(key, SensitiveOptions.isSensitive(key)
+          ? UrlRedaction.HIDDEN : UrlRedaction.url(value)));
+      return "TableScan[table=" + table + ", options=" + shown + ", columns=" + columns + "]";
     }
   }
 
