@@ -9,8 +9,8 @@ import java.sql.Statement;
 import java.util.List;
 
 /**
- * The child JVM of {@link ExactlyOnceCrashTest}: an embedded engine on a data directory with a
- * named UPDATE-mode view over a memory stream.
+ * The child JVM of {@link ExactlyOnceCrashTest}'s subclasses: an embedded engine on a data
+ * directory with a named UPDATE-mode view over a memory stream.
  *
  * <p>It INSERTs statement after statement, printing {@code ACK i} once INSERT {@code i} returned
  * and then {@code VIEWED n}, the rows the view has counted so far, until the parent kills the
