@@ -328,7 +328,9 @@ public final class ChildJvm implements AutoCloseable {
     try (BufferedReader in = new BufferedReader(
         new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
-        lines.add(line);
+        if (!SharedClasses.isDumpReport(line)) {
+          lines.add(line);
+        }
       }
     } catch (IOException e) {
       lines.add("child output unreadable: " + e);

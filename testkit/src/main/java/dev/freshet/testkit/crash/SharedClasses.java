@@ -350,4 +350,13 @@ final class SharedClasses {
       }
     }
   }
+
+  /**
+   * Whether {@code line} of a child's standard output is the report the JVM prints there when
+   * {@code jcmd} dumps its classes (" Dynamic dump to file ..."), not a line of the child's:
+   * the test must not read it as one.
+   */
+  static boolean isDumpReport(String line) {
+    return line.strip().startsWith("Dynamic dump to file ");
+  }
 }
