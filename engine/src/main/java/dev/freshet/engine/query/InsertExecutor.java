@@ -12,6 +12,7 @@ import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.DataContexts;
 import org.apache.calcite.adapter.enumerable.RexImpTable;
 import org.apache.calcite.adapter.enumerable.RexToLixTranslator;
@@ -75,12 +76,25 @@ public final class InsertExecutor {
     // Checked first: a stream that generates its rows has nowhere to put them.
     MemoryStream target = stream.memoryStream().orElseThrow(() ->
         StreamErrors.streamNotInsertable(stream.name(), stream.connector()));
+    Optional<List<Object[]>> literal =
+        LiteralValues.rows(insert, stream.getRowType(planner.typeFactory()));
+    if (literal.isPresent()) {
+      return new Rows(stream.name(), target, literal.get());
+    }
+    return new Rows(stream.name(), target, planned(planner, insert, stream));
+  }
+
+  /**
+   * The statement's rows as Calcite validates, converts and reduces them: the one path for
+   * any INSERT outside {@link LiteralValues}' shape.
+   */
+  static List<Object[]> planned(FreshetPlanner planner, SqlInsert insert, StreamTable stream)
+      throws SQLException {
     RelNode plan = Errors.fromPlanner(() -> planner.planInsert(insert));
     if (!(plan instanceof TableModify)) {
       throw Errors.notSupported("Cannot plan " + insert);
     }
-    return new Rows(stream.name(), target,
-        evaluate(planner, ((TableModify) plan).getInput(), stream));
+    return evaluate(planner, ((TableModify) plan).getInput(), stream);
   }
 
   /** Evaluates {@code VALUES}, with the casts to the stream's column types above it. */
