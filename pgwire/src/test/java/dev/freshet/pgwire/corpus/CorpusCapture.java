@@ -60,17 +60,15 @@ class CorpusCapture {
   @EnabledIfSystemProperty(named = "freshet.captureCorpus", matches = "true")
   void capture() throws Exception {
     Path out = Path.of(System.getProperty("freshet.corpusDir", "src/test/resources/corpus"));
-    Map<String, List<CorpusStatement>> corpus = capture(work);
-    for (String client : Corpus.CAPTURED) {
-      List<CorpusStatement> statements = corpus.getOrDefault(client, List.of());
-      assertTrue(!statements.isEmpty(), "Nothing captured from " + client);
-      Corpus.write(statements, out.resolve(client + ".jsonl"));
-      System.out.println(client + ": " + statements.size() + " statements");
-    }
+    capture(work, out);
   }
 
-  /** Starts PostgreSQL, runs every client, and reads its log: the statements by client. */
-  static Map<String, List<CorpusStatement>> capture(Path work) throws Exception {
+  /**
+   * Starts PostgreSQL, runs every client, reads its log and writes the statements by client;
+   * then replays every corpus file there, the ones read from source too, against the same
+   * server, which must run each statement.
+   */
+  static void capture(Path work, Path out) throws Exception {
     Path logDir = Files.createDirectories(work.resolve("log"));
     try (EmbeddedPostgres pg = EmbeddedPostgres.builder()
         .setDataDirectory(work.resolve("data"))
@@ -97,8 +95,36 @@ class CorpusCapture {
       node(port);
       Path log = logDir.resolve("statements.json");
       List<String> lines = readThrough(port, log);
-      return StatementLog.parse(lines, Set.of(SELF));
+      Map<String, List<CorpusStatement>> corpus = StatementLog.parse(lines, Set.of(SELF));
+      for (String client : Corpus.CAPTURED) {
+        List<CorpusStatement> statements = corpus.getOrDefault(client, List.of());
+        assertTrue(!statements.isEmpty(), "Nothing captured from " + client);
+        Corpus.write(statements, out.resolve(client + ".jsonl"));
+        System.out.println(client + ": " + statements.size() + " statements");
+      }
+      replay(port, out);
     }
+  }
+
+  /** Replays every corpus file with node-postgres (replay_corpus.js); fails on any error. */
+  private static void replay(int port, Path out) throws IOException {
+    List<String> command = new ArrayList<>(List.of(PostgresClients.node().toString(),
+        script("replay_corpus.js").toString()));
+    for (String client : concat(Corpus.CAPTURED, Corpus.FROM_SOURCE)) {
+      Path file = out.resolve(client + ".jsonl").toAbsolutePath();
+      if (Files.exists(file)) {
+        command.add(file.toString());
+      }
+    }
+    ClientResult r = run(ExternalClient.of(command)
+        .env("NODE_PATH", PostgresClients.nodeModules().toString()), port, SELF);
+    System.out.println("replayed on PostgreSQL: " + r.stdout().strip());
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
   }
 
   private static void setUp(int port) throws SQLException {
@@ -150,13 +176,14 @@ class CorpusCapture {
     return Path.of("src", "test", "clients", name).toAbsolutePath();
   }
 
-  private static void run(ExternalClient client, int port, String name) {
+  private static ClientResult run(ExternalClient client, int port, String name) {
     ClientResult r = client
         .env("PGHOST", "localhost").env("PGPORT", Integer.toString(port))
         .env("PGUSER", "postgres").env("PGPASSWORD", "unused").env("PGDATABASE", "freshet")
         .env("PGAPPNAME", name).env("PGSSLMODE", "disable")
         .timeout(CLIENT_DEADLINE).run().requireSuccess();
     System.out.println(name + " printed " + r.stdout().length() + " characters");
+    return r;
   }
 
   /** pgjdbc's DatabaseMetaData, as DBeaver, DataGrip and SchemaCrawler read a database. */

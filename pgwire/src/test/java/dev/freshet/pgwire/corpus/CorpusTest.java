@@ -36,6 +36,27 @@ class CorpusTest {
     }
   }
 
+  @Test void shouldLoadEveryClientReadFromSourceWithItsSource() {
+    for (String client : Corpus.FROM_SOURCE) {
+      List<CorpusStatement> statements = Corpus.load(client);
+      assertFalse(statements.isEmpty(), client);
+      for (CorpusStatement s : statements) {
+        assertEquals(client, s.client());
+        assertTrue(s.fromSource(), s::toString);
+        assertNull(s.error(), s::toString);
+      }
+    }
+  }
+
+  @Test void shouldKeepNpgsqlsTypeLoadingAsOneQueryOfFourStatements() {
+    // Npgsql refuses the connection unless all four result sets come back.
+    CorpusStatement batch = Corpus.load("npgsql").stream()
+        .filter(s -> s.protocol().equals("simple") && s.sql().startsWith("SELECT version();"))
+        .findFirst().orElseThrow();
+
+    assertEquals(4, batch.sql().split(";\r\n").length, batch.sql());
+  }
+
   @Test void shouldBindOneParameterPerPlaceholderInCapturedStatements() {
     for (String client : Corpus.CAPTURED) {
       for (CorpusStatement s : Corpus.load(client)) {
