@@ -106,8 +106,13 @@ class CorpusCapture {
     }
   }
 
-  /** Replays every corpus file with node-postgres (replay_corpus.js); fails on any error. */
-  private static void replay(int port, Path out) throws IOException {
+  /**
+   * Replays every corpus file of a directory with node-postgres (replay_corpus.js) against the
+   * server at this port of localhost; fails on any error.
+   *
+   * @return what replay_corpus.js printed: per file, the statements that ran and were skipped
+   */
+  static String replay(int port, Path out) throws IOException {
     List<String> command = new ArrayList<>(List.of(PostgresClients.node().toString(),
         script("replay_corpus.js").toString()));
     for (String client : concat(Corpus.CAPTURED, Corpus.FROM_SOURCE)) {
@@ -119,6 +124,7 @@ class CorpusCapture {
     ClientResult r = run(ExternalClient.of(command)
         .env("NODE_PATH", PostgresClients.nodeModules().toString()), port, SELF);
     System.out.println("replayed on PostgreSQL: " + r.stdout().strip());
+    return r.stdout().strip();
   }
 
   private static List<String> concat(List<String> a, List<String> b) {
@@ -127,7 +133,8 @@ class CorpusCapture {
     return all;
   }
 
-  private static void setUp(int port) throws SQLException {
+  /** Creates database {@code freshet} with the corpus' objects (see the class comment). */
+  static void setUp(int port) throws SQLException {
     try (Connection admin = connect(port, "postgres", SELF);
          Statement s = admin.createStatement()) {
       s.execute("CREATE DATABASE freshet");
