@@ -135,13 +135,22 @@ public final class ExternalClient {
         took);
   }
 
+  /**
+   * Writes the input on a thread of its own: a client that does not read it would otherwise
+   * block this thread on a full pipe, past the deadline.
+   */
   private void writeStdin(Process process) {
-    try (OutputStream in = process.getOutputStream()) {
-      in.write(stdin.getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      // The client exited (or closed its input) before reading it all: its exit code and
-      // output tell what happened, which is what the test reports.
-    }
+    byte[] bytes = stdin.getBytes(StandardCharsets.UTF_8);
+    Thread writer = new Thread(() -> {
+      try (OutputStream in = process.getOutputStream()) {
+        in.write(bytes);
+      } catch (IOException e) {
+        // The client exited (or closed its input) before reading it all: its exit code and
+        // output tell what happened, which is what the test reports.
+      }
+    }, command.get(0) + "-stdin");
+    writer.setDaemon(true);
+    writer.start();
   }
 
   /** Kills the process and all its descendants, children first, and waits for them to die. */

@@ -57,7 +57,16 @@ class ExternalClientTest {
     assertTrue(handle.isEmpty() || !handle.get().isAlive(), "sleep " + grandchild + " lives on");
   }
 
-  @Test void shouldRunInTheGivenDirectory(@org.junit.jupiter.api.io.TempDir Path dir) {
+  @Test void shouldKeepItsDeadlineWhenTheClientReadsNoInput() {
+    // 1 MB of input that nobody reads: far more than a pipe holds.
+    ClientResult r = ExternalClient.of("/bin/sleep", "300")
+        .stdin("x".repeat(1 << 20))
+        .timeout(Duration.ofSeconds(2)).run();
+
+    assertTrue(r.timedOut(), r.describe());
+  }
+
+    @Test void shouldRunInTheGivenDirectory(@org.junit.jupiter.api.io.TempDir Path dir) {
     ClientResult r = ExternalClient.of("/bin/pwd").directory(dir).run().requireSuccess();
 
     assertEquals(dir.toAbsolutePath().toString(), r.stdout().strip());
