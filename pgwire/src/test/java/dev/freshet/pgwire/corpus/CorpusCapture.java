@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.freshet.testkit.clients.ClientResult;
 import dev.freshet.testkit.clients.ExternalClient;
 import dev.freshet.testkit.clients.PostgresClients;
+import dev.freshet.testkit.clients.PostgresEndpoint;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -106,13 +107,17 @@ class CorpusCapture {
     }
   }
 
+  private static void replay(int port, Path out) throws IOException {
+    replay(PostgresEndpoint.local(port, "freshet", "postgres", "unused"), out);
+  }
+
   /**
-   * Replays every corpus file of a directory with node-postgres (replay_corpus.js) against the
-   * server at this port of localhost; fails on any error.
+   * Replays every corpus file of a directory with node-postgres (replay_corpus.js) against a
+   * server, a real PostgreSQL or Freshet's endpoint; fails on any error.
    *
    * @return what replay_corpus.js printed: per file, the statements that ran and were skipped
    */
-  static String replay(int port, Path out) throws IOException {
+  static String replay(PostgresEndpoint endpoint, Path out) throws IOException {
     List<String> command = new ArrayList<>(List.of(PostgresClients.node().toString(),
         script("replay_corpus.js").toString()));
     for (String client : concat(Corpus.CAPTURED, Corpus.FROM_SOURCE)) {
@@ -122,7 +127,7 @@ class CorpusCapture {
       }
     }
     ClientResult r = run(ExternalClient.of(command)
-        .env("NODE_PATH", PostgresClients.nodeModules().toString()), port, SELF);
+        .env("NODE_PATH", PostgresClients.nodeModules().toString()), endpoint, SELF);
     System.out.println("replayed on PostgreSQL: " + r.stdout().strip());
     return r.stdout().strip();
   }
@@ -184,10 +189,12 @@ class CorpusCapture {
   }
 
   private static ClientResult run(ExternalClient client, int port, String name) {
-    ClientResult r = client
-        .env("PGHOST", "localhost").env("PGPORT", Integer.toString(port))
-        .env("PGUSER", "postgres").env("PGPASSWORD", "unused").env("PGDATABASE", "freshet")
-        .env("PGAPPNAME", name).env("PGSSLMODE", "disable")
+    return run(client, PostgresEndpoint.local(port, "freshet", "postgres", "unused"), name);
+  }
+
+  private static ClientResult run(ExternalClient client, PostgresEndpoint endpoint,
+      String name) {
+    ClientResult r = endpoint.applyTo(client).env("PGAPPNAME", name)
         .timeout(CLIENT_DEADLINE).run().requireSuccess();
     System.out.println(name + " printed " + r.stdout().length() + " characters");
     return r;

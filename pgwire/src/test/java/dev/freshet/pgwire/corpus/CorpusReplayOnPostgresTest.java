@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.freshet.testkit.ExternalTest;
+import dev.freshet.testkit.clients.PostgresEndpoint;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +29,8 @@ class CorpusReplayOnPostgresTest {
       CorpusCapture.setUp(pg.getPort());
 
       JsonNode replayed = new ObjectMapper().readTree(
-          CorpusCapture.replay(pg.getPort(), Path.of("src", "test", "resources", "corpus")));
+          CorpusCapture.replay(PostgresEndpoint.local(pg.getPort(), "freshet", "postgres", "any"),
+              Path.of("src", "test", "resources", "corpus")));
 
       List<String> clients = new ArrayList<>(Corpus.CAPTURED);
       clients.addAll(Corpus.FROM_SOURCE);
