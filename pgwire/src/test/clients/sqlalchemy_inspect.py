@@ -52,6 +52,14 @@ with engine.connect() as conn:
             for i in inspector.get_indexes(table, schema="public")]
         action("get_table_comment " + table)
         found["comment " + table] = inspector.get_table_comment(table, schema="public")
+        action("get_unique_constraints " + table)
+        found["unique " + table] = inspector.get_unique_constraints(table, schema="public")
+        action("get_check_constraints " + table)
+        found["checks " + table] = inspector.get_check_constraints(table, schema="public")
+    # Superset's data preview: the table reflected, then its first rows.
+    action("reflect and preview clicks")
+    clicks = sa.Table("clicks", sa.MetaData(), autoload_with=conn, schema="public")
+    found["preview"] = [list(r) for r in conn.execute(sa.select(clicks).limit(100))]
     action("select")
     found["rows"] = [list(r) for r in conn.exec_driver_sql(
         "SELECT id, name FROM users ORDER BY id")]

@@ -53,7 +53,7 @@ class CorpusCapture {
   /** psql's catalog commands, each run in one psql session in this order. */
   static final List<String> PSQL_COMMANDS = List.of("\\d", "\\dt", "\\dv", "\\dm", "\\dn", "\\l",
       "\\d clicks", "\\d users", "\\d clicks_by_user", "\\d big_clicks", "\\d+ clicks",
-      "\\dt+", "\\df");
+      "\\d+ clicks_by_user", "\\dt+", "\\du", "\\df");
 
   @TempDir Path work;
 
