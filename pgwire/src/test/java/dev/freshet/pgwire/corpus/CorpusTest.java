@@ -92,7 +92,8 @@ class CorpusTest {
     Set<String> actions = pgjdbc.stream().map(CorpusStatement::action)
         .collect(Collectors.toSet());
     assertTrue(actions.containsAll(List.of("getCatalogs", "getSchemas", "getTables",
-        "getColumns", "getPrimaryKeys", "getIndexInfo", "getTypeInfo", "prepared")), actions::toString);
+        "getColumns", "getPrimaryKeys", "getIndexInfo", "getTypeInfo", "prepared")),
+        actions::toString);
   }
 
   @Test void shouldRoundTripThroughTheFileFormat(@TempDir Path dir) throws Exception {
