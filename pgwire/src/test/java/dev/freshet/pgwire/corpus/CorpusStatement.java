@@ -1,6 +1,8 @@
 package dev.freshet.pgwire.corpus;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -39,7 +41,7 @@ public record CorpusStatement(String client, String action, int session, String 
     }
     // List.copyOf refuses nulls, and a NULL parameter is a null.
     params = params == null ? List.of()
-        : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(params));
+        : Collections.unmodifiableList(new ArrayList<>(params));
   }
 
   /** Whether it was read from the client's source rather than captured from its traffic. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.freshet.testkit.clients.PostgresClients;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +30,7 @@ class InstalledClientsTest {
 
   @Test void shouldFindNodePostgresAtItsPinnedVersion() throws Exception {
     ObjectMapper json = new ObjectMapper();
-    String pinned = json.readTree(Files.readString(java.nio.file.Path.of(
+    String pinned = json.readTree(Files.readString(Path.of(
         "src", "test", "node", "package.json"))).path("dependencies").path("pg").asText();
 
     String installed = json.readTree(Files.readString(PostgresClients.nodeModules()

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -41,15 +42,15 @@ final class StatementLog {
   private final Map<String, List<CorpusStatement>> byClient = new LinkedHashMap<>();
   private final Map<Long, Session> sessions = new HashMap<>();
   private final Map<String, Integer> sessionCounts = new HashMap<>();
-  private final java.util.Set<String> ignored;
+  private final Set<String> ignored;
 
-  private StatementLog(java.util.Set<String> ignoredApplications) {
+  private StatementLog(Set<String> ignoredApplications) {
     this.ignored = ignoredApplications;
   }
 
   /** Reads a jsonlog's lines; sessions of the ignored application names are left out. */
   static Map<String, List<CorpusStatement>> parse(List<String> jsonLines,
-      java.util.Set<String> ignoredApplications) {
+      Set<String> ignoredApplications) {
     StatementLog log = new StatementLog(ignoredApplications);
     for (String line : jsonLines) {
       if (!line.isBlank()) {
