@@ -103,7 +103,7 @@ public final class PgFunctions {
     if (name != null) {
       return name;
     }
-    String element = PgTypes.elementOf(oid);
+    String element = PgTypes.elementOf(oid, mod);
     if (element != null) {
       return element + "[]";
     }
@@ -217,7 +217,7 @@ public final class PgFunctions {
     return oid == null ? null : true;
   }
 
-  public static Boolean never(Object oid) {
+  public static Boolean never(String oid) {
     return false;
   }
 
@@ -352,18 +352,18 @@ public final class PgFunctions {
     return encoding == null ? null : encoding == 6 ? "UTF8" : "";
   }
 
-  public static String arrayToString(Object[] array, String separator) {
+  public static String arrayToString(String[] array, String separator) {
     return arrayToString(array, separator, null);
   }
 
   /** Joins the elements with {@code separator}, nulls skipped unless {@code nullText} is given. */
-  public static String arrayToString(Object[] array, String separator, String nullText) {
+  public static String arrayToString(String[] array, String separator, String nullText) {
     if (array == null || separator == null) {
       return null;
     }
     StringBuilder b = new StringBuilder();
     boolean first = true;
-    for (Object o : array) {
+    for (String o : array) {
       if (o == null && nullText == null) {
         continue;
       }
@@ -377,22 +377,22 @@ public final class PgFunctions {
   }
 
   /** The upper bound of dimension 1, or null for an empty array. */
-  public static Integer arrayUpper(Object[] array, Integer dimension) {
+  public static Integer arrayUpper(String[] array, Integer dimension) {
     return array == null || array.length == 0 || dimension == null || dimension != 1 ? null
         : array.length;
   }
 
-  public static Integer arrayLower(Object[] array, Integer dimension) {
+  public static Integer arrayLower(String[] array, Integer dimension) {
     return array == null || array.length == 0 || dimension == null || dimension != 1 ? null : 1;
   }
 
   /** Element {@code index} of a zero-based vector (int2vector, oidvector), null if outside. */
-  public static Integer vectorElement(Object[] vector, Integer index) {
+  public static Integer vectorElement(Integer[] vector, Integer index) {
     if (vector == null || index == null || index < 0 || index >= vector.length
         || vector[index] == null) {
       return null;
     }
-    return ((Number) vector[index]).intValue();
+    return vector[index];
   }
 
   /** Freshet keeps no files that PostgreSQL's sizes would describe: 0. */
@@ -423,25 +423,28 @@ public final class PgFunctions {
     return oid == null ? null : "";
   }
 
-  public static String nullText(Object first) {
+  public static String emptyText(Integer oid, Boolean pretty) {
+    return oid == null ? null : "";
+  }
+
+  public static String nullText(String first) {
     return null;
   }
 
-  public static String nullText(Object first, Object second) {
+  public static String nullText(String first, String second) {
     return null;
   }
 
   /** A JSON object of name/value pairs. */
-  public static String jsonBuildObject(Object... pairs) {
+  public static String jsonBuildObject(String... pairs) {
     StringBuilder b = new StringBuilder("{");
     for (int i = 0; i + 1 < pairs.length; i += 2) {
       if (i > 0) {
         b.append(", ");
       }
       b.append('"').append(pairs[i]).append("\" : ");
-      Object v = pairs[i + 1];
-      b.append(v == null ? "null" : v instanceof Number || v instanceof Boolean ? v.toString()
-          : "\"" + v.toString().replace("\"", "\\\"") + "\"");
+      String v = pairs[i + 1];
+      b.append(v == null ? "null" : "\"" + v.replace("\"", "\\\"") + "\"");
     }
     return b.append('}').toString();
   }

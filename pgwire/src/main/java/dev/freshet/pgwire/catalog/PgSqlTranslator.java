@@ -32,6 +32,8 @@ import java.util.Set;
  *       the H2 session.
  *   <li>{@code pg_catalog.f(...)} of a function H2 has built in ({@code generate_series},
  *       {@code array_upper}, ...) loses its qualifier; the catalog's own functions keep it.
+ *   <li>{@code '{0}'}, PostgreSQL's array literal, becomes {@code ARRAY[0]} (psql's
+ *       {@code polroles = '{0}'}): H2 does not compare an array with a string.
  *   <li>Subscripts of PostgreSQL's zero-based vectors ({@code indkey}, {@code indoption},
  *       {@code proargtypes}, ...) and pgjdbc's {@code indoption[n - 1] & 1} read through
  *       {@code freshet_vector_element}: H2's arrays start at 1 and fail out of range.
@@ -42,6 +44,10 @@ import java.util.Set;
  *       set-returning functions in a select list and no lateral {@code UNNEST}.
  *   <li>{@code generate_series(a, b) s} as a table with no column list gets one ({@code s(s)}),
  *       so that {@code s} also names its value, as in PostgreSQL (psql's {@code \d name}).
+ *   <li>{@code AS key}, {@code AS default}: labels that are H2 keywords are quoted in lower case
+ *       (SQLAlchemy's Inspector); {@code indisprimary = 'f'} compares with {@code FALSE}.
+ *   <li>{@code unnest(c.reloptions)} in a FROM clause (psql's {@code \d+}) reads as no rows: H2
+ *       has no lateral UNNEST, and Freshet's relations have no options.
  * </ul>
  *
  * <pre>{@code
@@ -57,6 +63,10 @@ final class PgSqlTranslator {
   private static final Set<String> VECTOR_COLUMNS = Set.of("indkey", "indoption", "indclass",
       "indcollation", "proargtypes", "stxkeys", "partattrs", "partclass", "partcollation",
       "i_indoption");
+
+  /** H2 keywords that PostgreSQL clients use as labels ({@code AS key}). */
+  private static final Set<String> H2_KEYWORDS = Set.of("key", "default", "value", "user",
+      "year", "month", "day", "hour", "minute", "second", "row", "rows", "top", "unknown");
 
   private PgSqlTranslator() {
   }
@@ -182,6 +192,23 @@ final class PgSqlTranslator {
       SqlToken t = in.get(i);
       if (t.kind() == SqlToken.Kind.PARAMETER) {
         out.add(SqlToken.word("?" + t.text().substring(1)));
+      } else if (isWord(t, "AS") && at(in, next(in, i)).kind() == SqlToken.Kind.WORD
+          && H2_KEYWORDS.contains(at(in, next(in, i)).text().toLowerCase(Locale.ROOT))) {
+        // AS key, AS default: PostgreSQL takes these names as labels, H2 only quoted.
+        out.add(t);
+        out.add(SqlToken.blank(" "));
+        out.add(new SqlToken(SqlToken.Kind.QUOTED,
+            "\"" + at(in, next(in, i)).text().toLowerCase(Locale.ROOT) + "\""));
+        i = next(in, i);
+      } else if (t.kind() == SqlToken.Kind.STRING && (t.text().equals("'t'")
+          || t.text().equals("'f'")) && isSymbol(at(out, lastNonBlank(out)), "=")
+          && at(out, previous(out, lastNonBlank(out))).text().toLowerCase(Locale.ROOT)
+              .matches("\\w*(is|has)\\w*")) {
+        // indisprimary = 'f': H2 does not compare a boolean with 't' or 'f'.
+        out.add(SqlToken.word(t.text().equals("'t'") ? "TRUE" : "FALSE"));
+      } else if (t.kind() == SqlToken.Kind.STRING && t.text().startsWith("'{")
+          && t.text().endsWith("}'")) {
+        out.add(SqlToken.word(arrayLiteral(t.text())));
       } else if (isWord(t, "OPERATOR") && isSymbol(at(in, next(in, i)), "(")) {
         int open = next(in, i);
         int close = closing(in, open);
@@ -227,7 +254,8 @@ final class PgSqlTranslator {
         List<SqlToken> column = new ArrayList<>(out.subList(start, out.size()));
         column.add(t);
         out.subList(start, out.size()).clear();
-        out.add(SqlToken.word("pg_catalog.freshet_vector_element("));
+        out.add(SqlToken.word("pg_catalog.freshet_vector_element"));
+        out.add(SqlToken.symbol("("));
         out.addAll(column);
         out.add(SqlToken.symbol(", "));
         out.addAll(operatorsAndNames(new ArrayList<>(in.subList(open + 1, close))));
@@ -240,9 +268,12 @@ final class PgSqlTranslator {
         List<SqlToken> left = new ArrayList<>(out.subList(start, out.size()));
         out.subList(start, out.size()).clear();
         int number = next(in, i);
-        out.add(SqlToken.word("BITAND("));
+        out.add(SqlToken.word("BITAND"));
+        out.add(SqlToken.symbol("("));
         out.addAll(left);
-        out.add(SqlToken.symbol(", " + in.get(number).text() + ")"));
+        out.add(SqlToken.symbol(", "));
+        out.add(new SqlToken(SqlToken.Kind.NUMBER, in.get(number).text()));
+        out.add(SqlToken.symbol(")"));
         i = number;
         if (isSymbol(at(in, next(in, i)), "::")) {
           i = next(in, next(in, i));
@@ -252,6 +283,21 @@ final class PgSqlTranslator {
       }
     }
     return out;
+  }
+
+  /** {@code '{0}'}, {@code '{a,b}'}: PostgreSQL's array literals as H2's ARRAY[...]. */
+  private static String arrayLiteral(String literal) {
+    String body = literal.substring(2, literal.length() - 2).strip();
+    StringBuilder b = new StringBuilder("ARRAY[");
+    if (!body.isEmpty()) {
+      String[] elements = body.split(",");
+      for (int i = 0; i < elements.length; i++) {
+        String e = elements[i].strip().replace("\"", "");
+        b.append(i == 0 ? "" : ", ");
+        b.append(e.matches("-?[0-9]+") ? e : "'" + e.replace("'", "''") + "'");
+      }
+    }
+    return b.append(']').toString();
   }
 
   private static int lastNonBlank(List<SqlToken> out) {
@@ -309,7 +355,8 @@ final class PgSqlTranslator {
         int start = operandStart(out, last);
         List<SqlToken> operand = new ArrayList<>(out.subList(start, last + 1));
         out.subList(start, out.size()).clear();
-        out.add(SqlToken.word(function + "("));
+        out.add(SqlToken.word(function));
+        out.add(SqlToken.symbol("("));
         out.addAll(operand);
         out.add(SqlToken.symbol(")"));
         i = end;
@@ -409,11 +456,31 @@ final class PgSqlTranslator {
       boolean expand = isWord(t, "_pg_expandarray") || isWord(t, "unnest")
           || isWord(t, "generate_subscripts");
       int open = next(in, i);
-      if (!expand || !isSymbol(at(in, open), "(") || inFromClause(out)) {
+      if (!expand || !isSymbol(at(in, open), "(")) {
         out.add(t);
         continue;
       }
       int close = closing(in, open);
+      String argument = "";
+      for (int k = open + 1; k < close; k++) {
+        argument += in.get(k).text();
+      }
+      if (isWord(t, "unnest") && argument.strip().endsWith(".reloptions")) {
+        // A lateral unnest H2 cannot run; reloptions are always NULL here: no rows.
+        int last = lastNonBlank(out);
+        if (last >= 1 && isSymbol(out.get(last), ".")) {
+          out.subList(previous(out, last), out.size()).clear();
+        }
+        int rowAlias = next(in, close);
+        out.add(SqlToken.word("(SELECT CAST(NULL AS VARCHAR) AS " + at(in, rowAlias).text()
+            + " WHERE FALSE)"));
+        i = close;
+        continue;
+      }
+      if (inFromClause(out) || !(argument.contains("indkey") || argument.contains("conkey"))) {
+        out.add(t);
+        continue;
+      }
       // The argument: alias.column
       List<SqlToken> arg = new ArrayList<>();
       for (int k = open + 1; k < close; k++) {
@@ -497,7 +564,7 @@ final class PgSqlTranslator {
 
   private static List<SqlToken> insertJoin(List<SqlToken> out, int at, String table,
       String condition) {
-    out.add(at, SqlToken.word(" JOIN " + table + " freshet_k ON (freshet_k." + condition + ") "));
+    out.add(at, SqlToken.word("JOIN " + table + " freshet_k ON (freshet_k." + condition + ") "));
     return out;
   }
 

@@ -153,9 +153,9 @@ final class PgTypes {
   }
 
   /** For an array type, what format_type writes for its element type; else null. */
-  static String elementOf(int oid) {
+  static String elementOf(int oid, int typmod) {
     PgType type = BY_OID.get(oid);
-    return type == null || type.element() == 0 ? null : formatName(type.element(), -1);
+    return type == null || type.element() == 0 ? null : formatName(type.element(), typmod);
   }
 
   /** The OID of the type format_type names {@code name} ({@code integer}), or null. */

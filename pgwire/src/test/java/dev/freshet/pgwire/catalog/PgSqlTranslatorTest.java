@@ -1,0 +1,83 @@
+package dev.freshet.pgwire.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** Each rewrite of {@link PgSqlTranslator}, on the shapes clients send. */
+class PgSqlTranslatorTest {
+  private static void check(String expected, String sql) {
+    assertEquals(expected, PgSqlTranslator.translate(sql));
+  }
+
+  @Test void shouldLeaveWhatH2ParsesAlone() {
+    check("SELECT relname FROM pg_catalog.pg_class WHERE relkind = 'r' AND x::INTEGER = 1",
+        "SELECT relname FROM pg_catalog.pg_class WHERE relkind = 'r' AND x::int4 = 1");
+  }
+
+  @Test void shouldRewriteParametersEscapeStringsAndLiteralsNotInsideStrings() {
+    check("SELECT ?1, '$1 ~ pg_catalog.x', 'a\nb'", "SELECT $1, '$1 ~ pg_catalog.x', E'a\\nb'");
+  }
+
+  @Test void shouldRewriteRegexOperatorsAndDropCollations() {
+    check("WHERE c.relname  REGEXP  '^(clicks)$'  AND n.nspname  NOT REGEXP  '^pg_'",
+        "WHERE c.relname OPERATOR(pg_catalog.~) '^(clicks)$' COLLATE pg_catalog.default"
+            + " AND n.nspname !~ '^pg_'");
+    check("WHERE a  REGEXP '(?i)' ||  'x'", "WHERE a ~* 'x'");
+  }
+
+  @Test void shouldRewriteOidAliasCasts() {
+    check("SELECT pg_catalog.freshet_regclass_oid('pg_class')", "SELECT 'pg_class'::regclass");
+    check("SELECT pg_catalog.freshet_regclass_name(c.oid)::VARCHAR",
+        "SELECT c.oid::pg_catalog.regclass::pg_catalog.text");
+    check("SELECT pg_catalog.format_type(c.reloftype)::VARCHAR",
+        "SELECT c.reloftype::pg_catalog.regtype::pg_catalog.text");
+    check("SELECT typinput=pg_catalog.freshet_regproc('pg_catalog.array_in')",
+        "SELECT typinput='pg_catalog.array_in'::regproc");
+    check("SELECT x::SMALLINT ARRAY, y::INTEGER", "SELECT x::pg_catalog.int2[], y::oid");
+  }
+
+  @Test void shouldReadInformationSchemaAndSessionFunctionsOfTheCatalog() {
+    check("SELECT pg_catalog.current_database(), pg_catalog.freshet_current_user()"
+        + " FROM pg_information_schema.tables",
+        "SELECT current_catalog, current_user FROM information_schema.tables");
+    check("SELECT * FROM generate_series(1, 2)", "SELECT * FROM pg_catalog.generate_series(1, 2)");
+    check("SELECT pg_catalog.format_type(1, 2)", "SELECT pg_catalog.format_type(1, 2)");
+  }
+
+  @Test void shouldReadZeroBasedVectorsAndArrayLiterals() {
+    check("SELECT pg_catalog.freshet_vector_element(p.proargtypes, 0)",
+        "SELECT p.proargtypes[0]");
+    check("CASE BITAND(pg_catalog.freshet_vector_element(tmp.I_INDOPTION, tmp.n - 1) , 1) WHEN 1",
+        "CASE tmp.I_INDOPTION[tmp.n - 1] & 1::smallint WHEN 1");
+    check("WHERE pol.polroles = ARRAY[0]", "WHERE pol.polroles = '{0}'");
+  }
+
+  @Test void shouldJoinSetReturningArrayExpansions() {
+    check("SELECT freshet_k.x attnum, freshet_k.n ord FROM pg_index ix"
+        + " JOIN pg_catalog.freshet_indkey freshet_k ON (freshet_k.indexrelid ="
+        + " ix.indexrelid) WHERE ix.indisprimary",
+        "SELECT unnest(ix.indkey) attnum, generate_subscripts(ix.indkey, 1) ord FROM pg_index ix"
+            + " WHERE ix.indisprimary");
+    check("SELECT r.k FROM (SELECT freshet_k.n AS s, freshet_k.x AS k"
+        + " FROM pg_constraint con JOIN pg_class c ON (c.oid = con.conrelid)"
+        + "JOIN pg_catalog.freshet_conkey freshet_k ON (freshet_k.conoid = con.oid) "
+        + ") r WHERE r.a = r.k",
+        "SELECT r.k FROM (SELECT (information_schema._pg_expandarray(con.conkey)).n AS s,"
+            + " information_schema._pg_expandarray(con.conkey) AS k"
+            + " FROM pg_constraint con JOIN pg_class c ON (c.oid = con.conrelid)) r"
+            + " WHERE r.a = (r.k).x");
+  }
+
+  @Test void shouldQuoteKeywordLabelsAndReadBooleanLetters() {
+    check("SELECT cons.conkey as \"key\" FROM t WHERE ix.indisprimary = FALSE",
+        "SELECT cons.conkey as key FROM t WHERE ix.indisprimary = 'f'");
+    check("SELECT 1 FROM c WHERE c.relkind = 'f'", "SELECT 1 FROM c WHERE c.relkind = 'f'");
+  }
+
+  @Test void shouldNameASeriesColumnAfterItsTable() {
+    check("SELECT x FROM generate_series(0, 3) s(s), t WHERE a[s] = 1",
+        "SELECT x FROM generate_series(0, 3) s, t WHERE a[s] = 1");
+    check("SELECT r FROM generate_series(1, 3) as s(r)", "SELECT r FROM generate_series(1, 3) as s(r)");
+  }
+}
