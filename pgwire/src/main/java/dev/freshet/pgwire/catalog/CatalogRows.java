@@ -67,16 +67,31 @@ final class CatalogRows {
         new Object[] {PgFunctions.PUBLIC, "public", userOid(), null},
         new Object[] {99, "pg_toast", userOid(), null},
         new Object[] {13000, "information_schema", userOid(), null}));
+    // The I/O functions of the types, as pg_proc rows that typinput, typreceive, ... name:
+    // Npgsql joins pg_proc on typreceive and reads proname = 'array_recv'.
+    Map<String, Integer> procs = new java.util.LinkedHashMap<>();
+    procs.put("array_in", 750);
+    procs.put("array_out", 751);
+    procs.put("array_recv", 2400);
+    procs.put("array_send", 2401);
+    int ioOid = 8000;
+    for (PgTypes.PgType t : PgTypes.TYPES) {
+      for (String suffix : List.of("in", "out", "recv", "send")) {
+        if (t.element() == 0 && !procs.containsKey(t.io() + suffix)) {
+          procs.put(t.io() + suffix, ioOid++);
+        }
+      }
+    }
     List<Object[]> types = new ArrayList<>();
     for (PgTypes.PgType t : PgTypes.TYPES) {
       boolean array = t.element() != 0;
+      String io = array ? "array_" : t.io();
       types.add(new Object[] {t.oid(), t.name(), PgFunctions.PG_CATALOG, userOid(), t.length(),
           t.byValue(), t.category().equals("P") ? "p" : "b", t.category(), false, true, ",", 0,
           array ? "array_subscript_handler" : "-", t.element(), t.array(),
-          array ? "array_in" : t.io() + "in", array ? "array_out" : t.io() + "out",
-          array ? "array_recv" : t.io() + "recv", array ? "array_send" : t.io() + "send", "-",
-          "-", "-", t.align(), t.length() == -1 ? "x" : "p", false, 0, -1, 0, t.collation(), null,
-          null, null});
+          procs.get(io + "in"), procs.get(io + "out"), procs.get(io + "recv"),
+          procs.get(io + "send"), 0, 0, 0, t.align(), t.length() == -1 ? "x" : "p", false, 0, -1,
+          0, t.collation(), null, null, null});
     }
     insert("pg_catalog.pg_type", 32, types);
     insert("pg_catalog.pg_am", 4, List.of(new Object[] {2, "heap", "heap_tableam_handler", "t"},
@@ -96,16 +111,15 @@ final class CatalogRows {
         new Object[] {951, "POSIX", PgFunctions.PG_CATALOG, userOid(), "c", true, -1, "POSIX",
             "POSIX", null, null}));
     insert("pg_catalog.pg_settings", 17, settings());
-    List<Object[]> procs = new ArrayList<>();
+    List<Object[]> procRows = new ArrayList<>();
+    procs.forEach((name, oid) -> procRows.add(proc(oid, name, 2275)));
     int procOid = 9000;
-    procs.add(proc(750, "array_in", 2277));
-    procs.add(proc(751, "array_out", 2275));
     for (String name : PgFunctions.ALIASES.keySet()) {
       if (!name.startsWith("freshet_")) {
-        procs.add(proc(procOid++, name, 25));
+        procRows.add(proc(procOid++, name, 25));
       }
     }
-    insert("pg_catalog.pg_proc", 30, procs);
+    insert("pg_catalog.pg_proc", 30, procRows);
     // The catalog's own tables and views, as relations of pg_catalog.
     List<Object[]> classes = new ArrayList<>();
     Map<String, Integer> known = Map.of("pg_type", 1247, "pg_attribute", 1249, "pg_proc", 1255,

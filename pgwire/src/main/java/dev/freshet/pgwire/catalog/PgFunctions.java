@@ -4,7 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -75,6 +77,11 @@ public final class PgFunctions {
     a.put("pg_backend_pid", "zero");
     a.put("json_build_object", "jsonBuildObject");
     a.put("quote_ident", "quoteIdent");
+    a.put("format", "format");
+    a.put("parse_ident", "parseIdent");
+    a.put("string_to_array", "stringToArray");
+    a.put("pg_stat_get_numscans", "zeroSize");
+    a.put("pg_stat_get_tuples_returned", "zeroSize");
     a.put("freshet_current_user", "currentUser");
     a.put("freshet_regclass_oid", "regclassOid");
     a.put("freshet_regclass_name", "regclassName");
@@ -504,9 +511,90 @@ public final class PgFunctions {
     return oid;
   }
 
-  /** {@code 'pg_catalog.array_in'::regproc}: the catalog keeps functions by name. */
-  public static String regproc(String name) {
-    return name == null ? null : unqualified(name);
+  /** {@code 'pg_catalog.array_in'::regproc}: the OID of a function; 42883 if there is none. */
+  public static Integer regproc(Connection c, String name) throws SQLException {
+    if (name == null) {
+      return null;
+    }
+    Integer oid = integer(c, "SELECT MIN(oid) FROM pg_catalog.pg_proc WHERE proname = ?",
+        unqualified(name));
+    if (oid == null) {
+      throw new SQLException("function \"" + name + "\" does not exist", "42883");
+    }
+    return oid;
+  }
+
+  /**
+   * PostgreSQL's {@code format}: {@code %s} a value, {@code %I} an identifier (quoted if needed),
+   * {@code %L} a literal, {@code %%} a percent sign.
+   */
+  public static String format(String format, String... arguments) {
+    if (format == null) {
+      return null;
+    }
+    StringBuilder b = new StringBuilder();
+    int next = 0;
+    for (int i = 0; i < format.length(); i++) {
+      char c = format.charAt(i);
+      if (c != '%' || i + 1 == format.length()) {
+        b.append(c);
+        continue;
+      }
+      char kind = format.charAt(++i);
+      if (kind == '%') {
+        b.append('%');
+        continue;
+      }
+      String value = next < arguments.length ? arguments[next++] : null;
+      switch (kind) {
+      case 'I' -> b.append(quoteIdent(value));
+      case 'L' -> b.append(value == null ? "NULL" : "'" + value.replace("'", "''") + "'");
+      default -> b.append(value == null ? "" : value);
+      }
+    }
+    return b.toString();
+  }
+
+  /** {@code parse_ident('public.clicks')}: {@code {public,clicks}}, quotes removed. */
+  public static String[] parseIdent(String text) {
+    if (text == null) {
+      return null;
+    }
+    List<String> parts = new ArrayList<>();
+    StringBuilder part = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '"') {
+        if (quoted && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+          part.append('"');
+          i++;
+        } else {
+          quoted = !quoted;
+        }
+      } else if (c == '.' && !quoted) {
+        parts.add(part.toString());
+        part.setLength(0);
+      } else {
+        part.append(quoted ? c : Character.toLowerCase(c));
+      }
+    }
+    parts.add(part.toString());
+    return parts.toArray(new String[0]);
+  }
+
+  /** {@code string_to_array('a,b', ',')}: {@code {a,b}}. */
+  public static String[] stringToArray(String text, String delimiter) {
+    if (text == null) {
+      return null;
+    }
+    if (delimiter == null) {
+      return text.chars().mapToObj(ch -> String.valueOf((char) ch)).toArray(String[]::new);
+    }
+    if (text.isEmpty()) {
+      return new String[0];
+    }
+    return text.split(java.util.regex.Pattern.quote(delimiter), -1);
   }
 
   public static Integer regnamespaceOid(Connection c, String name) throws SQLException {

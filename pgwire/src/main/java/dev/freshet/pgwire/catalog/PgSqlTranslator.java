@@ -44,6 +44,9 @@ import java.util.Set;
  *       set-returning functions in a select list and no lateral {@code UNNEST}.
  *   <li>{@code generate_series(a, b) s} as a table with no column list gets one ({@code s(s)}),
  *       so that {@code s} also names its value, as in PostgreSQL (psql's {@code \d name}).
+ *   <li>{@code CAST(x AS regclass)} (Metabase) reads as {@code x::regclass}; a scalar function
+ *       in a FROM clause ({@code string_to_array(...) s}, Grafana) becomes a one-row subquery
+ *       whose column has the alias's name, as PostgreSQL names it.
  *   <li>{@code AS key}, {@code AS default}: labels that are H2 keywords are quoted in lower case
  *       (SQLAlchemy's Inspector); {@code indisprimary = 'f'} compares with {@code FALSE}.
  *   <li>{@code unnest(c.reloptions)} in a FROM clause (psql's {@code \d+}) reads as no rows: H2
@@ -66,7 +69,10 @@ final class PgSqlTranslator {
 
   /** H2 keywords that PostgreSQL clients use as labels ({@code AS key}). */
   private static final Set<String> H2_KEYWORDS = Set.of("key", "default", "value", "user",
-      "year", "month", "day", "hour", "minute", "second", "row", "rows", "top", "unknown");
+      "year", "month", "day", "hour", "minute", "second", "row", "rows", "top", "unknown",
+      "table", "select", "check", "constraint", "primary", "unique", "foreign", "values",
+      "window", "qualify", "minus", "groups", "range", "rownum", "interval", "regexp", "limit",
+      "offset", "fetch", "if", "end", "set", "some", "to", "uescape", "_rowid_");
 
   private PgSqlTranslator() {
   }
@@ -76,7 +82,7 @@ final class PgSqlTranslator {
     List<SqlToken> tokens = SqlToken.tokenize(sql);
     tokens = expandArrays(tokens);
     tokens = operatorsAndNames(tokens);
-    tokens = casts(tokens);
+    tokens = casts(functionCasts(tokens));
     tokens = seriesAliases(tokens);
     StringBuilder out = new StringBuilder(sql.length() + 32);
     for (SqlToken t : tokens) {
@@ -312,6 +318,7 @@ final class PgSqlTranslator {
     case "current_user":
     case "session_user":
     case "current_role":
+    case "user":
       return "pg_catalog.freshet_current_user()";
     default:
       return null;
@@ -326,6 +333,43 @@ final class PgSqlTranslator {
     if (ignoreCase) {
       out.add(SqlToken.word("'(?i)' || "));
     }
+  }
+
+  /** Rewrites {@code CAST(x AS type)} to PostgreSQL's own types as {@code x::type}. */
+  private static List<SqlToken> functionCasts(List<SqlToken> in) {
+    List<SqlToken> out = new ArrayList<>(in.size());
+    for (int i = 0; i < in.size(); i++) {
+      SqlToken t = in.get(i);
+      int open = next(in, i);
+      if (!isWord(t, "CAST") || !isSymbol(at(in, open), "(")) {
+        out.add(t);
+        continue;
+      }
+      int close = closing(in, open);
+      int as = -1;
+      int depth = 0;
+      for (int k = open + 1; k < close; k++) {
+        if (isSymbol(in.get(k), "(") || isSymbol(in.get(k), "[")) {
+          depth++;
+        } else if (isSymbol(in.get(k), ")") || isSymbol(in.get(k), "]")) {
+          depth--;
+        } else if (depth == 0 && isWord(in.get(k), "AS")) {
+          as = k;
+        }
+      }
+      if (as < 0) {
+        out.add(t);
+        continue;
+      }
+      // (x)::type, which casts() then reads as PostgreSQL's cast
+      out.add(SqlToken.symbol("("));
+      out.addAll(functionCasts(new ArrayList<>(in.subList(open + 1, as))));
+      out.add(SqlToken.symbol(")"));
+      out.add(SqlToken.symbol("::"));
+      out.addAll(in.subList(as + 1, close));
+      i = close;
+    }
+    return out;
   }
 
   /** Rewrites {@code x::type} casts to PostgreSQL's own types. */
@@ -349,7 +393,7 @@ final class PgSqlTranslator {
         array = true;
         end = next(in, next(in, end));
       }
-      String function = castFunction(type, literalOperand(out));
+      String function = castFunction(type, textOperand(out));
       if (function != null && !array) {
         int last = lastNonBlank(out);
         int start = operandStart(out, last);
@@ -378,6 +422,33 @@ final class PgSqlTranslator {
   private static boolean literalOperand(List<SqlToken> out) {
     int last = lastNonBlank(out);
     return last >= 0 && out.get(last).kind() == SqlToken.Kind.STRING;
+  }
+
+  /** Whether the operand just written is text: a literal, or CAST(... AS text), format(...). */
+  private static boolean textOperand(List<SqlToken> out) {
+    if (literalOperand(out)) {
+      return true;
+    }
+    int last = lastNonBlank(out);
+    if (last < 0 || !isSymbol(out.get(last), ")")) {
+      return false;
+    }
+    while (true) {
+      int open = opening(out, last);
+      int inner = previous(out, last);
+      int before = previous(out, open);
+      if (inner >= 0 && (isWord(out.get(inner), "VARCHAR") || isWord(out.get(inner), "text"))) {
+        return true; // (x)::text just written
+      }
+      if (before >= 0 && out.get(before).kind() == SqlToken.Kind.WORD) {
+        return isWord(out.get(before), "format") || isWord(out.get(before), "concat");
+      }
+      // plain parentheses: look inside
+      if (inner < 0 || !isSymbol(out.get(inner), ")")) {
+        return inner >= 0 && out.get(inner).kind() == SqlToken.Kind.STRING;
+      }
+      last = inner;
+    }
   }
 
   /** The function that casts to OID alias type {@code type}, or null if it is not one. */
@@ -410,9 +481,9 @@ final class PgSqlTranslator {
     case "json":
     case "jsonb":
     case "pg_node_tree":
-    case "regproc":
       return "VARCHAR";
     case "oid":
+    case "regproc":
     case "regclass":
     case "regtype":
     case "regnamespace":
@@ -600,6 +671,22 @@ final class PgSqlTranslator {
     List<SqlToken> out = new ArrayList<>(in.size());
     for (int i = 0; i < in.size(); i++) {
       SqlToken t = in.get(i);
+      if (t.kind() == SqlToken.Kind.WORD && isSymbol(at(in, next(in, i)), "(")
+          && !isWord(t, "generate_series") && !isWord(t, "unnest") && !isWord(t, "table")
+          && !isKeyword(t) && !isWord(t, "ARRAY") && inFromClause(out)) {
+        // string_to_array(...) s in FROM: a one-row table whose column is named after it.
+        int close = closing(in, next(in, i));
+        int alias = next(in, close);
+        if (isWord(at(in, alias), "AS")) {
+          alias = next(in, alias);
+        }
+        String name = at(in, alias).kind() == SqlToken.Kind.WORD ? at(in, alias).text() : "v";
+        out.add(SqlToken.word("(SELECT "));
+        out.addAll(in.subList(i, close + 1));
+        out.add(SqlToken.word(" AS " + name + ")"));
+        i = close;
+        continue;
+      }
       out.add(t);
       if (!isWord(t, "generate_series") || !isSymbol(at(in, next(in, i)), "(")) {
         continue;
