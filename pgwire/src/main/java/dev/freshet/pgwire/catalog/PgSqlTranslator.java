@@ -12,6 +12,7 @@ import java.util.Set;
  * what H2 cannot take:
  *
  * <ul>
+ *   <li>Unnamed columns get PostgreSQL's names ({@link PgColumnLabels}).
  *   <li>{@code $1} parameters become H2's {@code ?1} (pgjdbc's extended queries).
  *   <li>{@code E'...'} escape strings become plain literals (psql's {@code \l}).
  *   <li>{@code OPERATOR(pg_catalog.~)}, {@code ~}, {@code !~}, {@code ~*}, {@code !~*} become H2's
@@ -79,7 +80,7 @@ final class PgSqlTranslator {
 
   /** The H2 SQL for PostgreSQL SQL {@code sql}. */
   static String translate(String sql) {
-    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    List<SqlToken> tokens = PgColumnLabels.name(SqlToken.tokenize(sql));
     tokens = expandArrays(tokens);
     tokens = operatorsAndNames(tokens);
     tokens = casts(functionCasts(tokens));

@@ -301,6 +301,14 @@ class PgCatalogTest {
         + " WHERE relname OPERATOR(pg_catalog.~) '^(clicks)$' COLLATE pg_catalog.default"));
     assertEquals(List.of(List.of("numeric(10,2)", "character varying(3)[]")), rows(admin,
         "SELECT format_type(1700, 655366), format_type(1015, 7)"));
+    try (ResultSet r = admin.query("SELECT version(), current_schema(), c.relname,"
+        + " c.oid::regclass, 1 + 1 FROM pg_class c LIMIT 1", List.of())) {
+      List<String> labels = new ArrayList<>();
+      for (int i = 1; i <= r.getMetaData().getColumnCount(); i++) {
+        labels.add(r.getMetaData().getColumnLabel(i));
+      }
+      assertEquals(List.of("version", "current_schema", "relname", "oid", "?column?"), labels);
+    }
     SQLException missing = assertThrows(SQLException.class,
         () -> rows(admin, "SELECT 'nosuch'::regclass"));
     assertEquals("42P01", missing.getSQLState());

@@ -16,7 +16,7 @@ class PgSqlTranslatorTest {
   }
 
   @Test void shouldRewriteParametersEscapeStringsAndLiteralsNotInsideStrings() {
-    check("SELECT ?1, '$1 ~ pg_catalog.x', 'a\nb'", "SELECT $1, '$1 ~ pg_catalog.x', E'a\\nb'");
+    check("SELECT ?1 AS \"?column?\", '$1 ~ pg_catalog.x' AS \"?column?\", 'a\nb' AS \"?column?\"", "SELECT $1, '$1 ~ pg_catalog.x', E'a\\nb'");
   }
 
   @Test void shouldRewriteRegexOperatorsAndDropCollations() {
@@ -27,26 +27,28 @@ class PgSqlTranslatorTest {
   }
 
   @Test void shouldRewriteOidAliasCasts() {
-    check("SELECT pg_catalog.freshet_regclass_oid('pg_class')", "SELECT 'pg_class'::regclass");
-    check("SELECT pg_catalog.freshet_regclass_name(c.oid)::VARCHAR",
+    check("SELECT pg_catalog.freshet_regclass_oid('pg_class') AS \"regclass\"", "SELECT 'pg_class'::regclass");
+    check("SELECT pg_catalog.freshet_regclass_name(c.oid)::VARCHAR AS \"oid\"",
         "SELECT c.oid::pg_catalog.regclass::pg_catalog.text");
-    check("SELECT pg_catalog.format_type(c.reloftype)::VARCHAR",
+    check("SELECT pg_catalog.format_type(c.reloftype)::VARCHAR AS \"reloftype\"",
         "SELECT c.reloftype::pg_catalog.regtype::pg_catalog.text");
-    check("SELECT typinput=pg_catalog.freshet_regproc('pg_catalog.array_in')",
+    check("SELECT typinput=pg_catalog.freshet_regproc('pg_catalog.array_in') AS \"?column?\"",
         "SELECT typinput='pg_catalog.array_in'::regproc");
-    check("SELECT x::SMALLINT ARRAY, y::INTEGER", "SELECT x::pg_catalog.int2[], y::oid");
+    check("SELECT x::SMALLINT ARRAY AS \"x\", y::INTEGER AS \"y\"", "SELECT x::pg_catalog.int2[], y::oid");
   }
 
   @Test void shouldReadInformationSchemaAndSessionFunctionsOfTheCatalog() {
-    check("SELECT pg_catalog.current_database(), pg_catalog.freshet_current_user()"
+    check("SELECT pg_catalog.current_database() AS \"current_catalog\","
+        + " pg_catalog.freshet_current_user() AS \"current_user\""
         + " FROM pg_information_schema.tables",
         "SELECT current_catalog, current_user FROM information_schema.tables");
     check("SELECT * FROM generate_series(1, 2)", "SELECT * FROM pg_catalog.generate_series(1, 2)");
-    check("SELECT pg_catalog.format_type(1, 2)", "SELECT pg_catalog.format_type(1, 2)");
+    check("SELECT pg_catalog.format_type(1, 2) AS \"format_type\"",
+        "SELECT pg_catalog.format_type(1, 2)");
   }
 
   @Test void shouldReadZeroBasedVectorsAndArrayLiterals() {
-    check("SELECT pg_catalog.freshet_vector_element(p.proargtypes, 0)",
+    check("SELECT pg_catalog.freshet_vector_element(p.proargtypes, 0) AS \"proargtypes\"",
         "SELECT p.proargtypes[0]");
     check("CASE BITAND(pg_catalog.freshet_vector_element(tmp.I_INDOPTION, tmp.n - 1) , 1) WHEN 1",
         "CASE tmp.I_INDOPTION[tmp.n - 1] & 1::smallint WHEN 1");
@@ -72,7 +74,7 @@ class PgSqlTranslatorTest {
   @Test void shouldQuoteKeywordLabelsAndReadBooleanLetters() {
     check("SELECT cons.conkey as \"key\" FROM t WHERE ix.indisprimary = FALSE",
         "SELECT cons.conkey as key FROM t WHERE ix.indisprimary = 'f'");
-    check("SELECT 1 FROM c WHERE c.relkind = 'f'", "SELECT 1 FROM c WHERE c.relkind = 'f'");
+    check("SELECT 1 AS \"?column?\" FROM c WHERE c.relkind = 'f'", "SELECT 1 FROM c WHERE c.relkind = 'f'");
   }
 
   @Test void shouldNameASeriesColumnAfterItsTable() {
