@@ -189,6 +189,27 @@ final class PgColumnLabels {
       }
       return first.kind() == SqlToken.Kind.QUOTED ? null : "?column?";
     }
+    if (word(first, "CAST") && s.size() > 3 && s.get(1).text().equals("(")
+        && closesAtEnd(s, 1)) {
+      // CAST(x AS type): named as x::type
+      int as = -1;
+      int depth = 0;
+      for (int i = 2; i < s.size() - 1; i++) {
+        String t = s.get(i).text();
+        if (t.equals("(") || t.equals("[")) {
+          depth++;
+        } else if (t.equals(")") || t.equals("]")) {
+          depth--;
+        } else if (depth == 0 && word(s.get(i), "AS")) {
+          as = i;
+        }
+      }
+      if (as > 2) {
+        String operand = label(s.subList(2, as));
+        return operand == null ? unquoted(s.get(as - 1)) : !operand.equals("?column?") ? operand
+            : s.get(as + 1).text().toLowerCase(Locale.ROOT);
+      }
+    }
     if (word(first, "CASE")) {
       return word(s.get(s.size() - 1), "END") ? "case" : "?column?";
     }

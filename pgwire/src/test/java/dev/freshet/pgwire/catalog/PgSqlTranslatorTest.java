@@ -77,6 +77,23 @@ class PgSqlTranslatorTest {
     check("SELECT 1 AS \"?column?\" FROM c WHERE c.relkind = 'f'", "SELECT 1 FROM c WHERE c.relkind = 'f'");
   }
 
+  @Test void shouldReadFunctionStyleCastsAndScalarFunctionsInFrom() {
+    // Metabase: CAST(CAST(FORMAT(...) AS REGCLASS) AS OID)
+    check("SELECT COL_DESCRIPTION((pg_catalog.freshet_regclass_oid((FORMAT('%I', n) )) )"
+        + "::INTEGER, 1) AS \"col_description\"",
+        "SELECT COL_DESCRIPTION(CAST(CAST(FORMAT('%I', n) AS REGCLASS) AS OID), 1)");
+    check("SELECT (x )::VARCHAR AS \"x\", (1 )::INTEGER AS \"oid\"",
+        "SELECT CAST(x AS TEXT), CAST(1 AS OID)");
+    // Grafana: string_to_array(...) s in FROM, and user
+    check("SELECT s[i] AS \"s\" FROM generate_series(1, 2) as i(i), (SELECT"
+        + " string_to_array('a,b', ',') AS s) s WHERE pg_catalog.freshet_current_user() = 'x'",
+        "SELECT s[i] FROM generate_series(1, 2) as i, string_to_array('a,b', ',') s"
+            + " WHERE user = 'x'");
+    // Metabase: t.objectname as table
+    check("SELECT t.objectname as \"table\", t.a as \"select\" FROM t",
+        "SELECT t.objectname as table, t.a as select FROM t");
+  }
+
   @Test void shouldNameASeriesColumnAfterItsTable() {
     check("SELECT x FROM generate_series(0, 3) s(s), t WHERE a[s] = 1",
         "SELECT x FROM generate_series(0, 3) s, t WHERE a[s] = 1");
