@@ -181,7 +181,8 @@ public final class PgCatalog implements AutoCloseable {
    * creates and drops; grants and revokes change what the user sees without changing it.
    */
   private String snapshotKey() {
-    StringBuilder key = new StringBuilder().append(engine.planner().catalog().version()).append(':');
+    StringBuilder key = new StringBuilder()
+        .append(engine.planner().catalog().version()).append(':');
     for (String name : engine.objectNames()) {
       key.append(name);
       for (Privilege privilege : Privilege.values()) {

@@ -294,7 +294,8 @@ class PgCatalogTest {
         rows(admin, "SELECT version(), current_schema(), current_database()"));
     assertEquals(List.of(List.of(1259, "clicks", "integer", "UTF8", "on")), rows(admin,
         "SELECT 'pg_class'::regclass, " + oid(admin, "clicks") + "::regclass::text,"
-            + " 23::regtype::text, pg_encoding_to_char(6), current_setting('standard_conforming_strings')"));
+            + " 23::regtype::text, pg_encoding_to_char(6),"
+            + " current_setting('standard_conforming_strings')"));
     assertEquals(List.of(List.of(true)), rows(admin,
         "SELECT 'public' = ANY(current_schemas(false))"));
     assertEquals(List.of(List.of("clicks")), rows(admin, "SELECT relname FROM pg_class"

@@ -16,7 +16,8 @@ class PgSqlTranslatorTest {
   }
 
   @Test void shouldRewriteParametersEscapeStringsAndLiteralsNotInsideStrings() {
-    check("SELECT ?1 AS \"?column?\", '$1 ~ pg_catalog.x' AS \"?column?\", 'a\nb' AS \"?column?\"", "SELECT $1, '$1 ~ pg_catalog.x', E'a\\nb'");
+    check("SELECT ?1 AS \"?column?\", '$1 ~ pg_catalog.x' AS \"?column?\", 'a\nb' AS \"?column?\"",
+        "SELECT $1, '$1 ~ pg_catalog.x', E'a\\nb'");
   }
 
   @Test void shouldRewriteRegexOperatorsAndDropCollations() {
@@ -27,14 +28,16 @@ class PgSqlTranslatorTest {
   }
 
   @Test void shouldRewriteOidAliasCasts() {
-    check("SELECT pg_catalog.freshet_regclass_oid('pg_class') AS \"regclass\"", "SELECT 'pg_class'::regclass");
+    check("SELECT pg_catalog.freshet_regclass_oid('pg_class') AS \"regclass\"",
+        "SELECT 'pg_class'::regclass");
     check("SELECT pg_catalog.freshet_regclass_name(c.oid)::VARCHAR AS \"oid\"",
         "SELECT c.oid::pg_catalog.regclass::pg_catalog.text");
     check("SELECT pg_catalog.format_type(c.reloftype)::VARCHAR AS \"reloftype\"",
         "SELECT c.reloftype::pg_catalog.regtype::pg_catalog.text");
     check("SELECT typinput=pg_catalog.freshet_regproc('pg_catalog.array_in') AS \"?column?\"",
         "SELECT typinput='pg_catalog.array_in'::regproc");
-    check("SELECT x::SMALLINT ARRAY AS \"x\", y::INTEGER AS \"y\"", "SELECT x::pg_catalog.int2[], y::oid");
+    check("SELECT x::SMALLINT ARRAY AS \"x\", y::INTEGER AS \"y\"",
+        "SELECT x::pg_catalog.int2[], y::oid");
   }
 
   @Test void shouldReadInformationSchemaAndSessionFunctionsOfTheCatalog() {
@@ -74,7 +77,8 @@ class PgSqlTranslatorTest {
   @Test void shouldQuoteKeywordLabelsAndReadBooleanLetters() {
     check("SELECT cons.conkey as \"key\" FROM t WHERE ix.indisprimary = FALSE",
         "SELECT cons.conkey as key FROM t WHERE ix.indisprimary = 'f'");
-    check("SELECT 1 AS \"?column?\" FROM c WHERE c.relkind = 'f'", "SELECT 1 FROM c WHERE c.relkind = 'f'");
+    check("SELECT 1 AS \"?column?\" FROM c WHERE c.relkind = 'f'",
+        "SELECT 1 FROM c WHERE c.relkind = 'f'");
   }
 
   @Test void shouldReadFunctionStyleCastsAndScalarFunctionsInFrom() {
@@ -97,6 +101,7 @@ class PgSqlTranslatorTest {
   @Test void shouldNameASeriesColumnAfterItsTable() {
     check("SELECT x FROM generate_series(0, 3) s(s), t WHERE a[s] = 1",
         "SELECT x FROM generate_series(0, 3) s, t WHERE a[s] = 1");
-    check("SELECT r FROM generate_series(1, 3) as s(r)", "SELECT r FROM generate_series(1, 3) as s(r)");
+    check("SELECT r FROM generate_series(1, 3) as s(r)",
+        "SELECT r FROM generate_series(1, 3) as s(r)");
   }
 }
