@@ -52,39 +52,47 @@ public final class PgCatalog implements AutoCloseable {
 
   private final Engine engine;
   private final Principal principal;
-  /** The catalog's private H2 database, open until {@link #close()}. */
-  private final Connection h2;
-  private final CatalogRows rows;
+  /**
+   * The catalog's private H2 database, created at the first statement (an idle connection
+   * costs nothing; an open one about 1.2 MB and 30 ms to create), null until then and after
+   * {@link #close()}.
+   */
+  private Connection h2;
+  private CatalogRows rows;
   /** What the rows were built from; null before the first statement. */
   private String loaded;
+  private boolean closed;
 
-  private PgCatalog(Engine engine, Principal principal, Connection h2) {
+  private PgCatalog(Engine engine, Principal principal) {
     this.engine = engine;
     this.principal = principal;
-    this.h2 = h2;
-    this.rows = new CatalogRows(engine, principal, h2);
   }
 
   /**
-   * Opens the catalog of a connection of {@code principal} to {@code engine}: creates its
-   * tables and functions (about a few milliseconds); the rows of Freshet's objects are read at
-   * the first statement.
+   * The catalog of a connection of {@code principal} to {@code engine}. Cheap: its database is
+   * created at the first {@link #query}, and the rows of Freshet's objects are read then.
    */
-  public static PgCatalog open(Engine engine, Principal principal) throws SQLException {
+  public static PgCatalog open(Engine engine, Principal principal) {
     requireNonNull(engine, "engine");
     requireNonNull(principal, "principal");
+    return new PgCatalog(engine, principal);
+  }
+
+  /** Creates the catalog's database: its tables, functions and fixed rows. */
+  private void start() throws SQLException {
     JdbcDataSource source = new JdbcDataSource();
-    // DB_CLOSE_DELAY=0: the database goes with its one connection.
+    // The database goes with its one connection (no DB_CLOSE_DELAY).
     source.setURL("jdbc:h2:mem:pgcatalog-" + UUID.randomUUID()
         + ";DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;BUILTIN_ALIAS_OVERRIDE=TRUE");
-    Connection h2 = source.getConnection();
+    Connection connection = source.getConnection();
     try {
-      create(h2);
-      PgCatalog catalog = new PgCatalog(engine, principal, h2);
-      catalog.rows.fixedRows();
-      return catalog;
+      create(connection);
+      CatalogRows catalogRows = new CatalogRows(engine, principal, connection);
+      catalogRows.fixedRows();
+      h2 = connection;
+      rows = catalogRows;
     } catch (SQLException | RuntimeException e) {
-      h2.close();
+      connection.close();
       throw e;
     }
   }
@@ -138,6 +146,12 @@ public final class PgCatalog implements AutoCloseable {
   public synchronized ResultSet query(String sql, List<Object> parameters) throws SQLException {
     requireNonNull(sql, "sql");
     requireNonNull(parameters, "parameters");
+    if (closed) {
+      throw new SQLException("the catalog of this connection is closed", "08003");
+    }
+    if (h2 == null) {
+      start();
+    }
     refresh();
     String translated = PgSqlTranslator.translate(stripSemicolon(sql));
     PreparedStatement statement;
@@ -193,8 +207,12 @@ public final class PgCatalog implements AutoCloseable {
     return key.toString();
   }
 
-  /** Closes the catalog's database; idempotent. */
+  /** Closes the catalog's database, if it was created; idempotent. */
   @Override public synchronized void close() throws SQLException {
-    h2.close();
+    closed = true;
+    if (h2 != null) {
+      h2.close();
+      h2 = null;
+    }
   }
 }

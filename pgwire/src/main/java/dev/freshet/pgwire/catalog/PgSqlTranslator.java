@@ -422,7 +422,9 @@ final class PgSqlTranslator {
   /** Whether the operand just written is a string literal. */
   private static boolean literalOperand(List<SqlToken> out) {
     int last = lastNonBlank(out);
-    return last >= 0 && out.get(last).kind() == SqlToken.Kind.STRING;
+    // a string literal, or a parameter ($1 is ?1 by now): PostgreSQL reads both as text input
+    return last >= 0 && (out.get(last).kind() == SqlToken.Kind.STRING
+        || out.get(last).text().startsWith("?"));
   }
 
   /** Whether the operand just written is text: a literal, or CAST(... AS text), format(...). */

@@ -321,6 +321,18 @@ class PgCatalogTest {
     assertEquals("42704", setting.getSQLState());
   }
 
+  @Test void shouldRefuseStatementsOnceClosed() throws Exception {
+    PgCatalog catalog = PgCatalog.open(engine, BOB);
+    assertEquals(List.of(List.of("public")), rows(catalog, "SELECT current_schema()"));
+    catalog.close();
+    catalog.close();
+    SQLException closed = assertThrows(SQLException.class,
+        () -> rows(catalog, "SELECT current_schema()"));
+    assertEquals("08003", closed.getSQLState());
+    // a catalog never used costs no database, and closes as well
+    PgCatalog.open(engine, BOB).close();
+  }
+
   @Test void shouldNotShowH2sOwnInformationSchema() throws Exception {
     List<List<Object>> schemas = rows(admin,
         "SELECT schema_name FROM information_schema.schemata ORDER BY 1");

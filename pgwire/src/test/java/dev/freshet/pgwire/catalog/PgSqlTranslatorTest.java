@@ -40,6 +40,12 @@ class PgSqlTranslatorTest {
         "SELECT x::pg_catalog.int2[], y::oid");
   }
 
+  @Test void shouldReadAParameterCastToRegclassAsAName() {
+    check("SELECT 1 AS \"?column?\" FROM pg_class WHERE oid ="
+        + " pg_catalog.freshet_regclass_oid(?1)",
+        "SELECT 1 FROM pg_class WHERE oid = $1::regclass");
+  }
+
   @Test void shouldReadInformationSchemaAndSessionFunctionsOfTheCatalog() {
     check("SELECT pg_catalog.current_database() AS \"current_catalog\","
         + " pg_catalog.freshet_current_user() AS \"current_user\""
