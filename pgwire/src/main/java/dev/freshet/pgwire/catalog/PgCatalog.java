@@ -137,8 +137,11 @@ public final class PgCatalog implements AutoCloseable {
   }
 
   /**
-   * Runs catalog statement {@code sql} with {@code parameters} for its {@code $1, $2, ...}, and
-   * returns its rows; the caller closes the result set.
+   * Runs catalog statement {@code sql} (one statement: a simple Query message's statements are
+   * the caller's to split; a trailing {@code ;} is fine) with {@code parameters} for its
+   * {@code $1, $2, ...} (strings as sent in text format, or values), and returns its rows, with
+   * PostgreSQL's column names ({@code version}, {@code ?column?}); the caller closes the result
+   * set. Array columns ({@code relacl}, {@code indkey}) read as {@link java.sql.Array}s.
    *
    * @throws SQLException with a PostgreSQL SQLSTATE: 42P01 for an unknown relation, 42703 an
    *     unknown column, 42883 an unknown function, 42601 a syntax error, 42704 an unknown setting
