@@ -81,6 +81,12 @@ public final class PgFunctions {
     a.put("parse_ident", "parseIdent");
     a.put("string_to_array", "stringToArray");
     a.put("pg_stat_get_numscans", "zeroSize");
+    a.put("pg_database_size", "zeroSize");
+    a.put("pg_tablespace_size", "zeroSize");
+    a.put("pg_tablespace_location", "emptyText");
+    a.put("pg_operator_is_visible", "always");
+    a.put("pg_conversion_is_visible", "always");
+    a.put("pg_opclass_is_visible", "always");
     a.put("pg_stat_get_tuples_returned", "zeroSize");
     a.put("freshet_current_user", "currentUser");
     a.put("freshet_regclass_oid", "regclassOid");
@@ -403,7 +409,7 @@ public final class PgFunctions {
   }
 
   /** Freshet keeps no files that PostgreSQL's sizes would describe: 0. */
-  public static Long zeroSize(Integer relation) {
+  public static Long zeroSize(String relation) {
     return relation == null ? null : 0L;
   }
 
@@ -426,11 +432,11 @@ public final class PgFunctions {
     return size + " " + units[unit];
   }
 
-  public static String emptyText(Integer oid) {
+  public static String emptyText(String oid) {
     return oid == null ? null : "";
   }
 
-  public static String emptyText(Integer oid, Boolean pretty) {
+  public static String emptyText(String oid, Boolean pretty) {
     return oid == null ? null : "";
   }
 

@@ -50,8 +50,9 @@ import java.util.Set;
  *       whose column has the alias's name, as PostgreSQL names it.
  *   <li>{@code AS key}, {@code AS default}: labels that are H2 keywords are quoted in lower case
  *       (SQLAlchemy's Inspector); {@code indisprimary = 'f'} compares with {@code FALSE}.
- *   <li>{@code unnest(c.reloptions)} in a FROM clause (psql's {@code \d+}) reads as no rows: H2
- *       has no lateral UNNEST, and Freshet's relations have no options.
+ *   <li>{@code unnest(c.reloptions)}, {@code unnest(evttags)}: an unnest of a column in a FROM
+ *       clause (psql's {@code \d+}, {@code \dy}) reads as no rows: H2 has no lateral UNNEST,
+ *       and the arrays clients unnest this way are NULL or empty in this catalog.
  * </ul>
  *
  * <pre>{@code
@@ -539,15 +540,22 @@ final class PgSqlTranslator {
       for (int k = open + 1; k < close; k++) {
         argument += in.get(k).text();
       }
-      if (isWord(t, "unnest") && argument.strip().endsWith(".reloptions")) {
-        // A lateral unnest H2 cannot run; reloptions are always NULL here: no rows.
+      if (isWord(t, "unnest") && argument.strip().matches("[A-Za-z_][A-Za-z_0-9.]*")
+          && inFromAfterQualifier(out)) {
+        // unnest(c.reloptions) in FROM: a lateral unnest H2 cannot run. The arrays clients
+        // unnest this way (reloptions, evttags, ...) are NULL or empty here: no rows.
         int last = lastNonBlank(out);
         if (last >= 1 && isSymbol(out.get(last), ".")) {
           out.subList(previous(out, last), out.size()).clear();
         }
         int rowAlias = next(in, close);
-        out.add(SqlToken.word("(SELECT CAST(NULL AS VARCHAR) AS " + at(in, rowAlias).text()
-            + " WHERE FALSE)"));
+        if (isWord(at(in, rowAlias), "AS")) {
+          rowAlias = next(in, rowAlias);
+        }
+        // unnest(a) x names its column x; unnest(a) AS t(x) renames it anyway
+        String column = at(in, rowAlias).kind() == SqlToken.Kind.WORD
+            && !isSymbol(at(in, next(in, rowAlias)), "(") ? at(in, rowAlias).text() : "v";
+        out.add(SqlToken.word("(SELECT CAST(NULL AS VARCHAR) AS " + column + " WHERE FALSE)"));
         i = close;
         continue;
       }
@@ -638,8 +646,17 @@ final class PgSqlTranslator {
 
   private static List<SqlToken> insertJoin(List<SqlToken> out, int at, String table,
       String condition) {
-    out.add(at, SqlToken.word("JOIN " + table + " freshet_k ON (freshet_k." + condition + ") "));
+    out.add(at, SqlToken.word(" JOIN " + table + " freshet_k ON (freshet_k." + condition + ") "));
     return out;
+  }
+
+  /** {@link #inFromClause}, also after a {@code pg_catalog.} qualifier. */
+  private static boolean inFromAfterQualifier(List<SqlToken> out) {
+    int last = lastNonBlank(out);
+    if (last >= 1 && isSymbol(out.get(last), ".")) {
+      return inFromClause(new ArrayList<>(out.subList(0, previous(out, last))));
+    }
+    return inFromClause(out);
   }
 
   /** Whether the tokens written so far end in a FROM clause (a table function is fine there). */

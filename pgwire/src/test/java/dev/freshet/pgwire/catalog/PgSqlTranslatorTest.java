@@ -66,13 +66,13 @@ class PgSqlTranslatorTest {
 
   @Test void shouldJoinSetReturningArrayExpansions() {
     check("SELECT freshet_k.x attnum, freshet_k.n ord FROM pg_index ix"
-        + " JOIN pg_catalog.freshet_indkey freshet_k ON (freshet_k.indexrelid ="
+        + "  JOIN pg_catalog.freshet_indkey freshet_k ON (freshet_k.indexrelid ="
         + " ix.indexrelid) WHERE ix.indisprimary",
         "SELECT unnest(ix.indkey) attnum, generate_subscripts(ix.indkey, 1) ord FROM pg_index ix"
             + " WHERE ix.indisprimary");
     check("SELECT r.k FROM (SELECT freshet_k.n AS s, freshet_k.x AS k"
         + " FROM pg_constraint con JOIN pg_class c ON (c.oid = con.conrelid)"
-        + "JOIN pg_catalog.freshet_conkey freshet_k ON (freshet_k.conoid = con.oid) "
+        + " JOIN pg_catalog.freshet_conkey freshet_k ON (freshet_k.conoid = con.oid) "
         + ") r WHERE r.a = r.k",
         "SELECT r.k FROM (SELECT (information_schema._pg_expandarray(con.conkey)).n AS s,"
             + " information_schema._pg_expandarray(con.conkey) AS k"
@@ -102,6 +102,17 @@ class PgSqlTranslatorTest {
     // Metabase: t.objectname as table
     check("SELECT t.objectname as \"table\", t.a as \"select\" FROM t",
         "SELECT t.objectname as table, t.a as select FROM t");
+  }
+
+  @Test void shouldReadALateralUnnestOfAColumnAsNoRows() {
+    check("SELECT array(select x from (SELECT CAST(NULL AS VARCHAR) AS v WHERE FALSE) as t(x))"
+        + " AS \"array\" FROM e",
+        "SELECT array(select x from pg_catalog.unnest(evttags) as t(x)) FROM e");
+    check("SELECT array(select 'toast.' || x from (SELECT CAST(NULL AS VARCHAR) AS x WHERE"
+        + " FALSE) x) AS \"array\" FROM c",
+        "SELECT array(select 'toast.' || x from pg_catalog.unnest(tc.reloptions) x) FROM c");
+    check("SELECT x FROM unnest(ARRAY[1, 2]) AS t(x)",
+        "SELECT x FROM unnest(ARRAY[1, 2]) AS t(x)");
   }
 
   @Test void shouldNameASeriesColumnAfterItsTable() {
