@@ -44,7 +44,8 @@ final class CatalogStatements {
         "pg_policy", "pg_statistic_ext", "pg_publication", "pg_publication_namespace",
         "pg_publication_rel", "pg_sequence", "pg_trigger", "pg_rewrite", "pg_depend",
         "pg_foreign_table", "pg_foreign_server", "pg_partitioned_table", "pg_opclass",
-        "pg_operator", "pg_cast", "pg_conversion", "pg_language", "pg_event_trigger", "pg_stat_activity",
+        "pg_operator", "pg_cast", "pg_conversion", "pg_language", "pg_event_trigger",
+        "pg_stat_activity",
         "pg_tables", "pg_views", "pg_matviews", "pg_indexes", "pg_stat_user_tables"));
     return Set.copyOf(words);
   }
