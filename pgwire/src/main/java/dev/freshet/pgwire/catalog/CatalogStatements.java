@@ -4,6 +4,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Which statements the catalog answers: a {@code SELECT} (or {@code WITH}) that reads
@@ -19,6 +21,8 @@ import java.util.Set;
  * }</pre>
  */
 final class CatalogStatements {
+  private static final Pattern CREATE =
+      Pattern.compile("CREATE (?:TABLE|VIEW) pg_catalog\\.(\\w+)");
   /** Names that make a query a catalog query wherever they appear as words. */
   private static final Set<String> CATALOG_WORDS = catalogWords();
   /** Names that make a query a catalog query when called as a function. */
@@ -34,19 +38,16 @@ final class CatalogStatements {
   private CatalogStatements() {
   }
 
+  /** pg_catalog, information_schema, and the tables and views the catalog's script creates. */
   private static Set<String> catalogWords() {
     Set<String> words = new HashSet<>(List.of("pg_catalog", "information_schema",
         "current_catalog"));
-    words.addAll(List.of("pg_namespace", "pg_class", "pg_attribute", "pg_type", "pg_index",
-        "pg_constraint", "pg_attrdef", "pg_description", "pg_shdescription", "pg_database",
-        "pg_roles", "pg_user", "pg_authid", "pg_auth_members", "pg_settings", "pg_proc", "pg_am",
-        "pg_inherits", "pg_tablespace", "pg_collation", "pg_enum", "pg_range", "pg_extension",
-        "pg_policy", "pg_statistic_ext", "pg_publication", "pg_publication_namespace",
-        "pg_publication_rel", "pg_sequence", "pg_trigger", "pg_rewrite", "pg_depend",
-        "pg_foreign_table", "pg_foreign_server", "pg_partitioned_table", "pg_opclass",
-        "pg_operator", "pg_cast", "pg_conversion", "pg_language", "pg_event_trigger",
-        "pg_stat_activity",
-        "pg_tables", "pg_views", "pg_matviews", "pg_indexes", "pg_stat_user_tables"));
+    Matcher m = CREATE.matcher(PgCatalog.script());
+    while (m.find()) {
+      if (!m.group(1).startsWith("freshet_")) {
+        words.add(m.group(1));
+      }
+    }
     return Set.copyOf(words);
   }
 

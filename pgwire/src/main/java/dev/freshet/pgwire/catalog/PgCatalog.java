@@ -116,7 +116,8 @@ public final class PgCatalog implements AutoCloseable {
     }
   }
 
-  private static String script() {
+  /** The script that creates the catalog's tables (pg_catalog.sql). */
+  static String script() {
     try (InputStream in = PgCatalog.class.getResourceAsStream("pg_catalog.sql")) {
       return new String(requireNonNull(in, "pg_catalog.sql").readAllBytes(),
           StandardCharsets.UTF_8);
