@@ -138,39 +138,49 @@ final class ExtendedProtocol {
   private final Map<String, int[]> described = new HashMap<>();
 
   void bind(ByteBuf body) throws SQLException {
+    // The whole message is read before anything is looked up: a malformed one is a protocol
+    // violation whatever it names.
     String portalName = FrameReader.cstring(body);
     String statementName = FrameReader.cstring(body);
-    Prepared statement = statement(statementName);
     short[] paramFormats = shorts(body);
     int count = FrameReader.int16(body);
+    if (count < 0) {
+      throw new ProtocolViolation("Bind message with " + count + " parameters");
+    }
+    ByteBuf[] raw = new ByteBuf[count];
+    for (int i = 0; i < count; i++) {
+      int length = FrameReader.int32(body);
+      if (length != -1) {
+        FrameReader.need(body, length);
+        raw[i] = body.readSlice(length);
+      }
+    }
+    short[] resultFormats = shorts(body);
+    FrameReader.end(body);
+    if (paramFormats.length > 1 && paramFormats.length != count) {
+      throw new ProtocolViolation("Bind message has " + paramFormats.length
+          + " parameter formats but " + count + " parameters");
+    }
+    Prepared statement = statement(statementName);
     if (count != statement.oids().length) {
-      throw new ProtocolViolation("08P01", "Bind message supplies " + count
+      throw new ProtocolViolation("Bind message supplies " + count
           + " parameters, but prepared statement \"" + statementName + "\" requires "
           + statement.oids().length);
     }
-    if (paramFormats.length > 1 && paramFormats.length != count) {
-      throw new ProtocolViolation("08P01", "Bind message has " + paramFormats.length
-          + " parameter formats but " + count + " parameters");
-    }
     List<Object> values = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      int length = FrameReader.int32(body);
-      if (length == -1) {
+      if (raw[i] == null) {
         values.add(null);
         continue;
       }
-      FrameReader.need(body, length);
-      ByteBuf value = body.readSlice(length);
       int format = paramFormats.length == 0 ? 0
           : paramFormats.length == 1 ? paramFormats[0] : paramFormats[i];
       ResultColumn inferred = statement.inferred(i + 1);
       int oid = statement.oids()[i];
-      values.add(format == PgColumn.BINARY ? ParameterValues.binary(oid, value, inferred)
-          : ParameterValues.text(oid, value.toString(java.nio.charset.StandardCharsets.UTF_8),
+      values.add(format == PgColumn.BINARY ? ParameterValues.binary(oid, raw[i], inferred)
+          : ParameterValues.text(oid, raw[i].toString(java.nio.charset.StandardCharsets.UTF_8),
               inferred));
     }
-    short[] resultFormats = shorts(body);
-    FrameReader.end(body);
     portals.put(portalName, new Portal(statement, values, resultFormats));
     out.bindComplete();
   }

@@ -390,6 +390,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   /** An error of an extended-protocol message: reported, then skip until Sync. */
   private void extendedError(SQLException e) {
     out.errorOrNotice('E', ErrorFields.of(e));
+    // Sent now, as PostgreSQL does: a client waiting for a Flush's answer learns of it.
+    out.flush();
     session.failed();
     skipUntilSync = true;
   }
