@@ -59,13 +59,17 @@ public final class ScramSha256 {
     random.nextBytes(salt);
     byte[] nonceBytes = new byte[18];
     random.nextBytes(nonceBytes);
+    return of(password, salt, Base64.getEncoder().encodeToString(nonceBytes));
+  }
+
+  /** An exchange with a given salt and server nonce: RFC 7677's test vector needs them. */
+  static ScramSha256 of(String password, byte[] salt, String serverNonce) {
     try {
       byte[] salted = pbkdf2(Normalizer.normalize(password, Normalizer.Form.NFKC), salt);
       byte[] clientKey = hmac(salted, "Client Key");
       byte[] storedKey = MessageDigest.getInstance("SHA-256").digest(clientKey);
       byte[] serverKey = hmac(salted, "Server Key");
-      return new ScramSha256(storedKey, serverKey, salt,
-          Base64.getEncoder().encodeToString(nonceBytes));
+      return new ScramSha256(storedKey, serverKey, salt, serverNonce);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("The JDK lacks SCRAM-SHA-256's algorithms", e);
     }

@@ -42,7 +42,7 @@ final class CommandTags {
     default:
       if (rows) {
         // SELECT, VALUES, WITH, TABLE, SHOW, EXPLAIN, DESCRIBE, and the catalog's queries.
-        return first.equals("SHOW") && words.size() == 2 ? "SHOW" : "SELECT " + count;
+        return first.equals("SHOW") ? "SHOW" : "SELECT " + count;
       }
       return first.isEmpty() ? "OK" : first;
     }
