@@ -136,6 +136,50 @@ class PgFramingAbuseTest {
     }
   }
 
+  @Test void shouldCloseConnectionsThatStayIdleOrNeverStart() throws Exception {
+    try (PgServer strict = PgServer.builder(engine).port(0)
+        .limits(1 << 20, java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(300))
+        .start()) {
+      try (RawPgClient c = new RawPgClient(strict.port())) {
+        // Half a start-up packet, then nothing.
+        c.send(new byte[] {0, 0, 0, 40, 0, 3});
+        assertFatal(c, "08P01");
+      }
+      try (RawPgClient c = new RawPgClient(strict.port())) {
+        c.startup("freshet");
+        assertFatal(c, "57P05");
+      }
+    }
+  }
+
+  @Test void shouldServeOthersBesideFiveHundredIdleConnections() throws Exception {
+    List<RawPgClient> idle = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < 500; i++) {
+        RawPgClient c = new RawPgClient(server.port());
+        idle.add(c);
+        c.startup("freshet");
+      }
+      try (Connection c = connect(server); Statement s = c.createStatement()) {
+        assertEquals(List.of(row(3)), rows(s, "SELECT 3"));
+      }
+      // Each of them is still served.
+      RawPgClient last = idle.get(idle.size() - 1);
+      last.send(RawPgClient.query("SELECT 4"));
+      List<Character> answer = new java.util.ArrayList<>();
+      RawPgClient.Message m;
+      do {
+        m = last.read();
+        answer.add(m.type());
+      } while (m.type() != 'Z');
+      assertEquals(List.of('T', 'D', 'C', 'Z'), answer);
+    } finally {
+      for (RawPgClient c : idle) {
+        c.close();
+      }
+    }
+  }
+
   private static void assertFatal(RawPgClient c, String state) throws Exception {
     RawPgClient.Message m = c.read();
     assertEquals('E', m.type(), m.toString());

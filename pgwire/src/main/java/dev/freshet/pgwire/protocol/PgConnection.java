@@ -336,9 +336,14 @@ final class PgConnection extends ChannelInboundHandlerAdapter
     out.parameterStatuses(settings.reported());
     out.backendKeyData(key[0], key[1]);
     phase = Phase.READY;
+    // From now on the idle timeout; on the event loop, where a close removes the handlers.
+    channel.eventLoop().execute(() -> {
+      if (channel.pipeline().get(IDLE) != null) {
+        channel.pipeline().replace(IDLE, IDLE, new IdleStateHandler(
+            endpoint.limits.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+      }
+    });
     readyForQuery();
-    channel.pipeline().replace(IDLE, IDLE, new IdleStateHandler(
-        endpoint.limits.idleTimeout().toMillis(), 0, 0, TimeUnit.MILLISECONDS));
   }
 
   private void readyForQuery() {
