@@ -337,6 +337,16 @@ class PgJdbcTest {
       assertNotNull(e, "the join was not cancelled");
       assertEquals("57014", e.getSQLState(), e.toString());
       assertEquals(List.of(row(30_000L)), rows(s, "SELECT COUNT(*) FROM big"));
+
+      // statement_timeout cancels the same way.
+      s.execute("SET statement_timeout = '300ms'");
+      SQLException timeout = assertThrows(SQLException.class,
+          () -> s.executeQuery("SELECT COUNT(*) FROM big a JOIN big b ON a.v + b.v < 0"));
+      assertEquals("57014", timeout.getSQLState(), timeout.toString());
+      assertTrue(timeout.getMessage().contains("statement timeout (300 ms)"),
+          timeout.getMessage());
+      s.execute("SET statement_timeout = 0");
+      assertEquals(List.of(row(30_000L)), rows(s, "SELECT COUNT(*) FROM big"));
     }
   }
 

@@ -10,7 +10,8 @@ import java.util.List;
  *
  * <pre>{@code
  * CommandTags.of("insert into clicks values (1)", new UpdateCount(1));   // "INSERT 0 1"
- * CommandTags.of("CREATE MATERIALIZED VIEW v AS ...", new UpdateCount(0)); // "CREATE MATERIALIZED VIEW"
+ * CommandTags.of("CREATE MATERIALIZED VIEW v AS ...", new UpdateCount(0));
+ * // "CREATE MATERIALIZED VIEW"
  * }</pre>
  */
 final class CommandTags {

@@ -21,7 +21,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <pre>
  * Parse("S_1", "SELECT n FROM v WHERE k = $1", [0])  → ParseComplete
  * Bind("", "S_1", ["42"])                            → BindComplete
- * Describe(portal "") Execute("", 100) Sync          → RowDescription, DataRow..., CommandComplete
+ * Describe(portal "") Execute("", 100) Sync          → RowDescription, DataRow...,
+ *                                                      CommandComplete
  * </pre>
  *
  * <p>A portal's statement runs at its first Execute, or at its Describe if it is a query (which

@@ -327,7 +327,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   /** Authenticated: opens the session and tells the client it may send queries. */
   private void ready(Principal principal) throws SQLException {
     session = new PgSession(endpoint.engine.openSession(principal), settings, endpoint.catalog,
-        out);
+        out, channel.eventLoop());
     extended = new ExtendedProtocol(session, out, this);
     settings.set("session_authorization", userName);
     int[] key = endpoint.keys.register(this);

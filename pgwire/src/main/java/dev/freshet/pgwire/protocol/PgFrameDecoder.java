@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Cuts a connection's bytes into {@link PgFrame}s: first the untyped start-up messages (a length
- * word, then the body), then, once a protocol 3.0 start-up packet is cut, typed messages (a type byte, a
- * length word that counts itself, the body).
+ * word, then the body), then, once a protocol 3.0 start-up packet is cut, typed messages (a type
+ * byte, a length word that counts itself, the body).
  *
  * <p>A length is checked before anything is allocated or awaited: below the length word itself,
  * or above {@link #maxMessageBytes} (a start-up packet above {@link #MAX_STARTUP_BYTES}), ends

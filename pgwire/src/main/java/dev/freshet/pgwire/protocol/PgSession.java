@@ -16,6 +16,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -24,7 +28,8 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * the transaction status that ReadyForQuery reports.
  *
  * <pre>{@code
- * PgSession s = new PgSession(engine.openSession(principal), settings, CatalogQueries.NONE, out);
+ * PgSession s = new PgSession(engine.openSession(principal), settings, CatalogQueries.NONE, out,
+ *     channel.eventLoop());
  * s.execute("BEGIN", cancel);                               // status 'T'
  * s.execute("INSERT INTO clicks VALUES ('u1', 1.0)", cancel);
  * s.execute("COMMIT", cancel);                              // status 'I'
@@ -47,13 +52,17 @@ final class PgSession {
   private final PgSettings settings;
   private final CatalogQueries catalog;
   private final MessageWriter out;
+  /** Where {@code statement_timeout} cancels a statement from. */
+  private final ScheduledExecutorService timer;
   private char status = IDLE;
   /** The cancellation of the statement running now, or null between statements. */
   private volatile @Nullable CancelSignal running;
   /** Set by a CancelRequest that came between statements: it cancels the next one. */
   private volatile boolean cancelPending;
 
-  PgSession(Session session, PgSettings settings, CatalogQueries catalog, MessageWriter out) {
+  PgSession(Session session, PgSettings settings, CatalogQueries catalog, MessageWriter out,
+      ScheduledExecutorService timer) {
+    this.timer = requireNonNull(timer, "timer");
     this.session = requireNonNull(session, "session");
     this.settings = requireNonNull(settings, "settings");
     this.catalog = requireNonNull(catalog, "catalog");
@@ -173,6 +182,12 @@ final class PgSession {
       cancelPending = false;
       cancel.cancel();
     }
+    long timeoutMs = settings.statementTimeoutMillis();
+    AtomicBoolean timedOut = new AtomicBoolean();
+    ScheduledFuture<?> timeout = timeoutMs <= 0 ? null : timer.schedule(() -> {
+      timedOut.set(true);
+      cancel.cancel();
+    }, timeoutMs, TimeUnit.MILLISECONDS);
     try {
       StatementResult result;
       if (catalog.answers(sql)) {
@@ -183,7 +198,17 @@ final class PgSession {
         result = session.execute(sql, cancel);
       }
       return outcome(sql, result);
+    } catch (SQLException e) {
+      if (timedOut.get() && "57014".equals(e.getSQLState())) {
+        throw new SQLException("Canceling statement due to statement timeout (" + timeoutMs
+            + " ms). Raise it with SET statement_timeout = '...' (0 for none), or make the"
+            + " statement read less", "57014", e);
+      }
+      throw e;
     } finally {
+      if (timeout != null) {
+        timeout.cancel(false);
+      }
       running = null;
     }
   }

@@ -290,7 +290,7 @@ final class PgValues {
     s.append('.').append(digits, 0, end);
   }
 
-  /** {@code value} in numeric's binary form: digit count, weight, sign, scale, base-10000 digits. */
+  /** {@code value} in numeric's binary form: digit count, weight, sign, scale, digits. */
   static void numeric(BigDecimal value, ByteBuf out) {
     int dscale = Math.max(value.scale(), 0);
     BigDecimal abs = value.abs();

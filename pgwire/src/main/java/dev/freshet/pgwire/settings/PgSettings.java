@@ -131,6 +131,34 @@ public final class PgSettings {
     }
   }
 
+  /**
+   * {@code statement_timeout} in milliseconds, 0 for none: a number is milliseconds, as in
+   * PostgreSQL, or a number with a unit ({@code 500ms}, {@code 5s}, {@code 1min}, {@code 1h},
+   * {@code 1d}).
+   */
+  public long statementTimeoutMillis() {
+    return millis(values.get("statement_timeout"));
+  }
+
+  private static long millis(String value) {
+    String v = value.trim().toLowerCase(Locale.ROOT);
+    int unitAt = 0;
+    while (unitAt < v.length()
+        && (Character.isDigit(v.charAt(unitAt)) || v.charAt(unitAt) == '.')) {
+      unitAt++;
+    }
+    double number = Double.parseDouble(v.substring(0, unitAt));
+    long factor = switch (v.substring(unitAt).trim()) {
+      case "", "ms" -> 1L;
+      case "s" -> 1_000L;
+      case "min" -> 60_000L;
+      case "h" -> 3_600_000L;
+      case "d" -> 86_400_000L;
+      default -> throw new NumberFormatException(value);
+    };
+    return (long) (number * factor);
+  }
+
   /** The time zone values of {@code timestamptz} are shown in. */
   public java.time.ZoneId zone() {
     return TimeZones.zoneOf(values.get("timezone"));
@@ -249,6 +277,17 @@ public final class PgSettings {
     }
     case "timezone":
       return TimeZones.check(value);
+    case "statement_timeout":
+      try {
+        if (millis(value) < 0) {
+          throw new NumberFormatException(value);
+        }
+        return value.trim();
+      } catch (NumberFormatException e) {
+        throw new SettingException("22023", "Invalid value for parameter"
+            + " \"statement_timeout\": \""
+            + value + "\". Set milliseconds, or a number with ms, s, min, h or d; 0 for none");
+      }
     default:
       return value;
     }
