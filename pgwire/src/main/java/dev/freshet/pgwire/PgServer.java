@@ -99,6 +99,7 @@ public final class PgServer implements AutoCloseable {
     private CatalogQueries catalog = CatalogQueries.NONE;
     private Optional<SSLContext> tls = Optional.empty();
     private int statementThreads = 16;
+    private int maxConnections = 1000;
     private PgEndpoint.Limits limits = PgEndpoint.Limits.DEFAULT;
 
     private Builder(Engine engine) {
@@ -174,6 +175,18 @@ public final class PgServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How many connections may be open at once; one more is answered with 53300 and closed.
+     * Default 1000.
+     */
+    public Builder maxConnections(int maxConnections) {
+      if (maxConnections < 1) {
+        throw new IllegalArgumentException("At least one connection, not " + maxConnections);
+      }
+      this.maxConnections = maxConnections;
+      return this;
+    }
+
     /** The largest message, the start-up and the idle timeouts; see {@link PgEndpoint.Limits}. */
     public Builder limits(int maxMessageBytes, Duration startupTimeout, Duration idleTimeout) {
       this.limits = new PgEndpoint.Limits(maxMessageBytes, startupTimeout, idleTimeout);
@@ -210,7 +223,7 @@ public final class PgServer implements AutoCloseable {
       EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2,
           new DefaultThreadFactory("freshet-pg-io", true), NioIoHandler.newFactory());
       PgEndpoint endpoint = new PgEndpoint(engine, authenticator, catalog, tls, statements,
-          limits);
+          limits, maxConnections);
       try {
         Channel listener = new ServerBootstrap()
             .group(acceptor, workers)

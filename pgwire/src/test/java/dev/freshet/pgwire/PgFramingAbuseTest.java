@@ -152,6 +152,30 @@ class PgFramingAbuseTest {
     }
   }
 
+  @Test void shouldRefuseConnectionsBeyondTheLimitWith53300() throws Exception {
+    try (PgServer small = PgServer.builder(engine).port(0).maxConnections(2).start();
+         RawPgClient first = new RawPgClient(small.port());
+         RawPgClient second = new RawPgClient(small.port())) {
+      first.startup("freshet");
+      second.startup("freshet");
+      try (RawPgClient third = new RawPgClient(small.port())) {
+        assertFatal(third, "53300");
+      }
+      first.close();
+      // The closed one's place is free again once the server saw it close.
+      long deadline = System.nanoTime() + PgTesting.DEADLINE.toNanos();
+      while (true) {
+        try (RawPgClient again = new RawPgClient(small.port())) {
+          again.startup("freshet");
+          break;
+        } catch (java.io.IOException e) {
+          assertTrue(System.nanoTime() < deadline, e.toString());
+          java.util.concurrent.locks.LockSupport.parkNanos(PgTesting.POLL.toNanos());
+        }
+      }
+    }
+  }
+
   @Test void shouldServeOthersBesideFiveHundredIdleConnections() throws Exception {
     List<RawPgClient> idle = new java.util.ArrayList<>();
     try {

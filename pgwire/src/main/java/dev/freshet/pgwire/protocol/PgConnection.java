@@ -69,6 +69,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   private final AtomicInteger queued = new AtomicInteger();
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Whether this connection is counted in the endpoint's open connections. */
+  private boolean counted;
   /** Whether a message is being handled on the executor: a statement may be running. */
   private volatile boolean busy;
   private Channel channel;
@@ -94,6 +96,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   @Override public void handlerAdded(ChannelHandlerContext ctx) {
     channel = ctx.channel();
     out = new MessageWriter(channel, writability);
+  }
+
+  @Override public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    counted = true;
+    if (endpoint.connections.incrementAndGet() > endpoint.maxConnections) {
+      fatalNow(ErrorFields.of("FATAL", "53300", "Sorry, too many clients already: this server"
+          + " takes " + endpoint.maxConnections + " connections. Close some, or try again later"));
+      return;
+    }
+    super.channelActive(ctx);
   }
 
   @Override public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -486,6 +498,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   }
 
   @Override public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (counted) {
+      endpoint.connections.decrementAndGet();
+    }
     closed.set(true);
     phase = Phase.CLOSED;
     writability.signal();

@@ -21,7 +21,7 @@ import javax.net.ssl.SSLContext;
  *
  * <pre>{@code
  * PgEndpoint endpoint = new PgEndpoint(engine, PgAuthenticator.trust(), CatalogQueries.NONE,
- *     Optional.empty(), executor, PgEndpoint.Limits.DEFAULT);
+ *     Optional.empty(), executor, PgEndpoint.Limits.DEFAULT, 1000);
  * bootstrap.childHandler(endpoint.initializer());
  * }</pre>
  */
@@ -32,6 +32,11 @@ public final class PgEndpoint {
   final Optional<SSLContext> tls;
   final ExecutorService executor;
   final Limits limits;
+  /** How many connections may be open at once; one more is refused with 53300. */
+  final int maxConnections;
+  /** The connections open now. */
+  final java.util.concurrent.atomic.AtomicInteger connections =
+      new java.util.concurrent.atomic.AtomicInteger();
   final CancelKeys keys;
   final SecureRandom random = new SecureRandom();
   /** The TimeZone of a connection whose client sets none: timestamps are UTC in Freshet. */
@@ -68,9 +73,11 @@ public final class PgEndpoint {
    *
    * @param executor where statements run, off the event loops; bounded, so that clients cannot
    *     make the server start threads without limit
+   * @param maxConnections how many connections may be open at once
    */
   public PgEndpoint(Engine engine, PgAuthenticator authenticator, CatalogQueries catalog,
-      Optional<SSLContext> tls, ExecutorService executor, Limits limits) {
+      Optional<SSLContext> tls, ExecutorService executor, Limits limits, int maxConnections) {
+    this.maxConnections = maxConnections;
     this.engine = requireNonNull(engine, "engine");
     this.authenticator = requireNonNull(authenticator, "authenticator");
     this.catalog = requireNonNull(catalog, "catalog");
