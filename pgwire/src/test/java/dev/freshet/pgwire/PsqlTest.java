@@ -71,15 +71,51 @@ class PsqlTest {
     assertTrue(run.err().startsWith("ERROR:  "), run.err());
   }
 
+  /** libpq's own SCRAM-SHA-256 and TLS, against a server with users. */
+  @Test void shouldAuthenticateLibpqByScramInTheClearAndOverTls() throws Exception {
+    Path keystore = dir.resolve("server.p12");
+    Process keytool = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair",
+        "-alias", "freshet", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+        "-dname", "CN=localhost", "-storetype", "PKCS12", "-keystore", keystore.toString(),
+        "-storepass", "changeit", "-keypass", "changeit")
+        .redirectErrorStream(true).redirectOutput(dir.resolve("keytool.out").toFile()).start();
+    assertTrue(keytool.waitFor(60, TimeUnit.SECONDS), "keytool did not finish");
+    try (PgServer secured = PgServer.builder(engine).port(0)
+        .authenticator(dev.freshet.pgwire.auth.PgAuthenticator.plainPasswords(
+            java.util.Map.of("alice", "s3cret")))
+        .tls(keystore, "changeit").start()) {
+      for (String sslmode : new String[] {"disable", "require"}) {
+        Run ok = psql(secured, "alice", "s3cret", sslmode, "SELECT 'in'");
+        assertEquals(0, ok.exit(), sslmode + ": " + ok.err());
+        assertEquals("in\n", ok.out());
+        Run wrong = psql(secured, "alice", "guess", sslmode, "SELECT 'in'");
+        assertEquals(2, wrong.exit(), wrong.err());
+        assertTrue(wrong.err().contains("Password authentication failed for user \"alice\""),
+            wrong.err());
+      }
+    }
+  }
+
   private Run psql(String command) throws Exception {
+    return psql(server, "freshet", null, "prefer", command);
+  }
+
+  private Run psql(PgServer target, String user, String password, String sslmode,
+      String command) throws Exception {
     List<String> args = new ArrayList<>(List.of(PSQL.toString(), "-X", "-A", "-t",
-        "-h", "127.0.0.1", "-p", Integer.toString(server.port()), "-U", "freshet",
+        "-h", "127.0.0.1", "-p", Integer.toString(target.port()), "-U", user,
         "-d", "freshet", "-c", command));
     ProcessBuilder builder = new ProcessBuilder(args)
         .redirectOutput(dir.resolve("out").toFile())
         .redirectError(dir.resolve("err").toFile());
     builder.environment().put("PGCONNECT_TIMEOUT", "30");
     builder.environment().put("PGAPPNAME", "psql-test");
+    builder.environment().put("PGSSLMODE", sslmode);
+    builder.environment().remove("PGPASSWORD");
+    if (password != null) {
+      builder.environment().put("PGPASSWORD", password);
+    }
     Process process = builder.start();
     assertTrue(process.waitFor(PgTesting.DEADLINE.toSeconds(), TimeUnit.SECONDS),
         "psql did not finish");
