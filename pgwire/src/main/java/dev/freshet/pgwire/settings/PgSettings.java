@@ -248,6 +248,10 @@ public final class PgSettings {
     switch (key) {
     case "client_encoding": {
       String v = value.replace("-", "").replace("_", "").toUpperCase(Locale.ROOT);
+      if (v.equals("SQLASCII")) {
+        // What psql asks for in the C locale: bytes passed through, which UTF-8 text is.
+        return "SQL_ASCII";
+      }
       if (!v.equals("UTF8") && !v.equals("UNICODE")) {
         throw new SettingException("22023", "Freshet speaks UTF8 only, not client encoding "
             + value + ". Set client_encoding to UTF8 (psql: \\encoding UTF8)");

@@ -47,6 +47,8 @@ class SettingStatementTest {
     assertTrue(settings.reset("DateStyle"));
     assertEquals("ISO, MDY", settings.get("datestyle").orElseThrow());
     assertEquals("15.0 (Freshet)", settings.reported().get("server_version"));
+    assertTrue(settings.set("client_encoding", "sql_ascii"));
+    assertEquals("SQL_ASCII", settings.get("client_encoding").orElseThrow());
   }
 
   @Test void shouldRefuseWhatFreshetCannotHonour() {
