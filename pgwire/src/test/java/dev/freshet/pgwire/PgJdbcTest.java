@@ -196,6 +196,28 @@ class PgJdbcTest {
     }
   }
 
+  @Test void shouldRunABatchOfInsertsInOneTransaction() throws Exception {
+    try (Connection c = connect(server); Statement s = c.createStatement()) {
+      s.execute("CREATE STREAM batch (k INTEGER, v VARCHAR)");
+      c.setAutoCommit(false);
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO batch VALUES (?, ?)")) {
+        for (int k = 0; k < 50; k++) {
+          p.setInt(1, k);
+          p.setString(2, "v" + k);
+          p.addBatch();
+        }
+        int[] counts = p.executeBatch();
+        assertEquals(50, counts.length);
+        for (int count : counts) {
+          assertEquals(1, count);
+        }
+      }
+      c.commit();
+      c.setAutoCommit(true);
+      assertEquals(List.of(row(50L, 1225L)), rows(s, "SELECT COUNT(*), SUM(k) FROM batch"));
+    }
+  }
+
   @Test void shouldFetchInPortionsWithAFetchSize() throws Exception {
     try (Connection c = connect(server); Statement s = c.createStatement()) {
       s.execute("CREATE STREAM nums (n INTEGER)");
