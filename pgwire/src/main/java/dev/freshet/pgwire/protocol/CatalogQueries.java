@@ -32,14 +32,18 @@ public interface CatalogQueries {
   };
 
   /**
-   * Whether this catalog answers statement {@code sql} (one statement, PostgreSQL's text with
-   * {@code $n} parameters already bound); called for every statement, so it must be cheap.
+   * Whether this catalog answers statement {@code sql}: one statement as the client wrote it,
+   * with its {@code $n} parameters when it comes by Parse (extended protocol); called for every
+   * statement, so it must be cheap.
    */
   boolean answers(String sql);
 
   /**
    * Executes statement {@code sql}, which {@link #answers} accepted, for the user of
-   * {@code session}; a query returns {@link StatementResult.Rows}.
+   * {@code session}; a query returns {@link StatementResult.Rows}. Parameters of the extended
+   * protocol are written in as literals ({@code 'text'} with quotes doubled, numbers as they
+   * are, {@code NULL}); to describe a prepared statement's columns before it is bound, it is
+   * executed with {@code NULL} for every parameter.
    *
    * @throws SQLException with a SQLSTATE, sent to the client as an ErrorResponse
    */
