@@ -94,6 +94,21 @@ class PgAuthenticationTest {
     }
   }
 
+  @Test void shouldRunNoStatementBeforeAuthentication() throws Exception {
+    try (RawPgClient c = new RawPgClient(server.port())) {
+      c.send(RawPgClient.startupPacket(3 << 16, "user", "alice", "database", "freshet"));
+      RawPgClient.Message sasl = c.read();
+      assertEquals('R', sasl.type());
+      assertEquals(10, java.nio.ByteBuffer.wrap(sasl.body()).getInt(), "AuthenticationSASL");
+      c.send(RawPgClient.query("CREATE STREAM sneaked (x INTEGER)"));
+      RawPgClient.Message refused = c.read();
+      assertEquals('E', refused.type());
+      assertEquals("08P01", refused.fields().get('C'));
+      assertEquals(null, c.read());
+    }
+    assertEquals(List.of(), engine.objectNames());
+  }
+
   @Test void shouldRefuseToTrustEveryoneBeyondLoopback() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> PgServer.builder(engine).bindAddress("0.0.0.0").port(0).start());
