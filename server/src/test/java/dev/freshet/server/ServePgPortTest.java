@@ -54,6 +54,35 @@ class ServePgPortTest {
     }
   }
 
+  @Test void shouldTakeTheKeystoreForPostgreSqlsTls() throws Exception {
+    Path keystore = dir.resolve("server.p12");
+    Process keytool = new ProcessBuilder(
+        Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair",
+        "-alias", "freshet", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
+        "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+        "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", "changeit",
+        "-keypass", "changeit")
+        .redirectErrorStream(true).redirectOutput(dir.resolve("keytool.out").toFile()).start();
+    assertTrue(keytool.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "keytool hung");
+    assertEquals(0, keytool.exitValue(), Files.readString(dir.resolve("keytool.out")));
+    Path users = Files.writeString(dir.resolve("users.properties"),
+        "bob: " + Credential.MD5.digest("hunter2") + ",analyst\n");
+    try (FreshetServer server = FreshetServer.builder().port(0).pgPort(0)
+        .authentication(FreshetServer.Authentication.BASIC, users)
+        .tls(keystore, "changeit").start()) {
+      Properties p = new Properties();
+      p.setProperty("user", "bob");
+      p.setProperty("password", "hunter2");
+      p.setProperty("sslmode", "require");
+      p.setProperty("sslfactory", "org.postgresql.ssl.NonValidatingFactory");
+      // A hashed password, checked by Jetty's credential, as a cleartext password over TLS.
+      try (Connection c = DriverManager.getConnection(server.pgUrl().orElseThrow(), p);
+           Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1")) {
+        assertTrue(rs.next());
+      }
+    }
+  }
+
   @Test void shouldPrintThePostgreSqlEndpointAtStart() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream printed = new PrintStream(out, true, StandardCharsets.UTF_8);
