@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * The engine's architecture (STYLE.md §1), checked on its production classes: the drivers and
- * the server sit on top of it, so it knows neither them nor the wire protocol; its subpackages
+ * the server sit on top of it, so it knows neither them nor the wire protocols (Avatica's,
+ * and the PostgreSQL endpoint with its Netty); its subpackages
  * ({@code store}, {@code query}, {@code push}, {@code options}) serve the root package and never
  * use it; it makes state stores only through the executor's public state API
  * ({@code StateStoreProviders}, {@code StateStoreProviderFactory}), never naming a class of
@@ -28,6 +29,8 @@ class ArchitectureTest extends ArchitectureCheck {
       knowsNo("dev.freshet.jdbc..", "dev.freshet.server..");
   static final ArchRule ENGINE_KNOWS_NO_WIRE =
       knowsNo("org.apache.calcite.avatica.remote..", "org.eclipse.jetty..");
+  static final ArchRule ENGINE_KNOWS_NO_POSTGRES_ENDPOINT =
+      knowsNo("dev.freshet.pgwire..", "io.netty..");
   static final ArchRule ENGINE_SUBPACKAGES_KNOW_NO_ROOT =
       onlyKnow("dev.freshet.engine", "dev.freshet.engine");
   static final ArchRule ENGINE_KNOWS_NO_STATE_INTERNALS =
@@ -42,6 +45,8 @@ class ArchitectureTest extends ArchitectureCheck {
       new Breach(ENGINE_KNOWS_NO_DRIVER_OR_SERVER, Breaches.KnowsServer.class),
       new Breach(ENGINE_KNOWS_NO_WIRE, Breaches.KnowsAvaticaRemote.class),
       new Breach(ENGINE_KNOWS_NO_WIRE, Breaches.KnowsJetty.class),
+      new Breach(ENGINE_KNOWS_NO_POSTGRES_ENDPOINT, Breaches.KnowsPgwire.class),
+      new Breach(ENGINE_KNOWS_NO_POSTGRES_ENDPOINT, Breaches.KnowsNetty.class),
       new Breach(ENGINE_SUBPACKAGES_KNOW_NO_ROOT, KnowsTheRoot.class),
       new Breach(ENGINE_KNOWS_NO_STATE_INTERNALS, Breaches.KnowsStateInternals.class),
       new Breach(ENGINE_HOLDS_NO_CONNECTOR_CLIENT, Breaches.KnowsKafka.class),

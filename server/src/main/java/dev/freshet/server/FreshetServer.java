@@ -10,6 +10,7 @@ import dev.freshet.engine.security.EngineSecurity;
 import dev.freshet.executor.limits.HeapBudgets;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.jdbc.FreshetMeta;
+import dev.freshet.pgwire.PgServer;
 import dev.freshet.server.http.OriginCheck;
 import dev.freshet.server.ui.ConnectorRouter;
 import dev.freshet.server.ui.WebUiRoutes;
@@ -114,10 +115,14 @@ public final class FreshetServer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   /** The web UI's connector, if the server serves it. */
   private final Optional<ServerConnector> uiConnector;
+  /** The PostgreSQL endpoint, if the server serves it. */
+  private final Optional<PgServer> pg;
 
   private FreshetServer(Options options, Engine engine, HttpServer http, FreshetMeta meta,
-      ScheduledExecutorService sweeper, Optional<ServerConnector> uiConnector) {
+      ScheduledExecutorService sweeper, Optional<ServerConnector> uiConnector,
+      Optional<PgServer> pg) {
     this.uiConnector = uiConnector;
+    this.pg = pg;
     this.options = options;
     this.engine = engine;
     this.http = http;
@@ -150,6 +155,22 @@ public final class FreshetServer implements AutoCloseable {
         : "http") + "://" + host() + ":" + connector.getLocalPort() + "/"));
   }
 
+  /**
+   * The PostgreSQL endpoint's port (the chosen one if it was built with {@code pgPort(0)});
+   * empty if the server was built without {@link Builder#pgPort}.
+   */
+  public Optional<Integer> pgPort() {
+    return pg.map(PgServer::port);
+  }
+
+  /**
+   * The PostgreSQL endpoint's JDBC URL, e.g. {@code jdbc:postgresql://127.0.0.1:5432/freshet};
+   * empty without {@link Builder#pgPort}.
+   */
+  public Optional<String> pgUrl() {
+    return pgPort().map(p -> "jdbc:postgresql://" + host() + ":" + p + "/freshet");
+  }
+
   private String host() {
     return options.bindAddress.contains(":") ? "[" + options.bindAddress + "]"
         : options.bindAddress;
@@ -174,6 +195,7 @@ public final class FreshetServer implements AutoCloseable {
     }
     sweeper.shutdownNow();
     try {
+      pg.ifPresent(PgServer::close);
       http.stop();
     } finally {
       engine.close();
@@ -188,7 +210,7 @@ public final class FreshetServer implements AutoCloseable {
       Duration connectionIdleTimeout, Duration httpIdleTimeout, long maxRequestBytes,
       int minRequestDataRate, long engineMemoryBudget, int uiPort, ViewEngines viewEngines,
       String adminRole, List<Path> fileRoots, Optional<Path> secretsKeyFile,
-      Optional<Path> auditLog, List<String> allowedOrigins) {
+      Optional<Path> auditLog, List<String> allowedOrigins, int pgPort) {
     /** The engine's security settings these options make: a server trusts no statement. */
     EngineSecurity security() {
       return new EngineSecurity(ConnectorPolicy.restricted(fileRoots), secretsKeyFile, auditLog);
@@ -207,7 +229,8 @@ public final class FreshetServer implements AutoCloseable {
               : " viewEngineSettings=" + viewEngines.shownSettings())
           + " adminRole=" + adminRole + " fileRoots=" + fileRoots + " secretsKeyFile="
           + secretsKeyFile.map(Path::toString).orElse("(none)") + " auditLog="
-          + auditLog.map(Path::toString).orElse("(none)") + " allowedOrigins=" + allowedOrigins;
+          + auditLog.map(Path::toString).orElse("(none)") + " allowedOrigins=" + allowedOrigins
+          + " pgPort=" + (pgPort < 0 ? "off" : pgPort);
     }
   }
 
@@ -237,6 +260,7 @@ public final class FreshetServer implements AutoCloseable {
     private int minRequestDataRate = 16;
     private long engineMemoryBudget = HeapBudgets.engineDefault();
     private int uiPort = -1;
+    private int pgPort = -1;
     private ViewEngines viewEngines = ViewEngines.DEFAULT;
     private String adminRole = DEFAULT_ADMIN_ROLE;
     private final List<Path> fileRoots = new ArrayList<>();
@@ -330,6 +354,24 @@ public final class FreshetServer implements AutoCloseable {
             + uiPort);
       }
       this.uiPort = uiPort;
+      return this;
+    }
+
+    /**
+     * Serves PostgreSQL's protocol on this port of the same address, with the same users file
+     * (SCRAM-SHA-256, or a cleartext password over TLS) and the same TLS keystore; 0 picks a free
+     * port ({@link FreshetServer#pgPort()} tells which). Off by default.
+     *
+     * <pre>{@code
+     * FreshetServer.builder().pgPort(5432).start();   // psql -h 127.0.0.1 -d freshet -U freshet
+     * }</pre>
+     */
+    public Builder pgPort(int pgPort) {
+      if (pgPort < 0 || pgPort > 65535) {
+        throw new IllegalArgumentException("The PostgreSQL port must be between 0 and 65535,"
+            + " not " + pgPort);
+      }
+      this.pgPort = pgPort;
       return this;
     }
 
@@ -517,7 +559,7 @@ public final class FreshetServer implements AutoCloseable {
           keystore, keystorePassword, fetchTimeout, pushIdleTimeout, maxThreads, maxPushQueries,
           connectionIdleTimeout, httpIdleTimeout, maxRequestBytes, minRequestDataRate,
           engineMemoryBudget, uiPort, viewEngines, adminRole, List.copyOf(fileRoots),
-          secretsKeyFile, auditLog, List.copyOf(allowedOrigins));
+          secretsKeyFile, auditLog, List.copyOf(allowedOrigins), pgPort);
       check(options);
       Engine engine;
       try {
@@ -543,8 +585,15 @@ public final class FreshetServer implements AutoCloseable {
             options.pushIdleTimeout().toMillis(), options.connectionIdleTimeout().toMillis()) / 4));
         sweeper.scheduleWithFixedDelay(() -> closeAbandoned(meta, options),
             periodMs, periodMs, TimeUnit.MILLISECONDS);
+        Optional<PgServer> pg;
+        try {
+          pg = options.pgPort() < 0 ? Optional.empty() : Optional.of(pgServer(options, engine));
+        } catch (RuntimeException e) {
+          http.stop();
+          throw e;
+        }
         FreshetServer server = new FreshetServer(options, engine, http, meta, sweeper,
-            Optional.ofNullable(uiConnector.get()));
+            Optional.ofNullable(uiConnector.get()), pg);
         LOG.info("Freshet server listening on {} ({})", server.url(), options);
         if (LoggerFactory.getLogger(ProtobufTranslationImpl.class).isTraceEnabled()) {
           // Avatica's TRACE lines are each request as sent: a CREATE SECRET's value too.
@@ -556,6 +605,9 @@ public final class FreshetServer implements AutoCloseable {
       } catch (RuntimeException e) {
         sweeper.shutdownNow();
         engine.close();
+        if (e instanceof PgStartFailure) {
+          throw e;
+        }
         if (hasCause(e, BindException.class)) {
           throw new IllegalStateException("Cannot listen on " + options.bindAddress() + ":"
               + options.port() + ": the port is in use or the address is not this machine's."
@@ -622,6 +674,39 @@ public final class FreshetServer implements AutoCloseable {
     if (connections > 0) {
       LOG.info("Closed {} connection(s) that no request used for {}", connections,
           options.connectionIdleTimeout());
+    }
+  }
+
+  /**
+   * The PostgreSQL endpoint: the same address, users file (and role) and keystore as the JDBC
+   * port; without authentication every client is the process's user, on loopback only.
+   */
+  private static PgServer pgServer(Options options, Engine engine) {
+    PgServer.Builder pg = PgServer.builder(engine)
+        .bindAddress(options.bindAddress())
+        .port(options.pgPort())
+        .limits((int) Math.min(Integer.MAX_VALUE, options.maxRequestBytes()),
+            Duration.ofSeconds(30), options.connectionIdleTimeout());
+    if (options.authentication() != Authentication.NONE) {
+      pg.authenticator(PgUsersFile.authenticator(options.usersFile().orElseThrow(),
+          options.role(), options.adminRole()));
+    }
+    if (options.keystore().isPresent()) {
+      pg.tls(options.keystore().get(), options.keystorePassword());
+    }
+    try {
+      return pg.start();
+    } catch (IllegalStateException e) {
+      throw new PgStartFailure(e);
+    }
+  }
+
+  /** The PostgreSQL port cannot be bound: its message names the port and the option to change. */
+  private static final class PgStartFailure extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    PgStartFailure(IllegalStateException e) {
+      super(e.getMessage(), e);
     }
   }
 

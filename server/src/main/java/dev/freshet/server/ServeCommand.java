@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
  * freshet serve --auth BASIC --users-file users.properties \
  *     --audit-log /var/log/freshet/audit.jsonl --allowed-origin https://bi.example.com
  * freshet serve --allow-file-root /srv/incoming      # filesystem streams read below it
+ * freshet serve --pg-port 5432                       # psql -h 127.0.0.1 -p 5432 -d freshet
  * freshet serve --engine spark --spark-master spark://10.0.0.5:7077 \
  *     --spark-checkpoint-dir hdfs://nn:8020/freshet --spark-conf spark.executor.memory=4g
  * </pre>
@@ -148,6 +149,12 @@ final class ServeCommand implements Callable<Integer> {
           + " the same --auth and TLS; 0 picks a free one (default: off)")
   Integer uiPort;
 
+  @Option(names = "--pg-port",
+      description = "Serve PostgreSQL's protocol (psql, pgjdbc, BI tools; database freshet) on"
+          + " this port, with the same --bind, --auth users and --keystore TLS; 0 picks a free"
+          + " one (default: off)")
+  Integer pgPort;
+
   @Option(names = "--allowed-origin", paramLabel = "<url>",
       description = "Answer JDBC requests of web pages from this origin, e.g."
           + " https://bi.example.com; repeatable. A request with another Origin header is"
@@ -201,6 +208,8 @@ final class ServeCommand implements Callable<Integer> {
     out.println("Connect with: jdbc:freshet:remote:url=" + server.url());
     server.uiUrl().ifPresent(ui -> out.println("Web UI: " + ui.resolve("/ui/") + ", metrics: "
         + ui.resolve("/metrics")));
+    server.pgUrl().ifPresent(pg -> out.println("PostgreSQL: " + pg + " (psql -h "
+        + bind + " -p " + server.pgPort().orElseThrow() + " -d freshet)"));
     out.flush();
     try {
       stop.await();
@@ -237,6 +246,9 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (uiPort != null) {
       builder.uiPort(uiPort);
+    }
+    if (pgPort != null) {
+      builder.pgPort(pgPort);
     }
     for (Path root : fileRoots) {
       // A root that is not there is a mistake the operator should hear of now, not a user later.

@@ -48,6 +48,16 @@ public final class Breaches {
     dev.freshet.server.archfixture.StandIn server;
   }
 
+  /** Uses the PostgreSQL endpoint. */
+  public static final class KnowsPgwire {
+    dev.freshet.pgwire.archfixture.StandIn endpoint;
+  }
+
+  /** Uses Netty, the PostgreSQL endpoint's network layer. */
+  public static final class KnowsNetty {
+    io.netty.archfixture.StandIn netty;
+  }
+
   /** Uses Calcite. */
   public static final class KnowsCalcite {
     org.apache.calcite.archfixture.StandIn calcite;
