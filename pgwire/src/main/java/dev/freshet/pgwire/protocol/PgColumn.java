@@ -55,7 +55,9 @@ record PgColumn(String name, @Nullable SqlType type, int oid, int typlen, int ty
   static PgColumn of(ResultColumn column, int format) {
     String label = column.name().equals(column.name().toUpperCase(Locale.ROOT))
         ? column.name().toLowerCase(Locale.ROOT) : column.name();
-    SqlType type = SqlType.forName(column.typeName());
+    // A PostgreSQL name as written ("char", "date") is PostgreSQL's; Freshet's are upper case.
+    SqlType type = PG_TYPES.containsKey(column.typeName()) ? null
+        : SqlType.forName(column.typeName());
     if (type == null) {
       Integer oid = PG_TYPES.get(column.typeName().toLowerCase(Locale.ROOT));
       int pgOid = oid == null ? TEXT_OID : oid;

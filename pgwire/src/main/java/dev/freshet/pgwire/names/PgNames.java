@@ -1,0 +1,253 @@
+package dev.freshet.pgwire.names;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Rewrites a Freshet statement as a PostgreSQL client writes it into Freshet's SQL: schema
+ * {@code public} (and database {@code freshet}) qualifiers dropped, quoted lower-case names
+ * matched to Freshet's upper-case ones, and {@code ::} casts turned into {@code CAST}.
+ *
+ * <pre>{@code
+ * PgNames.toFreshet("SELECT \"k\", n::int8 FROM \"public\".\"v\"");
+ * // SELECT "K", CAST(n AS BIGINT) FROM "V"
+ * PgNames.toFreshet("SELECT * FROM freshet.public.v");   // SELECT * FROM v
+ * }</pre>
+ *
+ * <p>Why a token-level translation and not Calcite's Babel parser: Freshet's statements are
+ * parsed by its own grammar ({@code CREATE STREAM}, {@code SELECT STREAM}, {@code EMIT},
+ * options), which Babel would not know, and Babel is not among the build's dependencies. The
+ * differences PostgreSQL's clients bring to Freshet's statements are few and lexical (schema
+ * qualifiers, quoting, casts), so a pass over the tokens that leaves everything else exactly as
+ * written keeps Freshet's own SQL working unchanged; the catalog's queries, whose syntax is
+ * PostgreSQL's through and through, have their own translator ({@code PgSqlTranslator}).
+ *
+ * <p>Unquoted names already match: Freshet folds them to upper case as it stores its names,
+ * PostgreSQL to lower case as it shows them, and the endpoint shows Freshet's upper-case names
+ * in lower case. A quoted name in lower case ({@code "v"}, as Metabase and SQLAlchemy quote
+ * every name) is read as Freshet's upper-case {@code "V"}; a quoted name with an upper-case
+ * letter is kept as written. Applying it twice changes nothing more.
+ */
+public final class PgNames {
+  /** PostgreSQL's type names in casts, as Freshet's SQL names them. */
+  private static final Map<String, String> TYPES = Map.ofEntries(
+      Map.entry("int", "INTEGER"), Map.entry("int4", "INTEGER"), Map.entry("integer", "INTEGER"),
+      Map.entry("int8", "BIGINT"), Map.entry("bigint", "BIGINT"), Map.entry("int2", "SMALLINT"),
+      Map.entry("smallint", "SMALLINT"), Map.entry("float8", "DOUBLE"),
+      Map.entry("double precision", "DOUBLE"), Map.entry("float4", "REAL"),
+      Map.entry("real", "REAL"), Map.entry("text", "VARCHAR"), Map.entry("varchar", "VARCHAR"),
+      Map.entry("character varying", "VARCHAR"), Map.entry("name", "VARCHAR"),
+      Map.entry("bpchar", "CHAR"), Map.entry("bool", "BOOLEAN"),
+      Map.entry("boolean", "BOOLEAN"), Map.entry("numeric", "DECIMAL"),
+      Map.entry("decimal", "DECIMAL"), Map.entry("date", "DATE"),
+      Map.entry("timestamp", "TIMESTAMP"),
+      Map.entry("timestamp without time zone", "TIMESTAMP"),
+      Map.entry("timestamptz", "TIMESTAMP WITH LOCAL TIME ZONE"),
+      Map.entry("timestamp with time zone", "TIMESTAMP WITH LOCAL TIME ZONE"),
+      Map.entry("time", "TIME"), Map.entry("bytea", "VARBINARY"));
+
+  private PgNames() {
+  }
+
+  /** {@code sql} as Freshet's parser reads it; unchanged if nothing in it is PostgreSQL's. */
+  public static String toFreshet(String sql) {
+    if (sql.indexOf('"') < 0 && sql.indexOf("::") < 0
+        && !sql.toLowerCase(Locale.ROOT).contains("public")) {
+      return sql;
+    }
+    List<Token> tokens = Token.tokenize(sql);
+    tokens = names(tokens);
+    tokens = casts(tokens);
+    StringBuilder out = new StringBuilder(sql.length());
+    for (Token t : tokens) {
+      out.append(t.text());
+    }
+    return out.toString();
+  }
+
+  /** Drops {@code freshet.public.} and {@code public.} qualifiers; matches quoted names. */
+  private static List<Token> names(List<Token> tokens) {
+    List<Token> out = new ArrayList<>(tokens.size());
+    for (int i = 0; i < tokens.size(); i++) {
+      Token t = tokens.get(i);
+      if (!t.isName() || (i > 0 && tokens.get(i - 1).is("."))) {
+        out.add(t.isName() ? quoted(t) : t);
+        continue;
+      }
+      // The start of a name chain: a, a.b, a.b.c.
+      int parts = 1;
+      while (i + 2 * parts < tokens.size() && tokens.get(i + 2 * parts - 1).is(".")
+          && tokens.get(i + 2 * parts).isName()) {
+        parts++;
+      }
+      int skip = 0;
+      if (parts >= 3 && t.nameIs("freshet") && tokens.get(i + 2).nameIs("public")) {
+        skip = 2;
+      } else if (parts >= 2 && t.nameIs("public")) {
+        skip = 1;
+      }
+      if (skip == 0) {
+        out.add(quoted(t));
+      } else {
+        i += 2 * skip;
+        out.add(quoted(tokens.get(i)));
+      }
+    }
+    return out;
+  }
+
+  /** A quoted name all in lower case as Freshet's upper-case name; any other as it is. */
+  private static Token quoted(Token t) {
+    if (t.kind() != Token.Kind.QUOTED) {
+      return t;
+    }
+    String name = t.text().substring(1, t.text().length() - 1);
+    if (!name.isEmpty() && name.equals(name.toLowerCase(Locale.ROOT))
+        && !name.equals(name.toUpperCase(Locale.ROOT))) {
+      return new Token(Token.Kind.QUOTED, "\"" + name.toUpperCase(Locale.ROOT) + "\"");
+    }
+    return t;
+  }
+
+  /** {@code operand::type} as {@code CAST(operand AS type)}. */
+  private static List<Token> casts(List<Token> tokens) {
+    List<Token> out = new ArrayList<>(tokens.size());
+    for (int i = 0; i < tokens.size(); i++) {
+      Token t = tokens.get(i);
+      if (!t.is("::")) {
+        out.add(t);
+        continue;
+      }
+      int start = operandStart(out);
+      int typeEnd = typeEnd(tokens, i + 1);
+      if (start < 0 || typeEnd < 0) {
+        out.add(t);
+        continue;
+      }
+      List<Token> operand = new ArrayList<>(out.subList(start, out.size()));
+      while (!operand.isEmpty() && operand.get(operand.size() - 1).isBlank()) {
+        operand.remove(operand.size() - 1);
+      }
+      out.subList(start, out.size()).clear();
+      StringBuilder type = new StringBuilder();
+      for (int j = i + 1; j < typeEnd; j++) {
+        type.append(tokens.get(j).text());
+      }
+      StringBuilder cast = new StringBuilder("CAST(");
+      operand.forEach(o -> cast.append(o.text()));
+      cast.append(" AS ").append(type(type.toString().strip())).append(')');
+      out.add(new Token(Token.Kind.OTHER, cast.toString()));
+      i = typeEnd - 1;
+    }
+    return out;
+  }
+
+  /** Where the operand of a {@code ::} at the end of {@code out} starts; -1 if unknown. */
+  private static int operandStart(List<Token> out) {
+    int i = out.size() - 1;
+    while (i >= 0 && out.get(i).isBlank()) {
+      i--;
+    }
+    if (i < 0) {
+      return -1;
+    }
+    Token last = out.get(i);
+    if (last.is(")")) {
+      int depth = 0;
+      for (; i >= 0; i--) {
+        if (out.get(i).is(")")) {
+          depth++;
+        } else if (out.get(i).is("(")) {
+          depth--;
+          if (depth == 0) {
+            break;
+          }
+        }
+      }
+      if (i < 0) {
+        return -1;
+      }
+      // A function call: its name (a.b(...)) goes with it.
+      if (i > 0 && out.get(i - 1).isName() && !out.get(i - 1).isKeyword()) {
+        i--;
+        while (i >= 2 && out.get(i - 1).is(".") && out.get(i - 2).isName()) {
+          i -= 2;
+        }
+      }
+      return i;
+    }
+    if (last.kind() == Token.Kind.STRING || last.kind() == Token.Kind.OTHER
+        && (last.text().startsWith("$") || last.text().equals("?")
+        || Character.isDigit(last.text().charAt(0)) || last.text().startsWith("CAST("))) {
+      return i;
+    }
+    if (last.isName()) {
+      while (i >= 2 && out.get(i - 1).is(".") && out.get(i - 2).isName()) {
+        i -= 2;
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  /** The end (exclusive) of the type name from {@code i}; -1 if none is there. */
+  private static int typeEnd(List<Token> tokens, int i) {
+    int j = i;
+    while (j < tokens.size() && tokens.get(j).isBlank()) {
+      j++;
+    }
+    if (j >= tokens.size() || !tokens.get(j).isName()) {
+      return -1;
+    }
+    j++;
+    // Several words: double precision, character varying, timestamp with time zone.
+    String first = tokens.get(j - 1).text().toLowerCase(Locale.ROOT);
+    int words = switch (first) {
+      case "double", "character" -> 1;
+      case "timestamp", "time" -> followedBy(tokens, j, "with") || followedBy(tokens, j,
+          "without") ? 3 : 0;
+      default -> 0;
+    };
+    for (int w = 0; w < words; w++) {
+      int k = j;
+      while (k < tokens.size() && tokens.get(k).isBlank()) {
+        k++;
+      }
+      if (k >= tokens.size() || !tokens.get(k).isName()) {
+        break;
+      }
+      j = k + 1;
+    }
+    // (n) or (p, s), then [].
+    int k = j;
+    while (k < tokens.size() && tokens.get(k).isBlank()) {
+      k++;
+    }
+    if (k < tokens.size() && tokens.get(k).is("(")) {
+      while (k < tokens.size() && !tokens.get(k).is(")")) {
+        k++;
+      }
+      j = Math.min(k + 1, tokens.size());
+    }
+    return j;
+  }
+
+  private static boolean followedBy(List<Token> tokens, int i, String word) {
+    while (i < tokens.size() && tokens.get(i).isBlank()) {
+      i++;
+    }
+    return i < tokens.size() && tokens.get(i).nameIs(word);
+  }
+
+  /** Freshet's name of PostgreSQL type {@code type} ({@code varchar(10)} stays varchar(10)). */
+  private static String type(String type) {
+    int paren = type.indexOf('(');
+    String base = (paren < 0 ? type : type.substring(0, paren)).strip()
+        .replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+    String args = paren < 0 ? "" : type.substring(paren);
+    String mapped = TYPES.get(base);
+    return (mapped == null ? base.toUpperCase(Locale.ROOT) : mapped) + args;
+  }
+}
