@@ -53,12 +53,14 @@ public final class PgNames {
 
   /** {@code sql} as Freshet's parser reads it; unchanged if nothing in it is PostgreSQL's. */
   public static String toFreshet(String sql) {
-    if (sql.indexOf('"') < 0 && sql.indexOf("::") < 0
-        && !sql.toLowerCase(Locale.ROOT).contains("public")) {
+    String lower = sql.toLowerCase(Locale.ROOT);
+    if (sql.indexOf('"') < 0 && sql.indexOf("::") < 0 && !lower.contains("public")
+        && !lower.contains("as")) {
       return sql;
     }
     List<Token> tokens = Token.tokenize(sql);
     tokens = names(tokens);
+    tokens = aliases(tokens);
     tokens = casts(tokens);
     StringBuilder out = new StringBuilder(sql.length());
     for (Token t : tokens) {
@@ -96,6 +98,64 @@ public final class PgNames {
       }
     }
     return out;
+  }
+
+  /** Words after AS that start a query or a type, not an alias. */
+  private static final java.util.Set<String> NOT_ALIASES = java.util.Set.of("SELECT", "WITH",
+      "VALUES", "TABLE", "NOT", "IDENTITY");
+
+  /**
+   * An unquoted alias after {@code AS} quoted in upper case ({@code AS one} as
+   * {@code AS "ONE"}): the same name to Freshet, which folds unquoted names to upper case, but
+   * one its parser takes even where the word is one of its keywords, as PostgreSQL takes
+   * {@code SELECT 1 AS one}. The AS of a {@code CAST}, before a query, or before a call is
+   * left alone.
+   */
+  private static List<Token> aliases(List<Token> tokens) {
+    List<Token> out = new ArrayList<>(tokens.size());
+    java.util.ArrayDeque<Boolean> casts = new java.util.ArrayDeque<>();
+    for (int i = 0; i < tokens.size(); i++) {
+      Token t = tokens.get(i);
+      out.add(t);
+      if (t.is("(")) {
+        casts.push(i > 0 && previousWord(tokens, i, "cast"));
+      } else if (t.is(")") && !casts.isEmpty()) {
+        casts.pop();
+      } else if (t.kind() == Token.Kind.WORD && t.text().equalsIgnoreCase("AS")
+          && !(casts.isEmpty() ? false : casts.peek())) {
+        int j = i + 1;
+        while (j < tokens.size() && tokens.get(j).isBlank()) {
+          j++;
+        }
+        if (j >= tokens.size() || tokens.get(j).kind() != Token.Kind.WORD
+            || NOT_ALIASES.contains(tokens.get(j).text().toUpperCase(Locale.ROOT))) {
+          continue;
+        }
+        int k = j + 1;
+        while (k < tokens.size() && tokens.get(k).isBlank()) {
+          k++;
+        }
+        if (k < tokens.size() && (tokens.get(k).is("(") || tokens.get(k).is("."))) {
+          continue;
+        }
+        for (int b = i + 1; b < j; b++) {
+          out.add(tokens.get(b));
+        }
+        out.add(new Token(Token.Kind.QUOTED,
+            "\"" + tokens.get(j).text().toUpperCase(Locale.ROOT) + "\""));
+        i = j;
+      }
+    }
+    return out;
+  }
+
+  private static boolean previousWord(List<Token> tokens, int i, String word) {
+    int j = i - 1;
+    while (j >= 0 && tokens.get(j).isBlank()) {
+      j--;
+    }
+    return j >= 0 && tokens.get(j).kind() == Token.Kind.WORD
+        && tokens.get(j).text().equalsIgnoreCase(word);
   }
 
   /** A quoted name all in lower case as Freshet's upper-case name; any other as it is. */

@@ -1,0 +1,54 @@
+package dev.freshet.pgwire.names;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** PostgreSQL's names and casts in Freshet's statements, and Freshet's own SQL left alone. */
+class PgNamesTest {
+  @Test void shouldDropThePublicSchemaAndTheDatabase() {
+    assertEquals("SELECT * FROM v", PgNames.toFreshet("SELECT * FROM public.v"));
+    assertEquals("SELECT * FROM \"V\"", PgNames.toFreshet("SELECT * FROM \"public\".\"v\""));
+    assertEquals("SELECT * FROM v", PgNames.toFreshet("SELECT * FROM freshet.public.v"));
+    assertEquals("SELECT \"V\".\"K\" FROM \"V\"",
+        PgNames.toFreshet("SELECT \"public\".\"v\".\"k\" FROM \"public\".\"v\""));
+    // A column named public is no schema.
+    assertEquals("SELECT public FROM t", PgNames.toFreshet("SELECT public FROM t"));
+  }
+
+  @Test void shouldMatchQuotedLowerCaseNamesToFreshetsUpperCaseOnes() {
+    assertEquals("SELECT \"USER_ID\", \"Mixed\" FROM \"CLICKS\"",
+        PgNames.toFreshet("SELECT \"user_id\", \"Mixed\" FROM \"clicks\""));
+    assertEquals("SELECT 'public.v', '\"v\"' FROM t",
+        PgNames.toFreshet("SELECT 'public.v', '\"v\"' FROM t"));
+  }
+
+  @Test void shouldQuoteAliasesThatAreFreshetKeywords() {
+    assertEquals("SELECT 1 AS \"ONE\"", PgNames.toFreshet("SELECT 1 AS one"));
+    assertEquals("CREATE MATERIALIZED VIEW v AS SELECT CAST(a AS INTEGER) AS \"A\" FROM s",
+        PgNames.toFreshet("CREATE MATERIALIZED VIEW v AS SELECT CAST(a AS INTEGER) AS a FROM s"));
+  }
+
+  @Test void shouldTurnCastsIntoCast() {
+    assertEquals("SELECT CAST(n AS BIGINT), CAST('1' AS INTEGER), CAST(? AS VARCHAR)",
+        PgNames.toFreshet("SELECT n::int8, '1'::int4, ?::text"));
+    assertEquals("SELECT CAST(t.x AS DOUBLE), CAST(f(a, b) AS DECIMAL(10, 2)),"
+        + " CAST(ts AS TIMESTAMP WITH LOCAL TIME ZONE)",
+        PgNames.toFreshet("SELECT t.x::double precision, f(a, b)::numeric(10, 2),"
+            + " ts::timestamptz"));
+    assertEquals("SELECT CAST((a + 1) AS VARCHAR)", PgNames.toFreshet("SELECT (a + 1)::text"));
+  }
+
+  @Test void shouldLeaveFreshetsOwnStatementsAlone() {
+    for (String sql : new String[] {
+        "CREATE STREAM clicks (user_id VARCHAR, ts TIMESTAMP(3),"
+            + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'memory')",
+        "SELECT STREAM * FROM v EMIT CHANGES", "INSERT INTO s VALUES ('a', 1)",
+        "SET 'state.partitions' = '4'", "SELECT k, COUNT(*) FROM s GROUP BY k"}) {
+      String once = PgNames.toFreshet(sql);
+      assertEquals(once, PgNames.toFreshet(once), sql);
+    }
+    assertEquals("SELECT STREAM * FROM v EMIT CHANGES",
+        PgNames.toFreshet("SELECT STREAM * FROM v EMIT CHANGES"));
+  }
+}
