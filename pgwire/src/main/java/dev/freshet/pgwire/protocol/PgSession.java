@@ -233,6 +233,11 @@ final class PgSession {
    */
   private Optional<SettingStatement> setting(String sql) {
     List<String> words = SqlText.leadingWords(sql, 1);
+    if (!words.isEmpty()
+        && (words.get(0).equals("SAVEPOINT") || words.get(0).equals("RELEASE"))) {
+      // psycopg's nested transaction(): a savepoint that is released changes nothing here.
+      return Optional.of(new SettingStatement.Ignored(words.get(0)));
+    }
     if (words.isEmpty() || !(words.get(0).equals("SET") || words.get(0).equals("RESET")
         || words.get(0).equals("SHOW"))) {
       return Optional.empty();
