@@ -238,6 +238,10 @@ final class PgSession {
       // psycopg's nested transaction(): a savepoint that is released changes nothing here.
       return Optional.of(new SettingStatement.Ignored(words.get(0)));
     }
+    if (!words.isEmpty() && words.get(0).equals("DISCARD")) {
+      // Npgsql's pool resets a connection with DISCARD ALL: nothing is kept beyond settings.
+      return Optional.of(new SettingStatement.Ignored("DISCARD ALL"));
+    }
     if (words.isEmpty() || !(words.get(0).equals("SET") || words.get(0).equals("RESET")
         || words.get(0).equals("SHOW"))) {
       return Optional.empty();
