@@ -190,18 +190,112 @@ public final class PgNames {
       while (!operand.isEmpty() && operand.get(operand.size() - 1).isBlank()) {
         operand.remove(operand.size() - 1);
       }
-      out.subList(start, out.size()).clear();
       StringBuilder type = new StringBuilder();
       for (int j = i + 1; j < typeEnd; j++) {
         type.append(tokens.get(j).text());
       }
+      boolean wholeItem = selectItemStart(out, start) && selectItemEnd(tokens, typeEnd);
+      out.subList(start, out.size()).clear();
       StringBuilder cast = new StringBuilder("CAST(");
       operand.forEach(o -> cast.append(o.text()));
       cast.append(" AS ").append(type(type.toString().strip())).append(')');
+      if (wholeItem) {
+        // PostgreSQL labels n::int4 as n, f(x)::text as f and '1'::int4 as int4.
+        cast.append(" AS \"").append(label(operand, type.toString().strip())).append('"');
+      }
       out.add(new Token(Token.Kind.OTHER, cast.toString()));
       i = typeEnd - 1;
     }
     return out;
+  }
+
+  /** Whether the operand at {@code start} begins an item of a select list. */
+  private static boolean selectItemStart(List<Token> out, int start) {
+    int i = start - 1;
+    while (i >= 0 && out.get(i).isBlank()) {
+      i--;
+    }
+    if (i < 0) {
+      return false;
+    }
+    if (out.get(i).kind() == Token.Kind.WORD && (out.get(i).text().equalsIgnoreCase("SELECT")
+        || out.get(i).text().equalsIgnoreCase("DISTINCT"))) {
+      return true;
+    }
+    if (!out.get(i).is(",")) {
+      return false;
+    }
+    // A comma of the select list: the nearest SELECT before it at the same depth.
+    int depth = 0;
+    for (int j = i - 1; j >= 0; j--) {
+      Token t = out.get(j);
+      if (t.is(")")) {
+        depth++;
+      } else if (t.is("(")) {
+        if (depth == 0) {
+          return false;
+        }
+        depth--;
+      } else if (depth == 0 && t.kind() == Token.Kind.WORD) {
+        String w = t.text().toUpperCase(Locale.ROOT);
+        if (w.equals("SELECT")) {
+          return true;
+        }
+        if (w.equals("FROM") || w.equals("WHERE") || w.equals("BY") || w.equals("VALUES")) {
+          return false;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether the select item ends at {@code i} (a comma, FROM, the end). */
+  private static boolean selectItemEnd(List<Token> tokens, int i) {
+    while (i < tokens.size() && tokens.get(i).isBlank()) {
+      i++;
+    }
+    return i >= tokens.size() || tokens.get(i).is(",") || tokens.get(i).is(";")
+        || tokens.get(i).kind() == Token.Kind.WORD
+        && tokens.get(i).text().equalsIgnoreCase("FROM");
+  }
+
+  /** PostgreSQL's label of {@code operand::type}: the column or function, else the type. */
+  private static String label(List<Token> operand, String type) {
+    Token first = operand.get(0);
+    Token last = operand.get(operand.size() - 1);
+    if (first.isName()) {
+      // The column of a.b.c, or the function of f(...).
+      Token name = last.isName() ? last : first;
+      for (Token t : operand) {
+        if (t.is("(")) {
+          break;
+        }
+        if (t.isName()) {
+          name = t;
+        }
+      }
+      String text = name.text();
+      return (name.kind() == Token.Kind.QUOTED ? text.substring(1, text.length() - 1)
+          : text.toUpperCase(Locale.ROOT)).replace("\"", "\"\"");
+    }
+    int paren = type.indexOf('(');
+    String base = (paren < 0 ? type : type.substring(0, paren)).strip()
+        .replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+    String pg = switch (base) {
+      case "int", "integer" -> "int4";
+      case "bigint" -> "int8";
+      case "smallint" -> "int2";
+      case "double precision" -> "float8";
+      case "real" -> "float4";
+      case "boolean" -> "bool";
+      case "character varying" -> "varchar";
+      case "decimal" -> "numeric";
+      case "timestamp with time zone" -> "timestamptz";
+      case "timestamp without time zone" -> "timestamp";
+      default -> base;
+    };
+    // Upper case: Freshet's labels are, and the endpoint shows them in lower case.
+    return pg.toUpperCase(Locale.ROOT);
   }
 
   /** Where the operand of a {@code ::} at the end of {@code out} starts; -1 if unknown. */

@@ -152,6 +152,17 @@ class PsqlConformanceTest {
         "SELECT user_id, n::int4 FROM freshet.public.clicks_by_user ORDER BY user_id"));
   }
 
+  @Test void shouldLabelColumnsAsPostgresqlDoes() {
+    freshet.action("query");
+    ClientResult r = freshet.endpoint().applyTo(ExternalClient.of(
+            PostgresClients.psql().toString(), "-X", "-A", "-c",
+            "SELECT user_id, n::int4, 'x'::text, COUNT(*) AS \"Count\" FROM clicks_by_user"
+                + " WHERE user_id = 'bob' GROUP BY user_id, n"))
+        .timeout(Duration.ofSeconds(120)).run();
+    assertEquals(0, r.exitCode(), r.toString());
+    assertEquals("user_id|n|text|Count\nbob|1|x|1\n(1 row)\n", r.stdout());
+  }
+
   private static String freshetRows(String sql) {
     freshet.action("query");
     ClientResult r = freshet.endpoint().applyTo(ExternalClient.of(

@@ -30,13 +30,25 @@ class PgNamesTest {
   }
 
   @Test void shouldTurnCastsIntoCast() {
-    assertEquals("SELECT CAST(n AS BIGINT), CAST('1' AS INTEGER), CAST(? AS VARCHAR)",
+    assertEquals("SELECT a FROM t WHERE b = CAST(? AS INTEGER) AND c = CAST('x' AS VARCHAR)",
+        PgNames.toFreshet("SELECT a FROM t WHERE b = ?::int4 AND c = 'x'::text"));
+    assertEquals("SELECT f(a, CAST(n AS INTEGER), b) FROM t",
+        PgNames.toFreshet("SELECT f(a, n::int4, b) FROM t"));
+    assertEquals("SELECT CAST((a + 1) AS VARCHAR) AS \"X\" FROM t",
+        PgNames.toFreshet("SELECT (a + 1)::text AS x FROM t"));
+  }
+
+  @Test void shouldLabelCastsAsPostgresqlDoes() {
+    // n::int8 is labelled n, '1'::int4 int4, f(x)::numeric f; shown in lower case.
+    assertEquals("SELECT CAST(n AS BIGINT) AS \"N\", CAST('1' AS INTEGER) AS \"INT4\","
+        + " CAST(? AS VARCHAR) AS \"TEXT\"",
         PgNames.toFreshet("SELECT n::int8, '1'::int4, ?::text"));
-    assertEquals("SELECT CAST(t.x AS DOUBLE), CAST(f(a, b) AS DECIMAL(10, 2)),"
-        + " CAST(ts AS TIMESTAMP WITH LOCAL TIME ZONE)",
+    assertEquals("SELECT CAST(t.x AS DOUBLE) AS \"X\", CAST(f(a, b) AS DECIMAL(10, 2)) AS \"F\","
+        + " CAST(ts AS TIMESTAMP WITH LOCAL TIME ZONE) AS \"TS\" FROM t",
         PgNames.toFreshet("SELECT t.x::double precision, f(a, b)::numeric(10, 2),"
-            + " ts::timestamptz"));
-    assertEquals("SELECT CAST((a + 1) AS VARCHAR)", PgNames.toFreshet("SELECT (a + 1)::text"));
+            + " ts::timestamptz FROM t"));
+    assertEquals("SELECT k, CAST(\"Mixed\" AS INTEGER) AS \"Mixed\" FROM t",
+        PgNames.toFreshet("SELECT k, \"Mixed\"::int FROM t"));
   }
 
   @Test void shouldLeaveFreshetsOwnStatementsAlone() {
