@@ -37,12 +37,13 @@ class CorpusReplayOnFreshetTest {
   static final Map<String, String> KNOWN_FAILURES = Map.of(
       "SELECT ts AS \"time\", user_id AS metric, amount FROM clicks WHERE ts BETWEEN"
           + " '2026-12-07T22:00:00Z'",
-      "Freshet's planner fails (an internal ExceptionInInitializerError) on a TIMESTAMP column"
-          + " compared with an ISO 8601 string with T and Z, as Grafana's $__timeFilter writes"
-          + " it; '2026-12-07 22:00:00' works",
+      "Freshet's planner fails (an internal ExceptionInInitializerError: Calcite's"
+          + " DateTimeUtils refuses the string) on a TIMESTAMP column compared with an ISO 8601"
+          + " string with T and Z, as Grafana's $__timeFilter writes it; '2026-12-07 22:00:00'"
+          + " works",
       "SELECT floor(extract(epoch from ts)/60)*60 AS \"time\", count(*)",
-      "Freshet's planner takes no GROUP BY ordinal (GROUP BY 1), which Grafana's"
-          + " $__timeGroupAlias writes");
+      "the same ISO 8601 string in $__timeFilter (its GROUP BY 1, from $__timeGroupAlias, is"
+          + " read as PostgreSQL reads it)");
 
   private static FreshetEndpoint freshet;
 

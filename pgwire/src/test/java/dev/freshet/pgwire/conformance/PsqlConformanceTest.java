@@ -161,6 +161,13 @@ class PsqlConformanceTest {
         .timeout(Duration.ofSeconds(120)).run();
     assertEquals(0, r.exitCode(), r.toString());
     assertEquals("user_id|n|text|Count\nbob|1|x|1\n(1 row)\n", r.stdout());
+    // A call is labelled after its function, and GROUP BY 1 is the first column.
+    ClientResult grouped = freshet.endpoint().applyTo(ExternalClient.of(
+            PostgresClients.psql().toString(), "-X", "-A", "-c",
+            "SELECT user_id, count(*), sum(amount) FROM clicks GROUP BY 1 ORDER BY 1"))
+        .timeout(Duration.ofSeconds(120)).run();
+    assertEquals(0, grouped.exitCode(), grouped.toString());
+    assertEquals("user_id|count|sum\nalice|2|3.5\nbob|1|12.25\n(2 rows)\n", grouped.stdout());
   }
 
   private static String freshetRows(String sql) {

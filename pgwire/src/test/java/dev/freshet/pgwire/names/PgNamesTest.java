@@ -32,7 +32,7 @@ class PgNamesTest {
   @Test void shouldTurnCastsIntoCast() {
     assertEquals("SELECT a FROM t WHERE b = CAST(? AS INTEGER) AND c = CAST('x' AS VARCHAR)",
         PgNames.toFreshet("SELECT a FROM t WHERE b = ?::int4 AND c = 'x'::text"));
-    assertEquals("SELECT f(a, CAST(n AS INTEGER), b) FROM t",
+    assertEquals("SELECT f(a, CAST(n AS INTEGER), b) AS \"F\" FROM t",
         PgNames.toFreshet("SELECT f(a, n::int4, b) FROM t"));
     assertEquals("SELECT CAST((a + 1) AS VARCHAR) AS \"X\" FROM t",
         PgNames.toFreshet("SELECT (a + 1)::text AS x FROM t"));
@@ -49,6 +49,30 @@ class PgNamesTest {
             + " ts::timestamptz FROM t"));
     assertEquals("SELECT k, CAST(\"Mixed\" AS INTEGER) AS \"Mixed\" FROM t",
         PgNames.toFreshet("SELECT k, \"Mixed\"::int FROM t"));
+  }
+
+  @Test void shouldGroupByOrdinalsAsPostgresqlDoes() {
+    assertEquals("SELECT floor(ts / 60) * 60 AS \"TIME\", k, COUNT(*) AS \"COUNT\" FROM t"
+        + " GROUP BY (floor(ts / 60) * 60), (k) ORDER BY 1",
+        PgNames.toFreshet("SELECT floor(ts / 60) * 60 AS \"time\", k, COUNT(*) FROM t"
+            + " GROUP BY 1, 2 ORDER BY 1"));
+    // Not an ordinal of the select list: left alone.
+    assertEquals("SELECT k FROM t GROUP BY k + 1", PgNames.toFreshet(
+        "SELECT k FROM t GROUP BY k + 1"));
+    assertEquals("SELECT k FROM t GROUP BY 5", PgNames.toFreshet("SELECT k FROM t GROUP BY 5"));
+    assertEquals("SELECT * FROM (SELECT k, COUNT(*) AS \"N\" FROM t GROUP BY (k)) x",
+        PgNames.toFreshet("SELECT * FROM (SELECT k, COUNT(*) AS n FROM t GROUP BY 1) x"));
+  }
+
+  @Test void shouldLabelCallsAsPostgresqlDoes() {
+    assertEquals("SELECT k, count(*) AS \"COUNT\", SUM(n) AS \"SUM\", SUM(n) + 1, MAX(n) AS \"M\""
+        + " FROM t GROUP BY k",
+        PgNames.toFreshet("SELECT k, count(*), SUM(n), SUM(n) + 1, MAX(n) AS m FROM t GROUP BY k"));
+    assertEquals("SELECT STREAM k, COUNT(*) AS \"COUNT\" FROM t GROUP BY k",
+        PgNames.toFreshet("SELECT STREAM k, COUNT(*) FROM t GROUP BY k"));
+    // Freshet's objects keep Freshet's column names.
+    assertEquals("CREATE MATERIALIZED VIEW v AS SELECT k, COUNT(*) FROM t GROUP BY k",
+        PgNames.toFreshet("CREATE MATERIALIZED VIEW v AS SELECT k, COUNT(*) FROM t GROUP BY k"));
   }
 
   @Test void shouldLeaveFreshetsOwnStatementsAlone() {
