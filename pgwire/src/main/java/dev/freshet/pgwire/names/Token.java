@@ -123,4 +123,14 @@ record Token(Kind kind, String text) {
     }
     return sql.length();
   }
+
+  /** Whether the non-blank token before {@code i} is the word {@code word}. */
+  static boolean previousWord(List<Token> tokens, int i, String word) {
+    int j = i - 1;
+    while (j >= 0 && tokens.get(j).isBlank()) {
+      j--;
+    }
+    return j >= 0 && tokens.get(j).kind() == Token.Kind.WORD
+        && tokens.get(j).text().equalsIgnoreCase(word);
+  }
 }
