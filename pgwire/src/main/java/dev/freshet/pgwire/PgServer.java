@@ -4,8 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.pgwire.auth.PgAuthenticator;
+import dev.freshet.pgwire.catalog.PgCatalogQueries;
 import dev.freshet.pgwire.protocol.CatalogQueries;
 import dev.freshet.pgwire.protocol.PgEndpoint;
+import dev.freshet.pgwire.protocol.PgStatementLog;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -96,14 +98,16 @@ public final class PgServer implements AutoCloseable {
     private String bindAddress = "127.0.0.1";
     private int port = 5432;
     private PgAuthenticator authenticator = PgAuthenticator.trust();
-    private CatalogQueries catalog = CatalogQueries.NONE;
+    private CatalogQueries catalog;
     private Optional<SSLContext> tls = Optional.empty();
     private int statementThreads = 16;
     private int maxConnections = 1000;
     private PgEndpoint.Limits limits = PgEndpoint.Limits.DEFAULT;
+    private PgStatementLog statementLog = PgStatementLog.NONE;
 
     private Builder(Engine engine) {
       this.engine = requireNonNull(engine, "engine");
+      this.catalog = new PgCatalogQueries(engine);
     }
 
     /** The address to listen on; default 127.0.0.1. */
@@ -128,7 +132,11 @@ public final class PgServer implements AutoCloseable {
       return this;
     }
 
-    /** What answers PostgreSQL's catalog queries; default {@link CatalogQueries#NONE}. */
+    /**
+     * What answers PostgreSQL's catalog queries; default {@link PgCatalogQueries}, each
+     * connection's {@code pg_catalog} and {@code information_schema} ({@link
+     * CatalogQueries#NONE}: none, every statement goes to Freshet).
+     */
     public Builder catalog(CatalogQueries catalog) {
       this.catalog = requireNonNull(catalog, "catalog");
       return this;
@@ -187,6 +195,15 @@ public final class PgServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Reports each statement clients run, with its protocol, parameters and error, to
+     * {@code log}; default {@link PgStatementLog#NONE}. Passwords are never reported.
+     */
+    public Builder statementLog(PgStatementLog log) {
+      this.statementLog = requireNonNull(log, "log");
+      return this;
+    }
+
     /** The largest message, the start-up and the idle timeouts; see {@link PgEndpoint.Limits}. */
     public Builder limits(int maxMessageBytes, Duration startupTimeout, Duration idleTimeout) {
       this.limits = new PgEndpoint.Limits(maxMessageBytes, startupTimeout, idleTimeout);
@@ -223,7 +240,7 @@ public final class PgServer implements AutoCloseable {
       EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2,
           new DefaultThreadFactory("freshet-pg-io", true), NioIoHandler.newFactory());
       PgEndpoint endpoint = new PgEndpoint(engine, authenticator, catalog, tls, statements,
-          limits, maxConnections);
+          limits, maxConnections).statementLog(statementLog);
       try {
         Channel listener = new ServerBootstrap()
             .group(acceptor, workers)

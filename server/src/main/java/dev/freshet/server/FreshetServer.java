@@ -11,6 +11,7 @@ import dev.freshet.executor.limits.HeapBudgets;
 import dev.freshet.executor.limits.MemoryPool;
 import dev.freshet.jdbc.FreshetMeta;
 import dev.freshet.pgwire.PgServer;
+import dev.freshet.pgwire.catalog.PgCatalogQueries;
 import dev.freshet.server.http.OriginCheck;
 import dev.freshet.server.ui.ConnectorRouter;
 import dev.freshet.server.ui.WebUiRoutes;
@@ -683,6 +684,8 @@ public final class FreshetServer implements AutoCloseable {
    */
   private static PgServer pgServer(Options options, Engine engine) {
     PgServer.Builder pg = PgServer.builder(engine)
+        // pg_catalog and information_schema of each connection's user, for psql and BI tools.
+        .catalog(new PgCatalogQueries(engine))
         .bindAddress(options.bindAddress())
         .port(options.pgPort())
         .limits((int) Math.min(Integer.MAX_VALUE, options.maxRequestBytes()),

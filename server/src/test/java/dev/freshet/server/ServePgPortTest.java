@@ -1,6 +1,7 @@
 package dev.freshet.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,6 +43,13 @@ class ServePgPortTest {
         try (ResultSet rs = s.executeQuery("SELECT x FROM s")) {
           assertTrue(rs.next());
           assertEquals(7, rs.getInt(1));
+        }
+        // The catalog is served: pgjdbc's metadata lists the stream as a table of public.
+        try (ResultSet rs = c.getMetaData().getTables(null, "public", "s", null)) {
+          assertTrue(rs.next());
+          assertEquals("s", rs.getString("TABLE_NAME"));
+          assertEquals("TABLE", rs.getString("TABLE_TYPE"));
+          assertFalse(rs.next());
         }
       }
       assertEquals("stream", server.engine().objectKind("S"));

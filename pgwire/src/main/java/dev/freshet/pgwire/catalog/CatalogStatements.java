@@ -52,6 +52,26 @@ final class CatalogStatements {
   }
 
   /** Whether {@code sql} is a catalog statement (see the class comment). */
+  /** Whether the non-blank token {@code step} (1 or -1) away from {@code i} is symbol s. */
+  private static boolean symbolAt(List<SqlToken> tokens, int i, int step, String s) {
+    SqlToken t = neighbour(tokens, i, step);
+    return t != null && t.kind() == SqlToken.Kind.SYMBOL && t.text().equals(s);
+  }
+
+  private static boolean wordAt(List<SqlToken> tokens, int i, int step, String w) {
+    SqlToken t = neighbour(tokens, i, step);
+    return t != null && t.kind() == SqlToken.Kind.WORD && t.text().equalsIgnoreCase(w);
+  }
+
+  private static SqlToken neighbour(List<SqlToken> tokens, int i, int step) {
+    for (int j = i + step; j >= 0 && j < tokens.size(); j += step) {
+      if (!tokens.get(j).isBlank()) {
+        return tokens.get(j);
+      }
+    }
+    return null;
+  }
+
   static boolean answers(String sql) {
     if (sql == null) {
       return false;
@@ -74,6 +94,18 @@ final class CatalogStatements {
     for (int i = first + 1; i < tokens.size(); i++) {
       SqlToken t = tokens.get(i);
       if (t.isBlank()) {
+        continue;
+      }
+      if (t.kind() == SqlToken.Kind.QUOTED) {
+        // "pg_catalog"."pg_class", as HoneySQL (Metabase) quotes every name.
+        String name = t.text().substring(1, Math.max(1, t.text().length() - 1));
+        // A relation or schema there ("pg_catalog".x, x."pg_class", FROM "pg_class"), not a
+        // column that happens to be named so.
+        if (CATALOG_WORDS.contains(name) && (symbolAt(tokens, i, 1, ".")
+            || symbolAt(tokens, i, -1, ".") || wordAt(tokens, i, -1, "FROM")
+            || wordAt(tokens, i, -1, "JOIN"))) {
+          return true;
+        }
         continue;
       }
       if (t.kind() != SqlToken.Kind.WORD) {

@@ -13,9 +13,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.h2.jdbcx.JdbcDataSource;
 
 /**
@@ -62,6 +64,10 @@ public final class PgCatalog implements AutoCloseable {
   /** What the rows were built from; null before the first statement. */
   private String loaded;
   private boolean closed;
+  /** The connection's settings, shown in pg_settings; none until {@link #settings}. */
+  private Supplier<Map<String, String>> settings = Map::of;
+  /** The settings as pg_settings has them now, by lower-case name. */
+  private final Map<String, String> shownSettings = new HashMap<>();
 
   private PgCatalog(Engine engine, Principal principal) {
     this.engine = engine;
@@ -76,6 +82,45 @@ public final class PgCatalog implements AutoCloseable {
     requireNonNull(engine, "engine");
     requireNonNull(principal, "principal");
     return new PgCatalog(engine, principal);
+  }
+
+  /**
+   * Shows the connection's settings ({@code SET}, the start-up packet's) in {@code pg_settings}
+   * and {@code current_setting()}: {@code settings} is read before each statement, each name as
+   * PostgreSQL spells it.
+   */
+  public synchronized void settings(Supplier<Map<String, String>> settings) {
+    this.settings = requireNonNull(settings, "settings");
+  }
+
+  /** Writes the settings that changed since the last statement into pg_settings. */
+  private void showSettings() throws SQLException {
+    for (Map.Entry<String, String> e : settings.get().entrySet()) {
+      String name = e.getKey().toLowerCase(java.util.Locale.ROOT);
+      String value = e.getValue();
+      if (value.equals(shownSettings.get(name))) {
+        continue;
+      }
+      try (PreparedStatement update = h2.prepareStatement("UPDATE pg_catalog.pg_settings SET"
+          + " setting = ?, source = 'session' WHERE name = ?")) {
+        update.setString(1, value);
+        update.setString(2, name);
+        if (update.executeUpdate() == 0) {
+          try (PreparedStatement insert = h2.prepareStatement("INSERT INTO"
+              + " pg_catalog.pg_settings (name, setting, category, short_desc, context, vartype,"
+              + " source, boot_val, reset_val, pending_restart) VALUES (?, ?, 'Customized"
+              + " Options', ?, 'user', 'string', 'session', ?, ?, FALSE)")) {
+            insert.setString(1, name);
+            insert.setString(2, value);
+            insert.setString(3, name);
+            insert.setString(4, value);
+            insert.setString(5, value);
+            insert.executeUpdate();
+          }
+        }
+      }
+      shownSettings.put(name, value);
+    }
   }
 
   /** Creates the catalog's database: its tables, functions and fixed rows. */
@@ -157,6 +202,7 @@ public final class PgCatalog implements AutoCloseable {
       start();
     }
     refresh();
+    showSettings();
     String translated = PgSqlTranslator.translate(stripSemicolon(sql));
     PreparedStatement statement;
     try {

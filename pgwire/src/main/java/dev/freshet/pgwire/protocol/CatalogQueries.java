@@ -2,6 +2,7 @@ package dev.freshet.pgwire.protocol;
 
 import dev.freshet.engine.Session;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.pgwire.settings.PgSettings;
 import java.sql.SQLException;
 
 /**
@@ -11,8 +12,12 @@ import java.sql.SQLException;
  * Freshet session, and one it answers is executed here instead.
  *
  * <pre>{@code
- * PgServer.builder(engine).catalog(new PgCatalog(engine)).start();   // dev.freshet.pgwire.catalog
+ * PgServer.builder(engine).catalog(new PgCatalogQueries(engine)).start();   // the default
  * }</pre>
+ *
+ * <p>The endpoint holds one instance and asks it to {@link #open} the catalog of each
+ * connection once it is authenticated; that one answers the connection's statements and is
+ * {@link #close closed} with it.
  *
  * <p>A result's column whose {@link dev.freshet.engine.query.ResultColumn#typeName} is no
  * Freshet type but a PostgreSQL type name ({@code oid}, {@code name}, {@code _text},
@@ -30,6 +35,19 @@ public interface CatalogQueries {
       throw new IllegalStateException("answers nothing");
     }
   };
+
+  /**
+   * The catalog of one connection of {@code session}'s user, whose PostgreSQL settings are
+   * {@code settings} ({@code current_setting()} and {@code pg_settings} show them). This one by
+   * default: a catalog without per-connection state.
+   */
+  default CatalogQueries open(Session session, PgSettings settings) {
+    return this;
+  }
+
+  /** Releases what {@link #open} took; called once when the connection ends. */
+  default void close() {
+  }
 
   /**
    * Whether this catalog answers statement {@code sql}: one statement as the client wrote it,

@@ -4,6 +4,7 @@ import dev.freshet.engine.StatementDescriber;
 import dev.freshet.engine.StatementDescription;
 import dev.freshet.engine.StatementParameters;
 import dev.freshet.engine.query.ResultColumn;
+import dev.freshet.pgwire.names.PgNames;
 import io.netty.buffer.ByteBuf;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -39,6 +40,14 @@ final class ExtendedProtocol {
   private final Map<String, Prepared> statements = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();
 
+  /** Where statements are reported, and this connection's process id there. */
+  private PgStatementLog log = PgStatementLog.NONE;
+  private int connection;
+  /** The statement the last Parse, Bind or Execute was about: reported if it fails. */
+  private String lastSql = "";
+  private @Nullable String lastName;
+  private List<@Nullable String> lastParams = List.of();
+
   ExtendedProtocol(PgSession session, MessageWriter out, PgValues.Formats formats) {
     this.session = session;
     this.out = out;
@@ -72,16 +81,38 @@ final class ExtendedProtocol {
     PgColumn @Nullable [] columns;
     int position;
 
-    Portal(Prepared statement, List<Object> values, short[] resultFormats) {
+    /** The statement's name and the parameters as text, for the statement log. */
+    final String statementName;
+    final List<@Nullable String> params;
+
+    Portal(Prepared statement, List<Object> values, short[] resultFormats,
+        String statementName, List<@Nullable String> params) {
+      this.statementName = statementName;
+      this.params = params;
       this.statement = statement;
       this.values = values;
       this.resultFormats = resultFormats;
     }
   }
 
+  /** Reports each statement to {@code log} as connection {@code connection}'s. */
+  void log(PgStatementLog log, int connection) {
+    this.log = log;
+    this.connection = connection;
+  }
+
+  /** The last Parse, Bind, Describe or Execute failed with {@code e}: reported. */
+  void failed(SQLException e) {
+    log.statement(PgStatementLog.Entry.of(connection, "extended", lastName, lastSql, lastParams,
+        e));
+  }
+
   void parse(ByteBuf body) throws SQLException {
     String name = FrameReader.cstring(body);
     String sql = FrameReader.cstring(body);
+    lastSql = sql;
+    lastName = name;
+    lastParams = List.of();
     int count = FrameReader.int16(body);
     FrameReader.need(body, 4 * Math.max(count, 0));
     int[] declared = new int[Math.max(count, 0)];
@@ -107,7 +138,8 @@ final class ExtendedProtocol {
     } else if (kind == StatementKind.FRESHET && session.isCatalog(sql)) {
       kind = StatementKind.CATALOG;
     }
-    SqlText.Markers markers = kind == StatementKind.FRESHET ? SqlText.markers(sql)
+    SqlText.Markers markers = kind == StatementKind.FRESHET
+        ? SqlText.markers(PgNames.toFreshet(sql))
         : new SqlText.Markers(sql, new int[0], SqlText.markers(sql).count());
     StatementParameters parameters = null;
     if (kind == StatementKind.FRESHET && markers.occurrences().length > 0) {
@@ -163,6 +195,9 @@ final class ExtendedProtocol {
           + " parameter formats but " + count + " parameters");
     }
     Prepared statement = statement(statementName);
+    lastSql = statement.sql();
+    lastName = statementName;
+    lastParams = List.of();
     if (count != statement.oids().length) {
       throw new ProtocolViolation("Bind message supplies " + count
           + " parameters, but prepared statement \"" + statementName + "\" requires "
@@ -182,7 +217,12 @@ final class ExtendedProtocol {
           : ParameterValues.text(oid, raw[i].toString(java.nio.charset.StandardCharsets.UTF_8),
               inferred));
     }
-    portals.put(portalName, new Portal(statement, values, resultFormats));
+    List<@Nullable String> texts = new ArrayList<>(count);
+    for (Object value : values) {
+      texts.add(value == null ? null : value.toString());
+    }
+    lastParams = texts;
+    portals.put(portalName, new Portal(statement, values, resultFormats, statementName, texts));
     out.bindComplete();
   }
 
@@ -220,6 +260,10 @@ final class ExtendedProtocol {
     int maxRows = FrameReader.int32(body);
     FrameReader.end(body);
     Portal portal = portal(name);
+    lastSql = portal.statement.sql();
+    lastName = portal.statementName;
+    lastParams = portal.params;
+    String protocol = portal.position > 0 ? "fetch" : "extended";
     if (portal.statement.kind() == StatementKind.EMPTY) {
       out.emptyQueryResponse();
       return;
@@ -227,6 +271,8 @@ final class ExtendedProtocol {
     if (portal.outcome == null) {
       run(portal);
     }
+    log.statement(PgStatementLog.Entry.of(connection, protocol, lastName, lastSql, lastParams,
+        null));
     PgSession.Outcome outcome = portal.outcome;
     if (portal.columns == null) {
       out.commandComplete(outcome.tag());

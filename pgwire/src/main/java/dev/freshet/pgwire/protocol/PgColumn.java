@@ -53,9 +53,13 @@ record PgColumn(String name, @Nullable SqlType type, int oid, int typlen, int ty
 
   /** The column {@code column} of a result, its values in {@code format}. */
   static PgColumn of(ResultColumn column, int format) {
-    String label = column.name().equals(column.name().toUpperCase(Locale.ROOT))
+    // A PostgreSQL name as written ("char", "date") is PostgreSQL's; Freshet's are upper case.
+    SqlType type = PG_TYPES.containsKey(column.typeName()) ? null
+        : SqlType.forName(column.typeName());
+    // Freshet's upper-case labels shown in lower case; a catalog result's (PostgreSQL types)
+    // are PostgreSQL's own, as written ("TABLE_CAT" in pgjdbc's metadata queries).
+    String label = type != null && column.name().equals(column.name().toUpperCase(Locale.ROOT))
         ? column.name().toLowerCase(Locale.ROOT) : column.name();
-    SqlType type = SqlType.forName(column.typeName());
     if (type == null) {
       Integer oid = PG_TYPES.get(column.typeName().toLowerCase(Locale.ROOT));
       int pgOid = oid == null ? TEXT_OID : oid;

@@ -344,6 +344,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter
     settings.set("session_authorization", userName);
     int[] key = endpoint.keys.register(this);
     processId = key[0];
+    extended.log(endpoint.statementLog, processId);
     out.authenticationOk();
     out.parameterStatuses(settings.reported());
     out.backendKeyData(key[0], key[1]);
@@ -406,6 +407,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter
 
   /** An error of an extended-protocol message: reported, then skip until Sync. */
   private void extendedError(SQLException e) {
+    extended.failed(e);
     out.errorOrNotice('E', ErrorFields.of(e));
     // Sent now, as PostgreSQL does: a client waiting for a Flush's answer learns of it.
     out.flush();
@@ -420,6 +422,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter
     if (statements.isEmpty()) {
       out.emptyQueryResponse();
     }
+    SQLException failure = null;
     for (String sql : statements) {
       try {
         PgSession.Outcome outcome = session.execute(sql);
@@ -434,15 +437,19 @@ final class PgConnection extends ChannelInboundHandlerAdapter
       } catch (SQLException e) {
         out.errorOrNotice('E', ErrorFields.of(e));
         session.failed();
+        failure = e;
         break;
       } catch (RuntimeException e) {
         LOG.warn("Statement failed unexpectedly: {}", sql, e);
         out.errorOrNotice('E', ErrorFields.of("ERROR", ErrorFields.INTERNAL_ERROR,
             "Internal error: " + e));
         session.failed();
+        failure = new SQLException("Internal error: " + e, ErrorFields.INTERNAL_ERROR);
         break;
       }
     }
+    endpoint.statementLog.statement(PgStatementLog.Entry.of(processId, "simple", null, text,
+        java.util.List.of(), failure));
     readyForQuery();
   }
 

@@ -39,6 +39,8 @@ public final class PgEndpoint {
       new java.util.concurrent.atomic.AtomicInteger();
   final CancelKeys keys;
   final SecureRandom random = new SecureRandom();
+  /** Where each statement is reported; {@link PgStatementLog#NONE} unless set. */
+  volatile PgStatementLog statementLog = PgStatementLog.NONE;
   /** The TimeZone of a connection whose client sets none: timestamps are UTC in Freshet. */
   final String timeZone = "UTC";
 
@@ -85,6 +87,12 @@ public final class PgEndpoint {
     this.executor = requireNonNull(executor, "executor");
     this.limits = requireNonNull(limits, "limits");
     this.keys = new CancelKeys(random);
+  }
+
+  /** Reports each statement to {@code log} (before the endpoint takes connections). */
+  public PgEndpoint statementLog(PgStatementLog log) {
+    this.statementLog = requireNonNull(log, "log");
+    return this;
   }
 
   /** The pipeline of each new connection. */

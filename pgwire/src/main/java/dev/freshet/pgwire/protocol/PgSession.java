@@ -8,6 +8,7 @@ import dev.freshet.engine.options.SessionOption;
 import dev.freshet.engine.query.CancelSignal;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.pgwire.names.PgNames;
 import dev.freshet.pgwire.settings.PgSettings;
 import dev.freshet.pgwire.settings.SettingStatement;
 import java.sql.SQLException;
@@ -65,7 +66,8 @@ final class PgSession {
     this.timer = requireNonNull(timer, "timer");
     this.session = requireNonNull(session, "session");
     this.settings = requireNonNull(settings, "settings");
-    this.catalog = requireNonNull(catalog, "catalog");
+    // The connection's own catalog, closed with the connection (close()).
+    this.catalog = requireNonNull(catalog, "catalog").open(session, settings);
     this.out = requireNonNull(out, "out");
   }
 
@@ -117,6 +119,7 @@ final class PgSession {
   /** Ends what the connection left open: pending INSERTs are dropped, as a closed socket does. */
   void close() {
     cancel(false);
+    catalog.close();
     session.rollback();
     try {
       session.setAutoCommit(true);
@@ -195,7 +198,7 @@ final class PgSession {
       } else if (parameters != null) {
         result = session.execute(parameters, values, cancel);
       } else {
-        result = session.execute(sql, cancel);
+        result = session.execute(PgNames.toFreshet(sql), cancel);
       }
       return outcome(sql, result);
     } catch (SQLException e) {
@@ -230,6 +233,15 @@ final class PgSession {
    */
   private Optional<SettingStatement> setting(String sql) {
     List<String> words = SqlText.leadingWords(sql, 1);
+    if (!words.isEmpty()
+        && (words.get(0).equals("SAVEPOINT") || words.get(0).equals("RELEASE"))) {
+      // psycopg's nested transaction(): a savepoint that is released changes nothing here.
+      return Optional.of(new SettingStatement.Ignored(words.get(0)));
+    }
+    if (!words.isEmpty() && words.get(0).equals("DISCARD")) {
+      // Npgsql's pool resets a connection with DISCARD ALL: nothing is kept beyond settings.
+      return Optional.of(new SettingStatement.Ignored("DISCARD ALL"));
+    }
     if (words.isEmpty() || !(words.get(0).equals("SET") || words.get(0).equals("RESET")
         || words.get(0).equals("SHOW"))) {
       return Optional.empty();

@@ -58,7 +58,14 @@ final class Rows {
       PgColumn column = columns[i];
       int lengthAt = buf.writerIndex();
       buf.writeInt(0);
-      if (column.binary()) {
+      if (column.type() == null) {
+        // A PostgreSQL-only type of a catalog result: by its OID.
+        if (column.binary()) {
+          CatalogValues.binary(column.oid(), value, buf);
+        } else {
+          buf.writeCharSequence(CatalogValues.text(column.oid(), value), StandardCharsets.UTF_8);
+        }
+      } else if (column.binary()) {
         PgValues.binary(column.type(), value, buf, formats);
       } else {
         buf.writeCharSequence(PgValues.text(column.type(), value, formats),
