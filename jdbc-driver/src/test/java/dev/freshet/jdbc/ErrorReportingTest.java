@@ -49,6 +49,18 @@ class ErrorReportingTest {
         e.getMessage());
   }
 
+  @Test void shouldSayHowToWriteATimestampThatATextCannotBeReadAs() throws Exception {
+    statement.execute("CREATE STREAM visits (ts TIMESTAMP(3), n INT)");
+    statement.execute("INSERT INTO visits VALUES (TIMESTAMP '2026-12-07 22:30:00', 1)");
+    // ISO 8601 with T and a zone, as Grafana's $__timeFilter writes it: was an internal error.
+    SQLException e = fails("SELECT n FROM visits WHERE ts BETWEEN '2026-12-07T22:00:00Z'"
+        + " AND '2026-12-07T23:00:00Z'");
+    assertEquals("22018", e.getSQLState());
+    assertContains("A text value cannot be read as a date or time (Invalid DATE value,"
+        + " '2026-12-07T22:00:00Z')", e.getMessage());
+    assertContains("'yyyy-MM-dd HH:mm:ss[.fff]'", e.getMessage());
+  }
+
   @Test void shouldNameTheStreamAndTheFixWhenTheStreamIsUnknown() {
     SQLException e = fails("SELECT STREAM user_id, COUNT(*) FROM clickz GROUP BY user_id");
     assertEquals("42S02", e.getSQLState());

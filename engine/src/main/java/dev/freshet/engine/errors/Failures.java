@@ -7,6 +7,7 @@ import dev.freshet.executor.source.SourceRecordException;
 import dev.freshet.executor.source.SourceUnavailableException;
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * What a throwable that escaped a statement means to its user: the {@link SQLException} with the
@@ -26,6 +27,9 @@ import java.util.Optional;
 public final class Failures {
   /** How deep a cause chain is searched; cycles and absurd chains end there. */
   private static final int MAX_CAUSES = 32;
+  /** How Calcite's DateTimeUtils refuses a text it cannot read as a date or time. */
+  private static final Pattern DATETIME_TEXT =
+      Pattern.compile("Invalid (DATE|TIME|TIMESTAMP) value, '.*'", Pattern.DOTALL);
 
   private Failures() {
   }
@@ -68,6 +72,15 @@ public final class Failures {
       }
       if (t instanceof ArithmeticException) {
         return arithmetic(t, failure);
+      }
+      if (t instanceof IllegalArgumentException && t.getMessage() != null
+          && DATETIME_TEXT.matcher(t.getMessage()).matches()) {
+        // Calcite's reading of a text literal where a DATE, TIME or TIMESTAMP is compared,
+        // e.g. ts > '2026-12-07T22:00:00Z' (ISO 8601, as Grafana writes it).
+        return Errors.of(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST, "A text value cannot be"
+            + " read as a date or time (" + t.getMessage() + "). Write a TIMESTAMP as"
+            + " 'yyyy-MM-dd HH:mm:ss[.fff]' (no T, no zone), a DATE as 'yyyy-MM-dd' and a TIME"
+            + " as 'HH:mm:ss[.fff]', or compare with a TIMESTAMP '...' literal", failure);
       }
       if (t instanceof NumberFormatException) {
         return Errors.of(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST, "A text value cannot be read"
