@@ -4,6 +4,8 @@ import dev.freshet.engine.StatementDescriber;
 import dev.freshet.engine.StatementDescription;
 import dev.freshet.engine.StatementParameters;
 import dev.freshet.engine.query.ResultColumn;
+import dev.freshet.pgwire.live.LiveColumns;
+import dev.freshet.pgwire.live.LiveStatement;
 import io.netty.buffer.ByteBuf;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -38,11 +40,14 @@ final class ExtendedProtocol {
   private final PgValues.Formats formats;
   private final Map<String, Prepared> statements = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();
+  private final LiveResults live;
 
-  ExtendedProtocol(PgSession session, MessageWriter out, PgValues.Formats formats) {
+  ExtendedProtocol(PgSession session, MessageWriter out, PgValues.Formats formats,
+      LiveResults live) {
     this.session = session;
     this.out = out;
     this.formats = formats;
+    this.live = live;
   }
 
   /** A parsed statement. */
@@ -215,7 +220,11 @@ final class ExtendedProtocol {
     }
   }
 
-  void execute(ByteBuf body) throws SQLException {
+  /**
+   * Executes a portal; when it is a push portal, a live result takes the connection over
+   * and {@code resumed} runs when it ended, with whether it failed.
+   */
+  void execute(ByteBuf body, java.util.function.Consumer<Boolean> resumed) throws SQLException {
     String name = FrameReader.cstring(body);
     int maxRows = FrameReader.int32(body);
     FrameReader.end(body);
@@ -228,6 +237,10 @@ final class ExtendedProtocol {
       run(portal);
     }
     PgSession.Outcome outcome = portal.outcome;
+    if (outcome.push() != null) {
+      live.execute(outcome.push(), portal.columns, maxRows, resumed);
+      return;
+    }
     if (portal.columns == null) {
       out.commandComplete(outcome.tag());
       return;
@@ -257,7 +270,7 @@ final class ExtendedProtocol {
       statements.remove(name);
       described.remove(name);
     } else if (what == 'P') {
-      portals.remove(name);
+      release(portals.remove(name));
     } else {
       throw new ProtocolViolation("Close of '" + (char) what + "': send 'S' or 'P'");
     }
@@ -266,7 +279,14 @@ final class ExtendedProtocol {
 
   /** Sync: the unnamed portal ends with the implicit transaction PostgreSQL would end. */
   void sync() {
-    portals.remove("");
+    release(portals.remove(""));
+  }
+
+  /** A portal closed: its push query, if it has one, stops. */
+  private void release(@Nullable Portal portal) {
+    if (portal != null && portal.outcome != null) {
+      live.release(portal.outcome.push());
+    }
   }
 
   private void run(Portal portal) throws SQLException {
@@ -282,7 +302,9 @@ final class ExtendedProtocol {
         }
         outcome = session.execute(s.markers().sql(), s.kind(), s.parameters(), values);
       } else {
-        outcome = session.execute(s.sql(), s.kind(), null, List.of());
+        PgSession.Outcome cursor = live.command(s.sql());
+        outcome = cursor != null ? cursor
+            : session.execute(s.sql(), s.kind(), null, List.of());
       }
       break;
     case CATALOG:
@@ -314,8 +336,9 @@ final class ExtendedProtocol {
     }
     switch (s.kind()) {
     case FRESHET: {
-      StatementDescription d = StatementDescriber.describe(session.session(), s.markers().sql());
-      return d.columns();
+      StatementDescription d = StatementDescriber.describe(session.session(),
+          LiveStatement.sinceVersion(s.markers().sql()));
+      return LiveColumns.of(d.columns());
     }
     default: {
       // A SHOW or a catalog query reads and changes nothing: run with NULL parameters.
