@@ -357,7 +357,7 @@ final class LiveResults {
       boolean failed = false;
       if (ending == LivePump.Ending.CANCELLED) {
         pumpOut.errorOrNotice('E', ErrorFields.of("ERROR", "57014",
-            "Canceling statement due to user request"));
+            "canceling statement due to user request"));
         failed = true;
       } else if (ending == LivePump.Ending.FAILED) {
         pumpOut.errorOrNotice('E', ErrorFields.of(error));
