@@ -155,8 +155,10 @@ final class LiveResults {
   }
 
   /**
-   * Executes a push portal up to {@code maxRows} rows (0: until cancelled): PortalSuspended at
-   * the limit, ErrorResponse if cancelled; then {@code resumed} with whether it failed.
+   * Executes a push portal: with a row limit, waits for a first row and sends what has arrived,
+   * at most {@code maxRows} rows, then PortalSuspended (so that a client with a fetch size sees
+   * each batch as it commits, not once {@code maxRows} rows have come); without one (0), rows
+   * until cancelled. ErrorResponse if cancelled; then {@code resumed} with whether it failed.
    */
   void execute(PushQuery push, PgColumn[] columns, int maxRows,
       Consumer<Boolean> resumed) {
@@ -164,13 +166,13 @@ final class LiveResults {
     start(push, new DataRows(push, columns) {
       @Override void finished(LivePump.Ending ending, long rows, boolean failed) {
         switch (ending) {
-        case LIMIT -> pumpOut.portalSuspended();
+        case LIMIT, DRAINED -> pumpOut.portalSuspended();
         case ENDED -> pumpOut.commandComplete("SELECT " + rows);
         default -> stop(push);
         }
         resume(() -> resumed.accept(failed));
       }
-    }, maxRows, null, false);
+    }, maxRows, null, maxRows > 0);
   }
 
   /** A portal holding {@code push} is closed: its push query stops. */
