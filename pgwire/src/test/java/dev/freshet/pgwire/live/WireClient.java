@@ -87,17 +87,21 @@ final class WireClient implements AutoCloseable {
   }
 
   WireClient(int port) throws IOException {
+    this(port, 0);
+  }
+
+  /** A client whose socket takes at most about {@code receiveBuffer} bytes unread (0: the default). */
+  WireClient(int port, int receiveBuffer) throws IOException {
     this.port = port;
-    socket = new Socket("127.0.0.1", port);
+    socket = new Socket();
+    if (receiveBuffer > 0) {
+      socket.setReceiveBufferSize(receiveBuffer);
+    }
+    socket.connect(new java.net.InetSocketAddress("127.0.0.1", port));
     socket.setSoTimeout((int) DEADLINE.toMillis());
     in = new DataInputStream(socket.getInputStream());
     out = new DataOutputStream(socket.getOutputStream());
     startup();
-  }
-
-  /** A client whose socket buffers are small, so that it stops taking data soon when it stops reading. */
-  Socket socket() {
-    return socket;
   }
 
   private void startup() throws IOException {
