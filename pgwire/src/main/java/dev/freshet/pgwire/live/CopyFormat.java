@@ -6,21 +6,22 @@ import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * The row formats of {@code COPY ... TO STDOUT}, escaped as PostgreSQL 15 escapes them: TEXT
- * separates fields with a tab, writes NULL as {@code \N} and escapes backslash, tab, newline and
- * carriage return with a backslash; CSV separates with a comma, writes NULL as nothing, and
- * quotes a value (doubling its quotes) that holds a comma, a quote, a line break or a
- * backslash-period, or that is empty (so that it differs from NULL).
+ * separates fields with a tab, writes NULL as {@code \N} and escapes backslash, tab, newline,
+ * carriage return, backspace, form feed and vertical tab with a backslash; CSV separates with a
+ * comma, writes NULL as nothing, and quotes a value (doubling its quotes) that holds a comma, a
+ * quote or a line break, that is empty (so that it differs from NULL), or that is a
+ * backslash-period alone on its row.
  *
  * <pre>{@code
- * CopyFormat.TEXT.field(buf, 0, "a\tb");   // a\tb (backslash, t)
- * CopyFormat.CSV.field(buf, 1, "x,y");     // ,"x,y"
+ * CopyFormat.TEXT.field(buf, 0, 2, "a\tb");   // a\tb (backslash, t)
+ * CopyFormat.CSV.field(buf, 1, 2, "x,y");     // ,"x,y"
  * CopyFormat.CSV.endRow(buf);              // \n
  * }</pre>
  */
 public enum CopyFormat {
   /** PostgreSQL's text format. */
   TEXT {
-    @Override public void field(ByteBuf out, int index, @Nullable String value) {
+    @Override public void field(ByteBuf out, int index, int count, @Nullable String value) {
       if (index > 0) {
         out.writeByte('\t');
       }
@@ -52,14 +53,14 @@ public enum CopyFormat {
   },
   /** Comma-separated values, PostgreSQL's CSV format. */
   CSV {
-    @Override public void field(ByteBuf out, int index, @Nullable String value) {
+    @Override public void field(ByteBuf out, int index, int count, @Nullable String value) {
       if (index > 0) {
         out.writeByte(',');
       }
       if (value == null) {
         return;
       }
-      if (!needsQuotes(value)) {
+      if (!needsQuotes(value, count)) {
         out.writeCharSequence(value, StandardCharsets.UTF_8);
         return;
       }
@@ -76,8 +77,9 @@ public enum CopyFormat {
       out.writeByte('"');
     }
 
-    private boolean needsQuotes(String value) {
-      if (value.isEmpty() || value.equals("\\.")) {
+    private boolean needsQuotes(String value, int count) {
+      // A row that is \. alone would read back as the end of the data.
+      if (value.isEmpty() || count == 1 && value.equals("\\.")) {
         return true;
       }
       for (int i = 0; i < value.length(); i++) {
@@ -90,8 +92,11 @@ public enum CopyFormat {
     }
   };
 
-  /** Writes field {@code index} (0 first) of a row: its separator, then {@code value}. */
-  public abstract void field(ByteBuf out, int index, @Nullable String value);
+  /**
+   * Writes field {@code index} (0 first) of a row of {@code count} fields: its separator, then
+   * {@code value}.
+   */
+  public abstract void field(ByteBuf out, int index, int count, @Nullable String value);
 
   /** Ends a row. */
   public void endRow(ByteBuf out) {

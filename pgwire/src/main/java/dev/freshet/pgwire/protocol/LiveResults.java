@@ -408,7 +408,7 @@ final class LiveResults {
     w.begin('d');
     ByteBuf buf = w.buffer();
     for (int i = 0; i < columns.length; i++) {
-      format.field(buf, i, columns[i].name());
+      format.field(buf, i, columns.length, columns[i].name());
     }
     format.endRow(buf);
     w.end();
@@ -419,7 +419,8 @@ final class LiveResults {
     ByteBuf buf = w.buffer();
     for (int i = 0; i < columns.length; i++) {
       Object v = row[i];
-      format.field(buf, i, v == null ? null : PgValues.text(columns[i].type(), v, formats));
+      format.field(buf, i, columns.length,
+          v == null ? null : PgValues.text(columns[i].type(), v, formats));
     }
     format.endRow(buf);
     w.end();

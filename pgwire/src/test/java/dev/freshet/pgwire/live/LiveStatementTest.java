@@ -62,7 +62,7 @@ class LiveStatementTest {
   private static String row(CopyFormat format, String... values) {
     ByteBuf buf = Unpooled.buffer();
     for (int i = 0; i < values.length; i++) {
-      format.field(buf, i, values[i]);
+      format.field(buf, i, values.length, values[i]);
     }
     format.endRow(buf);
     return buf.toString(StandardCharsets.UTF_8);
@@ -72,7 +72,8 @@ class LiveStatementTest {
     // What PostgreSQL 15's COPY ... TO STDOUT writes for these values.
     assertEquals("a\\tb\t\\N\tc\\\\d\\ne\\rf\t\n", row(CopyFormat.TEXT, "a\tb", null,
         "c\\d\ne\rf", ""));
-    assertEquals("\"a,b\",,\"\",\"say \"\"hi\"\"\",\"l1\nl2\",\"\\.\",plain\\x\n",
+    assertEquals("\"\\.\"\n", row(CopyFormat.CSV, "\\."));
+    assertEquals("\"a,b\",,\"\",\"say \"\"hi\"\"\",\"l1\nl2\",\\.,plain\\x\n",
         row(CopyFormat.CSV, "a,b", null, "", "say \"hi\"", "l1\nl2", "\\.", "plain\\x"));
     assertEquals("é\tü\n", row(CopyFormat.TEXT, "é", "ü"));
   }
