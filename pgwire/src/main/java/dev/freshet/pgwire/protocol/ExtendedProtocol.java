@@ -207,6 +207,13 @@ final class ExtendedProtocol {
       }
     } else if (what == 'P') {
       Portal portal = portal(name);
+      List<ResultColumn> fetched = portal.statement.kind() == StatementKind.FRESHET
+          ? live.fetchColumns(portal.statement.sql()) : null;
+      if (fetched != null) {
+        // A FETCH runs at Execute: its rows are the cursor's.
+        Rows.rowDescription(out, Rows.columns(fetched, portal.resultFormats));
+        return;
+      }
       if (portal.outcome == null && returnsRows(portal.statement)) {
         run(portal);
       }
@@ -231,6 +238,10 @@ final class ExtendedProtocol {
     Portal portal = portal(name);
     if (portal.statement.kind() == StatementKind.EMPTY) {
       out.emptyQueryResponse();
+      return;
+    }
+    if (portal.outcome == null && portal.statement.kind() == StatementKind.FRESHET
+        && live.fetch(portal.statement.sql(), portal.resultFormats, maxRows, resumed)) {
       return;
     }
     if (portal.outcome == null) {
@@ -331,6 +342,11 @@ final class ExtendedProtocol {
 
   /** The columns {@code s} returns, known without running it; null for none. */
   private @Nullable List<ResultColumn> describeColumns(Prepared s) throws SQLException {
+    List<ResultColumn> fetched = s.kind() == StatementKind.FRESHET ? live.fetchColumns(s.sql())
+        : null;
+    if (fetched != null) {
+      return fetched;
+    }
     if (!returnsRows(s)) {
       return null;
     }

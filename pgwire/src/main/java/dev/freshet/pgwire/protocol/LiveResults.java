@@ -135,7 +135,8 @@ final class LiveResults {
 
   /**
    * A DECLARE or CLOSE sent by the extended protocol, which answers it as a command; null for
-   * any other statement. FETCH and COPY of a live result need the simple protocol.
+   * any other statement. A FETCH goes through {@link #fetch(String, short[], int, Consumer)};
+   * COPY of a live result needs the simple protocol.
    */
   PgSession.@Nullable Outcome command(String sql) throws SQLException {
     Optional<LiveStatement> live = LiveStatement.parse(sql);
@@ -148,10 +149,43 @@ final class LiveResults {
     if (live.get() instanceof LiveStatement.Close close) {
       return close(close);
     }
-    throw new SQLException("FETCH and COPY of a live result take the simple query protocol"
-        + " (psql; pgjdbc with preferQueryMode=simple). Over the extended protocol, read a"
-        + " SELECT STREAM portal with a row limit (pgjdbc: autocommit off and setFetchSize)",
-        "0A000");
+    throw new SQLException("COPY takes the simple query protocol (psql; pgjdbc's CopyManager)."
+        + " Over the extended protocol, read a SELECT STREAM portal with a row limit (pgjdbc:"
+        + " autocommit off and setFetchSize), or DECLARE a cursor and FETCH", "0A000");
+  }
+
+  /** The columns a FETCH returns (its cursor's), or null if {@code sql} is no FETCH. */
+  @Nullable List<ResultColumn> fetchColumns(String sql) throws SQLException {
+    Optional<LiveStatement> live = LiveStatement.parse(sql);
+    if (live.isEmpty() || !(live.get() instanceof LiveStatement.Fetch fetch)) {
+      return null;
+    }
+    Cursor cursor = cursors.get(fetch.name());
+    if (cursor == null) {
+      throw missing(fetch.name());
+    }
+    return cursor.columns();
+  }
+
+  /**
+   * Executes a FETCH sent by the extended protocol (its RowDescription came with Describe):
+   * DataRows in {@code formats}, then CommandComplete; returns false if {@code sql} is no FETCH.
+   * A row limit below the FETCH's count lowers it.
+   */
+  boolean fetch(String sql, short[] formats, int maxRows, Consumer<Boolean> resumed)
+      throws SQLException {
+    Optional<LiveStatement> live = LiveStatement.parse(sql);
+    if (live.isEmpty() || !(live.get() instanceof LiveStatement.Fetch fetch)) {
+      return false;
+    }
+    Cursor cursor = cursors.get(fetch.name());
+    if (cursor == null) {
+      throw missing(fetch.name());
+    }
+    long count = maxRows > 0 ? Math.min(fetch.count(), maxRows) : fetch.count();
+    fetch(cursor, new LiveStatement.Fetch(fetch.name(), count, fetch.timeout()),
+        Rows.columns(cursor.columns(), formats), resumed);
+    return true;
   }
 
   /**
@@ -289,6 +323,11 @@ final class LiveResults {
     }
     PgColumn[] columns = Rows.columns(cursor.columns(), new short[0]);
     Rows.rowDescription(out, columns);
+    fetch(cursor, fetch, columns, resumed);
+  }
+
+  private void fetch(Cursor cursor, LiveStatement.Fetch fetch, PgColumn[] columns,
+      Consumer<Boolean> resumed) {
     start(cursor.push(), new DataRows(cursor.push(), columns) {
       @Override void finished(LivePump.Ending ending, long rows, boolean failed) {
         switch (ending) {

@@ -124,6 +124,31 @@ class LiveCursorTest {
     await("g's push query stops", () -> pushQueries(engine) == 0);
   }
 
+  /** pgjdbc's default, the extended protocol: Describe of a FETCH portal gives the cursor's columns. */
+  @Test void shouldFetchOverTheExtendedProtocol() throws Exception {
+    try (Connection extended = connect(server); Statement e = extended.createStatement()) {
+      extended.setAutoCommit(false);
+      e.execute("DECLARE c CURSOR FOR SELECT STREAM k, n FROM clicks");
+      await("the push query runs", () -> pushQueries(engine) == 1);
+      insert.executeUpdate("INSERT INTO clicks VALUES ('a', 1), ('b', 2)");
+      List<String> rows = new ArrayList<>();
+      try (java.sql.PreparedStatement p = extended.prepareStatement("FETCH ALL c");
+          ResultSet rs = p.executeQuery()) {
+        assertEquals("freshet_version", rs.getMetaData().getColumnLabel(4));
+        while (rs.next()) {
+          rows.add(rs.getString(1) + "," + rs.getInt(2) + "," + rs.getString(3));
+        }
+      }
+      assertEquals(List.of("a,1,INSERT", "b,2,INSERT"), rows);
+      try (ResultSet rs = e.executeQuery("FETCH 5 c WITH (timeout = '0s')")) {
+        assertFalse(rs.next());
+      }
+      e.execute("CLOSE c");
+      await("the push query stops", () -> pushQueries(engine) == 0);
+      extended.commit();
+    }
+  }
+
   @Test void shouldCancelAWaitingFetch() throws Exception {
     s.execute("DECLARE c CURSOR WITH HOLD FOR SELECT STREAM k, n FROM clicks");
     CompletableFuture<SQLException> failed = CompletableFuture.supplyAsync(() -> {
