@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * psql 15 prints a live result: {@code psql -c "COPY (SELECT STREAM ...) TO STDOUT"} prints
  * each changed row as its batch commits, in PostgreSQL's text or CSV format; Ctrl-C (SIGINT,
- * which makes psql send a CancelRequest) ends it with PostgreSQL's cancel error. psql runs under
+ * which makes psql send a CancelRequest) ends it with PostgreSQL's cancel error; a cursor's
+ * FETCH in a Query of several statements. psql runs under
  * {@code stdbuf -oL}: psql writes COPY's rows with stdio, which a pipe would hold back.
  */
 class LiveCopyPsqlTest {
@@ -56,7 +57,11 @@ class LiveCopyPsqlTest {
     final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
 
     Psql(String sql) throws Exception {
-      process = new ProcessBuilder("stdbuf", "-oL", PostgresClients.psql().toString(), "-X",
+      this(sql, "-X");
+    }
+
+    Psql(String sql, String flags) throws Exception {
+      process = new ProcessBuilder("stdbuf", "-oL", PostgresClients.psql().toString(), flags,
           "-h", "127.0.0.1", "-p", Integer.toString(server.port()), "-U", "freshet",
           "-d", "freshet", "-v", "ON_ERROR_STOP=1", "-c", sql)
           .redirectErrorStream(true).start();
@@ -130,6 +135,29 @@ class LiveCopyPsqlTest {
           ",3,INSERT," + version), rows);
       psql.interrupt();
       assertEquals(1, psql.exit());
+    }
+  }
+
+  /** A FETCH in the middle of a Query: the statements after it run once it returned. */
+  @Test void shouldFetchFromACursorAndRunTheRestOfTheQuery() throws Exception {
+    s.execute("CREATE MATERIALIZED VIEW per_k AS SELECT k, COUNT(*) AS c FROM clicks GROUP BY k");
+    s.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
+    await("the view has the row", () -> {
+      try (java.sql.ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM per_k")) {
+        return rs.next() && rs.getLong(1) == 1;
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    try (Psql psql = new Psql("BEGIN; DECLARE c CURSOR FOR SELECT STREAM * FROM per_k;"
+        + " FETCH ALL c WITH (timeout = '1 s'); FETCH ALL c WITH (timeout = '100 ms'); COMMIT;"
+        + " SELECT 2 AS two", "-XAt")) {
+      assertEquals("BEGIN", psql.line());
+      assertEquals("DECLARE CURSOR", psql.line());
+      assertTrue(psql.line().startsWith("a|1|INSERT|"));
+      assertEquals("COMMIT", psql.line());
+      assertEquals("2", psql.line());
+      assertEquals(0, psql.exit());
     }
   }
 
