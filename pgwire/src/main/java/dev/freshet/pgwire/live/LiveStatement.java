@@ -65,17 +65,16 @@ public sealed interface LiveStatement {
   /** Parses {@code sql} if it is one of these statements. */
   static Optional<LiveStatement> parse(String sql) throws SQLException {
     String s = strip(sql);
-    String upper = s.toUpperCase(Locale.ROOT);
-    if (upper.startsWith("COPY") && s.length() > 4 && !isNamePart(s.charAt(4))) {
+    if (startsWith(s, "COPY")) {
       return Optional.of(copy(s));
     }
-    if (upper.startsWith("DECLARE") && s.length() > 7 && !isNamePart(s.charAt(7))) {
+    if (startsWith(s, "DECLARE")) {
       return Optional.of(declare(s));
     }
-    if (upper.startsWith("FETCH") && s.length() > 5 && !isNamePart(s.charAt(5))) {
+    if (startsWith(s, "FETCH")) {
       return Optional.of(fetch(s));
     }
-    if (upper.startsWith("CLOSE") && s.length() > 5 && !isNamePart(s.charAt(5))) {
+    if (startsWith(s, "CLOSE")) {
       String name = s.substring(5).strip();
       if (name.equalsIgnoreCase("ALL")) {
         return Optional.of(new Close(null));
@@ -100,6 +99,10 @@ public sealed interface LiveStatement {
    *     view}
    */
   static String sinceVersion(String sql) throws SQLException {
+    // Every statement passes here: one without the word near its end is done with at once.
+    if (!mentions(sql, SINCE_VERSION, 200)) {
+      return sql;
+    }
     String s = strip(sql);
     Matcher since = SINCE.matcher(s);
     if (!since.matches()) {
@@ -260,6 +263,25 @@ public sealed interface LiveStatement {
       }
     }
     return -1;
+  }
+
+  /** The option that resumes a subscription. */
+  String SINCE_VERSION = "since_version";
+
+  /** Whether {@code word} occurs, in any case, in the last {@code tail} characters of {@code s}. */
+  private static boolean mentions(String s, String word, int tail) {
+    for (int i = Math.max(0, s.length() - tail); i + word.length() <= s.length(); i++) {
+      if (s.regionMatches(true, i, word, 0, word.length())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code s} starts with the keyword {@code word}, in any case. */
+  private static boolean startsWith(String s, String word) {
+    return s.length() > word.length() && s.regionMatches(true, 0, word, 0, word.length())
+        && !isNamePart(s.charAt(word.length()));
   }
 
   private static boolean isNamePart(char c) {
