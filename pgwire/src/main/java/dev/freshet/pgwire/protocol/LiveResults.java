@@ -357,6 +357,10 @@ final class LiveResults {
     host.suspend();
     LivePump pump = new LivePump(push, output, channel.eventLoop(), limit, timeout, drain);
     active = pump;
+    if (session.takeCancel()) {
+      // A CancelRequest came as it started.
+      pump.cancel();
+    }
     pump.start();
   }
 

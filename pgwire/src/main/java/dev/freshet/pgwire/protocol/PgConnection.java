@@ -525,6 +525,10 @@ final class PgConnection extends ChannelInboundHandlerAdapter
     if (s != null) {
       s.cancel(busy || !queue.isEmpty());
     }
+    if (l != null) {
+      // A live result that started meanwhile.
+      l.cancel();
+    }
   }
 
   @Override public void userEventTriggered(ChannelHandlerContext ctx, Object evt)

@@ -113,6 +113,16 @@ final class PgSession {
     }
   }
 
+  /**
+   * Takes a CancelRequest that came while no statement of the session ran: a live result that
+   * starts is cancelled by it.
+   */
+  boolean takeCancel() {
+    boolean pending = cancelPending;
+    cancelPending = false;
+    return pending;
+  }
+
   /** The client was told the connection is ready: a cancel that came before is spent. */
   void ready() {
     cancelPending = false;
