@@ -202,7 +202,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter
       if (then != null) {
         resumed = null;
         suspended = false;
-        then.run();
+        try {
+          then.run();
+        } catch (RuntimeException | Error e) {
+          LOG.warn("PostgreSQL connection failed after a live result", e);
+          fatal(ErrorFields.of("FATAL", ErrorFields.INTERNAL_ERROR, "Internal error: " + e));
+        }
       }
       PgFrame frame;
       while (!suspended && (frame = queue.poll()) != null) {
