@@ -27,14 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A pgjdbc subscriber of a view resumes with {@code WITH (since_version = N)} across 10 SIGKILLs
  * of the Freshet process serving it: folding the rows it accepted (those of every version it saw
- * whole) gives the view H2 computes over every acknowledged INSERT, and it accepts no version's
- * row for a key twice.
+ * whole) gives the view H2 computes over every acknowledged INSERT, it accepts no version's
+ * row for a key twice, and every row it accepts raises its key's count (none is one it had).
  *
  * <p>Each round starts the process on the same data directory, INSERTs a few rows (each
- * acknowledged INSERT is in H2 too), subscribes after the last version the subscriber saw whole,
- * reads a random number of rows and kills the process: so kills land while a version is being
- * read. The rows of a version that was not seen whole are dropped and read again after the
- * restart. The seed is printed.
+ * acknowledged INSERT is in H2 too), subscribes after the last version the subscriber saw whole
+ * and reads until it has the view as it is, INSERTs more, reads a random number of rows and
+ * kills the process: so kills land while a version is being read. The rows of a version that
+ * was not seen whole are dropped and read again after the restart. The seed is in each failure.
  */
 @CrashTest
 class LiveResumeCrashTest {
@@ -57,7 +57,7 @@ class LiveResumeCrashTest {
     String context = "seed " + seed;
     try (H2Oracle oracle = new H2Oracle()) {
       oracle.createTable("clicks", "k INTEGER, n INTEGER");
-      int n = 0;
+      int[] n = {0};
       for (int round = 0; round <= KILLS; round++) {
         try (ChildJvm child = ChildJvm.of(PgServeChild.class).args(dataDir).start()) {
           int port = Integer.parseInt(child.awaitLine("PORT ").substring(5).strip());
@@ -67,31 +67,24 @@ class LiveResumeCrashTest {
               s.execute("CREATE MATERIALIZED VIEW totals AS SELECT k, COUNT(*) AS c, SUM(n) AS t"
                   + " FROM clicks GROUP BY k");
             }
-            Set<Integer> keys = new TreeSet<>();
-            for (int i = 0; i < 3; i++) {
-              List<List<?>> rows = new ArrayList<>();
-              StringBuilder values = new StringBuilder();
-              for (int j = 0; j < 3; j++) {
-                int k = random.nextInt(KEYS);
-                n++;
-                keys.add(k);
-                rows.add(List.of(k, n));
-                values.append(j == 0 ? "" : ", ").append("(").append(k).append(", ").append(n)
-                    .append(")");
-              }
-              s.executeUpdate("INSERT INTO clicks VALUES " + values);
-              oracle.insert("clicks", rows);
-            }
-            List<String> expected = oracle.rows("SELECT k, COUNT(*), SUM(n) FROM clicks"
-                + " GROUP BY k");
+            insert(s, oracle, random, n);
+            // Resume after the last version seen whole, and read up to the view as it is now.
+            Connection reader = connect(port);
+            reader.setAutoCommit(false);
+            Statement r = reader.createStatement();
+            r.setFetchSize(4);
+            ResultSet rs = r.executeQuery("SELECT STREAM * FROM totals"
+                + (since < 0 ? "" : " WITH (since_version = " + since + ")"));
+            read(rs, Integer.MAX_VALUE, oracle.rows(EXPECTED), context);
             if (round == KILLS) {
-              // The last round reads until the subscriber has the whole view, and is not killed.
-              subscribe(port, Integer.MAX_VALUE, expected, context);
-              H2Oracle.assertSameRows(expected, view.values(), context);
+              H2Oracle.assertSameRows(oracle.rows(EXPECTED), folded().values(), context);
+              reader.close();
               return;
             }
-            // Every key inserted in this round changes in a version after `since`.
-            subscribe(port, random.nextInt(keys.size() + 1), null, context);
+            // New versions, of which a random number of rows is read before the kill: every key
+            // inserted now changes in a version after those read so far.
+            Set<Integer> keys = insert(s, oracle, random, n);
+            read(rs, random.nextInt(keys.size() + 1), null, context);
           }
           child.kill();
           pending.clear();
@@ -101,21 +94,35 @@ class LiveResumeCrashTest {
     }
   }
 
-  /**
-   * Subscribes after {@link #since} and reads {@code rows} rows, or (with {@code until}) until
-   * the folded view is {@code until}.
-   */
-  private void subscribe(int port, int rows, List<String> until, String context)
+  private static final String EXPECTED = "SELECT k, COUNT(*), SUM(n) FROM clicks GROUP BY k";
+
+  /** Three acknowledged INSERTs of three rows each, into Freshet and H2; returns their keys. */
+  private static Set<Integer> insert(Statement s, H2Oracle oracle, Random random, int[] n)
       throws SQLException {
-    Connection c = connect(port);
-    c.setAutoCommit(false);
-    Statement s = c.createStatement();
-    s.setFetchSize(4);
-    ResultSet rs = s.executeQuery("SELECT STREAM * FROM totals"
-        + (since < 0 ? "" : " WITH (since_version = " + since + ")"));
+    Set<Integer> keys = new TreeSet<>();
+    for (int i = 0; i < 3; i++) {
+      List<List<?>> rows = new ArrayList<>();
+      StringBuilder values = new StringBuilder();
+      for (int j = 0; j < 3; j++) {
+        int k = random.nextInt(KEYS);
+        n[0]++;
+        keys.add(k);
+        rows.add(List.of(k, n[0]));
+        values.append(j == 0 ? "" : ", ").append("(").append(k).append(", ").append(n[0])
+            .append(")");
+      }
+      s.executeUpdate("INSERT INTO clicks VALUES " + values);
+      oracle.insert("clicks", rows);
+    }
+    return keys;
+  }
+
+  /** Reads {@code rows} rows, or (with {@code until}) until the folded view is {@code until}. */
+  private void read(ResultSet rs, int rows, List<String> until, String context)
+      throws SQLException {
     for (int read = 0; read < rows; read++) {
-      if (until != null && pending.isEmpty() && sameRows(until)) {
-        break;
+      if (until != null && sameRows(until, folded())) {
+        return;
       }
       if (!rs.next()) {
         fail(context + ": the subscription ended");
@@ -128,15 +135,6 @@ class LiveResumeCrashTest {
         pendingVersion = version;
       }
       pending.add(new String[] {rs.getString("k"), rs.getString("c"), rs.getString("t")});
-      if (until != null && sameRowsWithPending(until)) {
-        acceptPending(context);
-        since = pendingVersion;
-        break;
-      }
-    }
-    // Killing the process ends this connection; a live one is closed by the caller's kill.
-    if (until != null) {
-      c.close();
     }
   }
 
@@ -147,24 +145,30 @@ class LiveResumeCrashTest {
     for (String[] row : pending) {
       assertTrue(accepted.add(pendingVersion + ":" + row[0]), context + ": version "
           + pendingVersion + " of key " + row[0] + " accepted twice");
+      // Every INSERT counts: a change of a key raises its count, a row that does not is one
+      // the subscriber had already (a resume that sent more than the changes after `since`).
+      String had = view.get(Integer.parseInt(row[0]));
+      assertTrue(had == null || Long.parseLong(row[1]) > Long.parseLong(had.split(" ")[1]),
+          context + ": version " + pendingVersion + " sent key " + row[0] + " with count "
+          + row[1] + ", which the subscriber had: " + had);
       view.put(Integer.parseInt(row[0]), row[0] + " " + row[1] + " " + row[2]);
     }
     pending.clear();
     since = pendingVersion;
   }
 
-  private boolean sameRows(List<String> expected) {
-    return new TreeSet<>(expected).equals(new TreeSet<>(view.values()))
-        && expected.size() == view.size();
+  private static boolean sameRows(List<String> expected, Map<Integer, String> view) {
+    return expected.size() == view.size()
+        && new TreeSet<>(expected).equals(new TreeSet<>(view.values()));
   }
 
-  private boolean sameRowsWithPending(List<String> expected) {
+  /** The accepted rows with the pending ones folded in. */
+  private Map<Integer, String> folded() {
     Map<Integer, String> folded = new TreeMap<>(view);
     for (String[] row : pending) {
       folded.put(Integer.parseInt(row[0]), row[0] + " " + row[1] + " " + row[2]);
     }
-    return new TreeSet<>(expected).equals(new TreeSet<>(folded.values()))
-        && expected.size() == folded.size();
+    return folded;
   }
 
   private static Connection connect(int port) throws SQLException {
