@@ -123,6 +123,7 @@ final class LiveResults {
     if (statement instanceof LiveStatement.CopyOut copy) {
       return copy(copy, resumed);
     }
+    refuseInFailedTransaction();
     if (statement instanceof LiveStatement.Declare declare) {
       return declare(declare);
     }
@@ -143,6 +144,7 @@ final class LiveResults {
     if (live.isEmpty()) {
       return null;
     }
+    refuseInFailedTransaction();
     if (live.get() instanceof LiveStatement.Declare declare) {
       return declare(declare);
     }
@@ -178,6 +180,7 @@ final class LiveResults {
     if (live.isEmpty() || !(live.get() instanceof LiveStatement.Fetch fetch)) {
       return false;
     }
+    refuseInFailedTransaction();
     Cursor cursor = cursors.get(fetch.name());
     if (cursor == null) {
       throw missing(fetch.name());
@@ -341,6 +344,14 @@ final class LiveResults {
         resume(() -> resumed.accept(failed));
       }
     }, fetch.count(), fetch.timeout(), true);
+  }
+
+  /** As PostgreSQL, a failed transaction block takes nothing but its end. */
+  private void refuseInFailedTransaction() throws SQLException {
+    if (session.status() == PgSession.FAILED) {
+      throw new SQLException("Current transaction is aborted, commands ignored until end of"
+          + " transaction block. Send ROLLBACK", "25P02");
+    }
   }
 
   private static SQLException missing(String name) {

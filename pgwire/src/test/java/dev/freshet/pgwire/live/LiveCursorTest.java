@@ -66,7 +66,7 @@ class LiveCursorTest {
     return rows;
   }
 
-  @Test void shouldFetchWhatHasArrivedAndCloseWithTheTransaction() throws Exception {
+  @Test void shouldFetchWhatHasArrivedAndCloseWhenTheTransactionEnds() throws Exception {
     reader.setAutoCommit(false);
     s.execute("DECLARE c CURSOR FOR SELECT STREAM k, n FROM clicks");
     await("the push query runs", () -> pushQueries(engine) == 1);
@@ -83,7 +83,11 @@ class LiveCursorTest {
     long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
     assertTrue(waitedMs >= 900 && waitedMs < DEADLINE.toMillis(), waitedMs + " ms");
 
-    reader.commit();
+    // In a failed transaction block, FETCH is refused as any statement.
+    assertThrows(SQLException.class, () -> s.execute("SELECT * FROM missing"));
+    SQLException aborted = assertThrows(SQLException.class, () -> fetch("FETCH ALL c"));
+    assertEquals("25P02", aborted.getSQLState());
+    reader.rollback();
     await("the cursor's push query stops", () -> pushQueries(engine) == 0);
     SQLException gone = assertThrows(SQLException.class, () -> fetch("FETCH ALL c"));
     assertEquals("34000", gone.getSQLState());
