@@ -38,6 +38,7 @@ public final class FreshetWorkloads {
       case W7 -> PullQueries.run(size);
       case W8 -> KafkaGroupBy.run(size, args[5], args[6]);
       case SOAK -> Soak.run(size);
+      case PGCOPY -> PgCopyLatency.run(size);
     };
     System.out.println(JsonLine.RESULT_PREFIX + result.put("engine", "freshet")
         .put("workload", workload.name()));

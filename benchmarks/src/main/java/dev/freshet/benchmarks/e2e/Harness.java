@@ -81,8 +81,8 @@ public final class Harness {
       Workload.Size size = size(workload, quick, warmupRows);
       if (workload == Workload.W8) {
         runOnTopic(lines, engines, sparkClasspath, size);
-      } else if (workload == Workload.SOAK) {
-        // Freshet only: Spark has no INSERT-fed stream to soak.
+      } else if (workload == Workload.SOAK || workload == Workload.PGCOPY) {
+        // Freshet only: Spark has no INSERT-fed stream to soak, nor a PostgreSQL endpoint.
         runBoth(lines, List.of("freshet"), null, workload, size, List.of(), null);
       } else {
         runBoth(lines, engines, sparkClasspath, workload, size, List.of(), null);
@@ -171,7 +171,8 @@ public final class Harness {
   static Workload.Size size(Workload workload, boolean quick, String warmupRows) {
     Workload.Size size = size(workload, quick);
     if (warmupRows == null || workload == Workload.W3 || workload == Workload.W5
-        || workload == Workload.W7 || workload == Workload.W8 || workload == Workload.SOAK) {
+        || workload == Workload.W7 || workload == Workload.W8 || workload == Workload.SOAK
+        || workload == Workload.PGCOPY) {
       return size;
     }
     return new Workload.Size(Long.parseLong(warmupRows), size.measuredRows(),
@@ -194,6 +195,8 @@ public final class Harness {
       case W8 -> new Workload.Size(0, quick ? 2_000_000 : 20_000_000, 1_000_000, latencySeconds);
       // Issue 32: 100 million rows in 1,000-row INSERTs (10 million with --quick).
       case SOAK -> new Workload.Size(0, quick ? 10_000_000 : 100_000_000, 1_000, 0);
+      // Issue 34: 1,000 INSERTs measured after 100, one row each.
+      case PGCOPY -> new Workload.Size(100, 1_000, 1, 0);
       default -> new Workload.Size(warmup, measured, 1_000_000, latencySeconds);
     };
   }

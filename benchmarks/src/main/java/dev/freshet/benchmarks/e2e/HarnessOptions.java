@@ -29,8 +29,8 @@ final class HarnessOptions {
 
   // SOAK (issue 32) runs only when named: 100 million INSERTed rows take long.
   @Option(names = "--workloads", split = ",", paramLabel = "W",
-      defaultValue = "W1,W2,W4,W5,W3,W6,W7,W8",
-      description = "W1-W8, SOAK and NEXMARK (the last two only when named; default:"
+      defaultValue = "W1,W2,W4,W5,W3,W6,W7,W8,PGCOPY",
+      description = "W1-W8, PGCOPY, SOAK and NEXMARK (the last two only when named; default:"
           + " ${DEFAULT-VALUE}).")
   List<String> workloads;
 

@@ -43,7 +43,13 @@ public enum Workload {
    * {@code 'retention' = '0'}, through a GROUP BY view of 1,000 keys, in a JVM of
    * {@code -Xmx512m}; then a restart ({@link Soak}). Freshet only.
    */
-  SOAK(1_000);
+  SOAK(1_000),
+  /**
+   * Issue 34's live latency: from an INSERT to psql printing the view's changed row, psql
+   * running {@code COPY (SELECT STREAM * FROM v) TO STDOUT} against the PostgreSQL endpoint
+   * ({@link PgCopyLatency}); 1,000 INSERTs after 100 of warm-up. Freshet only.
+   */
+  PGCOPY(10);
 
   private final long keys;
 

@@ -4,6 +4,8 @@ import dev.freshet.engine.StatementDescriber;
 import dev.freshet.engine.StatementDescription;
 import dev.freshet.engine.StatementParameters;
 import dev.freshet.engine.query.ResultColumn;
+import dev.freshet.pgwire.live.LiveColumns;
+import dev.freshet.pgwire.live.LiveStatement;
 import dev.freshet.pgwire.names.PgNames;
 import io.netty.buffer.ByteBuf;
 import java.sql.SQLException;
@@ -39,6 +41,7 @@ final class ExtendedProtocol {
   private final PgValues.Formats formats;
   private final Map<String, Prepared> statements = new HashMap<>();
   private final Map<String, Portal> portals = new HashMap<>();
+  private final LiveResults live;
 
   /** Where statements are reported, and this connection's process id there. */
   private PgStatementLog log = PgStatementLog.NONE;
@@ -48,10 +51,12 @@ final class ExtendedProtocol {
   private @Nullable String lastName;
   private List<@Nullable String> lastParams = List.of();
 
-  ExtendedProtocol(PgSession session, MessageWriter out, PgValues.Formats formats) {
+  ExtendedProtocol(PgSession session, MessageWriter out, PgValues.Formats formats,
+      LiveResults live) {
     this.session = session;
     this.out = out;
     this.formats = formats;
+    this.live = live;
   }
 
   /** A parsed statement. */
@@ -242,6 +247,13 @@ final class ExtendedProtocol {
       }
     } else if (what == 'P') {
       Portal portal = portal(name);
+      List<ResultColumn> fetched = portal.statement.kind() == StatementKind.FRESHET
+          ? live.fetchColumns(portal.statement.sql()) : null;
+      if (fetched != null) {
+        // A FETCH runs at Execute: its rows are the cursor's.
+        Rows.rowDescription(out, Rows.columns(fetched, portal.resultFormats));
+        return;
+      }
       if (portal.outcome == null && returnsRows(portal.statement)) {
         run(portal);
       }
@@ -255,7 +267,11 @@ final class ExtendedProtocol {
     }
   }
 
-  void execute(ByteBuf body) throws SQLException {
+  /**
+   * Executes a portal; when it is a push portal, a live result takes the connection over
+   * and {@code resumed} runs when it ended, with whether it failed.
+   */
+  void execute(ByteBuf body, java.util.function.Consumer<Boolean> resumed) throws SQLException {
     String name = FrameReader.cstring(body);
     int maxRows = FrameReader.int32(body);
     FrameReader.end(body);
@@ -268,12 +284,20 @@ final class ExtendedProtocol {
       out.emptyQueryResponse();
       return;
     }
+    if (portal.outcome == null && portal.statement.kind() == StatementKind.FRESHET
+        && live.fetch(portal.statement.sql(), portal.resultFormats, maxRows, resumed)) {
+      return;
+    }
     if (portal.outcome == null) {
       run(portal);
     }
     log.statement(PgStatementLog.Entry.of(connection, protocol, lastName, lastSql, lastParams,
         null));
     PgSession.Outcome outcome = portal.outcome;
+    if (outcome.push() != null) {
+      live.execute(outcome.push(), portal.columns, maxRows, resumed);
+      return;
+    }
     if (portal.columns == null) {
       out.commandComplete(outcome.tag());
       return;
@@ -303,7 +327,7 @@ final class ExtendedProtocol {
       statements.remove(name);
       described.remove(name);
     } else if (what == 'P') {
-      portals.remove(name);
+      release(portals.remove(name));
     } else {
       throw new ProtocolViolation("Close of '" + (char) what + "': send 'S' or 'P'");
     }
@@ -312,7 +336,14 @@ final class ExtendedProtocol {
 
   /** Sync: the unnamed portal ends with the implicit transaction PostgreSQL would end. */
   void sync() {
-    portals.remove("");
+    release(portals.remove(""));
+  }
+
+  /** A portal closed: its push query, if it has one, stops. */
+  private void release(@Nullable Portal portal) {
+    if (portal != null && portal.outcome != null) {
+      live.release(portal.outcome.push());
+    }
   }
 
   private void run(Portal portal) throws SQLException {
@@ -328,7 +359,9 @@ final class ExtendedProtocol {
         }
         outcome = session.execute(s.markers().sql(), s.kind(), s.parameters(), values);
       } else {
-        outcome = session.execute(s.sql(), s.kind(), null, List.of());
+        PgSession.Outcome cursor = live.command(s.sql());
+        outcome = cursor != null ? cursor
+            : session.execute(s.sql(), s.kind(), null, List.of());
       }
       break;
     case CATALOG:
@@ -355,13 +388,19 @@ final class ExtendedProtocol {
 
   /** The columns {@code s} returns, known without running it; null for none. */
   private @Nullable List<ResultColumn> describeColumns(Prepared s) throws SQLException {
+    List<ResultColumn> fetched = s.kind() == StatementKind.FRESHET ? live.fetchColumns(s.sql())
+        : null;
+    if (fetched != null) {
+      return fetched;
+    }
     if (!returnsRows(s)) {
       return null;
     }
     switch (s.kind()) {
     case FRESHET: {
-      StatementDescription d = StatementDescriber.describe(session.session(), s.markers().sql());
-      return d.columns();
+      StatementDescription d = StatementDescriber.describe(session.session(),
+          LiveStatement.sinceVersion(s.markers().sql()));
+      return LiveColumns.of(d.columns());
     }
     default: {
       // A SHOW or a catalog query reads and changes nothing: run with NULL parameters.

@@ -19,6 +19,7 @@ final class MessageWriter {
   private static final int BATCH_BYTES = 32 * 1024;
 
   private final Channel channel;
+  /** Null for a writer that never waits (one that runs on the event loop). */
   private final Writability writability;
   /** What is written and not sent; null when nothing is, so an idle connection holds none. */
   private ByteBuf out;
@@ -95,7 +96,7 @@ final class MessageWriter {
     if (full != null && full.isReadable()) {
       // A write to a closed channel fails and releases the buffer.
       channel.writeAndFlush(full, channel.voidPromise());
-      if (!flush) {
+      if (!flush && writability != null) {
         writability.await(channel);
       }
     } else if (full != null) {

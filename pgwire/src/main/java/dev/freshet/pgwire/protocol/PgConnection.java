@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * nothing and sends nothing.
  */
 final class PgConnection extends ChannelInboundHandlerAdapter
-    implements CancelKeys.Cancellable, PgValues.Formats {
+    implements CancelKeys.Cancellable, PgValues.Formats, LiveResults.Host {
   static final String IDLE = "pg-idle";
   static final String DECODER = "pg-decoder";
   static final String HANDLER = "pg-handler";
@@ -79,6 +79,13 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   private MessageWriter out;
   private @Nullable PgSession session;
   private @Nullable ExtendedProtocol extended;
+  private @Nullable LiveResults live;
+  /** While a live result runs, no message is handled (set where messages run). */
+  private volatile boolean suspended;
+  /** What runs where messages run when a live result ended, before the next message. */
+  private volatile @Nullable Runnable resumed;
+  /** The statements of a simple Query after the live result that suspended it. */
+  private java.util.List<String> afterLive = java.util.List.of();
   private PgSettings settings;
   private @Nullable PgUser user;
   private String userName;
@@ -112,6 +119,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter
     PgFrame frame = (PgFrame) msg;
     if (closed.get()) {
       frame.body().release();
+      return;
+    }
+    if (suspended && frame.type() == 'X') {
+      // Terminate during a live result: nothing else will be handled.
+      frame.body().release();
+      closeNow();
       return;
     }
     if (frame.type() == PgFrame.STARTUP && phase == Phase.STARTUP
@@ -169,7 +182,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   }
 
   private void schedule() {
-    if (queue.isEmpty() || !draining.compareAndSet(false, true)) {
+    if (resumed == null && (suspended || queue.isEmpty())
+        || !draining.compareAndSet(false, true)) {
       return;
     }
     try {
@@ -184,8 +198,19 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   /** Handles the queued messages in order; one task at a time per connection. */
   private void drain() {
     try {
+      Runnable then = resumed;
+      if (then != null) {
+        resumed = null;
+        suspended = false;
+        try {
+          then.run();
+        } catch (RuntimeException | Error e) {
+          LOG.warn("PostgreSQL connection failed after a live result", e);
+          fatal(ErrorFields.of("FATAL", ErrorFields.INTERNAL_ERROR, "Internal error: " + e));
+        }
+      }
       PgFrame frame;
-      while ((frame = queue.poll()) != null) {
+      while (!suspended && (frame = queue.poll()) != null) {
         if (queued.decrementAndGet() == 0 && !closed.get()) {
           channel.config().setAutoRead(true);
         }
@@ -340,7 +365,8 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   private void ready(Principal principal) throws SQLException {
     session = new PgSession(endpoint.engine.openSession(principal), settings, endpoint.catalog,
         out, channel.eventLoop());
-    extended = new ExtendedProtocol(session, out, this);
+    live = new LiveResults(session, out, channel, this, endpoint.executor, this);
+    extended = new ExtendedProtocol(session, out, this, live);
     settings.set("session_authorization", userName);
     int[] key = endpoint.keys.register(this);
     processId = key[0];
@@ -363,6 +389,9 @@ final class PgConnection extends ChannelInboundHandlerAdapter
     zone = settings.zone();
     extraFloatDigits = settings.extraFloatDigits();
     session.ready();
+    if (session.status() == PgSession.IDLE) {
+      live.transactionEnded();
+    }
     out.readyForQuery(session.status());
     out.flush();
   }
@@ -384,7 +413,12 @@ final class PgConnection extends ChannelInboundHandlerAdapter
       case 'P' -> extended.parse(frame.body());
       case 'B' -> extended.bind(frame.body());
       case 'D' -> extended.describe(frame.body());
-      case 'E' -> extended.execute(frame.body());
+      case 'E' -> extended.execute(frame.body(), failed -> {
+        if (failed) {
+          session.failed();
+          skipUntilSync = true;
+        }
+      });
       case 'C' -> extended.close(frame.body());
       case 'H' -> out.flush();
       case 'S' -> {
@@ -422,10 +456,33 @@ final class PgConnection extends ChannelInboundHandlerAdapter
     if (statements.isEmpty()) {
       out.emptyQueryResponse();
     }
+    statements(text, statements);
+  }
+
+  /**
+   * Runs a simple Query's statements, each with its results, then logs the query and sends
+   * ReadyForQuery; after a statement with a live result, the rest run when that result ends.
+   */
+  private void statements(String text, java.util.List<String> statements) {
     SQLException failure = null;
-    for (String sql : statements) {
+    for (int i = 0; i < statements.size(); i++) {
+      String sql = statements.get(i);
       try {
-        PgSession.Outcome outcome = session.execute(sql);
+        PgSession.Outcome outcome = live.simple(sql, failed -> {
+          if (failed) {
+            session.failed();
+            endpoint.statementLog.statement(PgStatementLog.Entry.of(processId, "simple", null,
+                text, java.util.List.of(), new SQLException("The live result ended in an error")));
+            readyForQuery();
+          } else {
+            statements(text, afterLive);
+          }
+        });
+        if (outcome == null) {
+          // A live result runs; ReadyForQuery comes when it ends.
+          afterLive = statements.subList(i + 1, statements.size());
+          return;
+        }
         if (outcome.columns() != null) {
           PgColumn[] columns = Rows.columns(outcome.columns(), new short[0]);
           Rows.rowDescription(out, columns);
@@ -453,6 +510,17 @@ final class PgConnection extends ChannelInboundHandlerAdapter
     readyForQuery();
   }
 
+  // Live results (LiveResults.Host).
+
+  @Override public void suspend() {
+    suspended = true;
+  }
+
+  @Override public void resume(Runnable then) {
+    resumed = then;
+    schedule();
+  }
+
   // Formats.
 
   @Override public int extraFloatDigits() {
@@ -466,9 +534,17 @@ final class PgConnection extends ChannelInboundHandlerAdapter
   // Cancel, errors, timeouts, close.
 
   @Override public void cancelRequested() {
+    LiveResults l = live;
+    if (l != null && l.cancel()) {
+      return;
+    }
     PgSession s = session;
     if (s != null) {
       s.cancel(busy || !queue.isEmpty());
+    }
+    if (l != null) {
+      // A live result that started meanwhile.
+      l.cancel();
     }
   }
 
@@ -478,7 +554,7 @@ final class PgConnection extends ChannelInboundHandlerAdapter
       if (phase != Phase.READY) {
         fatalNow(ErrorFields.of("FATAL", "08P01", "Start-up and authentication took longer"
             + " than " + endpoint.limits.startupTimeout().toSeconds() + " s"));
-      } else if (!busy && queue.isEmpty()) {
+      } else if (!busy && queue.isEmpty() && !suspended) {
         fatalNow(ErrorFields.of("FATAL", "57P05", "Terminating connection due to idle timeout"
             + " (" + endpoint.limits.idleTimeout().toSeconds() + " s without a statement)"));
       }
@@ -517,11 +593,16 @@ final class PgConnection extends ChannelInboundHandlerAdapter
     PgSession s = session;
     if (s != null) {
       s.cancel(false);
+      LiveResults l = live;
+      Runnable close = () -> {
+        l.closeAll();
+        s.close();
+      };
       // Dropping the pending INSERTs may wait for the statement that is being cancelled.
       try {
-        endpoint.executor.execute(s::close);
+        endpoint.executor.execute(close);
       } catch (RejectedExecutionException e) {
-        s.close();
+        close.run();
       }
     }
     PgFrame frame;

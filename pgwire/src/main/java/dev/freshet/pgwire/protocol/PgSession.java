@@ -8,6 +8,9 @@ import dev.freshet.engine.options.SessionOption;
 import dev.freshet.engine.query.CancelSignal;
 import dev.freshet.engine.query.ResultColumn;
 import dev.freshet.engine.query.StatementResult;
+import dev.freshet.engine.push.PushQuery;
+import dev.freshet.pgwire.live.LiveColumns;
+import dev.freshet.pgwire.live.LiveStatement;
 import dev.freshet.pgwire.names.PgNames;
 import dev.freshet.pgwire.settings.PgSettings;
 import dev.freshet.pgwire.settings.SettingStatement;
@@ -71,8 +74,16 @@ final class PgSession {
     this.out = requireNonNull(out, "out");
   }
 
-  /** A statement's outcome: its rows (columns null for a command) and its tag. */
-  record Outcome(@Nullable List<ResultColumn> columns, List<Object[]> rows, String tag) {
+  /**
+   * A statement's outcome: its rows (columns null for a command) and its tag; for a push query
+   * (SELECT STREAM) no rows but the push query, whose rows {@link LiveResults} sends.
+   */
+  record Outcome(@Nullable List<ResultColumn> columns, List<Object[]> rows, String tag,
+      @Nullable PushQuery push) {
+    Outcome(@Nullable List<ResultColumn> columns, List<Object[]> rows, String tag) {
+      this(columns, rows, tag, null);
+    }
+
     static Outcome command(String tag) {
       return new Outcome(null, List.of(), tag);
     }
@@ -102,6 +113,16 @@ final class PgSession {
     } else if (busy) {
       cancelPending = true;
     }
+  }
+
+  /**
+   * Takes a CancelRequest that came while no statement of the session ran: a live result that
+   * starts is cancelled by it.
+   */
+  boolean takeCancel() {
+    boolean pending = cancelPending;
+    cancelPending = false;
+    return pending;
   }
 
   /** The client was told the connection is ready: a cancel that came before is spent. */
@@ -175,6 +196,8 @@ final class PgSession {
     default:
       break;
     }
+    // A live result's WITH (since_version = N) is the hint Freshet's SQL takes.
+    sql = LiveStatement.sinceVersion(sql);
     Optional<SettingStatement> setting = setting(sql);
     if (setting.isPresent()) {
       return setting(setting.get());
@@ -329,10 +352,7 @@ final class PgSession {
       return new Outcome(rows.columns(), rows.rows(), CommandTags.of(sql, result));
     }
     if (result instanceof StatementResult.Push push) {
-      push.query().close();
-      throw new SQLException("Push queries (SELECT STREAM, EMIT) are not yet served over the"
-          + " PostgreSQL endpoint. Run them over JDBC (jdbc:freshet:remote:...), or SELECT the"
-          + " view's current rows without STREAM", "0A000");
+      return new Outcome(LiveColumns.of(push.columns()), List.of(), "SELECT", push.query());
     }
     StatementResult.UpdateCount count = (StatementResult.UpdateCount) result;
     for (String warning : count.warnings()) {

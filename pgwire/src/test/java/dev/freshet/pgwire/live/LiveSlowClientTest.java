@@ -1,0 +1,92 @@
+package dev.freshet.pgwire.live;
+
+import static dev.freshet.pgwire.live.LiveTesting.await;
+import static dev.freshet.pgwire.live.LiveTesting.connect;
+import static dev.freshet.pgwire.live.LiveTesting.pushQueries;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.freshet.engine.Engine;
+import dev.freshet.pgwire.PgServer;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A client that stops reading a live result: the server writes no more than the channel takes,
+ * the push query keeps the unread rows within its bound ({@code push.buffer.rows} for an APPEND
+ * result) and fails the subscription beyond it with 53000, which the client reads when it reads
+ * again; meanwhile the server stays up and another client's live result goes on.
+ */
+class LiveSlowClientTest {
+  private Engine engine;
+  private PgServer server;
+  private Connection jdbc;
+  private Statement s;
+
+  @BeforeEach void start() throws Exception {
+    engine = new Engine("pgwire-live-slow-client-test");
+    server = PgServer.builder(engine).port(0).start();
+    jdbc = connect(server);
+    s = jdbc.createStatement();
+    s.execute("CREATE STREAM big (k INTEGER, v VARCHAR)");
+    s.execute("CREATE STREAM small (k INTEGER)");
+  }
+
+  @AfterEach void stop() throws Exception {
+    jdbc.close();
+    server.close();
+    engine.close();
+  }
+
+  @Test void shouldBoundAStalledReaderAndServeOthers() throws Exception {
+    String wide = "x".repeat(1000);
+    StringBuilder values = new StringBuilder();
+    for (int i = 0; i < 200; i++) {
+      values.append(i == 0 ? "" : ", ").append("(").append(i).append(", '").append(wide)
+          .append("')");
+    }
+    try (WireClient slow = new WireClient(server.port(), 4096);
+        WireClient other = new WireClient(server.port())) {
+      slow.run("SET 'push.buffer.rows' = '100'");
+      slow.query("SELECT STREAM k, v FROM big");
+      other.query("SELECT STREAM k FROM small");
+      assertEquals('T', other.next().type());
+      await("both push queries run", () -> pushQueries(engine) == 2);
+
+      // The slow client reads nothing: its socket, then the channel fill, then its push query's
+      // buffer, which fails the subscription; each INSERT goes on meanwhile.
+      int inserts = 0;
+      while (pushQueries(engine) == 2) {
+        assertTrue(inserts < 200, "the stalled subscription was never bounded");
+        s.executeUpdate("INSERT INTO big VALUES " + values);
+        inserts++;
+      }
+      assertEquals(1, pushQueries(engine));
+
+      // The other client is served as before.
+      s.executeUpdate("INSERT INTO small VALUES (7)");
+      assertEquals(List.of("7", "INSERT"), other.next().values().subList(0, 2));
+      try (Connection fresh = connect(server); Statement f = fresh.createStatement()) {
+        assertTrue(f.execute("SELECT 1"));
+      }
+
+      // Reading again, the slow client gets what was sent, then the bound's error.
+      assertEquals('T', slow.next().type());
+      WireClient.Message m;
+      int rows = 0;
+      while ((m = slow.next()).type() == 'D') {
+        rows++;
+      }
+      assertEquals('E', m.type());
+      assertEquals("53000", m.fields().get('C'), m.fields().toString());
+      assertEquals('Z', slow.next().type());
+      assertTrue(rows < inserts * 200, rows + " rows of " + inserts * 200);
+      other.cancel();
+      assertEquals("57014", other.next().fields().get('C'));
+    }
+  }
+}
