@@ -113,13 +113,16 @@ public final class FreshetPlanner {
   }
 
   /**
-   * {@code root} with integer arithmetic that fails on overflow (SQLSTATE 22003) rather than
-   * wraps, as {@link FreshetConformance} asks: what Calcite's own prepare step does for such a
-   * conformance, and SqlToRelConverter alone does not.
+   * {@code root} as Freshet runs what SqlToRelConverter made of a query: with integer
+   * arithmetic that fails on overflow (SQLSTATE 22003) rather than wraps, as
+   * {@link FreshetConformance} asks (what Calcite's own prepare step does for such a
+   * conformance, and SqlToRelConverter alone does not), and with ISO 8601 texts cast to a
+   * TIMESTAMP read ({@link IsoTimestampText}).
    */
-  public static RelRoot checkedArithmetic(RelRoot root) {
-    return root.withRel(new ConvertToChecked(root.rel.getCluster().getRexBuilder())
-        .visit(root.rel));
+  public static RelRoot converted(RelRoot root) {
+    RelNode checked = new ConvertToChecked(root.rel.getCluster().getRexBuilder())
+        .visit(root.rel);
+    return root.withRel(IsoTimestampText.read(checked));
   }
 
   /**
@@ -540,7 +543,7 @@ public final class FreshetPlanner {
           cluster, StandardConvertletTable.INSTANCE,
           SqlToRelConverter.config().withTrimUnusedFields(true).withExpand(false));
       RelRoot root = converter.convertQuery(validated, false, true);
-      root = checkedArithmetic(root);
+      root = converted(root);
       RelNode rel = converter.trimUnusedFields(true, root.rel);
       if (RelOptUtil.findAllTables(rel).isEmpty()
           && !RelOptUtil.findAllTables(root.rel).isEmpty()) {

@@ -243,7 +243,7 @@ public final class PullQueryExecutor {
     SqlToRelConverter.Config config = SqlToRelConverter.config().withTrimUnusedFields(false);
     SqlToRelConverter converter = new SqlToRelConverter(null, validator, catalogReader, cluster,
         StandardConvertletTable.INSTANCE, config);
-    RelRoot root = FreshetPlanner.checkedArithmetic(converter.convertQuery(validated, false, true));
+    RelRoot root = FreshetPlanner.converted(converter.convertQuery(validated, false, true));
     root = root.withRel(converter.flattenTypes(root.rel, true));
     RelBuilder relBuilder = config.getRelBuilderFactory().create(cluster, null);
     root = root.withRel(RelDecorrelator.decorrelateQuery(root.rel, relBuilder));

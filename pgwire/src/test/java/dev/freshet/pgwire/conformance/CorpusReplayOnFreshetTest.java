@@ -34,15 +34,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class CorpusReplayOnFreshetTest {
   /** Statements known to fail on Freshet, by the start of their text, with why. */
-  static final Map<String, String> KNOWN_FAILURES = Map.of(
-      "SELECT ts AS \"time\", user_id AS metric, amount FROM clicks WHERE ts BETWEEN"
-          + " '2026-12-07T22:00:00Z'",
-      "Freshet reads a text compared with a TIMESTAMP column as Calcite does, which refuses"
-          + " ISO 8601 with T and Z (as Grafana's $__timeFilter writes it) with 22018;"
-          + " '2026-12-07 22:00:00' works",
-      "SELECT floor(extract(epoch from ts)/60)*60 AS \"time\", count(*)",
-      "the same ISO 8601 string in $__timeFilter (its GROUP BY 1, from $__timeGroupAlias, is"
-          + " read as PostgreSQL reads it)");
+  static final Map<String, String> KNOWN_FAILURES = Map.of();
 
   private static FreshetEndpoint freshet;
 
