@@ -144,9 +144,11 @@ class PgJdbcTest {
         }
       }
       assertEquals(List.of(row(1_000L)), rows(s, "SELECT COUNT(*) FROM kv"));
+      // Every tenth key: each plain query over a stream reads the whole stream (17 ms each
+      // here), and PgJdbcConformanceTest runs 1,000 values over a view.
       try (PreparedStatement select = c.prepareStatement(
           "SELECT v, d FROM kv WHERE k = ? AND d >= ?")) {
-        for (int k = 0; k < 1_000; k++) {
+        for (int k = 0; k < 1_000; k += 10) {
           select.setInt(1, k);
           select.setObject(2, LocalDate.of(2026, 1, 1));
           try (ResultSet rs = select.executeQuery()) {
