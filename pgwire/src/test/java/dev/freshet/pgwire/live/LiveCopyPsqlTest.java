@@ -2,7 +2,6 @@ package dev.freshet.pgwire.live;
 
 import static dev.freshet.pgwire.live.LiveTesting.DEADLINE;
 import static dev.freshet.pgwire.live.LiveTesting.await;
-import static dev.freshet.pgwire.live.LiveTesting.connect;
 import static dev.freshet.pgwire.live.LiveTesting.pushQueries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -14,7 +13,6 @@ import dev.freshet.testkit.clients.PostgresClients;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -34,21 +32,19 @@ import org.junit.jupiter.api.Test;
 class LiveCopyPsqlTest {
   private Engine engine;
   private PgServer server;
-  private Connection jdbc;
+  private LiveServer live;
   private Statement s;
 
   @BeforeEach void start() throws Exception {
-    engine = new Engine("pgwire-live-copy-psql-test");
-    server = PgServer.builder(engine).port(0).start();
-    jdbc = connect(server);
-    s = jdbc.createStatement();
-    s.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    live = LiveServer.start("pgwire-live-copy-psql-test",
+        "CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    engine = live.engine;
+    server = live.server;
+    s = live.statement;
   }
 
   @AfterEach void stop() throws Exception {
-    jdbc.close();
-    server.close();
-    engine.close();
+    live.close();
   }
 
   /** A psql that runs {@code sql} and whose output lines are read as they come. */

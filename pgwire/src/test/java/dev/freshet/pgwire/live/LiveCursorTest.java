@@ -32,26 +32,24 @@ import org.junit.jupiter.api.Test;
 class LiveCursorTest {
   private Engine engine;
   private PgServer server;
-  private Connection writer;
+  private LiveServer live;
   private Statement insert;
   private Connection reader;
   private Statement s;
 
   @BeforeEach void start() throws Exception {
-    engine = new Engine("pgwire-live-cursor-test");
-    server = PgServer.builder(engine).port(0).start();
-    writer = connect(server);
-    insert = writer.createStatement();
-    insert.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    live = LiveServer.start("pgwire-live-cursor-test",
+        "CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    engine = live.engine;
+    server = live.server;
+    insert = live.statement;
     reader = connect(server, "preferQueryMode", "simple");
     s = reader.createStatement();
   }
 
   @AfterEach void stop() throws Exception {
     reader.close();
-    writer.close();
-    server.close();
-    engine.close();
+    live.close();
   }
 
   private List<String> fetch(String sql) throws SQLException {

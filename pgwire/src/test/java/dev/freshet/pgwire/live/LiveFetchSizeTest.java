@@ -35,23 +35,21 @@ import org.junit.jupiter.api.Test;
 class LiveFetchSizeTest {
   private Engine engine;
   private PgServer server;
-  private Connection writer;
+  private LiveServer live;
   private Statement insert;
 
   @BeforeEach void start() throws Exception {
-    engine = new Engine("pgwire-live-fetch-size-test");
-    server = PgServer.builder(engine).port(0).start();
-    writer = connect(server);
-    insert = writer.createStatement();
-    insert.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
-    insert.execute("CREATE MATERIALIZED VIEW per_user AS SELECT k, COUNT(*) AS c, SUM(n) AS total"
-        + " FROM clicks GROUP BY k");
+    live = LiveServer.start("pgwire-live-fetch-size-test",
+        "CREATE STREAM clicks (k VARCHAR, n INTEGER)",
+        "CREATE MATERIALIZED VIEW per_user AS SELECT k, COUNT(*) AS c, SUM(n) AS total"
+            + " FROM clicks GROUP BY k");
+    engine = live.engine;
+    server = live.server;
+    insert = live.statement;
   }
 
   @AfterEach void stop() throws Exception {
-    writer.close();
-    server.close();
-    engine.close();
+    live.close();
   }
 
   /** A row as both readers see it: the view's columns, kind, version. */

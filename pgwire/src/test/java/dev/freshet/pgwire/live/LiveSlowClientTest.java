@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.freshet.engine.Engine;
 import dev.freshet.pgwire.PgServer;
+import dev.freshet.pgwire.RawPgClient;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
@@ -24,22 +25,20 @@ import org.junit.jupiter.api.Test;
 class LiveSlowClientTest {
   private Engine engine;
   private PgServer server;
-  private Connection jdbc;
+  private LiveServer live;
   private Statement s;
 
   @BeforeEach void start() throws Exception {
-    engine = new Engine("pgwire-live-slow-client-test");
-    server = PgServer.builder(engine).port(0).start();
-    jdbc = connect(server);
-    s = jdbc.createStatement();
-    s.execute("CREATE STREAM big (k INTEGER, v VARCHAR)");
-    s.execute("CREATE STREAM small (k INTEGER)");
+    live = LiveServer.start("pgwire-live-slow-client-test",
+        "CREATE STREAM big (k INTEGER, v VARCHAR)",
+        "CREATE STREAM small (k INTEGER)");
+    engine = live.engine;
+    server = live.server;
+    s = live.statement;
   }
 
   @AfterEach void stop() throws Exception {
-    jdbc.close();
-    server.close();
-    engine.close();
+    live.close();
   }
 
   @Test void shouldBoundAStalledReaderAndServeOthers() throws Exception {
@@ -49,11 +48,11 @@ class LiveSlowClientTest {
       values.append(i == 0 ? "" : ", ").append("(").append(i).append(", '").append(wide)
           .append("')");
     }
-    try (WireClient slow = new WireClient(server.port(), 4096);
-        WireClient other = new WireClient(server.port())) {
+    try (RawPgClient slow = RawPgClient.started(server.port(), 4096);
+        RawPgClient other = RawPgClient.started(server.port())) {
       slow.run("SET 'push.buffer.rows' = '100'");
-      slow.query("SELECT STREAM k, v FROM big");
-      other.query("SELECT STREAM k FROM small");
+      slow.sendQuery("SELECT STREAM k, v FROM big");
+      other.sendQuery("SELECT STREAM k FROM small");
       assertEquals('T', other.next().type());
       await("both push queries run", () -> pushQueries(engine) == 2);
 
@@ -76,7 +75,7 @@ class LiveSlowClientTest {
 
       // Reading again, the slow client gets what was sent, then the bound's error.
       assertEquals('T', slow.next().type());
-      WireClient.Message m;
+      RawPgClient.Message m;
       int rows = 0;
       while ((m = slow.next()).type() == 'D') {
         rows++;
