@@ -1,12 +1,9 @@
 package dev.freshet.pgwire.live;
 
 import static dev.freshet.pgwire.live.LiveTesting.await;
-import static dev.freshet.pgwire.live.LiveTesting.pushQueries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.Engine;
-import dev.freshet.pgwire.PgServer;
 import dev.freshet.pgwire.RawPgClient;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -22,16 +19,12 @@ import org.junit.jupiter.api.Test;
  * the push query; a client that goes away stops it too.
  */
 class LiveSelectStreamTest {
-  private Engine engine;
-  private PgServer server;
   private LiveServer live;
   private Statement s;
 
   @BeforeEach void start() throws Exception {
     live = LiveServer.start("pgwire-live-select-stream-test",
         "CREATE STREAM clicks (k VARCHAR, n INTEGER)");
-    engine = live.engine;
-    server = live.server;
     s = live.statement;
   }
 
@@ -40,13 +33,13 @@ class LiveSelectStreamTest {
   }
 
   @Test void shouldSendRowsAsBatchesCommitUntilCancelled() throws Exception {
-    try (RawPgClient c = RawPgClient.started(server.port())) {
+    try (RawPgClient c = RawPgClient.started(live.port())) {
       c.sendQuery("SELECT STREAM k, n FROM clicks");
       RawPgClient.Message description = c.next();
       assertEquals('T', description.type());
       assertEquals(List.of("k", "n", "freshet_row_kind", "freshet_version"),
           description.names());
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
 
       s.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
       RawPgClient.Message first = c.next();
@@ -67,7 +60,7 @@ class LiveSelectStreamTest {
       RawPgClient.Message ready = c.next();
       assertEquals('Z', ready.type());
       assertEquals("I", ready.text());
-      await("the push query stops", () -> pushQueries(engine) == 0);
+      await("the push query stops", () -> live.pushQueries() == 0);
 
       // The connection goes on.
       List<RawPgClient.Message> next = c.run("SELECT 1 AS x");
@@ -83,10 +76,10 @@ class LiveSelectStreamTest {
   }
 
   @Test void shouldSendUpdatesOfAnAggregation() throws Exception {
-    try (RawPgClient c = RawPgClient.started(server.port())) {
+    try (RawPgClient c = RawPgClient.started(live.port())) {
       c.sendQuery("SELECT STREAM k, COUNT(*) AS n FROM clicks GROUP BY k EMIT UPDATE");
       assertEquals(List.of("k", "n", "freshet_row_kind", "freshet_version"), c.next().names());
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
       s.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
       assertEquals(List.of("a", "1", "INSERT"), c.next().values().subList(0, 3));
       s.executeUpdate("INSERT INTO clicks VALUES ('a', 2)");
@@ -98,19 +91,19 @@ class LiveSelectStreamTest {
   }
 
   @Test void shouldStopThePushQueryWhenTheClientGoesAway() throws Exception {
-    RawPgClient c = RawPgClient.started(server.port());
+    RawPgClient c = RawPgClient.started(live.port());
     c.sendQuery("SELECT STREAM k FROM clicks");
     assertEquals('T', c.next().type());
-    await("the push query runs", () -> pushQueries(engine) == 1);
+    await("the push query runs", () -> live.pushQueries() == 1);
     c.close();
-    await("the push query stops", () -> pushQueries(engine) == 0);
+    await("the push query stops", () -> live.pushQueries() == 0);
   }
 
   @Test void shouldRunTheRestOfAQueryOnlyIfTheLiveResultEndsWell() throws Exception {
-    try (RawPgClient c = RawPgClient.started(server.port())) {
+    try (RawPgClient c = RawPgClient.started(live.port())) {
       c.sendQuery("SELECT STREAM k FROM clicks; SELECT 2 AS two");
       assertEquals('T', c.next().type());
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
       c.cancel();
       assertEquals("57014", c.next().fields().get('C'));
       // As after any error: the rest of the query is skipped.

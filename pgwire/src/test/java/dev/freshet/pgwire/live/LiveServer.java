@@ -3,6 +3,7 @@ package dev.freshet.pgwire.live;
 import dev.freshet.engine.Engine;
 import dev.freshet.pgwire.PgServer;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
@@ -12,6 +13,7 @@ import java.sql.Statement;
  * <pre>{@code
  * live = LiveServer.start("my-test", "CREATE STREAM clicks (k VARCHAR, n INTEGER)");
  * live.statement.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
+ * await("the push query runs", () -> live.pushQueries() == 1);
  * live.close();
  * }</pre>
  */
@@ -37,6 +39,21 @@ final class LiveServer implements AutoCloseable {
       live.statement.execute(statement);
     }
     return live;
+  }
+
+  /** The server's port. */
+  int port() {
+    return server.port();
+  }
+
+  /** A new pgjdbc connection to the server, with {@code extra} properties (name, value, ...). */
+  Connection connect(String... extra) throws SQLException {
+    return LiveTesting.connect(server, extra);
+  }
+
+  /** How many push queries run on the engine (a view's subscription is none). */
+  long pushQueries() {
+    return LiveTesting.pushQueries(engine);
   }
 
   @Override public void close() throws Exception {

@@ -1,13 +1,9 @@
 package dev.freshet.pgwire.live;
 
 import static dev.freshet.pgwire.live.LiveTesting.await;
-import static dev.freshet.pgwire.live.LiveTesting.connect;
-import static dev.freshet.pgwire.live.LiveTesting.pushQueries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.Engine;
-import dev.freshet.pgwire.PgServer;
 import dev.freshet.pgwire.RawPgClient;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -23,8 +19,6 @@ import org.junit.jupiter.api.Test;
  * again; meanwhile the server stays up and another client's live result goes on.
  */
 class LiveSlowClientTest {
-  private Engine engine;
-  private PgServer server;
   private LiveServer live;
   private Statement s;
 
@@ -32,8 +26,6 @@ class LiveSlowClientTest {
     live = LiveServer.start("pgwire-live-slow-client-test",
         "CREATE STREAM big (k INTEGER, v VARCHAR)",
         "CREATE STREAM small (k INTEGER)");
-    engine = live.engine;
-    server = live.server;
     s = live.statement;
   }
 
@@ -48,28 +40,28 @@ class LiveSlowClientTest {
       values.append(i == 0 ? "" : ", ").append("(").append(i).append(", '").append(wide)
           .append("')");
     }
-    try (RawPgClient slow = RawPgClient.started(server.port(), 4096);
-        RawPgClient other = RawPgClient.started(server.port())) {
+    try (RawPgClient slow = RawPgClient.started(live.port(), 4096);
+        RawPgClient other = RawPgClient.started(live.port())) {
       slow.run("SET 'push.buffer.rows' = '100'");
       slow.sendQuery("SELECT STREAM k, v FROM big");
       other.sendQuery("SELECT STREAM k FROM small");
       assertEquals('T', other.next().type());
-      await("both push queries run", () -> pushQueries(engine) == 2);
+      await("both push queries run", () -> live.pushQueries() == 2);
 
       // The slow client reads nothing: its socket, then the channel fill, then its push query's
       // buffer, which fails the subscription; each INSERT goes on meanwhile.
       int inserts = 0;
-      while (pushQueries(engine) == 2) {
+      while (live.pushQueries() == 2) {
         assertTrue(inserts < 200, "the stalled subscription was never bounded");
         s.executeUpdate("INSERT INTO big VALUES " + values);
         inserts++;
       }
-      assertEquals(1, pushQueries(engine));
+      assertEquals(1, live.pushQueries());
 
       // The other client is served as before.
       s.executeUpdate("INSERT INTO small VALUES (7)");
       assertEquals(List.of("7", "INSERT"), other.next().values().subList(0, 2));
-      try (Connection fresh = connect(server); Statement f = fresh.createStatement()) {
+      try (Connection fresh = live.connect(); Statement f = fresh.createStatement()) {
         assertTrue(f.execute("SELECT 1"));
       }
 
