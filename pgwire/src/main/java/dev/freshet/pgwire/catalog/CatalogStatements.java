@@ -1,5 +1,6 @@
 package dev.freshet.pgwire.catalog;
 
+import dev.freshet.pgwire.sql.PgToken;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -53,17 +54,17 @@ final class CatalogStatements {
 
   /** Whether {@code sql} is a catalog statement (see the class comment). */
   /** Whether the non-blank token {@code step} (1 or -1) away from {@code i} is symbol s. */
-  private static boolean symbolAt(List<SqlToken> tokens, int i, int step, String s) {
-    SqlToken t = neighbour(tokens, i, step);
-    return t != null && t.kind() == SqlToken.Kind.SYMBOL && t.text().equals(s);
+  private static boolean symbolAt(List<PgToken> tokens, int i, int step, String s) {
+    PgToken t = neighbour(tokens, i, step);
+    return t != null && t.kind() == PgToken.Kind.OPERATOR && t.text().equals(s);
   }
 
-  private static boolean wordAt(List<SqlToken> tokens, int i, int step, String w) {
-    SqlToken t = neighbour(tokens, i, step);
-    return t != null && t.kind() == SqlToken.Kind.WORD && t.text().equalsIgnoreCase(w);
+  private static boolean wordAt(List<PgToken> tokens, int i, int step, String w) {
+    PgToken t = neighbour(tokens, i, step);
+    return t != null && t.kind() == PgToken.Kind.WORD && t.text().equalsIgnoreCase(w);
   }
 
-  private static SqlToken neighbour(List<SqlToken> tokens, int i, int step) {
+  private static PgToken neighbour(List<PgToken> tokens, int i, int step) {
     for (int j = i + step; j >= 0 && j < tokens.size(); j += step) {
       if (!tokens.get(j).isBlank()) {
         return tokens.get(j);
@@ -76,7 +77,7 @@ final class CatalogStatements {
     if (sql == null) {
       return false;
     }
-    List<SqlToken> tokens = SqlToken.tokenize(sql);
+    List<PgToken> tokens = PgSqlTranslator.tokens(sql);
     int first = -1;
     for (int i = 0; i < tokens.size(); i++) {
       if (!tokens.get(i).isBlank() && !tokens.get(i).text().equals("(")) {
@@ -92,11 +93,11 @@ final class CatalogStatements {
       return false;
     }
     for (int i = first + 1; i < tokens.size(); i++) {
-      SqlToken t = tokens.get(i);
+      PgToken t = tokens.get(i);
       if (t.isBlank()) {
         continue;
       }
-      if (t.kind() == SqlToken.Kind.QUOTED) {
+      if (t.kind() == PgToken.Kind.QUOTED) {
         // "pg_catalog"."pg_class", as HoneySQL (Metabase) quotes every name.
         String name = t.text().substring(1, Math.max(1, t.text().length() - 1));
         // A relation or schema there ("pg_catalog".x, x."pg_class", FROM "pg_class"), not a
@@ -108,7 +109,7 @@ final class CatalogStatements {
         }
         continue;
       }
-      if (t.kind() != SqlToken.Kind.WORD) {
+      if (t.kind() != PgToken.Kind.WORD) {
         continue;
       }
       String word = t.text().toLowerCase(Locale.ROOT);
@@ -126,7 +127,7 @@ final class CatalogStatements {
     return false;
   }
 
-  private static int nextWord(List<SqlToken> tokens, int i) {
+  private static int nextWord(List<PgToken> tokens, int i) {
     int j = i + 1;
     while (j < tokens.size() && tokens.get(j).isBlank()) {
       j++;
@@ -134,7 +135,7 @@ final class CatalogStatements {
     return j;
   }
 
-  private static boolean isCall(List<SqlToken> tokens, int i) {
+  private static boolean isCall(List<PgToken> tokens, int i) {
     int j = nextWord(tokens, i);
     return j < tokens.size() && tokens.get(j).text().equals("(");
   }

@@ -1,5 +1,6 @@
 package dev.freshet.pgwire.catalog;
 
+import dev.freshet.pgwire.sql.PgToken;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,7 +15,7 @@ import java.util.Set;
  * statement that starts with {@code SELECT} is named; columns and aliased items are left alone.
  *
  * <pre>{@code
- * PgColumnLabels.name(SqlToken.tokenize("SELECT version(), 1"));
+ * PgColumnLabels.name(PgSqlTranslator.tokens("SELECT version(), 1"));
  * // SELECT version() AS "version", 1 AS "?column?"
  * }</pre>
  */
@@ -29,22 +30,22 @@ final class PgColumnLabels {
   }
 
   /** {@code tokens} with a PostgreSQL label on each unnamed item of the select list. */
-  static List<SqlToken> name(List<SqlToken> tokens) {
+  static List<PgToken> name(List<PgToken> tokens) {
     int select = first(tokens);
     if (select < 0 || !word(tokens.get(select), "SELECT")) {
       return tokens;
     }
-    List<SqlToken> out = new ArrayList<>(tokens.subList(0, select + 1));
+    List<PgToken> out = new ArrayList<>(tokens.subList(0, select + 1));
     int depth = 0;
-    List<SqlToken> item = new ArrayList<>();
+    List<PgToken> item = new ArrayList<>();
     int i = select + 1;
     for (; i < tokens.size(); i++) {
-      SqlToken t = tokens.get(i);
-      if (depth == 0 && t.kind() == SqlToken.Kind.WORD
+      PgToken t = tokens.get(i);
+      if (depth == 0 && t.kind() == PgToken.Kind.WORD
           && ENDS.contains(t.text().toUpperCase(Locale.ROOT))) {
         break;
       }
-      if (depth == 0 && t.kind() == SqlToken.Kind.SYMBOL && (t.text().equals(",")
+      if (depth == 0 && t.kind() == PgToken.Kind.OPERATOR && (t.text().equals(",")
           || t.text().equals(";"))) {
         out.addAll(labelled(item));
         out.add(t);
@@ -67,7 +68,7 @@ final class PgColumnLabels {
     return out;
   }
 
-  private static int first(List<SqlToken> tokens) {
+  private static int first(List<PgToken> tokens) {
     for (int i = 0; i < tokens.size(); i++) {
       if (!tokens.get(i).isBlank()) {
         return i;
@@ -76,14 +77,14 @@ final class PgColumnLabels {
     return -1;
   }
 
-  private static boolean word(SqlToken t, String w) {
-    return t.kind() == SqlToken.Kind.WORD && t.text().equalsIgnoreCase(w);
+  private static boolean word(PgToken t, String w) {
+    return t.kind() == PgToken.Kind.WORD && t.text().equalsIgnoreCase(w);
   }
 
   /** The item, with {@code AS "label"} after it if it has no name of its own. */
-  private static List<SqlToken> labelled(List<SqlToken> item) {
-    List<SqlToken> solid = new ArrayList<>();
-    for (SqlToken t : item) {
+  private static List<PgToken> labelled(List<PgToken> item) {
+    List<PgToken> solid = new ArrayList<>();
+    for (PgToken t : item) {
       if (!t.isBlank()) {
         solid.add(t);
       }
@@ -95,27 +96,27 @@ final class PgColumnLabels {
     if (label == null) {
       return item;
     }
-    List<SqlToken> out = new ArrayList<>(item);
+    List<PgToken> out = new ArrayList<>(item);
     // keep trailing blanks after the alias
     int end = out.size();
     while (end > 0 && out.get(end - 1).isBlank()) {
       end--;
     }
-    out.add(end, new SqlToken(SqlToken.Kind.QUOTED, " AS \"" + label.replace("\"", "\"\"")
+    out.add(end, new PgToken(PgToken.Kind.QUOTED, " AS \"" + label.replace("\"", "\"\"")
         + "\""));
     return out;
   }
 
   /** Whether the item is a column, a star, or has an alias (H2 names those as PostgreSQL). */
-  private static boolean hasName(List<SqlToken> s) {
-    SqlToken last = s.get(s.size() - 1);
+  private static boolean hasName(List<PgToken> s) {
+    PgToken last = s.get(s.size() - 1);
     if (last.text().equals("*")) {
       return true;
     }
     if (s.size() >= 2 && word(s.get(s.size() - 2), "AS")) {
       return true;
     }
-    boolean name = last.kind() == SqlToken.Kind.WORD || last.kind() == SqlToken.Kind.QUOTED;
+    boolean name = last.kind() == PgToken.Kind.WORD || last.kind() == PgToken.Kind.QUOTED;
     if (!name || word(last, "END") || NILADIC.contains(last.text().toLowerCase(Locale.ROOT))
         && s.size() == 1) {
       return false;
@@ -123,19 +124,19 @@ final class PgColumnLabels {
     if (s.size() == 1) {
       return true; // a column
     }
-    SqlToken before = s.get(s.size() - 2);
+    PgToken before = s.get(s.size() - 2);
     if (before.text().equals(".")) {
       // a.b is a column; but x.y after :: is a type
       return s.size() < 4 || !s.get(s.size() - 4).text().equals("::");
     }
     // expr alias, without AS: a word after a term
-    return before.kind() == SqlToken.Kind.WORD && !before.text().equals("::")
+    return before.kind() == PgToken.Kind.WORD && !before.text().equals("::")
         && !isOperatorWord(before) || before.text().equals(")") || before.text().equals("]")
-        || before.kind() == SqlToken.Kind.STRING || before.kind() == SqlToken.Kind.NUMBER
-        || before.kind() == SqlToken.Kind.QUOTED;
+        || before.kind() == PgToken.Kind.STRING || before.kind() == PgToken.Kind.NUMBER
+        || before.kind() == PgToken.Kind.QUOTED;
   }
 
-  private static boolean isOperatorWord(SqlToken t) {
+  private static boolean isOperatorWord(PgToken t) {
     switch (t.text().toUpperCase(Locale.ROOT)) {
     case "AND": case "OR": case "NOT": case "IS": case "LIKE": case "IN": case "ELSE":
     case "THEN": case "WHEN": case "CASE": case "DISTINCT": case "ALL": case "ILIKE":
@@ -147,7 +148,7 @@ final class PgColumnLabels {
   }
 
   /** PostgreSQL's name for an unnamed item, or null to leave it as H2 names it. */
-  private static String label(List<SqlToken> s) {
+  private static String label(List<PgToken> s) {
     // a cast: the operand's name, else the type's
     int cast = lastTopLevelCast(s);
     if (cast > 0) {
@@ -159,13 +160,13 @@ final class PgColumnLabels {
         // a column: PostgreSQL names the cast after it
         return unquoted(s.get(cast - 1));
       }
-      SqlToken type = s.get(s.size() - 1).text().equals("]") ? s.get(cast + 1)
+      PgToken type = s.get(s.size() - 1).text().equals("]") ? s.get(cast + 1)
           : s.get(s.size() - 1);
       String name = type.text().replace("\"", "").toLowerCase(Locale.ROOT);
       return name;
     }
-    SqlToken first = s.get(0);
-    SqlToken last = s.get(s.size() - 1);
+    PgToken first = s.get(0);
+    PgToken last = s.get(s.size() - 1);
     if (last.text().equals("]")) {
       // a.b[i]: named after the column
       int open = s.size() - 1;
@@ -183,11 +184,11 @@ final class PgColumnLabels {
       }
     }
     if (s.size() == 1) {
-      if (first.kind() == SqlToken.Kind.WORD) {
+      if (first.kind() == PgToken.Kind.WORD) {
         String w = first.text().toLowerCase(Locale.ROOT);
         return NILADIC.contains(w) ? w : null;
       }
-      return first.kind() == SqlToken.Kind.QUOTED ? null : "?column?";
+      return first.kind() == PgToken.Kind.QUOTED ? null : "?column?";
     }
     if (word(first, "CAST") && s.size() > 3 && s.get(1).text().equals("(")
         && closesAtEnd(s, 1)) {
@@ -218,10 +219,10 @@ final class PgColumnLabels {
     }
     // [schema.]f(...)
     int name = 0;
-    if (s.size() > 2 && s.get(1).text().equals(".") && s.get(0).kind() == SqlToken.Kind.WORD) {
+    if (s.size() > 2 && s.get(1).text().equals(".") && s.get(0).kind() == PgToken.Kind.WORD) {
       name = 2;
     }
-    if (s.get(name).kind() == SqlToken.Kind.WORD && s.size() > name + 1
+    if (s.get(name).kind() == PgToken.Kind.WORD && s.size() > name + 1
         && s.get(name + 1).text().equals("(") && closesAtEnd(s, name + 1)) {
       return s.get(name).text().toLowerCase(Locale.ROOT);
     }
@@ -234,13 +235,13 @@ final class PgColumnLabels {
     return "?column?";
   }
 
-  private static String unquoted(SqlToken t) {
-    return t.kind() == SqlToken.Kind.QUOTED ? t.text().substring(1, t.text().length() - 1)
+  private static String unquoted(PgToken t) {
+    return t.kind() == PgToken.Kind.QUOTED ? t.text().substring(1, t.text().length() - 1)
         : t.text().toLowerCase(Locale.ROOT);
   }
 
   /** Whether the bracket at {@code open} closes at the item's last token. */
-  private static boolean closesAtEnd(List<SqlToken> s, int open) {
+  private static boolean closesAtEnd(List<PgToken> s, int open) {
     int depth = 0;
     for (int i = open; i < s.size(); i++) {
       String t = s.get(i).text();
@@ -256,7 +257,7 @@ final class PgColumnLabels {
     return false;
   }
 
-  private static int lastTopLevelCast(List<SqlToken> s) {
+  private static int lastTopLevelCast(List<PgToken> s) {
     int depth = 0;
     int found = -1;
     for (int i = 0; i < s.size(); i++) {
@@ -267,7 +268,7 @@ final class PgColumnLabels {
         depth--;
       } else if (depth == 0 && t.equals("::")) {
         found = i;
-      } else if (depth == 0 && (s.get(i).kind() == SqlToken.Kind.SYMBOL && !t.equals(".")
+      } else if (depth == 0 && (s.get(i).kind() == PgToken.Kind.OPERATOR && !t.equals(".")
           || isOperatorWord(s.get(i)))) {
         return -1; // a = 'x'::regproc: an operator, not a cast, makes the item
       }

@@ -1,5 +1,7 @@
 package dev.freshet.pgwire.catalog;
 
+import dev.freshet.pgwire.sql.PgLexer;
+import dev.freshet.pgwire.sql.PgToken;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -79,30 +81,80 @@ final class PgSqlTranslator {
   private PgSqlTranslator() {
   }
 
+  /**
+   * The tokens of {@code sql} as H2 reads them: an {@code E'...'} string becomes the plain string
+   * of its value (H2 has no backslash escapes), a dollar-quoted string a plain one, and a block
+   * comment (which PostgreSQL nests and H2 does not) one space.
+   */
+  static List<PgToken> tokens(String sql) {
+    List<PgToken> tokens = PgLexer.tokenize(sql);
+    for (int i = 0; i < tokens.size(); i++) {
+      PgToken t = tokens.get(i);
+      if (t.kind() == PgToken.Kind.ESCAPE_STRING) {
+        tokens.set(i, new PgToken(PgToken.Kind.STRING, escapeStringValue(t.text())));
+      } else if (t.kind() == PgToken.Kind.DOLLAR_QUOTED && PgLexer.dollarQuotedValue(t.text())
+          != null) {
+        tokens.set(i, new PgToken(PgToken.Kind.STRING,
+            "'" + PgLexer.dollarQuotedValue(t.text()).replace("'", "''") + "'"));
+      } else if (t.kind() == PgToken.Kind.COMMENT && t.text().startsWith("/*")) {
+        tokens.set(i, PgToken.whitespace(" "));
+      }
+    }
+    return tokens;
+  }
+
+  /** {@code E'a\'b'} read into the plain string literal {@code 'a''b'}. */
+  private static String escapeStringValue(String text) {
+    StringBuilder value = new StringBuilder("'");
+    int j = 2;
+    while (j < text.length()) {
+      char c = text.charAt(j);
+      if (c == '\\' && j + 1 < text.length()) {
+        char e = text.charAt(j + 1);
+        value.append(e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e);
+        if (e == '\'') {
+          value.append('\'');
+        }
+        j += 2;
+      } else if (c == '\'') {
+        if (j + 1 < text.length() && text.charAt(j + 1) == '\'') {
+          value.append("''");
+          j += 2;
+          continue;
+        }
+        break;
+      } else {
+        value.append(c);
+        j++;
+      }
+    }
+    return value.append('\'').toString();
+  }
+
   /** The H2 SQL for PostgreSQL SQL {@code sql}. */
   static String translate(String sql) {
-    List<SqlToken> tokens = PgColumnLabels.name(SqlToken.tokenize(sql));
+    List<PgToken> tokens = PgColumnLabels.name(PgSqlTranslator.tokens(sql));
     tokens = expandArrays(tokens);
     tokens = operatorsAndNames(tokens);
     tokens = casts(functionCasts(tokens));
     tokens = seriesAliases(tokens);
     StringBuilder out = new StringBuilder(sql.length() + 32);
-    for (SqlToken t : tokens) {
+    for (PgToken t : tokens) {
       out.append(t.text());
     }
     return out.toString();
   }
 
-  private static boolean isWord(SqlToken t, String word) {
-    return t.kind() == SqlToken.Kind.WORD && t.text().equalsIgnoreCase(word);
+  private static boolean isWord(PgToken t, String word) {
+    return t.kind() == PgToken.Kind.WORD && t.text().equalsIgnoreCase(word);
   }
 
-  private static boolean isSymbol(SqlToken t, String symbol) {
-    return t.kind() == SqlToken.Kind.SYMBOL && t.text().equals(symbol);
+  private static boolean isSymbol(PgToken t, String symbol) {
+    return t.kind() == PgToken.Kind.OPERATOR && t.text().equals(symbol);
   }
 
   /** Index of the next token that is not blank or a comment, or {@code tokens.size()}. */
-  private static int next(List<SqlToken> tokens, int i) {
+  private static int next(List<PgToken> tokens, int i) {
     int j = i + 1;
     while (j < tokens.size() && tokens.get(j).isBlank()) {
       j++;
@@ -111,7 +163,7 @@ final class PgSqlTranslator {
   }
 
   /** Index of the previous token that is not blank or a comment, or -1. */
-  private static int previous(List<SqlToken> tokens, int i) {
+  private static int previous(List<PgToken> tokens, int i) {
     int j = i - 1;
     while (j >= 0 && tokens.get(j).isBlank()) {
       j--;
@@ -119,12 +171,12 @@ final class PgSqlTranslator {
     return j;
   }
 
-  private static SqlToken at(List<SqlToken> tokens, int i) {
-    return i >= 0 && i < tokens.size() ? tokens.get(i) : SqlToken.blank("");
+  private static PgToken at(List<PgToken> tokens, int i) {
+    return i >= 0 && i < tokens.size() ? tokens.get(i) : PgToken.whitespace("");
   }
 
   /** The index of the parenthesis that closes the one at {@code open}. */
-  private static int closing(List<SqlToken> tokens, int open) {
+  private static int closing(List<PgToken> tokens, int open) {
     int depth = 0;
     for (int i = open; i < tokens.size(); i++) {
       if (isSymbol(tokens.get(i), "(") || isSymbol(tokens.get(i), "[")) {
@@ -140,7 +192,7 @@ final class PgSqlTranslator {
   }
 
   /** The index of the parenthesis that opens the one closing at {@code close}. */
-  private static int opening(List<SqlToken> tokens, int close) {
+  private static int opening(List<PgToken> tokens, int close) {
     int depth = 0;
     for (int i = close; i >= 0; i--) {
       if (isSymbol(tokens.get(i), ")") || isSymbol(tokens.get(i), "]")) {
@@ -156,14 +208,14 @@ final class PgSqlTranslator {
   }
 
   /** The first index of the operand that ends at {@code end} (a term, not an expression). */
-  private static int operandStart(List<SqlToken> tokens, int end) {
+  private static int operandStart(List<PgToken> tokens, int end) {
     int i = end;
     while (true) {
-      SqlToken t = tokens.get(i);
+      PgToken t = tokens.get(i);
       if (isSymbol(t, ")") || isSymbol(t, "]")) {
         i = opening(tokens, i);
         int before = previous(tokens, i);
-        if (before >= 0 && (tokens.get(before).kind() == SqlToken.Kind.WORD
+        if (before >= 0 && (tokens.get(before).kind() == PgToken.Kind.WORD
             && !isKeyword(tokens.get(before))
             || isSymbol(tokens.get(before), ")") || isSymbol(tokens.get(before), "]"))) {
           i = before;
@@ -181,7 +233,7 @@ final class PgSqlTranslator {
     }
   }
 
-  private static boolean isKeyword(SqlToken t) {
+  private static boolean isKeyword(PgToken t) {
     switch (t.text().toUpperCase(Locale.ROOT)) {
     case "SELECT": case "WHERE": case "AND": case "OR": case "NOT": case "ON": case "IN":
     case "WHEN": case "THEN": case "ELSE": case "CASE": case "AS": case "BY": case "FROM":
@@ -194,37 +246,37 @@ final class PgSqlTranslator {
   }
 
   /** Regex operators, collations, information_schema, user functions, qualifiers, $n. */
-  private static List<SqlToken> operatorsAndNames(List<SqlToken> in) {
-    List<SqlToken> out = new ArrayList<>(in.size());
+  private static List<PgToken> operatorsAndNames(List<PgToken> in) {
+    List<PgToken> out = new ArrayList<>(in.size());
     for (int i = 0; i < in.size(); i++) {
-      SqlToken t = in.get(i);
-      if (t.kind() == SqlToken.Kind.PARAMETER) {
-        out.add(SqlToken.word("?" + t.text().substring(1)));
-      } else if (isWord(t, "AS") && at(in, next(in, i)).kind() == SqlToken.Kind.WORD
+      PgToken t = in.get(i);
+      if (t.kind() == PgToken.Kind.PARAMETER) {
+        out.add(PgToken.word("?" + t.text().substring(1)));
+      } else if (isWord(t, "AS") && at(in, next(in, i)).kind() == PgToken.Kind.WORD
           && H2_KEYWORDS.contains(at(in, next(in, i)).text().toLowerCase(Locale.ROOT))) {
         // AS key, AS default: PostgreSQL takes these names as labels, H2 only quoted.
         out.add(t);
-        out.add(SqlToken.blank(" "));
-        out.add(new SqlToken(SqlToken.Kind.QUOTED,
+        out.add(PgToken.whitespace(" "));
+        out.add(new PgToken(PgToken.Kind.QUOTED,
             "\"" + at(in, next(in, i)).text().toLowerCase(Locale.ROOT) + "\""));
         i = next(in, i);
-      } else if (t.kind() == SqlToken.Kind.STRING && (t.text().equals("'t'")
+      } else if (t.kind() == PgToken.Kind.STRING && (t.text().equals("'t'")
           || t.text().equals("'f'")) && isSymbol(at(out, lastNonBlank(out)), "=")
           && at(out, previous(out, lastNonBlank(out))).text().toLowerCase(Locale.ROOT)
               .matches("\\w*(is|has)\\w*")) {
         // indisprimary = 'f': H2 does not compare a boolean with 't' or 'f'.
-        out.add(SqlToken.word(t.text().equals("'t'") ? "TRUE" : "FALSE"));
-      } else if (t.kind() == SqlToken.Kind.STRING && t.text().startsWith("'{")
+        out.add(PgToken.word(t.text().equals("'t'") ? "TRUE" : "FALSE"));
+      } else if (t.kind() == PgToken.Kind.STRING && t.text().startsWith("'{")
           && t.text().endsWith("}'")) {
-        out.add(SqlToken.word(arrayLiteral(t.text())));
+        out.add(PgToken.word(arrayLiteral(t.text())));
       } else if (isWord(t, "OPERATOR") && isSymbol(at(in, next(in, i)), "(")) {
         int open = next(in, i);
         int close = closing(in, open);
         // OPERATOR(pg_catalog.~): the operator is the last token before ')'.
-        SqlToken op = in.get(previous(in, close));
+        PgToken op = in.get(previous(in, close));
         i = close;
         regex(op.text(), in, i, out);
-      } else if (t.kind() == SqlToken.Kind.SYMBOL && t.text().contains("~")) {
+      } else if (t.kind() == PgToken.Kind.OPERATOR && t.text().contains("~")) {
         regex(t.text(), in, i, out);
       } else if (isWord(t, "COLLATE")) {
         int name = next(in, i);
@@ -233,23 +285,23 @@ final class PgSqlTranslator {
           end = next(in, next(in, name));
         }
         i = end;
-      } else if (t.kind() == SqlToken.Kind.WORD && t.text().equalsIgnoreCase("information_schema")
+      } else if (t.kind() == PgToken.Kind.WORD && t.text().equalsIgnoreCase("information_schema")
           && isSymbol(at(in, next(in, i)), ".")) {
-        out.add(SqlToken.word("pg_information_schema"));
-      } else if (t.kind() == SqlToken.Kind.QUOTED && t.text().equals("\"information_schema\"")
+        out.add(PgToken.word("pg_information_schema"));
+      } else if (t.kind() == PgToken.Kind.QUOTED && t.text().equals("\"information_schema\"")
           && isSymbol(at(in, next(in, i)), ".")) {
-        out.add(SqlToken.word("pg_information_schema"));
-      } else if (t.kind() == SqlToken.Kind.WORD && !isSymbol(at(in, previous(in, i)), ".")
+        out.add(PgToken.word("pg_information_schema"));
+      } else if (t.kind() == PgToken.Kind.WORD && !isSymbol(at(in, previous(in, i)), ".")
           && !isSymbol(at(in, next(in, i)), "(") && userFunction(t.text()) != null) {
-        out.add(SqlToken.word(userFunction(t.text())));
+        out.add(PgToken.word(userFunction(t.text())));
       } else if (isWord(t, "pg_catalog") && isSymbol(at(in, next(in, i)), ".")
-          && at(in, next(in, next(in, i))).kind() == SqlToken.Kind.WORD
+          && at(in, next(in, next(in, i))).kind() == PgToken.Kind.WORD
           && isSymbol(at(in, next(in, next(in, next(in, i)))), "(")
           && !CATALOG_FUNCTIONS.contains(
               at(in, next(in, next(in, i))).text().toLowerCase(Locale.ROOT))) {
         // pg_catalog.generate_series(...): H2's own function, unqualified.
         i = next(in, i);
-      } else if (t.kind() == SqlToken.Kind.WORD && VECTOR_COLUMNS.contains(
+      } else if (t.kind() == PgToken.Kind.WORD && VECTOR_COLUMNS.contains(
           t.text().toLowerCase(Locale.ROOT)) && isSymbol(at(in, next(in, i)), "[")) {
         int open = next(in, i);
         int close = closing(in, open);
@@ -259,29 +311,29 @@ final class PgSqlTranslator {
         if (last >= 1 && isSymbol(out.get(last), ".")) {
           start = previous(out, last);
         }
-        List<SqlToken> column = new ArrayList<>(out.subList(start, out.size()));
+        List<PgToken> column = new ArrayList<>(out.subList(start, out.size()));
         column.add(t);
         out.subList(start, out.size()).clear();
-        out.add(SqlToken.word("pg_catalog.freshet_vector_element"));
-        out.add(SqlToken.symbol("("));
+        out.add(PgToken.word("pg_catalog.freshet_vector_element"));
+        out.add(PgToken.operator("("));
         out.addAll(column);
-        out.add(SqlToken.symbol(", "));
+        out.add(PgToken.operator(", "));
         out.addAll(operatorsAndNames(new ArrayList<>(in.subList(open + 1, close))));
-        out.add(SqlToken.symbol(")"));
+        out.add(PgToken.operator(")"));
         i = close;
       } else if (isSymbol(t, "&") && lastNonBlank(out) >= 0
-          && at(in, next(in, i)).kind() == SqlToken.Kind.NUMBER) {
+          && at(in, next(in, i)).kind() == PgToken.Kind.NUMBER) {
         // pgjdbc's indoption[n] & 1::smallint: H2 has BITAND, not &.
         int start = operandStart(out, lastNonBlank(out));
-        List<SqlToken> left = new ArrayList<>(out.subList(start, out.size()));
+        List<PgToken> left = new ArrayList<>(out.subList(start, out.size()));
         out.subList(start, out.size()).clear();
         int number = next(in, i);
-        out.add(SqlToken.word("BITAND"));
-        out.add(SqlToken.symbol("("));
+        out.add(PgToken.word("BITAND"));
+        out.add(PgToken.operator("("));
         out.addAll(left);
-        out.add(SqlToken.symbol(", "));
-        out.add(new SqlToken(SqlToken.Kind.NUMBER, in.get(number).text()));
-        out.add(SqlToken.symbol(")"));
+        out.add(PgToken.operator(", "));
+        out.add(new PgToken(PgToken.Kind.NUMBER, in.get(number).text()));
+        out.add(PgToken.operator(")"));
         i = number;
         if (isSymbol(at(in, next(in, i)), "::")) {
           i = next(in, next(in, i));
@@ -308,7 +360,7 @@ final class PgSqlTranslator {
     return b.append(']').toString();
   }
 
-  private static int lastNonBlank(List<SqlToken> out) {
+  private static int lastNonBlank(List<PgToken> out) {
     return previous(out, out.size());
   }
 
@@ -328,20 +380,20 @@ final class PgSqlTranslator {
   }
 
   /** Writes regex operator {@code op} (at {@code in[i]}) as H2's REGEXP. */
-  private static void regex(String op, List<SqlToken> in, int i, List<SqlToken> out) {
+  private static void regex(String op, List<PgToken> in, int i, List<PgToken> out) {
     boolean not = op.startsWith("!");
     boolean ignoreCase = op.endsWith("*");
-    out.add(SqlToken.word(not ? " NOT REGEXP " : " REGEXP "));
+    out.add(PgToken.word(not ? " NOT REGEXP " : " REGEXP "));
     if (ignoreCase) {
-      out.add(SqlToken.word("'(?i)' || "));
+      out.add(PgToken.word("'(?i)' || "));
     }
   }
 
   /** Rewrites {@code CAST(x AS type)} to PostgreSQL's own types as {@code x::type}. */
-  private static List<SqlToken> functionCasts(List<SqlToken> in) {
-    List<SqlToken> out = new ArrayList<>(in.size());
+  private static List<PgToken> functionCasts(List<PgToken> in) {
+    List<PgToken> out = new ArrayList<>(in.size());
     for (int i = 0; i < in.size(); i++) {
-      SqlToken t = in.get(i);
+      PgToken t = in.get(i);
       int open = next(in, i);
       if (!isWord(t, "CAST") || !isSymbol(at(in, open), "(")) {
         out.add(t);
@@ -364,10 +416,10 @@ final class PgSqlTranslator {
         continue;
       }
       // (x)::type, which casts() then reads as PostgreSQL's cast
-      out.add(SqlToken.symbol("("));
+      out.add(PgToken.operator("("));
       out.addAll(functionCasts(new ArrayList<>(in.subList(open + 1, as))));
-      out.add(SqlToken.symbol(")"));
-      out.add(SqlToken.symbol("::"));
+      out.add(PgToken.operator(")"));
+      out.add(PgToken.operator("::"));
       out.addAll(in.subList(as + 1, close));
       i = close;
     }
@@ -375,10 +427,10 @@ final class PgSqlTranslator {
   }
 
   /** Rewrites {@code x::type} casts to PostgreSQL's own types. */
-  private static List<SqlToken> casts(List<SqlToken> in) {
-    List<SqlToken> out = new ArrayList<>(in.size());
+  private static List<PgToken> casts(List<PgToken> in) {
+    List<PgToken> out = new ArrayList<>(in.size());
     for (int i = 0; i < in.size(); i++) {
-      SqlToken t = in.get(i);
+      PgToken t = in.get(i);
       if (!isSymbol(t, "::")) {
         out.add(t);
         continue;
@@ -399,12 +451,12 @@ final class PgSqlTranslator {
       if (function != null && !array) {
         int last = lastNonBlank(out);
         int start = operandStart(out, last);
-        List<SqlToken> operand = new ArrayList<>(out.subList(start, last + 1));
+        List<PgToken> operand = new ArrayList<>(out.subList(start, last + 1));
         out.subList(start, out.size()).clear();
-        out.add(SqlToken.word(function));
-        out.add(SqlToken.symbol("("));
+        out.add(PgToken.word(function));
+        out.add(PgToken.operator("("));
         out.addAll(operand);
-        out.add(SqlToken.symbol(")"));
+        out.add(PgToken.operator(")"));
         i = end;
         continue;
       }
@@ -414,22 +466,22 @@ final class PgSqlTranslator {
         // H2 knows the type as it is (int4, bool, varchar(n), ...).
         continue;
       }
-      out.add(SqlToken.word(h2 + (array ? " ARRAY" : "")));
+      out.add(PgToken.word(h2 + (array ? " ARRAY" : "")));
       i = end;
     }
     return out;
   }
 
   /** Whether the operand just written is a string literal. */
-  private static boolean literalOperand(List<SqlToken> out) {
+  private static boolean literalOperand(List<PgToken> out) {
     int last = lastNonBlank(out);
     // a string literal, or a parameter ($1 is ?1 by now): PostgreSQL reads both as text input
-    return last >= 0 && (out.get(last).kind() == SqlToken.Kind.STRING
+    return last >= 0 && (out.get(last).kind() == PgToken.Kind.STRING
         || out.get(last).text().startsWith("?"));
   }
 
   /** Whether the operand just written is text: a literal, or CAST(... AS text), format(...). */
-  private static boolean textOperand(List<SqlToken> out) {
+  private static boolean textOperand(List<PgToken> out) {
     if (literalOperand(out)) {
       return true;
     }
@@ -444,12 +496,12 @@ final class PgSqlTranslator {
       if (inner >= 0 && (isWord(out.get(inner), "VARCHAR") || isWord(out.get(inner), "text"))) {
         return true; // (x)::text just written
       }
-      if (before >= 0 && out.get(before).kind() == SqlToken.Kind.WORD) {
+      if (before >= 0 && out.get(before).kind() == PgToken.Kind.WORD) {
         return isWord(out.get(before), "format") || isWord(out.get(before), "concat");
       }
       // plain parentheses: look inside
       if (inner < 0 || !isSymbol(out.get(inner), ")")) {
-        return inner >= 0 && out.get(inner).kind() == SqlToken.Kind.STRING;
+        return inner >= 0 && out.get(inner).kind() == PgToken.Kind.STRING;
       }
       last = inner;
     }
@@ -520,14 +572,14 @@ final class PgSqlTranslator {
    * Turns the set-returning array expansions of a select list into a join with
    * {@code freshet_indkey} or {@code freshet_conkey}.
    */
-  private static List<SqlToken> expandArrays(List<SqlToken> in) {
-    List<SqlToken> out = new ArrayList<>(in.size());
+  private static List<PgToken> expandArrays(List<PgToken> in) {
+    List<PgToken> out = new ArrayList<>(in.size());
     String joinTable = null;
     String joinColumn = null;
     String alias = null;
     int expandedAt = -1;
     for (int i = 0; i < in.size(); i++) {
-      SqlToken t = in.get(i);
+      PgToken t = in.get(i);
       boolean expand = isWord(t, "_pg_expandarray") || isWord(t, "unnest")
           || isWord(t, "generate_subscripts");
       int open = next(in, i);
@@ -553,9 +605,9 @@ final class PgSqlTranslator {
           rowAlias = next(in, rowAlias);
         }
         // unnest(a) x names its column x; unnest(a) AS t(x) renames it anyway
-        String column = at(in, rowAlias).kind() == SqlToken.Kind.WORD
+        String column = at(in, rowAlias).kind() == PgToken.Kind.WORD
             && !isSymbol(at(in, next(in, rowAlias)), "(") ? at(in, rowAlias).text() : "v";
-        out.add(SqlToken.word("(SELECT CAST(NULL AS VARCHAR) AS " + column + " WHERE FALSE)"));
+        out.add(PgToken.word("(SELECT CAST(NULL AS VARCHAR) AS " + column + " WHERE FALSE)"));
         i = close;
         continue;
       }
@@ -564,7 +616,7 @@ final class PgSqlTranslator {
         continue;
       }
       // The argument: alias.column
-      List<SqlToken> arg = new ArrayList<>();
+      List<PgToken> arg = new ArrayList<>();
       for (int k = open + 1; k < close; k++) {
         if (!in.get(k).isBlank()) {
           arg.add(in.get(k));
@@ -599,7 +651,7 @@ final class PgSqlTranslator {
         value = "freshet_k." + in.get(field).text().toLowerCase(Locale.ROOT);
         close = field;
       }
-      out.add(SqlToken.word(value));
+      out.add(PgToken.word(value));
       if (expandedAt < 0) {
         expandedAt = out.size();
       }
@@ -610,8 +662,8 @@ final class PgSqlTranslator {
     }
     // (result.KEYS).x: the composite is now its x already.
     for (int i = 0; i + 4 < out.size(); i++) {
-      if (isSymbol(out.get(i), "(") && out.get(i + 1).kind() == SqlToken.Kind.WORD
-          && isSymbol(out.get(i + 2), ".") && out.get(i + 3).kind() == SqlToken.Kind.WORD
+      if (isSymbol(out.get(i), "(") && out.get(i + 1).kind() == PgToken.Kind.WORD
+          && isSymbol(out.get(i + 2), ".") && out.get(i + 3).kind() == PgToken.Kind.WORD
           && isSymbol(out.get(i + 4), ")") && i + 6 < out.size()
           && isSymbol(out.get(i + 5), ".") && isWord(out.get(i + 6), "x")) {
         out.remove(i + 6);
@@ -625,7 +677,7 @@ final class PgSqlTranslator {
     boolean inFrom = false;
     int fromDepth = 0;
     for (int i = expandedAt; i < out.size(); i++) {
-      SqlToken t = out.get(i);
+      PgToken t = out.get(i);
       if (isSymbol(t, "(")) {
         depth++;
       } else if (isSymbol(t, ")")) {
@@ -644,14 +696,14 @@ final class PgSqlTranslator {
     return insertJoin(out, out.size(), joinTable, joinColumn);
   }
 
-  private static List<SqlToken> insertJoin(List<SqlToken> out, int at, String table,
+  private static List<PgToken> insertJoin(List<PgToken> out, int at, String table,
       String condition) {
-    out.add(at, SqlToken.word(" JOIN " + table + " freshet_k ON (freshet_k." + condition + ") "));
+    out.add(at, PgToken.word(" JOIN " + table + " freshet_k ON (freshet_k." + condition + ") "));
     return out;
   }
 
   /** {@link #inFromClause}, also after a {@code pg_catalog.} qualifier. */
-  private static boolean inFromAfterQualifier(List<SqlToken> out) {
+  private static boolean inFromAfterQualifier(List<PgToken> out) {
     int last = lastNonBlank(out);
     if (last >= 1 && isSymbol(out.get(last), ".")) {
       return inFromClause(new ArrayList<>(out.subList(0, previous(out, last))));
@@ -660,16 +712,16 @@ final class PgSqlTranslator {
   }
 
   /** Whether the tokens written so far end in a FROM clause (a table function is fine there). */
-  private static boolean inFromClause(List<SqlToken> out) {
+  private static boolean inFromClause(List<PgToken> out) {
     int last = lastNonBlank(out);
     return last >= 0 && (isWord(out.get(last), "FROM") || isWord(out.get(last), "JOIN")
         || isSymbol(out.get(last), ",") && lastClauseIsFrom(out));
   }
 
-  private static boolean lastClauseIsFrom(List<SqlToken> out) {
+  private static boolean lastClauseIsFrom(List<PgToken> out) {
     int depth = 0;
     for (int i = out.size() - 1; i >= 0; i--) {
-      SqlToken t = out.get(i);
+      PgToken t = out.get(i);
       if (isSymbol(t, ")")) {
         depth++;
       } else if (isSymbol(t, "(")) {
@@ -687,11 +739,11 @@ final class PgSqlTranslator {
   }
 
   /** {@code generate_series(a, b) s} gets a column list, {@code s(s)}. */
-  private static List<SqlToken> seriesAliases(List<SqlToken> in) {
-    List<SqlToken> out = new ArrayList<>(in.size());
+  private static List<PgToken> seriesAliases(List<PgToken> in) {
+    List<PgToken> out = new ArrayList<>(in.size());
     for (int i = 0; i < in.size(); i++) {
-      SqlToken t = in.get(i);
-      if (t.kind() == SqlToken.Kind.WORD && isSymbol(at(in, next(in, i)), "(")
+      PgToken t = in.get(i);
+      if (t.kind() == PgToken.Kind.WORD && isSymbol(at(in, next(in, i)), "(")
           && !isWord(t, "generate_series") && !isWord(t, "unnest") && !isWord(t, "table")
           && !isKeyword(t) && !isWord(t, "ARRAY") && inFromClause(out)) {
         // string_to_array(...) s in FROM: a one-row table whose column is named after it.
@@ -700,10 +752,10 @@ final class PgSqlTranslator {
         if (isWord(at(in, alias), "AS")) {
           alias = next(in, alias);
         }
-        String name = at(in, alias).kind() == SqlToken.Kind.WORD ? at(in, alias).text() : "v";
-        out.add(SqlToken.word("(SELECT "));
+        String name = at(in, alias).kind() == PgToken.Kind.WORD ? at(in, alias).text() : "v";
+        out.add(PgToken.word("(SELECT "));
         out.addAll(in.subList(i, close + 1));
-        out.add(SqlToken.word(" AS " + name + ")"));
+        out.add(PgToken.word(" AS " + name + ")"));
         i = close;
         continue;
       }
@@ -720,14 +772,14 @@ final class PgSqlTranslator {
       if (isWord(at(in, alias), "AS")) {
         alias = next(in, alias);
       }
-      SqlToken name = at(in, alias);
-      if (name.kind() == SqlToken.Kind.WORD && !isKeyword(name) && !isWord(name, "WHERE")
+      PgToken name = at(in, alias);
+      if (name.kind() == PgToken.Kind.WORD && !isKeyword(name) && !isWord(name, "WHERE")
           && !isWord(name, "ORDER") && !isWord(name, "LIMIT") && !isWord(name, "GROUP")
           && !isSymbol(at(in, next(in, alias)), "(")) {
         for (int k = close + 1; k <= alias; k++) {
           out.add(in.get(k));
         }
-        out.add(SqlToken.symbol("(" + name.text() + ")"));
+        out.add(PgToken.operator("(" + name.text() + ")"));
         i = alias;
       }
     }

@@ -1,5 +1,7 @@
 package dev.freshet.pgwire.live;
 
+import dev.freshet.pgwire.sql.PgLexer;
+import dev.freshet.pgwire.sql.PgToken;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Locale;
@@ -247,20 +249,14 @@ public sealed interface LiveStatement {
   /** The position of the parenthesis closing the one at {@code open}; -1 if none. */
   private static int matching(String s, int open) {
     int depth = 0;
-    char quote = 0;
-    for (int i = open; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (quote != 0) {
-        if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-      } else if (c == '(') {
+    int at = open;
+    for (PgToken t : PgLexer.tokenize(s.substring(open))) {
+      if (t.is("(")) {
         depth++;
-      } else if (c == ')' && --depth == 0) {
-        return i;
+      } else if (t.is(")") && --depth == 0) {
+        return at;
       }
+      at += t.text().length();
     }
     return -1;
   }
@@ -290,18 +286,14 @@ public sealed interface LiveStatement {
 
   /** The statement without surrounding space, a trailing semicolon or leading comments. */
   private static String strip(String sql) {
-    String s = sql.strip();
-    while (true) {
-      if (s.startsWith("--")) {
-        int nl = s.indexOf('\n');
-        s = nl < 0 ? "" : s.substring(nl + 1).strip();
-      } else if (s.startsWith("/*")) {
-        int end = s.indexOf("*/");
-        s = end < 0 ? "" : s.substring(end + 2).strip();
-      } else {
+    int start = 0;
+    for (PgToken t : PgLexer.tokenize(sql)) {
+      if (!t.isBlank()) {
         break;
       }
+      start += t.text().length();
     }
+    String s = sql.substring(start).strip();
     while (s.endsWith(";")) {
       s = s.substring(0, s.length() - 1).strip();
     }

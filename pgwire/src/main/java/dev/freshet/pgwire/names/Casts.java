@@ -1,5 +1,6 @@
 package dev.freshet.pgwire.names;
 
+import dev.freshet.pgwire.sql.PgToken;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,10 +33,10 @@ final class Casts {
   }
 
   /** {@code operand::type} as {@code CAST(operand AS type)}. */
-  static List<Token> casts(List<Token> tokens) {
-    List<Token> out = new ArrayList<>(tokens.size());
+  static List<PgToken> casts(List<PgToken> tokens) {
+    List<PgToken> out = new ArrayList<>(tokens.size());
     for (int i = 0; i < tokens.size(); i++) {
-      Token t = tokens.get(i);
+      PgToken t = tokens.get(i);
       if (!t.is("::")) {
         out.add(t);
         continue;
@@ -46,7 +47,7 @@ final class Casts {
         out.add(t);
         continue;
       }
-      List<Token> operand = new ArrayList<>(out.subList(start, out.size()));
+      List<PgToken> operand = new ArrayList<>(out.subList(start, out.size()));
       while (!operand.isEmpty() && operand.get(operand.size() - 1).isBlank()) {
         operand.remove(operand.size() - 1);
       }
@@ -63,14 +64,14 @@ final class Casts {
         // PostgreSQL labels n::int4 as n, f(x)::text as f and '1'::int4 as int4.
         cast.append(" AS \"").append(label(operand, type.toString().strip())).append('"');
       }
-      out.add(new Token(Token.Kind.OTHER, cast.toString()));
+      out.add(PgToken.operator(cast.toString()));
       i = typeEnd - 1;
     }
     return out;
   }
 
   /** Whether the operand at {@code start} begins an item of a select list. */
-  private static boolean selectItemStart(List<Token> out, int start) {
+  private static boolean selectItemStart(List<PgToken> out, int start) {
     int i = start - 1;
     while (i >= 0 && out.get(i).isBlank()) {
       i--;
@@ -78,7 +79,7 @@ final class Casts {
     if (i < 0) {
       return false;
     }
-    if (out.get(i).kind() == Token.Kind.WORD && (out.get(i).text().equalsIgnoreCase("SELECT")
+    if (out.get(i).kind() == PgToken.Kind.WORD && (out.get(i).text().equalsIgnoreCase("SELECT")
         || out.get(i).text().equalsIgnoreCase("DISTINCT"))) {
       return true;
     }
@@ -88,7 +89,7 @@ final class Casts {
     // A comma of the select list: the nearest SELECT before it at the same depth.
     int depth = 0;
     for (int j = i - 1; j >= 0; j--) {
-      Token t = out.get(j);
+      PgToken t = out.get(j);
       if (t.is(")")) {
         depth++;
       } else if (t.is("(")) {
@@ -96,7 +97,7 @@ final class Casts {
           return false;
         }
         depth--;
-      } else if (depth == 0 && t.kind() == Token.Kind.WORD) {
+      } else if (depth == 0 && t.kind() == PgToken.Kind.WORD) {
         String w = t.text().toUpperCase(Locale.ROOT);
         if (w.equals("SELECT")) {
           return true;
@@ -110,23 +111,23 @@ final class Casts {
   }
 
   /** Whether the select item ends at {@code i} (a comma, FROM, the end). */
-  private static boolean selectItemEnd(List<Token> tokens, int i) {
+  private static boolean selectItemEnd(List<PgToken> tokens, int i) {
     while (i < tokens.size() && tokens.get(i).isBlank()) {
       i++;
     }
     return i >= tokens.size() || tokens.get(i).is(",") || tokens.get(i).is(";")
-        || tokens.get(i).kind() == Token.Kind.WORD
+        || tokens.get(i).kind() == PgToken.Kind.WORD
         && tokens.get(i).text().equalsIgnoreCase("FROM");
   }
 
   /** PostgreSQL's label of {@code operand::type}: the column or function, else the type. */
-  private static String label(List<Token> operand, String type) {
-    Token first = operand.get(0);
-    Token last = operand.get(operand.size() - 1);
+  private static String label(List<PgToken> operand, String type) {
+    PgToken first = operand.get(0);
+    PgToken last = operand.get(operand.size() - 1);
     if (first.isName()) {
       // The column of a.b.c, or the function of f(...).
-      Token name = last.isName() ? last : first;
-      for (Token t : operand) {
+      PgToken name = last.isName() ? last : first;
+      for (PgToken t : operand) {
         if (t.is("(")) {
           break;
         }
@@ -135,7 +136,7 @@ final class Casts {
         }
       }
       String text = name.text();
-      return (name.kind() == Token.Kind.QUOTED ? text.substring(1, text.length() - 1)
+      return (name.kind() == PgToken.Kind.QUOTED ? text.substring(1, text.length() - 1)
           : text.toUpperCase(Locale.ROOT)).replace("\"", "\"\"");
     }
     int paren = type.indexOf('(');
@@ -159,7 +160,7 @@ final class Casts {
   }
 
   /** Where the operand of a {@code ::} at the end of {@code out} starts; -1 if unknown. */
-  private static int operandStart(List<Token> out) {
+  private static int operandStart(List<PgToken> out) {
     int i = out.size() - 1;
     while (i >= 0 && out.get(i).isBlank()) {
       i--;
@@ -167,7 +168,7 @@ final class Casts {
     if (i < 0) {
       return -1;
     }
-    Token last = out.get(i);
+    PgToken last = out.get(i);
     if (last.is(")")) {
       int depth = 0;
       for (; i >= 0; i--) {
@@ -184,7 +185,7 @@ final class Casts {
         return -1;
       }
       // A function call: its name (a.b(...)) goes with it.
-      if (i > 0 && out.get(i - 1).isName() && !out.get(i - 1).isKeyword()) {
+      if (i > 0 && out.get(i - 1).isName() && !NameTokens.isKeyword(out.get(i - 1))) {
         i--;
         while (i >= 2 && out.get(i - 1).is(".") && out.get(i - 2).isName()) {
           i -= 2;
@@ -192,7 +193,7 @@ final class Casts {
       }
       return i;
     }
-    if (last.kind() == Token.Kind.STRING || last.kind() == Token.Kind.OTHER
+    if (last.isString() || NameTokens.isOther(last)
         && (last.text().startsWith("$") || last.text().equals("?")
         || Character.isDigit(last.text().charAt(0)) || last.text().startsWith("CAST("))) {
       return i;
@@ -207,7 +208,7 @@ final class Casts {
   }
 
   /** The end (exclusive) of the type name from {@code i}; -1 if none is there. */
-  private static int typeEnd(List<Token> tokens, int i) {
+  private static int typeEnd(List<PgToken> tokens, int i) {
     int j = i;
     while (j < tokens.size() && tokens.get(j).isBlank()) {
       j++;
@@ -248,7 +249,7 @@ final class Casts {
     return j;
   }
 
-  private static boolean followedBy(List<Token> tokens, int i, String word) {
+  private static boolean followedBy(List<PgToken> tokens, int i, String word) {
     while (i < tokens.size() && tokens.get(i).isBlank()) {
       i++;
     }

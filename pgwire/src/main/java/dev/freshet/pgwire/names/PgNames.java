@@ -1,5 +1,7 @@
 package dev.freshet.pgwire.names;
 
+import dev.freshet.pgwire.sql.PgLexer;
+import dev.freshet.pgwire.sql.PgToken;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,24 +42,24 @@ public final class PgNames {
         && !lower.contains("as") && !lower.contains("group") && !lower.contains("(")) {
       return sql;
     }
-    List<Token> tokens = Token.tokenize(sql);
+    List<PgToken> tokens = PgLexer.tokenize(sql);
     tokens = names(tokens);
     tokens = aliases(tokens);
     tokens = SelectLists.groupByOrdinals(tokens);
     tokens = SelectLists.callLabels(tokens);
     tokens = Casts.casts(tokens);
     StringBuilder out = new StringBuilder(sql.length());
-    for (Token t : tokens) {
+    for (PgToken t : tokens) {
       out.append(t.text());
     }
     return out.toString();
   }
 
   /** Drops {@code freshet.public.} and {@code public.} qualifiers; matches quoted names. */
-  private static List<Token> names(List<Token> tokens) {
-    List<Token> out = new ArrayList<>(tokens.size());
+  private static List<PgToken> names(List<PgToken> tokens) {
+    List<PgToken> out = new ArrayList<>(tokens.size());
     for (int i = 0; i < tokens.size(); i++) {
-      Token t = tokens.get(i);
+      PgToken t = tokens.get(i);
       if (!t.isName() || (i > 0 && tokens.get(i - 1).is("."))) {
         out.add(t.isName() ? quoted(t) : t);
         continue;
@@ -95,23 +97,23 @@ public final class PgNames {
    * {@code SELECT 1 AS one}. The AS of a {@code CAST}, before a query, or before a call is
    * left alone.
    */
-  private static List<Token> aliases(List<Token> tokens) {
-    List<Token> out = new ArrayList<>(tokens.size());
+  private static List<PgToken> aliases(List<PgToken> tokens) {
+    List<PgToken> out = new ArrayList<>(tokens.size());
     java.util.ArrayDeque<Boolean> casts = new java.util.ArrayDeque<>();
     for (int i = 0; i < tokens.size(); i++) {
-      Token t = tokens.get(i);
+      PgToken t = tokens.get(i);
       out.add(t);
       if (t.is("(")) {
-        casts.push(i > 0 && Token.previousWord(tokens, i, "cast"));
+        casts.push(i > 0 && NameTokens.previousWord(tokens, i, "cast"));
       } else if (t.is(")") && !casts.isEmpty()) {
         casts.pop();
-      } else if (t.kind() == Token.Kind.WORD && t.text().equalsIgnoreCase("AS")
+      } else if (t.kind() == PgToken.Kind.WORD && t.text().equalsIgnoreCase("AS")
           && !(casts.isEmpty() ? false : casts.peek())) {
         int j = i + 1;
         while (j < tokens.size() && tokens.get(j).isBlank()) {
           j++;
         }
-        if (j >= tokens.size() || tokens.get(j).kind() != Token.Kind.WORD
+        if (j >= tokens.size() || tokens.get(j).kind() != PgToken.Kind.WORD
             || NOT_ALIASES.contains(tokens.get(j).text().toUpperCase(Locale.ROOT))) {
           continue;
         }
@@ -125,7 +127,7 @@ public final class PgNames {
         for (int b = i + 1; b < j; b++) {
           out.add(tokens.get(b));
         }
-        out.add(new Token(Token.Kind.QUOTED,
+        out.add(new PgToken(PgToken.Kind.QUOTED,
             "\"" + tokens.get(j).text().toUpperCase(Locale.ROOT) + "\""));
         i = j;
       }
@@ -134,14 +136,14 @@ public final class PgNames {
   }
 
   /** A quoted name all in lower case as Freshet's upper-case name; any other as it is. */
-  private static Token quoted(Token t) {
-    if (t.kind() != Token.Kind.QUOTED) {
+  private static PgToken quoted(PgToken t) {
+    if (t.kind() != PgToken.Kind.QUOTED) {
       return t;
     }
     String name = t.text().substring(1, t.text().length() - 1);
     if (!name.isEmpty() && name.equals(name.toLowerCase(Locale.ROOT))
         && !name.equals(name.toUpperCase(Locale.ROOT))) {
-      return new Token(Token.Kind.QUOTED, "\"" + name.toUpperCase(Locale.ROOT) + "\"");
+      return new PgToken(PgToken.Kind.QUOTED, "\"" + name.toUpperCase(Locale.ROOT) + "\"");
     }
     return t;
   }

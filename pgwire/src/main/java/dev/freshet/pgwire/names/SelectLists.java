@@ -1,5 +1,6 @@
 package dev.freshet.pgwire.names;
 
+import dev.freshet.pgwire.sql.PgToken;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,23 +20,23 @@ final class SelectLists {
    * {@code count}; Freshet's planner would say {@code EXPR$1}). Statements that create objects
    * keep Freshet's column names.
    */
-  static List<Token> callLabels(List<Token> tokens) {
+  static List<PgToken> callLabels(List<PgToken> tokens) {
     int first = 0;
     while (first < tokens.size() && (tokens.get(first).isBlank()
         || tokens.get(first).is("("))) {
       first++;
     }
-    if (first >= tokens.size() || tokens.get(first).kind() != Token.Kind.WORD
+    if (first >= tokens.size() || tokens.get(first).kind() != PgToken.Kind.WORD
         || !tokens.get(first).text().equalsIgnoreCase("SELECT")) {
       return tokens;
     }
-    List<Token> out = new ArrayList<>(tokens.size() + 4);
+    List<PgToken> out = new ArrayList<>(tokens.size() + 4);
     int depth = 0;
     int itemStart = -1;
     for (int i = 0; i < tokens.size(); i++) {
-      Token t = tokens.get(i);
+      PgToken t = tokens.get(i);
       boolean selectList = itemStart >= 0 && depth == 0;
-      if (selectList && (t.is(",") || t.kind() == Token.Kind.WORD
+      if (selectList && (t.is(",") || t.kind() == PgToken.Kind.WORD
           && (t.text().equalsIgnoreCase("FROM") || t.text().equalsIgnoreCase("WHERE")))) {
         labelCall(out, itemStart);
         if (t.is(",")) {
@@ -55,7 +56,7 @@ final class SelectLists {
       out.add(t);
       if (i == first) {
         itemStart = out.size();
-      } else if (itemStart == out.size() - 1 && t.kind() == Token.Kind.WORD
+      } else if (itemStart == out.size() - 1 && t.kind() == PgToken.Kind.WORD
           && (t.text().equalsIgnoreCase("STREAM") || t.text().equalsIgnoreCase("DISTINCT")
           || t.text().equalsIgnoreCase("ALL"))) {
         itemStart = out.size();
@@ -68,7 +69,7 @@ final class SelectLists {
   }
 
   /** Appends {@code AS "F"} when the tokens from {@code start} are one call f(...). */
-  private static void labelCall(List<Token> out, int start) {
+  private static void labelCall(List<PgToken> out, int start) {
     int a = start;
     while (a < out.size() && out.get(a).isBlank()) {
       a++;
@@ -77,7 +78,8 @@ final class SelectLists {
     while (b > a && out.get(b).isBlank()) {
       b--;
     }
-    if (a + 1 >= b || out.get(a).kind() != Token.Kind.WORD || out.get(a).isKeyword()
+    if (a + 1 >= b || out.get(a).kind() != PgToken.Kind.WORD
+        || NameTokens.isKeyword(out.get(a))
         || !out.get(a + 1).is("(") || !out.get(b).is(")")) {
       return;
     }
@@ -96,7 +98,7 @@ final class SelectLists {
     if (name.equals("CAST") || name.equals("ROW") || name.equals("CASE")) {
       return;
     }
-    out.add(b + 1, new Token(Token.Kind.OTHER, " AS \"" + name + "\""));
+    out.add(b + 1, PgToken.operator(" AS \"" + name + "\""));
   }
 
   /** Words that end a GROUP BY list. */
@@ -108,11 +110,11 @@ final class SelectLists {
    * ordinal (Grafana's {@code $__timeGroupAlias} writes one); Freshet's planner would group by
    * the constant. Only items written without an alias or with {@code AS alias} are taken.
    */
-  static List<Token> groupByOrdinals(List<Token> tokens) {
-    List<Token> out = new ArrayList<>(tokens);
+  static List<PgToken> groupByOrdinals(List<PgToken> tokens) {
+    List<PgToken> out = new ArrayList<>(tokens);
     for (int i = 0; i < out.size(); i++) {
-      if (!(out.get(i).kind() == Token.Kind.WORD && out.get(i).text().equalsIgnoreCase("BY")
-          && Token.previousWord(out, i, "group"))) {
+      if (!(out.get(i).kind() == PgToken.Kind.WORD && out.get(i).text().equalsIgnoreCase("BY")
+          && NameTokens.previousWord(out, i, "group"))) {
         continue;
       }
       int depth = 0;
@@ -125,7 +127,7 @@ final class SelectLists {
             break;
           }
           depth--;
-        } else if (depth == 0 && out.get(j).kind() == Token.Kind.WORD
+        } else if (depth == 0 && out.get(j).kind() == PgToken.Kind.WORD
             && out.get(j).text().equalsIgnoreCase("SELECT")) {
           select = j;
           break;
@@ -134,11 +136,11 @@ final class SelectLists {
       if (select < 0) {
         continue;
       }
-      List<List<Token>> items = selectItems(out, select + 1);
+      List<List<PgToken>> items = selectItems(out, select + 1);
       int j = i + 1;
       depth = 0;
       while (j < out.size()) {
-        Token t = out.get(j);
+        PgToken t = out.get(j);
         if (t.is("(")) {
           depth++;
         } else if (t.is(")")) {
@@ -146,10 +148,10 @@ final class SelectLists {
             break;
           }
           depth--;
-        } else if (depth == 0 && (t.is(";") || t.kind() == Token.Kind.WORD
+        } else if (depth == 0 && (t.is(";") || t.kind() == PgToken.Kind.WORD
             && GROUP_BY_ENDS.contains(t.text().toUpperCase(Locale.ROOT)))) {
           break;
-        } else if (depth == 0 && t.kind() == Token.Kind.OTHER
+        } else if (depth == 0 && NameTokens.isOther(t)
             && t.text().chars().allMatch(Character::isDigit)) {
           int n = Integer.parseInt(t.text());
           boolean alone = (neighbourIs(out, j, -1, ",") || neighbourIs(out, j, -1, "BY"))
@@ -157,7 +159,7 @@ final class SelectLists {
           if (alone && n >= 1 && n <= items.size() && items.get(n - 1) != null) {
             StringBuilder expr = new StringBuilder("(");
             items.get(n - 1).forEach(x -> expr.append(x.text()));
-            out.set(j, new Token(Token.Kind.OTHER, expr.append(')').toString()));
+            out.set(j, PgToken.operator(expr.append(')').toString()));
           }
         }
         j++;
@@ -167,13 +169,13 @@ final class SelectLists {
   }
 
   /** The items of the select list from {@code i}, each without its alias; null if unknown. */
-  private static List<List<Token>> selectItems(List<Token> tokens, int i) {
-    List<List<Token>> items = new ArrayList<>();
-    List<Token> item = new ArrayList<>();
+  private static List<List<PgToken>> selectItems(List<PgToken> tokens, int i) {
+    List<List<PgToken>> items = new ArrayList<>();
+    List<PgToken> item = new ArrayList<>();
     int depth = 0;
     for (; i < tokens.size(); i++) {
-      Token t = tokens.get(i);
-      if (depth == 0 && t.kind() == Token.Kind.WORD
+      PgToken t = tokens.get(i);
+      if (depth == 0 && t.kind() == PgToken.Kind.WORD
           && (t.text().equalsIgnoreCase("FROM") || t.text().equalsIgnoreCase("WHERE"))) {
         break;
       }
@@ -196,15 +198,15 @@ final class SelectLists {
     return items;
   }
 
-  private static List<Token> withoutAlias(List<Token> item) {
+  private static List<PgToken> withoutAlias(List<PgToken> item) {
     int depth = 0;
-    List<Token> expr = new ArrayList<>();
-    for (Token t : item) {
+    List<PgToken> expr = new ArrayList<>();
+    for (PgToken t : item) {
       if (t.is("(")) {
         depth++;
       } else if (t.is(")")) {
         depth--;
-      } else if (depth == 0 && t.kind() == Token.Kind.WORD && t.text().equalsIgnoreCase("AS")) {
+      } else if (depth == 0 && t.kind() == PgToken.Kind.WORD && t.text().equalsIgnoreCase("AS")) {
         break;
       }
       expr.add(t);
@@ -219,17 +221,17 @@ final class SelectLists {
       return null;
     }
     // expr alias, without AS: not taken.
-    Token last = expr.get(expr.size() - 1);
+    PgToken last = expr.get(expr.size() - 1);
     if (expr.size() > 2 && last.isName() && expr.get(expr.size() - 2).isBlank()) {
-      Token before = expr.get(expr.size() - 3);
-      if (before.isName() || before.is(")") || before.kind() == Token.Kind.STRING) {
+      PgToken before = expr.get(expr.size() - 3);
+      if (before.isName() || before.is(")") || before.isString()) {
         return null;
       }
     }
     return expr;
   }
 
-  private static boolean neighbourIs(List<Token> tokens, int i, int step, String text) {
+  private static boolean neighbourIs(List<PgToken> tokens, int i, int step, String text) {
     for (int j = i + step; j >= 0 && j < tokens.size(); j += step) {
       if (!tokens.get(j).isBlank()) {
         return tokens.get(j).text().equalsIgnoreCase(text);
@@ -238,11 +240,11 @@ final class SelectLists {
     return false;
   }
 
-  private static boolean neighbourEnds(List<Token> tokens, int i) {
+  private static boolean neighbourEnds(List<PgToken> tokens, int i) {
     for (int j = i + 1; j < tokens.size(); j++) {
-      Token t = tokens.get(j);
+      PgToken t = tokens.get(j);
       if (!t.isBlank()) {
-        return t.is(")") || t.is(";") || t.kind() == Token.Kind.WORD
+        return t.is(")") || t.is(";") || t.kind() == PgToken.Kind.WORD
             && GROUP_BY_ENDS.contains(t.text().toUpperCase(Locale.ROOT));
       }
     }

@@ -1,15 +1,14 @@
 package dev.freshet.pgwire.protocol;
 
+import dev.freshet.pgwire.sql.PgLexer;
+import dev.freshet.pgwire.sql.PgToken;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * PostgreSQL's lexical structure, as much as splitting and rewriting statements needs: where
- * string literals ({@code '...'}, {@code E'...'} with backslash escapes), quoted identifiers,
- * dollar-quoted strings ({@code $tag$...$tag$}), and comments ({@code --} to the line's end,
- * nested {@code /* ... *}{@code /}) begin and end, so that a semicolon or a {@code $1} inside
- * them is text.
+ * Splitting and rewriting statements by their {@link PgLexer} tokens, so that a semicolon or a
+ * {@code $1} inside a string literal, quoted name, dollar-quoted string or comment is text.
  *
  * <pre>{@code
  * SqlText.split("SELECT 1; SELECT ';'; -- done");   // ["SELECT 1", "SELECT ';'"]
@@ -20,27 +19,22 @@ final class SqlText {
   private SqlText() {
   }
 
-  /** What the scanner reports of each character outside strings and comments. */
-  private interface Visitor {
-    /** Code character {@code i}; returns the index to continue at. */
-    int code(String sql, int i);
-  }
-
   /**
    * The statements of {@code sql}, split at semicolons outside strings and comments, each
    * without its semicolon; statements holding only white space and comments are left out.
    */
   static List<String> split(String sql) {
     List<String> statements = new ArrayList<>();
-    int[] start = {0};
-    scan(sql, (text, i) -> {
-      if (text.charAt(i) == ';') {
-        add(statements, text.substring(start[0], i));
-        start[0] = i + 1;
+    int start = 0;
+    int at = 0;
+    for (PgToken t : PgLexer.tokenize(sql)) {
+      if (t.is(";")) {
+        add(statements, sql.substring(start, at));
+        start = at + 1;
       }
-      return i + 1;
-    });
-    add(statements, sql.substring(start[0]));
+      at += t.text().length();
+    }
+    add(statements, sql.substring(start));
     return statements;
   }
 
@@ -52,15 +46,12 @@ final class SqlText {
 
   /** Whether {@code sql} holds nothing but white space, comments and semicolons. */
   static boolean isEmpty(String sql) {
-    boolean[] code = {false};
-    scan(sql, (text, i) -> {
-      char c = text.charAt(i);
-      if (!Character.isWhitespace(c) && c != ';') {
-        code[0] = true;
+    for (PgToken t : PgLexer.tokenize(sql)) {
+      if (!t.isBlank() && !t.is(";")) {
+        return false;
       }
-      return i + 1;
-    });
-    return !code[0];
+    }
+    return true;
   }
 
   /**
@@ -69,30 +60,17 @@ final class SqlText {
    */
   static List<String> leadingWords(String sql, int count) {
     List<String> words = new ArrayList<>(count);
-    StringBuilder word = new StringBuilder();
-    boolean[] done = {false};
-    scan(sql, (text, i) -> {
-      if (done[0]) {
-        return text.length();
+    for (PgToken t : PgLexer.tokenize(sql)) {
+      if (words.size() >= count) {
+        break;
       }
-      char c = text.charAt(i);
-      if (Character.isLetter(c) || c == '_' || (word.length() > 0 && Character.isDigit(c))) {
-        word.append(Character.toUpperCase(c));
-      } else {
-        if (word.length() > 0) {
-          words.add(word.toString());
-          word.setLength(0);
-        }
-        if (!Character.isWhitespace(c) && c != '(' || words.size() >= count) {
-          done[0] = true;
-        }
+      if (t.kind() == PgToken.Kind.WORD) {
+        words.add(upper(t.text()));
+      } else if (!t.isBlank() && !t.is("(")) {
+        break;
       }
-      return i + 1;
-    });
-    if (word.length() > 0 && words.size() < count && !done[0]) {
-      words.add(word.toString());
     }
-    return words.size() > count ? words.subList(0, count) : words;
+    return words;
   }
 
   /**
@@ -120,29 +98,17 @@ final class SqlText {
   static String replaceParameters(String sql,
       java.util.function.IntFunction<String> replacement) {
     StringBuilder out = new StringBuilder(sql.length());
-    int[] copied = {0};
-    scan(sql, (text, i) -> {
-      if (text.charAt(i) != '$' || i + 1 >= text.length()
-          || !Character.isDigit(text.charAt(i + 1))
-          || (i > 0 && (Character.isLetterOrDigit(text.charAt(i - 1))
-              || text.charAt(i - 1) == '_'))) {
-        return i + 1;
+    for (PgToken t : PgLexer.tokenize(sql)) {
+      if (t.kind() == PgToken.Kind.PARAMETER) {
+        try {
+          out.append(replacement.apply(Integer.parseInt(t.text().substring(1))));
+          continue;
+        } catch (NumberFormatException e) {
+          // too large to be a parameter: left as written, as PostgreSQL then fails on it
+        }
       }
-      int j = i + 1;
-      while (j < text.length() && Character.isDigit(text.charAt(j))) {
-        j++;
-      }
-      int number;
-      try {
-        number = Integer.parseInt(text.substring(i + 1, j));
-      } catch (NumberFormatException e) {
-        return j;
-      }
-      out.append(text, copied[0], i).append(replacement.apply(number));
-      copied[0] = j;
-      return j;
-    });
-    out.append(sql, copied[0], sql.length());
+      out.append(t.text());
+    }
     return out.toString();
   }
 
@@ -176,87 +142,6 @@ final class SqlText {
    * @param count how many parameters the statement has: the highest number used
    */
   record Markers(String sql, int[] occurrences, int count) {
-  }
-
-  /** Calls {@code visitor} for each character of {@code sql} outside strings and comments. */
-  private static void scan(String sql, Visitor visitor) {
-    int n = sql.length();
-    int i = 0;
-    while (i < n) {
-      char c = sql.charAt(i);
-      char next = i + 1 < n ? sql.charAt(i + 1) : 0;
-      if (c == '-' && next == '-') {
-        while (i < n && sql.charAt(i) != '\n') {
-          i++;
-        }
-      } else if (c == '/' && next == '*') {
-        int depth = 1;
-        i += 2;
-        while (i < n && depth > 0) {
-          if (sql.startsWith("/*", i)) {
-            depth++;
-            i += 2;
-          } else if (sql.startsWith("*/", i)) {
-            depth--;
-            i += 2;
-          } else {
-            i++;
-          }
-        }
-      } else if (c == '\'') {
-        boolean escapes = i > 0 && (sql.charAt(i - 1) == 'E' || sql.charAt(i - 1) == 'e')
-            && (i < 2 || !Character.isLetterOrDigit(sql.charAt(i - 2)));
-        i = endOfQuoted(sql, i, '\'', escapes);
-      } else if (c == '"') {
-        i = endOfQuoted(sql, i, '"', false);
-      } else if (c == '$' && dollarTag(sql, i) != null) {
-        String tag = dollarTag(sql, i);
-        int end = sql.indexOf(tag, i + tag.length());
-        i = end < 0 ? n : end + tag.length();
-      } else {
-        i = visitor.code(sql, i);
-      }
-    }
-  }
-
-  /** The index after the quoted text starting at {@code i}; doubled quotes stay inside. */
-  private static int endOfQuoted(String sql, int i, char quote, boolean backslashEscapes) {
-    int n = sql.length();
-    int j = i + 1;
-    while (j < n) {
-      char c = sql.charAt(j);
-      if (backslashEscapes && c == '\\') {
-        j += 2;
-      } else if (c == quote) {
-        if (j + 1 < n && sql.charAt(j + 1) == quote) {
-          j += 2;
-        } else {
-          return j + 1;
-        }
-      } else {
-        j++;
-      }
-    }
-    return n;
-  }
-
-  /**
-   * The dollar-quote tag ({@code $$} or {@code $name$}) starting at {@code i}, or null if there
-   * is none there ({@code $1} is a parameter; a {@code $} inside a word is part of it).
-   */
-  private static String dollarTag(String sql, int i) {
-    if (i > 0 && (Character.isLetterOrDigit(sql.charAt(i - 1)) || sql.charAt(i - 1) == '_')) {
-      return null;
-    }
-    int j = i + 1;
-    while (j < sql.length() && (Character.isLetter(sql.charAt(j)) || sql.charAt(j) == '_'
-        || (j > i + 1 && Character.isDigit(sql.charAt(j))))) {
-      j++;
-    }
-    if (j < sql.length() && sql.charAt(j) == '$') {
-      return sql.substring(i, j + 1);
-    }
-    return null;
   }
 
   /** {@code word} upper case, for comparing keywords. */

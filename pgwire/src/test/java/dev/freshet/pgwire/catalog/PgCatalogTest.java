@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.security.Principal;
+import dev.freshet.pgwire.sql.PgToken;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -131,12 +132,12 @@ class PgCatalogTest {
   static List<String> statements(String sql) {
     List<String> statements = new ArrayList<>();
     StringBuilder current = new StringBuilder();
-    for (SqlToken t : SqlToken.tokenize(sql)) {
-      if (t.kind() == SqlToken.Kind.SYMBOL && t.text().equals(";")) {
+    for (PgToken t : PgSqlTranslator.tokens(sql)) {
+      if (t.kind() == PgToken.Kind.OPERATOR && t.text().equals(";")) {
         statements.add(current.toString());
         current.setLength(0);
       } else {
-        current.append(t.kind() == SqlToken.Kind.STRING ? t.text() : t.text());
+        current.append(t.kind() == PgToken.Kind.STRING ? t.text() : t.text());
       }
     }
     if (!current.toString().isBlank()) {

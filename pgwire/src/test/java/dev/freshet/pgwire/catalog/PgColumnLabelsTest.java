@@ -2,6 +2,7 @@ package dev.freshet.pgwire.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.freshet.pgwire.sql.PgToken;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -9,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** PostgreSQL's names for unnamed columns, as PostgreSQL 15 gives them. */
 class PgColumnLabelsTest {
   private static String named(String sql) {
-    return PgColumnLabels.name(SqlToken.tokenize(sql)).stream().map(SqlToken::text)
+    return PgColumnLabels.name(PgSqlTranslator.tokens(sql)).stream().map(PgToken::text)
         .collect(Collectors.joining());
   }
 

@@ -2,19 +2,14 @@ package dev.freshet.pgwire.live;
 
 import static dev.freshet.pgwire.live.LiveTesting.DEADLINE;
 import static dev.freshet.pgwire.live.LiveTesting.await;
-import static dev.freshet.pgwire.live.LiveTesting.connect;
-import static dev.freshet.pgwire.live.LiveTesting.pushQueries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.Engine;
-import dev.freshet.pgwire.PgServer;
 import dev.freshet.testkit.clients.PostgresClients;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -32,23 +27,17 @@ import org.junit.jupiter.api.Test;
  * {@code stdbuf -oL}: psql writes COPY's rows with stdio, which a pipe would hold back.
  */
 class LiveCopyPsqlTest {
-  private Engine engine;
-  private PgServer server;
-  private Connection jdbc;
+  private LiveServer live;
   private Statement s;
 
   @BeforeEach void start() throws Exception {
-    engine = new Engine("pgwire-live-copy-psql-test");
-    server = PgServer.builder(engine).port(0).start();
-    jdbc = connect(server);
-    s = jdbc.createStatement();
-    s.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    live = LiveServer.start("pgwire-live-copy-psql-test",
+        "CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    s = live.statement;
   }
 
   @AfterEach void stop() throws Exception {
-    jdbc.close();
-    server.close();
-    engine.close();
+    live.close();
   }
 
   /** A psql that runs {@code sql} and whose output lines are read as they come. */
@@ -62,7 +51,7 @@ class LiveCopyPsqlTest {
 
     Psql(String sql, String flags) throws Exception {
       process = new ProcessBuilder("stdbuf", "-oL", PostgresClients.psql().toString(), flags,
-          "-h", "127.0.0.1", "-p", Integer.toString(server.port()), "-U", "freshet",
+          "-h", "127.0.0.1", "-p", Integer.toString(live.port()), "-U", "freshet",
           "-d", "freshet", "-v", "ON_ERROR_STOP=1", "-c", sql)
           .redirectErrorStream(true).start();
       Thread reader = new Thread(() -> {
@@ -104,7 +93,7 @@ class LiveCopyPsqlTest {
 
   @Test void shouldPrintEachChangeLiveInTextFormatUntilCancelled() throws Exception {
     try (Psql psql = new Psql("COPY (SELECT STREAM k, n FROM clicks) TO STDOUT")) {
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
       s.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
       String first = psql.line();
       assertTrue(first.startsWith("a\t1\tINSERT\t"), first);
@@ -119,7 +108,7 @@ class LiveCopyPsqlTest {
       assertEquals("Cancel request sent", psql.line());
       assertEquals("ERROR:  canceling statement due to user request", psql.line());
       assertEquals(1, psql.exit());
-      await("the push query stops", () -> pushQueries(engine) == 0);
+      await("the push query stops", () -> live.pushQueries() == 0);
     }
   }
 
@@ -127,7 +116,7 @@ class LiveCopyPsqlTest {
     try (Psql psql = new Psql(
         "COPY (SELECT STREAM k, n FROM clicks) TO STDOUT WITH (FORMAT csv, HEADER)")) {
       assertEquals("k,n,freshet_row_kind,freshet_version", psql.line());
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
       s.executeUpdate("INSERT INTO clicks VALUES ('a,\"b\"', 1), ('', 2), (NULL, 3)");
       List<String> rows = List.of(psql.line(), psql.line(), psql.line());
       String version = rows.get(0).substring(rows.get(0).lastIndexOf(',') + 1);

@@ -2,15 +2,11 @@ package dev.freshet.pgwire.live;
 
 import static dev.freshet.pgwire.live.LiveTesting.DEADLINE;
 import static dev.freshet.pgwire.live.LiveTesting.await;
-import static dev.freshet.pgwire.live.LiveTesting.connect;
-import static dev.freshet.pgwire.live.LiveTesting.pushQueries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.Engine;
-import dev.freshet.pgwire.PgServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,28 +26,22 @@ import org.junit.jupiter.api.Test;
  * takes what is there); cursors close with their transaction unless {@code WITH HOLD}.
  */
 class LiveCursorTest {
-  private Engine engine;
-  private PgServer server;
-  private Connection writer;
+  private LiveServer live;
   private Statement insert;
   private Connection reader;
   private Statement s;
 
   @BeforeEach void start() throws Exception {
-    engine = new Engine("pgwire-live-cursor-test");
-    server = PgServer.builder(engine).port(0).start();
-    writer = connect(server);
-    insert = writer.createStatement();
-    insert.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
-    reader = connect(server, "preferQueryMode", "simple");
+    live = LiveServer.start("pgwire-live-cursor-test",
+        "CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    insert = live.statement;
+    reader = live.connect("preferQueryMode", "simple");
     s = reader.createStatement();
   }
 
   @AfterEach void stop() throws Exception {
     reader.close();
-    writer.close();
-    server.close();
-    engine.close();
+    live.close();
   }
 
   private List<String> fetch(String sql) throws SQLException {
@@ -69,7 +59,7 @@ class LiveCursorTest {
   @Test void shouldFetchWhatHasArrivedAndCloseWhenTheTransactionEnds() throws Exception {
     reader.setAutoCommit(false);
     s.execute("DECLARE c CURSOR FOR SELECT STREAM k, n FROM clicks");
-    await("the push query runs", () -> pushQueries(engine) == 1);
+    await("the push query runs", () -> live.pushQueries() == 1);
     assertEquals(List.of(), fetch("FETCH ALL c WITH (timeout = '0s')"));
     insert.executeUpdate("INSERT INTO clicks VALUES ('a', 1), ('b', 2), ('c', 3)");
     // Without a timeout, FETCH waits for a first row, then returns what has arrived.
@@ -88,7 +78,7 @@ class LiveCursorTest {
     SQLException aborted = assertThrows(SQLException.class, () -> fetch("FETCH ALL c"));
     assertEquals("25P02", aborted.getSQLState());
     reader.rollback();
-    await("the cursor's push query stops", () -> pushQueries(engine) == 0);
+    await("the cursor's push query stops", () -> live.pushQueries() == 0);
     SQLException gone = assertThrows(SQLException.class, () -> fetch("FETCH ALL c"));
     assertEquals("34000", gone.getSQLState());
   }
@@ -96,7 +86,7 @@ class LiveCursorTest {
   @Test void shouldWaitForAFirstRowWithoutATimeout() throws Exception {
     reader.setAutoCommit(false);
     s.execute("DECLARE c CURSOR FOR SELECT STREAM k, n FROM clicks");
-    await("the push query runs", () -> pushQueries(engine) == 1);
+    await("the push query runs", () -> live.pushQueries() == 1);
     CompletableFuture<List<String>> fetched = CompletableFuture.supplyAsync(() -> {
       try {
         return fetch("FETCH 10 c");
@@ -117,23 +107,23 @@ class LiveCursorTest {
     assertEquals("25P01", outside.getSQLState());
     s.execute("DECLARE h CURSOR WITH HOLD FOR SELECT STREAM k, n FROM clicks");
     s.execute("DECLARE g CURSOR WITH HOLD FOR SELECT STREAM k, n FROM clicks");
-    await("both push queries run", () -> pushQueries(engine) == 2);
+    await("both push queries run", () -> live.pushQueries() == 2);
     insert.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
     assertEquals(List.of("a,1,INSERT"), fetch("FETCH ALL h"));
     s.execute("CLOSE h");
-    await("h's push query stops", () -> pushQueries(engine) == 1);
+    await("h's push query stops", () -> live.pushQueries() == 1);
     SQLException closed = assertThrows(SQLException.class, () -> s.execute("CLOSE h"));
     assertEquals("34000", closed.getSQLState());
     s.execute("CLOSE ALL");
-    await("g's push query stops", () -> pushQueries(engine) == 0);
+    await("g's push query stops", () -> live.pushQueries() == 0);
   }
 
   /** pgjdbc's default, the extended protocol: Describe of a FETCH portal gives the cursor's columns. */
   @Test void shouldFetchOverTheExtendedProtocol() throws Exception {
-    try (Connection extended = connect(server); Statement e = extended.createStatement()) {
+    try (Connection extended = live.connect(); Statement e = extended.createStatement()) {
       extended.setAutoCommit(false);
       e.execute("DECLARE c CURSOR FOR SELECT STREAM k, n FROM clicks");
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
       insert.executeUpdate("INSERT INTO clicks VALUES ('a', 1), ('b', 2)");
       List<String> rows = new ArrayList<>();
       try (java.sql.PreparedStatement p = extended.prepareStatement("FETCH ALL c");
@@ -148,7 +138,7 @@ class LiveCursorTest {
         assertFalse(rs.next());
       }
       e.execute("CLOSE c");
-      await("the push query stops", () -> pushQueries(engine) == 0);
+      await("the push query stops", () -> live.pushQueries() == 0);
       extended.commit();
     }
   }
@@ -176,6 +166,6 @@ class LiveCursorTest {
       }
     }
     assertEquals("57014", failed.get().getSQLState());
-    await("the cancelled cursor's push query stops", () -> pushQueries(engine) == 0);
+    await("the cancelled cursor's push query stops", () -> live.pushQueries() == 0);
   }
 }

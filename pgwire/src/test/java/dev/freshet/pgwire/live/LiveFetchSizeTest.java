@@ -2,17 +2,13 @@ package dev.freshet.pgwire.live;
 
 import static dev.freshet.pgwire.live.LiveTesting.DEADLINE;
 import static dev.freshet.pgwire.live.LiveTesting.await;
-import static dev.freshet.pgwire.live.LiveTesting.connect;
-import static dev.freshet.pgwire.live.LiveTesting.pushQueries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.Engine;
 import dev.freshet.engine.Session;
 import dev.freshet.engine.push.PushQuery;
 import dev.freshet.engine.query.StatementResult;
-import dev.freshet.pgwire.PgServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -33,25 +29,19 @@ import org.junit.jupiter.api.Test;
  * of pgwire, even in tests).
  */
 class LiveFetchSizeTest {
-  private Engine engine;
-  private PgServer server;
-  private Connection writer;
+  private LiveServer live;
   private Statement insert;
 
   @BeforeEach void start() throws Exception {
-    engine = new Engine("pgwire-live-fetch-size-test");
-    server = PgServer.builder(engine).port(0).start();
-    writer = connect(server);
-    insert = writer.createStatement();
-    insert.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
-    insert.execute("CREATE MATERIALIZED VIEW per_user AS SELECT k, COUNT(*) AS c, SUM(n) AS total"
-        + " FROM clicks GROUP BY k");
+    live = LiveServer.start("pgwire-live-fetch-size-test",
+        "CREATE STREAM clicks (k VARCHAR, n INTEGER)",
+        "CREATE MATERIALIZED VIEW per_user AS SELECT k, COUNT(*) AS c, SUM(n) AS total"
+            + " FROM clicks GROUP BY k");
+    insert = live.statement;
   }
 
   @AfterEach void stop() throws Exception {
-    writer.close();
-    server.close();
-    engine.close();
+    live.close();
   }
 
   /** A row as both readers see it: the view's columns, kind, version. */
@@ -62,7 +52,7 @@ class LiveFetchSizeTest {
   @Test void shouldReceiveTheSameRowsAsTheEnginesPushForEachVersion() throws Exception {
     insert.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
     // Both subscribe at the same version: the one holding this row.
-    try (Connection pg = connect(server); Statement probe = pg.createStatement()) {
+    try (Connection pg = live.connect(); Statement probe = pg.createStatement()) {
       await("the view has its first row", () -> {
         try (ResultSet rs = probe.executeQuery("SELECT COUNT(*) FROM per_user")) {
           return rs.next() && rs.getLong(1) == 1;
@@ -71,10 +61,10 @@ class LiveFetchSizeTest {
         }
       });
     }
-    Session session = engine.openSession();
+    Session session = live.engine.openSession();
     StatementResult.Push direct = (StatementResult.Push) session.execute(
         "SELECT STREAM * FROM per_user");
-    try (Connection pg = connect(server); Statement s = pg.createStatement()) {
+    try (Connection pg = live.connect(); Statement s = pg.createStatement()) {
       pg.setAutoCommit(false);
       s.setFetchSize(3);
       ResultSet rs = s.executeQuery("SELECT STREAM * FROM per_user");
@@ -120,7 +110,7 @@ class LiveFetchSizeTest {
   }
 
   @Test void shouldStreamWithoutARowLimitUntilCancelled() throws Exception {
-    try (Connection pg = connect(server); Statement s = pg.createStatement()) {
+    try (Connection pg = live.connect(); Statement s = pg.createStatement()) {
       CompletableFuture<java.sql.SQLException> failed = CompletableFuture.supplyAsync(() -> {
         try (ResultSet rs = s.executeQuery("SELECT STREAM k, n FROM clicks")) {
           rs.next();
@@ -129,12 +119,12 @@ class LiveFetchSizeTest {
           return e;
         }
       });
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
       insert.executeUpdate("INSERT INTO clicks VALUES ('x', 1)");
       s.cancel();
       assertEquals("57014", failed.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
           .getSQLState());
-      await("the push query stops", () -> pushQueries(engine) == 0);
+      await("the push query stops", () -> live.pushQueries() == 0);
     }
   }
 }

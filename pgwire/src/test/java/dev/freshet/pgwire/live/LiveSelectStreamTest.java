@@ -1,14 +1,10 @@
 package dev.freshet.pgwire.live;
 
 import static dev.freshet.pgwire.live.LiveTesting.await;
-import static dev.freshet.pgwire.live.LiveTesting.connect;
-import static dev.freshet.pgwire.live.LiveTesting.pushQueries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.Engine;
-import dev.freshet.pgwire.PgServer;
-import java.sql.Connection;
+import dev.freshet.pgwire.RawPgClient;
 import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
@@ -23,36 +19,30 @@ import org.junit.jupiter.api.Test;
  * the push query; a client that goes away stops it too.
  */
 class LiveSelectStreamTest {
-  private Engine engine;
-  private PgServer server;
-  private Connection jdbc;
+  private LiveServer live;
   private Statement s;
 
   @BeforeEach void start() throws Exception {
-    engine = new Engine("pgwire-live-select-stream-test");
-    server = PgServer.builder(engine).port(0).start();
-    jdbc = connect(server);
-    s = jdbc.createStatement();
-    s.execute("CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    live = LiveServer.start("pgwire-live-select-stream-test",
+        "CREATE STREAM clicks (k VARCHAR, n INTEGER)");
+    s = live.statement;
   }
 
   @AfterEach void stop() throws Exception {
-    jdbc.close();
-    server.close();
-    engine.close();
+    live.close();
   }
 
   @Test void shouldSendRowsAsBatchesCommitUntilCancelled() throws Exception {
-    try (WireClient c = new WireClient(server.port())) {
-      c.query("SELECT STREAM k, n FROM clicks");
-      WireClient.Message description = c.next();
+    try (RawPgClient c = RawPgClient.started(live.port())) {
+      c.sendQuery("SELECT STREAM k, n FROM clicks");
+      RawPgClient.Message description = c.next();
       assertEquals('T', description.type());
       assertEquals(List.of("k", "n", "freshet_row_kind", "freshet_version"),
           description.names());
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
 
       s.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
-      WireClient.Message first = c.next();
+      RawPgClient.Message first = c.next();
       assertEquals('D', first.type());
       assertEquals(Arrays.asList("a", "1", "INSERT"), first.values().subList(0, 3));
       s.executeUpdate("INSERT INTO clicks VALUES ('b', NULL), ('c\td', 3)");
@@ -64,32 +54,32 @@ class LiveSelectStreamTest {
       assertTrue(Long.parseLong(second.get(3)) > Long.parseLong(first.values().get(3)));
 
       c.cancel();
-      WireClient.Message error = c.next();
+      RawPgClient.Message error = c.next();
       assertEquals('E', error.type(), error.text());
       assertEquals("57014", error.fields().get('C'));
-      WireClient.Message ready = c.next();
+      RawPgClient.Message ready = c.next();
       assertEquals('Z', ready.type());
       assertEquals("I", ready.text());
-      await("the push query stops", () -> pushQueries(engine) == 0);
+      await("the push query stops", () -> live.pushQueries() == 0);
 
       // The connection goes on.
-      List<WireClient.Message> next = c.run("SELECT 1 AS x");
+      List<RawPgClient.Message> next = c.run("SELECT 1 AS x");
       assertEquals("TDCZ", types(next), next.get(0).fields().toString());
       assertEquals(List.of("1"), next.get(1).values());
     }
   }
 
-  static String types(List<WireClient.Message> messages) {
+  static String types(List<RawPgClient.Message> messages) {
     StringBuilder types = new StringBuilder();
     messages.forEach(m -> types.append(m.type()));
     return types.toString();
   }
 
   @Test void shouldSendUpdatesOfAnAggregation() throws Exception {
-    try (WireClient c = new WireClient(server.port())) {
-      c.query("SELECT STREAM k, COUNT(*) AS n FROM clicks GROUP BY k EMIT UPDATE");
+    try (RawPgClient c = RawPgClient.started(live.port())) {
+      c.sendQuery("SELECT STREAM k, COUNT(*) AS n FROM clicks GROUP BY k EMIT UPDATE");
       assertEquals(List.of("k", "n", "freshet_row_kind", "freshet_version"), c.next().names());
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
       s.executeUpdate("INSERT INTO clicks VALUES ('a', 1)");
       assertEquals(List.of("a", "1", "INSERT"), c.next().values().subList(0, 3));
       s.executeUpdate("INSERT INTO clicks VALUES ('a', 2)");
@@ -101,19 +91,19 @@ class LiveSelectStreamTest {
   }
 
   @Test void shouldStopThePushQueryWhenTheClientGoesAway() throws Exception {
-    WireClient c = new WireClient(server.port());
-    c.query("SELECT STREAM k FROM clicks");
+    RawPgClient c = RawPgClient.started(live.port());
+    c.sendQuery("SELECT STREAM k FROM clicks");
     assertEquals('T', c.next().type());
-    await("the push query runs", () -> pushQueries(engine) == 1);
+    await("the push query runs", () -> live.pushQueries() == 1);
     c.close();
-    await("the push query stops", () -> pushQueries(engine) == 0);
+    await("the push query stops", () -> live.pushQueries() == 0);
   }
 
   @Test void shouldRunTheRestOfAQueryOnlyIfTheLiveResultEndsWell() throws Exception {
-    try (WireClient c = new WireClient(server.port())) {
-      c.query("SELECT STREAM k FROM clicks; SELECT 2 AS two");
+    try (RawPgClient c = RawPgClient.started(live.port())) {
+      c.sendQuery("SELECT STREAM k FROM clicks; SELECT 2 AS two");
       assertEquals('T', c.next().type());
-      await("the push query runs", () -> pushQueries(engine) == 1);
+      await("the push query runs", () -> live.pushQueries() == 1);
       c.cancel();
       assertEquals("57014", c.next().fields().get('C'));
       // As after any error: the rest of the query is skipped.

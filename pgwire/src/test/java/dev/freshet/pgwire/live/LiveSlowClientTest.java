@@ -1,13 +1,10 @@
 package dev.freshet.pgwire.live;
 
 import static dev.freshet.pgwire.live.LiveTesting.await;
-import static dev.freshet.pgwire.live.LiveTesting.connect;
-import static dev.freshet.pgwire.live.LiveTesting.pushQueries;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.freshet.engine.Engine;
-import dev.freshet.pgwire.PgServer;
+import dev.freshet.pgwire.RawPgClient;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
@@ -22,24 +19,18 @@ import org.junit.jupiter.api.Test;
  * again; meanwhile the server stays up and another client's live result goes on.
  */
 class LiveSlowClientTest {
-  private Engine engine;
-  private PgServer server;
-  private Connection jdbc;
+  private LiveServer live;
   private Statement s;
 
   @BeforeEach void start() throws Exception {
-    engine = new Engine("pgwire-live-slow-client-test");
-    server = PgServer.builder(engine).port(0).start();
-    jdbc = connect(server);
-    s = jdbc.createStatement();
-    s.execute("CREATE STREAM big (k INTEGER, v VARCHAR)");
-    s.execute("CREATE STREAM small (k INTEGER)");
+    live = LiveServer.start("pgwire-live-slow-client-test",
+        "CREATE STREAM big (k INTEGER, v VARCHAR)",
+        "CREATE STREAM small (k INTEGER)");
+    s = live.statement;
   }
 
   @AfterEach void stop() throws Exception {
-    jdbc.close();
-    server.close();
-    engine.close();
+    live.close();
   }
 
   @Test void shouldBoundAStalledReaderAndServeOthers() throws Exception {
@@ -49,34 +40,34 @@ class LiveSlowClientTest {
       values.append(i == 0 ? "" : ", ").append("(").append(i).append(", '").append(wide)
           .append("')");
     }
-    try (WireClient slow = new WireClient(server.port(), 4096);
-        WireClient other = new WireClient(server.port())) {
+    try (RawPgClient slow = RawPgClient.started(live.port(), 4096);
+        RawPgClient other = RawPgClient.started(live.port())) {
       slow.run("SET 'push.buffer.rows' = '100'");
-      slow.query("SELECT STREAM k, v FROM big");
-      other.query("SELECT STREAM k FROM small");
+      slow.sendQuery("SELECT STREAM k, v FROM big");
+      other.sendQuery("SELECT STREAM k FROM small");
       assertEquals('T', other.next().type());
-      await("both push queries run", () -> pushQueries(engine) == 2);
+      await("both push queries run", () -> live.pushQueries() == 2);
 
       // The slow client reads nothing: its socket, then the channel fill, then its push query's
       // buffer, which fails the subscription; each INSERT goes on meanwhile.
       int inserts = 0;
-      while (pushQueries(engine) == 2) {
+      while (live.pushQueries() == 2) {
         assertTrue(inserts < 200, "the stalled subscription was never bounded");
         s.executeUpdate("INSERT INTO big VALUES " + values);
         inserts++;
       }
-      assertEquals(1, pushQueries(engine));
+      assertEquals(1, live.pushQueries());
 
       // The other client is served as before.
       s.executeUpdate("INSERT INTO small VALUES (7)");
       assertEquals(List.of("7", "INSERT"), other.next().values().subList(0, 2));
-      try (Connection fresh = connect(server); Statement f = fresh.createStatement()) {
+      try (Connection fresh = live.connect(); Statement f = fresh.createStatement()) {
         assertTrue(f.execute("SELECT 1"));
       }
 
       // Reading again, the slow client gets what was sent, then the bound's error.
       assertEquals('T', slow.next().type());
-      WireClient.Message m;
+      RawPgClient.Message m;
       int rows = 0;
       while ((m = slow.next()).type() == 'D') {
         rows++;
